@@ -1,0 +1,78 @@
+"""Tiles and mpsz notation (P01, P05, P08)."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sanma import SanmaError, Tile, TileError, parse_tiles, to_mpsz
+from sanma.tiles import SANMA_KINDS, kind_name, sanma_wall, successor
+
+
+def test_p01_sanma108_has_108_tiles_without_2m_to_8m() -> None:
+    """P01: 1m, 9m, 1-9p, 1-9s and seven honours, four of each."""
+    wall = sanma_wall()
+    assert len(wall) == 108
+    assert {t.kind for t in wall} == set(SANMA_KINDS)
+    assert all(not 1 <= t.kind <= 7 for t in wall)
+
+
+@pytest.mark.parametrize("text", ["2m", "5m", "8m", "12m", "0m"])
+def test_p01_2m_to_8m_rejected(text: str) -> None:
+    with pytest.raises(TileError, match="sanma|5m"):
+        parse_tiles(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [("123", "no suit letter"), ("1x", "unexpected character 'x'"), ("8z", "8z"), ("p", "no digits"),
+     ("5f", "flowers")],
+)
+def test_malformed_tile_strings_name_the_problem(text: str, fragment: str) -> None:
+    with pytest.raises(SanmaError) as info:
+        parse_tiles(text)
+    assert fragment in str(info.value)
+    assert repr(text) in str(info.value)
+
+
+def test_p08_sanma_dora_successor_wraps_1m_9m() -> None:
+    """P08: 1m indicates 9m, 9m indicates 1m; 9p -> 1p; N -> E; R -> Wh."""
+    assert kind_name(successor(0)) == "9m"
+    assert kind_name(successor(8)) == "1m"
+    assert kind_name(successor(17)) == "1p"
+    assert kind_name(successor(26)) == "1s"
+    assert kind_name(successor(30)) == "1z"
+    assert kind_name(successor(33)) == "5z"
+
+
+def test_p05_red_fives_parse_and_format() -> None:
+    t = Tile.parse("0s")
+    assert t.red and t.kind == 22 and str(t) == "0s" and t.mjai == "5sr"
+    assert to_mpsz(parse_tiles("505p")) == "055p"
+
+
+def test_flowers_parse() -> None:
+    assert [t.is_flower for t in parse_tiles("1f4f1z")] == [True, True, False]
+
+
+tiles = st.sampled_from(list(sanma_wall({13: 4, 22: 4}, flowers=4)))
+
+
+@given(st.lists(tiles, max_size=20))
+def test_mpsz_round_trip(ts: list[Tile]) -> None:
+    """parse(str(x)) == x for any multiset of sanma tiles."""
+    assert sorted(parse_tiles(to_mpsz(ts))) == sorted(ts)
+
+
+@given(tiles)
+def test_tile_repr_and_mjai_round_trip(t: Tile) -> None:
+    assert eval(repr(t)) == t
+    if not t.is_flower:
+        assert Tile.from_mjai(t.mjai) == t
+
+
+@given(st.text(max_size=30))
+def test_parser_fuzz_only_raises_sanma_errors(text: str) -> None:
+    try:
+        parse_tiles(text)
+    except SanmaError:
+        pass
