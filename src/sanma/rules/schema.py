@@ -170,6 +170,14 @@ class Rules:
     empty_seat_wind: EmptySeatWind = _f(
         "none", "Yakuhai for everyone from the empty fourth seat: none, always North, or the wind of the "
         "empty position relative to the dealer.", "P22, P74, A000-26")
+    dead_wall_replenished: bool = _f(
+        True, "After each replacement draw the dead wall is refilled from the live wall's tail (so it keeps "
+        "its size and haitei comes one draw earlier); false = the dead wall shrinks instead.", "P14, A001-11")
+    flower_breaks_first_turn: bool = _f(
+        False, "Pulling a flower breaks ippatsu, double riichi, the first-turn yakuman and kyuushu.",
+        "P17, P03")
+    flower_replacement_is_rinshan: bool = _f(
+        False, "A win on a flower's replacement tile scores rinshan.", "P18, P03")
 
     # --- points, placement, uma (P23-P32) -----------------------------------------------------
     start_points: int = _f(35000, "Starting score.", "P23")
