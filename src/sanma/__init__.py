@@ -15,7 +15,9 @@ from .errors import (
     ScoringError,
     TileError,
 )
+from .hand import Meld
 from .rules import Rules
+from .scoring import Score, Yaku, score_hand
 from .tiles import Tile, parse_tiles, to_mpsz
 
 __version__ = "0.1.0"
@@ -23,14 +25,18 @@ __version__ = "0.1.0"
 __all__ = [
     "HandError",
     "IllegalActionError",
+    "Meld",
     "NotAWinError",
     "RecordError",
     "Rules",
     "RulesError",
     "SanmaError",
+    "Score",
     "ScoringError",
     "Tile",
     "TileError",
+    "Yaku",
     "parse_tiles",
+    "score_hand",
     "to_mpsz",
 ]
