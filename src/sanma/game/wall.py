@@ -1,0 +1,511 @@
+"""The wall: a seeded sanma wall per rule set, its deal, live draws, dead wall and dora indicators.
+
+One layout serves every rule set. A wall is the tile sequence in *deal order*: index 0 is the
+first tile taken at the break, the live wall follows, and the dead wall is the tail, its last
+tile lying at the break. Stacks are two tiles high; of a stack at indices ``(a, a + 1)`` the
+tile at ``a`` is the top one (an indicator) and ``a + 1`` the one under it (its ura).
+
+* deal: 4-4-4 tiles to each seat three times, dealer first, then one tile each: 39 tiles; the
+  dealer's 14th tile is the first :meth:`Wall.draw`.
+* replacement (rinshan) tiles, for kans, kita and flowers: ``rules.rinshan_tiles`` tiles taken
+  from the break end in Tenhou's order (top then bottom of the last stack, then the stack before:
+  indices ``n-2, n-1, n-4, n-3, ...``).
+* ``rules.dead_wall == "fixed"`` (P14: club 14, online 18, Tenhou 14 with 8 rinshan): the dead
+  wall is the last ``rules.dead_wall_size`` tiles; dora indicators lie at fixed places just
+  before the rinshan stacks (indicator slot *i* is the stack at ``n - rinshan - 2 - 2i``: the
+  first dora indicator, then kan dora 1..4). With ``rules.dead_wall_replenished`` each rinshan
+  draw refills the dead wall from the live wall's tail (haitei comes one draw earlier, Tenhou);
+  without it the dead wall shrinks instead (A001-11).
+* ``rules.dead_wall == "to_indicator"`` (official, A002-1): the dead wall is just the rinshan
+  tiles; every indicator (the first one included) is the stack at the live wall's tail, so the
+  live wall runs up to just before the dora indicator and each kan dora shortens it by two.
+* In both models, once the rinshan tiles are used up, replacements come from the live wall's
+  tail (each one shortens the live wall; A002-1).
+* ``rules.dora_indicators_on_doubles`` (P07): initial indicators when the dice show doubles.
+
+Why a mutable cursor rather than an immutable state: the engine draws ~55 times per hand and
+the self-play benchmark plays many hands per second. A draw here is an index bump over a
+shared tuple of tiles; an immutable state would allocate a new object per draw. The game
+state that needs snapshots takes :meth:`Wall.copy`, which shares the tile tuple and copies
+six integers.
+
+>>> from sanma.rules.schema import Rules
+>>> wall = Wall.shuffled(Rules(), seed=7)
+>>> [len(h) for h in wall.haipai], wall.remaining, len(wall.dora_indicators)
+([13, 13, 13], 55, 1)
+>>> first = wall.draw()
+>>> wall.remaining, wall.is_haitei
+(54, False)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+
+from ..errors import HandError, IllegalActionError, RulesError
+from ..rules.schema import Rules
+from ..tiles import Tile, parse_tiles, sanma_wall
+
+SEATS = 3
+HAND_SIZE = 13
+#: Tiles dealt before the dealer's first draw (13 per seat).
+DEALT = SEATS * HAND_SIZE
+#: At most four kans happen in a hand, hence at most four kan dora.
+MAX_KAN_DORA = 4
+
+
+def _hand_positions(seat: int) -> tuple[int, ...]:
+    """Deal-order indices of the 13 tiles dealt to ``seat`` (0 = dealer): 4-4-4, then one."""
+    blocks = [i for rnd in range(3) for i in range(rnd * 12 + seat * 4, rnd * 12 + seat * 4 + 4)]
+    return (*blocks, 36 + seat)
+
+
+#: Deal-order indices of each seat's starting hand, dealer first.
+HAIPAI_POSITIONS: tuple[tuple[int, ...], ...] = tuple(_hand_positions(s) for s in range(SEATS))
+
+
+def rinshan_positions(n: int, rinshan: int) -> tuple[int, ...]:
+    """Deal-order indices of the replacement tiles, in the order they are taken.
+
+    >>> rinshan_positions(108, 4)
+    (106, 107, 104, 105)
+    """
+    return tuple(n - 2 - 2 * (k // 2) + k % 2 for k in range(rinshan))
+
+
+def indicator_slot(n: int, rinshan: int, i: int) -> int:
+    """Index of the ``i``-th indicator stack (0 = first dora indicator) with no replacements
+    taken from the live wall's tail: the indicator is at the index, its ura one after.
+
+    >>> indicator_slot(108, 8, 0), indicator_slot(108, 8, 1)  # Tenhou: y[9], y[11] (FORMAT.md §8)
+    (98, 96)
+    """
+    return n - rinshan - 2 - 2 * i
+
+
+def initial_indicator_count(rules: Rules, dice: tuple[int, int]) -> int:
+    """Dora indicators turned at the start: ``dora_indicators_on_doubles`` on doubles (P07)."""
+    return rules.dora_indicators_on_doubles if dice[0] == dice[1] else 1
+
+
+def _check_layout(rules: Rules, n: int) -> None:
+    where = f"rules {rules.name!r}"
+    r = rules.rinshan_tiles
+    if r < 0:
+        raise RulesError(f"{where}: rinshan_tiles = {r} must not be negative (P14)")
+    indicators = rules.dora_indicators_on_doubles
+    if rules.dead_wall == "fixed":
+        need = r + 2 * indicators
+        if rules.dead_wall_size < need:
+            raise RulesError(
+                f"{where}: dead_wall_size = {rules.dead_wall_size} cannot hold {r} rinshan tiles and "
+                f"{indicators} indicator stack(s) (needs at least {need}; P14)")
+        dead = rules.dead_wall_size
+    else:
+        dead = r + 2 * indicators
+    if n - dead <= DEALT:
+        raise RulesError(f"{where}: a {n}-tile wall with a {dead}-tile dead wall leaves no live wall (P14)")
+
+
+class Wall:
+    """A sanma wall and the cursor of a hand being played on it (see the module doc for the layout).
+
+    Build one with :meth:`shuffled` (a seed), :meth:`from_tiles` (an exact order, e.g. Tenhou's
+    shuffle or a test) or :class:`sanma.game.WallBuilder`.
+    """
+
+    __slots__ = ("_dice", "_end", "_fixed", "_indicators", "_next", "_refill", "_rinshan", "_rinshan_taken",
+                 "_rules", "_tiles")
+
+    _tiles: tuple[Tile, ...]
+    _dice: tuple[int, int]
+    _rules: Rules
+    _fixed: bool
+    _refill: bool
+    _rinshan: tuple[int, ...]
+    _next: int
+    _end: int
+    _rinshan_taken: int
+    _indicators: tuple[int, ...]
+
+    def __init__(self, rules: Rules, tiles: Sequence[Tile], dice: tuple[int, int]) -> None:
+        """Same as :meth:`from_tiles`."""
+        expected = sanma_wall({13: rules.red_5p, 22: rules.red_5s}, rules.flowers)
+        tiles = tuple(tiles)
+        if len(tiles) != len(expected):
+            raise HandError(
+                f"a wall under rules {rules.name!r} has {len(expected)} tiles, got {len(tiles)}")
+        have, want = Counter(tiles), Counter(expected)
+        if have != want:
+            extra = sorted((have - want).elements())
+            missing = sorted((want - have).elements())
+            raise HandError(
+                f"wall tiles do not match the tile set of rules {rules.name!r} (red_5p={rules.red_5p}, "
+                f"red_5s={rules.red_5s}, flowers={rules.flowers}): extra {' '.join(map(str, extra))}; "
+                f"missing {' '.join(map(str, missing))}")
+        if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+            raise HandError(f"dice must be two numbers 1..6, got {dice!r}")
+        n = len(tiles)
+        _check_layout(rules, n)
+        self._tiles = tiles
+        self._dice = (dice[0], dice[1])
+        self._rules = rules
+        self._fixed = rules.dead_wall == "fixed"
+        self._refill = self._fixed and rules.dead_wall_replenished
+        self._rinshan = rinshan_positions(n, rules.rinshan_tiles)
+        self._next = DEALT
+        self._end = n - rules.dead_wall_size if self._fixed else n - rules.rinshan_tiles
+        self._rinshan_taken = 0
+        self._indicators = ()
+        for _ in range(initial_indicator_count(rules, self._dice)):
+            self._turn_indicator()
+
+    @classmethod
+    def from_tiles(cls, rules: Rules, tiles: Sequence[Tile], dice: tuple[int, int]) -> Wall:
+        """A wall with exactly these tiles in deal order (see the module doc) and these dice (1..6).
+
+        Raises ``HandError`` if the tiles are not the tile set of ``rules`` (108 tiles, the red
+        fives of ``red_5p``/``red_5s``, ``flowers`` flowers), or the dice are not two of 1..6.
+        """
+        return cls(rules, tiles, dice)
+
+    @classmethod
+    def shuffled(cls, rules: Rules, seed: int | str) -> Wall:
+        """A wall shuffled by ``random.Random(seed)``: the same seed gives the same wall everywhere.
+
+        >>> from sanma.rules.schema import Rules
+        >>> Wall.shuffled(Rules(), "bug 42").tiles == Wall.shuffled(Rules(), "bug 42").tiles
+        True
+        """
+        return _shuffle(rules, _rng(seed))
+
+    # --- read-only views ------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """Every tile, in deal order."""
+        return self._tiles
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        """The two deal dice, each 1..6."""
+        return self._dice
+
+    @property
+    def haipai(self) -> tuple[tuple[Tile, ...], ...]:
+        """The starting hands (13 tiles each) in deal order, dealer first, then the next seats."""
+        t = self._tiles
+        return tuple(tuple(t[i] for i in pos) for pos in HAIPAI_POSITIONS)
+
+    @property
+    def remaining(self) -> int:
+        """Tiles left in the live wall."""
+        return self._end - self._next
+
+    @property
+    def is_haitei(self) -> bool:
+        """The live wall is empty: the tile just drawn was the last (haitei), the next discard is houtei."""
+        return self._end <= self._next
+
+    @property
+    def live_tiles(self) -> tuple[Tile, ...]:
+        """The tiles still in the live wall, in draw order."""
+        return self._tiles[self._next:self._end]
+
+    @property
+    def rinshan_left(self) -> int:
+        """Replacement tiles still in the dead wall (later replacements come from the live wall)."""
+        return len(self._rinshan) - self._rinshan_taken
+
+    @property
+    def rinshan_tiles(self) -> tuple[Tile, ...]:
+        """The replacement tiles still in the dead wall, in the order they will be taken."""
+        return tuple(self._tiles[i] for i in self._rinshan[self._rinshan_taken:])
+
+    @property
+    def dora_indicators(self) -> tuple[Tile, ...]:
+        """The face-up indicators: the initial one(s) (P07), then each revealed kan dora."""
+        return tuple(self._tiles[i] for i in self._indicators)
+
+    @property
+    def ura_indicators(self) -> tuple[Tile, ...]:
+        """The tile under each face-up indicator (A000-4): none without ``ura_dora`` (P10), and only
+        under the initial ones without ``kan_ura`` (P11)."""
+        rules = self._rules
+        if not rules.ura_dora:
+            return ()
+        shown = self._indicators if rules.kan_ura else self._indicators[:self._initial_indicators]
+        return tuple(self._tiles[i + 1] for i in shown)
+
+    @property
+    def kan_dora_revealed(self) -> int:
+        return len(self._indicators) - self._initial_indicators
+
+    @property
+    def can_reveal_kan_dora(self) -> bool:
+        """Another kan dora indicator can be turned (P13: some rules forbid a kan otherwise)."""
+        if not self._rules.kan_dora or self.kan_dora_revealed >= MAX_KAN_DORA:
+            return False
+        return self._next_indicator_position() >= self._next
+
+    @property
+    def _initial_indicators(self) -> int:
+        return initial_indicator_count(self._rules, self._dice)
+
+    # --- actions --------------------------------------------------------------------------------
+    def draw(self) -> Tile:
+        """Take the next live-wall tile (the first call gives the dealer's 14th tile)."""
+        i = self._next
+        if i >= self._end:
+            raise IllegalActionError(
+                f"draw from an empty live wall ({len(self._tiles)}-tile wall, "
+                f"{self._rinshan_taken} replacement(s) taken): the hand is an exhaustive draw")
+        self._next = i + 1
+        return self._tiles[i]
+
+    def draw_replacement(self) -> Tile:
+        """Take a replacement tile for a kan, a kita or a flower (see the module doc for where from)."""
+        k = self._rinshan_taken
+        if k < len(self._rinshan):
+            self._rinshan_taken = k + 1
+            if self._refill and self._end > self._next:
+                self._end -= 1  # the dead wall keeps its size: haitei moves one tile earlier (P14)
+            return self._tiles[self._rinshan[k]]
+        if self._end <= self._next:
+            raise IllegalActionError(
+                f"no replacement tile left: the {len(self._rinshan)} rinshan tiles are used and the live "
+                "wall is empty")
+        self._end -= 1  # A002-1: after the rinshan tiles, replacements come from the live wall's tail
+        return self._tiles[self._end]
+
+    def reveal_kan_dora(self) -> Tile:
+        """Turn the next kan dora indicator and return it (P11); the engine decides when (P12)."""
+        if not self._rules.kan_dora:
+            raise IllegalActionError(f"rules {self._rules.name!r} have no kan dora (kan_dora = false, P11)")
+        if self.kan_dora_revealed >= MAX_KAN_DORA:
+            raise IllegalActionError(f"a fifth kan dora cannot be revealed ({MAX_KAN_DORA} already shown)")
+        if self._next_indicator_position() < self._next:
+            raise IllegalActionError(
+                f"no tile left to reveal a kan dora: only {self.remaining} live tile(s) remain (P13)")
+        return self._tiles[self._turn_indicator()]
+
+    def copy(self) -> Wall:
+        """An independent cursor over the same tiles (cheap: the tile tuple is shared)."""
+        other = object.__new__(Wall)
+        for name in Wall.__slots__:
+            object.__setattr__(other, name, getattr(self, name))
+        return other
+
+    # --- internals ------------------------------------------------------------------------------
+    def _next_indicator_position(self) -> int:
+        if self._fixed:
+            return indicator_slot(len(self._tiles), len(self._rinshan), len(self._indicators))
+        return self._end - 2
+
+    def _turn_indicator(self) -> int:
+        pos = self._next_indicator_position()
+        # fixed: an indicator stack that still lies in the live wall (only after several kans
+        # under a small dead wall) is taken out of it; to_indicator: always the live wall's tail.
+        self._end = min(self._end, pos)
+        self._indicators = (*self._indicators, pos)
+        return pos
+
+    def __repr__(self) -> str:
+        return (f"<Wall rules={self._rules.name!r} dice={self._dice} remaining={self.remaining} "
+                f"rinshan_left={self.rinshan_left} dora_indicators={''.join(map(str, self.dora_indicators))}>")
+
+
+def _rng(seed: int | str) -> random.Random:
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise HandError(f"a wall seed is an int or a str, got {type(seed).__name__} {seed!r}")
+    return random.Random(seed)
+
+
+def _shuffle(rules: Rules, rng: random.Random) -> Wall:
+    tiles = list(sanma_wall({13: rules.red_5p, 22: rules.red_5s}, rules.flowers))
+    rng.shuffle(tiles)
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    return Wall(rules, tiles, dice)
+
+
+def seeded_walls(rules: Rules, seed: int | str) -> Iterator[Wall]:
+    """An endless series of walls from one seed, one per hand of a game.
+
+    >>> from sanma.rules.schema import Rules
+    >>> a, b = seeded_walls(Rules(), 1), seeded_walls(Rules(), 1)
+    >>> [next(a).tiles == next(b).tiles for _ in range(3)]
+    [True, True, True]
+    """
+    rng = _rng(seed)
+    while True:
+        yield _shuffle(rules, rng)
+
+
+def deal_order(hands: Iterable[Sequence[Tile]], rest: Sequence[Tile]) -> tuple[Tile, ...]:
+    """Tiles in deal order from three 13-tile hands (dealer first) and the tiles after the deal.
+
+    >>> from sanma.tiles import sanma_wall
+    >>> t = sanma_wall({13: 1, 22: 1})
+    >>> w = Wall(Rules(), deal_order([t[0:13], t[13:26], t[26:39]], t[39:]), (1, 2))
+    >>> w.haipai[1] == t[13:26]
+    True
+    """
+    out: list[Tile | None] = [None] * DEALT
+    for seat, hand in enumerate(hands):
+        if len(hand) != HAND_SIZE:
+            raise HandError(f"seat {seat} of the deal has {len(hand)} tiles, expected {HAND_SIZE}")
+        for pos, tile in zip(HAIPAI_POSITIONS[seat], hand, strict=True):
+            out[pos] = tile
+    dealt = [t for t in out if t is not None]
+    if len(dealt) != DEALT:
+        raise HandError(f"a deal needs {SEATS} hands of {HAND_SIZE} tiles")
+    return (*dealt, *rest)
+
+
+TileSpec = str | Iterable[Tile]
+
+
+def _tiles_of(spec: TileSpec, what: str) -> tuple[Tile, ...]:
+    if isinstance(spec, str):
+        return parse_tiles(spec)
+    tiles = tuple(spec)
+    for t in tiles:
+        if not isinstance(t, Tile):
+            raise HandError(f"{what}: expected tiles or an mpsz string, got {t!r}")
+    return tiles
+
+
+class WallBuilder:
+    """Set up exactly the tiles a test needs; every other place gets the remaining tiles.
+
+    Seats are named by their wind in this hand (``east`` is the dealer). ``draws`` are the live
+    wall in draw order from the dealer's first draw (seats take turns: east, south, west, east...).
+    ``replacements`` are the rinshan tiles in the order kans/kita/flowers take them.
+    ``indicators`` sets the dora indicator(s) (two with doubles under P07), their ura, and the
+    kan dora indicators and their ura in the order the kans reveal them (assuming, under
+    ``to_indicator``, no replacement was taken from the live wall before them). A hand may be
+    given partly: its other tiles are filled. ``HandError`` on a fifth copy, on two requests for
+    the same place, or on a request the layout cannot hold.
+
+    >>> from sanma.rules.schema import Rules
+    >>> from sanma.tiles import to_mpsz
+    >>> wall = (WallBuilder(Rules(), seed=1)
+    ...         .hands(east="111p222p333p444p5p", south="19m19p19s1234567z")
+    ...         .draws("5p6p")
+    ...         .replacements("4z")
+    ...         .indicators(dora="1s", ura="2s", kan="3s")
+    ...         .build())
+    >>> to_mpsz(wall.haipai[0]), to_mpsz(wall.haipai[1]), len(wall.haipai[2])
+    ('1112223334445p', '19m19p19s1234567z', 13)
+    >>> str(wall.draw()), str(wall.draw()), str(wall.draw_replacement()), str(wall.reveal_kan_dora())
+    ('5p', '6p', '4z', '3s')
+    >>> to_mpsz(wall.dora_indicators), to_mpsz(wall.ura_indicators[:1])
+    ('13s', '2s')
+    >>> WallBuilder(Rules()).hands(east="1111p").draws("1p").build()
+    Traceback (most recent call last):
+    ...
+    sanma.errors.HandError: WallBuilder: 5 copies of 1p requested (hand east 4, draws 1), the wall has 4
+    """
+
+    __slots__ = ("_dice", "_requests", "_rules", "_seed")
+
+    def __init__(self, rules: Rules, seed: int | str = 0) -> None:
+        self._rules = rules
+        self._seed = seed
+        self._dice: tuple[int, int] = (1, 2)
+        # group name -> (positions in deal order, tiles)
+        self._requests: dict[str, tuple[Tile, ...]] = {}
+
+    def hands(self, east: TileSpec | None = None, south: TileSpec | None = None,
+              west: TileSpec | None = None) -> WallBuilder:
+        """Starting hands (up to 13 tiles each) of the dealer (``east``) and the next seats."""
+        for name, spec in (("east", east), ("south", south), ("west", west)):
+            if spec is not None:
+                tiles = _tiles_of(spec, f"hand {name}")
+                if len(tiles) > HAND_SIZE:
+                    raise HandError(
+                        f"WallBuilder: hand {name} has {len(tiles)} tiles, at most {HAND_SIZE} "
+                        "(the dealer's 14th tile is the first of draws())")
+                self._requests[f"hand {name}"] = tiles
+        return self
+
+    def draws(self, tiles: TileSpec) -> WallBuilder:
+        """The first live-wall draws, in order, starting with the dealer's 14th tile."""
+        self._requests["draws"] = _tiles_of(tiles, "draws")
+        return self
+
+    def replacements(self, tiles: TileSpec) -> WallBuilder:
+        """The first replacement (rinshan) tiles, in the order they are taken."""
+        self._requests["replacements"] = _tiles_of(tiles, "replacements")
+        return self
+
+    def indicators(self, dora: TileSpec | None = None, ura: TileSpec | None = None,
+                   kan: TileSpec | None = None, kan_ura: TileSpec | None = None) -> WallBuilder:
+        """Initial dora indicator(s) and their ura; kan dora indicators 1..4 and their ura."""
+        for name, spec in (("dora", dora), ("ura", ura), ("kan dora", kan), ("kan ura", kan_ura)):
+            if spec is not None:
+                self._requests[name] = _tiles_of(spec, name)
+        return self
+
+    def dice(self, first: int, second: int) -> WallBuilder:
+        """The deal dice (default 1 and 2, not doubles)."""
+        self._dice = (first, second)
+        return self
+
+    def _positions(self, n: int) -> dict[str, tuple[int, ...]]:
+        rules = self._rules
+        r = rules.rinshan_tiles
+        initial = initial_indicator_count(rules, self._dice)
+        live_end = n - rules.dead_wall_size if rules.dead_wall == "fixed" else n - r - 2 * initial
+        slots = [indicator_slot(n, r, i) for i in range(initial + MAX_KAN_DORA)]
+        return {
+            **{f"hand {name}": HAIPAI_POSITIONS[seat] for seat, name in enumerate(("east", "south", "west"))},
+            "draws": tuple(range(DEALT, live_end)),
+            "replacements": rinshan_positions(n, r),
+            "dora": tuple(slots[:initial]),
+            "ura": tuple(s + 1 for s in slots[:initial]),
+            "kan dora": tuple(slots[initial:]),
+            "kan ura": tuple(s + 1 for s in slots[initial:]),
+        }
+
+    def build(self) -> Wall:
+        """The wall, with every place not requested filled from the remaining tiles (seeded)."""
+        rules = self._rules
+        full = sanma_wall({13: rules.red_5p, 22: rules.red_5s}, rules.flowers)
+        n = len(full)
+        _check_layout(rules, n)
+        available = Counter(full)
+        wanted: Counter[Tile] = Counter()
+        for tiles in self._requests.values():
+            wanted.update(tiles)
+        for tile, count in wanted.items():
+            if count > available[tile]:
+                parts = ", ".join(f"{name} {c}" for name, tiles in self._requests.items()
+                                  if (c := tiles.count(tile)))
+                raise HandError(
+                    f"WallBuilder: {count} copies of {tile} requested ({parts}), the wall has {available[tile]}")
+        places = self._positions(n)
+        order: list[Tile | None] = [None] * n
+        owner: dict[int, str] = {}
+        for name, tiles in self._requests.items():
+            pos = places[name]
+            if len(tiles) > len(pos):
+                raise HandError(
+                    f"WallBuilder: {len(tiles)} {name} tile(s) requested, the layout of rules {rules.name!r} "
+                    f"has room for {len(pos)} (dice {self._dice}, P07/P14)")
+            for p, tile in zip(pos, tiles, strict=False):
+                if p in owner:
+                    raise HandError(
+                        f"WallBuilder: {name} and {owner[p]} both ask for wall position {p} "
+                        f"({tile} and {order[p]}); under rules {rules.name!r} they are the same tile")
+                owner[p] = name
+                order[p] = tile
+        rest = list((available - wanted).elements())
+        random.Random(self._seed).shuffle(rest)
+        fill = iter(rest)
+        return Wall(rules, [t if t is not None else next(fill) for t in order], self._dice)
