@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import typer
 
 app = typer.Typer(
@@ -19,6 +21,22 @@ def version() -> None:
     from .. import __version__
 
     typer.echo(__version__)
+
+
+def _register_commands() -> None:
+    from . import demo, score
+
+    score.register(app)
+    demo.register(app)
+    for optional in ("rules",):  # sub-commands still being written register themselves when present
+        try:
+            module = importlib.import_module(f".{optional}", __name__)
+        except ModuleNotFoundError:
+            continue
+        module.register(app)
+
+
+_register_commands()
 
 
 def main() -> None:

@@ -1,0 +1,128 @@
+"""``sanma score`` and ``sanma shanten``."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..errors import HandError
+from ..scoring import Score, score_hand
+from ..tiles import parse_tiles, to_mpsz
+from .common import RULES_HELP, cli_errors, load_rules
+
+Wind = Annotated[str, typer.Option(help="E, S or W.")]
+
+
+def _meld(kind: str, text: str) -> str:
+    """``--pon 5z`` / ``--pon 555z`` → ``pon:555z``; ``--kan 1p`` → ``kan:1111p``."""
+    tiles = parse_tiles(text)
+    size = 3 if kind == "pon" else 4
+    if len(tiles) == 1:
+        tiles = tiles * size
+    if len(tiles) != size:
+        raise HandError(f"--{kind} {text!r}: give one tile or all {size}")
+    return f"{kind}:{to_mpsz(tiles)}"
+
+
+def score(
+    hand: Annotated[str, typer.Argument(help="Concealed tiles incl. the winning tile, e.g. 123456789p99m111z.")],
+    win: Annotated[str, typer.Option("--win", help="The winning tile, e.g. 9m.")],
+    tsumo: Annotated[bool, typer.Option(help="Won by self-draw (default: ron).")] = False,
+    riichi: Annotated[bool, typer.Option(help="The winner declared riichi.")] = False,
+    double_riichi: Annotated[bool, typer.Option(help="Riichi on the first discard.")] = False,
+    open_riichi: Annotated[bool, typer.Option(help="Open riichi (club rules).")] = False,
+    ippatsu: Annotated[bool, typer.Option(help="Won within one go-around of riichi.")] = False,
+    haitei: Annotated[bool, typer.Option(help="Tsumo on the last tile of the wall.")] = False,
+    houtei: Annotated[bool, typer.Option(help="Ron on the last discard.")] = False,
+    rinshan: Annotated[bool, typer.Option(help="Tsumo on a replacement tile after a kan/kita.")] = False,
+    chankan: Annotated[bool, typer.Option(help="Ron on a tile added to a kan.")] = False,
+    kanburi: Annotated[bool, typer.Option(help="Ron on the discard right after a kan (club).")] = False,
+    tenhou: Annotated[bool, typer.Option(help="Dealer's win on the deal.")] = False,
+    chiihou: Annotated[bool, typer.Option(help="Non-dealer's tsumo on the first draw.")] = False,
+    renhou: Annotated[bool, typer.Option(help="Ron before one's first draw.")] = False,
+    seat: Wind = "E",
+    round_: Annotated[str, typer.Option("--round", help="Round wind: E, S or W.")] = "E",
+    from_: Annotated[str | None, typer.Option("--from", help="Discarder's seat wind for a ron.")] = None,
+    dora: Annotated[list[str] | None, typer.Option(help="Dora indicator (repeatable).")] = None,
+    ura: Annotated[list[str] | None, typer.Option(help="Ura dora indicator (repeatable).")] = None,
+    kita: Annotated[int, typer.Option(help="Norths pulled as nuki dora.")] = 0,
+    flowers: Annotated[int, typer.Option(help="Flowers pulled (kansai).")] = 0,
+    honba: Annotated[int, typer.Option(help="Honba sticks (repeat counters).")] = 0,
+    kyotaku: Annotated[int, typer.Option(help="Riichi sticks on the table.")] = 0,
+    pon: Annotated[list[str] | None, typer.Option(help="A pon, e.g. 5z or 555z (repeatable).")] = None,
+    kan: Annotated[list[str] | None, typer.Option(help="An open kan, e.g. 1p (repeatable).")] = None,
+    ankan: Annotated[list[str] | None, typer.Option(help="A concealed kan, e.g. 9s (repeatable).")] = None,
+    rules: Annotated[str, typer.Option(help=RULES_HELP)] = "tenhou",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Score a winning hand: yaku with han, fu breakdown, limit and payments by seat.
+
+    Example: sanma score 123456789p99m111z --win 9m --riichi --seat S --from W --rules tenhou
+
+    Exit status: 0 for a win, 1 when the hand is not a win (incomplete, no yaku, too few han),
+    2 for bad input.
+    """
+    with cli_errors():
+        melds = [_meld("pon", t) for t in pon or ()]
+        melds += [_meld("kan", t) for t in kan or ()]
+        melds += [_meld("ankan", t) for t in ankan or ()]
+        rule_set = load_rules(rules)
+        s = score_hand(
+            hand, win=win, melds=melds, tsumo=tsumo, riichi=riichi, double_riichi=double_riichi,
+            open_riichi=open_riichi, ippatsu=ippatsu, haitei=haitei, houtei=houtei, rinshan=rinshan,
+            chankan=chankan, kanburi=kanburi, tenhou=tenhou, chiihou=chiihou, renhou=renhou,
+            seat_wind=seat, round_wind=round_, discarder_wind=from_, dora_indicators=tuple(dora or ()),
+            ura_indicators=tuple(ura or ()), kita=kita, flowers=flowers, honba=honba, kyotaku=kyotaku,
+            rules=rule_set,
+        )
+    if as_json:
+        typer.echo(json.dumps({"rules": rule_set.name, **s.to_json()}, ensure_ascii=False))
+    else:
+        print_score(s, rule_set.name)
+
+
+def print_score(s: Score, rules_name: str) -> None:
+    """Readable result: yaku table, fu, value and payments."""
+    con = Console()
+    t = Table(title=f"{'Tsumo' if s.tsumo else 'Ron'} — {rules_name} rules", show_header=True)
+    t.add_column("yaku")
+    t.add_column("han", justify="right")
+    for y in s.yaku:
+        t.add_row(y.name, f"yakuman ×{y.yakuman}" if y.yakuman else str(y.han))
+    con.print(t)
+    if s.yakuman and not s.kazoe:
+        value = f"{s.yakuman}× yakuman"
+    else:
+        value = f"{s.han} han {s.fu} fu" + (f" ({s.limit})" if s.limit else "")
+    con.print(f"[bold]{value}[/bold] → {s.total:,} points" + (" (dealer)" if s.dealer else ""))
+    if s.fu_breakdown and not s.yakuman:
+        con.print("fu: " + " + ".join(f"{name} {fu}" for name, fu in s.fu_breakdown))
+    con.print("payments: " + ", ".join(f"{w} {d:+,}" for w, d in s.deltas.items()))
+
+
+def shanten_cmd(
+    hand: Annotated[str, typer.Argument(help="13 or 14 tiles (fewer with calls), e.g. 19m19p19s1234567z.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Shanten number of a hand: -1 complete, 0 tenpai, 1 one tile away, ...
+
+    Example: sanma shanten 19m19p19s1234567z
+    """
+    from ..shanten_table import shanten
+
+    with cli_errors():
+        n = shanten(hand)
+    if as_json:
+        typer.echo(json.dumps({"hand": hand, "shanten": n}))
+    else:
+        label = {-1: "complete", 0: "tenpai"}.get(n, f"{n}-shanten")
+        typer.echo(f"{n} ({label})")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(score)
+    app.command("shanten")(shanten_cmd)
