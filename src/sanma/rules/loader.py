@@ -47,7 +47,7 @@ _BOUNDS: dict[str, tuple[int, int | None]] = {
     "flowers": (0, 4),
     "flower_chip_tiles": (0, 4),
     "dora_indicators_on_doubles": (1, 2),
-    "dead_wall_size": (0, 14),
+    "dead_wall_size": (0, 30),
     "rounding": (1, None),
     "min_han": (1, None),
     "players_in_rotation": (3, 4),
