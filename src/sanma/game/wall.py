@@ -43,6 +43,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 
 from ..errors import HandError, IllegalActionError, RulesError
 from ..rules.schema import Rules
@@ -90,23 +91,42 @@ def initial_indicator_count(rules: Rules, dice: tuple[int, int]) -> int:
     return rules.dora_indicators_on_doubles if dice[0] == dice[1] else 1
 
 
-def _check_layout(rules: Rules, n: int) -> None:
-    where = f"rules {rules.name!r}"
-    r = rules.rinshan_tiles
-    if r < 0:
-        raise RulesError(f"{where}: rinshan_tiles = {r} must not be negative (P14)")
-    indicators = rules.dora_indicators_on_doubles
-    if rules.dead_wall == "fixed":
-        need = r + 2 * indicators
-        if rules.dead_wall_size < need:
+def tile_set(rules: Rules) -> tuple[Tile, ...]:
+    """The tiles of a wall under ``rules`` (P01, P02 flowers, P05 red fives), in a fixed order."""
+    return _tile_set(rules.red_5p, rules.red_5s, rules.flowers)
+
+
+@cache
+def _tile_set(red_5p: int, red_5s: int, flowers: int) -> tuple[Tile, ...]:
+    return sanma_wall({13: red_5p, 22: red_5s}, flowers)
+
+
+@cache
+def _layout(dead_wall: str, dead_wall_size: int, rinshan: int, replenished: bool, indicators: int, n: int,
+            name: str) -> tuple[bool, bool, tuple[int, ...], int]:
+    """(fixed model, refilled, rinshan positions, initial live-wall end before any indicator)."""
+    where = f"rules {name!r}"
+    if rinshan < 0:
+        raise RulesError(f"{where}: rinshan_tiles = {rinshan} must not be negative (P14)")
+    fixed = dead_wall == "fixed"
+    if fixed:
+        need = rinshan + 2 * indicators
+        if dead_wall_size < need:
             raise RulesError(
-                f"{where}: dead_wall_size = {rules.dead_wall_size} cannot hold {r} rinshan tiles and "
+                f"{where}: dead_wall_size = {dead_wall_size} cannot hold {rinshan} rinshan tiles and "
                 f"{indicators} indicator stack(s) (needs at least {need}; P14)")
-        dead = rules.dead_wall_size
+        dead = dead_wall_size
     else:
-        dead = r + 2 * indicators
+        dead = rinshan + 2 * indicators
     if n - dead <= DEALT:
         raise RulesError(f"{where}: a {n}-tile wall with a {dead}-tile dead wall leaves no live wall (P14)")
+    end = n - dead_wall_size if fixed else n - rinshan
+    return fixed, fixed and replenished, rinshan_positions(n, rinshan), end
+
+
+def _check_layout(rules: Rules, n: int) -> None:
+    _layout(rules.dead_wall, rules.dead_wall_size, rules.rinshan_tiles, rules.dead_wall_replenished,
+            rules.dora_indicators_on_doubles, n, rules.name)
 
 
 class Wall:
@@ -132,7 +152,7 @@ class Wall:
 
     def __init__(self, rules: Rules, tiles: Sequence[Tile], dice: tuple[int, int]) -> None:
         """Same as :meth:`from_tiles`."""
-        expected = sanma_wall({13: rules.red_5p, 22: rules.red_5s}, rules.flowers)
+        expected = tile_set(rules)
         tiles = tuple(tiles)
         if len(tiles) != len(expected):
             raise HandError(
@@ -147,20 +167,31 @@ class Wall:
                 f"missing {' '.join(map(str, missing))}")
         if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
             raise HandError(f"dice must be two numbers 1..6, got {dice!r}")
-        n = len(tiles)
-        _check_layout(rules, n)
+        self._setup(rules, tiles, (dice[0], dice[1]))
+
+    def _setup(self, rules: Rules, tiles: tuple[Tile, ...], dice: tuple[int, int]) -> None:
+        fixed, refill, rinshan, end = _layout(
+            rules.dead_wall, rules.dead_wall_size, rules.rinshan_tiles, rules.dead_wall_replenished,
+            rules.dora_indicators_on_doubles, len(tiles), rules.name)
         self._tiles = tiles
-        self._dice = (dice[0], dice[1])
+        self._dice = dice
         self._rules = rules
-        self._fixed = rules.dead_wall == "fixed"
-        self._refill = self._fixed and rules.dead_wall_replenished
-        self._rinshan = rinshan_positions(n, rules.rinshan_tiles)
+        self._fixed = fixed
+        self._refill = refill
+        self._rinshan = rinshan
         self._next = DEALT
-        self._end = n - rules.dead_wall_size if self._fixed else n - rules.rinshan_tiles
+        self._end = end
         self._rinshan_taken = 0
         self._indicators = ()
-        for _ in range(initial_indicator_count(rules, self._dice)):
+        for _ in range(initial_indicator_count(rules, dice)):
             self._turn_indicator()
+
+    @classmethod
+    def _trusted(cls, rules: Rules, tiles: tuple[Tile, ...], dice: tuple[int, int]) -> Wall:
+        """A wall over tiles known to be the rules' tile set (the shuffle's own output): no check."""
+        wall = object.__new__(cls)
+        wall._setup(rules, tiles, dice)
+        return wall
 
     @classmethod
     def from_tiles(cls, rules: Rules, tiles: Sequence[Tile], dice: tuple[int, int]) -> Wall:
@@ -327,10 +358,10 @@ def _rng(seed: int | str) -> random.Random:
 
 
 def _shuffle(rules: Rules, rng: random.Random) -> Wall:
-    tiles = list(sanma_wall({13: rules.red_5p, 22: rules.red_5s}, rules.flowers))
+    tiles = list(tile_set(rules))
     rng.shuffle(tiles)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
-    return Wall(rules, tiles, dice)
+    return Wall._trusted(rules, tuple(tiles), dice)
 
 
 def seeded_walls(rules: Rules, seed: int | str) -> Iterator[Wall]:
@@ -476,7 +507,7 @@ class WallBuilder:
     def build(self) -> Wall:
         """The wall, with every place not requested filled from the remaining tiles (seeded)."""
         rules = self._rules
-        full = sanma_wall({13: rules.red_5p, 22: rules.red_5s}, rules.flowers)
+        full = tile_set(rules)
         n = len(full)
         _check_layout(rules, n)
         available = Counter(full)
