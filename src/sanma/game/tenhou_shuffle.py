@@ -19,8 +19,12 @@ draws at ``y[68..14]``, the replacements at ``y[1], y[0], y[3], y[2], ...`` and 
 ``y[9]`` (ura ``y[8]``, first kan dora ``y[11]``).
 
 The 2009 form stacks the dead wall the other way up: its replacements are ``y[0], y[1]`` and its
-dora indicator is ``y[8]``, so its dead-wall stacks are turned over before building the ``Wall``
-(only the first two replacements and the dora indicator could be checked against a record).
+dora indicator is ``y[8]``, so its dead-wall stacks are turned over before building the ``Wall``.
+Verified on the one hand of ``2009060321gm-00b9-0000-75b25bcf.xml``: the 39 dealt ids, the dice,
+20 live draws, 2 kita replacements (``y[0]``, ``y[1]``) and the dora indicator (``y[8]``). Not
+verifiable there: the ura and kan dora places (taken as the stacks turned over: ura ``y[9]``,
+first kan dora ``y[10]``), and what a second hand would use — each 2009 ``<INIT>`` carries its own
+``shuffle`` attribute, so take the first wall of ``tenhou_walls(init_shuffle)`` per hand.
 
 >>> seed = "mt19937ar,5EE931AE,6705E689,792A825C,D96AAEBB,D335223E,025A7B84,9697551A,0A449EA2"
 >>> first = next(tenhou_walls(seed))
