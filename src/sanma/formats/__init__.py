@@ -1,0 +1,63 @@
+"""Reading game records: Tenhou mjlog XML, tenhou.net/6 JSON, majiang JSON and mjai JSONL.
+
+Every reader returns a :class:`GameRecord` (see :mod:`sanma.formats.record`); ``read_record``
+picks the reader from the content. Readers are lenient: problems are collected in
+``record.errors`` (with file, kyoku and position); ``strict=True`` raises
+:class:`sanma.errors.RecordError` at the first one.
+
+>>> rec = read_record('{"log": "not a list"}')
+>>> rec.errors
+("<text>: not tenhou.net/6 JSON (no 'log' list)",)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import RecordError
+from .majiang import read_majiang
+from .mjai import read_mjai
+from .record import (
+    DrawResult,
+    GameRecord,
+    KyokuRecord,
+    RecordedWin,
+    load_text,
+)
+from .tenhou import read_mjlog, read_tenhou6
+
+__all__ = [
+    "DrawResult",
+    "GameRecord",
+    "KyokuRecord",
+    "RecordedWin",
+    "detect_format",
+    "read_majiang",
+    "read_mjai",
+    "read_mjlog",
+    "read_record",
+    "read_tenhou6",
+]
+
+
+def detect_format(text: str) -> str:
+    """``mjlog``, ``tenhou6``, ``majiang`` or ``mjai`` from the start of a record's text."""
+    head = text.lstrip()[:4096]
+    if head.startswith("<"):
+        return "mjlog"
+    first_line = head.split("\n", 1)[0]
+    if head.startswith("{") and '"type"' in first_line and "\n" in text.strip():
+        return "mjai"
+    if '"qipai"' in head or '"qijia"' in text[-4096:] or '"shoupai"' in head:
+        return "majiang"
+    if head.startswith(("{", "[")):
+        return "tenhou6"
+    raise RecordError(f"unknown record format: starts with {head[:20]!r}")
+
+
+def read_record(path_or_text: str | Path | bytes, *, strict: bool = False) -> GameRecord:
+    """Read any supported record, detecting its format from the content."""
+    text, source = load_text(path_or_text)
+    fmt = detect_format(text)
+    reader = {"mjlog": read_mjlog, "tenhou6": read_tenhou6, "majiang": read_majiang, "mjai": read_mjai}[fmt]
+    return reader(text, strict=strict, source=source)

@@ -1,0 +1,801 @@
+"""Tenhou records: mjlog XML and tenhou.net/6 JSON (also used for converted Mahjong Soul games).
+
+Tenhou's 136-tile ids (``4 * kind + copy``; copy 0 of a five is red) and two-digit JSON codes
+(``11``-``47``, ``51``-``53`` red fives, ``60`` tsumogiri) exist only in this module: readers
+turn them into :class:`sanma.tiles.Tile` at once.
+
+>>> rec = read_mjlog('''<mjloggm ver="2.3"><GO type="185"/><UN n0="a" n1="b" n2="c" n3=""/>
+... <INIT seed="0,0,0,1,3,118" ten="350,350,350,0" oya="0" hai0="0,1,2,36,37,38,40,41,42,44,45,46,48"
+... hai1="3,35,72,73,74,76,77,78,80,81,82,84,85" hai2="32,33,34,53,54,55,56,57,58,60,61,62,64" hai3=""/>
+... <T49/><AGARI ba="0,0" hai="0,1,2,36,37,38,40,41,42,44,45,46,48,49" machi="49"
+... ten="40,48000,5" yakuman="37" doraHai="118" who="0" fromWho="0"
+... sc="350,480,350,-240,350,-240,0,0" owari="830,108,110,-45,110,-45,0,0"/></mjloggm>''')
+>>> rec.errors
+()
+>>> w = rec.wins()[0]
+>>> w.hand, w.tsumo, w.tenhou, w.yaku, w.yakuman, w.deltas
+('111m111p222p333p44p', True, True, (('tenhou', 1),), 1, (48000, -24000, -24000))
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from collections import Counter
+from pathlib import Path
+from typing import Any, cast
+from xml.etree import ElementTree as ET
+
+from ..errors import RecordError, SanmaError
+from ..tiles import Tile
+from .record import (
+    LIMITS,
+    DrawResult,
+    GameRecord,
+    KyokuRecord,
+    KyokuReplay,
+    Problems,
+    RecordedWin,
+    Result,
+    as_int,
+    build_win,
+    kyoku_label,
+    load_text,
+    parse_json,
+    yaku_name,
+)
+
+# Tenhou's yaku ids (the order of the yaku table in Tenhou's own log viewer; 52-54 verified
+# against the records in shared/data: 53 is ura dora, 54 red dora).
+TENHOU_YAKU = (
+    "門前清自摸和", "立直", "一発", "槍槓", "嶺上開花", "海底摸月", "河底撈魚", "平和", "断幺九", "一盃口",
+    "自風 東", "自風 南", "自風 西", "自風 北", "場風 東", "場風 南", "場風 西", "場風 北",
+    "役牌 白", "役牌 發", "役牌 中",
+    "両立直", "七対子", "混全帯幺九", "一気通貫", "三色同順", "三色同刻", "三槓子", "対々和", "三暗刻",
+    "小三元", "混老頭", "二盃口", "純全帯幺九", "混一色", "清一色", "人和",
+    "天和", "地和", "大三元", "四暗刻", "四暗刻単騎", "字一色", "緑一色", "清老頭", "九蓮宝燈",
+    "純正九蓮宝燈", "国士無双", "国士無双１３面", "大四喜", "小四喜", "四槓子",
+    "ドラ", "裏ドラ", "赤ドラ",
+)
+
+RYUUKYOKU_KINDS = {
+    None: "exhaustive", "yao9": "kyuushu", "reach4": "four_riichi", "ron3": "triple_ron",
+    "kan4": "four_kans", "kaze4": "four_winds", "nm": "nagashi",
+}
+JSON_DRAW_KINDS = {
+    "流局": "exhaustive", "全員聴牌": "exhaustive", "全員不聴": "exhaustive", "九種九牌": "kyuushu",
+    "四家立直": "four_riichi", "三家和了": "triple_ron", "四槓散了": "four_kans", "四風連打": "four_winds",
+    "流し満貫": "nagashi",
+}
+GO_SANMA = 0x10
+_DECL = re.compile(r"<!(?!--)")
+_DRAW_TAG = re.compile(r"^([TUVW])(\d{1,3})$")
+_DISCARD_TAG = re.compile(r"^([DEFG])(\d{1,3})$")
+
+
+# --------------------------------------------------------------------------------------------
+# tiles
+# --------------------------------------------------------------------------------------------
+
+
+def tile_from_id(tid: int, red: bool = True) -> Tile:
+    """A Tenhou 136-id as a Tile: ``tile_from_id(52) == Tile.parse('0p')`` (copy 0 of a 5 is red)."""
+    if not 0 <= tid < 136:
+        raise RecordError(f"tile id {tid} is out of range 0..135")
+    kind = tid // 4
+    return Tile(kind, red and tid % 4 == 0 and kind < 27 and kind % 9 == 4)
+
+
+def tile_from_code(code: Any) -> Tile:
+    """A tenhou.net/6 JSON tile code as a Tile: ``11``..``47``, ``51``..``53`` red fives."""
+    if isinstance(code, bool) or not isinstance(code, int):
+        raise RecordError(f"tile code {code!r} is not a number")
+    d, n = divmod(code, 10)
+    if 1 <= d <= 3 and 1 <= n <= 9:
+        return Tile((d - 1) * 9 + n - 1)
+    if d == 4 and 1 <= n <= 7:
+        return Tile(26 + n)
+    if d == 5 and 1 <= n <= 3:
+        return Tile((n - 1) * 9 + 4, True)
+    raise RecordError(f"tile code {code} is not a tile (11-19, 21-29, 31-39, 41-47, 51-53)")
+
+
+def _yaku_pairs(ids_hans: list[int], problems: Problems, label: str) -> tuple[tuple[str, int], ...]:
+    out: list[tuple[str, int]] = []
+    for i in range(0, len(ids_hans) - 1, 2):
+        yid, han = ids_hans[i], ids_hans[i + 1]
+        if not 0 <= yid < len(TENHOU_YAKU):
+            problems.add(f"unknown Tenhou yaku id {yid}", label)
+            continue
+        name = yaku_name(TENHOU_YAKU[yid])
+        assert name is not None
+        out.append((name, han))
+    if len(ids_hans) % 2:
+        problems.add(f"yaku list has an odd number of values: {ids_hans}", label)
+    return tuple(out)
+
+
+def _ints(text: str | None, what: str) -> list[int]:
+    if text is None or text.strip() == "":
+        return []
+    try:
+        return [int(float(x)) for x in text.split(",")]
+    except ValueError:
+        raise RecordError(f"{what}={text!r} is not a list of numbers") from None
+
+
+# --------------------------------------------------------------------------------------------
+# mjlog XML
+# --------------------------------------------------------------------------------------------
+
+
+def _decode_meld(m: int) -> tuple[str, int, list[int], int]:
+    """``(kind, relative from-seat, tile ids, called/added id)`` of an ``<N m=..>`` value."""
+    rel = m & 3
+    if m & 0x4:
+        return "chi", rel, [], -1
+    if m & 0x18:
+        t = m >> 9
+        called, kind = t % 3, t // 3
+        unused = (m >> 5) & 3
+        ids = [kind * 4 + c for c in range(4) if c != unused]
+        if m & 0x8:
+            return "pon", rel, ids, ids[called]
+        return "kakan", rel, [*ids, kind * 4 + unused], kind * 4 + unused
+    if m & 0x20:
+        tid = m >> 8
+        return "kita", 0, [tid], tid
+    t = m >> 8
+    called, kind = t % 4, t // 4
+    ids = [kind * 4 + c for c in range(4)]
+    return ("ankan" if rel == 0 else "daiminkan"), rel, ids, ids[called]
+
+
+def _go_rule(gtype: int) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    room = {0xA0: "鳳", 0x20: "特", 0x80: "上"}.get(gtype & 0xA0, "般")
+    name = ("三" if gtype & GO_SANMA else "") + room + ("南" if gtype & 0x08 else "東") + \
+        ("" if gtype & 0x04 else "喰") + ("" if gtype & 0x02 else "赤") + ("速" if gtype & 0x40 else "")
+    flags = (("type", gtype), ("sanma", bool(gtype & GO_SANMA)), ("red", not gtype & 0x02),
+             ("kuitan", not gtype & 0x04), ("hanchan", bool(gtype & 0x08)), ("fast", bool(gtype & 0x40)))
+    return name, flags
+
+
+class _MjlogKyoku:
+    """State of one kyoku while reading mjlog tags."""
+
+    def __init__(self, reader: _MjlogReader, el: ET.Element) -> None:
+        self.r = reader
+        p = reader.problems
+        seed = _ints(el.get("seed"), "INIT seed")
+        if len(seed) != 6:
+            raise RecordError(f"INIT seed={el.get('seed')!r} needs 6 numbers")
+        kyoku, self.honba, self.kyotaku, _, _, dora = seed
+        if not 0 <= kyoku < 16 or kyoku % 4 == 3:
+            raise RecordError(f"INIT kyoku index {kyoku} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = 4-6 ...)")
+        self.round_wind = "ESWN"[kyoku // 4]
+        self.dealer = as_int(el.get("oya", kyoku % 4), "INIT oya")
+        if self.dealer != kyoku % 4:
+            p.add(f"INIT oya={self.dealer} but the kyoku index {kyoku} names dealer {kyoku % 4}")
+        self.label = kyoku_label(self.round_wind, self.dealer, self.honba)
+        ten = _ints(el.get("ten"), "INIT ten")
+        if len(ten) != 4 or ten[3] != 0:
+            p.add(f"INIT ten={el.get('ten')!r}: expected 3 scores and a 0 for the empty seat", self.label)
+        self.start = tuple(100 * t for t in ten[:3])
+        if el.get("hai3"):
+            raise RecordError(f"INIT hai3={el.get('hai3')!r}: a 4-player deal in a 3-player record")
+        self.ids: list[list[int]] = []
+        for s in range(3):
+            ids = _ints(el.get(f"hai{s}"), f"INIT hai{s}")
+            if len(ids) != 13:
+                raise RecordError(f"INIT hai{s} has {len(ids)} tiles, not 13")
+            self.ids.append(ids)
+        self.red = reader.red
+        seen = Counter(i for h in self.ids for i in h)
+        if dup := [i for i, c in seen.items() if c > 1]:
+            raise RecordError(f"INIT deals tile ids {dup} twice")
+        self.seen = seen
+        self._initial = [list(h) for h in self.ids]
+        hands = [[self.tile(i) for i in h] for h in self.ids]
+        self.dora = [self.tile(dora)]
+        self.ura: tuple[Tile, ...] = ()
+        self.replay = KyokuReplay(p, self.label, self.dealer, hands, kyotaku=self.kyotaku)
+        self.results: list[Result] = []
+        self.riichi_step1: int | None = None
+        self.last_draw_id: list[int | None] = [None, None, None]
+
+    def tile(self, tid: int) -> Tile:
+        return tile_from_id(tid, self.red)
+
+    def _new_id(self, tid: int, what: str) -> None:
+        self.seen[tid] += 1
+        if self.seen[tid] > 1:
+            self.r.problems.add(f"{what}: tile id {tid} appears twice", self.label, self.replay.where)
+
+    def _remove_id(self, seat: int, tid: int, what: str) -> None:
+        if tid in self.ids[seat]:
+            self.ids[seat].remove(tid)
+        else:
+            self.r.problems.add(f"{what}: seat {seat} does not hold tile id {tid}", self.label, self.replay.where)
+
+    def draw(self, seat: int, tid: int) -> None:
+        self._new_id(tid, "draw")
+        self.ids[seat].append(tid)
+        self.last_draw_id[seat] = tid
+        self.replay.draw(seat, self.tile(tid))
+
+    def discard(self, seat: int, tid: int) -> None:
+        self._remove_id(seat, tid, "discard")
+        riichi = self.riichi_step1 == seat
+        self.riichi_step1 = None
+        self.replay.discard(seat, self.tile(tid), tsumogiri=self.last_draw_id[seat] == tid, riichi=riichi)
+        self.last_draw_id[seat] = None
+
+    def meld(self, seat: int, m: int) -> None:
+        kind, rel, ids, called = _decode_meld(m)
+        rp = self.replay
+        if kind == "chi":
+            raise RecordError(f"N m={m}: chi is not allowed in sanma")
+        if kind == "kita":
+            self._remove_id(seat, called, "kita")
+            rp.kita(seat, self.tile(called))
+            return
+        if kind == "ankan":
+            for i in ids:
+                self._remove_id(seat, i, "ankan")
+            rp.ankan(seat, self.tile(ids[0]))
+            return
+        if kind == "kakan":
+            self._remove_id(seat, called, "kakan")
+            rp.kakan(seat, self.tile(called))
+            return
+        from_seat = (seat + rel) % 4
+        if from_seat == 3:
+            raise RecordError(f"N who={seat} m={m}: called from the empty fourth seat")
+        for i in ids:
+            if i != called:
+                self._remove_id(seat, i, kind)
+        hand_tiles = tuple(self.tile(i) for i in ids if i != called)
+        if kind == "pon":
+            rp.pon(seat, from_seat, self.tile(called), hand_tiles)
+        else:
+            rp.daiminkan(seat, from_seat, self.tile(called), hand_tiles)
+
+    def agari(self, el: ET.Element, index: int) -> None:
+        p = self.r.problems
+        who = as_int(el.get("who"), "AGARI who")
+        from_who = as_int(el.get("fromWho"), "AGARI fromWho")
+        machi = as_int(el.get("machi"), "AGARI machi")
+        ctx = self.replay.win(who, from_who, self.tile(machi))
+        if ctx is None:
+            raise RecordError(f"AGARI who={who} fromWho={from_who}: cannot reconstruct the winning hand")
+        # cross-check the replayed hand with the hand Tenhou lists, id for id
+        hai = sorted(_ints(el.get("hai"), "AGARI hai"))
+        mine = sorted(self.ids[who] + ([machi] if who != from_who else []))
+        if hai != mine:
+            p.add(f"AGARI hai={hai} differs from the replayed hand {mine} of seat {who}", self.label)
+        melds = [_decode_meld(m) for m in _ints(el.get("m"), "AGARI m")]
+        if sum(1 for k in melds if k[0] == "kita") != ctx.kita:
+            p.add(f"AGARI m lists {sum(1 for k in melds if k[0] == 'kita')} kita, replay counted {ctx.kita}",
+                  self.label)
+        if len(melds) - ctx.kita != len(ctx.melds):
+            p.add(f"AGARI m lists {len(melds) - ctx.kita} melds, replay has {ctx.melds}", self.label)
+        dora = tuple(self.tile(i) for i in _ints(el.get("doraHai"), "AGARI doraHai"))
+        if dora != tuple(self.dora):
+            p.add(f"AGARI doraHai {[str(t) for t in dora]} differs from the revealed indicators "
+                  f"{[str(t) for t in self.dora]}", self.label)
+        ura = tuple(self.tile(i) for i in _ints(el.get("doraHaiUra"), "AGARI doraHaiUra"))
+        self.ura = ura or self.ura
+        ba = _ints(el.get("ba"), "AGARI ba")
+        honba, kyotaku = [*ba, self.honba, self.kyotaku][:2]
+        if not any(isinstance(r, RecordedWin) for r in self.results) and kyotaku != ctx.kyotaku:
+            p.add(f"AGARI ba={el.get('ba')!r}: replay counts {ctx.kyotaku} riichi sticks", self.label)
+        ten = _ints(el.get("ten"), "AGARI ten")
+        if len(ten) != 3:
+            raise RecordError(f"AGARI ten={el.get('ten')!r} needs fu,points,limit")
+        fu, points, limit = ten
+        if el.get("yakuman") is not None:
+            ids = _ints(el.get("yakuman"), "AGARI yakuman")
+            names = []
+            for yid in ids:
+                if not 37 <= yid <= 51:
+                    p.add(f"yakuman id {yid} is not a yakuman", self.label)
+                    continue
+                name = yaku_name(TENHOU_YAKU[yid])
+                assert name is not None
+                names.append((name, 1))  # Tenhou counts every yakuman once (no double yakuman)
+            yaku: tuple[tuple[str, int], ...] = tuple(names)
+            yakuman, han = len(names), 0
+        else:
+            yaku = _yaku_pairs(_ints(el.get("yaku"), "AGARI yaku"), p, self.label)
+            yakuman, han = 0, sum(h for _, h in yaku)
+        sc = _ints(el.get("sc"), "AGARI sc")
+        if len(sc) != 8 or sc[6:] != [0, 0]:
+            p.add(f"AGARI sc={el.get('sc')!r}: expected 3 score/delta pairs and 0,0", self.label)
+        deltas = tuple(100 * sc[2 * s + 1] for s in range(3)) if len(sc) >= 6 else ()
+        pao = el.get("paoWho")
+        self.results.append(build_win(
+            ctx, seat=who, from_seat=from_who, dealer=self.dealer, round_wind=self.round_wind,
+            honba=honba, kyotaku=kyotaku, dora=dora, ura=ura, yaku=yaku, yakuman=yakuman, han=han,
+            fu=fu, limit=LIMITS[limit - 1] if 1 <= limit <= 5 else None, points=points, deltas=deltas,
+            pao_seat=as_int(pao, "AGARI paoWho") if pao is not None else None, source=self.r.source,
+            label=self.label, index=index, problems=p))
+
+    def ryuukyoku(self, el: ET.Element) -> None:
+        self.replay.finish()
+        kind = el.get("type")
+        if kind not in RYUUKYOKU_KINDS:
+            self.r.problems.add(f"RYUUKYOKU type={kind!r} is unknown", self.label)
+        sc = _ints(el.get("sc"), "RYUUKYOKU sc")
+        deltas = tuple(100 * sc[2 * s + 1] for s in range(3)) if len(sc) >= 6 else (0, 0, 0)
+        tenpai = tuple(s for s in range(3) if el.get(f"hai{s}"))
+        self.results.append(DrawResult(RYUUKYOKU_KINDS.get(kind, str(kind)), deltas, tenpai))
+
+    def record(self) -> KyokuRecord:
+        return KyokuRecord(
+            round_wind=self.round_wind, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku,
+            start_scores=self.start, dora_indicators=tuple(self.dora), ura_indicators=self.ura,
+            initial_hands=tuple(tuple(self.tile(i) for i in h) for h in self._initial),
+            events=tuple(self.replay.events), results=tuple(self.results))
+
+
+class _MjlogReader:
+    def __init__(self, text: str, source: str, strict: bool) -> None:
+        self.source = source
+        self.problems = Problems(source, strict)
+        self.text = text
+        self.red = True
+
+    def read(self) -> GameRecord:
+        p = self.problems
+        if _DECL.search(self.text):
+            raise RecordError(f"{self.source}: XML declarations (DOCTYPE/ENTITY) are not allowed in mjlog")
+        try:
+            root = ET.fromstring(self.text)
+        except ET.ParseError as e:
+            raise RecordError(f"{self.source}: malformed XML: {e}") from None
+        if root.tag != "mjloggm":
+            raise RecordError(f"{self.source}: root element <{root.tag}> is not <mjloggm>")
+        rule_name, flags = "", cast(tuple[tuple[str, Any], ...], ())
+        players: tuple[str, ...] = ()
+        kyoku: list[KyokuRecord] = []
+        cur: _MjlogKyoku | None = None
+        final_scores = final_points = None
+        for pos, el in enumerate(root):
+            tag = el.tag
+            where = f"tag {pos} <{tag}>"
+            try:
+                if cur is not None:
+                    cur.replay.where = where
+                if tag == "GO":
+                    gtype = as_int(el.get("type", "0"), "GO type")
+                    rule_name, flags = _go_rule(gtype)
+                    self.red = not gtype & 0x02
+                    if not gtype & GO_SANMA:
+                        raise RecordError(f"GO type={gtype} ({rule_name}) is a 4-player game (bit 0x10 unset)")
+                elif tag == "UN" and el.get("n0") is not None:
+                    if el.get("n3"):
+                        raise RecordError(f"UN n3={el.get('n3')!r}: a fourth player in a 3-player record")
+                    players = tuple(urllib.parse.unquote(el.get(f"n{s}", "")) for s in range(3))
+                elif tag == "INIT":
+                    if cur is not None:
+                        p.add("INIT before the previous kyoku ended", cur.label, where)
+                        kyoku.append(cur.record())
+                    cur = _MjlogKyoku(self, el)
+                elif cur is None:
+                    if tag not in ("SHUFFLE", "TAIKYOKU", "UN", "BYE", "GO"):
+                        p.add(f"<{tag}> outside a kyoku", None, where)
+                elif m := _DRAW_TAG.match(tag):
+                    cur.draw(_seat(m.group(1), "TUVW"), int(m.group(2)))
+                elif m := _DISCARD_TAG.match(tag):
+                    cur.discard(_seat(m.group(1), "DEFG"), int(m.group(2)))
+                elif tag == "N":
+                    cur.meld(as_int(el.get("who"), "N who"), as_int(el.get("m"), "N m"))
+                elif tag == "REACH":
+                    who, step = as_int(el.get("who"), "REACH who"), as_int(el.get("step"), "REACH step")
+                    if step == 1:
+                        cur.riichi_step1 = who
+                    else:
+                        cur.replay.finish()  # the deposit is paid: the stick is on the table
+                elif tag == "DORA":
+                    t = cur.tile(as_int(el.get("hai"), "DORA hai"))
+                    cur.dora.append(t)
+                    cur.replay.dora(t)
+                elif tag == "AGARI":
+                    cur.agari(el, len(kyoku))
+                elif tag == "RYUUKYOKU":
+                    cur.ryuukyoku(el)
+                elif tag in ("BYE", "UN", "SHUFFLE", "TAIKYOKU"):
+                    pass
+                else:
+                    p.add(f"unknown tag <{tag}>", cur.label, where)
+                if tag in ("AGARI", "RYUUKYOKU") and el.get("owari") is not None:
+                    owari = [float(x) for x in (el.get("owari") or "").split(",")]
+                    final_scores = tuple(int(100 * x) for x in owari[0:6:2])
+                    final_points = tuple(owari[1:6:2])
+                if tag in ("AGARI", "RYUUKYOKU") and cur is not None:
+                    nxt = root[pos + 1].tag if pos + 1 < len(root) else None
+                    if nxt != "AGARI":  # a double ron is two AGARI tags in a row
+                        kyoku.append(cur.record())
+                        cur = None
+            except (SanmaError, ValueError, KeyError, IndexError, TypeError, OverflowError) as e:
+                p.add(_msg(e), cur.label if cur else None, where)
+                if isinstance(e, RecordError) and tag in ("INIT", "GO", "UN"):
+                    cur = None
+        if cur is not None:
+            p.add("the record ends in the middle of a kyoku", cur.label)
+            kyoku.append(cur.record())
+        if not kyoku:
+            p.add("no kyoku (INIT) in the record")
+        return GameRecord(
+            source=self.source, format="mjlog", rule_name=rule_name, rule_flags=flags, players=players,
+            start_scores=kyoku[0].start_scores if kyoku else (), kyoku=tuple(kyoku),
+            final_scores=final_scores, final_points=final_points, complete=final_scores is not None,
+            errors=tuple(p.items))
+
+
+def _seat(letter: str, letters: str) -> int:
+    seat = letters.index(letter)
+    if seat == 3:
+        raise RecordError(f"tag for the fourth seat ({letter}) in a 3-player record")
+    return seat
+
+
+def _msg(e: Exception) -> str:
+    if isinstance(e, SanmaError):
+        return str(e)
+    return f"{type(e).__name__}: {e}"
+
+
+def read_mjlog(path_or_text: str | Path | bytes, *, strict: bool = False, source: str | None = None) -> GameRecord:
+    """Read a Tenhou mjlog XML record (a path, or the XML text).
+
+    Lenient by default: problems go into ``record.errors``; ``strict=True`` raises
+    :class:`sanma.errors.RecordError` at the first. DTDs and entity declarations are refused
+    before parsing.
+    """
+    text, source = load_text(path_or_text, source or "")
+    reader = _MjlogReader(text, source, strict)
+    try:
+        return reader.read()
+    except RecordError as e:
+        if strict:
+            raise
+        return GameRecord(source=source, format="mjlog", errors=(*reader.problems.items, str(e)))
+
+
+# --------------------------------------------------------------------------------------------
+# tenhou.net/6 JSON
+# --------------------------------------------------------------------------------------------
+
+_POINTS = re.compile(r"^(?:(\d+)符)?(?:(\d+)飜)?(\d+)(?:-(\d+))?点(∀)?$")
+_LIMIT_WORDS = (("三倍満", "sanbaiman"), ("倍満", "baiman"), ("跳満", "haneman"), ("満貫", "mangan"),
+                ("役満", "yakuman"))
+_YAKU_TEXT = re.compile(r"^(.+)\((\d+)飜\)$")
+_YAKUMAN_TEXT = re.compile(r"^(.+)\((?:役満|(\d+)倍役満|役満(\d+)|ダブル役満)\)$")
+# Position of the call letter in a call string -> seat offset (4-seat numbering, as Tenhou writes
+# 3-player records with an empty fourth seat): 0 = the player before (kamicha), 2 = across,
+# 4 / 6 = the player after (shimocha).
+_CALL_FROM = {0: 3, 2: 2, 4: 1, 6: 1}
+
+
+def _parse_call(text: str, letter: str) -> tuple[int, list[Tile], Tile]:
+    """``(letter position, all tiles, the tile after the letter)`` of a call string."""
+    pos = text.find(letter)
+    codes = re.sub(r"[a-z]", "", text)
+    if pos < 0 or pos % 2 or len(codes) % 2 or not codes.isdigit():
+        raise RecordError(f"call {text!r} is malformed")
+    tiles = [tile_from_code(int(codes[i:i + 2])) for i in range(0, len(codes), 2)]
+    return pos, tiles, tile_from_code(int(text[pos + 1:pos + 3]))
+
+
+def _json_yaku(items: list[Any], p: Problems, label: str) -> tuple[tuple[tuple[str, int], ...], int]:
+    out: list[tuple[str, int]] = []
+    yakuman = 0
+    for item in items:
+        if not isinstance(item, str):
+            p.add(f"yaku entry {item!r} is not text", label)
+            continue
+        if m := _YAKU_TEXT.match(item):
+            jp, n = m.group(1), int(m.group(2))
+        elif m := _YAKUMAN_TEXT.match(item):
+            jp = m.group(1)
+            n = int(m.group(2) or m.group(3) or (2 if "ダブル" in item else 1))
+            yakuman += n
+        else:
+            p.add(f"yaku {item!r} is not 'name(n飜)' or 'name(役満)'", label)
+            continue
+        name = yaku_name(jp)
+        if name is None:
+            p.add(f"unknown yaku {jp!r}", label)
+            continue
+        out.append((name, n))
+    return tuple(out), yakuman
+
+
+class _Tenhou6Kyoku:
+    def __init__(self, game: _Tenhou6Reader, data: Any, index: int) -> None:
+        self.g = game
+        self.index = index
+        p = game.problems
+        if not isinstance(data, list) or len(data) < 17:
+            raise RecordError(f"kyoku {index} is not a list of 17 entries")
+        head = data[0]
+        if not isinstance(head, list) or len(head) != 3:
+            raise RecordError(f"kyoku {index} header {head!r} is not [kyoku, honba, kyotaku]")
+        k, self.honba, self.kyotaku = (as_int(x, "kyoku header") for x in head)
+        if not 0 <= k < 16 or k % 4 == 3:
+            raise RecordError(f"kyoku index {k} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = 4-6 ...)")
+        self.round_wind, self.dealer = "ESWN"[k // 4], k % 4
+        self.label = kyoku_label(self.round_wind, self.dealer, self.honba)
+        scores = data[1]
+        if not isinstance(scores, list) or len(scores) not in (3, 4) or (len(scores) == 4 and scores[3] != 0):
+            raise RecordError(f"scores {scores!r}: expected 3 scores and a 0 for the empty seat")
+        self.start = tuple(as_int(x, "score") for x in scores[:3])
+        self.dora = tuple(tile_from_code(c) for c in _list(data[2], "dora"))
+        self.ura = tuple(tile_from_code(c) for c in _list(data[3], "ura dora"))
+        if not self.dora:
+            raise RecordError("no dora indicator")
+        if any(_list(x, "4th seat") for x in data[13:16]):
+            raise RecordError("the fourth seat has tiles: a 4-player record read as 3-player")
+        self.haipai = [[tile_from_code(c) for c in _list(data[4 + 3 * s], f"haipai {s}")] for s in range(3)]
+        for s, h in enumerate(self.haipai):
+            if len(h) != 13:
+                raise RecordError(f"seat {s} is dealt {len(h)} tiles, not 13")
+        self.takes = [_list(data[5 + 3 * s], f"draws {s}") for s in range(3)]
+        self.discards = [_list(data[6 + 3 * s], f"discards {s}") for s in range(3)]
+        self.result = _list(data[16], "result")
+        self.replay = KyokuReplay(p, self.label, self.dealer, [list(h) for h in self.haipai],
+                                  kyotaku=self.kyotaku)
+        self.ti = [0, 0, 0]
+        self.di = [0, 0, 0]
+
+    def _where(self, seat: int) -> None:
+        self.replay.where = f"seat {seat} draw {self.ti[seat]} discard {self.di[seat]}"
+
+    def _draw(self, seat: int) -> bool:
+        """Next draw of ``seat``; False when its draws are exhausted (the kyoku is over)."""
+        if self.ti[seat] >= len(self.takes[seat]):
+            return False
+        item = self.takes[seat][self.ti[seat]]
+        self._where(seat)
+        self.ti[seat] += 1
+        if isinstance(item, str):
+            raise RecordError(f"call {item!r} where seat {seat} should draw")
+        self.replay.draw(seat, tile_from_code(item))
+        return True
+
+    def _act(self, seat: int) -> str:
+        """Play ``seat``'s actions after a draw or call; returns 'discard', 'end' or 'tsumo'."""
+        rp = self.replay
+        while True:
+            if self.di[seat] >= len(self.discards[seat]):
+                return "tsumo"
+            self._where(seat)
+            item = self.discards[seat][self.di[seat]]
+            self.di[seat] += 1
+            if isinstance(item, int) and not isinstance(item, bool):
+                drawn = rp.last_draw[seat]
+                if item == 60:
+                    if drawn is None:
+                        raise RecordError(f"tsumogiri (60) by seat {seat} without a draw")
+                    rp.discard(seat, drawn, tsumogiri=True)
+                else:
+                    rp.discard(seat, tile_from_code(item), tsumogiri=False)
+                return "discard"
+            if not isinstance(item, str):
+                raise RecordError(f"discard entry {item!r} is neither a tile code nor an action")
+            if item.startswith("r"):
+                code = as_int(item[1:], f"riichi discard {item!r}")
+                drawn = rp.last_draw[seat]
+                if code == 60:
+                    if drawn is None:
+                        raise RecordError(f"tsumogiri riichi by seat {seat} without a draw")
+                    rp.discard(seat, drawn, tsumogiri=True, riichi=True)
+                else:
+                    rp.discard(seat, tile_from_code(code), tsumogiri=False, riichi=True)
+                return "discard"
+            if "f" in item:
+                _, _, t = _parse_call(item, "f")
+                rp.kita(seat, t)
+            elif "a" in item:
+                _, tiles, t = _parse_call(item, "a")
+                if len(tiles) != 4:
+                    raise RecordError(f"ankan {item!r} does not have 4 tiles")
+                rp.ankan(seat, t)
+            elif "k" in item:
+                _, tiles, t = _parse_call(item, "k")
+                pon = next((ts for k, ts in rp.melds[seat] if k == "pon" and ts[0].kind == t.kind), ())
+                added = list(tiles)
+                for x in pon:
+                    if x in added:
+                        added.remove(x)
+                rp.kakan(seat, added[0] if len(added) == 1 else t)
+            else:
+                raise RecordError(f"unknown action {item!r} in seat {seat}'s discards")
+            if not self._draw(seat):  # robbed (ron on the kita/kan tile), or the record ends
+                return "end"
+
+    def _call_after(self, discarder: int, tile: Tile) -> int | None:
+        """Seat that pons or kans ``tile`` just discarded by ``discarder`` (None if nobody)."""
+        for off in (1, 2):
+            s = (discarder + off) % 3
+            if self.ti[s] >= len(self.takes[s]):
+                continue
+            item = self.takes[s][self.ti[s]]
+            if not isinstance(item, str):
+                continue
+            letter = "p" if "p" in item else "m" if "m" in item else None
+            if letter is None:
+                raise RecordError(f"unknown call {item!r} in seat {s}'s draws")
+            pos, tiles, called = _parse_call(item, letter)
+            if called.kind != tile.kind:
+                continue
+            src = (s + _CALL_FROM.get(pos, 0)) % 4
+            if src != discarder:
+                continue
+            self._where(s)
+            self.ti[s] += 1
+            hand = list(tiles)
+            hand.remove(called)
+            if letter == "p":
+                self.replay.pon(s, discarder, tile, tuple(hand))
+            else:
+                self.replay.daiminkan(s, discarder, tile, tuple(hand))
+            return s
+        return None
+
+    def play(self) -> tuple[str, int]:
+        """Replay every draw and discard; returns how it ended: ('tsumo'|'end', last seat)."""
+        seat = self.dealer
+        if not self._draw(seat):
+            raise RecordError("the dealer has no first draw")
+        for _ in range(400):
+            state = self._act(seat)
+            if state != "discard":
+                return state, seat
+            offer = self.replay.offer
+            assert offer is not None
+            caller = self._call_after(seat, offer[2])
+            if caller is not None:
+                seat = caller
+                if self.replay.pending_replacement[seat]:  # daiminkan: a 0 placeholder, then rinshan
+                    if self.di[seat] < len(self.discards[seat]) and self.discards[seat][self.di[seat]] == 0:
+                        self.di[seat] += 1
+                    if not self._draw(seat):
+                        return "end", seat
+                continue
+            nxt = (seat + 1) % 3
+            if not self._draw(nxt):
+                return "end", seat
+            seat = nxt
+        raise RecordError("kyoku does not end after 400 turns")
+
+    def record(self, results: tuple[Result, ...]) -> KyokuRecord:
+        return KyokuRecord(
+            round_wind=self.round_wind, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku,
+            start_scores=self.start, dora_indicators=self.dora, ura_indicators=self.ura,
+            initial_hands=tuple(tuple(h) for h in self.haipai), events=tuple(self.replay.events),
+            results=results)
+
+    def results(self, state: str, last: int) -> tuple[Result, ...]:
+        p = self.g.problems
+        res = self.result
+        if not res or not isinstance(res[0], str):
+            raise RecordError(f"result {res!r} does not start with its name")
+        for s in range(3):
+            if self.ti[s] != len(self.takes[s]) or self.di[s] != len(self.discards[s]):
+                p.add(f"seat {s} has unplayed actions: draws {self.ti[s]}/{len(self.takes[s])}, "
+                      f"discards {self.di[s]}/{len(self.discards[s])}", self.label)
+        if res[0] != "和了":
+            if res[0] not in JSON_DRAW_KINDS:
+                p.add(f"unknown result {res[0]!r}", self.label)
+            self.replay.finish()
+            deltas = tuple(as_int(x, "delta") for x in _list(res[1], "deltas")[:3]) if len(res) > 1 else (0, 0, 0)
+            return (DrawResult(JSON_DRAW_KINDS.get(res[0], res[0]), deltas),)
+        out: list[Result] = []
+        if len(res) < 3 or len(res) % 2 != 1:
+            raise RecordError(f"win result {res!r} is not ['和了', deltas, info, ...]")
+        for i in range(1, len(res), 2):
+            deltas = tuple(as_int(x, "delta") for x in _list(res[i], "deltas"))
+            if len(deltas) == 4 and deltas[3] != 0:
+                p.add(f"the empty fourth seat has a delta {deltas[3]}", self.label)
+            info = _list(res[i + 1], "win info")
+            if len(info) < 4:
+                raise RecordError(f"win info {info!r} is too short")
+            who, frm, pao = (as_int(x, "win info seat") for x in info[:3])
+            if state == "tsumo" and (who != frm or who != last):
+                p.add(f"the record ends with seat {last}'s draw, but the result is seat {who} from {frm}",
+                      self.label)
+            ctx = self.replay.win(who, frm)
+            if ctx is None:
+                raise RecordError(f"cannot reconstruct the winning hand of seat {who}")
+            yaku, yakuman = _json_yaku(info[4:], p, self.label)
+            points_text = info[3]
+            if not isinstance(points_text, str):
+                raise RecordError(f"points {points_text!r} is not text")
+            limit = next((name for word, name in _LIMIT_WORDS if points_text.startswith(word)), None)
+            m = _POINTS.match(points_text[len(next((w for w, n in _LIMIT_WORDS if n == limit), "")):]
+                              if limit else points_text)
+            if m is None:
+                raise RecordError(f"points {points_text!r} are not '30符2飜1000点' / '満貫2000-4000点'")
+            fu = int(m.group(1)) if m.group(1) else None
+            a, b = int(m.group(3)), int(m.group(4) or 0)
+            # a tsumo is paid by the two others (tsumo-son: "a-b" = non-dealer-dealer, "a∀" each)
+            points = (2 * a if m.group(5) else a + b) if who == frm else a
+            han = 0 if yakuman else sum(h for _, h in yaku)
+            if m.group(2) and int(m.group(2)) != han:
+                p.add(f"points {points_text!r} say {m.group(2)} han, the yaku add up to {han}", self.label)
+            first = not out
+            out.append(build_win(
+                ctx, seat=who, from_seat=frm, dealer=self.dealer, round_wind=self.round_wind,
+                honba=self.honba if first else 0, kyotaku=None if first else 0, dora=self.dora,
+                ura=self.ura, yaku=yaku, yakuman=yakuman, han=han, fu=fu, limit=limit, points=points,
+                deltas=deltas[:3], pao_seat=None if pao == who else pao, source=self.g.source,
+                label=self.label, index=self.index, problems=p))
+        return tuple(out)
+
+
+def _list(x: Any, what: str) -> list[Any]:
+    if not isinstance(x, list):
+        raise RecordError(f"{what}: expected a list, got {type(x).__name__}")
+    return x
+
+
+class _Tenhou6Reader:
+    def __init__(self, data: Any, source: str, strict: bool) -> None:
+        self.data = data
+        self.source = source
+        self.problems = Problems(source, strict)
+
+    def read(self) -> GameRecord:
+        d, p = self.data, self.problems
+        if not isinstance(d, dict) or not isinstance(d.get("log"), list):
+            raise RecordError(f"{self.source}: not tenhou.net/6 JSON (no 'log' list)")
+        rule: dict[str, Any] = d["rule"] if isinstance(d.get("rule"), dict) else {}
+        names = d.get("name")
+        players = tuple(str(x) for x in names[:3]) if isinstance(names, list) else ()
+        if isinstance(names, list) and len(names) > 3 and names[3]:
+            raise RecordError(f"{self.source}: a fourth player {names[3]!r} in a 3-player record")
+        kyoku: list[KyokuRecord] = []
+        for i, kd in enumerate(d["log"]):
+            label = f"#{i}"
+            try:
+                k = _Tenhou6Kyoku(self, kd, i)
+                label = k.label
+                state, last = k.play()
+                kyoku.append(k.record(k.results(state, last)))
+            except (SanmaError, ValueError, KeyError, IndexError, TypeError, OverflowError) as e:
+                p.add(_msg(e), label)
+        final_scores = final_points = None
+        sc = d.get("sc")
+        if isinstance(sc, list) and len(sc) >= 6:
+            try:
+                final_scores = tuple(as_int(x, "final score") for x in sc[0:6:2])
+                final_points = tuple(float(x) for x in sc[1:6:2])
+            except (SanmaError, ValueError, TypeError) as e:
+                p.add(_msg(e), None, "sc")
+        if not kyoku:
+            p.add("no kyoku in the log")
+        return GameRecord(
+            source=self.source, format="tenhou6", rule_name=str(rule.get("disp", "")),
+            rule_flags=tuple(sorted((str(k), v) for k, v in rule.items() if k != "disp")),
+            players=players, start_scores=kyoku[0].start_scores if kyoku else (), kyoku=tuple(kyoku),
+            final_scores=final_scores, final_points=final_points, complete=final_scores is not None,
+            errors=tuple(p.items))
+
+
+def read_tenhou6(path_or_text: str | Path | bytes, *, strict: bool = False,
+                 source: str | None = None) -> GameRecord:
+    """Read a tenhou.net/6 JSON record (Tenhou's, or a converted Mahjong Soul game).
+
+    The three players' draw and discard columns are interleaved by replaying the kyoku: after
+    each discard the next call string (``p``/``m`` with the letter's position naming the
+    discarder) is matched, else the next seat draws.
+    """
+    text, source = load_text(path_or_text, source or "")
+    try:
+        return _Tenhou6Reader(parse_json(text, source), source, strict).read()
+    except RecordError as e:
+        if strict:
+            raise
+        return GameRecord(source=source, format="tenhou6", errors=(str(e),))
