@@ -12,17 +12,15 @@ import pytest
 
 from sanma.errors import HandError, IllegalActionError, RulesError, TileError
 from sanma.game import Wall, WallBuilder, seeded_walls
-from sanma.game.tenhou_shuffle import TENHOU_WALL_RULES
 from sanma.rules.schema import Rules
 from sanma.tiles import Tile, parse_tiles, sanma_wall, to_mpsz
 
-# The wall fields of the four rule sets of the matrix and of Tenhou (P02, P05, P07, P14, A001-11, A002-1).
-CLUB = Rules(name="club", red_5p=0, red_5s=0, dora_indicators_on_doubles=2, dead_wall="fixed",
-             dead_wall_size=14, rinshan_tiles=4)
-ONLINE = Rules(name="online", dead_wall="fixed", dead_wall_size=18, rinshan_tiles=8, dead_wall_replenished=False)
-OFFICIAL = Rules(name="official", red_5p=2, red_5s=2, dead_wall="to_indicator", rinshan_tiles=4)
-KANSAI = Rules(name="kansai", red_5p=4, red_5s=4, flowers=4, dead_wall="to_indicator", rinshan_tiles=4)
-TENHOU = TENHOU_WALL_RULES
+# The presets' wall fields (P02, P05, P07, P14, A001-11, A002-1) are what these tests prove.
+CLUB = Rules.preset("club")  # P14 fixed 14 (4 rinshan: no kita), P07 doubles -> 2 indicators, P05 no reds
+ONLINE = Rules.preset("online")  # P14 fixed 18, not refilled (A001-11)
+OFFICIAL = Rules.preset("official")  # P14 to_indicator, 4 rinshan (A002-1), P05 2+2 reds
+KANSAI = Rules.preset("kansai")  # P02 4 flowers, P05 all fives red
+TENHOU = Rules.preset("tenhou")  # P14 fixed 14 with 8 rinshan (PLATFORMS §1)
 ALL = {"club": CLUB, "online": ONLINE, "official": OFFICIAL, "kansai": KANSAI, "tenhou": TENHOU}
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -122,9 +120,9 @@ def test_deal_is_4_4_4_three_times_then_one_each_dealer_first_and_14th_tile_is_f
 
 @pytest.mark.parametrize(("name", "live"), [("club", 108 - 14 - 39), ("online", 108 - 18 - 39),
                                              ("tenhou", 108 - 14 - 39), ("official", 108 - 6 - 39),
-                                             ("kansai", 112 - 6 - 39)])
+                                             ("kansai", 112 - 14 - 39)])
 def test_live_wall_size_per_dead_wall_model_P14(name: str, live: int) -> None:
-    """P14: club fixed 14, online fixed 18, Tenhou fixed 14; official (A002-1) and kansai draw up to
+    """P14: club fixed 14, online fixed 18, Tenhou and kansai fixed 14; official (A002-1) draws up to
     the indicator: dead wall = 4 rinshan + the indicator stack."""
     wall = Wall.shuffled(ALL[name], 3)
     assert wall.remaining == live == len(wall.live_tiles)

@@ -15,7 +15,8 @@ import pytest
 
 from sanma.errors import RecordError
 from sanma.game import Wall, tenhou_walls
-from sanma.game.tenhou_shuffle import MT19937, TENHOU_WALL_RULES, tile_of_id
+from sanma.game.tenhou_shuffle import MT19937, tile_of_id
+from sanma.rules.schema import Rules
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 MJLOG = SHARED / "data" / "tenhou_mjlog"
@@ -195,17 +196,13 @@ def test_tenhou_kyoku_wall_views_follow_format_layout() -> None:
     assert kw.haipai == kw.wall().haipai
 
 
-def test_tenhou_wall_rules_match_tenhou_preset_wall_fields() -> None:
-    """The rules used for Tenhou walls agree with the tenhou preset on every wall field (P05, P07, P14)."""
-    from sanma.rules.schema import Rules
-
-    try:
-        preset = Rules.preset("tenhou")
-    except (ImportError, FileNotFoundError) as e:  # pragma: no cover - loader not there yet
-        pytest.skip(f"tenhou preset not loadable yet: {e}")
-    for name in ("red_5p", "red_5s", "flowers", "dora_indicators_on_doubles", "dead_wall", "dead_wall_size",
-                 "rinshan_tiles", "dead_wall_replenished"):
-        assert getattr(preset, name) == getattr(TENHOU_WALL_RULES, name), name
+def test_tenhou_preset_wall_fields_are_tenhous_P05_P07_P14() -> None:
+    """The walls above are built under the tenhou preset: one red 5p and 5s (P05), one indicator even
+    on doubles (P07), a 14-tile dead wall with 8 rinshan refilled from the live wall (P14)."""
+    preset = Rules.preset("tenhou")
+    assert (preset.red_5p, preset.red_5s, preset.flowers, preset.dora_indicators_on_doubles) == (1, 1, 0, 1)
+    assert (preset.dead_wall, preset.dead_wall_size, preset.rinshan_tiles, preset.dead_wall_replenished) == \
+        ("fixed", 14, 8, True)
     kw = next(tenhou_walls(read_mjlog(MJLOG / SHA512_GAMES[0])[0] or ""))
     assert kw.wall(preset).tiles == kw.wall().tiles
 

@@ -56,10 +56,6 @@ SANMA_IDS: tuple[int, ...] = (*range(4), *range(32, 136))
 RED_IDS = frozenset({52, 88})  # 0p, 0s
 #: Tenhou's dead wall (FORMAT.md §8, PLATFORMS.md): always 14 tiles, 8 of them rinshan.
 TENHOU_DEAD_WALL = 14
-TENHOU_WALL_RULES = Rules(
-    name="tenhou-wall", red_5p=1, red_5s=1, flowers=0, dora_indicators_on_doubles=1,
-    dead_wall="fixed", dead_wall_size=TENHOU_DEAD_WALL, rinshan_tiles=8, dead_wall_replenished=True)
-
 
 class MT19937:
     """The Mersenne Twister MT19937 (Matsumoto & Nishimura, mt19937ar.c, 2002 initialisation).
@@ -135,9 +131,11 @@ class TenhouKyokuWall:
     ids: tuple[int, ...]
     dice: tuple[int, int]  # 1..6 each (Tenhou's INIT seed holds them as 0..5)
 
-    def wall(self, rules: Rules = TENHOU_WALL_RULES) -> Wall:
-        """A fresh :class:`Wall` over these tiles (``rules`` must describe Tenhou's wall)."""
-        return Wall.from_tiles(rules, [tile_of_id(i) for i in reversed(self.ids)], self.dice)
+    def wall(self, rules: Rules | None = None) -> Wall:
+        """A fresh :class:`Wall` over these tiles under ``rules`` (default: the ``tenhou`` preset,
+        whose wall fields are Tenhou's: P05 one red 5p and 5s, P14 fixed 14 with 8 rinshan, refilled)."""
+        return Wall.from_tiles(rules or Rules.preset("tenhou"), [tile_of_id(i) for i in reversed(self.ids)],
+                               self.dice)
 
     @property
     def deal_ids(self) -> tuple[int, ...]:
