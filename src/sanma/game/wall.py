@@ -19,6 +19,8 @@ tile at ``a`` is the top one (an indicator) and ``a + 1`` the one under it (its 
 * ``rules.dead_wall == "to_indicator"`` (official, A002-1): the dead wall is just the rinshan
   tiles; every indicator (the first one included) is the stack at the live wall's tail, so the
   live wall runs up to just before the dora indicator and each kan dora shortens it by two.
+  Rinshan draws leave the live wall alone here (``dead_wall_replenished`` applies to the fixed
+  model only).
 * In both models, once the rinshan tiles are used up, replacements come from the live wall's
   tail (each one shortens the live wall; A002-1).
 * ``rules.dora_indicators_on_doubles`` (P07): initial indicators when the dice show doubles.
