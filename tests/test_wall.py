@@ -9,6 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sanma.errors import HandError, IllegalActionError, RulesError, TileError
 from sanma.game import Wall, WallBuilder, seeded_walls
@@ -371,3 +373,34 @@ def test_builder_fill_is_seeded() -> None:
     b = WallBuilder(ONLINE, seed=8).hands(east="123p").build()
     c = WallBuilder(ONLINE, seed=9).hands(east="123p").build()
     assert a.tiles == b.tiles != c.tiles
+
+
+# --- any order of actions ----------------------------------------------------------------------
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(sorted(ALL)), doubles=st.booleans(),
+       actions=st.lists(st.sampled_from(["draw", "draw", "draw", "replacement", "kan dora"]), max_size=80))
+def test_any_sequence_of_draws_replacements_and_kan_dora_uses_each_position_once_P14(
+        name: str, doubles: bool, actions: list[str]) -> None:
+    """Whatever the order of draws, replacements and kan dora, no wall position is used twice, the
+    live wall never runs into the dead wall, and an action the wall cannot serve raises."""
+    rules = ALL[name]
+    wall = index_wall(rules, (4, 4) if doubles else (4, 5))
+    used = [i for hand in wall.haipai for i in hand] + list(wall.dora_indicators)
+    for action in actions:
+        before = wall.remaining
+        try:
+            if action == "draw":
+                used.append(wall.draw())
+                assert wall.remaining == before - 1
+            elif action == "replacement":
+                used.append(wall.draw_replacement())
+                assert before - 1 <= wall.remaining <= before
+            else:
+                used.append(wall.reveal_kan_dora())
+        except IllegalActionError:
+            continue
+        assert wall.remaining >= 0
+    used += list(wall.ura_indicators)
+    used += list(wall.live_tiles) + list(wall.rinshan_tiles)
+    assert len(used) == len(set(used))
