@@ -11,7 +11,7 @@ and mpsz strings in :class:`RecordedWin` (the form ``sanma.score_hand`` takes). 
 >>> w.deltas_by_wind(dealer=0)
 {'E': 0, 'S': 1300, 'W': -1300}
 >>> sorted(w.score_kwargs())[:4]
-['chankan', 'chiihou', 'discarder_wind', 'double_riichi']
+['chankan', 'chiihou', 'discarder_wind', 'dora_indicators']
 """
 
 from __future__ import annotations
@@ -676,12 +676,21 @@ FLAG_YAKU = {
 def yaku_name(japanese: str) -> str | None:
     """sanma's name for a yaku as records write it, or None if unknown.
 
+    Yakuhai (Y10) are named by their reason, as ``sanma.score_hand`` names them:
+    ``yakuhai_haku``/``_hatsu``/``_chun``, ``yakuhai_seat_wind``, ``yakuhai_round_wind``.
+
     >>> yaku_name("役牌 中"), yaku_name("自風 南"), yaku_name("役牌:場風牌"), yaku_name("抜きドラ")
-    ('yakuhai', 'yakuhai', 'yakuhai', 'kita_dora')
+    ('yakuhai_chun', 'yakuhai_seat_wind', 'yakuhai_round_wind', 'kita_dora')
     """
-    name = japanese.strip()
-    if name.startswith(("役牌", "自風", "場風", "風牌", "三元牌")):
-        return "yakuhai"
+    name = japanese.strip().replace(":", " ").replace("：", " ")
+    if name.startswith(("自風", "役牌 自風")):
+        return "yakuhai_seat_wind"
+    if name.startswith(("場風", "役牌 場風")):
+        return "yakuhai_round_wind"
+    for dragon, sanma_name in (("白", "yakuhai_haku"), ("發", "yakuhai_hatsu"), ("発", "yakuhai_hatsu"),
+                               ("中", "yakuhai_chun")):
+        if name in (f"役牌 {dragon}", f"役牌{dragon}", f"役牌 {dragon}牌", f"三元牌 {dragon}"):
+            return sanma_name
     return JAPANESE_YAKU.get(name)
 
 

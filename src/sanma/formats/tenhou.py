@@ -14,7 +14,7 @@ turn them into :class:`sanma.tiles.Tile` at once.
 ()
 >>> w = rec.wins()[0]
 >>> w.hand, w.tsumo, w.tenhou, w.yaku, w.yakuman, w.deltas
-('111m111p222p333p44p', True, True, (('tenhou', 1),), 1, (48000, -24000, -24000))
+('111m11122233344p', True, True, (('tenhou', 1),), 1, (48000, -24000, -24000))
 """
 
 from __future__ import annotations

@@ -1,0 +1,178 @@
+"""Every real record in shared/data parses with zero errors, and its counts and score
+bookkeeping match PROVENANCE.md (issue 2, "real data")."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from sanma.formats import read_majiang, read_mjai, read_mjlog, read_record, read_tenhou6
+from sanma.formats.record import DrawResult, GameRecord, Kita, RecordedWin
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+# file -> (format, kyoku, wins, draws, kita pulled) as PROVENANCE.md states them
+PROVENANCE = {
+    "tenhou_mjlog/2009060321gm-00b9-0000-75b25bcf.xml": ("mjlog", 1, 1, 0, 2),
+    "tenhou_mjlog/2014091101gm-00b9-0000-5ca6b487.xml": ("mjlog", 11, 8, 3, 24),
+    "tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml": ("mjlog", 3, 3, 0, 7),
+    "tenhou6_json/2021010217gm-00b9-0000-3eb2e915.json": ("tenhou6", 12, 8, 4, 30),
+    "tenhou6_json/2024010120gm-00b9-0000-e324b88a.json": ("tenhou6", 8, 8, 0, None),
+    "tenhou6_json/2024010120gm-00b9-0000-ef5da89f.json": ("tenhou6", 9, 7, 2, None),
+    "tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json": ("tenhou6", 10, 10, 0, None),
+    "tenhou6_json/2024123123gm-00b9-0000-4a3a3639.json": ("tenhou6", 5, 4, 1, None),
+    "tenhou6_json/2024123123gm-00b9-0000-56cca963.json": ("tenhou6", 7, 7, 0, None),
+    "majiang_json/2014091101gm-00b9-0000-5ca6b487.json": ("majiang", 11, 8, 3, 24),
+    "majiang_json/2023010100gm-00f1-0000-caffca62.json": ("majiang", 3, 3, 0, None),
+    "majsoul_tenhou6_json/mjai-reviewer3p_chankan.json": ("tenhou6", 3, 3, 0, None),
+    "majsoul_tenhou6_json/mjai-reviewer3p_kokushi_ankan.json": ("tenhou6", 1, 1, 0, None),
+    "majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json": ("tenhou6", 4, 4, 0, None),
+    "majsoul_mjai_excerpt/riichienv_mjsoul_3p_double_ron_excerpt.jsonl": ("mjai", 1, 2, 0, None),
+}
+FILES = sorted(PROVENANCE)
+
+
+def load(name: str) -> GameRecord:
+    return read_record(DATA / name)
+
+
+def test_every_record_file_is_listed() -> None:
+    """A new file in shared/data must get its PROVENANCE counts here."""
+    found = {str(p.relative_to(DATA)) for p in DATA.glob("*/*") if p.parent.name != "vectors"
+             and p.suffix in (".xml", ".json", ".jsonl")}
+    assert found == set(PROVENANCE)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_record_parses_without_errors(name: str) -> None:
+    rec = load(name)
+    assert rec.errors == ()
+    assert rec.format == PROVENANCE[name][0]
+    # strict mode agrees: nothing to raise
+    strict = read_record(DATA / name, strict=True)
+    assert strict.wins() == rec.wins()
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_kyoku_and_result_counts_match_provenance(name: str) -> None:
+    _, kyoku, wins, draws, kita = PROVENANCE[name]
+    rec = load(name)
+    assert len(rec.kyoku) == kyoku
+    assert len(rec.wins()) == wins
+    assert sum(isinstance(r, DrawResult) for k in rec.kyoku for r in k.results) == draws
+    if kita is not None:
+        assert sum(isinstance(e, Kita) for k in rec.kyoku for e in k.events) == kita
+
+
+KNOWN_BOOKKEEPING_ANOMALIES = {
+    # The converted Mahjong Soul record's last win (E3, kokushi ron on seat 0's pulled North)
+    # has deltas -48000/+48000, but seat 0 had declared riichi that kyoku and the game's
+    # final `sc` gives its stick to the winner (94000, not 93000): the win's deltas omit it.
+    "majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="record's last deltas omit a riichi stick"))
+    if n in KNOWN_BOOKKEEPING_ANOMALIES else n for n in FILES])
+def test_score_bookkeeping(name: str) -> None:
+    """start scores + deltas - riichi deposits = next kyoku's start scores, and the final scores
+    (PROVENANCE.md sanity check; P48 riichi deposit, P31 leftover sticks)."""
+    rec = load(name)
+    assert rec.check_bookkeeping() == []
+    assert rec.final_scores is not None
+
+
+def test_kokushi_peinuki_anomaly_is_exactly_one_stick() -> None:
+    rec = load("majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json")
+    last = rec.kyoku[-1]
+    assert last.riichi_count == 1
+    assert rec.final_scores is not None
+    diff = [f - e for f, e in zip(rec.final_scores, last.end_scores(), strict=True)]
+    assert diff == [0, 0, 1000] and last.wins[0].seat == 2
+
+
+def test_mjlog_and_majiang_copies_of_one_game_agree() -> None:
+    """The 2014 game exists as mjlog and as majiang JSON: both give the same kyoku and wins."""
+    a = load("tenhou_mjlog/2014091101gm-00b9-0000-5ca6b487.xml")
+    b = load("majiang_json/2014091101gm-00b9-0000-5ca6b487.json")
+    assert [k.start_scores for k in a.kyoku] == [k.start_scores for k in b.kyoku]
+    assert [k.dora_indicators for k in a.kyoku] == [k.dora_indicators for k in b.kyoku]
+    assert a.final_scores == b.final_scores
+    fields = ("seat", "from_seat", "hand", "win", "melds", "kita", "riichi", "ippatsu", "rinshan",
+              "dora_indicators", "honba", "kyotaku", "han", "fu", "points", "deltas")
+    for wa, wb in zip(a.wins(), b.wins(), strict=True):
+        assert {f: getattr(wa, f) for f in fields} == {f: getattr(wb, f) for f in fields}
+        assert Counter(wa.yaku) == Counter(wb.yaku)
+
+
+def test_readers_agree_with_read_record() -> None:
+    for name in FILES:
+        fmt = PROVENANCE[name][0]
+        reader = {"mjlog": read_mjlog, "tenhou6": read_tenhou6, "majiang": read_majiang, "mjai": read_mjai}[fmt]
+        assert reader(DATA / name).wins() == load(name).wins()
+
+
+def test_readers_accept_text_as_well_as_paths() -> None:
+    path = DATA / "tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml"
+    from_text = read_mjlog(path.read_text(encoding="utf-8"))
+    assert from_text.source == "<text>"
+    assert [w.deltas for w in from_text.wins()] == [w.deltas for w in read_mjlog(path).wins()]
+
+
+def test_mjlog_kita_is_folded_into_dora_and_counted_per_win() -> None:
+    """P16 / FORMAT §4: Tenhou counts kita in yaku 52 ドラ; a West indicator makes each kita 2."""
+    w = load("tenhou_mjlog/2009060321gm-00b9-0000-75b25bcf.xml").wins()[0]
+    assert w.kita == 2 and w.dora_indicators == ("3z",)
+    assert ("dora", 4) in w.yaku and not any(n == "kita_dora" for n, _ in w.yaku)
+    assert (w.fu, w.points, w.limit, w.deltas) == (50, 36000, "sanbaiman", (36000, -36000, 0))
+
+
+def test_majsoul_kita_is_its_own_yaku() -> None:
+    w = load("majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json").wins()[2]
+    assert (w.kita, ("kita_dora", 2) in w.yaku, w.honba, w.deltas) == (2, True, 1, (-4100, 0, 4100))
+
+
+def test_ron_on_a_pulled_north_is_recorded_not_as_chankan() -> None:
+    """P19 / PLATFORMS: ron on a kita'd North is allowed and is not chankan (Mahjong Soul)."""
+    rec = load("majsoul_mjai_excerpt/riichienv_mjsoul_3p_double_ron_excerpt.jsonl")
+    a, b = rec.wins()
+    assert a.ron_on_kita and b.ron_on_kita and not a.chankan and not b.chankan
+    assert (a.from_seat, b.from_seat, a.win, b.win) == (2, 2, "4z", "4z")
+    assert (a.deltas, b.deltas) == ((12000, 0, -12000), (0, 16000, -16000))
+    assert b.melds == ("kan:4444s", "kan:5555z", "kan:7777s") and b.hand == "789p44z"
+
+
+def test_chankan_is_a_ron_on_a_kakan() -> None:
+    w = load("majsoul_tenhou6_json/mjai-reviewer3p_chankan.json").wins()[1]
+    assert w.chankan and not w.tsumo and ("chankan", 1) in w.yaku
+
+
+def test_rinshan_after_kita_replacement() -> None:
+    """PLATFORMS: the kita replacement draw scores 嶺上開花 on Tenhou (P18)."""
+    w = load("tenhou6_json/2024010120gm-00b9-0000-e324b88a.json").wins()[4]
+    assert w.rinshan and w.tsumo and w.melds == ("pon:222s",) and w.kita == 1
+
+
+def test_riichi_sticks_on_the_table_include_this_kyokus_riichi() -> None:
+    """AGARI ba's kyotaku counts the winner's own stick: replay and record agree (P48)."""
+    rec = load("tenhou_mjlog/2014091101gm-00b9-0000-5ca6b487.xml")
+    w = rec.wins()[0]
+    assert rec.kyoku[0].kyotaku == 0 and w.riichi and w.kyotaku == 1 and w.deltas[0] == 13000
+
+
+def test_seat_and_round_winds() -> None:
+    rec = load("tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json")
+    south2 = [w for w in rec.wins() if w.kyoku.startswith("S2")]
+    assert {(w.seat, w.seat_wind, w.round_wind, w.dealer) for w in south2} == {
+        (1, "E", "S", 1), (0, "W", "S", 1)}
+    assert all(w.deltas_by_wind()["E"] == w.deltas[1] for w in south2)
+
+
+def test_game_metadata() -> None:
+    rec = load("tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml")
+    assert rec.rule_name == "三鳳南喰赤" and dict(rec.rule_flags)["sanma"] is True
+    assert rec.final_points == (8.0, -66.0, 58.0) and len(rec.players) == 3
+    assert isinstance(rec.wins()[0], RecordedWin)
