@@ -163,7 +163,9 @@ class RecordedWin:
     is what the winner receives before honba and riichi sticks; ``deltas`` are the recorded
     per-seat score changes including honba and sticks (for one winner of a double ron, only
     that winner's payments when the record separates them). ``fu`` is None when the record
-    does not give it (tenhou.net/6 JSON limit hands).
+    does not give it (tenhou.net/6 JSON limit hands). ``yakuman`` is the multiplier of the
+    listed yakuman (0 for ordinary yaku, also for a counted yakuman: see ``kazoe``); for yakuman
+    wins ``han`` is 0 and each yaku's number is its yakuman multiplier.
     """
 
     seat: int
@@ -219,6 +221,11 @@ class RecordedWin:
         """The recorded deltas keyed by seat wind (``E`` is the dealer)."""
         d = self.dealer if dealer is None else dealer
         return {seat_wind(s, d, len(self.deltas)): v for s, v in enumerate(self.deltas)}
+
+    @property
+    def kazoe(self) -> bool:
+        """A counted yakuman: 13+ han of ordinary yaku, paid as one yakuman (P59, Y50)."""
+        return self.yakuman == 0 and self.limit == "yakuman"
 
     @property
     def test_id(self) -> str:
