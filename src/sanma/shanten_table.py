@@ -1,0 +1,685 @@
+"""Exact shanten for sanma hands, table-based, with a numpy batch API.
+
+Shanten is the number of tiles a hand is away from tenpai: ``-1`` for a complete hand, ``0``
+for tenpai. Here it is *exact*: the minimum number of tile exchanges that turn the hand into a
+complete hand (four sets and a pair, seven pairs, or thirteen orphans), minus one, where the
+complete hand may hold at most four copies of a kind and only tiles of the sanma set
+(no 2m–8m). So a hand whose only wait is a tile it already holds four of is not tenpai.
+
+>>> shanten("19m19p19s1234567z")      # thirteen-sided kokushi wait
+0
+>>> shanten("11m123p456789s111z")     # complete
+-1
+>>> shanten("1111p234567999s")        # 1111p waits on a fifth 1p: not tenpai
+1
+>>> shanten("1111p", melds=3)         # three melds called: a pair and a set from these
+1
+
+How it works. In sanma, manzu holds only 1m and 9m, which can form no run, so the hand splits
+into three groups: pinzu, souzu (nine kinds, runs possible) and the *isolated* kinds (1m, 9m and
+the seven honours). For each group and each (number of sets m = 0..4, pair used p = 0/1) a table
+gives the fewest tiles that must be added to the group so that it contains m sets and p pairs.
+Whole-hand shanten is the min-plus combination of the three group vectors for the number of sets
+the hand still needs (tomohxx's method). The pinzu/souzu tables are indexed by the suit's nine
+counts packed base 5 (``5**9`` keys), and so is the isolated group (whose vector only depends
+on how many kinds hold 1, 2, 3 or 4 tiles). Only 126 distinct suit vectors (55 isolated ones)
+exist, so the tables store a vector id per key, and the min-plus combination of every
+(pinzu id, souzu id, isolated id, sets needed) is precomputed once: a hand is three lookups. The tables come from
+``src/sanma/data/shanten_tables.npz`` (written by ``tools/gen_shanten_tables.py``), or are built
+at first use (about half a second) when that file is missing.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import HandError
+from .tiles import NUM_KINDS, REMOVED_KINDS, SANMA_KINDS, counts34, kind_name, parse_tiles
+
+__all__ = [
+    "DiscardOption",
+    "build_tables",
+    "discard_candidates",
+    "improving_tiles",
+    "shanten",
+    "shanten_batch",
+    "shanten_chiitoi",
+    "shanten_counts",
+    "shanten_kokushi",
+    "shanten_standard",
+    "ukeire",
+]
+
+DATA_FILE = Path(__file__).resolve().parent / "data" / "shanten_tables.npz"
+
+#: The kinds with no neighbours to form runs with: 1m, 9m and the seven honours.
+ISOLATED_KINDS = (0, 8, 27, 28, 29, 30, 31, 32, 33)
+#: Thirteen orphans uses exactly the isolated kinds plus 1p 9p 1s 9s.
+KOKUSHI_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_KOKUSHI_SET = frozenset(KOKUSHI_KINDS)
+_PIN0, _SOU0 = 9, 18
+
+SUIT_KEYS = 5**9
+#: Weight of the count of the suit's i-th kind (1..9 → i = 0..8) in its base-5 key.
+SUIT_WEIGHTS: tuple[int, ...] = (390625, 78125, 15625, 3125, 625, 125, 25, 5, 1)
+#: Weight of a kind holding 0..4 tiles in the isolated group's histogram key (n1 + 10 n2 + ...).
+HIST_WEIGHTS = (0, 1, 10, 100, 1000)
+HIST_KEYS = 10_000
+_SETS = 4
+
+# Hand sizes: concealed tile count → number of called melds (13/14 → 0, 10/11 → 1, ...).
+_MELDS_BY_COUNT = {n: (14 - n) // 3 for n in (1, 2, 4, 5, 7, 8, 10, 11, 13, 14)}
+
+
+# ------------------------------------------------------------------------------ table building
+def _suit_distances() -> npt.NDArray[np.uint8]:
+    """For every base-5 suit key: the 10-vector (m*2 + p) of tiles to add for m sets + p pairs.
+
+    U(m, p) is the set of suit contents that *contain* some m sets and p pairs; it is closed
+    upwards, and U(m+1, p) is U(m, p) shifted by every set shape (a shifted up-closed set stays
+    up-closed). The distance of a hand h to U is then a separable transform: along each kind's
+    axis, d[c] = min(d[c], d[c + 1] + 1), i.e. the fewest tiles to add to reach U.
+    """
+    grid = (5,) * 9
+    sets = [tuple(3 if j == i else 0 for j in range(9)) for i in range(9)]
+    sets += [tuple(1 if i <= j <= i + 2 else 0 for j in range(9)) for i in range(7)]
+    pairs = [tuple(2 if j == i else 0 for j in range(9)) for i in range(9)]
+
+    def shifted(u: npt.NDArray[np.bool_], shapes: list[tuple[int, ...]]) -> npt.NDArray[np.bool_]:
+        out = np.zeros(grid, dtype=bool)
+        for s in shapes:
+            out[tuple(slice(k, None) for k in s)] |= u[tuple(slice(0, 5 - k) for k in s)]
+        return out
+
+    contains: dict[tuple[int, int], npt.NDArray[np.bool_]] = {(0, 0): np.ones(grid, dtype=bool)}
+    for m in range(1, _SETS + 1):
+        contains[m, 0] = shifted(contains[m - 1, 0], sets)
+    for m in range(_SETS + 1):
+        contains[m, 1] = shifted(contains[m, 0], pairs)
+    out = np.empty((SUIT_KEYS, 10), dtype=np.uint8)
+    for (m, p), u in contains.items():
+        d = np.where(u, 0, 64).astype(np.uint8)
+        for axis in range(9):
+            view = np.moveaxis(d, axis, 0)
+            for c in range(3, -1, -1):
+                np.minimum(view[c], view[c + 1] + 1, out=view[c])
+        out[:, m * 2 + p] = d.reshape(-1)
+    return out
+
+
+def _isolated_distances() -> npt.NDArray[np.uint8]:
+    """For every histogram key of the 9 isolated kinds: the 10-vector of tiles to add.
+
+    An isolated kind holding c tiles costs max(0, 3 - c) as a set (a triplet) and max(0, 2 - c)
+    as the pair; a kind cannot be both (five tiles). Dynamic programming over the nine kinds.
+    """
+    hists = [(n1, n2, n3, n4) for n1 in range(10) for n2 in range(10) for n3 in range(10)
+             for n4 in range(10) if n1 + n2 + n3 + n4 <= 9]
+    cols = np.array([[4] * n4 + [3] * n3 + [2] * n2 + [1] * n1 + [0] * (9 - n1 - n2 - n3 - n4)
+                     for n1, n2, n3, n4 in hists], dtype=np.int16)
+    inf = np.int16(1000)
+    best = np.full((len(hists), _SETS + 1, 2), inf, dtype=np.int16)
+    best[:, 0, 0] = 0
+    for k in range(9):
+        c = cols[:, k]
+        set_cost = np.maximum(0, 3 - c)[:, None]
+        pair_cost = np.maximum(0, 2 - c)[:, None]
+        new = best.copy()
+        new[:, 1:, :] = np.minimum(new[:, 1:, :], best[:, :-1, :] + set_cost[:, :, None])
+        new[:, :, 1] = np.minimum(new[:, :, 1], best[:, :, 0] + pair_cost)
+        best = new
+    out = np.zeros((HIST_KEYS, 10), dtype=np.uint8)
+    keys = [n1 + 10 * n2 + 100 * n3 + 1000 * n4 for n1, n2, n3, n4 in hists]
+    out[keys] = best.reshape(len(hists), 10)
+    return out
+
+
+def _distinct_rows(d: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp]]:
+    """Distinct rows (sorted) and each row's index among them; rows are packed 6 bits a value."""
+    packed = np.zeros(len(d), dtype=np.uint64)
+    for j in range(d.shape[1]):
+        packed = (packed << np.uint64(6)) | d[:, j].astype(np.uint64)
+    _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+    return d[first], inverse
+
+
+def build_tables() -> dict[str, npt.NDArray[np.uint8]]:
+    """Compute the compact tables from scratch (what ``tools/gen_shanten_tables.py`` saves).
+
+    ``suit_id[key]`` / ``iso_id[key]`` name a row of ``suit_vec`` / ``iso_vec``, whose column
+    ``m * 2 + p`` is the number of tiles to add for m sets and p pairs. Keys are base 5:
+    ``sum(count[i] * 5 ** (8 - i))`` over 1..9 of a suit, or over ``ISOLATED_KINDS``.
+    """
+    suit_vec, suit_id = _distinct_rows(_suit_distances())
+    by_hist = _isolated_distances()
+    digits = np.indices((5,) * 9, dtype=np.uint8).reshape(9, -1)
+    hist = np.zeros(SUIT_KEYS, dtype=np.int16)
+    for row in digits:
+        hist += np.array(HIST_WEIGHTS, dtype=np.int16)[row]
+    iso_vec, iso_id = _distinct_rows(by_hist[hist])
+    if len(suit_vec) > 255 or len(iso_vec) > 255:  # pragma: no cover - a property of the maths
+        raise AssertionError("shanten tables: more than 255 distinct vectors")
+    return {
+        "suit_id": suit_id.reshape(-1).astype(np.uint8),
+        "suit_vec": suit_vec.astype(np.uint8),
+        "iso_id": iso_id.reshape(-1).astype(np.uint8),
+        "iso_vec": iso_vec.astype(np.uint8),
+    }
+
+
+def _combine(suit_vec: npt.NDArray[np.uint8], iso_vec: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Min-plus combination: [pin id, sou id, iso id, sets needed] → tiles to add (shanten + 1)."""
+    sv = suit_vec.astype(np.int16).reshape(-1, _SETS + 1, 2)
+    iv = iso_vec.astype(np.int16).reshape(-1, _SETS + 1, 2)
+    a = sv[:, None, :, :]
+    b = sv[None, :, :, :]
+    n = len(sv)
+    ps = np.full((n, n, _SETS + 1, 2), 1000, dtype=np.int16)
+    for m in range(_SETS + 1):
+        for x in range(m + 1):
+            ps[:, :, m, 0] = np.minimum(ps[:, :, m, 0], a[..., x, 0] + b[..., m - x, 0])
+            both = np.minimum(a[..., x, 1] + b[..., m - x, 0], a[..., x, 0] + b[..., m - x, 1])
+            ps[:, :, m, 1] = np.minimum(ps[:, :, m, 1], both)
+    out = np.full((n, n, len(iv), _SETS + 1), 1000, dtype=np.int16)
+    for m in range(_SETS + 1):
+        for y in range(m + 1):
+            pair_in_suits = ps[:, :, None, y, 1] + iv[None, None, :, m - y, 0]
+            pair_in_iso = ps[:, :, None, y, 0] + iv[None, None, :, m - y, 1]
+            out[..., m] = np.minimum(out[..., m], np.minimum(pair_in_suits, pair_in_iso))
+    return out.astype(np.uint8)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    suit_id: npt.NDArray[np.uint8]
+    iso_id: npt.NDArray[np.uint8]
+    final: npt.NDArray[np.uint8]  # flat: ((pin * n_suit + sou) * n_iso + iso) * 5 + sets
+    n_suit: int
+    n_iso: int
+    # bytes copies for the scalar path (indexing bytes is much faster than numpy scalars)
+    suit_b: bytes
+    iso_b: bytes
+    final_b: bytes
+
+
+def _load_arrays() -> dict[str, npt.NDArray[np.uint8]]:
+    if DATA_FILE.exists():
+        with np.load(DATA_FILE) as z:
+            arrays = {k: np.asarray(z[k], dtype=np.uint8) for k in ("suit_id", "suit_vec", "iso_id", "iso_vec")}
+        if arrays["suit_id"].shape == (SUIT_KEYS,) and arrays["iso_id"].shape == (SUIT_KEYS,):
+            return arrays
+    return build_tables()
+
+
+@cache
+def _tables() -> _Tables:
+    a = _load_arrays()
+    final = np.ascontiguousarray(_combine(a["suit_vec"], a["iso_vec"]).reshape(-1))
+    return _Tables(
+        suit_id=a["suit_id"],
+        iso_id=a["iso_id"],
+        final=final,
+        n_suit=len(a["suit_vec"]),
+        n_iso=len(a["iso_vec"]),
+        suit_b=a["suit_id"].tobytes(),
+        iso_b=a["iso_id"].tobytes(),
+        final_b=final.tobytes(),
+    )
+
+
+# ------------------------------------------------------------------------------ validation
+def _describe(counts: object) -> str:
+    try:
+        return f"counts {list(counts)!r}"  # type: ignore[call-overload]
+    except TypeError:
+        return f"counts {counts!r}"
+
+
+def _bad_counts(counts: object, where: str | None) -> HandError:
+    """The error for counts that failed the fast check: find and name the first problem."""
+    where = where or _describe(counts)
+    try:
+        c = [operator.index(x) for x in counts]  # type: ignore[attr-defined]
+    except TypeError:
+        return HandError(f"invalid hand {where}: expected 34 integer tile counts")
+    if len(c) != NUM_KINDS:
+        return HandError(f"invalid hand {where}: expected 34 tile counts (1m..7z), got {len(c)}")
+    for k, n in enumerate(c):
+        if not 0 <= n <= 4:
+            return HandError(f"invalid hand {where}: {n} copies of {kind_name(k)} (0..4 allowed)")
+        if n and k in REMOVED_KINDS:
+            return HandError(f"invalid hand {where}: {kind_name(k)} is not in the sanma tile set")
+    return HandError(f"invalid hand {where}")  # pragma: no cover - the fast check found a problem
+
+
+def _check_counts(counts: Sequence[int], melds: int | None, where: str | None = None) -> tuple[list[int], int]:
+    """Validate 34 counts; return them as a list of ints and the number of called melds.
+
+    ``where`` names the input in error messages (default: the counts themselves).
+    """
+    try:
+        c = list(map(operator.index, counts))
+    except TypeError:
+        raise _bad_counts(counts, where) from None
+    if len(c) != NUM_KINDS or min(c) < 0 or max(c) > 4 or c[1] or c[2] or c[3] or c[4] or c[5] or c[6] or c[7]:
+        raise _bad_counts(counts, where)
+    total = sum(c)
+    if melds is None:
+        m = _MELDS_BY_COUNT.get(total)
+        if m is not None:
+            return c, m
+    return c, _melds_for(total, melds, where or _describe(counts))
+
+
+def _melds_for(total: int, melds: int | None, where: str) -> int:
+    if melds is None:
+        if total not in _MELDS_BY_COUNT:
+            raise HandError(
+                f"invalid hand {where}: {total} tiles; a hand holds 13 or 14 tiles, 3 fewer per called meld"
+            )
+        return _MELDS_BY_COUNT[total]
+    if type(melds) is not int or not 0 <= melds <= _SETS:
+        raise HandError(f"invalid hand {where}: melds={melds!r}, expected 0..4 called melds")
+    if total not in (13 - 3 * melds, 14 - 3 * melds):
+        raise HandError(
+            f"invalid hand {where}: {total} tiles with {melds} called meld(s); expected "
+            f"{13 - 3 * melds} or {14 - 3 * melds}"
+        )
+    return melds
+
+
+# ------------------------------------------------------------------------------ core (counts)
+def _std_distance(c: Sequence[int], sets: int, t: _Tables) -> int:
+    """Tiles to add (shanten + 1) for ``sets`` sets and a pair: three key lookups."""
+    kp = (c[9] * 390625 + c[10] * 78125 + c[11] * 15625 + c[12] * 3125 + c[13] * 625
+          + c[14] * 125 + c[15] * 25 + c[16] * 5 + c[17])
+    ks = (c[18] * 390625 + c[19] * 78125 + c[20] * 15625 + c[21] * 3125 + c[22] * 625
+          + c[23] * 125 + c[24] * 25 + c[25] * 5 + c[26])
+    ki = (c[0] * 390625 + c[8] * 78125 + c[27] * 15625 + c[28] * 3125 + c[29] * 625
+          + c[30] * 125 + c[31] * 25 + c[32] * 5 + c[33])
+    sb = t.suit_b
+    return t.final_b[((sb[kp] * t.n_suit + sb[ks]) * t.n_iso + t.iso_b[ki]) * 5 + sets]
+
+
+def _chiitoi(c: Sequence[int], four_ok: bool) -> int:
+    pairs = kinds = odd = 0
+    for n in c:
+        if n:
+            kinds += 1
+            if n >= 2:
+                pairs += 2 if (four_ok and n == 4) else 1
+            if n & 1:
+                odd += 1
+    if four_ok:
+        # a kind can give two pairs; a missing pair costs 1 tile from an odd count, else 2
+        return 6 - pairs + max(0, 7 - pairs - odd)
+    return 6 - pairs + max(0, 7 - kinds)
+
+
+def _kokushi(c: Sequence[int]) -> int:
+    kinds = 0
+    pair = 0
+    for k in KOKUSHI_KINDS:
+        n = c[k]
+        if n:
+            kinds += 1
+            if n >= 2:
+                pair = 1
+    return 13 - kinds - pair
+
+
+def _shanten_list(c: list[int], melds: int, four_ok: bool, t: _Tables) -> int:
+    s = _std_distance(c, _SETS - melds, t) - 1
+    if melds == 0 and s > 0:
+        s = min(s, _chiitoi(c, four_ok), _kokushi(c))
+    return s
+
+
+# ------------------------------------------------------------------------------ public, counts
+def shanten_counts(counts: Sequence[int], melds: int | None = None, *, chiitoi_four_ok: bool = False) -> int:
+    """Shanten of 34 tile counts, ``melds`` called melds (inferred from the count if None).
+
+    The fast path: no parsing. Minimum of the standard form, seven pairs and thirteen orphans
+    (the last two only without called melds).
+
+    >>> shanten_counts([2] + [0] * 7 + [2] + [2] * 3 + [0] * 20 + [2, 2])
+    -1
+    """
+    c, m = _check_counts(counts, melds)
+    return _shanten_list(c, m, chiitoi_four_ok, _tables())
+
+
+def shanten_standard(counts: Sequence[int], melds: int | None = None) -> int:
+    """Shanten towards four sets and a pair only (``4 - melds`` sets from these tiles).
+
+    >>> shanten_standard(counts34(parse_tiles("19m19p19s1234567z")))
+    8
+    """
+    c, m = _check_counts(counts, melds)
+    return _std_distance(c, _SETS - m, _tables()) - 1
+
+
+def shanten_chiitoi(counts: Sequence[int], *, chiitoi_four_ok: bool = False) -> int:
+    """Shanten towards seven pairs (P73: four of a kind is two pairs only if ``chiitoi_four_ok``).
+
+    Needs a closed hand of 13 or 14 tiles.
+
+    >>> c = counts34(parse_tiles("1111p22s33s44s556z"))
+    >>> shanten_chiitoi(c), shanten_chiitoi(c, chiitoi_four_ok=True)
+    (2, 0)
+    """
+    c, _ = _check_counts(counts, 0)
+    return _chiitoi(c, chiitoi_four_ok)
+
+
+def shanten_kokushi(counts: Sequence[int]) -> int:
+    """Shanten towards thirteen orphans (1m 9m 1p 9p 1s 9s and the honours, one of them paired).
+
+    >>> shanten_kokushi(counts34(parse_tiles("19m19p19s1234567z")))
+    0
+    """
+    c, _ = _check_counts(counts, 0)
+    return _kokushi(c)
+
+
+# ------------------------------------------------------------------------------ public, strings
+# The string path reads an mpsz string into one Python int: 6 bits of count per kind (lanes at
+# bits 0..203), the three base-5 group keys (bits 210, 240, 270) and the tile count (bit 300),
+# each tile adding its precomputed weight. Lane arithmetic then checks for a fifth copy and
+# counts pairs, kinds and terminals without building a counts list.
+_PIN_AT, _SOU_AT, _ISO_AT, _N_AT = 210, 240, 270, 300
+_M30 = (1 << 30) - 1
+
+
+def _lanes(value: int, kinds: Sequence[int] = range(NUM_KINDS)) -> int:
+    return sum(value << (6 * k) for k in kinds)
+
+
+_ADD27, _ADD28, _ADD30, _ADD31 = _lanes(27), _lanes(28), _lanes(30), _lanes(31)
+_BIT5, _BIT0 = _lanes(32), _lanes(1)
+_BIT5_KOKUSHI = _lanes(32, KOKUSHI_KINDS)
+
+
+def _tile_weight(kind: int) -> int:
+    w = (1 << (6 * kind)) | (1 << _N_AT)
+    if _PIN0 <= kind < _PIN0 + 9:
+        w += SUIT_WEIGHTS[kind - _PIN0] << _PIN_AT
+    elif _SOU0 <= kind < _SOU0 + 9:
+        w += SUIT_WEIGHTS[kind - _SOU0] << _SOU_AT
+    else:
+        w += SUIT_WEIGHTS[ISOLATED_KINDS.index(kind)] << _ISO_AT
+    return w
+
+
+_WEIGHTS: dict[str, dict[str, int]] = {
+    "m": {"1": _tile_weight(0), "9": _tile_weight(8)},
+    "p": {str(d % 10): _tile_weight(_PIN0 + (d - 1 if d else 4)) for d in range(10)},
+    "s": {str(d % 10): _tile_weight(_SOU0 + (d - 1 if d else 4)) for d in range(10)},
+    "z": {str(d): _tile_weight(26 + d) for d in range(1, 8)},
+    "f": {str(d): 0 for d in range(1, 5)},  # flowers are ignored
+}
+_SPLIT = re.compile(r"([mpszf])").split
+
+
+def _shanten_slow(text: str, melds: int | None, four_ok: bool) -> int:
+    """Parse with ``parse_tiles`` (any spacing) and validate, with messages naming the hand."""
+    counts = counts34(parse_tiles(text))
+    c, m = _check_counts(counts, melds, repr(text))
+    return _shanten_list(c, m, four_ok, _tables())
+
+
+def shanten(
+    hand: str | Sequence[int], *, melds: int | None = None, chiitoi_four_ok: bool = False
+) -> int:
+    """Exact shanten of a hand: ``-1`` complete, ``0`` tenpai, ``n`` tiles from tenpai.
+
+    ``hand`` is an mpsz string (flowers are ignored, red fives count as fives) or 34 counts.
+    ``melds`` is the number of called melds, inferred from the tile count when None
+    (13/14 tiles → 0, 10/11 → 1, ..., 1/2 → 4). ``chiitoi_four_ok`` is rule P73
+    (``Rules.chiitoi_four_of_a_kind``): four of a kind counts as two pairs in seven pairs.
+
+    >>> shanten("19m19p19s1234567z"), shanten("1122p3344s5566z7z"), shanten("1m1f")
+    (0, 0, 0)
+    >>> shanten("1111p2233s445566z"), shanten("1111p2233s445566z", chiitoi_four_ok=True)
+    (1, -1)
+    """
+    if not isinstance(hand, str):
+        return shanten_counts(hand, melds, chiitoi_four_ok=chiitoi_four_ok)
+    parts = _SPLIT(hand)
+    if parts[-1]:  # digits without a suit letter
+        return _shanten_slow(hand, melds, chiitoi_four_ok)
+    it = iter(parts)
+    lanes = 0
+    try:
+        for digits, suit in zip(it, it, strict=False):
+            if not digits:
+                return _shanten_slow(hand, melds, chiitoi_four_ok)
+            lanes += sum(map(_WEIGHTS[suit].__getitem__, digits))
+    except KeyError:  # a space, an unknown digit (2m, 8z, 5f): the strict parser names it
+        return _shanten_slow(hand, melds, chiitoi_four_ok)
+    total = lanes >> _N_AT
+    m = _MELDS_BY_COUNT.get(total) if melds is None else melds
+    if m is None or type(m) is not int or total + 3 * m not in (13, 14) or (lanes + _ADD27) & _BIT5:
+        return _shanten_slow(hand, melds, chiitoi_four_ok)  # raises HandError naming the hand
+    t = _tables()
+    sb = t.suit_b
+    pin = sb[(lanes >> _PIN_AT) & _M30]
+    sou = sb[(lanes >> _SOU_AT) & _M30]
+    iso = t.iso_b[(lanes >> _ISO_AT) & _M30]
+    s: int = t.final_b[((pin * t.n_suit + sou) * t.n_iso + iso) * 5 + _SETS - m] - 1
+    if m == 0 and s > 0:
+        pairs = ((lanes + _ADD30) & _BIT5).bit_count()
+        if chiitoi_four_ok:
+            pairs += ((lanes + _ADD28) & _BIT5).bit_count()
+            chiitoi = 6 - pairs + max(0, 7 - pairs - (lanes & _BIT0).bit_count())
+        else:
+            chiitoi = 6 - pairs + max(0, 7 - ((lanes + _ADD31) & _BIT5).bit_count())
+        yao = lanes + _ADD31
+        kokushi = 13 - (yao & _BIT5_KOKUSHI).bit_count() - (1 if (lanes + _ADD30) & _BIT5_KOKUSHI else 0)
+        s = min(s, chiitoi, kokushi)
+    return s
+
+
+# ------------------------------------------------------------------------------ bots and engine
+class DiscardOption(NamedTuple):
+    """What discarding one tile of kind ``kind`` leaves: its shanten and ukeire."""
+
+    kind: int
+    shanten: int
+    ukeire: int
+
+
+def _improving(c: list[int], melds: int, four_ok: bool, t: _Tables) -> tuple[int, tuple[int, ...]]:
+    base = _shanten_list(c, melds, four_ok, t)
+    out = []
+    for k in SANMA_KINDS:
+        if c[k] < 4:
+            c[k] += 1
+            if _shanten_list(c, melds, four_ok, t) < base:
+                out.append(k)
+            c[k] -= 1
+    return base, tuple(out)
+
+
+def _check_hand(counts: Sequence[int], melds: int | None, draw: bool) -> tuple[list[int], int]:
+    """Validate a hand waiting for a draw (3n+1 tiles) or one that has drawn (3n+2)."""
+    c, m = _check_counts(counts, melds)
+    if sum(c) % 3 != (1 if draw else 2):
+        expected = "waiting for a draw (13, 10, ... tiles)" if draw else "after a draw (14, 11, ... tiles)"
+        raise HandError(f"invalid hand {_describe(counts)}: {sum(c)} tiles; expected a hand {expected}")
+    return c, m
+
+
+def _visible(visible: Sequence[int] | None) -> list[int]:
+    if visible is None:
+        return [0] * NUM_KINDS
+    try:
+        v = list(map(operator.index, visible))
+    except TypeError:
+        v = []
+    if len(v) != NUM_KINDS or min(v) < 0 or max(v) > 4:
+        raise HandError(f"invalid visible counts {visible!r}: expected 34 integer counts 0..4")
+    return v
+
+
+def _remaining(c: Sequence[int], v: Sequence[int], kinds: tuple[int, ...]) -> int:
+    return sum(max(0, 4 - c[k] - v[k]) for k in kinds)
+
+
+def improving_tiles(
+    counts: Sequence[int], melds: int | None = None, *, chiitoi_four_ok: bool = False
+) -> tuple[int, ...]:
+    """Kinds whose draw lowers the shanten of a 13-tile (3n+1) hand, in kind order.
+
+    Only sanma kinds, and only kinds the hand holds fewer than four of.
+
+    >>> [kind_name(k) for k in improving_tiles(counts34(parse_tiles("19m19p19s1234567z")))]
+    ['1m', '9m', '1p', '9p', '1s', '9s', '1z', '2z', '3z', '4z', '5z', '6z', '7z']
+    """
+    c, m = _check_hand(counts, melds, draw=True)
+    return _improving(c, m, chiitoi_four_ok, _tables())[1]
+
+
+def ukeire(
+    counts: Sequence[int],
+    melds: int | None = None,
+    visible: Sequence[int] | None = None,
+    *,
+    chiitoi_four_ok: bool = False,
+) -> int:
+    """Number of tiles left that lower the shanten of a 13-tile (3n+1) hand.
+
+    ``visible`` are 34 counts of tiles seen outside the hand (discards, melds, dora indicators);
+    each improving kind contributes ``4 - in hand - visible`` (at least 0).
+
+    >>> c = counts34(parse_tiles("19m19p19s1234567z"))
+    >>> ukeire(c), ukeire(c, visible=[4] + [0] * 33)
+    (39, 36)
+    """
+    c, m = _check_hand(counts, melds, draw=True)
+    return _remaining(c, _visible(visible), _improving(c, m, chiitoi_four_ok, _tables())[1])
+
+
+def discard_candidates(
+    counts14: Sequence[int],
+    melds: int | None = None,
+    visible: Sequence[int] | None = None,
+    *,
+    chiitoi_four_ok: bool = False,
+) -> tuple[DiscardOption, ...]:
+    """For each kind in a 14-tile (3n+2) hand: the shanten and ukeire after discarding one.
+
+    >>> best = min(discard_candidates(counts34(parse_tiles("19m19p19s1234567z5p"))),
+    ...            key=lambda d: (d.shanten, -d.ukeire))
+    >>> kind_name(best.kind), best.shanten, best.ukeire
+    ('5p', 0, 39)
+    """
+    c, m = _check_hand(counts14, melds, draw=False)
+    v = _visible(visible)
+    t = _tables()
+    out = []
+    for k in SANMA_KINDS:
+        if c[k]:
+            c[k] -= 1
+            s, kinds = _improving(c, m, chiitoi_four_ok, t)
+            out.append(DiscardOption(k, s, _remaining(c, v, kinds)))
+            c[k] += 1
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------ batch
+def _key_matrix() -> npt.NDArray[np.float64]:
+    """(34, 4): counts @ this = pinzu key, souzu key, isolated key, tile count (exact in float64)."""
+    w = np.zeros((NUM_KINDS, 4))
+    w[_PIN0:_PIN0 + 9, 0] = SUIT_WEIGHTS
+    w[_SOU0:_SOU0 + 9, 1] = SUIT_WEIGHTS
+    w[list(ISOLATED_KINDS), 2] = SUIT_WEIGHTS
+    w[:, 3] = 1
+    return w
+
+
+def _stat_lut() -> npt.NDArray[np.uint32]:
+    """Count 0..4 → packed 8-bit fields: has a tile, has a pair, is four, is odd (summed per row)."""
+    return np.array([(n >= 1) | (n >= 2) << 8 | (n == 4) << 16 | (n & 1) << 24 for n in range(5)], dtype=np.uint32)
+
+
+_KEY_W = _key_matrix()
+_STAT = _stat_lut()
+_KOKUSHI = np.array(KOKUSHI_KINDS)
+
+
+def shanten_batch(
+    counts: npt.ArrayLike,
+    melds: int | npt.ArrayLike | None = None,
+    *,
+    chiitoi_four_ok: bool = False,
+) -> npt.NDArray[np.int8]:
+    """Shanten of many hands at once: ``counts`` is an (N, 34) integer array.
+
+    ``melds`` is None (inferred per row from its tile count), an int, or an array of N ints.
+    Returns an int8 array of N shanten values, equal to ``shanten_counts`` row by row.
+    Vectorised: the group keys and tile counts are one matrix product, then three table gathers
+    and one gather in the precomputed min-plus combination.
+
+    >>> import numpy as np
+    >>> hands = np.array([counts34(parse_tiles(h)) for h in ("19m19p19s1234567z", "11m123p456789s111z")])
+    >>> shanten_batch(hands).tolist()
+    [0, -1]
+    """
+    c = np.asarray(counts)
+    if c.ndim != 2 or c.shape[1] != NUM_KINDS or not np.issubdtype(c.dtype, np.integer):
+        raise HandError(f"invalid hand batch: expected an (N, 34) integer array, got {c.dtype} {c.shape}")
+    n = len(c)
+    if n == 0:
+        return np.zeros(0, dtype=np.int8)
+    if c.max() > 4 or c.min() < 0 or c[:, 1:8].any():
+        bad = (c > 4).any(axis=1) | (c < 0).any(axis=1) | c[:, 1:8].any(axis=1)
+        i = int(np.flatnonzero(bad)[0])
+        raise _bad_counts(c[i].tolist(), f"row {i} of the batch {c[i].tolist()!r}")
+    c = c.astype(np.uint8, copy=False)
+    keys = (c @ _KEY_W).astype(np.intp)
+    total = keys[:, 3]
+    if melds is None:
+        m = (14 - total) // 3
+        ok = ((total % 3) != 0) & (total <= 14)
+    else:
+        m = np.broadcast_to(np.asarray(melds, dtype=np.intp), (n,))
+        ok = (m >= 0) & (m <= _SETS) & ((total + 3 * m == 13) | (total + 3 * m == 14))
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        mi = None if melds is None else int(m[i])
+        _melds_for(int(total[i]), mi, f"row {i} of the batch {c[i].tolist()!r}")
+    t = _tables()
+    idx = t.suit_id[keys[:, 0]].astype(np.intp) * t.n_suit
+    idx += t.suit_id[keys[:, 1]]
+    idx *= t.n_iso
+    idx += t.iso_id[keys[:, 2]]
+    idx *= 5
+    idx += _SETS - m
+    out: npt.NDArray[np.int8] = t.final[idx].astype(np.int8)
+    out -= 1
+    closed = (m == 0) & (out > 0)
+    if closed.any():
+        cc = c[closed]
+        st = _STAT[cc]
+        packed = st.sum(axis=1, dtype=np.uint32)
+        kinds = (packed & 0xFF).astype(np.int16)
+        pairs = ((packed >> 8) & 0xFF).astype(np.int16)
+        if chiitoi_four_ok:
+            pairs += ((packed >> 16) & 0xFF).astype(np.int16)
+            chiitoi = 6 - pairs + np.maximum(0, 7 - pairs - (packed >> 24).astype(np.int16))
+        else:
+            chiitoi = 6 - pairs + np.maximum(0, 7 - kinds)
+        yao = st[:, _KOKUSHI].sum(axis=1, dtype=np.uint32)
+        kokushi = 13 - (yao & 0xFF).astype(np.int16) - (yao & 0xFF00 != 0)
+        out[closed] = np.minimum(out[closed], np.minimum(chiitoi, kokushi))
+    return out
