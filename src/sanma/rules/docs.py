@@ -126,7 +126,7 @@ def render() -> str:
     w("")
     w("## Fields")
     w("")
-    for title, names in field_groups():
+    for title, names in [("Name and description", IDENTITY_FIELDS), *field_groups()]:
         w(f"### {title}")
         w("")
         w("| field | type | default | meaning | rows |")
