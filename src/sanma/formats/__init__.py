@@ -22,7 +22,7 @@ from .record import (
     GameRecord,
     KyokuRecord,
     RecordedWin,
-    load_text,
+    read_guarded,
 )
 from .tenhou import read_mjlog, read_tenhou6
 
@@ -57,7 +57,10 @@ def detect_format(text: str) -> str:
 
 def read_record(path_or_text: str | Path | bytes, *, strict: bool = False) -> GameRecord:
     """Read any supported record, detecting its format from the content."""
-    text, source = load_text(path_or_text)
-    fmt = detect_format(text)
-    reader = {"mjlog": read_mjlog, "tenhou6": read_tenhou6, "majiang": read_majiang, "mjai": read_mjai}[fmt]
-    return reader(text, strict=strict, source=source)
+
+    def body(text: str, source: str) -> GameRecord:
+        reader = {"mjlog": read_mjlog, "tenhou6": read_tenhou6, "majiang": read_majiang,
+                  "mjai": read_mjai}[detect_format(text)]
+        return reader(text, strict=strict, source=source)
+
+    return read_guarded("unknown", path_or_text, strict, None, body)

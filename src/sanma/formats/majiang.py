@@ -27,8 +27,8 @@ from .record import (
     build_win,
     kyoku_label,
     limit_from_han_fu,
-    load_text,
     parse_json,
+    read_guarded,
     yaku_name,
 )
 
@@ -270,10 +270,5 @@ class _Reader:
 def read_majiang(path_or_text: str | Path | bytes, *, strict: bool = False,
                  source: str | None = None) -> GameRecord:
     """Read a majiang (kobalab) JSON record; lenient unless ``strict=True``."""
-    text, source = load_text(path_or_text, source or "")
-    try:
-        return _Reader(parse_json(text, source), source, strict).read()
-    except RecordError as e:
-        if strict:
-            raise
-        return GameRecord(source=source, format="majiang", errors=(str(e),))
+    return read_guarded("majiang", path_or_text, strict, source,
+                        lambda text, src: _Reader(parse_json(text, src), src, strict).read())

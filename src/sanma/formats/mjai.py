@@ -27,7 +27,7 @@ from .record import (
     check_json_depth,
     kyoku_label,
     limit_from_han_fu,
-    load_text,
+    read_guarded,
     yaku_name,
 )
 
@@ -249,10 +249,5 @@ class _Reader:
 
 def read_mjai(path_or_text: str | Path | bytes, *, strict: bool = False, source: str | None = None) -> GameRecord:
     """Read an mjai JSONL record (three players, kita events); lenient unless ``strict=True``."""
-    text, src = load_text(path_or_text, source or "")
-    try:
-        return _Reader(text, src, strict).read()
-    except RecordError as e:
-        if strict:
-            raise
-        return GameRecord(source=src, format="mjai", errors=(str(e),))
+    return read_guarded("mjai", path_or_text, strict, source,
+                        lambda text, src: _Reader(text, src, strict).read())

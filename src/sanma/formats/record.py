@@ -16,6 +16,7 @@ and mpsz strings in :class:`RecordedWin` (the form ``sanma.score_hand`` takes). 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -757,8 +758,9 @@ MAX_JSON_DEPTH = 32
 def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tuple[str, str]:
     """Return ``(text, source)`` for a path, a ``Path``, bytes or the record text itself.
 
-    A string that starts like a record (``<``, ``{``, ``[``) is the text; any other string is a
-    path. Raises :class:`RecordError` for unreadable or oversized input.
+    A string that starts like a record (``<``, ``{``, ``[``), or holds a newline, or is longer
+    than any path, is the text; any other string is a path. Raises :class:`RecordError` for
+    unreadable or oversized input.
     """
     import os
 
@@ -768,7 +770,8 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
             len(path_or_text) > MAX_BYTES:
         raise RecordError(f"{problems_source or '<text>'}: record of {len(path_or_text)} characters is "
                           f"larger than the {MAX_BYTES} limit")
-    elif isinstance(path_or_text, str) and path_or_text.lstrip()[:1] in ("<", "{", "["):
+    elif isinstance(path_or_text, str) and (path_or_text.lstrip()[:1] in ("<", "{", "[")
+                                            or "\n" in path_or_text or len(path_or_text) > 4096):
         return path_or_text, problems_source or "<text>"
     elif isinstance(path_or_text, str | os.PathLike):
         source = os.fspath(path_or_text)
@@ -836,3 +839,18 @@ def as_int(value: Any, what: str) -> int:
     if f != f or f in (float("inf"), float("-inf")) or f != int(f):
         raise RecordError(f"{what} must be an integer, got {value!r}")
     return int(f)
+
+
+def read_guarded(fmt: str, path_or_text: Any, strict: bool, source: str | None,
+                 body: Callable[[str, str], GameRecord]) -> GameRecord:
+    """Load the input and run ``body(text, source)``; in lenient mode any RecordError becomes
+    the one error of an empty record instead of escaping."""
+    src = source or (path_or_text if isinstance(path_or_text, str) and len(path_or_text) < 200
+                     and "\n" not in path_or_text else "")
+    try:
+        text, src = load_text(path_or_text, source or "")
+        return body(text, src)
+    except RecordError as e:
+        if strict:
+            raise
+        return GameRecord(source=str(src or "<text>"), format=fmt, errors=(str(e),))

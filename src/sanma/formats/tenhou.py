@@ -40,8 +40,8 @@ from .record import (
     as_int,
     build_win,
     kyoku_label,
-    load_text,
     parse_json,
+    read_guarded,
     yaku_name,
 )
 
@@ -453,14 +453,8 @@ def read_mjlog(path_or_text: str | Path | bytes, *, strict: bool = False, source
     :class:`sanma.errors.RecordError` at the first. DTDs and entity declarations are refused
     before parsing.
     """
-    text, source = load_text(path_or_text, source or "")
-    reader = _MjlogReader(text, source, strict)
-    try:
-        return reader.read()
-    except RecordError as e:
-        if strict:
-            raise
-        return GameRecord(source=source, format="mjlog", errors=(*reader.problems.items, str(e)))
+    return read_guarded("mjlog", path_or_text, strict, source,
+                        lambda text, src: _MjlogReader(text, src, strict).read())
 
 
 # --------------------------------------------------------------------------------------------
@@ -792,10 +786,5 @@ def read_tenhou6(path_or_text: str | Path | bytes, *, strict: bool = False,
     each discard the next call string (``p``/``m`` with the letter's position naming the
     discarder) is matched, else the next seat draws.
     """
-    text, source = load_text(path_or_text, source or "")
-    try:
-        return _Tenhou6Reader(parse_json(text, source), source, strict).read()
-    except RecordError as e:
-        if strict:
-            raise
-        return GameRecord(source=source, format="tenhou6", errors=(str(e),))
+    return read_guarded("tenhou6", path_or_text, strict, source,
+                        lambda text, src: _Tenhou6Reader(parse_json(text, src), src, strict).read())
