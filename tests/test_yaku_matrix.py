@@ -24,7 +24,7 @@ from sanma import NotAWinError, SanmaError, Score, ScoringError, TileError
 PRESETS = ("club", "online", "official", "kansai", "tenhou", "majsoul")
 DORA_LINES = frozenset({"dora", "aka_dora", "ura_dora", "kita_dora", "flower_dora"})
 
-# A complete closed hand with no yaku at all (1m triplet, no fives, penchan 9s): the base for
+# A complete closed hand with no yaku at all (1m triplet, no fives, ryanmen 9s): the base for
 # situational yaku. Without riichi / tsumo it is not a win anywhere.
 BASE = "111m99m123p678p789s"
 BASE_WIN = "9s"
@@ -649,7 +649,7 @@ def test_flowers_only_kansai_P02_P04(preset: str) -> None:
             sanma.score_hand(BASE, win=BASE_WIN, riichi=True, flowers=1, rules=r)
 
 
-KAN_HAND = "678p789s234s99m"  # + ankan 1111p, riichi ron on 9s (penchan)
+KAN_HAND = "678p789s234s99m"  # + ankan 1111p, riichi ron on 9s
 
 
 def test_official_kan_adds_one_han_below_mangan_P56_A002_6() -> None:
