@@ -199,7 +199,7 @@ def test_official_north_cannot_be_ponned_or_discarded_and_is_air_P20_P17_P18() -
 
 @pytest.mark.parametrize(("preset", "p", "s", "always"), [
     ("club", 0, 0, True), ("online", 1, 1, False), ("official", 2, 2, False),
-    ("kansai", 4, 4, False), ("tenhou", 1, 1, False), ("majsoul", 1, 1, False)])
+    ("kansai", 4, 4, True), ("tenhou", 1, 1, False), ("majsoul", 1, 1, False)])
 def test_red_fives_P05_and_always_dora_fives_P06(preset: str, p: int, s: int, always: bool) -> None:
     r = P(preset)
     assert (r.red_5p, r.red_5s, r.always_dora_fives) == (p, s, always)

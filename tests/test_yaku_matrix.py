@@ -433,10 +433,7 @@ def all_cases() -> Iterator[Case]:
     # Seven-pairs form: CLUB 2Y (「七対子形はダブル」) plus the menzen bonus (字一色 may contain
     # pon and was completed without calls, P62) = 3; single elsewhere (A001-16 for ONLINE).
     yield from cases("Y40", "tsuuiisou_chiitoi_P61_P62", "11223344556677z", "7z",
-                     by(Mult(3), Mult(1), Mult(1), Mult(1), Mult(1), Mult(1)),
-                     xfail={"club": "P62/A000-21: tsuuiisou in seven-pairs form is a closed 字一色 (a pon-capable "
-                                    "yakuman) but yaku._with_menzen_bonus only checks the name 'tsuuiisou', not "
-                                    "'tsuuiisou_chiitoi', so no +1 (got 2)"})
+                     by(Mult(3), Mult(1), Mult(1), Mult(1), Mult(1), Mult(1)))
     # Y41 shousuushii Y (CLUB closed +1).
     yield from cases("Y41", "shousuushii_closed", "111z222z333z44z123p", "3p",
                      by(Mult(2), Mult(1), Mult(1), Mult(1), Mult(1), Mult(1)))
@@ -574,8 +571,6 @@ def test_club_fives_always_dora_additive_P06_P09_A000_5(indicators: tuple[str, .
     assert sum(y.han for y in s.yaku if y.name in DORA_LINES) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="P05/seed 000 「赤色は関係ない」: a red five is an ordinary five in "
-                   "CLUB (1 dora as every five), but the club preset allows 0 red fives so '0p' raises HandError")
 def test_club_red_paint_is_irrelevant_P05() -> None:
     """P05 (CLUB): red paint is ignored (「赤色は関係ない」): a red 5p is worth exactly what a 5p is."""
     s = sanma.score_hand("11m123406p456789s", win="1p", riichi=True,
@@ -592,15 +587,7 @@ RED_FIVES = {  # P05: hand with one red 5p and one red 5s -> aka dora; plain fiv
 }
 
 
-KANSAI_PLAIN_FIVES = ("P05/P06 seed 003 L10 「5の牌は全て赤でドラ扱い」: kansai.toml sets "
-                      "always_dora_fives = false and relies on red_5p = red_5s = 4, so a five written '5p'/'5s' "
-                      "scores 0 dora (got 0, expected 2); "
-                      "set always_dora_fives = true (or reject non-red fives under kansai)")
-
-
-@pytest.mark.parametrize("preset", [
-    pytest.param(p, marks=[pytest.mark.xfail(strict=True, reason=KANSAI_PLAIN_FIVES)] if p == "kansai" else [])
-    for p in sorted(RED_FIVES)])
+@pytest.mark.parametrize("preset", sorted(RED_FIVES))
 def test_red_fives_per_preset_P05(preset: str) -> None:
     """P05/P06: ONLINE, tenhou, majsoul 1 red 5p + 1 red 5s; OFFICIAL 2 + 2; KANSAI every five is
     red: a red 5p and red 5s give 2 dora everywhere, plain 5p/5s give 2 only in KANSAI."""

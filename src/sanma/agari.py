@@ -122,24 +122,66 @@ def is_kokushi(counts: Sequence[int]) -> bool:
     return pair and all(counts[k] == 0 for k in range(NUM_KINDS) if k not in YAOCHUU)
 
 
+@cache
+def _suit_flags(counts: tuple[int, ...], honors: bool) -> int:
+    """Bit 1: the suit splits into sets only; bit 2: into sets and one pair."""
+    flags = 0
+    for _, pair in _suit_decomps(counts, 0, honors):
+        flags |= 2 if pair >= 0 else 1
+    return flags
+
+
+def _complete_standard(keys: list[tuple[int, ...]]) -> bool:
+    """All suits decompose and exactly one of them holds the pair."""
+    pair_seen = False
+    for (_lo, _hi, honors), key in zip(_SUITS, keys, strict=True):
+        if not any(key):
+            continue
+        f = _suit_flags(key, honors)
+        if f & 1 and not (f & 2 and not pair_seen and sum(key) % 3 == 2):
+            continue
+        if f & 2 and not pair_seen:
+            pair_seen = True
+            continue
+        return False
+    return pair_seen
+
+
 def is_complete(counts: Sequence[int], chiitoi_four_ok: bool = False) -> bool:
     """Any winning shape (standard, seven pairs, thirteen orphans) for 3n+2 concealed tiles."""
     n = sum(counts)
     if n == 14 and (is_chiitoi(counts, chiitoi_four_ok) or is_kokushi(counts)):
         return True
-    return bool(decompositions(counts))
+    return _complete_standard([tuple(counts[lo:hi]) for lo, hi, _ in _SUITS])
 
 
 def waits(counts: Sequence[int], chiitoi_four_ok: bool = False) -> tuple[int, ...]:
-    """Kinds that complete a hand of 3n+1 concealed tiles (sanma kinds only; may include tiles
-    the hand already holds four of — callers decide about such "phantom" waits)."""
-    c = list(counts)
-    out = []
-    for k in range(NUM_KINDS):
-        if k in REMOVED_KINDS:
-            continue
-        c[k] += 1
-        if c[k] <= 5 and is_complete(c, chiitoi_four_ok):
-            out.append(k)
-        c[k] -= 1
+    """Kinds that complete a hand of 3n+1 concealed tiles (sanma kinds only; a kind the hand
+    already holds four of is not a wait)."""
+    keys = [tuple(counts[lo:hi]) for lo, hi, _ in _SUITS]
+    out: list[int] = []
+    n = sum(counts)
+    special = n == 13 and (sum(1 for x in counts if x >= 2) >= 5 or sum(1 for k in YAOCHUU if counts[k]) >= 12)
+    c = list(counts) if special else []
+    for si, (lo, hi, _honors) in enumerate(_SUITS):
+        key = keys[si]
+        # a suit with 3n+1 tiles must take the winning tile; otherwise only a pair-less suit can.
+        for i in range(hi - lo):
+            k = lo + i
+            if k in REMOVED_KINDS or key[i] >= 4:
+                continue
+            isolated = key[i] == 0 and (i == 0 or key[i - 1] == 0) and (i + 1 >= hi - lo or key[i + 1] == 0)
+            if isolated and not special:
+                continue  # a new tile with no neighbour and no copy cannot join a set or a pair
+            new = list(keys)
+            nk = list(key)
+            nk[i] += 1
+            new[si] = tuple(nk)
+            if _complete_standard(new):
+                out.append(k)
+            elif special:
+                c[k] += 1
+                if is_chiitoi(c, chiitoi_four_ok) or is_kokushi(c):
+                    out.append(k)
+                c[k] -= 1
     return tuple(out)

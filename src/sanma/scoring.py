@@ -505,6 +505,8 @@ def _dora(
     def hits(indicators: tuple[Tile, ...]) -> int:
         n = 0
         for ind in indicators:
+            if ind.is_flower:
+                continue  # a flower turned as indicator indicates nothing
             d = successor(ind.kind)
             n += kinds.count(d) + (kita if d == NORTH else 0)
         return n
@@ -535,9 +537,12 @@ def _check_physical(
     """No fifth copy, no more red fives than the rules have, no more than four kita."""
     counts = [0] * NUM_KINDS
     reds = {13: 0, 22: 0}
+    for t in tiles:
+        if t.is_flower:
+            raise TileError(f"hand {hand_text!r}: a flower cannot be in a meld")
     for t in (*tiles, *dora_ind, *ura_ind):
         if t.is_flower:
-            raise TileError(f"hand {hand_text!r}: a flower cannot be a dora indicator or in a meld")
+            continue
         counts[t.kind] += 1
         if t.red:
             reds[t.kind] += 1
@@ -546,7 +551,8 @@ def _check_physical(
         if n > 4:
             extra = " (including kita)" if k == NORTH and kita else ""
             raise HandError(f"hand {hand_text!r}: {n} copies of {kind_name(k)}{extra}, but there are only 4")
-    allowed = {13: rules.red_5p, 22: rules.red_5s}
+    # P05/P06 (CLUB 「赤色は関係ない」): where every five is dora, red paint is irrelevant.
+    allowed = {13: 4, 22: 4} if rules.always_dora_fives else {13: rules.red_5p, 22: rules.red_5s}
     for k, n in reds.items():
         if n > allowed[k]:
             raise HandError(

@@ -105,6 +105,8 @@ class Tile:
         """Parse an mjai tile name: ``1m``..``9s``, ``5pr``/``5sr`` (red), ``E S W N P F C``."""
         if name in MJAI_HONORS:
             return Tile(27 + MJAI_HONORS.index(name))
+        if len(name) == 2 and name[1] == "f" and name[0] in "1234":
+            return Tile(NUM_KINDS + int(name[0]) - 1)
         if len(name) == 3 and name[2] == "r" and name[0] == "5" and name[1] in "ps":
             return Tile(SUITS.index(name[1]) * 9 + 4, red=True)
         if len(name) == 2 and name[0] in "123456789" and name[1] in "mps":
@@ -117,7 +119,7 @@ class Tile:
     @property
     def mjai(self) -> str:
         if self.kind >= NUM_KINDS:
-            raise TileError(f"flower {self} has no mjai name")
+            return str(self)  # sanma extension: flowers are "1f".."4f" (mjai has no flowers)
         if self.kind >= 27:
             return MJAI_HONORS[self.kind - 27]
         return kind_name(self.kind) + ("r" if self.red else "")

@@ -83,7 +83,7 @@ STANDARD_YAKUMAN: dict[str, int] = {
 
 #: Yakuman that may contain a pon (CLUB menzen yakuman bonus, P62 / A000-21).
 PON_CAPABLE_YAKUMAN = frozenset(
-    {"daisangen", "tsuuiisou", "shousuushii", "daisuushii", "ryuuiisou", "chinroutou", "suukantsu",
+    {"daisangen", "tsuuiisou", "tsuuiisou_chiitoi", "shousuushii", "daisuushii", "ryuuiisou", "chinroutou", "suukantsu",
      "suurenkou"}
 )
 
@@ -234,9 +234,11 @@ class Rules:
         "consecutive", "Shousharin/daisharin: consecutive pairs, or any (half-)flush seven pairs.", "Y33, Y34")
     daisharin_suits: str = _f("ps", "Suits in which daisharin can be made.", "Y34")
     yaku: Mapping[str, tuple[int, int]] = _f(
-        lambda: MappingProxyType(dict(STANDARD_YAKU_HAN)), "Han (closed, open) per yaku; 0 = not a yaku.", "§3", factory=True)
+        lambda: MappingProxyType(dict(STANDARD_YAKU_HAN)), "Han (closed, open) per yaku; 0 = not a yaku.", "§3",
+        factory=True)
     yakuman: Mapping[str, int] = _f(
-        lambda: MappingProxyType(dict(STANDARD_YAKUMAN)), "Multiplier per yakuman; 0 = not a yakuman.", "§3, P61", factory=True)
+        lambda: MappingProxyType(dict(STANDARD_YAKUMAN)), "Multiplier per yakuman; 0 = not a yakuman.", "§3, P61",
+        factory=True)
 
     # --- hand validity (P64-P74) --------------------------------------------------------------
     min_han: int = _f(1, "Minimum han to win.", "P64")
