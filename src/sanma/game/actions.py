@@ -1,0 +1,99 @@
+"""Actions a seat can take, as small immutable values with an mjai form.
+
+>>> from sanma.tiles import Tile
+>>> a = Action("dahai", 1, Tile.parse("0p"))
+>>> a.to_mjai()
+{'type': 'dahai', 'actor': 1, 'pai': '5pr', 'tsumogiri': False}
+>>> Action.from_mjai(a.to_mjai()) == a
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..errors import IllegalActionError, TileError
+from ..tiles import Tile
+
+ActionType = Literal[
+    "dahai",  # discard (``tile``; ``tsumogiri`` when it is the tile just drawn)
+    "reach",  # declare riichi with this discard (``tile``)
+    "open_reach",  # declare open riichi with this discard (club rules)
+    "hora",  # win: tsumo (target == actor) or ron (target = discarder)
+    "pon",  # call a discard (``tile``) with two tiles of the hand (``consumed``)
+    "daiminkan",  # open kan on a discard
+    "ankan",  # concealed kan (``consumed``: the four tiles)
+    "kakan",  # add ``tile`` to one's pon
+    "kita",  # pull a North as nuki dora
+    "ryukyoku",  # declare nine terminals (kyuushu kyuuhai)
+    "none",  # pass on a call or a win
+]
+
+RESPONSES = frozenset({"hora", "pon", "daiminkan", "none"})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One choice of one seat. ``target`` is the seat a tile was taken from (pon, kan, ron)."""
+
+    type: ActionType
+    actor: int
+    tile: Tile | None = None
+    consumed: tuple[Tile, ...] = ()
+    target: int | None = None
+    tsumogiri: bool = False
+
+    def to_mjai(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type, "actor": self.actor}
+        t = self.type
+        if t in ("dahai", "reach", "open_reach"):
+            assert self.tile is not None
+            if t == "dahai":
+                d.update(pai=self.tile.mjai, tsumogiri=self.tsumogiri)
+            else:
+                d.update(pai=self.tile.mjai, tsumogiri=self.tsumogiri)
+        elif t in ("pon", "daiminkan"):
+            assert self.tile is not None
+            d.update(target=self.target, pai=self.tile.mjai, consumed=[c.mjai for c in self.consumed])
+        elif t == "ankan":
+            d.update(consumed=[c.mjai for c in self.consumed])
+        elif t == "kakan":
+            assert self.tile is not None
+            d.update(pai=self.tile.mjai, consumed=[c.mjai for c in self.consumed])
+        elif t == "kita":
+            d.update(pai="N")
+        elif t == "hora":
+            assert self.tile is not None
+            d.update(target=self.target, pai=self.tile.mjai)
+        return d
+
+    @staticmethod
+    def from_mjai(msg: Any) -> Action:
+        """Parse an action message (e.g. from a bot); errors name the message."""
+        if not isinstance(msg, dict):
+            raise IllegalActionError(f"action must be a JSON object, got {type(msg).__name__}")
+        t = msg.get("type")
+        actor = msg.get("actor")
+        if t not in ("dahai", "reach", "open_reach", "hora", "pon", "daiminkan", "ankan", "kakan", "kita",
+                     "ryukyoku", "none"):
+            raise IllegalActionError(f"unknown action type {t!r} in {msg!r}")
+        if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < 3:
+            raise IllegalActionError(f"action {msg!r}: actor must be a seat 0..2")
+        try:
+            tile = Tile.from_mjai(msg["pai"]) if isinstance(msg.get("pai"), str) else None
+            consumed = tuple(Tile.from_mjai(c) for c in msg.get("consumed", ()) or ())
+        except (TileError, TypeError) as e:
+            raise IllegalActionError(f"action {msg!r}: {e}") from None
+        target = msg.get("target")
+        if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
+            raise IllegalActionError(f"action {msg!r}: target must be a seat 0..2")
+        return Action(t, actor, tile, consumed, target, bool(msg.get("tsumogiri", False)))
+
+    def __str__(self) -> str:
+        parts = [self.type, f"by seat {self.actor}"]
+        if self.tile is not None:
+            parts.append(str(self.tile))
+        if self.target is not None and self.target != self.actor:
+            parts.append(f"from seat {self.target}")
+        return " ".join(parts)

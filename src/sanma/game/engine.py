@@ -1,0 +1,1188 @@
+"""The game engine: three seats play a whole game under any ``Rules``, as one event stream.
+
+Every change of state is an mjai event (with sanma's extensions: ``kita``, ``flower``, three
+scores). Seats act through ``legal_actions(seat)`` / ``apply(action)``; after a discard every seat
+that may call or win has an explicit choice window (``pending``), so a person at a browser
+answers "pon?" through the same API as a bot.
+
+>>> from sanma.rules import Rules
+>>> g = Game(Rules.preset("tenhou"), seed=1)
+>>> g.events[0]["type"], g.events[1]["type"], g.to_move
+('start_game', 'start_kyoku', (0,))
+>>> import random
+>>> rng = random.Random(0)
+>>> while not g.done:
+...     seat = g.to_move[0]
+...     g.apply(rng.choice(g.legal_actions(seat)))
+>>> sum(g.scores) + g.kyotaku * 1000 == 105000, g.events[-1]["type"]
+(True, 'end_game')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..agari import waits as compute_waits
+from ..errors import IllegalActionError, NotAWinError, SanmaError
+from ..hand import Meld
+from ..rules.schema import Rules
+from ..scoring import Score, score_hand
+from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, kind_name
+from .actions import Action
+from .settle import FinalResult, final_result, placement
+from .wall import Wall
+
+SEATS = 3
+WIND_LETTERS = "ESW"
+DRAGON_KINDS = (31, 32, 33)
+
+
+@dataclass(slots=True)
+class Discard:
+    tile: Tile
+    tsumogiri: bool
+    riichi: bool = False
+    called: bool = False
+
+
+@dataclass(slots=True)
+class CalledMeld:
+    meld: Meld
+    target: int | None  # seat the called tile came from (None for ankan)
+    called: Tile | None
+
+
+@dataclass(slots=True)
+class SeatState:
+    """One seat's part of a hand in progress (mutable, private to the engine)."""
+
+    hand: list[Tile] = field(default_factory=list)
+    counts: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
+    melds: list[CalledMeld] = field(default_factory=list)
+    discards: list[Discard] = field(default_factory=list)
+    kita: int = 0
+    flowers: int = 0
+    chip_flowers: int = 0
+    riichi: bool = False
+    double_riichi: bool = False
+    open_riichi: bool = False
+    ippatsu: bool = False
+    furiten_same_turn: bool = False
+    furiten_riichi: bool = False
+    waits: tuple[int, ...] = ()
+    nagashi: bool = True
+    pao: dict[str, int] = field(default_factory=dict)
+
+    def add(self, t: Tile) -> None:
+        self.hand.append(t)
+        if t.kind < NUM_KINDS:  # a flower is held only until it is pulled
+            self.counts[t.kind] += 1
+
+    def remove(self, t: Tile) -> None:
+        self.hand.remove(t)
+        if t.kind < NUM_KINDS:
+            self.counts[t.kind] -= 1
+
+    @property
+    def closed(self) -> bool:
+        return all(not m.meld.is_open for m in self.melds)
+
+    @property
+    def discarded_kinds(self) -> set[int]:
+        return {d.tile.kind for d in self.discards}
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended, for the game flow and for reports."""
+
+    kind: str  # "hora", "ryukyoku" (exhaustive), "abort"
+    winners: tuple[int, ...] = ()
+    tenpai: tuple[int, ...] = ()
+    dealer_continues: bool = False
+    deltas: tuple[int, ...] = (0, 0, 0)
+    scores: tuple[Score, ...] = ()
+    reason: str = ""
+
+
+WallFactory = Callable[[Rules, int], Wall]
+
+
+class Game:
+    """A whole game (hanchan) under ``rules``, seeded: the same seed gives the same walls.
+
+    ``walls`` may supply the wall of each hand (a test wall builder, a Tenhou shuffle); by default
+    each hand's wall is ``Wall.shuffled(rules, f"{seed}:{hand_number}")``.
+    """
+
+    wall: Wall
+    seats: list[SeatState]
+    _kans: list[int]
+    _first_cycle: bool
+    _discard_count: int
+    _pending: dict[int, tuple[Action, ...]]
+    _responses: dict[int, Action]
+    _turn: int
+    _drawn: Tile | None
+    _after_call: bool
+    _rinshan: bool
+    _kan_discard: bool
+    _pending_kan_dora: int
+    _turn_actions: tuple[Action, ...] | None
+    _last_discard: tuple[int, Tile] | None
+    _window: str
+    _window_tile: Tile | None
+    _window_seat: int
+    _riichi_pending: int | None
+    _go_around: list[set[int]]
+
+    def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
+                 names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
+                 max_hands: int = 200) -> None:
+        self.rules = rules
+        self.seed = seed
+        self._walls = walls
+        self.names = tuple(names)
+        self.max_hands = max_hands  # a safety net for degenerate play (e.g. bots that never win)
+        self.scores = list(scores) if scores is not None else [rules.start_points] * SEATS
+        self.chips = [0] * SEATS
+        self.events: list[dict[str, Any]] = []
+        self.round_index = 0  # index into rules.round_winds (beyond it: overtime)
+        self.kyoku_in_round = 0  # dealer = seat kyoku_in_round (seat 0 is the first dealer)
+        self.honba = 0
+        self.kyotaku = 0
+        self.hand_number = 0
+        self.done = False
+        self.result: FinalResult | None = None
+        self.hand_results: list[HandResult] = []
+        self.busted: list[int] = []
+        self.busters: list[int] = []
+        self._emit({"type": "start_game", "names": list(self.names), "rules": rules.name,
+                    "seed": str(seed), "scores": list(self.scores)})
+        self._start_hand()
+
+    # ------------------------------------------------------------------------------------------
+    # public API
+    # ------------------------------------------------------------------------------------------
+    @property
+    def dealer(self) -> int:
+        return self.kyoku_in_round
+
+    @property
+    def round_wind(self) -> str:
+        rw = self.rules.round_winds
+        if self.round_index < len(rw):
+            return rw[self.round_index]
+        return "W" if self.rules.overtime == "west" else rw[-1] if self.rules.overtime == "club_laps" else "E"
+
+    def seat_wind(self, seat: int) -> str:
+        return WIND_LETTERS[(seat - self.dealer) % SEATS]
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that must act now (the player on turn, or every seat with a pending choice)."""
+        if self.done:
+            return ()
+        if self._pending:
+            return tuple(s for s in sorted(self._pending) if s not in self._responses)
+        return (self._turn,)
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Everything ``seat`` may do now (empty when it is not that seat's move)."""
+        if self.done:
+            return ()
+        if self._pending:
+            if seat in self._responses:
+                return ()
+            return self._pending.get(seat, ())
+        if seat != self._turn:
+            return ()
+        if self._turn_actions is None:
+            self._turn_actions = self._compute_turn_actions()
+        return self._turn_actions
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action``; raises ``IllegalActionError`` naming the rule when it is not legal."""
+        if self.done:
+            raise IllegalActionError(f"{action}: the game is over")
+        legal = self.legal_actions(action.actor)
+        if action not in legal:
+            raise IllegalActionError(self._why_illegal(action, legal))
+        if self._pending:
+            self._responses[action.actor] = action
+            if len(self._responses) == len(self._pending):
+                self._resolve_responses()
+            return
+        self._do_turn_action(action)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, every public fact, and its legal actions."""
+        me = self.seats[seat]
+        return {
+            "seat": seat,
+            "round_wind": self.round_wind,
+            "kyoku": self.kyoku_in_round + 1,
+            "honba": self.honba,
+            "kyotaku": self.kyotaku,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "dora_indicators": [t.mjai for t in self.wall.dora_indicators],
+            "wall_remaining": self.wall.remaining,
+            "hand": sorted(t.mjai for t in me.hand),
+            "drawn": self._drawn.mjai if self._drawn is not None and self._turn == seat and not self._pending
+            else None,
+            "seats": [self._public_seat(s) for s in range(SEATS)],
+            "legal_actions": [a.to_mjai() for a in self.legal_actions(seat)],
+        }
+
+    def public_events(self, seat: int) -> list[dict[str, Any]]:
+        """The event stream as ``seat`` sees it (other seats' tiles hidden)."""
+        return [self._mask(e, seat) for e in self.events]
+
+    # ------------------------------------------------------------------------------------------
+    # hand set-up
+    # ------------------------------------------------------------------------------------------
+    def _start_hand(self) -> None:
+        r = self.rules
+        self.wall = (self._walls(r, self.hand_number) if self._walls
+                     else Wall.shuffled(r, f"{self.seed}:{self.hand_number}"))
+        self.seats = [SeatState() for _ in range(SEATS)]
+        for i, tiles in enumerate(self.wall.haipai):
+            seat = (self.dealer + i) % SEATS
+            for t in tiles:
+                self.seats[seat].add(t)
+        self._kans = []  # seat of each kan made this hand
+        self._first_cycle = True  # no call (pon, kan, kita where it counts) has happened yet
+        self._discard_count = 0
+        self._pending = {}
+        self._responses = {}
+        self._turn = self.dealer
+        self._drawn = None
+        self._after_call = False  # the turn started with a pon (discard only)
+        self._rinshan = False  # the tile just drawn is a replacement
+        self._kan_discard = False  # the coming discard follows a kan (kanburi, P12 kan dora)
+        self._pending_kan_dora = 0
+        self._turn_actions = None
+        self._last_discard = None
+        self._window = ""  # "dahai" | "kakan" | "ankan" | "kita"
+        self._window_tile = None
+        self._window_seat = self.dealer
+        self._riichi_pending = None
+        self._go_around = [set() for _ in range(SEATS)]  # kinds others discarded since my last discard
+        self._emit({
+            "type": "start_kyoku", "bakaze": self.round_wind, "kyoku": self.kyoku_in_round + 1,
+            "honba": self.honba, "kyotaku": self.kyotaku, "oya": self.dealer,
+            "dora_marker": self.wall.dora_indicators[0].mjai,
+            "dora_markers": [t.mjai for t in self.wall.dora_indicators],
+            "scores": list(self.scores),
+            "tehais": [[t.mjai if not t.is_flower else str(t) for t in s.hand] for s in self.seats],
+        })
+        for i in range(SEATS):  # flowers in the deal are set aside and replaced (P03)
+            self._pull_flowers((self.dealer + i) % SEATS)
+        for s in range(SEATS):
+            self._update_waits(s)
+        self._draw(self.dealer)
+
+    def _pull_flowers(self, seat: int) -> None:
+        st = self.seats[seat]
+        while True:
+            flowers = [t for t in st.hand if t.is_flower]
+            if not flowers:
+                return
+            f = flowers[0]
+            st.remove(f)
+            st.flowers += 1
+            if f.kind - NUM_KINDS < self.rules.flower_chip_tiles:
+                st.chip_flowers += 1
+            self._emit({"type": "flower", "actor": seat, "pai": str(f)})
+            if self.rules.flower_breaks_first_turn:
+                self._first_cycle = False
+            t = self.wall.draw_replacement()
+            st.add(t)
+            self._emit({"type": "tsumo", "actor": seat, "pai": self._tile_name(t), "rinshan": True})
+            if self._drawn is not None:
+                self._drawn = t
+
+    def _draw(self, seat: int, replacement: bool = False) -> None:
+        st = self.seats[seat]
+        t = self.wall.draw_replacement() if replacement else self.wall.draw()
+        st.add(t)
+        self._turn = seat
+        self._drawn = t
+        self._rinshan = replacement
+        self._after_call = False
+        self._turn_actions = None
+        self._emit({"type": "tsumo", "actor": seat, "pai": self._tile_name(t), **({"rinshan": True}
+                                                                               if replacement else {})})
+        if t.is_flower:
+            self._pull_flowers(seat)
+            self._rinshan = self.rules.flower_replacement_is_rinshan
+
+    @staticmethod
+    def _tile_name(t: Tile) -> str:
+        return str(t) if t.is_flower else t.mjai
+
+    # ------------------------------------------------------------------------------------------
+    # turn actions
+    # ------------------------------------------------------------------------------------------
+    def _compute_turn_actions(self) -> tuple[Action, ...]:
+        r = self.rules
+        seat = self._turn
+        st = self.seats[seat]
+        out: list[Action] = []
+        drawn = self._drawn
+        if not self._after_call and drawn is not None:
+            if self._can_win(seat, drawn, tsumo=True):
+                out.append(Action("hora", seat, drawn, target=seat))
+            if (r.abort_kyuushu and self._first_cycle and not st.discards
+                    and sum(1 for k in YAOCHUU if st.counts[k]) >= 9):
+                out.append(Action("ryukyoku", seat))
+            if self._kan_possible():
+                for k in range(NUM_KINDS):
+                    if st.counts[k] == 4 and self._ankan_ok(seat, k):
+                        out.append(Action("ankan", seat, consumed=tuple(t for t in st.hand if t.kind == k)))
+                for cm in st.melds:
+                    if cm.meld.type == "pon" and st.counts[cm.meld.kind] and not st.riichi:
+                        t = next(t for t in st.hand if t.kind == cm.meld.kind)
+                        out.append(Action("kakan", seat, t, consumed=cm.meld.tiles))
+            if (r.north_mode in ("nuki", "nuki_restricted") and st.counts[NORTH]
+                    and (self.wall.remaining > 0 or r.kita_on_last_draw)
+                    and (self.wall.rinshan_left > 0 or self.wall.remaining > 0)
+                    and (not st.riichi or drawn.kind == NORTH)):
+                out.append(Action("kita", seat, Tile(NORTH)))
+        elif self._after_call and r.kita_after_pon and st.counts[NORTH] and r.north_mode in ("nuki", "nuki_restricted"):
+            out.append(Action("kita", seat, Tile(NORTH)))
+        out.extend(self._discard_actions(seat))
+        return tuple(out)
+
+    def _discard_actions(self, seat: int) -> list[Action]:
+        r = self.rules
+        st = self.seats[seat]
+        drawn = self._drawn
+        if st.riichi:
+            assert drawn is not None
+            return [Action("dahai", seat, drawn, tsumogiri=True)]
+        banned: set[int] = set()
+        if self._after_call and not r.kuikae and self._last_call_kind is not None:
+            banned.add(self._last_call_kind)  # P72: no kuikae (discarding the tile just ponned)
+        if not r.north_can_discard:
+            banned.add(NORTH)  # P20 (OFFICIAL): North is pulled, never discarded
+        out: list[Action] = []
+        seen: set[Tile] = set()
+        can_riichi = self._riichi_allowed(seat)
+        for t in st.hand:
+            if t.kind in banned or t in seen:
+                continue
+            seen.add(t)
+            if drawn is not None and t == drawn and not self._after_call:
+                out.append(Action("dahai", seat, t, tsumogiri=True))
+                if st.counts[t.kind] - 1 > 0 and any(x == t for x in st.hand if x is not drawn):
+                    out.append(Action("dahai", seat, t))
+            else:
+                out.append(Action("dahai", seat, t))
+            if can_riichi and self._riichi_discard_ok(seat, t):
+                tg = drawn is not None and t == drawn
+                out.append(Action("reach", seat, t, tsumogiri=tg))
+                if r.open_riichi:
+                    out.append(Action("open_reach", seat, t, tsumogiri=tg))
+        if not out:  # every tile banned (e.g. a hand of Norths): allow any tile rather than deadlock
+            out = [Action("dahai", seat, t) for t in dict.fromkeys(st.hand)]
+        return out
+
+    _last_call_kind: int | None = None
+
+    def _riichi_allowed(self, seat: int) -> bool:
+        r = self.rules
+        st = self.seats[seat]
+        if st.riichi or not st.closed or self._after_call:
+            return False
+        if self.scores[seat] < r.riichi_min_points:  # P79
+            return False
+        need = SEATS if r.riichi_needs_next_draw else 1  # P81
+        return self.wall.remaining >= need
+
+    def _riichi_discard_ok(self, seat: int, t: Tile) -> bool:
+        st = self.seats[seat]
+        st.counts[t.kind] -= 1
+        try:
+            w = compute_waits(st.counts, self.rules.chiitoi_four_of_a_kind)
+        finally:
+            st.counts[t.kind] += 1
+        if not w:
+            return False
+        if self.rules.furiten_riichi == "forbidden" or not self.rules.tenpai_furiten:
+            discarded = st.discarded_kinds | {t.kind}
+            if discarded & set(w):
+                return False  # P77: furiten riichi forbidden (KANSAI: a furiten hand is not tenpai)
+        return True
+
+    def _kan_possible(self) -> bool:
+        if len(self._kans) >= 4 or self.wall.remaining <= 0:
+            return False
+        if self.rules.kan_requires_indicator and not self.wall.can_reveal_kan_dora:
+            return False  # P13
+        return self.wall.rinshan_left > 0 or self.wall.remaining > 1
+
+    def _ankan_ok(self, seat: int, kind: int) -> bool:
+        st = self.seats[seat]
+        if not st.riichi:
+            return True
+        if self._drawn is None or self._drawn.kind != kind:
+            return False  # okuri-kan is forbidden everywhere (P84)
+        if self.rules.kan_after_riichi == "no_okurikan":
+            return True  # KANSAI: any ankan with the drawn tile (A003-18)
+        st.counts[kind] -= 4
+        try:
+            blocks_ok = compute_waits(st.counts) == st.waits
+        finally:
+            st.counts[kind] += 4
+        # The waits must stay the same and the four tiles must be a triplet in every reading.
+        return blocks_ok and self._kind_always_triplet(seat, kind)
+
+    def _kind_always_triplet(self, seat: int, kind: int) -> bool:
+        from ..agari import decompositions
+
+        st = self.seats[seat]
+        st.counts[kind] -= 1  # the 13-tile riichi hand
+        try:
+            for w in st.waits:
+                st.counts[w] += 1
+                for d in decompositions(st.counts):
+                    if (1, kind) not in d.blocks:
+                        return False
+                st.counts[w] -= 1
+        finally:
+            st.counts[kind] += 1
+        return True
+
+    def _do_turn_action(self, a: Action) -> None:
+        seat = a.actor
+        st = self.seats[seat]
+        t = a.type
+        if t == "hora":
+            self._emit(a.to_mjai())
+            self._settle_wins([seat], discarder=None, tile=a.tile, chankan=False)
+            return
+        if t == "ryukyoku":
+            self._emit({"type": "ryukyoku", "reason": "kyuushu", "actor": seat})
+            self._end_hand_abort("kyuushu", dealer_continues=True)
+            return
+        if t in ("dahai", "reach", "open_reach"):
+            assert a.tile is not None
+            if t != "dahai":
+                self._emit({"type": "reach", "actor": seat, **({"open": True} if t == "open_reach" else {})})
+                st.riichi = True
+                st.double_riichi = self._first_cycle and not st.discards
+                st.open_riichi = t == "open_reach"
+                self._riichi_pending = seat
+            self._discard(seat, a.tile, a.tsumogiri, riichi=t != "dahai")
+            return
+        if t == "ankan":
+            kind = a.consumed[0].kind
+            for x in a.consumed:
+                st.remove(x)
+            st.melds.append(CalledMeld(Meld("ankan", a.consumed), None, None))
+            self._kans.append(seat)
+            self._break_first_cycle()
+            self._emit(a.to_mjai())
+            if self.rules.kan_dora_ankan == "immediate":
+                self._reveal_kan_dora()
+            else:
+                self._pending_kan_dora += 1
+            # Kokushi may rob an ankan where the rules allow it (P127).
+            if self.rules.chankan_on_ankan == "kokushi":
+                self._open_window("ankan", seat, Tile(kind), kokushi_only=True)
+                if self._pending:
+                    return
+            self._after_kan(seat)
+            return
+        if t == "kakan":
+            assert a.tile is not None
+            st.remove(a.tile)
+            idx = next(i for i, cm in enumerate(st.melds) if cm.meld.type == "pon" and cm.meld.kind == a.tile.kind)
+            old = st.melds[idx]
+            st.melds[idx] = CalledMeld(Meld("kan", (*old.meld.tiles, a.tile)), old.target, old.called)
+            self._kans.append(seat)
+            self._break_first_cycle()
+            self._emit(a.to_mjai())
+            self._update_waits(seat)
+            self._open_window("kakan", seat, a.tile)  # chankan (Y12)
+            if self._pending:
+                return
+            self._kakan_passed(seat)
+            return
+        if t == "kita":
+            north = next(x for x in st.hand if x.kind == NORTH)
+            st.remove(north)
+            st.kita += 1
+            self._emit({"type": "kita", "actor": seat, "pai": "N"})
+            self._update_waits(seat)
+            if self.rules.ron_on_kita:
+                self._open_window("kita", seat, north)
+                if self._pending:
+                    return
+            self._kita_passed(seat)
+            return
+        raise IllegalActionError(f"{a}: not a turn action")  # pragma: no cover
+
+    def _kita_passed(self, seat: int) -> None:
+        if self.rules.kita_breaks_first_turn:
+            self._break_first_cycle()  # P17
+        self._draw(seat, replacement=True)
+        self._rinshan = self.rules.kita_replacement_is_rinshan  # P18
+
+    def _kakan_passed(self, seat: int) -> None:
+        if self.rules.kan_dora_open == "immediate":
+            self._reveal_kan_dora()
+        else:
+            self._pending_kan_dora += 1
+        self._after_kan(seat)
+
+    def _after_kan(self, seat: int) -> None:
+        self._draw(seat, replacement=True)
+        self._rinshan = True
+        self._kan_discard = True
+        if self._pending_kan_dora and self._kan_dora_before_discard():
+            while self._pending_kan_dora:
+                self._pending_kan_dora -= 1
+                self._reveal_kan_dora()
+
+    def _kan_dora_before_discard(self) -> bool:
+        return self.rules.kan_dora_open == "before_discard"
+
+    def _reveal_kan_dora(self) -> None:
+        if self.rules.kan_dora and self.wall.can_reveal_kan_dora:
+            t = self.wall.reveal_kan_dora()
+            self._emit({"type": "dora", "dora_marker": t.mjai})
+
+    def _break_first_cycle(self) -> None:
+        self._first_cycle = False
+        for s in self.seats:
+            s.ippatsu = False
+
+    def _discard(self, seat: int, tile: Tile, tsumogiri: bool, riichi: bool) -> None:
+        st = self.seats[seat]
+        st.remove(tile)
+        st.discards.append(Discard(tile, tsumogiri, riichi))
+        if tile.kind not in YAOCHUU:
+            st.nagashi = False
+        st.furiten_same_turn = False
+        self._go_around[seat] = set()
+        for other in range(SEATS):
+            if other != seat:
+                self._go_around[other].add(tile.kind)
+        if not riichi:
+            st.ippatsu = False  # ippatsu lasts until one's own next discard (Y05)
+        self._discard_count += 1
+        self._drawn = None
+        self._last_discard = (seat, tile)
+        self._emit({"type": "dahai", "actor": seat, "pai": tile.mjai, "tsumogiri": tsumogiri})
+        self._update_waits(seat)
+        self._open_window("dahai", seat, tile)
+        if not self._pending:
+            self._discard_passed(seat)
+
+    def _open_window(self, kind: str, seat: int, tile: Tile, kokushi_only: bool = False) -> None:
+        """Offer every other seat its choices on ``tile`` (ron, pon, kan, pass)."""
+        self._window = kind
+        self._window_tile = tile
+        self._window_seat = seat
+        self._pending = {}
+        self._responses = {}
+        r = self.rules
+        houtei = self.wall.remaining == 0
+        for other in range(SEATS):
+            if other == seat:
+                continue
+            ost = self.seats[other]
+            acts: list[Action] = []
+            if tile.kind in ost.waits and self._ron_ok(other, tile, kind, kokushi_only):
+                acts.append(Action("hora", other, tile, target=seat))
+            if kind == "dahai" and not ost.riichi and not houtei:
+                c = ost.counts[tile.kind]
+                if c >= 2 and (r.north_can_pon or tile.kind != NORTH):
+                    for pair in _pairs(ost.hand, tile.kind):
+                        acts.append(Action("pon", other, tile, consumed=pair, target=seat))
+                if c == 3 and self._kan_possible():
+                    acts.append(Action("daiminkan", other, tile,
+                                       consumed=tuple(x for x in ost.hand if x.kind == tile.kind), target=seat))
+            if acts:
+                acts.append(Action("none", other))
+                self._pending[other] = tuple(acts)
+
+    def _ron_ok(self, seat: int, tile: Tile, window: str, kokushi_only: bool) -> bool:
+        st = self.seats[seat]
+        if st.furiten_riichi or st.furiten_same_turn:
+            return False
+        if st.discarded_kinds & set(st.waits):
+            return False  # furiten from one's own discards (P75)
+        if window == "kita" and not self.rules.ron_on_kita:
+            return False
+        return self._can_win(seat, tile, tsumo=False, chankan=window == "kakan", kokushi_only=kokushi_only,
+                             discarder=self._window_seat)
+
+    def _resolve_responses(self) -> None:
+        window, seat, tile = self._window, self._window_seat, self._window_tile
+        assert tile is not None
+        responses = self._responses
+        pending = self._pending
+        self._pending, self._responses = {}, {}
+        rons = [s for s in _turn_order(seat) if responses.get(s) and responses[s].type == "hora"]
+        # A winning tile let pass makes the seat furiten for the turn; under riichi for good (P75).
+        for s, acts in pending.items():
+            if s in rons:
+                continue
+            if any(a.type == "hora" for a in acts) or (
+                    tile.kind in self.seats[s].waits and (window != "kakan" or self.rules.kakan_is_discard)):
+                self.seats[s].furiten_same_turn = True
+                if self.seats[s].riichi:
+                    self.seats[s].furiten_riichi = True
+        if rons:
+            if not self.rules.double_ron:
+                rons = rons[:1]  # head bump (P88)
+            for s in rons:
+                self._emit(responses[s].to_mjai())
+            if window == "kakan" and self.rules.kan_dora_on_chankan and self.rules.kan_dora_open == "immediate":
+                self._reveal_kan_dora()
+            self._settle_wins(rons, discarder=seat, tile=tile, chankan=window in ("kakan", "ankan"),
+                              kita_ron=window == "kita")
+            return
+        call = next((responses[s] for s in _turn_order(seat) if responses.get(s)
+                     and responses[s].type in ("pon", "daiminkan")), None)
+        if window == "dahai":
+            if call is None:
+                self._discard_passed(seat)
+            else:
+                self._discard_passed(seat, called=True)
+                if not self.done:
+                    self._do_call(call)
+        elif window == "kakan":
+            self._kakan_passed(seat)
+        elif window == "ankan":
+            self._after_kan(seat)
+        elif window == "kita":
+            self._kita_passed(seat)
+
+    def _discard_passed(self, seat: int, called: bool = False) -> None:
+        """The discard was not ronned: riichi is accepted, delayed kan dora turn, aborts, next draw."""
+        r = self.rules
+        if self._riichi_pending == seat:
+            self._riichi_pending = None
+            self.scores[seat] -= r.riichi_deposit
+            self.kyotaku += 1
+            self.seats[seat].ippatsu = True
+            self._emit({"type": "reach_accepted", "actor": seat, "scores": list(self.scores)})
+        if self._pending_kan_dora:
+            while self._pending_kan_dora:
+                self._pending_kan_dora -= 1
+                self._reveal_kan_dora()
+        self._kan_discard = False
+        if self._discard_count == SEATS and self._first_cycle and r.abort_three_winds:  # P93
+            firsts = [self.seats[s].discards[0].tile.kind for s in range(SEATS) if self.seats[s].discards]
+            if len(firsts) == SEATS and len(set(firsts)) == 1 and firsts[0] in WINDS:
+                self._emit({"type": "ryukyoku", "reason": "sanfuu_renda"})
+                self._end_hand_abort("three_winds", dealer_continues=True)
+                return
+        if len(self._kans) == 4 and len(set(self._kans)) > 1 and r.abort_four_kans and not called:  # P94
+            self._emit({"type": "ryukyoku", "reason": "suukaikan"})
+            self._end_hand_abort("four_kans",
+                                 dealer_continues=self.round_wind not in r.four_kans_dealer_passes_rounds)
+            return
+        if called:
+            return
+        if self.wall.remaining == 0:
+            self._exhaustive_draw()
+            return
+        self._draw((seat + 1) % SEATS)
+
+    def _do_call(self, a: Action) -> None:
+        seat = a.actor
+        st = self.seats[seat]
+        assert a.tile is not None and a.target is not None
+        self.seats[a.target].discards[-1].called = True
+        self.seats[a.target].nagashi = False
+        for x in a.consumed:
+            st.remove(x)
+        self._break_first_cycle()
+        self._emit(a.to_mjai())
+        if a.type == "pon":
+            meld = CalledMeld(Meld("pon", (*a.consumed, a.tile)), a.target, a.tile)
+        else:
+            meld = CalledMeld(Meld("kan", (*a.consumed, a.tile)), a.target, a.tile)
+        st.melds.append(meld)
+        self._check_pao(seat, a.target, a.tile.kind)
+        self._turn = seat
+        self._drawn = None
+        self._turn_actions = None
+        if a.type == "pon":
+            self._after_call = True
+            self._last_call_kind = a.tile.kind
+            self._update_waits(seat)
+            return
+        self._kans.append(seat)
+        if self.rules.kan_dora_open == "immediate":
+            self._reveal_kan_dora()
+        else:
+            self._pending_kan_dora += 1
+        self._after_kan(seat)
+
+    def _check_pao(self, seat: int, feeder: int, kind: int) -> None:
+        """P97: the player who fed the set completing daisangen / daisuushii is liable."""
+        st = self.seats[seat]
+        kinds = {cm.meld.kind for cm in st.melds}
+        if kind in DRAGON_KINDS and all(d in kinds for d in DRAGON_KINDS) and "daisangen" in self.rules.pao_yaku:
+            st.pao["daisangen"] = feeder
+        if kind in WINDS and all(w in kinds for w in WINDS) and "daisuushii" in self.rules.pao_yaku:
+            st.pao["daisuushii"] = feeder
+
+    # ------------------------------------------------------------------------------------------
+    # wins
+    # ------------------------------------------------------------------------------------------
+    def _update_waits(self, seat: int) -> None:
+        st = self.seats[seat]
+        if sum(st.counts) % 3 == 1:
+            st.waits = compute_waits(st.counts, self.rules.chiitoi_four_of_a_kind)
+
+    def _score(self, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False, kita_ron: bool = False,
+               discarder: int | None = None, ura: bool = True) -> Score:
+        st = self.seats[seat]
+        hand = list(st.hand) if tsumo else [*st.hand, tile]
+        r = self.rules
+        first = self._first_cycle and not st.discards
+        haitei = tsumo and self.wall.remaining == 0 and not self._rinshan
+        houtei = not tsumo and self.wall.remaining == 0 and self._window == "dahai"
+        return score_hand(
+            hand, win=tile, melds=[cm.meld for cm in st.melds], tsumo=tsumo, riichi=st.riichi,
+            double_riichi=st.double_riichi and r.yaku.get("double_riichi", (0, 0))[0] > 0,
+            open_riichi=st.open_riichi, ippatsu=st.ippatsu and self._riichi_pending != seat,
+            haitei=haitei, houtei=houtei, rinshan=tsumo and self._rinshan,
+            chankan=chankan and not kita_ron, kanburi=not tsumo and self._kan_discard and self._window == "dahai",
+            tenhou=tsumo and first and seat == self.dealer, chiihou=tsumo and first and seat != self.dealer,
+            renhou=not tsumo and first and seat != self.dealer and r.renhou_value != "none",
+            open_riichi_deal_in=(not tsumo and discarder is not None and self.seats[discarder].open_riichi is False
+                                 and st.open_riichi and not self.seats[discarder].riichi),
+            seat_wind=self.seat_wind(seat), round_wind=self.round_wind,
+            discarder_wind=None if tsumo or discarder is None else self.seat_wind(discarder),
+            dora_indicators=self.wall.dora_indicators,
+            ura_indicators=self.wall.ura_indicators if (ura and st.riichi) else (),
+            kita=st.kita, flowers=st.flowers, honba=self.honba, kyotaku=self.kyotaku, rules=r,
+        )
+
+    def _can_win(self, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False, kokushi_only: bool = False,
+                 discarder: int | None = None) -> bool:
+        st = self.seats[seat]
+        if tsumo:
+            c = st.counts
+            c[tile.kind] -= 1
+            try:
+                w = compute_waits(c, self.rules.chiitoi_four_of_a_kind)
+            finally:
+                c[tile.kind] += 1
+            if tile.kind not in w:
+                return False
+            r = self.rules
+            furiten = st.furiten_riichi or st.furiten_same_turn or bool(st.discarded_kinds & set(w))
+            if furiten and not r.furiten_tsumo:
+                return False  # P76 (KANSAI): furiten blocks tsumo too
+            if st.furiten_riichi and not r.riichi_furiten_tsumo:
+                return False  # A002-13: a riichi hand that let a win pass cannot win at all
+            if r.same_turn_discard_blocks_tsumo and self._go_around[seat] & set(w):
+                return False  # P76 (KANSAI): a winning tile discarded this go-around blocks tsumo
+        if not self.rules.dama_allowed and st.closed and not st.riichi:
+            return False  # A003-8 flag: no dama wins
+        try:
+            s = self._score(seat, tile, tsumo=tsumo, chankan=chankan, discarder=discarder, ura=False)
+        except NotAWinError:
+            return False
+        except SanmaError:
+            return False
+        if kokushi_only:
+            return any(y.name.startswith("kokushi") for y in s.yaku)
+        return True
+
+    def _settle_wins(self, winners: list[int], discarder: int | None, tile: Tile | None, chankan: bool,
+                     kita_ron: bool = False) -> None:
+        assert tile is not None
+        r = self.rules
+        deltas = [0] * SEATS
+        scores: list[Score] = []
+        first = winners[0]
+        for i, w in enumerate(winners):
+            tsumo = discarder is None
+            s = self._score(w, tile, tsumo=tsumo, chankan=chankan, kita_ron=kita_ron, discarder=discarder)
+            scores.append(s)
+            d = [s.deltas.get(self.seat_wind(x), 0) for x in range(SEATS)]
+            # Honba and sticks: only the first winner (head bump) unless the rules share the honba.
+            if i > 0:
+                stick_part = self.kyotaku * r.riichi_deposit
+                d[w] -= stick_part
+                if not r.double_ron_honba_both:
+                    honba_part = self.honba * r.honba_ron
+                    d[w] -= honba_part
+                    assert discarder is not None
+                    d[discarder] += honba_part
+            d = self._apply_pao(w, s, d, discarder)
+            for x in range(SEATS):
+                deltas[x] += d[x]
+            self._chips_for_win(w, s, discarder)
+            ura = [t.mjai for t in self.wall.ura_indicators] if self.seats[w].riichi else []
+            self._emit({"type": "hora_result", "actor": w, "target": w if discarder is None else discarder,
+                        "pai": tile.mjai, "han": s.han, "fu": s.fu, "yakuman": s.yakuman,
+                        "yaku": [y.to_json() for y in s.yaku], "points": s.total, "limit": s.limit,
+                        "uradora_markers": ura, "deltas": d})
+        for x in range(SEATS):
+            self.scores[x] += deltas[x]
+        self.kyotaku = 0
+        dealer_won = self.dealer in winners
+        self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
+        self._finish_hand(HandResult("hora", tuple(winners), dealer_continues=dealer_won and (
+            r.renchan_on_dealer_win and (len(winners) == 1 or r.double_ron_dealer_renchan)),
+            deltas=tuple(deltas), scores=tuple(scores)), first_winner=first, payer=discarder)
+
+    def _apply_pao(self, w: int, s: Score, d: list[int], discarder: int | None) -> list[int]:
+        """P97-P99 / A000-22: the liable player pays the pao yakuman's ron value on a tsumo, and
+        half of it on a ron by someone else (the discarder pays the rest)."""
+        from ..scoring import payments
+
+        st = self.seats[w]
+        liable = [(name, seat) for name, seat in st.pao.items() if any(y.name == name for y in s.yaku)]
+        if not liable or not s.yakuman:
+            return d
+        name, pao_seat = liable[0]
+        r = self.rules
+        dealer = w == self.dealer
+        pao_mult = s.yakuman if r.pao_compound == "whole" else sum(y.yakuman for y in s.yaku if y.name == name)
+        pao_value = payments(8000 * pao_mult, dealer, False, r)[0]
+        out = [0] * SEATS
+        sticks = self.kyotaku * r.riichi_deposit
+        if discarder is None:
+            if r.pao_tsumo_value == "tsumo_total":
+                pd, pn = payments(8000 * pao_mult, dealer, True, r)
+                pao_value = sum(pd if x == self.dealer else pn for x in range(SEATS) if x != w)
+            out[pao_seat] -= pao_value + self.honba * r.honba_tsumo * (SEATS - 1)
+            rest = s.yakuman - pao_mult
+            if rest:
+                pd, pn = payments(8000 * rest, dealer, True, r)
+                for x in range(SEATS):
+                    if x != w:
+                        out[x] -= pd if x == self.dealer else pn
+        else:
+            if pao_seat == discarder:
+                return d
+            honba = self.honba * r.honba_ron
+            rest_value = s.total - pao_value
+            out[pao_seat] -= pao_value // 2
+            out[discarder] -= pao_value - pao_value // 2 + rest_value + honba
+        out[w] = -sum(out) + sticks
+        return out
+
+    def _chips_for_win(self, w: int, s: Score, discarder: int | None) -> None:
+        r = self.rules
+        if not r.chips:
+            return
+        payers = [discarder] if discarder is not None else [x for x in range(SEATS) if x != w]
+        names = {y.name for y in s.yaku}
+        closed = self.seats[w].closed
+
+        def pay(each: int, who: Sequence[int]) -> None:
+            for p in who:
+                self.chips[p] -= each
+                self.chips[w] += each
+
+        if "ippatsu" in names:
+            pay(r.chip_ippatsu, payers)  # P114
+        ura = sum(y.han for y in s.yaku if y.name == "ura_dora")
+        if ura:
+            pay(r.chip_ura * ura, payers)  # P115
+        real_yakuman = s.yakuman and not s.kazoe
+        if s.yakuman and (real_yakuman or r.chip_yakuman_kazoe):  # P116
+            if discarder is None:
+                pay(r.chip_yakuman_tsumo * s.yakuman, payers)
+            elif r.chip_yakuman_from_both:
+                pay(r.chip_yakuman_ron * s.yakuman, [x for x in range(SEATS) if x != w])
+            else:
+                pay(r.chip_yakuman_ron * s.yakuman, payers)
+        if closed and ("chinitsu" in names or (s.yakuman and self._is_chinitsu_shape(w))):  # P117
+            ron, each = r.chip_menzen_chinitsu
+            pay(each if discarder is None else ron, payers)
+        if closed and ("junchan" in names or "chinroutou" in names):  # P118
+            ron, each = r.chip_menzen_junchan
+            pay(each if discarder is None else ron, payers)
+        if closed and self.seats[w].chip_flowers and r.chip_flower:  # P119
+            pay(r.chip_flower * self.seats[w].chip_flowers, payers)
+
+    def _is_chinitsu_shape(self, w: int) -> bool:
+        kinds = {t.kind for t in self.seats[w].hand} | {cm.meld.kind for cm in self.seats[w].melds}
+        return bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+
+    # ------------------------------------------------------------------------------------------
+    # draws
+    # ------------------------------------------------------------------------------------------
+    def _is_tenpai(self, seat: int) -> bool:
+        """Tenpai at an exhaustive draw under the rules' definition (P47)."""
+        st = self.seats[seat]
+        r = self.rules
+        if not st.waits:
+            return False
+        if not r.tenpai_furiten and (st.discarded_kinds & set(st.waits) or st.furiten_riichi):
+            return False
+        if not r.tenpai_karaten:
+            visible = self._visible_counts(seat)
+            if all(st.counts[k] + visible[k] >= 4 for k in st.waits):
+                return False
+        if r.tenpai_needs_yaku and not st.riichi:
+            for k in st.waits:
+                t = Tile(k)
+                try:
+                    self._score(seat, t, tsumo=False, discarder=(seat + 1) % SEATS, ura=False)
+                    return True
+                except SanmaError:
+                    try:
+                        st.add(t)
+                        self._score(seat, t, tsumo=True, ura=False)
+                        return True
+                    except SanmaError:
+                        continue
+                    finally:
+                        st.remove(t)
+            return False
+        return True
+
+    def _visible_counts(self, seat: int) -> list[int]:
+        c = [0] * NUM_KINDS
+        for s in self.seats:
+            for d in s.discards:
+                c[d.tile.kind] += 1
+            for cm in s.melds:
+                for t in cm.meld.tiles:
+                    c[t.kind] += 1
+            c[NORTH] += s.kita
+        for t in self.wall.dora_indicators:
+            c[t.kind] += 1
+        return c
+
+    def _exhaustive_draw(self) -> None:
+        r = self.rules
+        tenpai = [s for s in range(SEATS) if self._is_tenpai(s)]
+        deltas = [0] * SEATS
+        nagashi = [s for s in range(SEATS) if self.seats[s].nagashi and self.seats[s].discards] \
+            if r.nagashi != "none" else []
+        if nagashi and r.nagashi_is_win:
+            self._emit({"type": "ryukyoku", "reason": "nagashi", "nagashi": nagashi})
+            self._settle_nagashi_win(nagashi)
+            return
+        for s in nagashi:
+            value = {"mangan": 2000, "baiman": 4000, "yakuman": 8000}[r.nagashi]
+            from ..scoring import payments
+
+            pd, pn = payments(value, s == self.dealer, True, r)
+            for x in range(SEATS):
+                if x != s:
+                    amount = pd if x == self.dealer else pn
+                    deltas[x] -= amount
+                    deltas[s] += amount
+        if not nagashi or r.nagashi_with_noten_payments:
+            noten = [s for s in range(SEATS) if s not in tenpai]
+            if tenpai and noten:
+                if r.noten_model == "pool":
+                    for s in noten:
+                        deltas[s] -= r.noten_amount // len(noten)
+                    for s in tenpai:
+                        deltas[s] += r.noten_amount // len(tenpai)
+                else:  # per pair (P46: CLUB, KANSAI)
+                    for s in noten:
+                        for t in tenpai:
+                            deltas[s] -= r.noten_amount
+                            deltas[t] += r.noten_amount
+        for x in range(SEATS):
+            self.scores[x] += deltas[x]
+        self._emit({"type": "ryukyoku", "reason": "exhaustive", "tenpai": tenpai,
+                    "tehais": [[t.mjai for t in self.seats[s].hand] if s in tenpai else [] for s in range(SEATS)],
+                    "deltas": deltas, "scores": list(self.scores)})
+        self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
+        dealer_stays = self.dealer in tenpai or self.round_wind in r.dealer_stays_on_noten_draw_rounds
+        self._finish_hand(HandResult("ryukyoku", tenpai=tuple(tenpai), dealer_continues=dealer_stays,
+                                     deltas=tuple(deltas), reason="exhaustive"))
+
+    def _settle_nagashi_win(self, players: list[int]) -> None:
+        """Nagashi as a tsumo win (A000-3, A002-18, A003-12): each nagashi player is paid."""
+        from ..scoring import payments
+
+        r = self.rules
+        value = {"mangan": 2000, "baiman": 4000, "yakuman": 8000}[r.nagashi]
+        deltas = [0] * SEATS
+        for i, s in enumerate(players):
+            pd, pn = payments(value, s == self.dealer, True, r)
+            for x in range(SEATS):
+                if x != s:
+                    amount = pd if x == self.dealer else pn
+                    amount += self.honba * r.honba_tsumo if i == 0 else 0
+                    deltas[x] -= amount
+                    deltas[s] += amount
+        deltas[players[0]] += self.kyotaku * r.riichi_deposit
+        self.kyotaku = 0
+        for x in range(SEATS):
+            self.scores[x] += deltas[x]
+        self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
+        self._finish_hand(HandResult("hora", tuple(players), dealer_continues=self.dealer in players,
+                                     deltas=tuple(deltas), reason="nagashi"), first_winner=players[0])
+
+    def _end_hand_abort(self, reason: str, dealer_continues: bool) -> None:
+        self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
+        self._finish_hand(HandResult("abort", dealer_continues=dealer_continues, reason=reason))
+
+    # ------------------------------------------------------------------------------------------
+    # between hands
+    # ------------------------------------------------------------------------------------------
+    def _finish_hand(self, res: HandResult, first_winner: int | None = None, payer: int | None = None) -> None:
+        r = self.rules
+        self.hand_results.append(res)
+        self._pending, self._responses = {}, {}
+        was_last = self._is_last_hand()
+        in_overtime = self.round_index >= len(r.round_winds)
+        non_dealer_won = res.kind == "hora" and self.dealer not in res.winners
+        # Honba (P45 / A000-18): +1 after a dealer win or any draw; 0 after a non-dealer win.
+        self.honba = 0 if non_dealer_won else self.honba + 1
+        bust = [s for s in range(SEATS) if self._is_bust(self.scores[s])]
+        if bust and r.bust_ends_game:
+            self.busted = bust
+            self.busters = [w for w in res.winners] if res.kind == "hora" else list(res.tenpai)
+            self._end_game()
+            return
+        dealer = self.dealer
+        top = placement(self.scores, 0).index(1)
+        tied_top = self.scores[dealer] == max(self.scores)
+        dealer_top = top == dealer or (r.agari_yame_tied_top and tied_top)
+        reached = not r.top_must_reach_return or max(self.scores) >= r.target_points
+        if was_last and res.dealer_continues and dealer_top and reached:
+            if res.kind == "hora" and r.agari_yame == "auto":
+                self._end_game()
+                return
+            if res.kind == "ryukyoku" and r.tenpai_yame == "auto":
+                self._end_game()
+                return
+            if res.kind == "abort" and r.agari_yame_on_abort:
+                self._end_game()
+                return
+        if in_overtime:
+            if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
+                self._end_game()
+                return
+            if r.overtime == "club_laps" and non_dealer_won:
+                self._end_game()
+                return
+        if not res.dealer_continues:
+            self.kyoku_in_round += 1
+            if self.kyoku_in_round == SEATS:
+                self.kyoku_in_round = 0
+                self.round_index += 1
+        if self.round_index >= len(r.round_winds) and not in_overtime:
+            # The last hand is over. Overtime per rules (P34).
+            if r.overtime == "none" or (r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points):
+                self._end_game()
+                return
+            if r.overtime == "club_laps" and not (res.kind == "ryukyoku" and self.dealer != dealer and
+                                                   dealer not in res.tenpai):
+                self._end_game()
+                return
+        if in_overtime and r.overtime == "west" and self.round_index > len(r.round_winds):
+            self._end_game()
+            return
+        if self.hand_number + 1 >= self.max_hands:  # safety net: no game runs forever
+            self._end_game()
+            return
+        self.hand_number += 1
+        self._start_hand()
+
+    def _is_last_hand(self) -> bool:
+        r = self.rules
+        return self.round_index >= len(r.round_winds) - 1 and self.kyoku_in_round == SEATS - 1
+
+    def _is_bust(self, score: int) -> bool:
+        return score < 0 if self.rules.bust == "below_zero" else score <= 0
+
+    def _end_game(self) -> None:
+        r = self.rules
+        if r.chips and r.chip_chiicha_not_top and not self.busted and placement(self.scores, 0)[0] != 1:  # P121
+            for s in (1, 2):
+                self.chips[0] -= r.chip_chiicha_not_top
+                self.chips[s] += r.chip_chiicha_not_top
+        if r.chips and r.bust_chips:
+            for b in self.busted:  # P110: bust chips to each player who caused it
+                for x in self.busters:
+                    if x != b:
+                        self.chips[b] -= r.bust_chips
+                        self.chips[x] += r.bust_chips
+        self.result = final_result(r, self.scores, kyotaku=self.kyotaku, busted=self.busted,
+                                   busters=self.busters, chips=self.chips)
+        self.scores = list(self.result.scores)
+        if r.leftover_riichi == "top":
+            self.kyotaku = 0
+        self.done = True
+        self._emit({"type": "end_game", "scores": list(self.result.scores), "ranks": list(self.result.ranks),
+                    "points": list(self.result.points), "chips": list(self.result.chips)})
+
+    # ------------------------------------------------------------------------------------------
+    # helpers
+    # ------------------------------------------------------------------------------------------
+    def _emit(self, e: dict[str, Any]) -> None:
+        self.events.append(e)
+        self._turn_actions = None
+
+    def _public_seat(self, s: int) -> dict[str, Any]:
+        st = self.seats[s]
+        return {
+            "discards": [{"pai": d.tile.mjai, "tsumogiri": d.tsumogiri, "riichi": d.riichi, "called": d.called}
+                         for d in st.discards],
+            "melds": [{"type": cm.meld.type, "tiles": [t.mjai for t in cm.meld.tiles], "target": cm.target}
+                      for cm in st.melds],
+            "kita": st.kita, "flowers": st.flowers, "riichi": st.riichi, "hand_size": len(st.hand),
+            "open_hand": [t.mjai for t in st.hand] if st.open_riichi else None,
+        }
+
+    @staticmethod
+    def _mask(e: dict[str, Any], seat: int) -> dict[str, Any]:
+        t = e["type"]
+        if t == "start_kyoku":
+            return {**e, "tehais": [h if i == seat else ["?"] * len(h) for i, h in enumerate(e["tehais"])]}
+        if t == "tsumo" and e["actor"] != seat:
+            return {**e, "pai": "?"}
+        return e
+
+    def _why_illegal(self, a: Action, legal: tuple[Action, ...]) -> str:
+        where = f"{self.round_wind}-{self.kyoku_in_round + 1}, {self.honba} honba"
+        if not legal:
+            return f"illegal {a} in {where}: it is not seat {a.actor}'s move (waiting for {list(self.to_move)})"
+        same = [x for x in legal if x.type == a.type]
+        if not same:
+            kinds = sorted({x.type for x in legal})
+            return f"illegal {a} in {where}: seat {a.actor} may only {', '.join(kinds)} now"
+        if a.type in ("dahai", "reach") and a.tile is not None and not self.seats[a.actor].counts[a.tile.kind]:
+            return f"illegal {a} in {where}: {a.tile} is not in seat {a.actor}'s hand"
+        if a.type == "dahai" and self.seats[a.actor].riichi:
+            return f"illegal {a} in {where}: after riichi only the drawn tile may be discarded"
+        if a.type == "dahai" and self._after_call and a.tile is not None and a.tile.kind == self._last_call_kind:
+            return f"illegal {a} in {where}: kuikae (discarding the tile just called) is forbidden (P72)"
+        return f"illegal {a} in {where}: legal {a.type} actions are {[str(x) for x in same]}"
+
+
+def _turn_order(discarder: int) -> list[int]:
+    return [(discarder + i) % SEATS for i in (1, 2)]
+
+
+def _pairs(hand: list[Tile], kind: int) -> list[tuple[Tile, Tile]]:
+    """Distinct pairs of ``kind`` a pon can consume (a red five makes two choices)."""
+    tiles = sorted(t for t in hand if t.kind == kind)
+    out: list[tuple[Tile, Tile]] = []
+    for i in range(len(tiles)):
+        for j in range(i + 1, len(tiles)):
+            p = (tiles[i], tiles[j])
+            if p not in out:
+                out.append(p)
+    return out
+
+
+def describe(kind: int) -> str:
+    return kind_name(kind)

@@ -1,0 +1,89 @@
+"""End-of-game settlement: placement, leftover sticks, oka and uma in each rule set's form.
+
+>>> from sanma.rules.schema import Rules
+>>> r = final_result(Rules(start_points=35000, return_points=40000, uma=(20, 0, -20)), [63300, 48100, -6400])
+>>> r.ranks, r.points
+((1, 2, 3), (58.3, 8.1, -66.4))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..rules.schema import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class FinalResult:
+    """Final scores (after leftover sticks), ranks 1..3 per seat and final points (thousands)."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    points: tuple[float, ...]
+    chips: tuple[int, ...] = (0, 0, 0)
+
+
+def placement(scores: Sequence[int], first_dealer: int = 0) -> tuple[int, ...]:
+    """Rank per seat; ties go to the seat earlier in dealer order from the first dealer (P29)."""
+    n = len(scores)
+    order = sorted(range(n), key=lambda s: (-scores[s], (s - first_dealer) % n))
+    ranks = [0] * n
+    for r, s in enumerate(order):
+        ranks[s] = r + 1
+    return tuple(ranks)
+
+
+def final_result(
+    rules: Rules, scores: Sequence[int], *, kyotaku: int = 0, first_dealer: int = 0,
+    busted: Sequence[int] = (), busters: Sequence[int] = (), chips: Sequence[int] = (0, 0, 0),
+) -> FinalResult:
+    """Settle a finished game. ``kyotaku`` counts riichi sticks left on the table (P31)."""
+    s = list(scores)
+    ranks = placement(s, first_dealer)
+    top = ranks.index(1)
+    if kyotaku and rules.leftover_riichi == "top":
+        s[top] += kyotaku * rules.riichi_deposit
+    chip_list = list(chips)
+    base = [(x - rules.return_points) / 1000 for x in s]
+    uma = _uma(rules, s, ranks)
+    points = [base[i] + uma[i] for i in range(len(s))]
+    if rules.oka:
+        points[top] += (rules.return_points - rules.start_points) * len(s) / 1000
+    if rules.uma_type == "chips":
+        for i in range(len(s)):
+            chip_list[i] += uma[i]
+            points[i] -= uma[i]
+    for b in busted:  # P110 (OFFICIAL): the busted player loses, the buster gains rank points
+        points[b] -= rules.bust_rank_points
+        for x in busters:
+            points[x] += rules.bust_rank_points / max(1, len(busters))
+    if rules.tie_break == "split":
+        points = _split_ties(rules, s, ranks, points, uma)
+    digits = 0 if rules.final_rounding == "integer" else 1
+    points = [float(round(p, digits)) for p in points]
+    return FinalResult(tuple(s), ranks, tuple(points), tuple(chip_list))
+
+
+def _uma(rules: Rules, scores: Sequence[int], ranks: Sequence[int]) -> list[int]:
+    if rules.uma_type == "none":
+        return [0] * len(scores)
+    table = rules.uma
+    if rules.uma_type == "sinking":
+        # P27 / A002-7: one player at or above the return ("floating") -> (30, -10, -20);
+        # two -> (20, 10, -30); none counts as one (the top), three as two.
+        floating = sum(1 for x in scores if x >= rules.return_points)
+        table = rules.uma_two_floating if floating >= 2 else rules.uma
+    return [table[r - 1] for r in ranks]
+
+
+def _split_ties(rules: Rules, scores: Sequence[int], ranks: Sequence[int], points: list[float],
+                uma: list[int]) -> list[float]:
+    """P29 (OFFICIAL): tied places share their rank points equally."""
+    out = list(points)
+    for i in range(len(scores)):
+        tied = [j for j in range(len(scores)) if scores[j] == scores[i]]
+        if len(tied) > 1:
+            share = sum(uma[j] for j in tied) / len(tied)
+            out[i] = points[i] - uma[i] + share
+    return out
