@@ -462,7 +462,6 @@ class Game:
         st = self.seats[seat]
         t = a.type
         if t == "hora":
-            self._emit(a.to_mjai())
             self._settle_wins([seat], discarder=None, tile=a.tile, chankan=False)
             return
         if t == "ryukyoku":
@@ -642,8 +641,6 @@ class Game:
         if rons:
             if not self.rules.double_ron:
                 rons = rons[:1]  # head bump (P88)
-            for s in rons:
-                self._emit(responses[s].to_mjai())
             if window == "kakan" and self.rules.kan_dora_on_chankan and self.rules.kan_dora_open == "immediate":
                 self._reveal_kan_dora()
             self._settle_wins(rons, discarder=seat, tile=tile, chankan=window in ("kakan", "ankan"),
@@ -828,10 +825,11 @@ class Game:
                 deltas[x] += d[x]
             self._chips_for_win(w, s, discarder)
             ura = [t.mjai for t in self.wall.ura_indicators] if self.seats[w].riichi else []
-            self._emit({"type": "hora_result", "actor": w, "target": w if discarder is None else discarder,
+            self._emit({"type": "hora", "actor": w, "target": w if discarder is None else discarder,
                         "pai": tile.mjai, "han": s.han, "fu": s.fu, "yakuman": s.yakuman,
                         "yaku": [y.to_json() for y in s.yaku], "points": s.total, "limit": s.limit,
-                        "uradora_markers": ura, "deltas": d})
+                        "uradora_markers": ura, "hora_tehais": [t.mjai for t in self.seats[w].hand],
+                        "deltas": d, "scores": [self.scores[x] + deltas[x] + d[x] for x in range(SEATS)]})
         for x in range(SEATS):
             self.scores[x] += deltas[x]
         self.kyotaku = 0
