@@ -92,6 +92,15 @@ class Tile:
         if self.kind in REMOVED_KINDS:
             raise TileError(f"{kind_name(self.kind)} is not in the sanma tile set (2m-8m are removed)")
 
+    # Tiles are compared and hashed on every engine step: cheaper than the generated tuple forms.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Tile:
+            return NotImplemented
+        return self.kind == other.kind and self.red == other.red  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return self.kind * 2 + self.red
+
     @staticmethod
     def parse(text: str) -> Tile:
         """Parse one tile in mpsz notation (``"0p"`` is the red 5p, ``"2f"`` a flower)."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..agari import waits as compute_waits
@@ -29,6 +30,7 @@ from ..errors import IllegalActionError, NotAWinError, SanmaError
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, score_hand
+from ..shanten_table import shanten_counts
 from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, kind_name
 from .actions import Action
 from .settle import FinalResult, final_result, placement
@@ -369,24 +371,26 @@ class Game:
             banned.add(self._last_call_kind)  # P72: no kuikae (discarding the tile just ponned)
         if not r.north_can_discard:
             banned.add(NORTH)  # P20 (OFFICIAL): North is pulled, never discarded
-        out: list[Action] = []
-        seen: set[Tile] = set()
-        can_riichi = self._riichi_allowed(seat)
+        # Distinct tiles (a red five differs from a plain one) and how many of each are held.
+        copies: dict[Tile, int] = {}
         for t in st.hand:
-            if t.kind in banned or t in seen:
+            copies[t] = copies.get(t, 0) + 1
+        if drawn is not None and not self._after_call:
+            copies[drawn] -= 1  # the drawn tile is offered separately, as tsumogiri
+        can_riichi = self._riichi_allowed(seat) and shanten_counts(
+            st.counts, len(st.melds), chiitoi_four_ok=r.chiitoi_four_of_a_kind) <= 0
+        out: list[Action] = []
+        for t, n in copies.items():
+            if t.kind in banned:
                 continue
-            seen.add(t)
-            if drawn is not None and t == drawn and not self._after_call:
-                out.append(Action("dahai", seat, t, tsumogiri=True))
-                if st.counts[t.kind] - 1 > 0 and any(x == t for x in st.hand if x is not drawn):
-                    out.append(Action("dahai", seat, t))
-            else:
-                out.append(Action("dahai", seat, t))
+            if n > 0:
+                out.append(_dahai(seat, t, False))
             if can_riichi and self._riichi_discard_ok(seat, t):
-                tg = drawn is not None and t == drawn
-                out.append(Action("reach", seat, t, tsumogiri=tg))
+                out.append(Action("reach", seat, t, tsumogiri=n == 0))
                 if r.open_riichi:
-                    out.append(Action("open_reach", seat, t, tsumogiri=tg))
+                    out.append(Action("open_reach", seat, t, tsumogiri=n == 0))
+        if drawn is not None and not self._after_call and drawn.kind not in banned:
+            out.append(_dahai(seat, drawn, True))
         if not out:  # every tile banned (e.g. a hand of Norths): allow any tile rather than deadlock
             out = [Action("dahai", seat, t) for t in dict.fromkeys(st.hand)]
         return out
@@ -483,6 +487,7 @@ class Game:
             for x in a.consumed:
                 st.remove(x)
             st.melds.append(CalledMeld(Meld("ankan", a.consumed), None, None))
+            self._update_waits(seat)
             self._kans.append(seat)
             self._break_first_cycle()
             self._emit(a.to_mjai())
@@ -738,9 +743,14 @@ class Game:
     # wins
     # ------------------------------------------------------------------------------------------
     def _update_waits(self, seat: int) -> None:
+        """Cache the waits of a seat's 3n+1-tile hand (a shanten look-up first: most hands are
+        not tenpai)."""
         st = self.seats[seat]
-        if sum(st.counts) % 3 == 1:
-            st.waits = compute_waits(st.counts, self.rules.chiitoi_four_of_a_kind)
+        if sum(st.counts) % 3 != 1:
+            return
+        four = self.rules.chiitoi_four_of_a_kind
+        st.waits = compute_waits(st.counts, four) if shanten_counts(
+            st.counts, len(st.melds), chiitoi_four_ok=four) == 0 else ()
 
     def _score(self, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False, kita_ron: bool = False,
                discarder: int | None = None, ura: bool = True) -> Score:
@@ -771,12 +781,7 @@ class Game:
                  discarder: int | None = None) -> bool:
         st = self.seats[seat]
         if tsumo:
-            c = st.counts
-            c[tile.kind] -= 1
-            try:
-                w = compute_waits(c, self.rules.chiitoi_four_of_a_kind)
-            finally:
-                c[tile.kind] += 1
+            w = st.waits  # computed on the 13-tile hand before this draw
             if tile.kind not in w:
                 return False
             r = self.rules
@@ -1164,6 +1169,12 @@ class Game:
         if a.type == "dahai" and self._after_call and a.tile is not None and a.tile.kind == self._last_call_kind:
             return f"illegal {a} in {where}: kuikae (discarding the tile just called) is forbidden (P72)"
         return f"illegal {a} in {where}: legal {a.type} actions are {[str(x) for x in same]}"
+
+
+@cache
+def _dahai(seat: int, tile: Tile, tsumogiri: bool) -> Action:
+    """Discard actions are immutable and few: build each once."""
+    return Action("dahai", seat, tile, tsumogiri=tsumogiri)
 
 
 def _turn_order(discarder: int) -> list[int]:
