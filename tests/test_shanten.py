@@ -187,7 +187,29 @@ def near_complete_hands(draw: st.DrawFn, sizes: tuple[int, ...] = SIZES) -> tupl
     return tuple(c), melds
 
 
-hands = st.one_of(random_hands(), near_complete_hands())
+@st.composite
+def pair_or_orphan_hands(draw: st.DrawFn) -> tuple[tuple[int, ...], int]:
+    """Closed hands close to seven pairs or thirteen orphans (where those forms win)."""
+    size = draw(st.sampled_from((13, 14)))
+    if draw(st.booleans()):  # orphans: mostly terminals and honours
+        pool = [k for k in ORPHANS for _ in range(4)]
+        extra = draw(st.integers(0, 4))
+        idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=size - extra, max_size=size - extra, unique=True))
+        kinds = [pool[i] for i in idx]
+    else:  # pairs: up to seven pairs, some of them fours
+        kinds = []
+        for k in draw(st.lists(st.sampled_from(SANMA_KINDS), min_size=3, max_size=7, unique=True)):
+            kinds += [k] * draw(st.sampled_from((2, 2, 2, 3, 4)))
+        kinds = kinds[:size]
+    c = list(_counts(kinds))
+    rnd = random.Random(draw(st.integers(0, 2**32)))
+    while sum(c) < size:
+        k = rnd.choice([k for k in SANMA_KINDS if c[k] < 4])
+        c[k] += 1
+    return tuple(c), 0
+
+
+hands = st.one_of(random_hands(), near_complete_hands(), pair_or_orphan_hands())
 
 
 # ---------------------------------------------------------------------------------- known cases

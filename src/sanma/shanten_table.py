@@ -393,11 +393,15 @@ def shanten_kokushi(counts: Sequence[int]) -> int:
 
 # ------------------------------------------------------------------------------ public, strings
 # The string path reads an mpsz string into one Python int: 6 bits of count per kind (lanes at
-# bits 0..203), the three base-5 group keys (bits 210, 240, 270) and the tile count (bit 300),
-# each tile adding its precomputed weight. Lane arithmetic then checks for a fifth copy and
-# counts pairs, kinds and terminals without building a counts list.
-_PIN_AT, _SOU_AT, _ISO_AT, _N_AT = 210, 240, 270, 300
-_M30 = (1 << 30) - 1
+# bits 0..203), the three base-5 group keys (bits 210, 240, 270), the number of terminal and
+# honour tiles (bit 300), of characters read (bit 310) and of tiles (bit 322, unbounded), each
+# tile adding its precomputed weight. Lane
+# arithmetic then checks for a fifth copy and counts pairs, kinds and terminals without
+# building a counts list. The packed weight of each suit segment ("137889p") is memoised: a
+# bounded memo of tile-string parsing, per suit; shanten itself is never cached.
+_PIN_AT, _SOU_AT, _ISO_AT, _Y_AT, _CH_AT, _N_AT = 210, 240, 270, 300, 310, 322
+_M10, _M12, _M30 = (1 << 10) - 1, (1 << 12) - 1, (1 << 30) - 1
+_MAX_FAST_LEN = 1000  # longer strings go to the strict parser (keeps every field in range)
 
 
 def _lanes(value: int, kinds: Sequence[int] = range(NUM_KINDS)) -> int:
@@ -410,7 +414,7 @@ _BIT5_KOKUSHI = _lanes(32, KOKUSHI_KINDS)
 
 
 def _tile_weight(kind: int) -> int:
-    w = (1 << (6 * kind)) | (1 << _N_AT)
+    w = (1 << (6 * kind)) | (1 << _N_AT) | ((kind in _KOKUSHI_SET) << _Y_AT)
     if _PIN0 <= kind < _PIN0 + 9:
         w += SUIT_WEIGHTS[kind - _PIN0] << _PIN_AT
     elif _SOU0 <= kind < _SOU0 + 9:
@@ -427,7 +431,21 @@ _WEIGHTS: dict[str, dict[str, int]] = {
     "z": {str(d): _tile_weight(26 + d) for d in range(1, 8)},
     "f": {str(d): 0 for d in range(1, 5)},  # flowers are ignored
 }
-_SPLIT = re.compile(r"([mpszf])").split
+_SEGMENTS = re.compile(r"[0-9]+[mpszf]").findall
+_SEGMENT_MEMO: dict[str, int] = {}
+_SEGMENT_MEMO_MAX = 65_536
+
+
+def _segment_weight(seg: str) -> int | None:
+    """Packed weight of one suit segment, or None if a digit is not a sanma tile of that suit."""
+    try:
+        w = sum(map(_WEIGHTS[seg[-1]].__getitem__, seg[:-1])) + (len(seg) << _CH_AT)
+    except KeyError:
+        return None
+    if len(_SEGMENT_MEMO) >= _SEGMENT_MEMO_MAX:
+        _SEGMENT_MEMO.clear()
+    _SEGMENT_MEMO[seg] = w
+    return w
 
 
 def _shanten_slow(text: str, melds: int | None, four_ok: bool) -> int:
@@ -454,17 +472,18 @@ def shanten(
     """
     if not isinstance(hand, str):
         return shanten_counts(hand, melds, chiitoi_four_ok=chiitoi_four_ok)
-    parts = _SPLIT(hand)
-    if parts[-1]:  # digits without a suit letter
+    if len(hand) > _MAX_FAST_LEN:
         return _shanten_slow(hand, melds, chiitoi_four_ok)
-    it = iter(parts)
     lanes = 0
-    try:
-        for digits, suit in zip(it, it, strict=False):
-            if not digits:
+    memo = _SEGMENT_MEMO
+    for seg in _SEGMENTS(hand):
+        w = memo.get(seg)
+        if w is None:
+            w = _segment_weight(seg)
+            if w is None:  # an unknown digit (2m, 8z, 5f): the strict parser names it
                 return _shanten_slow(hand, melds, chiitoi_four_ok)
-            lanes += sum(map(_WEIGHTS[suit].__getitem__, digits))
-    except KeyError:  # a space, an unknown digit (2m, 8z, 5f): the strict parser names it
+        lanes += w
+    if (lanes >> _CH_AT) & _M12 != len(hand):  # spaces or junk between segments
         return _shanten_slow(hand, melds, chiitoi_four_ok)
     total = lanes >> _N_AT
     m = _MELDS_BY_COUNT.get(total) if melds is None else melds
@@ -477,15 +496,18 @@ def shanten(
     iso = t.iso_b[(lanes >> _ISO_AT) & _M30]
     s: int = t.final_b[((pin * t.n_suit + sou) * t.n_iso + iso) * 5 + _SETS - m] - 1
     if m == 0 and s > 0:
-        pairs = ((lanes + _ADD30) & _BIT5).bit_count()
+        ge2 = (lanes + _ADD30) & _BIT5
+        pairs = ge2.bit_count()
         if chiitoi_four_ok:
             pairs += ((lanes + _ADD28) & _BIT5).bit_count()
-            chiitoi = 6 - pairs + max(0, 7 - pairs - (lanes & _BIT0).bit_count())
-        else:
-            chiitoi = 6 - pairs + max(0, 7 - ((lanes + _ADD31) & _BIT5).bit_count())
-        yao = lanes + _ADD31
-        kokushi = 13 - (yao & _BIT5_KOKUSHI).bit_count() - (1 if (lanes + _ADD30) & _BIT5_KOKUSHI else 0)
-        s = min(s, chiitoi, kokushi)
+        if 6 - pairs < s:  # seven pairs is at least 6 - pairs: only then is it worth finishing
+            if chiitoi_four_ok:
+                s = min(s, 6 - pairs + max(0, 7 - pairs - (lanes & _BIT0).bit_count()))
+            else:
+                s = min(s, 6 - pairs + max(0, 7 - ((lanes + _ADD31) & _BIT5).bit_count()))
+        if 12 - ((lanes >> _Y_AT) & _M10) < s:  # kokushi is at least 12 - terminal/honour tiles
+            yao = ((lanes + _ADD31) & _BIT5_KOKUSHI).bit_count()
+            s = min(s, 13 - yao - (1 if ge2 & _BIT5_KOKUSHI else 0))
     return s
 
 
@@ -597,9 +619,9 @@ def discard_candidates(
 
 
 # ------------------------------------------------------------------------------ batch
-def _key_matrix() -> npt.NDArray[np.float64]:
-    """(34, 4): counts @ this = pinzu key, souzu key, isolated key, tile count (exact in float64)."""
-    w = np.zeros((NUM_KINDS, 4))
+def _key_matrix() -> npt.NDArray[np.float32]:
+    """(34, 4): counts @ this = pinzu key, souzu key, isolated key, tile count (exact in float32)."""
+    w = np.zeros((NUM_KINDS, 4), dtype=np.float32)
     w[_PIN0:_PIN0 + 9, 0] = SUIT_WEIGHTS
     w[_SOU0:_SOU0 + 9, 1] = SUIT_WEIGHTS
     w[list(ISOLATED_KINDS), 2] = SUIT_WEIGHTS
@@ -607,14 +629,56 @@ def _key_matrix() -> npt.NDArray[np.float64]:
     return w
 
 
-def _stat_lut() -> npt.NDArray[np.uint32]:
-    """Count 0..4 → packed 8-bit fields: has a tile, has a pair, is four, is odd (summed per row)."""
-    return np.array([(n >= 1) | (n >= 2) << 8 | (n == 4) << 16 | (n & 1) << 24 for n in range(5)], dtype=np.uint32)
+def _byte_lanes(value: int, kinds: Sequence[int] = range(NUM_KINDS)) -> npt.NDArray[np.uint64]:
+    """A row of 40 bytes holding ``value`` at ``kinds``, seen as five uint64 words."""
+    b = np.zeros(_PADDED, dtype=np.uint8)
+    b[list(kinds)] = value
+    return b.view(np.uint64)
 
 
+# Seven pairs and kokushi in the batch: each row's 34 counts (padded to 40 bytes) are read as
+# five 64-bit words; with counts <= 4, adding 0x7F / 0x7E / 0x7C to a byte sets its top bit
+# exactly when the count is >= 1 / 2 / 4, so a popcount of the top bits counts kinds, pairs and
+# quads of eight kinds at once.
+_PADDED = 40
 _KEY_W = _key_matrix()
-_STAT = _stat_lut()
-_KOKUSHI = np.array(KOKUSHI_KINDS)
+_GE1, _GE2, _GE4 = _byte_lanes(0x7F), _byte_lanes(0x7E), _byte_lanes(0x7C)
+_TOP, _LOW = _byte_lanes(0x80), _byte_lanes(0x01)
+_TOP_KOKUSHI = _byte_lanes(0x80, KOKUSHI_KINDS)
+_CHUNK = 4096  # rows per step: intermediates stay in cache, and BLAS stays on one thread (no stalls on a busy machine)
+
+
+def _batch_chunk(
+    c: npt.NDArray[np.uint8], m: npt.NDArray[np.intp], four_ok: bool, t: _Tables
+) -> npt.NDArray[np.int8]:
+    keys = (c.astype(np.float32) @ _KEY_W).astype(np.intp)
+    idx = t.suit_id[keys[:, 0]].astype(np.intp) * t.n_suit
+    idx += t.suit_id[keys[:, 1]]
+    idx *= t.n_iso
+    idx += t.iso_id[keys[:, 2]]
+    idx *= 5
+    idx += _SETS - m
+    out: npt.NDArray[np.int8] = t.final[idx].astype(np.int8)
+    out -= 1
+    closed = (m == 0) & (out > 0)
+    if not closed.any():
+        return out
+    rows = np.zeros((len(c), _PADDED), dtype=np.uint8)
+    rows[:, :NUM_KINDS] = c
+    x = rows.view(np.uint64)
+    ge1 = (x + _GE1) & _TOP
+    ge2 = (x + _GE2) & _TOP
+    pairs = np.bitwise_count(ge2).sum(axis=1, dtype=np.int16)
+    if four_ok:
+        pairs += np.bitwise_count((x + _GE4) & _TOP).sum(axis=1, dtype=np.int16)
+        odd = np.bitwise_count(x & _LOW).sum(axis=1, dtype=np.int16)
+        chiitoi = 6 - pairs + np.maximum(0, 7 - pairs - odd)
+    else:
+        chiitoi = 6 - pairs + np.maximum(0, 7 - np.bitwise_count(ge1).sum(axis=1, dtype=np.int16))
+    yao_kinds = np.bitwise_count(ge1 & _TOP_KOKUSHI).sum(axis=1, dtype=np.int16)
+    kokushi = 13 - yao_kinds - (ge2 & _TOP_KOKUSHI).any(axis=1)
+    best = np.minimum(chiitoi, kokushi)
+    return np.where(closed & (best < out), best, out).astype(np.int8)
 
 
 def shanten_batch(
@@ -646,8 +710,7 @@ def shanten_batch(
         i = int(np.flatnonzero(bad)[0])
         raise _bad_counts(c[i].tolist(), f"row {i} of the batch {c[i].tolist()!r}")
     c = c.astype(np.uint8, copy=False)
-    keys = (c @ _KEY_W).astype(np.intp)
-    total = keys[:, 3]
+    total = c.sum(axis=1, dtype=np.intp)
     if melds is None:
         m = (14 - total) // 3
         ok = ((total % 3) != 0) & (total <= 14)
@@ -659,27 +722,10 @@ def shanten_batch(
         mi = None if melds is None else int(m[i])
         _melds_for(int(total[i]), mi, f"row {i} of the batch {c[i].tolist()!r}")
     t = _tables()
-    idx = t.suit_id[keys[:, 0]].astype(np.intp) * t.n_suit
-    idx += t.suit_id[keys[:, 1]]
-    idx *= t.n_iso
-    idx += t.iso_id[keys[:, 2]]
-    idx *= 5
-    idx += _SETS - m
-    out: npt.NDArray[np.int8] = t.final[idx].astype(np.int8)
-    out -= 1
-    closed = (m == 0) & (out > 0)
-    if closed.any():
-        cc = c[closed]
-        st = _STAT[cc]
-        packed = st.sum(axis=1, dtype=np.uint32)
-        kinds = (packed & 0xFF).astype(np.int16)
-        pairs = ((packed >> 8) & 0xFF).astype(np.int16)
-        if chiitoi_four_ok:
-            pairs += ((packed >> 16) & 0xFF).astype(np.int16)
-            chiitoi = 6 - pairs + np.maximum(0, 7 - pairs - (packed >> 24).astype(np.int16))
-        else:
-            chiitoi = 6 - pairs + np.maximum(0, 7 - kinds)
-        yao = st[:, _KOKUSHI].sum(axis=1, dtype=np.uint32)
-        kokushi = 13 - (yao & 0xFF).astype(np.int16) - (yao & 0xFF00 != 0)
-        out[closed] = np.minimum(out[closed], np.minimum(chiitoi, kokushi))
+    if n <= _CHUNK:
+        return _batch_chunk(c, m, chiitoi_four_ok, t)
+    out = np.empty(n, dtype=np.int8)
+    for start in range(0, n, _CHUNK):
+        end = start + _CHUNK
+        out[start:end] = _batch_chunk(c[start:end], m[start:end], chiitoi_four_ok, t)
     return out
