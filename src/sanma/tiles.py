@@ -96,7 +96,7 @@ class Tile:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Tile:
             return NotImplemented
-        return self.kind == other.kind and self.red == other.red  # type: ignore[attr-defined]
+        return self.kind == other.kind and self.red == other.red
 
     def __hash__(self) -> int:
         return self.kind * 2 + self.red
