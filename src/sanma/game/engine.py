@@ -796,12 +796,31 @@ class Game:
             return False  # A003-8 flag: no dama wins
         try:
             s = self._score(seat, tile, tsumo=tsumo, chankan=chankan, discarder=discarder, ura=False)
-        except NotAWinError:
-            return False
         except SanmaError:
             return False
         if kokushi_only:
             return any(y.name.startswith("kokushi") for y in s.yaku)
+        return st.closed or self.rules.atozuke != "sakizuke" or self._yaku_fixed(seat, tile, tsumo)
+
+    def _yaku_fixed(self, seat: int, tile: Tile, tsumo: bool) -> bool:
+        """P67 (OFFICIAL 完全先付け, KANSAI 確定1翻縛り): an open hand wins only with a yaku that
+        every one of its winning tiles gives (no katagari, no double back, P69). Situational yaku
+        (haitei, rinshan, chankan) do not fix a yaku, so each wait is tried as a plain ron."""
+        st = self.seats[seat]
+        hand = list(st.hand)
+        if tsumo:
+            hand.remove(tile)
+        other = (seat + 1) % SEATS
+        for k in st.waits:
+            t = Tile(k)
+            try:
+                score_hand([*hand, t], win=t, melds=[cm.meld for cm in st.melds], seat_wind=self.seat_wind(seat),
+                           round_wind=self.round_wind, discarder_wind=self.seat_wind(other), kita=st.kita,
+                           flowers=st.flowers, honba=self.honba, rules=self.rules)
+            except NotAWinError:
+                return False
+            except SanmaError:
+                continue  # e.g. a fifth copy: that wait cannot be reached
         return True
 
     def _settle_wins(self, winners: list[int], discarder: int | None, tile: Tile | None, chankan: bool,
