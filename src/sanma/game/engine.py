@@ -31,7 +31,7 @@ from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, score_hand
 from ..shanten_table import shanten_counts
-from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, kind_name
+from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, kind_name, successor
 from .actions import Action
 from .settle import FinalResult, final_result, placement
 from .wall import Wall
@@ -139,6 +139,7 @@ class Game:
     _window_seat: int
     _riichi_pending: int | None
     _go_around: list[set[int]]
+    _rinshan_feeder: tuple[int, int] | None  # (kan-er, feeder) of a daiminkan until the next discard
 
     def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
                  names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
@@ -273,6 +274,7 @@ class Game:
         self._window_seat = self.dealer
         self._riichi_pending = None
         self._go_around = [set() for _ in range(SEATS)]  # kinds others discarded since my last discard
+        self._rinshan_feeder = None
         self._emit({
             "type": "start_kyoku", "bakaze": self.round_wind, "kyoku": self.kyoku_in_round + 1,
             "honba": self.honba, "kyotaku": self.kyotaku, "oya": self.dealer,
@@ -573,6 +575,7 @@ class Game:
         if tile.kind not in YAOCHUU:
             st.nagashi = False
         st.furiten_same_turn = False
+        self._rinshan_feeder = None
         self._go_around[seat] = set()
         for other in range(SEATS):
             if other != seat:
@@ -620,7 +623,12 @@ class Game:
         st = self.seats[seat]
         if st.furiten_riichi or st.furiten_same_turn:
             return False
-        if st.discarded_kinds & set(st.waits):
+        if self.rules.kokushi_13_furiten == "club_relaxed" and len(st.waits) == 13:
+            # P78 / §5.4 (CLUB): a 13-sided kokushi is barred only from tiles it discarded itself,
+            # and from any ron in the go-around after it discarded a terminal or honour.
+            if tile.kind in st.discarded_kinds or (st.discards and st.discards[-1].tile.kind in YAOCHUU):
+                return False
+        elif st.discarded_kinds & set(st.waits):
             return False  # furiten from one's own discards (P75)
         if window == "kita" and not self.rules.ron_on_kita:
             return False
@@ -676,6 +684,10 @@ class Game:
             self.kyotaku += 1
             self.seats[seat].ippatsu = True
             self._emit({"type": "reach_accepted", "actor": seat, "scores": list(self.scores)})
+            if r.abort_all_riichi and all(x.riichi for x in self.seats):  # P95
+                self._emit({"type": "ryukyoku", "reason": "all_riichi"})
+                self._end_hand_abort("all_riichi", dealer_continues=True)
+                return
         if self._pending_kan_dora:
             while self._pending_kan_dora:
                 self._pending_kan_dora -= 1
@@ -724,6 +736,7 @@ class Game:
             self._update_waits(seat)
             return
         self._kans.append(seat)
+        self._rinshan_feeder = (seat, a.target)
         if self.rules.kan_dora_open == "immediate":
             self._reveal_kan_dora()
         else:
@@ -869,11 +882,19 @@ class Game:
         from ..scoring import payments
 
         st = self.seats[w]
+        r = self.rules
+        feeder = self._rinshan_feeder
+        if (discarder is None and r.pao_daiminkan_rinshan and feeder is not None and feeder[0] == w
+                and any(y.name == "rinshan" for y in s.yaku)):
+            # P97 / A003-15 (KANSAI): a rinshan win off a daiminkan is paid by whoever fed the kan.
+            out = [0] * SEATS
+            out[feeder[1]] = -(s.total + self.honba * r.honba_tsumo * (SEATS - 1))
+            out[w] = -sum(out) + self.kyotaku * r.riichi_deposit
+            return out
         liable = [(name, seat) for name, seat in st.pao.items() if any(y.name == name for y in s.yaku)]
         if not liable or not s.yakuman:
             return d
         name, pao_seat = liable[0]
-        r = self.rules
         dealer = w == self.dealer
         pao_mult = s.yakuman if r.pao_compound == "whole" else sum(y.yakuman for y in s.yaku if y.name == name)
         pao_value = payments(8000 * pao_mult, dealer, False, r)[0]
@@ -916,6 +937,11 @@ class Game:
         if "ippatsu" in names:
             pay(r.chip_ippatsu, payers)  # P114
         ura = sum(y.han for y in s.yaku if y.name == "ura_dora")
+        if ura and r.ura_chip_count == "per_tile":  # A000-25 literal reading: physical tiles held
+            ura_kinds = {successor(t.kind) for t in self.wall.ura_indicators if not t.is_flower}
+            st = self.seats[w]
+            ura = sum(1 for t in st.hand if t.kind in ura_kinds) + sum(
+                len(cm.meld.tiles) for cm in st.melds if cm.meld.kind in ura_kinds)
         if ura:
             pay(r.chip_ura * ura, payers)  # P115
         real_yakuman = s.yakuman and not s.kazoe
@@ -1131,12 +1157,24 @@ class Game:
             for s in (1, 2):
                 self.chips[0] -= r.chip_chiicha_not_top
                 self.chips[s] += r.chip_chiicha_not_top
-        if r.chips and r.bust_chips:
-            for b in self.busted:  # P110: bust chips to each player who caused it
-                for x in self.busters:
-                    if x != b:
-                        self.chips[b] -= r.bust_chips
-                        self.chips[x] += r.bust_chips
+        for b in self.busted:
+            owed = 0
+            if r.chips and r.bust_chips:
+                # P110-P112 (CLUB): 3 chips to each player who caused the bust, +3 per further box
+                # (a box is 15,000 below the return after the first, A000-9), more in East 1 of lap 1.
+                below = r.return_points - self.scores[b]
+                boxes = 1 + max(0, (below - r.return_points) // 15000) if below > r.return_points else 1
+                owed = r.bust_chips + r.bust_extra_box_chips * (boxes - 1)
+                if self.round_index == 0 and self.kyoku_in_round == 0:
+                    owed += r.early_bust_chips[1 if b == self.dealer else 0]
+            for x in self.busters:
+                if x == b:
+                    continue
+                self.chips[b] -= owed
+                self.chips[x] += owed
+                if r.dobon_fee:  # P110 (KANSAI): the dobon fee to the player being paid
+                    self.scores[b] -= r.dobon_fee
+                    self.scores[x] += r.dobon_fee
         self.result = final_result(r, self.scores, kyotaku=self.kyotaku, busted=self.busted,
                                    busters=self.busters, chips=self.chips)
         self.scores = list(self.result.scores)
