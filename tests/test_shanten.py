@@ -367,6 +367,18 @@ def test_batch_melds_as_int_and_bench_hands() -> None:
     assert shanten_batch(np.zeros((0, 34), dtype=np.uint8)).shape == (0,)
 
 
+def test_batch_larger_than_one_chunk() -> None:
+    """Big batches run in chunks; results and error row numbers are those of the whole array."""
+    data = json.loads((SHARED / "bench" / "shanten.json").read_text())
+    arr = np.array([h["tiles34"] for h in data] * 3, dtype=np.uint8)
+    single = [shanten(h["notation"]) for h in data] * 3
+    assert shanten_batch(arr).tolist() == single
+    assert shanten_batch(arr, np.zeros(len(arr), dtype=np.int64)).tolist() == single
+    arr[8000] = counts34(parse_tiles("19m19p19s123456z"))
+    with pytest.raises(HandError, match=r"row 8000 .* 12 tiles"):
+        shanten_batch(arr)
+
+
 def test_batch_bad_rows_raise_hand_error_naming_the_row() -> None:
     arr = np.array([counts34(parse_tiles("19m19p19s1234567z"))] * 3, dtype=np.uint8)
     arr[2, 9] = 5

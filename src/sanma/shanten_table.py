@@ -202,10 +202,12 @@ def _combine(suit_vec: npt.NDArray[np.uint8], iso_vec: npt.NDArray[np.uint8]) ->
 class _Tables:
     suit_id: npt.NDArray[np.uint8]
     iso_id: npt.NDArray[np.uint8]
-    final: npt.NDArray[np.uint8]  # flat: ((pin * n_suit + sou) * n_iso + iso) * 5 + sets
+    # flat: ((sets * n_suit + pin) * n_suit + sou) * n_iso + iso; sets-major, so the common
+    # closed hand (4 sets) only touches one fifth of it
+    final: npt.NDArray[np.uint8]
     n_suit: int
     n_iso: int
-    # bytes copies for the scalar path (indexing bytes is much faster than numpy scalars)
+    # the same memory as bytes for the scalar path (indexing bytes beats numpy scalars)
     suit_b: bytes
     iso_b: bytes
     final_b: bytes
@@ -223,16 +225,18 @@ def _load_arrays() -> dict[str, npt.NDArray[np.uint8]]:
 @cache
 def _tables() -> _Tables:
     a = _load_arrays()
-    final = np.ascontiguousarray(_combine(a["suit_vec"], a["iso_vec"]).reshape(-1))
+    suit_b = a["suit_id"].tobytes()
+    iso_b = a["iso_id"].tobytes()
+    final_b = np.moveaxis(_combine(a["suit_vec"], a["iso_vec"]), 3, 0).tobytes()
     return _Tables(
-        suit_id=a["suit_id"],
-        iso_id=a["iso_id"],
-        final=final,
+        suit_id=np.frombuffer(suit_b, dtype=np.uint8),
+        iso_id=np.frombuffer(iso_b, dtype=np.uint8),
+        final=np.frombuffer(final_b, dtype=np.uint8),
         n_suit=len(a["suit_vec"]),
         n_iso=len(a["iso_vec"]),
-        suit_b=a["suit_id"].tobytes(),
-        iso_b=a["iso_id"].tobytes(),
-        final_b=final.tobytes(),
+        suit_b=suit_b,
+        iso_b=iso_b,
+        final_b=final_b,
     )
 
 
@@ -307,7 +311,7 @@ def _std_distance(c: Sequence[int], sets: int, t: _Tables) -> int:
     ki = (c[0] * 390625 + c[8] * 78125 + c[27] * 15625 + c[28] * 3125 + c[29] * 625
           + c[30] * 125 + c[31] * 25 + c[32] * 5 + c[33])
     sb = t.suit_b
-    return t.final_b[((sb[kp] * t.n_suit + sb[ks]) * t.n_iso + t.iso_b[ki]) * 5 + sets]
+    return t.final_b[((sets * t.n_suit + sb[kp]) * t.n_suit + sb[ks]) * t.n_iso + t.iso_b[ki]]
 
 
 def _chiitoi(c: Sequence[int], four_ok: bool) -> int:
@@ -494,7 +498,7 @@ def shanten(
     pin = sb[(lanes >> _PIN_AT) & _M30]
     sou = sb[(lanes >> _SOU_AT) & _M30]
     iso = t.iso_b[(lanes >> _ISO_AT) & _M30]
-    s: int = t.final_b[((pin * t.n_suit + sou) * t.n_iso + iso) * 5 + _SETS - m] - 1
+    s: int = t.final_b[(((_SETS - m) * t.n_suit + pin) * t.n_suit + sou) * t.n_iso + iso] - 1
     if m == 0 and s > 0:
         ge2 = (lanes + _ADD30) & _BIT5
         pairs = ge2.bit_count()
@@ -629,54 +633,61 @@ def _key_matrix() -> npt.NDArray[np.float32]:
     return w
 
 
-def _byte_lanes(value: int, kinds: Sequence[int] = range(NUM_KINDS)) -> npt.NDArray[np.uint64]:
-    """A row of 40 bytes holding ``value`` at ``kinds``, seen as five uint64 words."""
-    b = np.zeros(_PADDED, dtype=np.uint8)
-    b[list(kinds)] = value
-    return b.view(np.uint64)
+def _stat_matrices() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """A count → packed-facts table and the (34, 2) matrix that sums them over all / orphan kinds.
+
+    Packed facts of a kind: has a tile (bit 0), has a pair (bit 5), is four (bit 10), is odd
+    (bit 15); summed over a hand every field stays below 32 and the total below 2**24, so the
+    float32 matrix product is exact.
+    """
+    lut = np.array([(n >= 1) + 32 * (n >= 2) + 1024 * (n == 4) + 32768 * (n & 1) for n in range(5)],
+                   dtype=np.float32)
+    w = np.zeros((NUM_KINDS, 2), dtype=np.float32)
+    w[:, 0] = 1
+    w[list(KOKUSHI_KINDS), 1] = 1
+    return lut, w
 
 
-# Seven pairs and kokushi in the batch: each row's 34 counts (padded to 40 bytes) are read as
-# five 64-bit words; with counts <= 4, adding 0x7F / 0x7E / 0x7C to a byte sets its top bit
-# exactly when the count is >= 1 / 2 / 4, so a popcount of the top bits counts kinds, pairs and
-# quads of eight kinds at once.
-_PADDED = 40
 _KEY_W = _key_matrix()
-_GE1, _GE2, _GE4 = _byte_lanes(0x7F), _byte_lanes(0x7E), _byte_lanes(0x7C)
-_TOP, _LOW = _byte_lanes(0x80), _byte_lanes(0x01)
-_TOP_KOKUSHI = _byte_lanes(0x80, KOKUSHI_KINDS)
+_STAT_LUT, _STAT_W = _stat_matrices()
 _CHUNK = 4096  # rows per step: intermediates stay in cache, and BLAS stays on one thread (no stalls on a busy machine)
 
 
 def _batch_chunk(
-    c: npt.NDArray[np.uint8], m: npt.NDArray[np.intp], four_ok: bool, t: _Tables
+    c: npt.NDArray[np.uint8], melds: npt.NDArray[np.intp] | None, four_ok: bool, t: _Tables, first_row: int
 ) -> npt.NDArray[np.int8]:
     keys = (c.astype(np.float32) @ _KEY_W).astype(np.intp)
-    idx = t.suit_id[keys[:, 0]].astype(np.intp) * t.n_suit
+    total = keys[:, 3]
+    if melds is None:
+        m = (14 - total) // 3
+        ok = ((total % 3) != 0) & (total <= 14)
+    else:
+        m = melds
+        ok = (m >= 0) & (m <= _SETS) & ((total + 3 * m == 13) | (total + 3 * m == 14))
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        mi = None if melds is None else int(m[i])
+        _melds_for(int(total[i]), mi, f"row {first_row + i} of the batch {c[i].tolist()!r}")
+    idx = (_SETS - m) * t.n_suit
+    idx += t.suit_id[keys[:, 0]]
+    idx *= t.n_suit
     idx += t.suit_id[keys[:, 1]]
     idx *= t.n_iso
     idx += t.iso_id[keys[:, 2]]
-    idx *= 5
-    idx += _SETS - m
     out: npt.NDArray[np.int8] = t.final[idx].astype(np.int8)
     out -= 1
     closed = (m == 0) & (out > 0)
     if not closed.any():
         return out
-    rows = np.zeros((len(c), _PADDED), dtype=np.uint8)
-    rows[:, :NUM_KINDS] = c
-    x = rows.view(np.uint64)
-    ge1 = (x + _GE1) & _TOP
-    ge2 = (x + _GE2) & _TOP
-    pairs = np.bitwise_count(ge2).sum(axis=1, dtype=np.int16)
+    facts = (np.take(_STAT_LUT, c) @ _STAT_W).astype(np.int32)
+    every, orphans = facts[:, 0], facts[:, 1]
+    pairs = (every >> 5) & 31
     if four_ok:
-        pairs += np.bitwise_count((x + _GE4) & _TOP).sum(axis=1, dtype=np.int16)
-        odd = np.bitwise_count(x & _LOW).sum(axis=1, dtype=np.int16)
-        chiitoi = 6 - pairs + np.maximum(0, 7 - pairs - odd)
+        pairs += (every >> 10) & 31
+        chiitoi = 6 - pairs + np.maximum(0, 7 - pairs - (every >> 15))
     else:
-        chiitoi = 6 - pairs + np.maximum(0, 7 - np.bitwise_count(ge1).sum(axis=1, dtype=np.int16))
-    yao_kinds = np.bitwise_count(ge1 & _TOP_KOKUSHI).sum(axis=1, dtype=np.int16)
-    kokushi = 13 - yao_kinds - (ge2 & _TOP_KOKUSHI).any(axis=1)
+        chiitoi = 6 - pairs + np.maximum(0, 7 - (every & 31))
+    kokushi = 13 - (orphans & 31) - ((orphans & (31 << 5)) != 0)
     best = np.minimum(chiitoi, kokushi)
     return np.where(closed & (best < out), best, out).astype(np.int8)
 
@@ -692,7 +703,8 @@ def shanten_batch(
     ``melds`` is None (inferred per row from its tile count), an int, or an array of N ints.
     Returns an int8 array of N shanten values, equal to ``shanten_counts`` row by row.
     Vectorised: the group keys and tile counts are one matrix product, then three table gathers
-    and one gather in the precomputed min-plus combination.
+    and one gather in the precomputed min-plus combination; seven pairs and kokushi are one
+    table gather and one more matrix product.
 
     >>> import numpy as np
     >>> hands = np.array([counts34(parse_tiles(h)) for h in ("19m19p19s1234567z", "11m123p456789s111z")])
@@ -705,27 +717,17 @@ def shanten_batch(
     n = len(c)
     if n == 0:
         return np.zeros(0, dtype=np.int8)
-    if c.max() > 4 or c.min() < 0 or c[:, 1:8].any():
+    if c.max() > 4 or (c.dtype.kind == "i" and c.min() < 0) or c[:, 1:8].any():
         bad = (c > 4).any(axis=1) | (c < 0).any(axis=1) | c[:, 1:8].any(axis=1)
         i = int(np.flatnonzero(bad)[0])
         raise _bad_counts(c[i].tolist(), f"row {i} of the batch {c[i].tolist()!r}")
     c = c.astype(np.uint8, copy=False)
-    total = c.sum(axis=1, dtype=np.intp)
-    if melds is None:
-        m = (14 - total) // 3
-        ok = ((total % 3) != 0) & (total <= 14)
-    else:
-        m = np.broadcast_to(np.asarray(melds, dtype=np.intp), (n,))
-        ok = (m >= 0) & (m <= _SETS) & ((total + 3 * m == 13) | (total + 3 * m == 14))
-    if not ok.all():
-        i = int(np.flatnonzero(~ok)[0])
-        mi = None if melds is None else int(m[i])
-        _melds_for(int(total[i]), mi, f"row {i} of the batch {c[i].tolist()!r}")
+    m = None if melds is None else np.broadcast_to(np.asarray(melds, dtype=np.intp), (n,))
     t = _tables()
     if n <= _CHUNK:
-        return _batch_chunk(c, m, chiitoi_four_ok, t)
+        return _batch_chunk(c, m, chiitoi_four_ok, t, 0)
     out = np.empty(n, dtype=np.int8)
     for start in range(0, n, _CHUNK):
         end = start + _CHUNK
-        out[start:end] = _batch_chunk(c[start:end], m[start:end], chiitoi_four_ok, t)
+        out[start:end] = _batch_chunk(c[start:end], None if m is None else m[start:end], chiitoi_four_ok, t, start)
     return out
