@@ -1,0 +1,60 @@
+"""``sanma replay FILE... [--rules NAME] --check [--json]``: replay records through the engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import RecordError
+from ..replay import ReplayReport, replay_files
+from .common import RULES_HELP, cli_errors, load_rules
+
+
+def replay(
+    files: Annotated[list[Path], typer.Argument(help="Tenhou mjlog XML, tenhou.net/6 JSON, majiang JSON or "
+                                                     "mjai JSONL records.")],
+    rules: Annotated[str | None, typer.Option(help=RULES_HELP + " Default: tenhou for Tenhou records, "
+                                                   "majsoul for Mahjong Soul ones.")] = None,
+    check: Annotated[bool, typer.Option("--check", help="Exit 1 unless every action is legal and every "
+                                                        "result equals the record.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: games, kyoku, matched, "
+                                                         "mismatches (and per-file details).")] = False,
+) -> None:
+    """Replay every action of each record through the engine and compare every hand's result.
+
+    Each action must be legal in the engine; each hand's han, fu, yaku, payments, honba, riichi
+    sticks and kita, each next hand's start, and the final scores and points must equal the
+    record. Mismatches are listed hand by hand with the record's and the engine's values.
+    """
+    with cli_errors():
+        for f in files:
+            if not f.is_file():
+                raise RecordError(f"{f}: no such file")
+        rule_set = load_rules(rules) if rules else None
+        report = replay_files(files, rule_set)
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        _print(report)
+    if check and not report.ok:
+        raise typer.Exit(1)
+
+
+def _print(report: ReplayReport) -> None:
+    for r in report.replays:
+        status = "ok" if r.ok else "MISMATCH"
+        typer.echo(f"{status:8} {r.source}: {r.matched}/{r.kyoku} kyoku match (rules {r.rules})")
+        for note in r.notes:
+            typer.echo(f"         note: {note}")
+        for m in r.mismatches:
+            at = f" ({m.at})" if m.at else ""
+            typer.echo(f"         {m.kyoku}: {m.what}{at}: record {m.expected!r}, engine {m.got!r}")
+    typer.echo(f"{report.games} game(s), {report.kyoku} kyoku, {report.matched} matched, "
+               f"{len(report.mismatches)} mismatch(es)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="replay")(replay)
