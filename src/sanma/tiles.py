@@ -17,8 +17,6 @@ Tile.parse('0p')
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cache
 
 from .errors import TileError
 
@@ -77,29 +75,61 @@ def successor(kind: int) -> int:
     raise TileError(f"{kind_name(kind)} is a flower and cannot indicate dora")
 
 
-@dataclass(frozen=True, slots=True, order=True)
+_INTERNED: dict[int, Tile] = {}
+
+
 class Tile:
-    """One physical tile: a kind (0..33, flowers 34..37) and whether it is a red five."""
+    """One physical tile: a kind (0..33, flowers 34..37) and whether it is a red five.
 
+    Tiles are immutable and interned (``Tile(13, True) is Tile(13, True)``), so equality and
+    hashing are identity — the engine compares tiles on every step. They order by kind, a red
+    five just after the plain one.
+    """
+
+    __slots__ = ("is_flower", "key", "kind", "mjai", "red")
     kind: int
-    red: bool = False
+    red: bool
+    key: int  # kind * 2 + red: a dense int for tables
+    is_flower: bool
+    mjai: str  # mjai name; flowers use sanma's extension "1f".."4f"
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.kind < NUM_KINDS + len(FLOWER_KINDS):
-            raise TileError(f"tile kind {self.kind} is out of range 0..37")
-        if self.red and (self.kind >= 27 or self.kind % 9 != 4):
-            raise TileError(f"{kind_name(self.kind)} cannot be a red five")
-        if self.kind in REMOVED_KINDS:
-            raise TileError(f"{kind_name(self.kind)} is not in the sanma tile set (2m-8m are removed)")
+    def __new__(cls, kind: int, red: bool = False) -> Tile:
+        if type(kind) is int and type(red) is bool:
+            t = _INTERNED.get(kind * 2 + red)
+            if t is not None:
+                return t
+        if not isinstance(kind, int) or isinstance(kind, bool) or not isinstance(red, bool):
+            raise TileError(f"a tile is (kind: int, red: bool), got ({kind!r}, {red!r})")
+        if not 0 <= kind < NUM_KINDS + len(FLOWER_KINDS):
+            raise TileError(f"tile kind {kind} is out of range 0..37")
+        if red and (kind >= 27 or kind % 9 != 4):
+            raise TileError(f"{kind_name(kind)} cannot be a red five")
+        if kind in REMOVED_KINDS:
+            raise TileError(f"{kind_name(kind)} is not in the sanma tile set (2m-8m are removed)")
+        t = object.__new__(cls)
+        for name, value in (("kind", kind), ("red", red), ("key", kind * 2 + red),
+                            ("is_flower", kind >= NUM_KINDS), ("mjai", _mjai_name(kind, red))):
+            object.__setattr__(t, name, value)
+        _INTERNED[t.key] = t
+        return t
 
-    # Tiles are compared and hashed on every engine step: cheaper than the generated tuple forms.
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Tile:
-            return NotImplemented
-        return self.kind == other.kind and self.red == other.red
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Tile is immutable: cannot set {name!r}")
 
-    def __hash__(self) -> int:
-        return self.kind * 2 + self.red
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, bool]]:
+        return (Tile, (self.kind, self.red))
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.key < other.key
+
+    def __le__(self, other: Tile) -> bool:
+        return self.key <= other.key
+
+    def __gt__(self, other: Tile) -> bool:
+        return self.key > other.key
+
+    def __ge__(self, other: Tile) -> bool:
+        return self.key >= other.key
 
     @staticmethod
     def parse(text: str) -> Tile:
@@ -125,18 +155,6 @@ class Tile:
                 raise TileError(f"invalid mjai tile {name!r}: {e}") from None
         raise TileError(f"invalid mjai tile {name!r}: expected e.g. '1m', '5pr', 'E', 'N', 'C'")
 
-    @property
-    def mjai(self) -> str:
-        if self.kind >= NUM_KINDS:
-            return str(self)  # sanma extension: flowers are "1f".."4f" (mjai has no flowers)
-        if self.kind >= 27:
-            return MJAI_HONORS[self.kind - 27]
-        return kind_name(self.kind) + ("r" if self.red else "")
-
-    @property
-    def is_flower(self) -> bool:
-        return self.kind >= NUM_KINDS
-
     def __str__(self) -> str:
         if self.red:
             return f"0{SUITS[self.kind // 9]}"
@@ -146,9 +164,15 @@ class Tile:
         return f"Tile.parse({str(self)!r})"
 
 
-@cache
-def _tile(kind: int, red: bool) -> Tile:
-    return Tile(kind, red)
+def _mjai_name(kind: int, red: bool) -> str:
+    if kind >= NUM_KINDS:
+        return kind_name(kind)  # sanma extension: flowers are "1f".."4f" (mjai has no flowers)
+    if kind >= 27:
+        return MJAI_HONORS[kind - 27]
+    return kind_name(kind) + ("r" if red else "")
+
+
+_tile = Tile
 
 
 def parse_tiles(text: str) -> tuple[Tile, ...]:
