@@ -866,7 +866,7 @@ class Game:
                         "pai": tile.mjai, "han": s.han, "fu": s.fu, "yakuman": s.yakuman,
                         "yaku": [y.to_json() for y in s.yaku], "points": s.total, "limit": s.limit,
                         "uradora_markers": ura, "hora_tehais": [t.mjai for t in self.seats[w].hand],
-                        "deltas": d, "scores": [self.scores[x] + deltas[x] + d[x] for x in range(SEATS)]})
+                        "deltas": d, "scores": [self.scores[x] + deltas[x] for x in range(SEATS)]})
         for x in range(SEATS):
             self.scores[x] += deltas[x]
         self.kyotaku = 0
