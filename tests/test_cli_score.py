@@ -62,3 +62,16 @@ def test_python_dash_m_sanma_runs() -> None:
     out = subprocess.run([sys.executable, "-m", "sanma", "score", "234p789p123s789s11m", "--win", "4p",
                           "--tsumo", "--seat", "S", "--json"], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout)["fu"] == 20
+
+
+def test_shanten_cli_contract() -> None:
+    r = runner.invoke(app, ["shanten", "19m19p19s1234567z", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output) == {"hand": "19m19p19s1234567z", "shanten": 0}
+    r = runner.invoke(app, ["shanten", "123456789p11s123z"])
+    assert r.exit_code == 0 and r.output.startswith("1 ")
+
+
+def test_shanten_cli_bad_hand_exits_2() -> None:
+    r = runner.invoke(app, ["shanten", "123p"])
+    assert r.exit_code == 2 and "3 tiles" in r.output

@@ -3,6 +3,8 @@
 >>> import sanma
 >>> sanma.Rules.preset("tenhou").start_points
 35000
+>>> sanma.shanten("19m19p19s1234567z")
+0
 """
 
 from .errors import (
@@ -18,6 +20,7 @@ from .errors import (
 from .hand import Meld
 from .rules import Rules
 from .scoring import Score, Yaku, score_hand
+from .shanten_table import shanten, shanten_batch
 from .tiles import Tile, parse_tiles, to_mpsz
 
 __version__ = "0.1.0"
@@ -38,5 +41,7 @@ __all__ = [
     "Yaku",
     "parse_tiles",
     "score_hand",
+    "shanten",
+    "shanten_batch",
     "to_mpsz",
 ]
