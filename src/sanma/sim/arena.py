@@ -1,0 +1,153 @@
+"""One game between bots: seats, seeds, the move loop, and what each bot achieved.
+
+Seeds are strings built from the simulation seed and the game index, so a game is reproduced
+by ``(seed, index)`` alone, in any process: the wall seed is ``f"{seed}-{index}"`` and the bot
+of entry ``j`` is seeded ``f"{seed}-{index}-{j}"``. Seats rotate: in game ``i`` the bot of
+entry ``j`` sits at seat ``(j + i) % 3`` (seat 0 deals first).
+
+>>> from sanma.rules import Rules
+>>> rec = play_game(Rules.preset("tenhou"), ("random", "random", "tsumogiri"), seed=1, index=0)
+>>> rec.index, len(rec.entries), sorted(e.placement for e in rec.entries)
+(0, 3, [1, 2, 3])
+>>> rec == play_game(Rules.preset("tenhou"), ("random", "random", "tsumogiri"), seed=1, index=0)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import Bot, make_bot
+from ..errors import SanmaError
+from ..game.engine import Game
+from ..rules.schema import Rules
+
+SEATS = 3
+
+
+class SimulationError(SanmaError):
+    """A bot failed (raised, or chose an illegal action) during a simulated game."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryResult:
+    """What one ``--bots`` entry achieved in one game."""
+
+    seat: int
+    placement: int
+    score: int
+    points: float
+    wins: int
+    deal_ins: int
+    riichi: int
+    calls: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game: its index, how many hands it lasted, one result per bot entry."""
+
+    index: int
+    kyoku: int
+    entries: tuple[EntryResult, ...]
+
+
+class LazyObservation(Mapping[str, Any]):
+    """``game.observation(seat)``, built on first access (random bots never pay for it)."""
+
+    __slots__ = ("_data", "_game", "_seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self._seat = seat
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._game.observation(self._seat)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+def seat_of(entry: int, index: int) -> int:
+    """The seat of ``--bots`` entry ``entry`` in game ``index`` (seats rotate every game)."""
+    return (entry + index) % SEATS
+
+
+def mask_event(e: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An event as ``seat`` may see it: other seats' deals and draws hidden."""
+    t = e["type"]
+    if t == "start_kyoku":
+        return {**e, "tehais": [h if i == seat else ["?"] * len(h) for i, h in enumerate(e["tehais"])]}
+    if t == "tsumo" and e["actor"] != seat:
+        return {**e, "pai": "?"}
+    return e
+
+
+def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
+              max_hands: int = 200) -> GameRecord:
+    """Play game ``index`` of a simulation seeded ``seed``; ``bots`` are registry names, one per entry."""
+    if len(bots) != SEATS:
+        raise SimulationError(f"a game needs {SEATS} bots, got {len(bots)}: {', '.join(bots)}")
+    by_seat: list[Bot] = [make_bot("random")] * SEATS
+    entry_at = [0] * SEATS
+    for j, name in enumerate(bots):
+        seat = seat_of(j, index)
+        by_seat[seat] = make_bot(name, seed=f"{seed}-{index}-{j}", rules=rules)
+        entry_at[seat] = j
+    game = Game(rules, seed=f"{seed}-{index}", names=[bots[entry_at[s]] for s in range(SEATS)],
+                max_hands=max_hands)
+    needs_obs = [getattr(b, "needs_observation", True) for b in by_seat]
+    listeners = [(s, b.on_event) for s, b in enumerate(by_seat) if hasattr(b, "on_event")]
+    fed = 0
+    events = game.events
+    try:
+        while not game.done:
+            for seat in game.to_move:
+                if listeners:
+                    for e in events[fed:]:
+                        for s, on_event in listeners:
+                            on_event(mask_event(e, s))
+                    fed = len(events)
+                legal = game.legal_actions(seat)
+                obs: Mapping[str, Any] = LazyObservation(game, seat) if needs_obs[seat] else {}
+                game.apply(by_seat[seat].act(obs, legal))
+    except SanmaError as e:
+        raise SimulationError(f"game {index} (seed {seed!r}), {game.round_wind}-{game.kyoku_in_round + 1}: "
+                              f"{e}") from None
+    return _record(game, index, entry_at)
+
+
+def _record(game: Game, index: int, entry_at: list[int]) -> GameRecord:
+    wins = [0] * SEATS
+    deal_ins = [0] * SEATS
+    riichi = [0] * SEATS
+    calls = [0] * SEATS
+    for e in game.events:
+        t = e["type"]
+        if t == "hora":
+            wins[e["actor"]] += 1
+            if e["target"] != e["actor"]:
+                deal_ins[e["target"]] += 1
+        elif t == "reach_accepted":
+            riichi[e["actor"]] += 1
+        elif t in ("pon", "daiminkan"):
+            calls[e["actor"]] += 1
+    result = game.result
+    assert result is not None
+    entries = [EntryResult(0, 0, 0, 0.0, 0, 0, 0, 0)] * SEATS
+    for seat in range(SEATS):
+        entries[entry_at[seat]] = EntryResult(seat, result.ranks[seat], result.scores[seat],
+                                              float(result.points[seat]), wins[seat], deal_ins[seat],
+                                              riichi[seat], calls[seat])
+    return GameRecord(index, len(game.hand_results), tuple(entries))
