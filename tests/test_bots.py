@@ -169,3 +169,12 @@ def test_defensive_counts_discards_after_riichi_as_safe() -> None:
     seats = [seat_pub(), seat_pub("1z", riichi=True), seat_pub("5p")]
     choice = bot.act(observation(hand, drawn, seats=seats), discards(hand, drawn))
     assert choice.tile is not None and choice.tile.kind in (Tile.parse("5p").kind, Tile.parse("1z").kind)
+
+
+def test_bots_read_a_flower_dora_indicator_without_failing() -> None:
+    """Kansai walls can turn a flower as the dora indicator (seen in engine games)."""
+    hand, drawn = "123p456p789s2356s", "7z"
+    obs = observation(hand, drawn)
+    obs["dora_indicators"] = ["2f"]
+    for bot in (EfficientBot(rules=Rules.preset("kansai")), DefensiveBot(rules=Rules.preset("kansai"))):
+        assert bot.act(obs, discards(hand, drawn)).tile == Tile.parse("7z")

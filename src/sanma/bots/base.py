@@ -81,8 +81,9 @@ def read_observation(obs: Observation, rules: Rules) -> HandView:
     dora = [0] * NUM_KINDS
     for name in obs["dora_indicators"]:
         k = tile_of(name).kind
-        visible[k] += 1
-        dora[successor(k)] += 1
+        if k < NUM_KINDS:  # a flower turned as an indicator (kansai walls) points at nothing
+            visible[k] += 1
+            dora[successor(k)] += 1
     meld_kinds: list[tuple[str, int]] = []
     riichi: list[int] = []
     for s, pub in enumerate(obs["seats"]):
