@@ -21,6 +21,7 @@ from typing import Any
 
 from ..bots import Bot, make_bot
 from ..errors import SanmaError
+from ..game.actions import Action
 from ..game.engine import Game
 from ..rules.schema import Rules
 
@@ -111,6 +112,7 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
     listeners = [(s, b.on_event) for s, b in enumerate(by_seat) if hasattr(b, "on_event")]
     fed = 0
     events = game.events
+    action: Action | None = None
     try:
         while not game.done:
             for seat in game.to_move:
@@ -121,10 +123,13 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
                     fed = len(events)
                 legal = game.legal_actions(seat)
                 obs: Mapping[str, Any] = LazyObservation(game, seat) if needs_obs[seat] else {}
-                game.apply(by_seat[seat].act(obs, legal))
-    except SanmaError as e:
-        raise SimulationError(f"game {index} (seed {seed!r}), {game.round_wind}-{game.kyoku_in_round + 1}: "
-                              f"{e}") from None
+                action = None
+                action = by_seat[seat].act(obs, legal)
+                game.apply(action)
+    except (SanmaError, LookupError, AssertionError) as e:  # a bot or engine failure: say where
+        doing = f" after {action}" if action is not None else ""
+        raise SimulationError(f"game {index} (seed {seed!r}, {game.round_wind}-{game.kyoku_in_round + 1}, "
+                              f"{game.honba} honba){doing}: {type(e).__name__}: {e}") from e
     return _record(game, index, entry_at)
 
 
