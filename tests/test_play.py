@@ -92,3 +92,10 @@ def test_call_prompts_offer_a_pass() -> None:
     outs = [run(["--seed", str(s)], "\n" * 4000)[1] for s in (1, 2)]
     assert any("pon?" in o or "ron?" in o for o in outs)
     assert all("Enter = pass" in o for o in outs if "pon?" in o)
+
+
+def test_other_opponents_and_unknown_ones() -> None:
+    code, out = run(["--seed", "4", "--bot", "defensive"], "\n" * 4000)
+    assert code == 0 and "Defensive-1" in out and "Final result" in out
+    r = CliRunner().invoke(cli(), ["play", "--bot", "genius"], input="\n")
+    assert r.exit_code == 2 and "error: unknown bot 'genius'" in r.stderr

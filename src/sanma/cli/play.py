@@ -29,6 +29,7 @@ from ..errors import TileError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..rules.schema import Rules
+from ..sim.arena import mask_event
 from ..tiles import Tile, parse_tiles
 from .common import RULES_HELP, cli_errors, load_rules
 
@@ -137,6 +138,7 @@ class TerminalTable:
         self.con = console
         self.read = read
         self.shown = 0
+        self.fed = [0] * SEATS
         # Narration runs after the engine has moved on (possibly to the next hand), so the
         # dealer and the melds are taken from the events being narrated, not from the game.
         self.dealer = game.dealer
@@ -160,6 +162,7 @@ class TerminalTable:
             bot_seats = [s for s in movers if s != self.human]
             if bot_seats:
                 for s in bot_seats:
+                    self.feed(s)
                     g.apply(self.bots[s].act(_Obs(g, s), g.legal_actions(s)))
                 self.narrate()
                 continue
@@ -173,6 +176,16 @@ class TerminalTable:
         self.final()
 
     # ------------------------------------------------------------------------------ events
+    def feed(self, seat: int) -> None:
+        """Give a bot that follows the event stream (``on_event``) what it has not seen yet."""
+        on_event = getattr(self.bots[seat], "on_event", None)
+        if on_event is None:
+            return
+        events = self.game.events
+        for e in events[self.fed[seat]:]:
+            on_event(mask_event(e, seat))
+        self.fed[seat] = len(events)
+
     def narrate(self) -> None:
         g = self.game
         events = g.events
