@@ -306,6 +306,18 @@ def test_p73_four_of_a_kind_is_not_two_pairs_by_default() -> None:
     assert shanten_chiitoi(c, chiitoi_four_ok=True) == -1
 
 
+def test_p73_seven_pairs_beats_a_tenpai_standard_form() -> None:
+    """11m 99m 11p 22p 33p 4444p: standard form tenpai (0), seven pairs with a four complete (P73)."""
+    hand = "11m99m1122334444p"
+    c = counts34(parse_tiles(hand))
+    assert shanten_standard(c) == 0
+    assert shanten(hand) == shanten_counts(c) == 0
+    assert shanten(hand, chiitoi_four_ok=True) == shanten_counts(c, chiitoi_four_ok=True) == -1
+    assert shanten_batch(np.array([c]), chiitoi_four_ok=True).tolist() == [-1]
+    c13 = counts34(parse_tiles("11m99m112233444p"))
+    assert 12 in improving_tiles(c13, chiitoi_four_ok=True)  # the fourth 4p completes
+
+
 def test_p73_tenpai_with_a_four_and_a_three() -> None:
     """1111p 222s 33s 44z 55z: five distinct pairs, two kinds to find → 3; four ok → 0 (6 pairs, 222s)."""
     c = counts34(parse_tiles("1111p22233s4455z"))
@@ -476,6 +488,14 @@ def test_any_tile_order_and_spacing(hand: tuple[tuple[int, ...], int], rnd: rand
 
 
 # ---------------------------------------------------------------------------------- bots' helpers
+def _drop_one(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """A 13-tile hand from a 13- or 14-tile one."""
+    c = list(counts)
+    if sum(c) == 14:
+        c[max(range(34), key=lambda k: c[k])] -= 1
+    return tuple(c)
+
+
 def _ref_improving(counts: tuple[int, ...], four_ok: bool = False) -> tuple[int, ...]:
     melds = (14 - sum(counts) - 1) // 3
     base = ref_shanten(counts, melds, four_ok)
@@ -489,10 +509,12 @@ def _ref_improving(counts: tuple[int, ...], four_ok: bool = False) -> tuple[int,
     return tuple(out)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(random_hands((1, 4, 7, 10, 13)), near_complete_hands((1, 4, 7, 10, 13))))
-def test_improving_tiles_and_ukeire(hand: tuple[tuple[int, ...], int]) -> None:
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(random_hands((1, 4, 7, 10, 13)), near_complete_hands((1, 4, 7, 10, 13)),
+                 pair_or_orphan_hands().map(lambda h: (_drop_one(h[0]), 0))), st.booleans())
+def test_improving_tiles_and_ukeire(hand: tuple[tuple[int, ...], int], four_ok: bool) -> None:
     counts, melds = hand
+    assert improving_tiles(counts, chiitoi_four_ok=four_ok) == _ref_improving(counts, four_ok)
     expected = _ref_improving(counts)
     assert improving_tiles(counts) == improving_tiles(counts, melds) == expected
     assert ukeire(counts) == sum(4 - counts[k] for k in expected)
@@ -500,6 +522,22 @@ def test_improving_tiles_and_ukeire(hand: tuple[tuple[int, ...], int]) -> None:
     for k in expected[:3]:
         seen[k] = 4  # all gone: those kinds no longer count
     assert ukeire(counts, visible=seen) == sum(max(0, 4 - counts[k] - seen[k]) for k in expected)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(random_hands((1, 4, 7, 10, 13)), near_complete_hands((1, 4, 7, 10, 13)),
+                 pair_or_orphan_hands().map(lambda h: (_drop_one(h[0]), 0))), st.booleans())
+def test_improving_tiles_equal_recomputing_every_draw(hand: tuple[tuple[int, ...], int], four_ok: bool) -> None:
+    """The incremental draw updates (one group key, pair/orphan facts) equal a full recount."""
+    counts, _ = hand
+    base = shanten_counts(counts, chiitoi_four_ok=four_ok)
+    expected = tuple(
+        k for k in SANMA_KINDS
+        if counts[k] < 4
+        and shanten_counts([n + (i == k) for i, n in enumerate(counts)], (13 - sum(counts)) // 3,
+                           chiitoi_four_ok=four_ok) < base
+    )
+    assert improving_tiles(counts, chiitoi_four_ok=four_ok) == expected
 
 
 def test_improving_tiles_known() -> None:

@@ -343,7 +343,7 @@ def _kokushi(c: Sequence[int]) -> int:
 
 def _shanten_list(c: list[int], melds: int, four_ok: bool, t: _Tables) -> int:
     s = _std_distance(c, _SETS - melds, t) - 1
-    if melds == 0 and s > 0:
+    if melds == 0 and s >= 0:  # seven pairs or kokushi can be complete (-1) when the standard form is tenpai
         s = min(s, _chiitoi(c, four_ok), _kokushi(c))
     return s
 
@@ -499,7 +499,7 @@ def shanten(
     sou = sb[(lanes >> _SOU_AT) & _M30]
     iso = t.iso_b[(lanes >> _ISO_AT) & _M30]
     s: int = t.final_b[(((_SETS - m) * t.n_suit + pin) * t.n_suit + sou) * t.n_iso + iso] - 1
-    if m == 0 and s > 0:
+    if m == 0 and s >= 0:
         ge2 = (lanes + _ADD30) & _BIT5
         pairs = ge2.bit_count()
         if chiitoi_four_ok:
@@ -524,15 +524,55 @@ class DiscardOption(NamedTuple):
     ukeire: int
 
 
+# Where each kind sits: (group 0 pinzu / 1 souzu / 2 isolated, its weight in the group key).
+_KIND_KEY: dict[int, tuple[int, int]] = {
+    **{_PIN0 + i: (0, w) for i, w in enumerate(SUIT_WEIGHTS)},
+    **{_SOU0 + i: (1, w) for i, w in enumerate(SUIT_WEIGHTS)},
+    **{k: (2, w) for k, w in zip(ISOLATED_KINDS, SUIT_WEIGHTS, strict=True)},
+}
+
+
 def _improving(c: list[int], melds: int, four_ok: bool, t: _Tables) -> tuple[int, tuple[int, ...]]:
+    """Shanten of a 3n+1 hand and the kinds whose draw lowers it.
+
+    A draw changes one group key by one weight, so each candidate is one key lookup and one
+    lookup in the combination table; seven pairs and kokushi follow from the drawn kind's count.
+    """
     base = _shanten_list(c, melds, four_ok, t)
+    sb, ib, fb, ns, ni = t.suit_b, t.iso_b, t.final_b, t.n_suit, t.n_iso
+    keys = [sum(c[_PIN0 + i] * w for i, w in enumerate(SUIT_WEIGHTS)),
+            sum(c[_SOU0 + i] * w for i, w in enumerate(SUIT_WEIGHTS)),
+            sum(c[k] * w for k, w in zip(ISOLATED_KINDS, SUIT_WEIGHTS, strict=True))]
+    ids = [sb[keys[0]], sb[keys[1]], ib[keys[2]]]
+    sets = _SETS - melds
+    closed = melds == 0
+    if closed:
+        pairs = sum(n >= 2 for n in c)
+        kinds = sum(n >= 1 for n in c)
+        quads = sum(n == 4 for n in c)
+        odd = sum(n & 1 for n in c)
+        yao_kinds = sum(c[k] >= 1 for k in KOKUSHI_KINDS)
+        yao_pair = any(c[k] >= 2 for k in KOKUSHI_KINDS)
     out = []
     for k in SANMA_KINDS:
-        if c[k] < 4:
-            c[k] += 1
-            if _shanten_list(c, melds, four_ok, t) < base:
-                out.append(k)
-            c[k] -= 1
+        n = c[k]
+        if n == 4:
+            continue
+        group, w = _KIND_KEY[k]
+        g = ids.copy()
+        g[group] = (ib if group == 2 else sb)[keys[group] + w]
+        s = fb[((sets * ns + g[0]) * ns + g[1]) * ni + g[2]] - 1
+        if closed and s >= base:
+            p = pairs + (n == 1)
+            if four_ok:
+                p += quads + (n == 3)
+                s = min(s, 6 - p + max(0, 7 - p - (odd + (1 if n % 2 == 0 else -1))))
+            else:
+                s = min(s, 6 - p + max(0, 7 - kinds - (n == 0)))
+            if k in _KOKUSHI_SET:
+                s = min(s, 13 - yao_kinds - (n == 0) - (1 if yao_pair or n == 1 else 0))
+        if s < base:
+            out.append(k)
     return base, tuple(out)
 
 
@@ -676,7 +716,7 @@ def _batch_chunk(
     idx += t.iso_id[keys[:, 2]]
     out: npt.NDArray[np.int8] = t.final[idx].astype(np.int8)
     out -= 1
-    closed = (m == 0) & (out > 0)
+    closed = (m == 0) & (out >= 0)
     if not closed.any():
         return out
     facts = (np.take(_STAT_LUT, c) @ _STAT_W).astype(np.int32)
