@@ -178,3 +178,12 @@ def test_bots_read_a_flower_dora_indicator_without_failing() -> None:
     obs["dora_indicators"] = ["2f"]
     for bot in (EfficientBot(rules=Rules.preset("kansai")), DefensiveBot(rules=Rules.preset("kansai"))):
         assert bot.act(obs, discards(hand, drawn)).tile == Tile.parse("7z")
+
+
+def test_defensive_deals_in_less_than_efficient_over_seeded_games() -> None:
+    from sanma.sim import simulate
+
+    s = simulate("tenhou", games=6, seed=2, bots=("defensive", "efficient", "efficient"))
+    defensive, *efficient = s.seats
+    assert defensive.deal_in_rate < min(e.deal_in_rate for e in efficient)
+    assert defensive.win_rate > 0.15  # folding is not giving up every hand
