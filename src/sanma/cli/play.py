@@ -349,8 +349,8 @@ class TerminalTable:
         choices = self.menu(legal)
         is_call = any(a.type == "none" for a in choices)
         if is_call:
-            last = self.game.events[-1]
-            tile = mjai_text(last.get("pai", "?"))
+            last = next(e for e in reversed(self.game.events) if e["type"] in ("dahai", "kakan", "kita", "ankan"))
+            tile = mjai_text(last.get("pai", last.get("consumed", ["?"])[0]))
             kinds = sorted({a.type for a in choices if a.type != "none"})
             words = "/".join("ron" if k == "hora" else k for k in kinds)
             self.con.print(Text(f"{self.who(last.get('actor', 0))} played {tile}: {words}?", style="bold"))
