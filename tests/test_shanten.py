@@ -19,6 +19,7 @@ import json
 import random
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -575,6 +576,35 @@ def test_discard_candidates(hand: tuple[tuple[int, ...], int]) -> None:
 def test_discard_candidates_known() -> None:
     best = min(discard_candidates(counts34(parse_tiles("123456789p1234s7z"))), key=lambda d: (d.shanten, -d.ukeire))
     assert (kind_name(best.kind), best.shanten, best.ukeire) == ("7z", 0, 6)
+
+
+# ---------------------------------------------------------------------------------- real games
+def _recorded_wins() -> list[Any]:
+    try:
+        from sanma.formats import read_record
+    except ImportError:  # pragma: no cover - the readers live in another module
+        return []
+    pats = ["tenhou_mjlog/*.xml", "tenhou6_json/*.json", "majiang_json/*.json", "majsoul_tenhou6_json/*.json",
+            "majsoul_mjai_excerpt/*.jsonl"]
+    return [w for pat in pats for path in sorted((SHARED / "data").glob(pat)) for w in read_record(path).wins()]
+
+
+def test_every_recorded_win_is_complete_and_was_tenpai() -> None:
+    """Real Tenhou / Mahjong Soul sanma wins: the hand is -1, without the winning tile 0 and the
+    winning tile is among the improving tiles (closed and open hands, kita not counted as melds)."""
+    wins = _recorded_wins()
+    if not wins:
+        pytest.skip("no record reader available")
+    for w in wins:
+        melds = len(w.melds)
+        hand, win = w.hand, w.win
+        assert shanten(hand, melds=melds) == -1, (hand, w.melds)
+        c = counts34(parse_tiles(hand))
+        k = parse_tiles(win)[0].kind
+        c[k] -= 1
+        assert shanten_counts(c, melds) == 0, (hand, win)
+        assert k in improving_tiles(c, melds), (hand, win)
+    assert len(wins) >= 50
 
 
 # ---------------------------------------------------------------------------------- tables
