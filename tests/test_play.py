@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from typer.testing import CliRunner
 
+from sanma.bots import EfficientBot
 from sanma.cli import play as play_cli
 from sanma.game.engine import Game
 from sanma.rules import Rules
@@ -99,3 +100,25 @@ def test_other_opponents_and_unknown_ones() -> None:
     assert code == 0 and "Defensive-1" in out and "Final result" in out
     r = CliRunner().invoke(cli(), ["play", "--bot", "genius"], input="\n")
     assert r.exit_code == 2 and "error: unknown bot 'genius'" in r.stderr
+
+
+def test_menu_numbers_drive_every_kind_of_choice() -> None:
+    """A player who types the menu number of the efficient bot's choice wins, calls and riichis."""
+    game = Game(TENHOU, seed=12, names=("You", "Efficient-1", "Efficient-2"))
+    advisor = EfficientBot(rules=TENHOU)
+
+    def read() -> str:
+        legal = game.legal_actions(0)
+        if not legal:
+            return "\n"  # a pause between hands
+        want = advisor.act(game.observation(0), legal)
+        key = (want.type, want.tile, want.consumed)
+        menu = play_cli.TerminalTable.menu(legal)
+        return f"{next(i for i, a in enumerate(menu, 1) if (a.type, a.tile, a.consumed) == key)}\n"
+
+    out = io.StringIO()
+    bots = {s: EfficientBot(seed=s, rules=TENHOU) for s in (1, 2)}
+    play_cli.TerminalTable(game, 0, dict(bots), Console(file=out, width=120), read).run()
+    mine = {e["type"] for e in game.events if e.get("actor") == 0}
+    assert game.done and "hora" in mine and "reach" in mine
+    assert "You (" in out.getvalue() and "Final result" in out.getvalue()

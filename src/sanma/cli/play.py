@@ -331,7 +331,8 @@ class TerminalTable:
         self.con.print(line)
 
     # ------------------------------------------------------------------------------ input
-    def menu(self, legal: Sequence[Action]) -> list[Action]:
+    @staticmethod
+    def menu(legal: Sequence[Action]) -> list[Action]:
         """The numbered choices, one per distinct action (the same tile twice is one discard)."""
         out: list[Action] = []
         seen: set[tuple[str, Tile | None, tuple[Tile, ...]]] = set()
