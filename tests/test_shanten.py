@@ -103,7 +103,7 @@ def all_targets(sets: int) -> np.ndarray:
     combos = np.array(list(itertools.combinations_with_replacement(range(len(shapes)), sets)), dtype=np.intp)
     bases = shapes[combos].sum(axis=1, dtype=np.int8) if sets else np.zeros((1, 34), dtype=np.int8)
     rows = (bases[:, None, :] + pairs[None, :, :]).reshape(-1, 34)
-    return np.unique(rows[rows.max(axis=1) <= 4], axis=0)
+    return rows[rows.max(axis=1) <= 4]  # duplicates are harmless for a minimum
 
 
 def exhaustive_distance(counts: tuple[int, ...], sets: int) -> int:
