@@ -156,7 +156,8 @@ def build_tables() -> dict[str, npt.NDArray[np.uint8]]:
     """Compute the compact tables from scratch (what ``tools/gen_shanten_tables.py`` saves).
 
     ``suit_id[key]`` / ``iso_id[key]`` name a row of ``suit_vec`` / ``iso_vec``, whose column
-    ``m * 2 + p`` is the number of tiles to add for m sets and p pairs. Keys are base 5:
+    ``m * 2 + p`` is the number of tiles to add for m sets and p pairs; ``final`` is their
+    min-plus combination for every (sets needed, pinzu id, souzu id, isolated id). Keys are base 5:
     ``sum(count[i] * 5 ** (8 - i))`` over 1..9 of a suit, or over ``ISOLATED_KINDS``.
     """
     suit_vec, suit_id = _distinct_rows(_suit_distances())
@@ -173,6 +174,9 @@ def build_tables() -> dict[str, npt.NDArray[np.uint8]]:
         "suit_vec": suit_vec.astype(np.uint8),
         "iso_id": iso_id.reshape(-1).astype(np.uint8),
         "iso_vec": iso_vec.astype(np.uint8),
+        # [sets needed, pin id, sou id, iso id] → tiles to add; sets-major, so the common
+        # closed hand (4 sets) only touches one fifth of it
+        "final": np.ascontiguousarray(np.moveaxis(_combine(suit_vec, iso_vec), 3, 0)),
     }
 
 
@@ -202,9 +206,7 @@ def _combine(suit_vec: npt.NDArray[np.uint8], iso_vec: npt.NDArray[np.uint8]) ->
 class _Tables:
     suit_id: npt.NDArray[np.uint8]
     iso_id: npt.NDArray[np.uint8]
-    # flat: ((sets * n_suit + pin) * n_suit + sou) * n_iso + iso; sets-major, so the common
-    # closed hand (4 sets) only touches one fifth of it
-    final: npt.NDArray[np.uint8]
+    final: npt.NDArray[np.uint8]  # flat: ((sets * n_suit + pin) * n_suit + sou) * n_iso + iso
     n_suit: int
     n_iso: int
     # the same memory as bytes for the scalar path (indexing bytes beats numpy scalars)
@@ -216,8 +218,10 @@ class _Tables:
 def _load_arrays() -> dict[str, npt.NDArray[np.uint8]]:
     if DATA_FILE.exists():
         with np.load(DATA_FILE) as z:
-            arrays = {k: np.asarray(z[k], dtype=np.uint8) for k in ("suit_id", "suit_vec", "iso_id", "iso_vec")}
-        if arrays["suit_id"].shape == (SUIT_KEYS,) and arrays["iso_id"].shape == (SUIT_KEYS,):
+            arrays = {k: np.asarray(z[k], dtype=np.uint8) for k in z.files}
+        n, ni = len(arrays.get("suit_vec", ())), len(arrays.get("iso_vec", ()))
+        shapes = {"suit_id": (SUIT_KEYS,), "iso_id": (SUIT_KEYS,), "final": (_SETS + 1, n, n, ni)}
+        if all(k in arrays and arrays[k].shape == v for k, v in shapes.items()):
             return arrays
     return build_tables()
 
@@ -227,7 +231,7 @@ def _tables() -> _Tables:
     a = _load_arrays()
     suit_b = a["suit_id"].tobytes()
     iso_b = a["iso_id"].tobytes()
-    final_b = np.moveaxis(_combine(a["suit_vec"], a["iso_vec"]), 3, 0).tobytes()
+    final_b = a["final"].tobytes()
     return _Tables(
         suit_id=np.frombuffer(suit_b, dtype=np.uint8),
         iso_id=np.frombuffer(iso_b, dtype=np.uint8),
