@@ -22,23 +22,29 @@ records and ``majsoul`` for Mahjong Soul ones, adjusted to what the record's rul
 (East-only games) and to how the record writes final points (whole points in older Tenhou
 records).
 
->>> from pathlib import Path
->>> data = Path(__file__).resolve().parents[3] / "shared" / "data"
->>> report = replay_files([data / "tenhou_mjlog" / "2018110809gm-00b9-0000-00a79b89.xml"])
->>> report.games, report.kyoku, report.matched, report.ok
-(1, 3, 3, True)
+>>> import random
+>>> from sanma.formats import read_tenhou6
+>>> from sanma.formats.writers import write_tenhou6
+>>> g = Game(Rules.preset("online"), seed=2)
+>>> rng = random.Random(2)
+>>> while not g.done:
+...     g.apply(rng.choice(g.legal_actions(g.to_move[0])))
+>>> result = replay_record(read_tenhou6(write_tenhou6(g, as_text=True)))
+>>> result.kyoku == len(g.hand_results), result.ok, result.events[1:] == g.events[1:]
+(True, True, True)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import IllegalActionError, RecordError, SanmaError
+from .errors import HandError, IllegalActionError, RecordError, SanmaError
 from .formats import GameRecord, KyokuRecord, RecordedWin, read_record
 from .formats.record import (
     Ankan,
@@ -55,7 +61,7 @@ from .formats.record import (
 )
 from .game.actions import Action, ActionType
 from .game.engine import Game
-from .game.wall import Wall, WallBuilder
+from .game.wall import HAIPAI_POSITIONS, Wall, tile_set
 from .rules import Rules
 from .tiles import Tile
 
@@ -115,6 +121,9 @@ class GameReplay:
     matched: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: The engine's event stream of the replay when one engine game played the whole record
+    #: (no hand diverged); empty otherwise.
+    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -193,9 +202,9 @@ def rules_for(record: GameRecord) -> tuple[Rules, list[str]]:
     * a rule name without 南 (三鳳東喰赤速, 三銀の間赤) is an East-only game (round_winds = "E");
     * final points written as whole numbers (Tenhou before ~2022) mean final_rounding = "integer".
     """
+    if record.rule_name in Rules.presets():  # sanma's own record names its preset
+        return Rules.preset(record.rule_name), []
     platform = platform_of(record)
-    if platform in Rules.presets() and platform not in ("tenhou", "majsoul"):
-        return Rules.preset(platform), []
     rules = Rules.preset(platform)
     notes: list[str] = []
     changes: dict[str, Any] = {}
@@ -224,20 +233,74 @@ def rules_for(record: GameRecord) -> tuple[Rules, list[str]]:
 def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
     """The wall that deals exactly what ``k`` records: hands, draws, replacements, indicators.
 
-    Raises ``HandError`` when the record's tiles cannot lie in one wall under ``rules``.
+    Where each recorded tile lies is found by playing the record's wall operations (live draws,
+    replacement draws, kan dora reveals, in the record's order) on a probe wall of the same
+    rules whose "tiles" are the position numbers, so every layout (P14: fixed or to-indicator
+    dead walls, replacements from the live wall's tail once the rinshan tiles are used) is
+    followed exactly as the engine's ``Wall`` follows it. The unseen places get the remaining
+    tiles, shuffled by ``seed``. Raises ``HandError`` when the record's tiles cannot lie in
+    one wall under ``rules``.
     """
-    live = [e.tile for e in k.events if isinstance(e, Draw) and not e.replacement]
-    repl = [e.tile for e in k.events if isinstance(e, Draw) and e.replacement]
-    n = len(k.start_scores) or 3
-    hands = [k.initial_hands[(k.dealer + i) % n] for i in range(n)] if k.initial_hands else [(), (), ()]
-    dora = k.dora_indicators[:1]
-    kan = k.dora_indicators[1:]
-    ura = k.ura_indicators[:1]
-    kan_ura = k.ura_indicators[1:len(k.dora_indicators)]
-    b = WallBuilder(rules, seed=seed).hands(east=hands[0], south=hands[1], west=hands[2])
-    b = b.draws(live).replacements(repl).indicators(dora=dora, ura=ura or None, kan=kan or None,
-                                                   kan_ura=kan_ura or None)
-    return b.build()
+    first = k.initial_indicators
+    dice = (1, 1) if first == 2 else (1, 2)  # the record's dice are unknown; doubles turn two (P07)
+    n = len(tile_set(rules))
+    probe = Wall._trusted(rules, tuple(range(n)), dice)  # type: ignore[arg-type]  # positions as tiles
+    placed: dict[int, Tile] = {}
+
+    def put(pos: Any, tile: Tile, what: str) -> None:
+        if not isinstance(pos, int) or pos in placed:
+            raise HandError(f"{k.label}: {what} {tile}: wall position {pos} is already used")
+        placed[pos] = tile
+
+    hands = [k.initial_hands[(k.dealer + i) % 3] for i in range(3)] if k.initial_hands else []
+    for positions, hand in zip(HAIPAI_POSITIONS, hands, strict=False):
+        for pos, tile in zip(positions, hand, strict=False):
+            put(pos, tile, "dealt")
+    indicators = list(k.dora_indicators)
+    for where, tile in zip(probe.dora_indicators, indicators[:first], strict=False):
+        put(where, tile, "dora indicator")
+    kan_dora = indicators[first:]
+    reveals = _reveal_order(rules, k, len(kan_dora))
+    try:
+        for e in k.events:
+            before = isinstance(e, DoraRevealed) or id(e) in reveals.get("before", set())
+            if before and kan_dora and probe.can_reveal_kan_dora:
+                put(probe.reveal_kan_dora(), kan_dora.pop(0), "kan dora indicator")
+            if isinstance(e, Draw):
+                put(probe.draw_replacement() if e.replacement else probe.draw(), e.tile, "draw")
+            if id(e) in reveals.get("after", set()) and kan_dora and probe.can_reveal_kan_dora:
+                put(probe.reveal_kan_dora(), kan_dora.pop(0), "kan dora indicator")
+    except IllegalActionError as e:
+        raise HandError(f"{k.label}: the recorded draws do not fit the wall of rules {rules.name!r}: {e}") from None
+    for where, tile in zip(probe.ura_indicators, k.ura_indicators, strict=False):
+        put(where, tile, "ura indicator")
+    rest = Counter(tile_set(rules))
+    rest.subtract(placed.values())
+    if over := sorted(t for t, c in rest.items() if c < 0):
+        raise HandError(f"{k.label}: the record holds more {' '.join(map(str, over))} than the tile set of "
+                        f"rules {rules.name!r}")
+    fill = list(rest.elements())
+    random.Random(str(seed)).shuffle(fill)
+    it = iter(fill)
+    return Wall.from_tiles(rules, [placed[i] if i in placed else next(it) for i in range(n)], dice)
+
+
+def _reveal_order(rules: Rules, k: KyokuRecord, count: int) -> dict[str, set[int]]:
+    """When a record lists kan dora without reveal events (tenhou.net/6), place each reveal by the
+    rules' timing (P12): at the kan (immediate) or after its replacement draw."""
+    if not count or any(isinstance(e, DoraRevealed) for e in k.events):
+        return {}
+    out: dict[str, set[int]] = {"before": set(), "after": set()}
+    kan_kind = ""
+    for e in k.events:
+        if isinstance(e, Ankan):
+            kan_kind = rules.kan_dora_ankan
+        elif isinstance(e, Daiminkan | Kakan):
+            kan_kind = rules.kan_dora_open
+        elif isinstance(e, Draw) and e.replacement and kan_kind:
+            out["before" if kan_kind == "immediate" else "after"].add(id(e))
+            kan_kind = ""
+    return out
 
 
 class _ReplayGame(Game):
@@ -278,6 +341,7 @@ class _Replayer:
         self.out = GameReplay(source=record.source, rules=rules.name, notes=notes)
         self.fold_kita = platform_of(record) == "tenhou"
         self.game: Game | None = None
+        self.games_started = 0
         self.cursor = 0  # engine events already looked at
         self.wall_index = 0  # the record kyoku whose wall the engine's next hand gets
         self.label = ""
@@ -315,6 +379,7 @@ class _Replayer:
         g = _ReplayGame(self.rules, (round_index, k.dealer, k.honba, k.kyotaku), walls=self._wall,
                         names=names, scores=k.start_scores)
         self.game = g
+        self.games_started += 1
         self.cursor = 0
         return g
 
@@ -403,7 +468,7 @@ class _Replayer:
             pass  # compared for the whole hand in leftovers(): their timing shows in the sticks and han
         elif isinstance(e, Discard):
             legal = self._turn(e.seat, "discard")
-            kind: ActionType = "reach" if e.riichi else "dahai"
+            kind: ActionType = ("open_reach" if e.open_riichi else "reach") if e.riichi else "dahai"
             cands = [a for a in legal if a.type == kind and a.tile == e.tile]
             exact = [a for a in cands if a.tsumogiri == e.tsumogiri]
             if not (exact or cands):
@@ -536,7 +601,7 @@ class _Replayer:
             self.mismatch("riichi accepted (seats)", exp_r, got_r)
         # mjlog and mjai show each kan dora as an event; tenhou.net/6 only lists the indicators
         exp_d = [e.indicator.mjai for e in k.events if isinstance(e, DoraRevealed)] or \
-            [t.mjai for t in k.dora_indicators[1:]]
+            [t.mjai for t in k.dora_indicators[k.initial_indicators:]]
         got_d = [e["dora_marker"] for e in self.doras]
         if exp_d != got_d:
             self.mismatch("kan dora indicators", exp_d, got_d)
@@ -567,7 +632,7 @@ class _Replayer:
             self.draws.clear()
             raise _Diverged
         e = ryu[0]
-        if e.get("reason") != reason:
+        if e.get("reason") != reason and not (r.kind == "nagashi" and e.get("reason") == "nagashi"):
             self.mismatch("draw kind", reason, e.get("reason"))
         end = next((x for x in self.results if x["type"] == "end_kyoku"), None)
         deltas = list(e.get("deltas") or (end or {}).get("deltas") or [0, 0, 0])
@@ -645,6 +710,8 @@ class _Replayer:
                 out.matched += 1
         if not fresh:
             self.end_of_game()
+            if self.games_started == 1 and self.game is not None:
+                out.events = list(self.game.events)
         return out
 
     def end_of_game(self) -> None:

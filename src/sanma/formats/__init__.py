@@ -1,4 +1,5 @@
-"""Reading game records: Tenhou mjlog XML, tenhou.net/6 JSON, majiang JSON and mjai JSONL.
+"""Reading game records (Tenhou mjlog XML, tenhou.net/6 JSON, majiang JSON, mjai JSONL) and writing
+games (mjai JSONL, tenhou.net/6 JSON: :mod:`sanma.formats.writers`).
 
 Every reader returns a :class:`GameRecord` (see :mod:`sanma.formats.record`); ``read_record``
 picks the reader from the content. Readers are lenient: problems are collected in
@@ -25,6 +26,7 @@ from .record import (
     read_guarded,
 )
 from .tenhou import read_mjlog, read_tenhou6
+from .writers import write_mjai, write_tenhou6
 
 __all__ = [
     "DrawResult",
@@ -37,6 +39,8 @@ __all__ = [
     "read_mjlog",
     "read_record",
     "read_tenhou6",
+    "write_mjai",
+    "write_tenhou6",
 ]
 
 

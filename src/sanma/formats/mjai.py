@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import RecordError, SanmaError
 from ..tiles import NORTH, Tile
 from .record import (
+    LIMITS,
     DrawResult,
     GameRecord,
     KyokuRecord,
@@ -27,6 +28,7 @@ from .record import (
     check_json_depth,
     kyoku_label,
     limit_from_han_fu,
+    live_draws_for,
     read_guarded,
     yaku_name,
 )
@@ -66,12 +68,19 @@ class _Kyoku:
             if not isinstance(h, list) or len(h) != 13:
                 raise RecordError(f"tehais[{s}] is not 13 tiles")
             self.haipai.append([tile(x) for x in h])
-        self.dora = [tile(ev.get("dora_marker"))]
+        markers = ev.get("dora_markers")
+        if isinstance(markers, list) and markers:
+            self.dora = [tile(x) for x in markers]  # sanma's engine: 2 on doubles (P07)
+        else:
+            self.dora = [tile(ev.get("dora_marker"))]
+        self.initial_indicators = len(self.dora)
         self.ura: tuple[Tile, ...] = ()
         self.replay = KyokuReplay(reader.problems, self.label, self.dealer, [list(h) for h in self.haipai],
-                                  kyotaku=self.kyotaku)
+                                  kyotaku=self.kyotaku, live_draws=live_draws_for(reader.rule_name))
+        self.draw_deltas_pending = False
         self.results: list[Result] = []
         self.reach: int | None = None
+        self.open_reach = False
         self.events = 0
 
     def seat(self, ev: dict[str, Any], key: str = "actor") -> int:
@@ -90,7 +99,8 @@ class _Kyoku:
             seat = self.seat(ev)
             riichi = self.reach == seat
             self.reach = None
-            rp.discard(seat, tile(ev.get("pai")), tsumogiri=bool(ev.get("tsumogiri")), riichi=riichi)
+            rp.discard(seat, tile(ev.get("pai")), tsumogiri=bool(ev.get("tsumogiri")), riichi=riichi,
+                       open_riichi=riichi and self.open_reach)
         elif kind in ("pon", "daiminkan"):
             seat, target = self.seat(ev), self.seat(ev, "target")
             consumed = ev.get("consumed")
@@ -112,6 +122,9 @@ class _Kyoku:
             rp.kita(self.seat(ev), tile(ev["pai"]) if "pai" in ev else Tile(NORTH))
         elif kind == "reach":
             self.reach = self.seat(ev)
+            self.open_reach = bool(ev.get("open"))
+        elif kind == "flower":
+            rp.flower(self.seat(ev), tile(ev.get("pai")))
         elif kind == "reach_accepted":
             rp.finish()
         elif kind == "dora":
@@ -122,9 +135,13 @@ class _Kyoku:
             self.hora(ev)
         elif kind == "ryukyoku":
             rp.finish()
+            # sanma's engine writes an abort's or a nagashi win's payments only in end_kyoku
+            self.draw_deltas_pending = "deltas" not in ev
             deltas = ev.get("deltas") or [0, 0, 0]
-            self.results.append(DrawResult(str(ev.get("reason", "exhaustive")),
-                                           tuple(as_int(x, "delta") for x in deltas[:3])))
+            tenpai = ev.get("tenpai")
+            self.results.append(DrawResult(
+                str(ev.get("reason", "exhaustive")), tuple(as_int(x, "delta") for x in deltas[:3]),
+                tuple(self.seat({"s": s}, "s") for s in tenpai) if isinstance(tenpai, list) else ()))
         else:
             self.r.problems.add(f"unknown event type {kind!r}", self.label, self.replay.where)
 
@@ -136,20 +153,31 @@ class _Kyoku:
             raise RecordError(f"cannot reconstruct the winning hand of seat {seat}")
         yaku: list[tuple[str, int]] = []
         yakuman = 0
+        listed_yakuman = 0
         for item in ev.get("yaku") or []:
-            if not isinstance(item, list) or len(item) != 2:
+            if isinstance(item, dict):  # sanma's engine: {"name", "han", "yakuman"?} with sanma names
+                pair: list[Any] = [item.get("name"), item.get("yakuman") or item.get("han", 0)]
+                listed_yakuman += as_int(item.get("yakuman", 0), "yakuman")
+            else:
+                pair = item
+            if not isinstance(pair, list) or len(pair) != 2:
                 p.add(f"yaku entry {item!r} is not [name, han]", self.label)
                 continue
-            name = yaku_name(str(item[0]))
+            name = yaku_name(str(pair[0]))
             if name is None:
-                p.add(f"unknown yaku {item[0]!r}", self.label)
+                p.add(f"unknown yaku {pair[0]!r}", self.label)
                 continue
-            yaku.append((name, as_int(item[1], "yaku han")))
+            yaku.append((name, as_int(pair[1], "yaku han")))
         han = as_int(ev.get("han", sum(h for _, h in yaku)), "han")
         fu = as_int(ev["fu"], "fu") if ev.get("fu") is not None else None
-        if "yakuman" in ev:
+        if any(isinstance(item, dict) for item in ev.get("yaku") or []):
+            yakuman = listed_yakuman  # a counted yakuman (kazoe) lists ordinary yaku
+        elif "yakuman" in ev:
             yakuman = as_int(ev["yakuman"], "yakuman")
-        ura = tuple(tile(x) for x in ev.get("ura_markers") or [])
+        limit = ev["limit"] if "limit" in ev else limit_from_han_fu(han, fu, yakuman)
+        if limit is not None and limit not in LIMITS:
+            p.add(f"limit {limit!r} is not one of {LIMITS}", self.label)
+        ura = tuple(tile(x) for x in ev.get("ura_markers") or ev.get("uradora_markers") or [])
         self.ura = ura or self.ura
         deltas = ev.get("deltas")
         if not isinstance(deltas, list) or len(deltas) != 3:
@@ -159,7 +187,7 @@ class _Kyoku:
             ctx, seat=seat, from_seat=target, dealer=self.dealer, round_wind=self.round_wind,
             honba=self.honba if first else 0, kyotaku=None if first else 0, dora=tuple(self.dora), ura=ura,
             yaku=tuple(yaku), yakuman=yakuman, han=0 if yakuman else han, fu=fu,
-            limit=limit_from_han_fu(han, fu, yakuman), points=as_int(ev.get("hora_points", 0), "hora_points"),
+            limit=limit, points=as_int(ev.get("hora_points", ev.get("points", 0)), "hora_points"),
             deltas=tuple(as_int(x, "delta") for x in deltas), pao_seat=None, source=self.r.source,
             label=self.label, index=self.index, problems=p))
 
@@ -168,7 +196,15 @@ class _Kyoku:
             round_wind=self.round_wind, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku,
             start_scores=self.start, dora_indicators=tuple(self.dora), ura_indicators=self.ura,
             initial_hands=tuple(tuple(h) for h in self.haipai), events=tuple(self.replay.events),
-            results=tuple(self.results))
+            results=tuple(self.results), initial_indicators=self.initial_indicators)
+
+    def end(self, ev: dict[str, Any]) -> None:
+        """``end_kyoku``: the payments of a draw whose ``ryukyoku`` event did not carry them."""
+        deltas = ev.get("deltas")
+        if self.draw_deltas_pending and self.results and isinstance(self.results[-1], DrawResult) \
+                and isinstance(deltas, list):
+            last = self.results[-1]
+            self.results[-1] = DrawResult(last.kind, tuple(as_int(x, "delta") for x in deltas[:3]), last.tenpai)
 
 
 class _Reader:
@@ -176,6 +212,7 @@ class _Reader:
         self.text = text
         self.source = source
         self.problems = Problems(source, strict)
+        self.rule_name = ""
 
     def read(self) -> GameRecord:
         import json
@@ -188,6 +225,8 @@ class _Reader:
         kyoku: list[KyokuRecord] = []
         cur: _Kyoku | None = None
         final_scores: tuple[int, ...] | None = None
+        final_points: tuple[float, ...] | None = None
+        flags: tuple[tuple[str, Any], ...] = ()
         complete = False
         for n, line in enumerate(lines, 1):
             if not line.strip():
@@ -208,6 +247,10 @@ class _Reader:
                         if len(names) != 3:
                             raise RecordError(f"{len(names)} players in a 3-player record")
                         players = tuple(str(x) for x in names)
+                    self.rule_name = str(ev.get("rules", "")) if isinstance(ev.get("rules"), str) else ""
+                    flags = tuple(sorted((str(k), v) for k, v in ev.items()
+                                         if k not in ("type", "names", "rules", "scores")
+                                         and isinstance(v, str | int | float | bool)))
                 elif kind == "start_kyoku":
                     if cur is not None:
                         p.add("start_kyoku before end_kyoku", cur.label, where)
@@ -218,6 +261,7 @@ class _Reader:
                         raise RecordError("end_kyoku outside a kyoku")
                     if not cur.results:
                         p.add("kyoku ends without hora or ryukyoku", cur.label, where)
+                    cur.end(ev)
                     kyoku.append(cur.record())
                     cur = None
                 elif kind == "end_game":
@@ -225,6 +269,9 @@ class _Reader:
                     scores = ev.get("scores")
                     if isinstance(scores, list) and len(scores) >= 3:
                         final_scores = tuple(as_int(x, "score") for x in scores[:3])
+                    points = ev.get("points")
+                    if isinstance(points, list) and len(points) >= 3:
+                        final_points = tuple(float(x) for x in points[:3])
                 elif cur is None:
                     raise RecordError(f"event {kind!r} outside a kyoku")
                 else:
@@ -242,9 +289,9 @@ class _Reader:
         if not kyoku:
             p.add("no kyoku in the record")
         return GameRecord(
-            source=self.source, format="mjai", players=players,
+            source=self.source, format="mjai", rule_name=self.rule_name, rule_flags=flags, players=players,
             start_scores=kyoku[0].start_scores if kyoku else (), kyoku=tuple(kyoku),
-            final_scores=final_scores, complete=complete, errors=tuple(p.items))
+            final_scores=final_scores, final_points=final_points, complete=complete, errors=tuple(p.items))
 
 
 def read_mjai(path_or_text: str | Path | bytes, *, strict: bool = False, source: str | None = None) -> GameRecord:

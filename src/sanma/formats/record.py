@@ -16,6 +16,7 @@ and mpsz strings in :class:`RecordedWin` (the form ``sanma.score_hand`` takes). 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +76,7 @@ class Discard:
     tile: Tile
     tsumogiri: bool = False
     riichi: bool = False  # the discard that declares riichi
+    open_riichi: bool = False  # ... as open riichi (club rules; sanma's own records)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +252,7 @@ class KyokuRecord:
     initial_hands: tuple[tuple[Tile, ...], ...] = ()
     events: tuple[Event, ...] = ()
     results: tuple[Result, ...] = ()
+    initial_indicators: int = 1  # dora indicators turned at the deal (2 on doubles under P07)
 
     @property
     def label(self) -> str:
@@ -372,6 +375,14 @@ class WinContext:
     kyotaku: int  # sticks on the table, including this kyoku's accepted riichi
 
 
+def live_draws_for(rule_name: str) -> int | None:
+    """Draws a kyoku may hold: 55 for Tenhou / Mahjong Soul (and unnamed) records, None (no check)
+    for sanma's own records under another rule set, whose wall layout the rules decide (P14)."""
+    if not rule_name or rule_name in ("tenhou", "majsoul") or not rule_name.isascii():
+        return 55
+    return None
+
+
 def meld_text(kind: str, tiles: tuple[Tile, ...]) -> str:
     """``meld_text('pon', tiles) == 'pon:055p'`` (red fives kept)."""
     from ..tiles import to_mpsz
@@ -383,11 +394,13 @@ class KyokuReplay:
     """Replays one kyoku's actions, checking each against the hands; problems go to ``problems``.
 
     ``live_draws`` is how many tiles all draws together (replacements included) may take:
-    55 in Tenhou / Mahjong Soul sanma (108 - 39 dealt - 14 dead wall).
+    55 in Tenhou / Mahjong Soul sanma (108 - 39 dealt - 14 dead wall); ``None`` when the rules
+    of the record are not Tenhou's layout (sanma's own records under other rule sets): no
+    check, and haitei/houtei are left to the recorded yaku.
     """
 
     def __init__(self, problems: Problems, label: str, dealer: int, hands: list[list[Tile]],
-                 kyotaku: int = 0, live_draws: int = 55) -> None:
+                 kyotaku: int = 0, live_draws: int | None = 55) -> None:
         self.p = problems
         self.label = label
         self.dealer = dealer
@@ -407,6 +420,7 @@ class KyokuReplay:
         self.pending_riichi: int | None = None
         self.interrupted = False  # a call or kita happened: first-go-around yaku are gone
         self.pending_replacement = [False] * self.n
+        self.flower_size: dict[int, int] = {}  # seat -> hand size before the flower being replaced
         self.last_draw: list[Tile | None] = [None] * self.n
         self.last_was_replacement = [False] * self.n
         # the last tile offered to the others: (kind, seat, tile) with kind discard/kakan/ankan/kita
@@ -457,17 +471,20 @@ class KyokuReplay:
         replacement = self.pending_replacement[seat]
         self.pending_replacement[seat] = False
         self.draws += 1
-        if self.draws > self.live_draws:
+        if self.live_draws is not None and self.draws > self.live_draws:
             self.problem(f"draw {self.draws} exceeds the {self.live_draws} tiles of the wall")
         self.own_draws[seat] += 1
         self.hands[seat].append(tile)
         self.last_draw[seat] = tile
         self.last_was_replacement[seat] = replacement
         self.events.append(Draw(seat, tile, replacement))
-        if len(self.hands[seat]) + 3 * len(self.melds[seat]) != 14:
+        # a flower's replacement restores the hand's size before the flower (13 during the deal)
+        size = self.flower_size.pop(seat, 14)
+        if len(self.hands[seat]) + 3 * len(self.melds[seat]) != size:
             self.problem(f"seat {seat} holds {len(self.hands[seat])} tiles after drawing {tile}")
 
-    def discard(self, seat: int, tile: Tile, tsumogiri: bool | None = None, riichi: bool = False) -> None:
+    def discard(self, seat: int, tile: Tile, tsumogiri: bool | None = None, riichi: bool = False,
+                open_riichi: bool = False) -> None:
         if not self._seat_ok(seat):
             return
         self._resolve_riichi()
@@ -485,7 +502,7 @@ class KyokuReplay:
         self.discards[seat] += 1
         self.last_draw[seat] = None
         self.offer = ("discard", seat, tile)
-        self.events.append(Discard(seat, tile, tsumogiri, riichi))
+        self.events.append(Discard(seat, tile, tsumogiri, riichi, riichi and open_riichi))
 
     def _call(self, seat: int, from_seat: int, tile: Tile, count: int, kind: str) -> tuple[Tile, ...] | None:
         if not (self._seat_ok(seat) and self._seat_ok(from_seat)):
@@ -586,6 +603,19 @@ class KyokuReplay:
         self.pending_replacement[seat] = True
         self.offer = ("kita", seat, tile)
         self.events.append(Kita(seat, tile))
+
+    def flower(self, seat: int, tile: Tile) -> None:
+        """A flower set aside (P03); the replacement draw follows. Not a call: no ippatsu is broken here
+        (the engine decides by its rules; the record's yaku list says what was scored)."""
+        if not self._seat_ok(seat):
+            return
+        if not tile.is_flower:
+            self.problem(f"flower by seat {seat}: {tile} is not a flower")
+        self.flower_size.setdefault(seat, len(self.hands[seat]) + 3 * len(self.melds[seat]))
+        self._take(seat, tile, "flower")
+        self.pending_replacement[seat] = True
+        self.last_draw[seat] = None
+        self.events.append(Flower(seat, tile))
 
     def dora(self, indicator: Tile) -> None:
         self.events.append(DoraRevealed(indicator))
@@ -690,6 +720,8 @@ def yaku_name(japanese: str) -> str | None:
     >>> yaku_name("役牌 中"), yaku_name("自風 南"), yaku_name("役牌:場風牌"), yaku_name("抜きドラ")
     ('yakuhai_chun', 'yakuhai_seat_wind', 'yakuhai_round_wind', 'kita_dora')
     """
+    if re.fullmatch(r"[a-z][a-z0-9_]*", japanese):
+        return japanese  # sanma's own name (sanma's records write them)
     name = japanese.strip().replace(":", " ").replace("：", " ")
     if name.startswith(("自風", "役牌 自風")):
         return "yakuhai_seat_wind"

@@ -27,7 +27,7 @@ from typing import Any, cast
 from xml.etree import ElementTree as ET
 
 from ..errors import RecordError, SanmaError
-from ..tiles import Tile
+from ..tiles import NUM_KINDS, Tile
 from .record import (
     LIMITS,
     DrawResult,
@@ -40,6 +40,7 @@ from .record import (
     as_int,
     build_win,
     kyoku_label,
+    live_draws_for,
     parse_json,
     read_guarded,
     yaku_name,
@@ -97,7 +98,9 @@ def tile_from_code(code: Any) -> Tile:
         return Tile(26 + n)
     if d == 5 and 1 <= n <= 3:
         return Tile((n - 1) * 9 + 4, True)
-    raise RecordError(f"tile code {code} is not a tile (11-19, 21-29, 31-39, 41-47, 51-53)")
+    if d == 6 and 1 <= n <= 4:  # sanma extension: flowers 1f-4f (kansai rules)
+        return Tile(NUM_KINDS + n - 1)
+    raise RecordError(f"tile code {code} is not a tile (11-19, 21-29, 31-39, 41-47, 51-53, 61-64)")
 
 
 def _yaku_pairs(ids_hans: list[int], problems: Problems, label: str) -> tuple[tuple[str, int], ...]:
@@ -539,7 +542,9 @@ class _Tenhou6Kyoku:
         self.discards = [_list(data[6 + 3 * s], f"discards {s}") for s in range(3)]
         self.result = _list(data[16], "result")
         self.replay = KyokuReplay(p, self.label, self.dealer, [list(h) for h in self.haipai],
-                                  kyotaku=self.kyotaku)
+                                  kyotaku=self.kyotaku, live_draws=live_draws_for(game.rule_name))
+        initial = game.initial_dora[index] if index < len(game.initial_dora) else 1
+        self.initial_indicators = as_int(initial, "sanma.initial_dora")
         self.ti = [0, 0, 0]
         self.di = [0, 0, 0]
 
@@ -578,19 +583,23 @@ class _Tenhou6Kyoku:
                 return "discard"
             if not isinstance(item, str):
                 raise RecordError(f"discard entry {item!r} is neither a tile code nor an action")
-            if item.startswith("r"):
+            if item.startswith(("r", "o")):  # "o": open riichi, a sanma extension (club rules)
                 code = as_int(item[1:], f"riichi discard {item!r}")
                 drawn = rp.last_draw[seat]
+                opened = item.startswith("o")
                 if code == 60:
                     if drawn is None:
                         raise RecordError(f"tsumogiri riichi by seat {seat} without a draw")
-                    rp.discard(seat, drawn, tsumogiri=True, riichi=True)
+                    rp.discard(seat, drawn, tsumogiri=True, riichi=True, open_riichi=opened)
                 else:
-                    rp.discard(seat, tile_from_code(code), tsumogiri=False, riichi=True)
+                    rp.discard(seat, tile_from_code(code), tsumogiri=False, riichi=True, open_riichi=opened)
                 return "discard"
             if "f" in item:
                 _, _, t = _parse_call(item, "f")
-                rp.kita(seat, t)
+                if t.is_flower:
+                    rp.flower(seat, t)
+                else:
+                    rp.kita(seat, t)
             elif "a" in item:
                 _, tiles, t = _parse_call(item, "a")
                 if len(tiles) != 4:
@@ -640,6 +649,16 @@ class _Tenhou6Kyoku:
 
     def play(self) -> tuple[str, int]:
         """Replay every draw and discard; returns how it ended: ('tsumo'|'end', last seat)."""
+        for i in range(3):  # flowers dealt are set aside and replaced at once, dealer first (P03)
+            s = (self.dealer + i) % 3
+            while any(t.is_flower for t in self.replay.hands[s]):
+                item = self.discards[s][self.di[s]] if self.di[s] < len(self.discards[s]) else None
+                if not (isinstance(item, str) and item.startswith("f")):
+                    raise RecordError(f"seat {s} was dealt a flower but does not set it aside first")
+                self.di[s] += 1
+                self.replay.flower(s, _parse_call(item, "f")[2])
+                if not self._draw(s):
+                    raise RecordError(f"no replacement draw for seat {s}'s flower")
         seat = self.dealer
         if not self._draw(seat):
             raise RecordError("the dealer has no first draw")
@@ -669,7 +688,7 @@ class _Tenhou6Kyoku:
             round_wind=self.round_wind, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku,
             start_scores=self.start, dora_indicators=self.dora, ura_indicators=self.ura,
             initial_hands=tuple(tuple(h) for h in self.haipai), events=tuple(self.replay.events),
-            results=results)
+            results=results, initial_indicators=self.initial_indicators)
 
     def results(self, state: str, last: int) -> tuple[Result, ...]:
         p = self.g.problems
@@ -740,12 +759,18 @@ class _Tenhou6Reader:
         self.data = data
         self.source = source
         self.problems = Problems(source, strict)
+        self.rule_name = ""
+        self.initial_dora: list[Any] = []
 
     def read(self) -> GameRecord:
         d, p = self.data, self.problems
         if not isinstance(d, dict) or not isinstance(d.get("log"), list):
             raise RecordError(f"{self.source}: not tenhou.net/6 JSON (no 'log' list)")
         rule: dict[str, Any] = d["rule"] if isinstance(d.get("rule"), dict) else {}
+        self.rule_name = str(rule.get("disp", ""))
+        ext: dict[str, Any] = d["sanma"] if isinstance(d.get("sanma"), dict) else {}
+        dora_counts = ext.get("initial_dora")
+        self.initial_dora = dora_counts if isinstance(dora_counts, list) else []
         names = d.get("name")
         players = tuple(str(x) for x in names[:3]) if isinstance(names, list) else ()
         if isinstance(names, list) and len(names) > 3 and names[3]:

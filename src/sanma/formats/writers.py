@@ -1,0 +1,277 @@
+"""Writing games: mjai JSONL and tenhou.net/6 JSON, from the engine's event stream.
+
+:func:`write_mjai` writes the engine's events as they are: mjai with sanma's extensions (three
+``scores``/``tehais``, ``kita`` and ``flower`` events, the rule set named in ``start_game``).
+:func:`write_tenhou6` writes tenhou.net/6 JSON for three players as Tenhou does: four-seat
+arrays with an empty fourth seat, kita as ``"f44"`` in the discard column, calls as strings
+whose letter position names the seat called from (see :mod:`sanma.formats.tenhou`).
+Both read back with sanma's readers into the same game; ``sanma replay --check`` on a written
+game matches hand for hand.
+
+Three things tenhou.net/6 cannot say are written as sanma extensions, used only when a game
+has them: flowers (tile codes ``61``-``64`` = ``1f``-``4f``; a pulled flower is ``"f61"`` in the
+discard column, like ``"f44"`` for a kita), open riichi (``"o"`` + tile code, like ``"r"``), and
+rule sets other than Tenhou's (``rule.disp`` is the rule set's name).
+
+>>> from sanma.game.engine import Game
+>>> from sanma.rules import Rules
+>>> import random
+>>> g = Game(Rules.preset("tenhou"), seed=5)
+>>> rng = random.Random(5)
+>>> while not g.done:
+...     g.apply(rng.choice(g.legal_actions(g.to_move[0])))
+>>> from sanma.formats import read_mjai, read_tenhou6
+>>> a, b = read_mjai(write_mjai(g)), read_tenhou6(write_tenhou6(g, as_text=True))
+>>> a.errors, b.errors, a.final_scores == b.final_scores == tuple(g.result.scores)
+((), (), True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import RecordError
+from ..rules import Rules
+from ..tiles import NUM_KINDS, Tile
+from .record import JAPANESE_YAKU
+
+LIMIT_WORDS = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "sanbaiman": "三倍満", "yakuman": "役満"}
+DRAW_WORDS = {"exhaustive": "流局", "kyuushu": "九種九牌", "suukaikan": "四槓散了", "sanfuu_renda": "四風連打",
+              "nagashi": "流し満貫", "four_riichi": "四家立直", "triple_ron": "三家和了"}
+WIND_KANJI = {"E": "東", "S": "南", "W": "西", "N": "北"}
+#: sanma yaku name -> the Japanese name records use (the first one listed in JAPANESE_YAKU).
+YAKU_JAPANESE: dict[str, str] = {}
+for _jp, _name in JAPANESE_YAKU.items():
+    YAKU_JAPANESE.setdefault(_name, _jp)
+YAKU_JAPANESE.update({"yakuhai_haku": "役牌 白", "yakuhai_hatsu": "役牌 發", "yakuhai_chun": "役牌 中"})
+
+
+def _events_of(game_or_events: Any) -> list[dict[str, Any]]:
+    events = getattr(game_or_events, "events", game_or_events)
+    if isinstance(events, str | bytes) or not isinstance(events, Iterable):
+        raise RecordError(f"expected a Game or a sequence of event dicts, got {type(game_or_events).__name__}")
+    out = list(events)
+    for i, e in enumerate(out):
+        if not isinstance(e, dict) or not isinstance(e.get("type"), str):
+            raise RecordError(f"event {i} is not an mjai event (a dict with a 'type'): {e!r}")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# mjai JSONL
+# --------------------------------------------------------------------------------------------
+
+
+def write_mjai(game_or_events: Any) -> str:
+    """mjai JSONL: one event per line (a ``Game`` or its ``events``), ending with a newline.
+
+    >>> write_mjai([{"type": "kita", "actor": 1, "pai": "N"}])
+    '{"type":"kita","actor":1,"pai":"N"}\\n'
+    """
+    events = _events_of(game_or_events)
+    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
+
+
+# --------------------------------------------------------------------------------------------
+# tenhou.net/6 JSON
+# --------------------------------------------------------------------------------------------
+
+
+def tile_code(name: str) -> int:
+    """tenhou.net/6 code of an mjai tile name: ``tile_code('5pr') == 52``, ``tile_code('N') == 44``,
+    flowers (sanma extension) ``tile_code('1f') == 61``."""
+    t = Tile.from_mjai(name)
+    if t.kind >= NUM_KINDS:
+        return 61 + t.kind - NUM_KINDS
+    if t.red:
+        return 51 + t.kind // 9
+    if t.kind >= 27:
+        return 41 + t.kind - 27
+    return (t.kind // 9 + 1) * 10 + t.kind % 9 + 1
+
+
+def _call_position(actor: int, target: int) -> int:
+    """Letter position in a pon/daiminkan string: 0 = from the player before (kamicha in the
+    four-seat numbering Tenhou keeps for sanma), 2 = across, 4 = after (shimocha)."""
+    return {3: 0, 2: 2, 1: 4}[(target - actor) % 4]
+
+
+def _call_text(letter: str, called: int, consumed: list[int], position: int) -> str:
+    codes = [f"{c}" for c in consumed]
+    codes.insert(position // 2, f"{letter}{called}")
+    return "".join(codes)
+
+
+class _Tenhou6Kyoku:
+    def __init__(self, start: dict[str, Any], rules: Rules | None) -> None:
+        self.rules = rules
+        rounds = "ESWN"
+        self.dealer = int(start["oya"])
+        self.honba = int(start.get("honba", 0))
+        self.head = [4 * rounds.index(start["bakaze"]) + self.dealer, self.honba, int(start.get("kyotaku", 0))]
+        self.scores = [*start["scores"], 0]
+        self.dora = [tile_code(start.get("dora_markers", [start["dora_marker"]])[0])]
+        self.dora += [tile_code(x) for x in start.get("dora_markers", [])[1:]]
+        self.initial_dora = len(self.dora)
+        self.ura: list[int] = []
+        self.haipai = [[tile_code(x) for x in h] for h in start["tehais"]]
+        self.takes: list[list[Any]] = [[], [], []]
+        self.discards: list[list[Any]] = [[], [], []]
+        self.drawn: list[str | None] = [None, None, None]
+        self.pons: list[dict[int, str]] = [{}, {}, {}]  # kind -> pon string
+        self.riichi: int | None = None
+        self.open = False
+        self.result: list[Any] = []
+
+    def event(self, e: dict[str, Any]) -> None:
+        t = e["type"]
+        if t == "tsumo":
+            self.takes[e["actor"]].append(tile_code(e["pai"]))
+            self.drawn[e["actor"]] = e["pai"]
+        elif t == "reach":
+            self.riichi = e["actor"]
+            self.open = bool(e.get("open"))
+        elif t == "dahai":
+            seat = e["actor"]
+            code = 60 if e.get("tsumogiri") else tile_code(e["pai"])
+            if self.riichi == seat:
+                self.discards[seat].append(("o" if self.open else "r") + str(code))
+                self.riichi = None
+            else:
+                self.discards[seat].append(code)
+            self.drawn[seat] = None
+        elif t in ("pon", "daiminkan"):
+            seat, target = e["actor"], e["target"]
+            consumed = [tile_code(x) for x in e["consumed"]]
+            pos = _call_position(seat, target)
+            if t == "daiminkan" and pos == 4:
+                pos = 6  # a kan from the next player: the letter before the last tile
+            text = _call_text("p" if t == "pon" else "m", tile_code(e["pai"]), consumed, pos)
+            self.takes[seat].append(text)
+            if t == "pon":
+                self.pons[seat][Tile.from_mjai(e["pai"]).kind] = text
+            else:
+                self.discards[seat].append(0)  # Tenhou's placeholder: the rinshan draw comes next
+        elif t == "kakan":
+            seat = e["actor"]
+            kind = Tile.from_mjai(e["pai"]).kind
+            pon = self.pons[seat].get(kind)
+            added = tile_code(e["pai"])
+            if pon is None:
+                raise RecordError(f"kakan of {e['pai']} by seat {seat} without a pon")
+            p = pon.index("p")
+            self.discards[seat].append(f"{pon[:p]}k{added}{pon[p + 1:]}")
+        elif t == "ankan":
+            codes = sorted(tile_code(x) for x in e["consumed"])
+            # Tenhou writes three tiles, 'a', the fourth (a red five last)
+            self.discards[e["actor"]].append("".join(str(c) for c in codes[:3]) + f"a{codes[3]}")
+        elif t in ("kita", "flower"):
+            self.discards[e["actor"]].append(f"f{tile_code(e['pai'])}")
+        elif t == "dora":
+            self.dora.append(tile_code(e["dora_marker"]))
+        elif t == "hora":
+            self.hora(e)
+        elif t == "ryukyoku":
+            reason = e.get("reason", "exhaustive")
+            if reason not in DRAW_WORDS:
+                raise RecordError(f"ryukyoku reason {reason!r} has no tenhou.net/6 name")
+            self.result = [DRAW_WORDS[reason]]
+            if "deltas" in e:
+                self.result.append([*e["deltas"], 0])
+        elif t == "end_kyoku" and self.result[:1] != ["和了"] and len(self.result) == 1 \
+                and any(e.get("deltas", ())):
+            self.result.append([*e["deltas"], 0])  # nagashi settled as a win: deltas only here
+
+    def hora(self, e: dict[str, Any]) -> None:
+        who, frm = e["actor"], e["target"]
+        if e.get("uradora_markers") and not self.ura:
+            self.ura = [tile_code(x) for x in e["uradora_markers"]]
+        if not self.result:
+            self.result = ["和了"]
+        seat_wind = "ESW"[(who - self.dealer) % 3]
+        round_wind = "ESWN"[self.head[0] // 4]
+        yaku: list[str] = []
+        for y in e["yaku"]:
+            name = y["name"]
+            jp = YAKU_JAPANESE.get(name, name)
+            if name == "yakuhai_seat_wind":
+                jp = f"自風 {WIND_KANJI[seat_wind]}"
+            elif name == "yakuhai_round_wind":
+                jp = f"場風 {WIND_KANJI[round_wind]}"
+            if y.get("yakuman"):
+                m = int(y["yakuman"])
+                yaku.append(f"{jp}(役満)" if m == 1 else f"{jp}({m}倍役満)")
+            else:
+                yaku.append(f"{jp}({y['han']}飜)")
+        self.result += [[*e["deltas"], 0], [who, frm, who, self.points_text(e), *yaku]]
+
+    def points_text(self, e: dict[str, Any]) -> str:
+        """``30符2飜500-1000点``, ``満貫12000点``, ``40符3飜2600点∀`` ... (the reader's forms)."""
+        who, frm, total = e["actor"], e["target"], int(e["points"])
+        limit = e.get("limit")
+        head = LIMIT_WORDS[limit] if limit else f"{e['fu']}符{e['han']}飜"
+        if who == frm and self.rules is not None:
+            honba = self.honba * self.rules.honba_tsumo
+            pays = {s: -int(d) - honba for s, d in enumerate(e["deltas"]) if s != who}
+            if who == self.dealer and len(set(pays.values())) == 1 and 2 * next(iter(pays.values())) == total:
+                return f"{head}{next(iter(pays.values()))}点∀"
+            if who != self.dealer:
+                other = next(s for s in pays if s != self.dealer)
+                a, b = pays[other], pays[self.dealer]
+                if a + b == total and a > 0 and b > 0:
+                    return f"{head}{a}-{b}点"
+        return f"{head}{total}点"  # the total (sanma's reader takes it as the points either way)
+
+    def as_json(self) -> list[Any]:
+        cols: list[Any] = []
+        for s in range(3):
+            cols += [self.haipai[s], self.takes[s], self.discards[s]]
+        return [self.head, self.scores, self.dora, self.ura, *cols, [], [], [], self.result]
+
+
+def write_tenhou6(game_or_events: Any, rules: Rules | None = None, *, as_text: bool = False) -> Any:
+    """tenhou.net/6 JSON of a game (a ``Game`` or its ``events``): a dict, or its text with ``as_text``.
+
+    ``rules`` (default: the game's, or the preset named in ``start_game``) lets tsumo points be
+    written Tenhou's way (``500-1000点``); without them the total is written.
+    """
+    events = _events_of(game_or_events)
+    if rules is None:
+        rules = getattr(game_or_events, "rules", None)
+    start = next((e for e in events if e["type"] == "start_game"), {})
+    name = str(start.get("rules", ""))
+    if rules is None and name in Rules.presets():
+        rules = Rules.preset(name)
+    names = list(start.get("names", ["", "", ""]))[:3]
+    log: list[list[Any]] = []
+    initial_dora: list[int] = []
+    cur: _Tenhou6Kyoku | None = None
+    final: dict[str, Any] | None = None
+    for e in events:
+        t = e["type"]
+        if t == "start_kyoku":
+            cur = _Tenhou6Kyoku(e, rules)
+            initial_dora.append(cur.initial_dora)
+        elif t == "end_game":
+            final = e
+        elif cur is not None:
+            cur.event(e)
+            if t == "end_kyoku":
+                log.append(cur.as_json())
+                cur = None
+    if cur is not None:
+        log.append(cur.as_json())
+    red = {"aka51": 0, "aka52": rules.red_5p if rules else 1, "aka53": rules.red_5s if rules else 1}
+    out: dict[str, Any] = {
+        "title": ["", ""], "name": [*names, ""], "rule": {"disp": name, **red}, "log": log,
+    }
+    if any(n != 1 for n in initial_dora):  # sanma extension: indicators turned at the deal (P07)
+        out["sanma"] = {"initial_dora": initial_dora}
+    if final is not None:
+        sc: list[Any] = []
+        for s, p in zip(final["scores"], final["points"], strict=False):
+            sc += [s, p]
+        out["sc"] = [*sc, 0, 0]
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":")) if as_text else out

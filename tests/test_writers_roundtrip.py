@@ -1,0 +1,210 @@
+"""Writers (issue 3): a game sanma played, written as mjai JSONL or tenhou.net/6 JSON and read back
+by sanma's own readers, is the same game: replayed through the engine it gives back the very same
+event stream (hands, draws, actions, results, final scores), under every preset.
+
+ARCHITECTURE.md "Event stream": three-entry scores/tehais, ``kita`` events, the rule set named in
+``start_game``; tenhou.net/6 for three players has four-seat arrays with an empty fourth seat
+and kita as ``f44``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import re
+from functools import cache
+from typing import Any
+
+import pytest
+
+from sanma.errors import RecordError
+from sanma.formats import GameRecord, read_mjai, read_tenhou6
+from sanma.formats.record import DoraRevealed
+from sanma.formats.tenhou import _CALL_FROM, _parse_call
+from sanma.formats.writers import _call_position, _call_text, tile_code, write_mjai, write_tenhou6
+from sanma.game.engine import Game
+from sanma.replay import replay_record
+from sanma.rules import Rules
+from sanma.shanten_table import shanten
+from sanma.tiles import to_mpsz
+
+PRESETS = ("tenhou", "majsoul", "online", "official", "club", "kansai")
+SEEDS = (0, 1, 2)
+
+
+@cache
+def _game(preset: str, seed: int) -> Game:
+    """A whole game (the same seed gives the same game): every win is taken, discards lower the
+    shanten (riichi preferred), and one move in ten is any legal action (calls, kita, kans ...)."""
+    g = Game(Rules.preset(preset), seed=seed)
+    rng = random.Random(seed)
+    while not g.done:
+        seat = g.to_move[0]
+        acts = g.legal_actions(seat)
+        wins = [a for a in acts if a.type == "hora"]
+        discards = [a for a in acts if a.type in ("dahai", "reach")]
+        if wins:
+            g.apply(wins[0])
+        elif not discards or rng.random() < 0.1:
+            g.apply(rng.choice(acts))
+        else:
+            hand = g.seats[seat].hand
+
+            def value(a: Any, hand: list[Any] = hand) -> tuple[int, bool, float]:
+                rest = list(hand)
+                rest.remove(a.tile)
+                return shanten(to_mpsz(t for t in rest if not t.is_flower)), a.type != "reach", rng.random()
+
+            g.apply(min(discards, key=value))
+    assert len(g.hand_results) < g.max_hands  # ended by the rules, not by the safety net
+    return g
+
+
+def test_the_games_have_wins_calls_and_kita() -> None:
+    """The round trips below cover results of every kind, not only draws."""
+    events = [e for p in PRESETS for s in SEEDS for e in _game(p, s).events]
+    kinds = {e["type"] for e in events}
+    assert {"hora", "ryukyoku", "pon", "kita", "reach_accepted", "flower", "end_game"} <= kinds
+    assert sum(e["type"] == "hora" and e["target"] == e["actor"] for e in events) >= 5  # tsumo
+    assert sum(e["type"] == "hora" and e["target"] != e["actor"] for e in events) >= 5  # ron
+
+
+def _same_game(g: Game, rec: GameRecord) -> None:
+    assert rec.errors == ()
+    assert rec.complete and len(rec.kyoku) == len(g.hand_results)
+    assert g.result is not None and rec.final_scores == tuple(g.result.scores)
+    assert rec.final_points == tuple(g.result.points)
+    replay = replay_record(rec)
+    assert [str(m) for m in replay.mismatches] == []
+    # one engine game replayed the whole record and produced exactly the original stream
+    assert replay.events[1:] == g.events[1:]
+
+
+CASES = [pytest.param(p, s, id=f"{p}-{s}") for p in PRESETS for s in SEEDS]
+
+
+@pytest.mark.parametrize(("preset", "seed"), CASES)
+def test_mjai_written_and_read_back_is_the_same_game(preset: str, seed: int) -> None:
+    g = _game(preset, seed)
+    _same_game(g, read_mjai(write_mjai(g), strict=True))
+
+
+@pytest.mark.parametrize(("preset", "seed"), CASES)
+def test_tenhou6_written_and_read_back_is_the_same_game(preset: str, seed: int) -> None:
+    g = _game(preset, seed)
+    rec = read_tenhou6(write_tenhou6(g, as_text=True), strict=True)
+    _same_game(g, rec)
+    # both formats give the same hands, actions and results (tenhou.net/6 has no kan dora events)
+    other = read_mjai(write_mjai(g))
+    for a, b in zip(rec.kyoku, other.kyoku, strict=True):
+        assert a.initial_hands == b.initial_hands
+        assert _same_results(a.results, b.results)
+        assert _events(a.events) == _events(b.events)
+
+
+def _events(events: tuple[Any, ...]) -> list[Any]:
+    """Events without kan dora reveals, a meld's tiles in a fixed order (formats order them differently)."""
+    out = []
+    for e in events:
+        if isinstance(e, DoraRevealed):
+            continue
+        if hasattr(e, "tiles"):
+            e = dataclasses.replace(e, tiles=tuple(sorted(e.tiles, key=lambda t: (t.kind, t.red))))
+        out.append(e)
+    return out
+
+
+def _same_results(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Results equal apart from where each came from (the source and the fu a limit hand omits)."""
+    def key(r: Any) -> Any:
+        if hasattr(r, "han"):
+            return (r.seat, r.from_seat, r.han, r.yakuman, r.limit, r.points, r.deltas, tuple(sorted(r.yaku)),
+                    r.kita, r.honba, r.kyotaku, r.hand, r.melds)
+        return (r.kind, r.deltas)
+    return [key(r) for r in a] == [key(r) for r in b]
+
+
+# --- mjai: the event stream as it is ----------------------------------------------------------
+
+
+def test_mjai_is_one_json_event_per_line_with_the_sanma_extensions() -> None:
+    g = _game("tenhou", 1)
+    lines = write_mjai(g).splitlines()
+    events = [json.loads(x) for x in lines]
+    assert events == g.events
+    assert events[0]["type"] == "start_game" and events[0]["rules"] == "tenhou"
+    start = next(e for e in events if e["type"] == "start_kyoku")
+    assert len(start["scores"]) == 3 and len(start["tehais"]) == 3
+    kita = [e for e in events if e["type"] == "kita"]
+    assert kita and all(set(e) == {"type", "actor", "pai"} and e["pai"] == "N" for e in kita)
+    assert write_mjai(g.events) == write_mjai(g)
+
+
+def test_writers_reject_what_is_not_an_event_stream() -> None:
+    with pytest.raises(RecordError, match="event 1"):
+        write_mjai([{"type": "start_game"}, {"no": "type"}])
+    with pytest.raises(RecordError, match="Game or a sequence"):
+        write_tenhou6("not events")
+
+
+# --- tenhou.net/6: Tenhou's shape for three players ------------------------------------------
+
+
+def test_tenhou6_has_four_seat_arrays_with_an_empty_fourth_seat_and_kita_as_f44() -> None:
+    g = _game("tenhou", 1)
+    d = write_tenhou6(g)
+    assert d["name"][3] == "" and len(d["name"]) == 4
+    assert d["rule"]["disp"] == "tenhou" and d["sc"][6:] == [0, 0] and len(d["sc"]) == 8
+    for k in d["log"]:
+        assert len(k) == 17
+        assert len(k[1]) == 4 and k[1][3] == 0
+        assert k[13:16] == [[], [], []]
+        assert k[16][0] in ("和了", "流局", "九種九牌", "四槓散了", "流し満貫")
+        if k[16][0] == "和了":
+            assert all(len(x) == 4 and x[3] == 0 for x in k[16][1::2])
+    discards = [x for k in d["log"] for s in range(3) for x in k[6 + 3 * s]]
+    assert "f44" in discards
+    assert all(re.fullmatch(r"\d+|[ro]\d+|f44|\d*[akm]\d+|0", str(x)) for x in discards)
+
+
+@pytest.mark.parametrize(("actor", "target"), [(a, t) for a in range(3) for t in range(3) if a != t])
+def test_call_letter_position_names_the_seat_called_from(actor: int, target: int) -> None:
+    """The reader's table (4-seat numbering with the empty seat 3) reads back the writer's position."""
+    for letter, count in (("p", 2), ("m", 3)):
+        pos = _call_position(actor, target)
+        if letter == "m" and pos == 4:
+            pos = 6
+        text = _call_text(letter, 43, [43] * count, pos)
+        found, tiles, called = _parse_call(text, letter)
+        assert (actor + _CALL_FROM[found]) % 4 == target
+        assert len(tiles) == count + 1 and called == tiles[found // 2]
+
+
+def test_tile_codes_match_tenhou6() -> None:
+    assert [tile_code(x) for x in ("1m", "9m", "1p", "5pr", "5sr", "9s", "E", "N", "C", "1f")] == \
+        [11, 19, 21, 52, 53, 39, 41, 44, 47, 61]
+
+
+def _kyoku_with(hora: dict[str, Any], honba: int = 0) -> list[Any]:
+    start = {"type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": honba, "kyotaku": 0, "oya": 0,
+             "dora_marker": "1p", "scores": [35000, 35000, 35000], "tehais": [["1p"] * 13] * 3}
+    d = write_tenhou6([{"type": "start_game", "names": ["a", "b", "c"], "rules": "tenhou"}, start,
+                       {"type": "hora", "pai": "1p", "yakuman": 0, "yaku": [{"name": "menzen_tsumo", "han": 1}],
+                        **hora}, {"type": "end_kyoku", "deltas": hora["deltas"]}])
+    result: list[Any] = d["log"][0][16]
+    return result
+
+
+def test_tenhou_points_are_written_tenhou_style() -> None:
+    """Tsumo-son (P50) as Tenhou writes it: non-dealer then dealer share, or ∀ each; honba (P43)
+    is not part of the text."""
+    tsumo = _kyoku_with({"actor": 1, "target": 1, "han": 2, "fu": 30, "points": 1500, "limit": None,
+                         "deltas": [-1100, 1700, -600]}, honba=1)
+    assert tsumo[2][3] == "30符2飜500-1000点" and tsumo[1] == [-1100, 1700, -600, 0]
+    dealer = _kyoku_with({"actor": 0, "target": 0, "han": 5, "fu": 30, "points": 8000, "limit": "mangan",
+                          "deltas": [8000, -4000, -4000]})
+    assert dealer[2][3] == "満貫4000点∀"
+    ron = _kyoku_with({"actor": 2, "target": 1, "han": 1, "fu": 30, "points": 1000, "limit": None,
+                       "deltas": [0, -1000, 1000]})
+    assert ron[2][:4] == [2, 1, 2, "30符1飜1000点"] and ron[2][4] == "門前清自摸和(1飜)"
