@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(PY) -m sanma demo
+	$(PY) -m sanma play --rules tenhou
 
 lint: install
 	$(PY) -m ruff check src tests benchmarks

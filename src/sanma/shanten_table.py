@@ -285,6 +285,8 @@ def _check_counts(counts: Sequence[int], melds: int | None, where: str | None = 
         m = _MELDS_BY_COUNT.get(total)
         if m is not None:
             return c, m
+    elif type(melds) is int and 0 <= melds <= _SETS and 0 <= total - (13 - 3 * melds) <= 1:
+        return c, melds  # the common case: no error message to build
     return c, _melds_for(total, melds, where or _describe(counts))
 
 

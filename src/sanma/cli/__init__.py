@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-
 import typer
 
 app = typer.Typer(
@@ -24,15 +22,9 @@ def version() -> None:
 
 
 def _register_commands() -> None:
-    from . import demo, score
+    from . import demo, play, replay, rules, score, simulate
 
-    score.register(app)
-    demo.register(app)
-    for optional in ("rules",):  # sub-commands still being written register themselves when present
-        try:
-            module = importlib.import_module(f".{optional}", __name__)
-        except ModuleNotFoundError:
-            continue
+    for module in (score, play, simulate, replay, rules, demo):
         module.register(app)
 
 

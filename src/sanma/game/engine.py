@@ -429,7 +429,16 @@ class Game:
             return False
         if self.rules.kan_requires_indicator and not self.wall.can_reveal_kan_dora:
             return False  # P13
-        return self.wall.rinshan_left > 0 or self.wall.remaining > 1
+        # The kan must leave a replacement tile after its dora indicator is turned (under the
+        # to_indicator dead wall both come from the live wall's tail): try it on a copy.
+        trial = self.wall.copy()
+        try:
+            if trial.can_reveal_kan_dora:
+                trial.reveal_kan_dora()
+            trial.draw_replacement()
+        except IllegalActionError:
+            return False
+        return True
 
     def _ankan_ok(self, seat: int, kind: int) -> bool:
         st = self.seats[seat]

@@ -328,6 +328,12 @@ class Rules:
             if not isinstance(value, MappingProxyType):
                 object.__setattr__(self, name, MappingProxyType(dict(value)))
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # Picklable for worker processes: the read-only yaku tables travel as plain dicts.
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["yaku"], values["yakuman"] = dict(self.yaku), dict(self.yakuman)
+        return (_rebuild_rules, (values,))
+
     def han(self, yaku: str, closed: bool) -> int:
         """Han of ``yaku`` in a closed or open hand under these rules (0 if not a yaku)."""
         c, o = self.yaku.get(yaku, (0, 0))
@@ -355,6 +361,10 @@ class Rules:
         from .loader import PRESETS
 
         return PRESETS
+
+
+def _rebuild_rules(values: dict[str, Any]) -> Rules:
+    return Rules(**values)
 
 
 RULE_FIELDS = MappingProxyType({f.name: f for f in fields(Rules)})
