@@ -809,7 +809,9 @@ def read_tenhou6(path_or_text: str | Path | bytes, *, strict: bool = False,
 
     The three players' draw and discard columns are interleaved by replaying the kyoku: after
     each discard the next call string (``p``/``m`` with the letter's position naming the
-    discarder) is matched, else the next seat draws.
+    discarder) is matched, else the next seat draws. The format cannot say which of two equal
+    discards was called when a player passes a pon and calls the same tile from the same
+    discarder before drawing again; the first chance is taken (the record then fails to read).
     """
     return read_guarded("tenhou6", path_or_text, strict, source,
                         lambda text, src: _Tenhou6Reader(parse_json(text, src), src, strict).read())
