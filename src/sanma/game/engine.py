@@ -140,10 +140,12 @@ class Game:
     _riichi_pending: int | None
     _go_around: list[set[int]]
     _rinshan_feeder: tuple[int, int] | None  # (kan-er, feeder) of a daiminkan until the next discard
+    _last_pao: int | None = None  # liable seat of the win being settled (P97)
 
     def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
                  names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
-                 max_hands: int = 200) -> None:
+                 max_hands: int = 200, round_index: int = 0, kyoku: int = 0, honba: int = 0,
+                 kyotaku: int = 0) -> None:
         self.rules = rules
         self.seed = seed
         self._walls = walls
@@ -152,10 +154,16 @@ class Game:
         self.scores = list(scores) if scores is not None else [rules.start_points] * SEATS
         self.chips = [0] * SEATS
         self.events: list[dict[str, Any]] = []
-        self.round_index = 0  # index into rules.round_winds (beyond it: overtime)
-        self.kyoku_in_round = 0  # dealer = seat kyoku_in_round (seat 0 is the first dealer)
-        self.honba = 0
-        self.kyotaku = 0
+        # Where play starts (a record can be replayed from any hand): round_index indexes
+        # rules.round_winds (beyond it: overtime); the dealer is seat ``kyoku`` (seat 0 deals first).
+        if not 0 <= kyoku < SEATS or round_index < 0 or honba < 0 or kyotaku < 0:
+            raise IllegalActionError(
+                f"invalid start position: round {round_index}, kyoku {kyoku}, honba {honba}, kyotaku {kyotaku}")
+        self.round_index = round_index
+        self.kyoku_in_round = kyoku
+        self.honba = honba
+        self.kyotaku = kyotaku
+        self.end_reason = ""
         self.hand_number = 0
         self.done = False
         self.result: FinalResult | None = None
@@ -178,7 +186,9 @@ class Game:
         rw = self.rules.round_winds
         if self.round_index < len(rw):
             return rw[self.round_index]
-        return "W" if self.rules.overtime == "west" else rw[-1] if self.rules.overtime == "club_laps" else "E"
+        if self.rules.overtime == "west":  # sudden death in the next wind (West after South, South after East)
+            return "ESWN"[min(3, "ESWN".index(rw[-1]) + 1)]
+        return rw[-1] if self.rules.overtime == "club_laps" else "E"
 
     def seat_wind(self, seat: int) -> str:
         return WIND_LETTERS[(seat - self.dealer) % SEATS]
@@ -502,16 +512,13 @@ class Game:
             self._kans.append(seat)
             self._break_first_cycle()
             self._emit(a.to_mjai())
-            if self.rules.kan_dora_ankan == "immediate":
-                self._reveal_kan_dora()
-            else:
-                self._pending_kan_dora += 1
-            # Kokushi may rob an ankan where the rules allow it (P127).
+            # Kokushi may rob an ankan where the rules allow it (P127); a robbed kan turns no
+            # kan dora (the Mahjong Soul record of such a win shows none).
             if self.rules.chankan_on_ankan == "kokushi":
                 self._open_window("ankan", seat, Tile(kind), kokushi_only=True)
                 if self._pending:
                     return
-            self._after_kan(seat)
+            self._ankan_passed(seat)
             return
         if t == "kakan":
             assert a.tile is not None
@@ -541,6 +548,13 @@ class Game:
             self._kita_passed(seat)
             return
         raise IllegalActionError(f"{a}: not a turn action")  # pragma: no cover
+
+    def _ankan_passed(self, seat: int) -> None:
+        if self.rules.kan_dora_ankan == "immediate":
+            self._reveal_kan_dora()
+        else:
+            self._pending_kan_dora += 1
+        self._after_kan(seat)
 
     def _kita_passed(self, seat: int) -> None:
         if self.rules.kita_breaks_first_turn:
@@ -680,7 +694,7 @@ class Game:
         elif window == "kakan":
             self._kakan_passed(seat)
         elif window == "ankan":
-            self._after_kan(seat)
+            self._ankan_passed(seat)
         elif window == "kita":
             self._kita_passed(seat)
 
@@ -866,6 +880,7 @@ class Game:
                     d[w] -= honba_part
                     assert discarder is not None
                     d[discarder] += honba_part
+            self._last_pao = None
             d = self._apply_pao(w, s, d, discarder)
             for x in range(SEATS):
                 deltas[x] += d[x]
@@ -875,7 +890,8 @@ class Game:
                         "pai": tile.mjai, "han": s.han, "fu": s.fu, "yakuman": s.yakuman,
                         "yaku": [y.to_json() for y in s.yaku], "points": s.total, "limit": s.limit,
                         "uradora_markers": ura, "hora_tehais": [t.mjai for t in self.seats[w].hand],
-                        "deltas": d, "scores": [self.scores[x] + deltas[x] for x in range(SEATS)]})
+                        "deltas": d, "scores": [self.scores[x] + deltas[x] for x in range(SEATS)],
+                        **({"pao": self._last_pao} if self._last_pao is not None else {})})
         for x in range(SEATS):
             self.scores[x] += deltas[x]
         self.kyotaku = 0
@@ -898,12 +914,14 @@ class Game:
             # P97 / A003-15 (KANSAI): a rinshan win off a daiminkan is paid by whoever fed the kan.
             out = [0] * SEATS
             out[feeder[1]] = -(s.total + self.honba * r.honba_tsumo * (SEATS - 1))
+            self._last_pao = feeder[1]
             out[w] = -sum(out) + self.kyotaku * r.riichi_deposit
             return out
         liable = [(name, seat) for name, seat in st.pao.items() if any(y.name == name for y in s.yaku)]
         if not liable or not s.yakuman:
             return d
         name, pao_seat = liable[0]
+        self._last_pao = pao_seat
         dealer = w == self.dealer
         pao_mult = s.yakuman if r.pao_compound == "whole" else sum(y.yakuman for y in s.yaku if y.name == name)
         pao_value = payments(8000 * pao_mult, dealer, False, r)[0]
@@ -1106,30 +1124,34 @@ class Game:
         if bust and r.bust_ends_game:
             self.busted = bust
             self.busters = [w for w in res.winners] if res.kind == "hora" else list(res.tenpai)
-            self._end_game()
+            self._end_game("bust")
             return
+        reason = self._end_reason(res, was_last, in_overtime, non_dealer_won)
+        if reason:
+            self._end_game(reason)
+            return
+        self.hand_number += 1
+        self._start_hand()
+
+    def _end_reason(self, res: HandResult, was_last: bool, in_overtime: bool, non_dealer_won: bool) -> str:
+        """Advance the dealer and round; return why the game ends now, or "" to play on."""
+        r = self.rules
         dealer = self.dealer
         top = placement(self.scores, 0).index(1)
-        tied_top = self.scores[dealer] == max(self.scores)
-        dealer_top = top == dealer or (r.agari_yame_tied_top and tied_top)
+        dealer_top = top == dealer or (r.agari_yame_tied_top and self.scores[dealer] == max(self.scores))
         reached = not r.top_must_reach_return or max(self.scores) >= r.target_points
-        if was_last and res.dealer_continues and dealer_top and reached:
+        if was_last and res.dealer_continues and dealer_top and reached:  # P38-P40
             if res.kind == "hora" and r.agari_yame == "auto":
-                self._end_game()
-                return
+                return "agari_yame"
             if res.kind == "ryukyoku" and r.tenpai_yame == "auto":
-                self._end_game()
-                return
+                return "tenpai_yame"
             if res.kind == "abort" and r.agari_yame_on_abort:
-                self._end_game()
-                return
-        if in_overtime:
+                return "agari_yame"
+        if in_overtime:  # P34
             if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
-                self._end_game()
-                return
+                return "target_reached"
             if r.overtime == "club_laps" and non_dealer_won:
-                self._end_game()
-                return
+                return "overtime_non_dealer_win"
         if not res.dealer_continues:
             self.kyoku_in_round += 1
             if self.kyoku_in_round == SEATS:
@@ -1137,21 +1159,18 @@ class Game:
                 self.round_index += 1
         if self.round_index >= len(r.round_winds) and not in_overtime:
             # The last hand is over. Overtime per rules (P34).
-            if r.overtime == "none" or (r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points):
-                self._end_game()
-                return
-            if r.overtime == "club_laps" and not (res.kind == "ryukyoku" and self.dealer != dealer and
-                                                   dealer not in res.tenpai):
-                self._end_game()
-                return
+            if r.overtime == "none":
+                return "last_hand"
+            if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
+                return "last_hand"
+            dealer_noten_draw = res.kind == "ryukyoku" and self.dealer != dealer and dealer not in res.tenpai
+            if r.overtime == "club_laps" and not dealer_noten_draw:
+                return "last_hand"
         if in_overtime and r.overtime == "west" and self.round_index > len(r.round_winds):
-            self._end_game()
-            return
+            return "overtime_over"
         if self.hand_number + 1 >= self.max_hands:  # safety net: no game runs forever
-            self._end_game()
-            return
-        self.hand_number += 1
-        self._start_hand()
+            return "hand_limit"
+        return ""
 
     def _is_last_hand(self) -> bool:
         r = self.rules
@@ -1160,8 +1179,9 @@ class Game:
     def _is_bust(self, score: int) -> bool:
         return score < 0 if self.rules.bust == "below_zero" else score <= 0
 
-    def _end_game(self) -> None:
+    def _end_game(self, reason: str) -> None:
         r = self.rules
+        self.end_reason = reason
         if r.chips and r.chip_chiicha_not_top and not self.busted and placement(self.scores, 0)[0] != 1:  # P121
             for s in (1, 2):
                 self.chips[0] -= r.chip_chiicha_not_top
@@ -1190,7 +1210,8 @@ class Game:
         if r.leftover_riichi == "top":
             self.kyotaku = 0
         self.done = True
-        self._emit({"type": "end_game", "scores": list(self.result.scores), "ranks": list(self.result.ranks),
+        self._emit({"type": "end_game", "reason": reason, "scores": list(self.result.scores),
+                    "ranks": list(self.result.ranks),
                     "points": list(self.result.points), "chips": list(self.result.chips)})
 
     # ------------------------------------------------------------------------------------------
