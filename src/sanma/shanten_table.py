@@ -354,6 +354,15 @@ def _shanten_list(c: list[int], melds: int, four_ok: bool, t: _Tables) -> int:
     return s
 
 
+def shanten_trusted(counts: list[int], melds: int, chiitoi_four_ok: bool = False) -> int:
+    """``shanten_counts`` without validation, for callers that own well-formed counts (the engine).
+
+    >>> shanten_trusted([1, 0, 0, 0, 0, 0, 0, 0, 1] + [1, 0, 0, 0, 0, 0, 0, 0, 1] * 2 + [1] * 7, 0)
+    0
+    """
+    return _shanten_list(counts, melds, chiitoi_four_ok, _tables())
+
+
 # ------------------------------------------------------------------------------ public, counts
 def shanten_counts(counts: Sequence[int], melds: int | None = None, *, chiitoi_four_ok: bool = False) -> int:
     """Shanten of 34 tile counts, ``melds`` called melds (inferred from the count if None).

@@ -30,7 +30,7 @@ from ..errors import IllegalActionError, NotAWinError, SanmaError
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, score_hand
-from ..shanten_table import shanten_counts
+from ..shanten_table import shanten_trusted
 from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, kind_name, successor
 from .actions import Action
 from .settle import FinalResult, final_result, placement
@@ -221,7 +221,7 @@ class Game:
         if self.done:
             raise IllegalActionError(f"{action}: the game is over")
         legal = self.legal_actions(action.actor)
-        if action not in legal:
+        if not any(a is action for a in legal) and action not in legal:
             raise IllegalActionError(self._why_illegal(action, legal))
         if self._pending:
             self._responses[action.actor] = action
@@ -353,14 +353,15 @@ class Game:
             if (r.abort_kyuushu and self._first_cycle and not st.discards
                     and sum(1 for k in YAOCHUU if st.counts[k]) >= 9):
                 out.append(Action("ryukyoku", seat))
-            if self._kan_possible():
-                for k in range(NUM_KINDS):
-                    if st.counts[k] == 4 and self._ankan_ok(seat, k):
+            quads = [k for k in range(NUM_KINDS) if st.counts[k] == 4]
+            adds = [cm for cm in st.melds if cm.meld.type == "pon" and st.counts[cm.meld.kind] and not st.riichi]
+            if (quads or adds) and self._kan_possible():
+                for k in quads:
+                    if self._ankan_ok(seat, k):
                         out.append(Action("ankan", seat, consumed=tuple(t for t in st.hand if t.kind == k)))
-                for cm in st.melds:
-                    if cm.meld.type == "pon" and st.counts[cm.meld.kind] and not st.riichi:
-                        t = next(t for t in st.hand if t.kind == cm.meld.kind)
-                        out.append(Action("kakan", seat, t, consumed=cm.meld.tiles))
+                for cm in adds:
+                    t = next(t for t in st.hand if t.kind == cm.meld.kind)
+                    out.append(Action("kakan", seat, t, consumed=cm.meld.tiles))
             if (r.north_mode in ("nuki", "nuki_restricted") and st.counts[NORTH]
                     and (self.wall.remaining > 0 or r.kita_on_last_draw)
                     and (self.wall.rinshan_left > 0 or self.wall.remaining > 0)
@@ -389,8 +390,8 @@ class Game:
             copies[t] = copies.get(t, 0) + 1
         if drawn is not None and not self._after_call:
             copies[drawn] -= 1  # the drawn tile is offered separately, as tsumogiri
-        can_riichi = self._riichi_allowed(seat) and shanten_counts(
-            st.counts, len(st.melds), chiitoi_four_ok=r.chiitoi_four_of_a_kind) <= 0
+        can_riichi = self._riichi_allowed(seat) and shanten_trusted(
+            st.counts, len(st.melds), r.chiitoi_four_of_a_kind) <= 0
         out: list[Action] = []
         for t, n in copies.items():
             if t.kind in banned:
@@ -785,8 +786,7 @@ class Game:
         if sum(st.counts) % 3 != 1:
             return
         four = self.rules.chiitoi_four_of_a_kind
-        st.waits = compute_waits(st.counts, four) if shanten_counts(
-            st.counts, len(st.melds), chiitoi_four_ok=four) == 0 else ()
+        st.waits = compute_waits(st.counts, four) if shanten_trusted(st.counts, len(st.melds), four) == 0 else ()
 
     def _score(self, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False, kita_ron: bool = False,
                discarder: int | None = None, ura: bool = True) -> Score:
