@@ -31,16 +31,19 @@ at first use (about half a second) when that file is missing.
 
 from __future__ import annotations
 
+import ast
 import operator
 import re
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported lazily: only table building and the batch API need it
+    import numpy as np
+    import numpy.typing as npt
 
 from .errors import HandError
 from .tiles import NUM_KINDS, REMOVED_KINDS, SANMA_KINDS, counts34, kind_name, parse_tiles
@@ -89,6 +92,8 @@ def _suit_distances() -> npt.NDArray[np.uint8]:
     up-closed). The distance of a hand h to U is then a separable transform: along each kind's
     axis, d[c] = min(d[c], d[c + 1] + 1), i.e. the fewest tiles to add to reach U.
     """
+    import numpy as np
+
     grid = (5,) * 9
     sets = [tuple(3 if j == i else 0 for j in range(9)) for i in range(9)]
     sets += [tuple(1 if i <= j <= i + 2 else 0 for j in range(9)) for i in range(7)]
@@ -122,6 +127,8 @@ def _isolated_distances() -> npt.NDArray[np.uint8]:
     An isolated kind holding c tiles costs max(0, 3 - c) as a set (a triplet) and max(0, 2 - c)
     as the pair; a kind cannot be both (five tiles). Dynamic programming over the nine kinds.
     """
+    import numpy as np
+
     hists = [(n1, n2, n3, n4) for n1 in range(10) for n2 in range(10) for n3 in range(10)
              for n4 in range(10) if n1 + n2 + n3 + n4 <= 9]
     cols = np.array([[4] * n4 + [3] * n3 + [2] * n2 + [1] * n1 + [0] * (9 - n1 - n2 - n3 - n4)
@@ -145,6 +152,8 @@ def _isolated_distances() -> npt.NDArray[np.uint8]:
 
 def _distinct_rows(d: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp]]:
     """Distinct rows (sorted) and each row's index among them; rows are packed 6 bits a value."""
+    import numpy as np
+
     packed = np.zeros(len(d), dtype=np.uint64)
     for j in range(d.shape[1]):
         packed = (packed << np.uint64(6)) | d[:, j].astype(np.uint64)
@@ -160,6 +169,8 @@ def build_tables() -> dict[str, npt.NDArray[np.uint8]]:
     min-plus combination for every (sets needed, pinzu id, souzu id, isolated id). Keys are base 5:
     ``sum(count[i] * 5 ** (8 - i))`` over 1..9 of a suit, or over ``ISOLATED_KINDS``.
     """
+    import numpy as np
+
     suit_vec, suit_id = _distinct_rows(_suit_distances())
     by_hist = _isolated_distances()
     digits = np.indices((5,) * 9, dtype=np.uint8).reshape(9, -1)
@@ -182,6 +193,8 @@ def build_tables() -> dict[str, npt.NDArray[np.uint8]]:
 
 def _combine(suit_vec: npt.NDArray[np.uint8], iso_vec: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """Min-plus combination: [pin id, sou id, iso id, sets needed] → tiles to add (shanten + 1)."""
+    import numpy as np
+
     sv = suit_vec.astype(np.int16).reshape(-1, _SETS + 1, 2)
     iv = iso_vec.astype(np.int16).reshape(-1, _SETS + 1, 2)
     a = sv[:, None, :, :]
@@ -204,44 +217,62 @@ def _combine(suit_vec: npt.NDArray[np.uint8], iso_vec: npt.NDArray[np.uint8]) ->
 
 @dataclass(frozen=True, slots=True)
 class _Tables:
-    suit_id: npt.NDArray[np.uint8]
-    iso_id: npt.NDArray[np.uint8]
-    final: npt.NDArray[np.uint8]  # flat: ((sets * n_suit + pin) * n_suit + sou) * n_iso + iso
     n_suit: int
     n_iso: int
-    # the same memory as bytes for the scalar path (indexing bytes beats numpy scalars)
+    # flat uint8 tables as bytes: indexing bytes beats numpy scalars on the scalar path
     suit_b: bytes
     iso_b: bytes
-    final_b: bytes
+    final_b: bytes  # ((sets * n_suit + pin) * n_suit + sou) * n_iso + iso
 
 
-def _load_arrays() -> dict[str, npt.NDArray[np.uint8]]:
+def _read_npz(path: Path) -> dict[str, tuple[tuple[int, ...], bytes]]:
+    """The uint8 arrays of an .npz file as (shape, bytes), read with the standard library only
+    (so ``import sanma`` does not pay for importing numpy)."""
+    out: dict[str, tuple[tuple[int, ...], bytes]] = {}
+    with zipfile.ZipFile(path) as z:
+        for name in z.namelist():
+            raw = z.read(name)
+            if raw[:6] != b"\x93NUMPY":
+                raise ValueError(f"{path}: {name} is not a .npy array")
+            major = raw[6]
+            size_len = 2 if major == 1 else 4
+            hlen = int.from_bytes(raw[8:8 + size_len], "little")
+            header = ast.literal_eval(raw[8 + size_len:8 + size_len + hlen].decode("latin1"))
+            if header.get("descr") != "|u1" or header.get("fortran_order"):
+                raise ValueError(f"{path}: {name} is not a C-ordered uint8 array")
+            out[name.removesuffix(".npy")] = (tuple(header["shape"]), raw[8 + size_len + hlen:])
+    return out
+
+
+def _load_tables() -> tuple[int, int, bytes, bytes, bytes]:
     if DATA_FILE.exists():
-        with np.load(DATA_FILE) as z:
-            arrays = {k: np.asarray(z[k], dtype=np.uint8) for k in z.files}
-        n, ni = len(arrays.get("suit_vec", ())), len(arrays.get("iso_vec", ()))
-        shapes = {"suit_id": (SUIT_KEYS,), "iso_id": (SUIT_KEYS,), "final": (_SETS + 1, n, n, ni)}
-        if all(k in arrays and arrays[k].shape == v for k, v in shapes.items()):
-            return arrays
-    return build_tables()
+        try:
+            arrays = _read_npz(DATA_FILE)
+            n, ni = arrays["suit_vec"][0][0], arrays["iso_vec"][0][0]
+            shapes = {"suit_id": (SUIT_KEYS,), "iso_id": (SUIT_KEYS,), "final": (_SETS + 1, n, n, ni)}
+            if all(arrays[k][0] == v for k, v in shapes.items()):
+                return n, ni, arrays["suit_id"][1], arrays["iso_id"][1], arrays["final"][1]
+        except (KeyError, ValueError, zipfile.BadZipFile):
+            pass  # rebuild below
+    built = build_tables()
+    return (len(built["suit_vec"]), len(built["iso_vec"]), built["suit_id"].tobytes(),
+            built["iso_id"].tobytes(), built["final"].tobytes())
 
 
 @cache
 def _tables() -> _Tables:
-    a = _load_arrays()
-    suit_b = a["suit_id"].tobytes()
-    iso_b = a["iso_id"].tobytes()
-    final_b = a["final"].tobytes()
-    return _Tables(
-        suit_id=np.frombuffer(suit_b, dtype=np.uint8),
-        iso_id=np.frombuffer(iso_b, dtype=np.uint8),
-        final=np.frombuffer(final_b, dtype=np.uint8),
-        n_suit=len(a["suit_vec"]),
-        n_iso=len(a["iso_vec"]),
-        suit_b=suit_b,
-        iso_b=iso_b,
-        final_b=final_b,
-    )
+    n, ni, suit_b, iso_b, final_b = _load_tables()
+    return _Tables(n_suit=n, n_iso=ni, suit_b=suit_b, iso_b=iso_b, final_b=final_b)
+
+
+@cache
+def _np_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The same tables as numpy views, for the batch API."""
+    import numpy as np
+
+    t = _tables()
+    return (np.frombuffer(t.suit_b, dtype=np.uint8), np.frombuffer(t.iso_b, dtype=np.uint8),
+            np.frombuffer(t.final_b, dtype=np.uint8))
 
 
 # ------------------------------------------------------------------------------ validation
@@ -680,6 +711,8 @@ def discard_candidates(
 # ------------------------------------------------------------------------------ batch
 def _key_matrix() -> npt.NDArray[np.float32]:
     """(34, 4): counts @ this = pinzu key, souzu key, isolated key, tile count (exact in float32)."""
+    import numpy as np
+
     w = np.zeros((NUM_KINDS, 4), dtype=np.float32)
     w[_PIN0:_PIN0 + 9, 0] = SUIT_WEIGHTS
     w[_SOU0:_SOU0 + 9, 1] = SUIT_WEIGHTS
@@ -695,6 +728,8 @@ def _stat_matrices() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     (bit 15); summed over a hand every field stays below 32 and the total below 2**24, so the
     float32 matrix product is exact.
     """
+    import numpy as np
+
     lut = np.array([(n >= 1) + 32 * (n >= 2) + 1024 * (n == 4) + 32768 * (n & 1) for n in range(5)],
                    dtype=np.float32)
     w = np.zeros((NUM_KINDS, 2), dtype=np.float32)
@@ -703,15 +738,21 @@ def _stat_matrices() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     return lut, w
 
 
-_KEY_W = _key_matrix()
-_STAT_LUT, _STAT_W = _stat_matrices()
+@cache
+def _batch_consts() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    return (_key_matrix(), *_stat_matrices())
+
 _CHUNK = 4096  # rows per step: intermediates stay in cache, and BLAS stays on one thread (no stalls on a busy machine)
 
 
 def _batch_chunk(
     c: npt.NDArray[np.uint8], melds: npt.NDArray[np.intp] | None, four_ok: bool, t: _Tables, first_row: int
 ) -> npt.NDArray[np.int8]:
-    keys = (c.astype(np.float32) @ _KEY_W).astype(np.intp)
+    import numpy as np
+
+    key_w, stat_lut, stat_w = _batch_consts()
+    suit_id, iso_id, final = _np_tables()
+    keys = (c.astype(np.float32) @ key_w).astype(np.intp)
     total = keys[:, 3]
     if melds is None:
         m = (14 - total) // 3
@@ -724,17 +765,17 @@ def _batch_chunk(
         mi = None if melds is None else int(m[i])
         _melds_for(int(total[i]), mi, f"row {first_row + i} of the batch {c[i].tolist()!r}")
     idx = (_SETS - m) * t.n_suit
-    idx += t.suit_id[keys[:, 0]]
+    idx += suit_id[keys[:, 0]]
     idx *= t.n_suit
-    idx += t.suit_id[keys[:, 1]]
+    idx += suit_id[keys[:, 1]]
     idx *= t.n_iso
-    idx += t.iso_id[keys[:, 2]]
-    out: npt.NDArray[np.int8] = t.final[idx].astype(np.int8)
+    idx += iso_id[keys[:, 2]]
+    out: npt.NDArray[np.int8] = final[idx].astype(np.int8)
     out -= 1
     closed = (m == 0) & (out >= 0)
     if not closed.any():
         return out
-    facts = (np.take(_STAT_LUT, c) @ _STAT_W).astype(np.int32)
+    facts = (np.take(stat_lut, c) @ stat_w).astype(np.int32)
     every, orphans = facts[:, 0], facts[:, 1]
     pairs = (every >> 5) & 31
     if four_ok:
@@ -766,6 +807,8 @@ def shanten_batch(
     >>> shanten_batch(hands).tolist()
     [0, -1]
     """
+    import numpy as np
+
     c = np.asarray(counts)
     if c.ndim != 2 or c.shape[1] != NUM_KINDS or not np.issubdtype(c.dtype, np.integer):
         raise HandError(f"invalid hand batch: expected an (N, 34) integer array, got {c.dtype} {c.shape}")
