@@ -1,19 +1,42 @@
-"""The ``sanma`` command line (Typer). Each sub-command lives in its own module."""
+"""The ``sanma`` command line (Typer). Each sub-command lives in its own module.
+
+Start-up time matters (``sanma simulate`` is timed with its start-up, and people type these
+commands): ``main()`` imports only the module of the command being run; ``sanma --help`` and
+``sanma.cli.app`` (used by tests and ``python -m sanma``'s help) load every command.
+"""
 
 from __future__ import annotations
 
+import importlib
+import sys
+from typing import Any
+
 import typer
 
-app = typer.Typer(
+_app = typer.Typer(
     name="sanma",
-    help="Three-player Japanese riichi mahjong: score hands, count shanten, inspect rule sets.",
+    help="Three-player Japanese riichi mahjong: score hands, count shanten, play, simulate, replay records, "
+         "inspect rule sets.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
+#: sub-command -> module of ``sanma.cli`` that registers it
+COMMANDS = {
+    "score": "score", "shanten": "score", "play": "play", "simulate": "simulate", "replay": "replay",
+    "stats": "stats", "rules": "rules", "demo": "demo",
+}
+_registered: set[str] = set()
 
-@app.command()
+
+@_app.callback()
+def _root() -> None:
+    """Three-player Japanese riichi mahjong: score hands, count shanten, play, simulate, replay records,
+    inspect rule sets. Every command has --help with examples."""
+
+
+@_app.command()
 def version() -> None:
     """Print sanma's version."""
     from .. import __version__
@@ -21,16 +44,32 @@ def version() -> None:
     typer.echo(__version__)
 
 
-def _register_commands() -> None:
-    from . import demo, play, replay, rules, score, simulate
+def _register(modules: list[str]) -> None:
+    for name in dict.fromkeys(modules):
+        if name in _registered:
+            continue
+        try:
+            module = importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+            continue  # a command module that is not part of this build
+        module.register(_app)
+        _registered.add(name)
 
-    for module in (score, play, simulate, replay, rules, demo):
-        module.register(app)
 
-
-_register_commands()
+def __getattr__(name: str) -> Any:
+    if name == "app":  # the whole command line, every command registered
+        _register(list(COMMANDS.values()))
+        return _app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
     """Entry point of the ``sanma`` console script and ``python -m sanma``."""
-    app()
+    first = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
+    if first in COMMANDS:
+        _register([COMMANDS[first]])
+    elif first != "version":  # help, or a mistyped command: show every command
+        _register(list(COMMANDS.values()))
+    _app()

@@ -6,8 +6,6 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from ..errors import HandError
 from ..scoring import Score, score_hand
@@ -87,6 +85,9 @@ def score(
 
 def print_score(s: Score, rules_name: str) -> None:
     """Readable result: yaku table, fu, value and payments."""
+    from rich.console import Console
+    from rich.table import Table
+
     con = Console()
     t = Table(title=f"{'Tsumo' if s.tsumo else 'Ron'} — {rules_name} rules", show_header=True)
     t.add_column("yaku")
