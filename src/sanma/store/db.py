@@ -1,0 +1,631 @@
+"""The SQLite database: records, games, players, hands, events, results and simulation runs.
+
+One :class:`Store` wraps one ``sqlite3`` connection (WAL journal, foreign keys on, a busy
+timeout so a second process waits instead of failing). Every save runs in one transaction and
+checks its whole input before the first write, so bad input raises :class:`StoreError` (or the
+reader's :class:`~sanma.errors.RecordError`) and leaves the database as it was.
+
+>>> from sanma.store.events import EXAMPLE
+>>> store = open_db(":memory:")
+>>> data = EXAMPLE.encode()
+>>> saved = store.import_bytes(data, "example.mjson")
+>>> again = store.import_bytes(data, "again.mjson")
+>>> saved.new_record, again.new_record, again.record_id == saved.record_id
+(True, False, True)
+>>> [g.kind for g in store.games()], [s.name for s in store.games("B")[0].seats]
+(['record'], ['A', 'B', 'C'])
+>>> [e["type"] for e in store.events(saved.game_id)][-2:]
+['end_kyoku', 'end_game']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from ..errors import RecordError, SanmaError
+from ..formats import GameRecord, detect_format, read_majiang, read_mjai, read_mjlog, read_tenhou6
+from ..formats.record import MAX_BYTES, read_guarded
+from .events import record_events
+from .facts import GameFacts, tally
+from .migrations import MIGRATIONS, SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+    from ..sim.arena import GameRecord as SimGame
+
+DEFAULT_NAME = "sanma.sqlite"
+ENV_VAR = "SANMA_DB"
+MAX_NAME = 200  # characters of a player name
+SEATS = 3
+
+#: Tenhou's log id: ``YYYYMMDDHHgm-TTTT-LLLL-XXXXXXXX`` (the hour is Japan time).
+LOG_ID = re.compile(r"(?<![0-9])((\d{4})(\d{2})(\d{2})(\d{2})gm-[0-9a-f]{4}-[0-9]{4}-[0-9a-f]{8})(?![0-9a-f])")
+#: The rank and rate majiang (kobalab) JSON appends to Tenhou names: ``"Emurated (八段 R2200)"``.
+RANK_SUFFIX = re.compile(r"\s*[(（][^()（）]*\bR\d+(?:\.\d+)?[)）]\s*$")
+
+
+class StoreError(SanmaError):
+    """The database cannot be opened, or a save was refused (the database is unchanged)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------------
+
+
+def default_db_path() -> Path:
+    """``$SANMA_DB`` when set, else ``sanma.sqlite`` in the current directory."""
+    env = os.environ.get(ENV_VAR)
+    return Path(env) if env else Path.cwd() / DEFAULT_NAME
+
+
+def file_checksum(data: bytes) -> str:
+    """The SHA-256 of a file's bytes, in hex: what makes an import idempotent."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def canonical_name(name: str) -> str:
+    """A player's name without the rank and rate some formats append.
+
+    >>> canonical_name("Emurated (八段 R2200)"), canonical_name("  A "), canonical_name("x (y)")
+    ('Emurated', 'A', 'x (y)')
+    """
+    return RANK_SUFFIX.sub("", name).strip()
+
+
+def log_id_of(source: str, text: str = "") -> str | None:
+    """Tenhou's log id from the file name, else from the start of the record (``"ref"``).
+
+    >>> log_id_of("logs/2014091101gm-00b9-0000-5ca6b487.xml")
+    '2014091101gm-00b9-0000-5ca6b487'
+    >>> log_id_of("chankan.json", '{"ver": "2.3", "ref": ""}') is None
+    True
+    """
+    for where in (Path(source).name, text[:4096]):
+        m = LOG_ID.search(where)
+        if m and _date_of(m) is not None:
+            return m.group(1)
+    return None
+
+
+def _date_of(m: re.Match[str]) -> str | None:
+    try:
+        when = datetime(int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)))
+    except ValueError:
+        return None
+    return when.strftime("%Y-%m-%dT%H:00+09:00")
+
+
+def played_at_of(log_id: str | None) -> str | None:
+    """When a Tenhou game was played (ISO 8601, Japan time), from its log id.
+
+    >>> played_at_of("2014091101gm-00b9-0000-5ca6b487")
+    '2014-09-11T01:00+09:00'
+    """
+    m = LOG_ID.fullmatch(log_id) if log_id else None
+    return _date_of(m) if m else None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _json(value: Any, what: str) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise StoreError(f"{what} is not JSON data: {e}") from None
+
+
+def parse_record(data: bytes, source: str) -> GameRecord:
+    """Read a record from its bytes (any supported format), naming it ``source``; lenient."""
+    readers = {"mjlog": read_mjlog, "tenhou6": read_tenhou6, "majiang": read_majiang, "mjai": read_mjai}
+
+    def body(text: str, src: str) -> GameRecord:
+        return readers[detect_format(text)](text, strict=False, source=src)
+
+    return read_guarded("unknown", data, False, source, body)
+
+
+# --------------------------------------------------------------------------------------------
+# Rows handed out
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SavedRecord:
+    """The outcome of storing one file: its record row, its game, and what was new."""
+
+    record_id: int
+    game_id: int
+    new_record: bool  # False: a file with this checksum was already stored; nothing was written
+    new_game: bool  # False: the game was already stored (from this file, or another format of it)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    name: str
+    score: int | None
+    placement: int | None
+    points: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    kind: str
+    rules_name: str
+    log_id: str | None
+    seed: str | None
+    played_at: str | None
+    created_at: str
+    hands: int
+    complete: bool
+    simulation_id: int | None
+    seats: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRow:
+    id: int
+    checksum: str
+    source_path: str
+    format: str
+    rule_name: str
+    size: int
+    game_id: int
+    imported_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationRow:
+    id: int
+    rules_name: str
+    rules: dict[str, Any]
+    seed: str
+    bots: tuple[str, ...]
+    games: int
+    kyoku: int
+    seconds: float | None
+    summary: dict[str, Any] | None
+    created_at: str
+
+
+# --------------------------------------------------------------------------------------------
+# Opening
+# --------------------------------------------------------------------------------------------
+
+
+def open_db(path: str | os.PathLike[str] | None = None) -> Store:
+    """Open (creating and migrating as needed) the database at ``path``: default
+    :func:`default_db_path`; ``":memory:"`` for a private in-memory database."""
+    where = str(default_db_path() if path is None else os.fspath(path))
+    if where != ":memory:" and Path(where).is_dir():
+        raise StoreError(f"{where}: is a directory, not a database file")
+    try:
+        conn = sqlite3.connect(where, isolation_level=None, timeout=10.0)
+    except sqlite3.Error as e:
+        raise StoreError(f"{where}: cannot open the database: {e}") from None
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA busy_timeout = 10000")
+        if where != ":memory:":
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+        _migrate(conn, where)
+    except sqlite3.Error as e:
+        conn.close()
+        raise StoreError(f"{where}: not a usable sanma database: {e}") from None
+    except BaseException:
+        conn.close()
+        raise
+    return Store(conn, where)
+
+
+def _version(conn: sqlite3.Connection, where: str) -> int:
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "schema_version" not in tables:
+        if tables:
+            raise StoreError(f"{where}: not a sanma database (tables {', '.join(sorted(tables))}, "
+                             f"no schema_version)")
+        return 0
+    return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+
+
+def _migrate(conn: sqlite3.Connection, where: str) -> None:
+    current = _version(conn, where)
+    if current > SCHEMA_VERSION:
+        raise StoreError(f"{where}: schema version {current} is newer than this sanma's {SCHEMA_VERSION}; "
+                         f"upgrade sanma")
+    for version in range(current + 1, SCHEMA_VERSION + 1):
+        script = ("BEGIN IMMEDIATE;\n"
+                  "CREATE TABLE IF NOT EXISTS schema_version "
+                  "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);\n"
+                  f"{MIGRATIONS[version - 1]}\n"
+                  f"INSERT INTO schema_version VALUES ({version}, '{_now()}');\nCOMMIT;")
+        try:
+            conn.executescript(script)
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if _version(conn, where) >= version:  # another process migrated first
+                continue
+            raise
+
+
+# --------------------------------------------------------------------------------------------
+# The store
+# --------------------------------------------------------------------------------------------
+
+
+class Store:
+    """An open sanma database. Use :func:`open_db`; close it (or use ``with``) when done."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        self.conn = conn
+        self.path = path
+        self._depth = 0
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return _version(self.conn, self.path)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside happen together or not at all (nested uses join the outer one)."""
+        outer = self._depth == 0
+        name = f"sanma_{self._depth}"
+        self.conn.execute("BEGIN IMMEDIATE" if outer else f"SAVEPOINT {name}")
+        self._depth += 1
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK" if outer else f"ROLLBACK TO {name}")
+            if not outer:
+                self.conn.execute(f"RELEASE {name}")
+            raise
+        else:
+            self.conn.execute("COMMIT" if outer else f"RELEASE {name}")
+        finally:
+            self._depth -= 1
+
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        try:
+            with self.transaction():
+                yield
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.path}: {what} not saved: {e}") from None
+
+    # -- records ---------------------------------------------------------------------------
+
+    def find_record(self, checksum: str) -> SavedRecord | None:
+        """The stored record of a file with this checksum, if any."""
+        row = self.conn.execute("SELECT id, game_id FROM records WHERE checksum = ?", (checksum,)).fetchone()
+        return SavedRecord(row[0], row[1], False, False) if row else None
+
+    def save_record(self, record: GameRecord, source_path: str | os.PathLike[str], checksum: str, *,
+                    content: bytes | None = None, played_at: str | None = None,
+                    log_id: str | None = None) -> SavedRecord:
+        """Store a record read from a file whose bytes have SHA-256 ``checksum``.
+
+        Idempotent by checksum: a file already stored is not stored again (``new_record`` False).
+        The same Tenhou game from another file (another format: same log id, players, hands and
+        final scores) adds the file but not a second game; a file that claims a stored game's log
+        id with a different game is refused. A record with reader problems (``record.errors``) or
+        that cannot be a 3-player game is refused. ``content`` (the file's bytes) is kept when
+        given so the record can be read again from the database.
+        """
+        source = os.fspath(source_path)
+        if not isinstance(checksum, str) or not re.fullmatch(r"[0-9a-f]{64}", checksum):
+            raise StoreError(f"{source}: checksum {checksum!r} is not a SHA-256 hex digest")
+        if content is not None and file_checksum(content) != checksum:
+            raise StoreError(f"{source}: the content does not have the checksum {checksum}")
+        existing = self.find_record(checksum)
+        if existing is not None:
+            return existing
+        if record.errors:
+            more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
+            raise StoreError(f"{source}: not stored: {record.errors[0]}{more}")
+        if not record.kyoku:
+            raise StoreError(f"{source}: not stored: the record has no kyoku")
+        if log_id is None:
+            text = content[:4096].decode("utf-8", errors="replace") if content is not None else ""
+            log_id = log_id_of(source, text)
+        events = record_events(record)
+        facts = self._facts(events, source)
+        rows = self._rows(events, facts, source)
+        when = played_at if played_at is not None else played_at_of(log_id)
+        with self._writing(source):
+            game_id: int | None = None
+            if log_id is not None:
+                game_id = self._same_game(log_id, facts, source)
+            new_game = game_id is None
+            if game_id is None:
+                game_id = self._insert_game(rows, facts, kind="record", rules_name=record.rule_name, log_id=log_id,
+                                            played_at=when)
+            cur = self.conn.execute(
+                "INSERT INTO records (checksum, source_path, format, rule_name, size, content, game_id, imported_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (checksum, source, record.format, record.rule_name, len(content) if content is not None else 0,
+                 content, game_id, _now()))
+            record_id = cur.lastrowid
+        assert record_id is not None
+        return SavedRecord(record_id, game_id, True, new_game)
+
+    def import_bytes(self, data: bytes, source: str) -> SavedRecord:
+        """Store a record file's bytes (read and checked only when its checksum is new)."""
+        checksum = file_checksum(data)
+        existing = self.find_record(checksum)
+        if existing is not None:
+            return existing
+        record = parse_record(data, source)
+        return self.save_record(record, source, checksum, content=data)
+
+    def import_files(self, paths: Iterable[str | os.PathLike[str]]) -> list[SavedRecord]:
+        """Store every file in one transaction: either all are stored or, if any is bad, none.
+
+        Files already stored (same checksum) are not read again beyond their bytes.
+        """
+        loaded: list[tuple[str, bytes]] = []
+        for p in paths:
+            source = os.fspath(p)
+            try:
+                if os.path.getsize(source) > MAX_BYTES:
+                    raise StoreError(f"{source}: larger than the {MAX_BYTES}-byte limit of a record")
+                with open(source, "rb") as f:
+                    loaded.append((source, f.read(MAX_BYTES + 1)))
+            except OSError as e:
+                raise RecordError(f"{source}: cannot read the record: {e.strerror or e}") from None
+        with self._writing("the records were"):
+            return [self.import_bytes(data, source) for source, data in loaded]
+
+    def records(self) -> list[RecordRow]:
+        """Every stored file, in import order."""
+        rows = self.conn.execute("SELECT id, checksum, source_path, format, rule_name, size, game_id, imported_at "
+                                 "FROM records ORDER BY id")
+        return [RecordRow(*r) for r in rows]
+
+    def record_content(self, record_id: int) -> bytes:
+        row = self.conn.execute("SELECT content FROM records WHERE id = ?", (record_id,)).fetchone()
+        if row is None or row[0] is None:
+            raise StoreError(f"{self.path}: no stored content for record {record_id}")
+        return bytes(row[0])
+
+    def load_record(self, record_id: int) -> GameRecord:
+        """The record read again from the stored file bytes (named by the stored path)."""
+        row = self.conn.execute("SELECT source_path FROM records WHERE id = ?", (record_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: no record {record_id}")
+        return parse_record(self.record_content(record_id), row[0])
+
+    # -- games ---------------------------------------------------------------------------
+
+    def save_game(self, events: Sequence[Mapping[str, Any]], rules_name: str | None = None, *,
+                  rules: Rules | Mapping[str, Any] | None = None, seed: int | str | None = None,
+                  played_at: str | None = None, kind: str = "engine",
+                  simulation: tuple[int, int] | None = None) -> int:
+        """Store a game the engine played (``Game.events``): returns its id.
+
+        ``rules_name`` defaults to the rule set ``start_game`` names; ``rules`` (the ``Rules``
+        or their dict) are kept as JSON; ``simulation`` is ``(simulation_id, game_index)`` for a
+        game of a stored simulation run.
+        """
+        if kind not in ("engine", "simulation"):
+            raise StoreError(f"game kind {kind!r} is not engine or simulation (records use save_record)")
+        evs = [dict(e) if isinstance(e, Mapping) else e for e in events]
+        facts = self._facts(evs, "game")
+        rows = self._rows(evs, facts, "game")
+        rules_json = None
+        if rules is not None:
+            from ..rules import Rules
+            from ..rules.loader import to_dict
+
+            rules_json = _json(to_dict(rules) if isinstance(rules, Rules) else dict(rules), "rules")
+            if rules_name is None and isinstance(rules, Rules):
+                rules_name = rules.name
+        name = rules_name if rules_name is not None else facts.rules_name
+        seed_text = None if seed is None else str(seed)
+        if seed_text is None and isinstance(evs[0].get("seed"), str | int):
+            seed_text = str(evs[0]["seed"])
+        with self._writing("the game"):
+            return self._insert_game(rows, facts, kind=kind, rules_name=name, rules_json=rules_json,
+                                     seed=seed_text, played_at=played_at, simulation=simulation)
+
+    def games(self, player: str | None = None) -> list[GameRow]:
+        """Every game (or every game ``player`` sat in), oldest first: by when it was played where
+        known, else when it was stored."""
+        where, args = "", cast(tuple[Any, ...], ())
+        if player is not None:
+            where = ("WHERE g.id IN (SELECT r.game_id FROM results r JOIN players p ON p.id = r.player_id "
+                     "WHERE p.name = ?)")
+            args = (canonical_name(player),)
+        return self._game_rows(where, args)
+
+    def game(self, game_id: int) -> GameRow:
+        rows = self._game_rows("WHERE g.id = ?", (game_id,))
+        if not rows:
+            raise StoreError(f"{self.path}: no game {game_id}")
+        return rows[0]
+
+    def events(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's mjai events, in order."""
+        rows = self.conn.execute("SELECT data FROM events WHERE game_id = ? ORDER BY idx", (game_id,))
+        return [json.loads(r[0]) for r in rows]
+
+    def kyoku(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's hands: round, dealer, honba, sticks, scores, outcome, event range."""
+        cur = self.conn.execute(
+            "SELECT idx, round_wind, dealer, honba, kyotaku, start_scores, end_scores, deltas, outcome, "
+            "first_event, last_event FROM kyoku WHERE game_id = ? ORDER BY idx", (game_id,))
+        out = []
+        for r in cur:
+            out.append({"index": r[0], "round_wind": r[1], "dealer": r[2], "honba": r[3], "kyotaku": r[4],
+                        "start_scores": json.loads(r[5]), "end_scores": json.loads(r[6]) if r[6] else None,
+                        "deltas": json.loads(r[7]) if r[7] else None, "outcome": r[8],
+                        "first_event": r[9], "last_event": r[10]})
+        return out
+
+    # -- simulations -----------------------------------------------------------------------
+
+    def save_simulation(self, rules: Rules, seed: int | str, bots: Sequence[str], games: Sequence[SimGame], *,
+                        seconds: float | None = None, summary: Mapping[str, Any] | None = None) -> int:
+        """Store a simulation run: its rules (name and full JSON), seed, bots and each game's result
+        per ``--bots`` entry (``sanma.sim.arena.GameRecord``). Returns the run's id."""
+        from ..rules.loader import to_dict
+
+        names = tuple(str(b) for b in bots)
+        if len(names) != SEATS:
+            raise StoreError(f"a simulation needs {SEATS} bots, got {len(names)}")
+        rows: list[tuple[Any, ...]] = []
+        seen: set[int] = set()
+        for g in games:
+            if g.index in seen or g.index < 0:
+                raise StoreError(f"simulation game index {g.index} is repeated or negative")
+            seen.add(g.index)
+            if len(g.entries) != SEATS:
+                raise StoreError(f"simulation game {g.index} has {len(g.entries)} entries, not {SEATS}")
+            if sorted(e.placement for e in g.entries) != [1, 2, 3] or sorted(e.seat for e in g.entries) != [0, 1, 2]:
+                raise StoreError(f"simulation game {g.index}: placements or seats are not one each of 1..3 / 0..2")
+            for j, e in enumerate(g.entries):
+                rows.append((g.index, j, names[j], e.seat, e.placement, e.score, float(e.points), e.wins,
+                             e.deal_ins, e.riichi, e.calls, g.kyoku))
+        rules_json = _json(to_dict(rules), "rules")
+        summary_json = _json(dict(summary), "summary") if summary is not None else None
+        with self._writing("the simulation"):
+            cur = self.conn.execute(
+                "INSERT INTO simulations (rules_name, rules_json, seed, bots, games, kyoku, seconds, summary, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (rules.name, rules_json, str(seed), _json(list(names), "bots"), len(seen),
+                 sum(g.kyoku for g in games), seconds, summary_json, _now()))
+            sim_id = cur.lastrowid
+            assert sim_id is not None
+            self.conn.executemany(
+                "INSERT INTO simulation_results (simulation_id, game_index, entry, bot, seat, placement, score, "
+                "points, wins, deal_ins, riichi, calls, hands) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(sim_id, *r) for r in rows])
+        return sim_id
+
+    def simulations(self) -> list[SimulationRow]:
+        cur = self.conn.execute("SELECT id, rules_name, rules_json, seed, bots, games, kyoku, seconds, summary, "
+                                "created_at FROM simulations ORDER BY id")
+        return [SimulationRow(r[0], r[1], json.loads(r[2]), r[3], tuple(json.loads(r[4])), r[5], r[6], r[7],
+                              json.loads(r[8]) if r[8] else None, r[9]) for r in cur]
+
+    def simulation_results(self, simulation_id: int) -> list[dict[str, Any]]:
+        """One dict per game and ``--bots`` entry, in game then entry order."""
+        cur = self.conn.execute(
+            "SELECT game_index, entry, bot, seat, placement, score, points, wins, deal_ins, riichi, calls, hands, "
+            "game_id FROM simulation_results WHERE simulation_id = ? ORDER BY game_index, entry", (simulation_id,))
+        keys = [d[0] for d in cur.description]
+        return [dict(zip(keys, r, strict=True)) for r in cur]
+
+    # -- internals -------------------------------------------------------------------------
+
+    @staticmethod
+    def _facts(events: Sequence[Any], source: str) -> GameFacts:
+        try:
+            facts = tally(events)
+        except RecordError as e:
+            raise StoreError(f"{source}: not stored: {e}") from None
+        for n in facts.names:
+            if not canonical_name(n) or len(n) > MAX_NAME or any(ord(c) < 32 for c in n):
+                raise StoreError(f"{source}: not stored: player name {n[:MAX_NAME]!r} is empty, longer than "
+                                 f"{MAX_NAME} characters or holds control characters")
+        return facts
+
+    @staticmethod
+    def _rows(events: Sequence[dict[str, Any]], facts: GameFacts, source: str) -> list[tuple[Any, ...]]:
+        """The event rows, serialised before any write (so a bad event raises first)."""
+        rows = []
+        for i, e in enumerate(events):
+            actor = e.get("actor")
+            rows.append((i, facts.kyoku_of_event[i], e["type"], actor if isinstance(actor, int) else None,
+                         _json(e, f"{source}: event {i}")))
+        return rows
+
+    def _player(self, name: str) -> int:
+        self.conn.execute("INSERT INTO players (name) VALUES (?) ON CONFLICT (name) DO NOTHING", (name,))
+        return int(self.conn.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()[0])
+
+    def _same_game(self, log_id: str, facts: GameFacts, source: str) -> int | None:
+        row = self.conn.execute("SELECT id, hands FROM games WHERE log_id = ?", (log_id,)).fetchone()
+        if row is None:
+            return None
+        stored = self.conn.execute("SELECT p.name, r.score FROM results r JOIN players p ON p.id = r.player_id "
+                                   "WHERE r.game_id = ? ORDER BY r.seat", (row[0],)).fetchall()
+        mine = [(canonical_name(s.name), s.score) for s in facts.seats]
+        if row[1] != facts.hands or [tuple(r) for r in stored] != mine:
+            raise StoreError(f"{source}: not stored: it claims Tenhou log {log_id}, already stored as game "
+                             f"{row[0]} with other players, hands or scores")
+        return int(row[0])
+
+    def _insert_game(self, rows: list[tuple[Any, ...]], facts: GameFacts, *, kind: str, rules_name: str,
+                     log_id: str | None = None, rules_json: str | None = None, seed: str | None = None,
+                     played_at: str | None = None, simulation: tuple[int, int] | None = None) -> int:
+        sim_id, sim_index = simulation if simulation is not None else (None, None)
+        cur = self.conn.execute(
+            "INSERT INTO games (kind, log_id, rules_name, rules_json, seed, simulation_id, simulation_index, "
+            "played_at, created_at, hands, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (kind, log_id, rules_name, rules_json, seed, sim_id, sim_index, played_at, _now(), facts.hands,
+             int(facts.complete)))
+        game_id = cur.lastrowid
+        assert game_id is not None
+        self.conn.executemany(
+            "INSERT INTO results (game_id, seat, player_id, recorded_name, score, placement, points, chips, hands, "
+            "wins, deal_ins, riichi, calls, draws, win_points, deal_in_points, kita) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, seat, self._player(canonical_name(s.name)), s.name, s.score, s.placement, s.points, s.chips,
+              s.hands, s.wins, s.deal_ins, s.riichi, s.calls, s.draws, s.win_points, s.deal_in_points, s.kita)
+             for seat, s in enumerate(facts.seats)])
+        self.conn.executemany(
+            "INSERT INTO kyoku (game_id, idx, round_wind, dealer, honba, kyotaku, start_scores, end_scores, deltas, "
+            "outcome, first_event, last_event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, k.index, k.round_wind, k.dealer, k.honba, k.kyotaku, _json(list(k.start_scores), "scores"),
+              _json(list(k.end_scores), "scores") if k.end_scores is not None else None,
+              _json(list(k.deltas), "deltas") if k.deltas is not None else None, k.outcome, k.first_event,
+              k.last_event) for k in facts.kyoku])
+        self.conn.executemany(
+            "INSERT INTO events (game_id, idx, kyoku_idx, type, actor, data) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, *r) for r in rows])
+        if simulation is not None:
+            self.conn.execute("UPDATE simulation_results SET game_id = ? WHERE simulation_id = ? AND game_index = ?",
+                              (game_id, sim_id, sim_index))
+        return game_id
+
+    def _game_rows(self, where: str, args: tuple[Any, ...]) -> list[GameRow]:
+        games = self.conn.execute(
+            "SELECT g.id, g.kind, g.rules_name, g.log_id, g.seed, g.played_at, g.created_at, g.hands, g.complete, "
+            f"g.simulation_id FROM games g {where} ORDER BY COALESCE(g.played_at, g.created_at), g.id", args).fetchall()
+        if not games:
+            return []
+        seats: dict[int, list[SeatResult]] = {}
+        cur = self.conn.execute(
+            "SELECT r.game_id, r.seat, p.name, r.score, r.placement, r.points FROM results r "
+            "JOIN players p ON p.id = r.player_id WHERE r.game_id IN (SELECT value FROM json_each(?)) "
+            "ORDER BY r.game_id, r.seat", (json.dumps([g[0] for g in games]),))
+        for r in cur:
+            seats.setdefault(r[0], []).append(SeatResult(*r[1:]))
+        return [GameRow(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], bool(g[8]), g[9], tuple(seats.get(g[0], ())))
+                for g in games]
+

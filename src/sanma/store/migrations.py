@@ -1,0 +1,154 @@
+"""The database schema, as numbered migrations.
+
+``MIGRATIONS[n - 1]`` takes a database from version ``n - 1`` to ``n``; :func:`sanma.store.open_db`
+applies the missing ones in order, each in its own transaction, and records each in
+``schema_version``. A change to the schema is a new migration appended here (never an edit of an
+applied one), with a test that opens a database of the previous version.
+
+Kept in Python rather than a ``.sql`` file so an installed wheel always carries it.
+
+Tables (version 1):
+
+``players``           one row per player name (Tenhou names; Mahjong Soul records are
+                      anonymised to A/B/C; sanma's own games name their seats or bots).
+``games``             one row per game: ``kind`` (``record`` from a file, ``engine`` played by sanma,
+                      ``simulation`` one game of a run whose events were kept), the rule set
+                      (name, and the full rules as JSON when sanma played it), the seed, the Tenhou
+                      log id (``log_id``, unique: the same game read from two formats is one game),
+                      when it was played (``played_at``, ISO 8601, when known), hands, complete.
+``records``           one row per imported file, unique by SHA-256 ``checksum`` (importing a file again
+                      stores nothing), with its path, format, bytes and game.
+``results``           one row per game and seat: player, final score, placement, points, chips, and the
+                      seat's counts (hands, wins, deal-ins, riichi, calls, draws, win and deal-in points,
+                      kita) that statistics sum.
+``kyoku``             one row per hand: round, dealer, honba, sticks, start and end scores, outcome and
+                      the range of its events.
+``events``            the game's mjai events in order, one JSON object per row (``game_id``, ``idx``).
+``simulations``       one row per ``sanma simulate`` run: rules name and full rules JSON, seed, bots,
+                      games, hands, seconds and the summary JSON.
+``simulation_results`` one row per game and ``--bots`` entry of a run (seat, placement, score, points,
+                      wins, deal-ins, riichi, calls, hands); ``game_id`` when the game's events were kept.
+"""
+
+from __future__ import annotations
+
+V1 = """
+CREATE TABLE players (
+    id    INTEGER PRIMARY KEY,
+    name  TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE simulations (
+    id          INTEGER PRIMARY KEY,
+    rules_name  TEXT NOT NULL,
+    rules_json  TEXT NOT NULL,
+    seed        TEXT NOT NULL,
+    bots        TEXT NOT NULL,              -- JSON list, one bot per entry
+    games       INTEGER NOT NULL CHECK (games >= 0),
+    kyoku       INTEGER NOT NULL CHECK (kyoku >= 0),
+    seconds     REAL,
+    summary     TEXT,                       -- JSON (sanma simulate --json), when given
+    created_at  TEXT NOT NULL
+);
+
+CREATE TABLE games (
+    id               INTEGER PRIMARY KEY,
+    kind             TEXT NOT NULL CHECK (kind IN ('record', 'engine', 'simulation')),
+    log_id           TEXT UNIQUE,
+    rules_name       TEXT NOT NULL,
+    rules_json       TEXT,
+    seed             TEXT,
+    simulation_id    INTEGER REFERENCES simulations(id) ON DELETE CASCADE,
+    simulation_index INTEGER,
+    played_at        TEXT,
+    created_at       TEXT NOT NULL,
+    hands            INTEGER NOT NULL CHECK (hands >= 0),
+    complete         INTEGER NOT NULL CHECK (complete IN (0, 1)),
+    UNIQUE (simulation_id, simulation_index)
+);
+CREATE INDEX games_order ON games(played_at, id);
+
+CREATE TABLE records (
+    id           INTEGER PRIMARY KEY,
+    checksum     TEXT NOT NULL UNIQUE CHECK (length(checksum) = 64),
+    source_path  TEXT NOT NULL,
+    format       TEXT NOT NULL,
+    rule_name    TEXT NOT NULL,
+    size         INTEGER NOT NULL CHECK (size >= 0),
+    content      BLOB,
+    game_id      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    imported_at  TEXT NOT NULL
+);
+CREATE INDEX records_game ON records(game_id);
+
+CREATE TABLE results (
+    game_id         INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat            INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 2),
+    player_id       INTEGER NOT NULL REFERENCES players(id),
+    recorded_name   TEXT NOT NULL,
+    score           INTEGER,
+    placement       INTEGER CHECK (placement BETWEEN 1 AND 3),
+    points          REAL,
+    chips           INTEGER,
+    hands           INTEGER NOT NULL CHECK (hands >= 0),
+    wins            INTEGER NOT NULL CHECK (wins >= 0),
+    deal_ins        INTEGER NOT NULL CHECK (deal_ins >= 0),
+    riichi          INTEGER NOT NULL CHECK (riichi >= 0),
+    calls           INTEGER NOT NULL CHECK (calls >= 0),
+    draws           INTEGER NOT NULL CHECK (draws >= 0),
+    win_points      INTEGER NOT NULL CHECK (win_points >= 0),
+    deal_in_points  INTEGER NOT NULL CHECK (deal_in_points >= 0),
+    kita            INTEGER NOT NULL CHECK (kita >= 0),
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX results_player ON results(player_id);
+
+CREATE TABLE kyoku (
+    game_id       INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    idx           INTEGER NOT NULL CHECK (idx >= 0),
+    round_wind    TEXT NOT NULL CHECK (round_wind IN ('E', 'S', 'W', 'N')),
+    dealer        INTEGER NOT NULL CHECK (dealer BETWEEN 0 AND 2),
+    honba         INTEGER NOT NULL,
+    kyotaku       INTEGER NOT NULL,
+    start_scores  TEXT NOT NULL,            -- JSON list
+    end_scores    TEXT,                     -- JSON list
+    deltas        TEXT,                     -- JSON list
+    outcome       TEXT CHECK (outcome IN ('hora', 'ryukyoku')),
+    first_event   INTEGER NOT NULL,
+    last_event    INTEGER NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+
+CREATE TABLE events (
+    game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    idx        INTEGER NOT NULL CHECK (idx >= 0),
+    kyoku_idx  INTEGER,
+    type       TEXT NOT NULL,
+    actor      INTEGER,
+    data       TEXT NOT NULL,               -- the mjai event, JSON
+    PRIMARY KEY (game_id, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE simulation_results (
+    simulation_id  INTEGER NOT NULL REFERENCES simulations(id) ON DELETE CASCADE,
+    game_index     INTEGER NOT NULL CHECK (game_index >= 0),
+    entry          INTEGER NOT NULL CHECK (entry BETWEEN 0 AND 2),
+    bot            TEXT NOT NULL,
+    seat           INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 2),
+    placement      INTEGER NOT NULL CHECK (placement BETWEEN 1 AND 3),
+    score          INTEGER NOT NULL,
+    points         REAL NOT NULL,
+    wins           INTEGER NOT NULL CHECK (wins >= 0),
+    deal_ins       INTEGER NOT NULL CHECK (deal_ins >= 0),
+    riichi         INTEGER NOT NULL CHECK (riichi >= 0),
+    calls          INTEGER NOT NULL CHECK (calls >= 0),
+    hands          INTEGER NOT NULL CHECK (hands >= 0),
+    game_id        INTEGER REFERENCES games(id) ON DELETE SET NULL,
+    PRIMARY KEY (simulation_id, game_index, entry)
+);
+"""
+
+#: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
+MIGRATIONS: tuple[str, ...] = (V1,)
+
+SCHEMA_VERSION = len(MIGRATIONS)
