@@ -1,0 +1,104 @@
+"""``sanma stats FILE... [--player NAME] [--db PATH] [--json] [--chart PNG]``: a player's history."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from .common import cli_errors
+
+if TYPE_CHECKING:
+    from ..stats import PlayerStats
+
+DB_HELP = "SQLite database to store into and read from. Default: $SANMA_DB, else ./sanma.sqlite."
+
+
+def stats(
+    files: Annotated[list[Path] | None, typer.Argument(
+        help="Records to import (Tenhou mjlog XML, tenhou.net/6 JSON, majiang JSON, mjai JSONL); files "
+             "already in the database are not read again. Without files: every stored game.")] = None,
+    player: Annotated[str | None, typer.Option("--player", help="Only this player (default: everyone found).")] = None,
+    db: Annotated[Path | None, typer.Option("--db", help=DB_HELP)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+    chart: Annotated[Path | None, typer.Option("--chart", help="Write a PNG of placements over time.")] = None,
+) -> None:
+    """Store the records, then report each player's history from the database.
+
+    Games, average placement and 1st/2nd/3rd counts, win, deal-in, riichi, call (pon or open kan)
+    and draw (ryuukyoku) rates per hand, average win and deal-in values (hand points before
+    honba and sticks) and kita per game. Games are ordered by the date in the record's Tenhou
+    log id where there is one. Mahjong Soul records name their players A/B/C.
+
+    Examples:
+
+        sanma stats logs/*.xml --player "神速★.com"
+
+        sanma stats logs/*.json --db ~/mahjong.sqlite --json --chart placements.png
+    """
+    from ..stats import StatsError, placement_history, player_stats
+    from ..store import open_db
+
+    with cli_errors():
+        store = open_db(db)
+        try:
+            game_ids = None
+            if files:
+                saved = store.import_files(files)
+                game_ids = list(dict.fromkeys(s.game_id for s in saved))
+            rows = player_stats(store, game_ids=game_ids, player=player)
+            if not rows:
+                known = [r.name for r in player_stats(store, game_ids=game_ids)]
+                if player is not None and known:
+                    raise StatsError(f"no games of player {player!r} in {_scope(files)}; players: "
+                                     f"{', '.join(known[:30])}{' ...' if len(known) > 30 else ''}")
+                raise StatsError(f"no games in {_scope(files)}")
+            if chart is not None:
+                from ..stats import write_chart
+
+                write_chart(placement_history(store, game_ids=game_ids, player=player), chart,
+                            title=f"Placements: {player}" if player else "")
+        finally:
+            store.close()
+    if as_json:
+        out = {"db": store.path, "games": len(game_ids) if game_ids is not None else None,
+               "players": [r.to_json() for r in rows], "chart": str(chart) if chart else None}
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    _print(rows, store.path, chart)
+
+
+def _scope(files: list[Path] | None) -> str:
+    return f"{len(files)} file{'s' if len(files) != 1 else ''}" if files else "the database"
+
+
+def _print(rows: list[PlayerStats], db: str, chart: Path | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"Player statistics ({db})", title_justify="left")
+    for col in ("player", "games", "avg place", "1st/2nd/3rd", "hands", "win", "deal-in", "riichi", "call",
+                "draw", "avg win", "avg deal-in", "kita/game"):
+        t.add_column(col, justify="left" if col == "player" else "right", no_wrap=True,
+                     min_width=12 if col == "player" else None)
+
+    def avg(x: float | None, fmt: str) -> str:
+        return "-" if x is None else format(x, fmt)
+
+    for r in rows:
+        t.add_row(r.name, str(r.games), avg(r.average_placement, ".2f"), "/".join(map(str, r.placements)),
+                  str(r.hands), f"{r.win_rate:.1%}", f"{r.deal_in_rate:.1%}", f"{r.riichi_rate:.1%}",
+                  f"{r.call_rate:.1%}", f"{r.draw_rate:.1%}", avg(r.average_win, ",.0f"),
+                  avg(r.average_deal_in, ",.0f"), f"{r.kita_per_game:.2f}")
+    console = Console()
+    if not console.is_terminal:  # piped: as wide as the table needs, not rich's default of 80
+        console = Console(width=max(console.width, 150))
+    console.print(t)
+    if chart is not None:
+        console.print(f"chart: {chart}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="stats")(stats)

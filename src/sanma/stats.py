@@ -1,0 +1,188 @@
+"""A player's own history from the database: placements, win, deal-in, riichi, call and draw
+rates, win and deal-in values, kita per game, and placements over time as a chart.
+
+Everything is summed from the per-seat rows the store keeps for each game (table ``results``,
+counted from the game's events: see :mod:`sanma.store.facts` for what each count means). Rates
+are per hand played; placements count only games with a final result.
+
+>>> from sanma.store import open_db
+>>> from sanma.store.events import EXAMPLE
+>>> store = open_db(":memory:")
+>>> game = store.import_bytes(EXAMPLE.encode(), "example.mjson").game_id
+>>> a = player_stats(store, player="A")[0]
+>>> a.games, a.placements, a.average_placement, a.draw_rate, a.win_rate, a.average_win
+(1, (1, 0, 0), 1.0, 1.0, 0.0, None)
+>>> [p.placement for p in placement_history(store, game_ids=[game])["C"]]
+[3]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import SanmaError
+
+if TYPE_CHECKING:
+    from .store import Store
+
+SEATS = 3
+MAX_CHART_PLAYERS = 8
+#: Fonts with Japanese glyphs, used for names when one is installed.
+CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "TakaoGothic", "VL Gothic",
+             "Hiragino Sans", "Yu Gothic", "MS Gothic")
+
+
+class StatsError(SanmaError):
+    """No games to summarise, or an unknown player."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One player's numbers over a set of games."""
+
+    name: str
+    games: int
+    ranked_games: int  # games with a final placement (an excerpt has none)
+    placements: tuple[int, ...]  # how many 1st, 2nd, 3rd
+    average_placement: float | None
+    average_points: float | None  # final points (after uma and oka) per ranked game
+    hands: int
+    wins: int
+    deal_ins: int
+    riichi: int
+    calls: int
+    draws: int
+    win_rate: float  # hands won / hands
+    deal_in_rate: float  # hands dealt in / hands
+    riichi_rate: float  # hands with a riichi declaration / hands
+    call_rate: float  # hands with a pon or open kan / hands
+    draw_rate: float  # hands ending in ryuukyoku / hands
+    average_win: float | None  # points of a win (before honba and sticks)
+    average_deal_in: float | None  # points of the win dealt into
+    kita_per_game: float
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["placements"] = list(self.placements)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One game in a player's history, oldest first."""
+
+    game_id: int
+    when: str  # when the game was played (else when it was stored), ISO 8601
+    dated: bool  # ``when`` comes from the record (file name or header), not the import time
+    placement: int
+
+
+def _scope(game_ids: Sequence[int] | None, player: str | None) -> tuple[str, list[Any]]:
+    """The WHERE clause choosing the rows: the given games (else every game that is not part of a
+    simulation run), and one player when asked."""
+    from .store import canonical_name
+
+    if game_ids is not None:
+        where, args = ["r.game_id IN (SELECT value FROM json_each(?))"], [json.dumps(list(game_ids))]
+    else:
+        where, args = ["g.kind != 'simulation'"], []
+    if player is not None:
+        where.append("p.name = ?")
+        args.append(canonical_name(player))
+    return " AND ".join(where), args
+
+
+def player_stats(store: Store, *, game_ids: Sequence[int] | None = None,
+                 player: str | None = None) -> list[PlayerStats]:
+    """Each player's numbers over ``game_ids`` (default: every stored game outside simulation
+    runs), most games first; only ``player`` when given (their name as stored, or with the rank
+    suffix a format appends)."""
+    where, args = _scope(game_ids, player)
+    rows = store.conn.execute(
+        "SELECT p.name, COUNT(*), COUNT(r.placement), SUM(r.placement = 1), SUM(r.placement = 2), "
+        "SUM(r.placement = 3), AVG(r.placement), AVG(CASE WHEN r.placement IS NOT NULL THEN r.points END), "
+        "SUM(r.hands), SUM(r.wins), SUM(r.deal_ins), SUM(r.riichi), SUM(r.calls), SUM(r.draws), "
+        "SUM(r.win_points), SUM(r.deal_in_points), SUM(r.kita) "
+        "FROM results r JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
+        f"WHERE {where} GROUP BY p.id ORDER BY COUNT(*) DESC, p.name", args).fetchall()
+    out = []
+    for (name, games, ranked, first, second, third, avg_place, avg_points, hands, wins, deal_ins, riichi, calls,
+         draws, win_points, deal_in_points, kita) in rows:
+        per_hand = max(hands, 1)
+        out.append(PlayerStats(
+            name=name, games=games, ranked_games=ranked, placements=(first or 0, second or 0, third or 0),
+            average_placement=avg_place, average_points=avg_points, hands=hands, wins=wins, deal_ins=deal_ins,
+            riichi=riichi, calls=calls, draws=draws, win_rate=wins / per_hand, deal_in_rate=deal_ins / per_hand,
+            riichi_rate=riichi / per_hand, call_rate=calls / per_hand, draw_rate=draws / per_hand,
+            average_win=win_points / wins if wins else None,
+            average_deal_in=deal_in_points / deal_ins if deal_ins else None, kita_per_game=kita / games))
+    return out
+
+
+def placement_history(store: Store, *, game_ids: Sequence[int] | None = None,
+                      player: str | None = None) -> dict[str, list[Placement]]:
+    """Each player's placements in game order (the record's date where known, else import order)."""
+    where, args = _scope(game_ids, player)
+    rows = store.conn.execute(
+        "SELECT p.name, g.id, COALESCE(g.played_at, g.created_at), g.played_at IS NOT NULL, r.placement "
+        "FROM results r JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
+        f"WHERE {where} AND r.placement IS NOT NULL ORDER BY COALESCE(g.played_at, g.created_at), g.id", args)
+    out: dict[str, list[Placement]] = {}
+    for name, game_id, when, dated, place in rows:
+        out.setdefault(name, []).append(Placement(game_id, when, bool(dated), place))
+    return out
+
+
+def write_chart(history: Mapping[str, Sequence[Placement]], path: str | Path, *, title: str = "") -> None:
+    """A PNG of placements over time: one line per player, game order along the bottom, 1st at
+    the top, with each player's running average dashed. Drawn off-screen (Agg), no display."""
+    import warnings
+
+    from matplotlib import font_manager, rc_context
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    if not any(history.values()):
+        raise StatsError("no ranked games to chart")
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    fonts = ["DejaVu Sans", *(f for f in CJK_FONTS if f in installed)]  # Tenhou names are Japanese
+    ranked = sorted(((n, g) for n, g in history.items() if g), key=lambda kv: (-len(kv[1]), kv[0]))
+    shown = ranked[:MAX_CHART_PLAYERS]
+    longest = max(len(g) for _, g in shown)
+    with rc_context({"font.family": fonts}), warnings.catch_warnings():
+        # without a CJK font installed, Japanese names are drawn as boxes rather than failing
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
+        fig = Figure(figsize=(max(6.0, min(16.0, 2.0 + 0.35 * longest)), 4.0), dpi=100)
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        for i, (name, games) in enumerate(shown):
+            xs = list(range(1, len(games) + 1))
+            ys = [g.placement for g in games]
+            avg = [sum(ys[: n + 1]) / (n + 1) for n in range(len(ys))]
+            color = f"C{i % 10}"
+            ax.plot(xs, ys, marker="o", linestyle="-", color=color, alpha=0.8, label=name)
+            ax.plot(xs, avg, linestyle="--", color=color, alpha=0.6)
+        ax.set_ylim(SEATS + 0.4, 0.6)  # 1st at the top
+        ax.set_yticks(range(1, SEATS + 1), ["1st", "2nd", "3rd"][:SEATS])
+        only = shown[0][1]
+        if len(shown) == 1 and len(only) <= 20 and all(g.dated for g in only):
+            ax.set_xticks(range(1, len(only) + 1), [g.when[:10] for g in only], rotation=30, ha="right",
+                          fontsize="small")
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("game, oldest first (dashed: running average)")
+        ax.set_ylabel("placement")
+        more = f" ({len(shown)} of {len(ranked)} players, most games first)" if len(ranked) > len(shown) else ""
+        ax.set_title((title or "Placements over time") + more)
+        ax.grid(True, alpha=0.3)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
+        fig.tight_layout()
+        try:
+            fig.savefig(str(path), format="png")
+        except OSError as e:
+            raise StatsError(f"{path}: cannot write the chart: {e.strerror or e}") from None
