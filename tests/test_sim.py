@@ -107,7 +107,13 @@ def test_simulate_cli_table_names_every_bot() -> None:
     (["--games", "1", "--bots", "random,smart,random"], "unknown bot 'smart'"),
     (["--games", "1", "--bots", "random"], "--bots needs 3 comma-separated names, got 1"),
     (["--games", "1", "--rules", "nowhere"], "unknown preset 'nowhere'"),
-    (["--games", "1", "--backend", "ray"], "--backend 'ray' is not available"),
+    (["--games", "1", "--backend", "spark"], "--backend must be one of local, ray, got 'spark'"),
+    (["--games", "1", "--address", "auto"], "--address needs --backend ray"),
+    (["--games", "1", "--mjai-timeout", "0"], "--mjai-timeout must be more than 0 seconds, got 0"),
+    (["--games", "1", "--bots", "random,mjai:,random"], "mjai bot needs a command after 'mjai:'"),
+    (["--games", "1", "--bots", "random,mjai:no-such-program-here,random"],
+     "mjai bot command not found: 'no-such-program-here'"),
+    (["--games", "1", "--compare", "tenhou", "nowhere"], "unknown preset 'nowhere'"),
 ])
 def test_simulate_cli_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
     r = CliRunner().invoke(cli(), ["simulate", *args])

@@ -6,7 +6,13 @@
 >>> make_bot("clever")
 Traceback (most recent call last):
 ...
-sanma.bots.UnknownBotError: unknown bot 'clever': choose from defensive, efficient, random, tsumogiri
+sanma.bots.UnknownBotError: unknown bot 'clever': choose from defensive, efficient, random, tsumogiri, or mjai:COMMAND
+
+``mjai:COMMAND`` seats an external program speaking mjai on stdin/stdout (see ``sanma.bots.mjai``);
+its process starts only when the seat first has to decide.
+
+>>> make_bot("mjai:python examples/mjai_bot.py --tsumogiri", timeout=2.0).name
+'mjai:python examples/mjai_bot.py --tsumogiri'
 """
 
 from __future__ import annotations
@@ -33,17 +39,28 @@ BOTS: dict[str, Callable[[int | str, Rules | None], Bot]] = {
 }
 
 
-def make_bot(name: str, seed: int | str = 0, rules: Rules | None = None) -> Bot:
-    """A bot by registry name, seeded; ``rules`` tell rule-aware bots what is a yaku, etc."""
+MJAI_PREFIX = "mjai:"
+
+
+def make_bot(name: str, seed: int | str = 0, rules: Rules | None = None, *, timeout: float | None = None) -> Bot:
+    """A bot by registry name (or ``mjai:COMMAND``), seeded; ``rules`` tell rule-aware bots what is a yaku.
+
+    ``timeout`` (seconds per decision) applies to bots that wait on another program (``mjai:``).
+    """
+    if name.startswith(MJAI_PREFIX):
+        from .mjai import MjaiBot  # subprocess and threads only for those who seat one
+
+        return MjaiBot(name[len(MJAI_PREFIX):], seed, rules, timeout=timeout)
     try:
         factory = BOTS[name]
     except KeyError:
-        raise UnknownBotError(f"unknown bot {name!r}: choose from {', '.join(sorted(BOTS))}") from None
+        raise UnknownBotError(f"unknown bot {name!r}: choose from {', '.join(sorted(BOTS))}, or mjai:COMMAND") from None
     return factory(seed, rules)
 
 
 __all__ = [
     "BOTS",
+    "MJAI_PREFIX",
     "Bot",
     "DefensiveBot",
     "EfficientBot",

@@ -1,38 +1,30 @@
-"""``sanma simulate``: games between bots, summarised per bot (one process or local processes)."""
+"""``sanma simulate``: games between bots, summarised per bot, on local processes or a Ray cluster.
+
+Start-up counts (the command is timed with it): ``rich`` is imported only to draw the progress
+bar and the table, never for ``--json``; ``ray`` only for ``--backend ray``; ``matplotlib`` only
+for ``--report``.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-from rich.text import Text
 
 from ..bots import BOTS
 from ..sim import Summary, check_bots, simulate
 from ..sim.arena import SimulationError
+from ..sim.local import BACKENDS
 from .common import RULES_HELP, cli_errors, load_rules
 
+if TYPE_CHECKING:
+    from rich.table import Table
 
-class _RateColumn(ProgressColumn):
-    """Games per second so far."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("? games/s" if not speed else f"{speed:.1f} games/s", style="progress.data.speed")
+    from ..rules import Rules
 
 
 def _count(option: str, text: str) -> int:
@@ -45,6 +37,16 @@ def _count(option: str, text: str) -> int:
     return value
 
 
+def _seconds(option: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise SimulationError(f"{option} must be a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise SimulationError(f"{option} must be more than 0 seconds, got {text}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         return int(text)
@@ -53,16 +55,88 @@ def _seed(text: str) -> int:
 
 
 def _table(s: Summary) -> Table:
+    from rich.table import Table
+
+    where = (f"{s.jobs} process{'es' if s.jobs > 1 else ''}" if s.backend == "local"
+             else f"Ray ({s.jobs} CPU{'s' if s.jobs > 1 else ''} asked)")
     t = Table(title=f"{s.games} game{'s' if s.games != 1 else ''}, {s.kyoku} hands under {s.rules} (seed {s.seed}): "
-                    f"{s.seconds:.2f} s, {s.games_per_second:.2f} games/s on {s.jobs} process"
-                    f"{'es' if s.jobs > 1 else ''}", title_justify="left")
-    for col in ("bot", "avg place", "1st/2nd/3rd", "win", "deal-in", "riichi", "calls", "avg score", "avg points"):
-        t.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+                    f"{s.seconds:.2f} s, {s.games_per_second:.2f} games/s on {where}; draws {s.draw_rate:.1%}",
+              title_justify="left")
+    cols = ["bot", "avg place", "1st/2nd/3rd", "win", "deal-in", "riichi", "calls", "hand value", "bust",
+            "avg score", "avg points"]
+    if s.incidents:
+        cols.append("incidents")
+    for col in cols:
+        t.add_column(col, justify="left" if col == "bot" else "right", no_wrap=col != "bot")
     for e in s.seats:
-        t.add_row(e.bot, f"{e.average_placement:.3f}", "/".join(map(str, e.placements)), f"{e.win_rate:.1%}",
-                  f"{e.deal_in_rate:.1%}", f"{e.riichi_rate:.1%}", f"{e.call_rate:.1%}", f"{e.average_score:,.0f}",
-                  f"{e.average_points:+.1f}")
+        row = [e.bot, f"{e.average_placement:.3f}", "/".join(map(str, e.placements)), f"{e.win_rate:.1%}",
+               f"{e.deal_in_rate:.1%}", f"{e.riichi_rate:.1%}", f"{e.call_rate:.1%}", f"{e.average_hand_value:,.0f}",
+               f"{e.bust_rate:.1%}", f"{e.average_score:,.0f}", f"{e.average_points:+.1f}"]
+        if s.incidents:
+            row.append(f"{e.incidents} ({e.fallbacks} fallbacks)")
+        t.add_row(*row)
     return t
+
+
+def _run(rules: Rules, n: int, seed: int, names: tuple[str, ...], jobs: int, backend: str, address: str | None,
+         timeout: float | None, as_json: bool) -> Summary:
+    """One simulation, with a progress bar on stderr unless ``--json``."""
+    if as_json:
+        return simulate(rules, n, seed, names, jobs, backend=backend, address=address, timeout=timeout)
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        """Games per second so far."""
+
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("? games/s" if not speed else f"{speed:.1f} games/s", style="progress.data.speed")
+
+    err = Console(stderr=True)
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  console=err, transient=err.is_terminal) as bar:
+        task = bar.add_task(f"{rules.name}: {'/'.join(names)}", total=n)
+        return simulate(rules, n, seed, names, jobs, progress=lambda k: bar.advance(task, k), backend=backend,
+                        address=address, timeout=timeout)
+
+
+def _print_tables(summaries: list[Summary]) -> None:
+    from rich.console import Console
+
+    out = Console(file=sys.stdout)
+    if not out.is_terminal:  # piped: do not squeeze the table into 80 columns
+        out = Console(file=sys.stdout, width=max(out.width, 140))
+    for s in summaries:
+        out.print(_table(s))
+    if len(summaries) == 2:
+        from rich.table import Table
+
+        from ..sim.report import compare_rows
+
+        a, b = summaries
+        t = Table(title=f"{a.rules} vs {b.rules}, same seeds", title_justify="left")
+        for col in ("bot", "figure", a.rules, b.rules, "difference"):
+            t.add_column(col, justify="left" if col in ("bot", "figure") else "right", no_wrap=True)
+        for row in compare_rows(a, b):
+            t.add_row(*row)
+        out.print(t)
+    for s in summaries:
+        for line in s.incident_log:
+            print(f"incident: {line}", file=sys.stderr)
+        if s.incidents > len(s.incident_log):
+            print(f"... {s.incidents - len(s.incident_log)} more incidents under {s.rules}", file=sys.stderr)
 
 
 def simulate_command(
@@ -70,39 +144,68 @@ def simulate_command(
     rules: Annotated[str, typer.Option("--rules", help=RULES_HELP)] = "tenhou",
     seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same games.")] = "0",
     bots: Annotated[str, typer.Option(
-        "--bots", help=f"Three comma-separated bots, one per seat (they rotate): {', '.join(sorted(BOTS))}."
+        "--bots", help=f"Three comma-separated bots, one per seat (they rotate): {', '.join(sorted(BOTS))}, "
+                       "or mjai:COMMAND, an external program speaking mjai on stdin/stdout "
+                       "(e.g. 'mjai:python examples/mjai_bot.py')."
     )] = "random,random,random",
-    jobs: Annotated[str, typer.Option("--jobs", help="Local worker processes.")] = "1",
-    backend: Annotated[str, typer.Option("--backend", help="Where games run: local (ray: not yet).")] = "local",
+    jobs: Annotated[str | None, typer.Option(
+        "--jobs", help="Local worker processes (default 1); with --backend ray and no --address, the local "
+                       "cluster's CPUs (default: all).")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="Where games run: local or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(
+        "--address", help="Ray cluster to join (e.g. auto, ray://head:10001); default: start a local one.")] = None,
+    report: Annotated[Path | None, typer.Option(
+        "--report", help="Write a report to this directory: Markdown and HTML tables, PNG plots, summary.json.",
+        file_okay=False)] = None,
+    compare: Annotated[tuple[str, str] | None, typer.Option(
+        "--compare", help="Two rule sets (presets or files) played on the same seeds, side by side; "
+                          "replaces --rules.")] = None,
+    mjai_timeout: Annotated[str | None, typer.Option(
+        "--mjai-timeout", help="Seconds an mjai:COMMAND bot has per decision (default 5; 30 for the first).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
 ) -> None:
     """Play GAMES games between bots and report placement, win and deal-in rates per bot.
 
     Seats rotate every game and each summary row follows its bot. The same --seed gives the
-    same games whatever --jobs is.
+    same games whatever --jobs and --backend are.
+
+    With --compare A B the JSON object is rule set A's summary (the usual fields) plus
+    "compare": [A's summary, B's summary].
+
+    \b
+    Examples:
+      sanma simulate --games 100 --bots efficient,defensive,random --jobs 2
+      sanma simulate --games 1000 --backend ray --address auto --json
+      sanma simulate --games 200 --compare tenhou majsoul --report out/
+      sanma simulate --games 10 --bots "mjai:python examples/mjai_bot.py",efficient,random
     """
     with cli_errors():
         n = _count("--games", games)
-        j = _count("--jobs", jobs)
         s = _seed(seed)
-        if backend != "local":
-            raise SimulationError(f"--backend {backend!r} is not available; use --backend local")
+        if backend not in BACKENDS:
+            raise SimulationError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        if address is not None and backend != "ray":
+            raise SimulationError("--address needs --backend ray")
+        j = _count("--jobs", jobs) if jobs is not None else os.cpu_count() or 1 if backend == "ray" else 1
+        timeout = _seconds("--mjai-timeout", mjai_timeout) if mjai_timeout is not None else None
         names = check_bots(bots.split(","))
-        r = load_rules(rules)
+        rule_sets = [load_rules(r) for r in (compare if compare else (rules,))]
+        if compare and rule_sets[0].name == rule_sets[1].name and compare[0] != compare[1]:
+            raise SimulationError(f"--compare: both rule sets are named {rule_sets[0].name!r}; rename one file")
+        summaries = [_run(r, n, s, names, j, backend, address, timeout, as_json) for r in rule_sets]
+        if report is not None:
+            from ..sim.report import write_report
+
+            written = write_report(summaries, report)
+            if not as_json:
+                print(f"report: {', '.join(str(p) for p in written)}", file=sys.stderr)
         if as_json:
-            summary = simulate(r, n, s, names, j)
-            typer.echo(json.dumps(summary.to_json()))
+            out: dict[str, Any] = summaries[0].to_json()
+            if compare:
+                out["compare"] = [x.to_json() for x in summaries]
+            typer.echo(json.dumps(out))
             return
-        err = Console(stderr=True)
-        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      _RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                      console=err, transient=err.is_terminal) as bar:
-            task = bar.add_task(f"{'/'.join(names)}", total=n)
-            summary = simulate(r, n, s, names, j, progress=lambda k: bar.advance(task, k))
-        out = Console(file=sys.stdout)
-        if not out.is_terminal:  # piped: do not squeeze the table into 80 columns
-            out = Console(file=sys.stdout, width=max(out.width, 120))
-        out.print(_table(summary))
+        _print_tables(summaries)
 
 
 def register(app: typer.Typer) -> None:

@@ -44,6 +44,10 @@ class EntryResult:
     deal_ins: int
     riichi: int
     calls: int
+    win_value: int = 0  # sum of the hand values (``Score.total``) of this entry's wins
+    busted: bool = False  # the game ended on this entry's bust
+    incidents: int = 0  # problems with an external bot (timeouts, garbage, exits): see ``GameRecord.incidents``
+    fallbacks: int = 0  # decisions sanma took for the entry (tsumogiri) after such problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,8 @@ class GameRecord:
     index: int
     kyoku: int
     entries: tuple[EntryResult, ...]
+    draws: int = 0  # hands that ended without a win (exhaustive draws and aborts)
+    incidents: tuple[str, ...] = ()  # what went wrong with external bots, as logged
 
 
 class LazyObservation(Mapping[str, Any]):
@@ -96,16 +102,32 @@ def mask_event(e: dict[str, Any], seat: int) -> dict[str, Any]:
 
 
 def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
-              max_hands: int = 200) -> GameRecord:
-    """Play game ``index`` of a simulation seeded ``seed``; ``bots`` are registry names, one per entry."""
+              max_hands: int = 200, timeout: float | None = None) -> GameRecord:
+    """Play game ``index`` of a simulation seeded ``seed``; ``bots`` are registry names, one per entry.
+
+    ``timeout`` is the per-decision limit of external (``mjai:``) bots. Bots with a ``close()``
+    (external processes) are closed when the game ends, whether it finished or failed.
+    """
     if len(bots) != SEATS:
         raise SimulationError(f"a game needs {SEATS} bots, got {len(bots)}: {', '.join(bots)}")
     by_seat: list[Bot] = [make_bot("random")] * SEATS
     entry_at = [0] * SEATS
     for j, name in enumerate(bots):
         seat = seat_of(j, index)
-        by_seat[seat] = make_bot(name, seed=f"{seed}-{index}-{j}", rules=rules)
+        by_seat[seat] = make_bot(name, seed=f"{seed}-{index}-{j}", rules=rules, timeout=timeout)
         entry_at[seat] = j
+    try:
+        game = _play(rules, bots, by_seat, entry_at, seed, index, max_hands)
+    finally:
+        for bot in by_seat:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+    return _record(game, index, entry_at, by_seat)
+
+
+def _play(rules: Rules, bots: Sequence[str], by_seat: list[Bot], entry_at: list[int], seed: int | str,
+          index: int, max_hands: int) -> Game:
     game = Game(rules, seed=f"{seed}-{index}", names=[bots[entry_at[s]] for s in range(SEATS)],
                 max_hands=max_hands)
     needs_obs = [getattr(b, "needs_observation", True) for b in by_seat]
@@ -130,18 +152,24 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
         doing = f" after {action}" if action is not None else ""
         raise SimulationError(f"game {index} (seed {seed!r}, {game.round_wind}-{game.kyoku_in_round + 1}, "
                               f"{game.honba} honba){doing}: {type(e).__name__}: {e}") from e
-    return _record(game, index, entry_at)
+    if listeners:  # the end of the game (end_kyoku, end_game) for bots that follow the stream
+        for event in events[fed:]:
+            for s, on_event in listeners:
+                on_event(mask_event(event, s))
+    return game
 
 
-def _record(game: Game, index: int, entry_at: list[int]) -> GameRecord:
+def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] = ()) -> GameRecord:
     wins = [0] * SEATS
     deal_ins = [0] * SEATS
     riichi = [0] * SEATS
     calls = [0] * SEATS
+    value = [0] * SEATS
     for e in game.events:
         t = e["type"]
         if t == "hora":
             wins[e["actor"]] += 1
+            value[e["actor"]] += int(e.get("points", 0))
             if e["target"] != e["actor"]:
                 deal_ins[e["target"]] += 1
         elif t == "reach_accepted":
@@ -151,8 +179,14 @@ def _record(game: Game, index: int, entry_at: list[int]) -> GameRecord:
     result = game.result
     assert result is not None
     entries = [EntryResult(0, 0, 0, 0.0, 0, 0, 0, 0)] * SEATS
+    incidents: list[str] = []
     for seat in range(SEATS):
+        bot = by_seat[seat] if by_seat else None
+        found: list[str] = list(getattr(bot, "incidents", ()))
+        incidents.extend(f"game {index}: {text}" for text in found)
         entries[entry_at[seat]] = EntryResult(seat, result.ranks[seat], result.scores[seat],
                                               float(result.points[seat]), wins[seat], deal_ins[seat],
-                                              riichi[seat], calls[seat])
-    return GameRecord(index, len(game.hand_results), tuple(entries))
+                                              riichi[seat], calls[seat], value[seat], seat in game.busted,
+                                              len(found), int(getattr(bot, "fallbacks", 0)))
+    draws = sum(1 for h in game.hand_results if h.kind != "hora")
+    return GameRecord(index, len(game.hand_results), tuple(entries), draws, tuple(incidents))

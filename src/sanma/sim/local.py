@@ -1,8 +1,8 @@
-"""Many games, in this process or in local worker processes, summarised per bot.
+"""Many games, in this process, in local worker processes or on a Ray cluster, summarised per bot.
 
 The games of a simulation are numbered ``0..games-1`` and each is played from ``(seed, index)``
 alone (see ``arena``), then the records are put back in index order before summing: the same
-seed gives the same summary whatever ``jobs`` is (only the timings differ).
+seed gives the same summary whatever ``jobs`` and ``backend`` are (only the timings differ).
 
 >>> s = simulate("tenhou", games=2, seed=3, bots=("random", "random", "random"))
 >>> s.games, [e.bot for e in s.seats], round(sum(e.average_placement for e in s.seats), 6)
@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..bots import make_bot
@@ -23,6 +22,8 @@ from ..rules.schema import Rules
 from .arena import SEATS, GameRecord, SimulationError, play_game
 
 Progress = Callable[[int], None]
+BACKENDS = ("local", "ray")
+INCIDENT_LOG = 20  # incident messages kept in a summary (all are counted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,10 @@ class EntrySummary:
     riichi_rate: float  # riichi declared / hands played
     call_rate: float  # pon and open kan / hands played
     placements: tuple[int, ...]  # how many 1st, 2nd, 3rd places
+    average_hand_value: float = 0.0  # mean value (``Score.total``) of the hands it won
+    bust_rate: float = 0.0  # games that ended on its bust / games
+    incidents: int = 0  # external-bot problems (timeouts, garbage, exits), each logged
+    fallbacks: int = 0  # decisions taken for it by the tsumogiri fallback
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,25 +54,38 @@ class Summary:
     seconds: float
     jobs: int
     seats: tuple[EntrySummary, ...]
+    draws: int = 0  # hands that ended without a win
+    backend: str = "local"
+    incident_log: tuple[str, ...] = ()  # the first INCIDENT_LOG incident messages
+    records: tuple[GameRecord, ...] = field(default=(), repr=False, compare=False)  # per game, for reports
 
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def draw_rate(self) -> float:
+        return self.draws / self.kyoku if self.kyoku else 0.0
+
+    @property
+    def incidents(self) -> int:
+        return sum(e.incidents for e in self.seats)
 
     def to_json(self) -> dict[str, Any]:
         """The ``sanma simulate --json`` object (ARCHITECTURE contract, plus extra fields)."""
         return {
             "rules": self.rules, "seed": self.seed, "games": self.games, "kyoku": self.kyoku,
             "seconds": round(self.seconds, 6), "games_per_second": round(self.games_per_second, 6),
-            "jobs": self.jobs,
+            "jobs": self.jobs, "backend": self.backend, "draw_rate": round(self.draw_rate, 6),
+            "incidents": self.incidents, "incident_log": list(self.incident_log),
             "seats": [{**asdict(e), "placements": list(e.placements)} for e in self.seats],
         }
 
 
 def summarise(rules: Rules, seed: int | str, bots: Sequence[str], records: Iterable[GameRecord],
-              seconds: float, jobs: int) -> Summary:
+              seconds: float, jobs: int, backend: str = "local") -> Summary:
     """Sum the records (sorted by game index, so the order never depends on the workers)."""
-    recs = sorted(records, key=lambda r: r.index)
+    recs = tuple(sorted(records, key=lambda r: r.index))
     games = len(recs)
     kyoku = sum(r.kyoku for r in recs)
     seats = []
@@ -75,74 +93,108 @@ def summarise(rules: Rules, seed: int | str, bots: Sequence[str], records: Itera
         mine = [r.entries[j] for r in recs]
         per_game = max(games, 1)
         per_hand = max(kyoku, 1)
+        wins = sum(e.wins for e in mine)
         seats.append(EntrySummary(
             bot=name,
             average_placement=sum(e.placement for e in mine) / per_game,
-            win_rate=sum(e.wins for e in mine) / per_hand,
+            win_rate=wins / per_hand,
             deal_in_rate=sum(e.deal_ins for e in mine) / per_hand,
             average_score=sum(e.score for e in mine) / per_game,
             average_points=sum(e.points for e in mine) / per_game,
             riichi_rate=sum(e.riichi for e in mine) / per_hand,
             call_rate=sum(e.calls for e in mine) / per_hand,
             placements=tuple(sum(1 for e in mine if e.placement == p) for p in range(1, SEATS + 1)),
+            average_hand_value=sum(e.win_value for e in mine) / max(wins, 1),
+            bust_rate=sum(1 for e in mine if e.busted) / per_game,
+            incidents=sum(e.incidents for e in mine),
+            fallbacks=sum(e.fallbacks for e in mine),
         ))
-    return Summary(rules.name, seed, games, kyoku, seconds, jobs, tuple(seats))
+    log = tuple(m for r in recs for m in r.incidents)[:INCIDENT_LOG]
+    return Summary(rules.name, seed, games, kyoku, seconds, jobs, tuple(seats), sum(r.draws for r in recs),
+                   backend, log, recs)
 
 
 def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
-    """Validate bot names (raises ``UnknownBotError``) and the number of entries."""
+    """Validate bot names (raises ``UnknownBotError``), external commands and the number of entries."""
     names = tuple(b.strip() for b in bots)
     if len(names) != SEATS:
         raise SimulationError(f"--bots needs {SEATS} comma-separated names, got {len(names)}: {', '.join(names)}")
     for n in names:
-        make_bot(n)
+        bot = make_bot(n)
+        check = getattr(bot, "check", None)  # mjai:COMMAND: is the program there?
+        if check is not None:
+            check()
     return names
 
 
-def _play_chunk(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], seed: int | str,
-                indices: list[int]) -> list[GameRecord]:
-    """Worker entry point: ``Rules`` travel as a plain dict (they hold mapping proxies)."""
+def play_chunk(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], seed: int | str,
+               indices: list[int], timeout: float | None = None) -> list[GameRecord]:
+    """Worker entry point (processes and Ray tasks): ``Rules`` travel as a plain dict."""
     rules = from_dict(rules_data, name=name)
-    return [play_game(rules, bots, seed, i) for i in indices]
+    return [play_game(rules, bots, seed, i, timeout=timeout) for i in indices]
 
 
-def _chunks(games: int, jobs: int) -> list[list[int]]:
-    size = max(1, min(16, games // (jobs * 4) or 1))  # small chunks: even load and a live progress bar
+def chunks(games: int, workers: int, most: int = 16) -> list[list[int]]:
+    """Game indices in chunks: small enough for an even load and a live progress bar."""
+    size = max(1, min(most, games // (workers * 4) or 1))
     return [list(range(s, min(s + size, games))) for s in range(0, games, size)]
 
 
 def simulate(rules: Rules | str, games: int, seed: int | str = 0, bots: Sequence[str] = ("random",) * SEATS,
-             jobs: int = 1, progress: Progress | None = None) -> Summary:
-    """Play ``games`` games (seeded ``seed``) between ``bots`` on ``jobs`` local processes."""
+             jobs: int = 1, progress: Progress | None = None, *, backend: str = "local",
+             address: str | None = None, timeout: float | None = None) -> Summary:
+    """Play ``games`` games (seeded ``seed``) between ``bots``.
+
+    ``backend="local"`` uses ``jobs`` local processes (1: this process); ``backend="ray"`` sends
+    chunks of games as Ray tasks to the cluster at ``address`` (a local one with ``jobs`` CPUs
+    when None). ``timeout`` is the per-decision limit of ``mjai:`` bots.
+    """
     if isinstance(rules, str):
         rules = load(rules)
     if games < 1:
         raise SimulationError(f"--games must be at least 1, got {games}")
     if jobs < 1:
         raise SimulationError(f"--jobs must be at least 1, got {jobs}")
+    if backend not in BACKENDS:
+        raise SimulationError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if timeout is not None and not timeout > 0:
+        raise SimulationError(f"the mjai timeout must be a positive number of seconds, got {timeout}")
     names = check_bots(bots)
     t0 = time.perf_counter()
     records: list[GameRecord] = []
-    if jobs == 1:
+    if backend == "ray":
+        from .ray_backend import run_on_ray
+
+        records = run_on_ray(to_dict(rules), rules.name, names, seed, games, jobs, address, timeout, progress)
+    elif jobs == 1:
         for i in range(games):
-            records.append(play_game(rules, names, seed, i))
+            records.append(play_game(rules, names, seed, i, timeout=timeout))
             if progress:
                 progress(1)
     else:
-        data = to_dict(rules)
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: set[Future[list[GameRecord]]] = {
-                pool.submit(_play_chunk, data, rules.name, names, seed, idx) for idx in _chunks(games, jobs)}
-            try:
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for f in done:
-                        chunk = f.result()
-                        records.extend(chunk)
-                        if progress:
-                            progress(len(chunk))
-            except BaseException:
-                for f in pending:
-                    f.cancel()
-                raise
-    return summarise(rules, seed, names, records, time.perf_counter() - t0, jobs)
+        records = _run_processes(rules, names, seed, games, jobs, timeout, progress)
+    return summarise(rules, seed, names, records, time.perf_counter() - t0, jobs, backend)
+
+
+def _run_processes(rules: Rules, names: tuple[str, ...], seed: int | str, games: int, jobs: int,
+                   timeout: float | None, progress: Progress | None) -> list[GameRecord]:
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    data = to_dict(rules)
+    records: list[GameRecord] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: set[Future[list[GameRecord]]] = {
+            pool.submit(play_chunk, data, rules.name, names, seed, idx, timeout) for idx in chunks(games, jobs)}
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    chunk = f.result()
+                    records.extend(chunk)
+                    if progress:
+                        progress(len(chunk))
+        except BaseException:
+            for f in pending:
+                f.cancel()
+            raise
+    return records

@@ -1,0 +1,427 @@
+"""``mjai:COMMAND``: an external program that speaks mjai over stdin/stdout sits at the table.
+
+The protocol is the one mjai.app and Mortal-style bots use. sanma starts ``COMMAND`` (split like a
+shell would, no shell involved) when the seat first has to decide, and for every decision writes
+**one line**: a JSON array of the events this seat has not seen yet (other seats' tiles hidden as
+``"?"``), then reads **one line**: one JSON action, e.g. ``{"type":"dahai","actor":1,"pai":"9p",
+"tsumogiri":true}`` or ``{"type":"none"}``. The first batch opens with ``start_game`` carrying
+``"id"``, the seat. When the game ends the last events (``end_kyoku``, ``end_game``) are sent
+too, the answer is not waited for long, stdin is closed and the process (and its process group)
+is ended: one process per game and seat, never left behind.
+
+sanma's extensions (the ones the ecosystem uses for three players):
+
+- three seats: ``scores``, ``tehais`` and ``deltas`` have three entries; ``start_game`` names the
+  rule set (``"rules"``);
+- ``{"type":"kita","actor":i,"pai":"N"}`` is both an event and an action (North set aside);
+- ``{"type":"flower","actor":i,"pai":"1f"}`` events (kansai walls), followed by a replacement tsumo;
+- the last event of every batch carries ``"possible_actions"``: the seat's legal actions in mjai
+  form, so a simple bot need not re-implement the rules (bots that ignore it lose nothing).
+
+Riichi works in both forms: the mjai.app two-step form (answer ``{"type":"reach","actor":i}``,
+sanma sends ``[{"type":"reach","actor":i}]`` and reads the discard) and sanma's one-step form
+(``{"type":"reach","actor":i,"pai":"3s"}``, as listed in ``possible_actions``).
+
+Nothing the program does can hang or crash a game. An answer that is not JSON, not an action or
+not legal makes that decision fall back to tsumogiri (pass, or discard the drawn tile); no
+answer within ``timeout`` seconds (``startup_timeout`` for the first one, which includes start-up
+and model loading), an over-long line or an exit ends the process and the seat plays tsumogiri
+for the rest of the game. Each such incident is logged on the ``sanma.bots.mjai`` logger,
+kept in ``incidents`` (with the tail of the program's stderr when it stopped) and counted by
+the simulator; ``fallbacks`` counts the decisions sanma took for the seat.
+
+>>> bot = MjaiBot("python examples/mjai_bot.py")
+>>> bot.name, bot.argv
+('mjai:python examples/mjai_bot.py', ('python', 'examples/mjai_bot.py'))
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import queue
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import weakref
+from collections.abc import Sequence
+from typing import IO, Any
+
+from ..errors import SanmaError
+from ..game.actions import Action
+from ..rules.schema import Rules
+from ..tiles import Tile
+from .base import Observation
+
+log = logging.getLogger("sanma.bots.mjai")
+
+PREFIX = "mjai:"
+DEFAULT_TIMEOUT = 5.0  # seconds per decision
+DEFAULT_STARTUP_TIMEOUT = 30.0  # the first answer includes start-up (a model may have to load)
+MAX_LINE = 1 << 20  # an answer longer than this is garbage, and the rest of it would desynchronise
+CLOSE_GRACE = 1.0  # seconds a program gets to exit after end_game and EOF before it is killed
+STDERR_TAIL = 400
+
+
+class MjaiBotError(SanmaError):
+    """An ``mjai:COMMAND`` bot that cannot even be set up (empty or unparsable command)."""
+
+
+def fallback(legal: Sequence[Action]) -> Action:
+    """The tsumogiri choice: pass, else discard the drawn tile, else the first discard.
+
+    >>> from sanma.tiles import Tile
+    >>> fallback((Action("hora", 0, Tile.parse("1p"), target=1), Action("none", 0))).type
+    'none'
+    >>> str(fallback((Action("dahai", 2, Tile.parse("1p")), Action("dahai", 2, Tile.parse("9s"), tsumogiri=True))))
+    'dahai by seat 2 9s'
+    """
+    for a in legal:
+        if a.type == "none":
+            return a
+    first: Action | None = None
+    for a in legal:
+        if a.type == "dahai":
+            if a.tsumogiri:
+                return a
+            if first is None:
+                first = a
+    return first if first is not None else legal[0]
+
+
+REACH_STEP = "reach"  # match_action's answer to a two-step riichi declaration
+
+
+def _tiles(names: Any) -> tuple[Tile, ...] | None:
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return None
+    try:
+        return tuple(sorted(Tile.from_mjai(n) for n in names))
+    except SanmaError:
+        return None
+
+
+def _tile(name: Any) -> Tile | None:
+    if not isinstance(name, str):
+        return None
+    try:
+        return Tile.from_mjai(name)
+    except SanmaError:
+        return None
+
+
+def match_action(msg: Any, legal: Sequence[Action], seat: int) -> Action | str | None:
+    """The legal action an mjai answer means; ``REACH_STEP`` for a riichi without its tile; else None.
+
+    Fields the answer leaves out are filled from the legal actions (``{"type":"none"}``, a
+    ``hora`` without ``pai``); fields it gives must match (tile, red five, consumed tiles).
+
+    >>> from sanma.tiles import Tile
+    >>> legal = (Action("dahai", 0, Tile.parse("1p")), Action("dahai", 0, Tile.parse("5p"), tsumogiri=True))
+    >>> str(match_action({"type": "dahai", "actor": 0, "pai": "5p", "tsumogiri": True}, legal, 0))
+    'dahai by seat 0 5p'
+    >>> match_action({"type": "dahai", "actor": 0, "pai": "5pr"}, legal, 0) is None  # no red five in hand
+    True
+    >>> match_action({"type": "dahai", "actor": 2, "pai": "1p"}, legal, 0) is None  # someone else's seat
+    True
+    """
+    if not isinstance(msg, dict):
+        return None
+    t = msg.get("type")
+    actor = msg.get("actor", seat)
+    if actor != seat or isinstance(actor, bool) or not isinstance(t, str):
+        return None
+    if t == "reach" and msg.get("open") is True:
+        t = "open_reach"
+    same = [a for a in legal if a.type == t]
+    if not same:
+        return None
+    if t in ("none", "hora", "kita", "ryukyoku"):
+        return same[0]  # one of each at most in any window
+    if t in ("reach", "open_reach") and "pai" not in msg:
+        return REACH_STEP
+    if t in ("dahai", "reach", "open_reach", "kakan", "pon", "daiminkan"):
+        tile = _tile(msg.get("pai"))
+        if tile is None:
+            return None
+        same = [a for a in same if a.tile is tile]
+    if "consumed" in msg or t == "ankan":
+        consumed = _tiles(msg.get("consumed"))
+        if consumed is None:
+            return None
+        same = [a for a in same if tuple(sorted(a.consumed)) == consumed]
+    if not same:
+        return None
+    flag = msg.get("tsumogiri")
+    if isinstance(flag, bool):  # the same tile drawn and in hand: the flag tells which one goes
+        return next((a for a in same if a.tsumogiri == flag), same[0])
+    return same[0]
+
+
+class _Process:
+    """The running program: one I/O thread writes a request line and reads the answer line.
+
+    The thread keeps the caller free to stop waiting: a write into a full pipe or a read that
+    never returns only blocks the thread, and killing the process group unblocks it.
+    """
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        # stderr goes to a file: never a pipe that fills up and blocks the program; its tail is quoted in incidents
+        self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process
+        posix = os.name == "posix"
+        try:
+            self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self.stderr, start_new_session=posix)
+        except BaseException:
+            self.stderr.close()
+            raise
+        self._requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._answers: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=f"mjai-{self.proc.pid}", daemon=True)
+        self._thread.start()
+        self._finalizer = weakref.finalize(self, _kill, self.proc, posix)
+
+    def _run(self) -> None:
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None
+        while (req := self._requests.get()) is not None:
+            try:
+                stdin.write(req)
+                stdin.flush()
+                line = stdout.readline(MAX_LINE)
+            except (OSError, ValueError):  # broken pipe, or closed under us
+                line = b""
+            self._answers.put(line)
+            if not line.endswith(b"\n"):
+                return
+
+    def ask(self, line: bytes, timeout: float) -> bytes | None:
+        """Send one line; the answer line (``b""`` at EOF, no newline if cut short) or None on timeout."""
+        self._requests.put(line)
+        try:
+            return self._answers.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def stderr_tail(self) -> str:
+        try:
+            self.stderr.seek(0, os.SEEK_END)
+            size = self.stderr.tell()
+            self.stderr.seek(max(0, size - STDERR_TAIL))
+            return self.stderr.read().decode("utf-8", "replace").strip()
+        except (OSError, ValueError):
+            return ""
+
+    def close(self, grace: float) -> int | None:
+        """EOF on stdin, ``grace`` seconds to exit, then the process group is killed; the exit code."""
+        self._requests.put(None)
+        if self.proc.stdin is not None and grace > 0 and self.proc.poll() is None:
+            self._thread.join(timeout=0.1)  # idle thread: returns at once; busy: we kill below
+            if not self._thread.is_alive():
+                with contextlib.suppress(OSError):
+                    self.proc.stdin.close()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.proc.wait(timeout=grace)
+        self._finalizer()
+        self._thread.join(timeout=1.0)
+        for f in (self.proc.stdin, self.proc.stdout, self.stderr):
+            try:
+                if f is not None:
+                    f.close()
+            except OSError:
+                pass
+        return self.proc.returncode
+
+
+def _kill(proc: subprocess.Popen[bytes], group: bool) -> None:
+    """Kill the program and anything it started (its own session), then reap it."""
+    if group:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):  # a process that survives SIGKILL: give up
+        proc.wait(timeout=5)
+
+
+class MjaiBot:
+    """A seat played by an external mjai program (``mjai:COMMAND``); see the module docs."""
+
+    needs_observation = False
+
+    def __init__(self, command: str, seed: int | str = 0, rules: Rules | None = None, *,
+                 timeout: float | None = None, startup_timeout: float | None = None) -> None:
+        try:
+            argv = tuple(shlex.split(command))
+        except ValueError as e:
+            raise MjaiBotError(f"mjai bot command {command!r} cannot be parsed: {e}") from None
+        if not argv:
+            raise MjaiBotError("mjai bot needs a command after 'mjai:', e.g. mjai:python examples/mjai_bot.py")
+        self.command = command
+        self.name = PREFIX + command
+        self.argv = argv
+        self.seed = seed
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+        self.startup_timeout = (max(DEFAULT_STARTUP_TIMEOUT, self.timeout) if startup_timeout is None
+                                else startup_timeout)
+        self.incidents: list[str] = []
+        self.fallbacks = 0
+        self._events: list[dict[str, Any]] = []
+        self._process: _Process | None = None
+        self._started = False
+        self._dead = False  # the program stopped or was stopped: tsumogiri for the rest of the game
+        self._seat: int | None = None
+        self._answered = 0
+        self._skip_reach = False  # the seat's reach event was already sent in the two-step form
+
+    def check(self) -> None:
+        """Raise ``MjaiBotError`` when the program cannot be found (before any game starts)."""
+        exe = self.argv[0]
+        if shutil.which(exe) is None and not (os.sep in exe and os.access(exe, os.X_OK)):
+            raise MjaiBotError(f"mjai bot command not found: {exe!r} (from {self.name!r})")
+
+    # -- the Bot protocol ----------------------------------------------------------------------
+    def on_event(self, event: dict[str, Any]) -> None:
+        self._events.append(event)
+
+    def act(self, observation: Observation, legal: tuple[Action, ...]) -> Action:
+        seat = legal[0].actor
+        self._seat = seat
+        if self._dead:
+            return self._fall_back(legal)
+        batch = self._batch(seat)
+        if batch:
+            batch[-1] = {**batch[-1], "possible_actions": [a.to_mjai() for a in legal]}
+        msg = self._ask(batch)
+        if msg is None:
+            return self._fall_back(legal)
+        choice = match_action(msg, legal, seat)
+        if choice == REACH_STEP:
+            reach_tiles = [a for a in legal if a.type == "reach"]
+            step = {"type": "reach", "actor": seat, "possible_actions": [
+                {"type": "dahai", "actor": seat, "pai": a.tile.mjai if a.tile else "?", "tsumogiri": a.tsumogiri}
+                for a in reach_tiles]}
+            msg2 = self._ask([step])
+            if msg2 is None:
+                return self._fall_back(legal)
+            if isinstance(msg2, dict) and msg2.get("type") == "dahai":
+                choice = match_action({**msg2, "type": "reach"}, reach_tiles, seat)
+            else:
+                choice = None
+            if not isinstance(choice, Action):
+                return self._fall_back(legal, f"illegal riichi discard {_short(msg2)}; legal: "
+                                              f"{', '.join(a.tile.mjai for a in reach_tiles if a.tile)}")
+            self._skip_reach = True
+            return choice
+        if not isinstance(choice, Action):
+            return self._fall_back(legal, f"illegal answer {_short(msg)}; legal: "
+                                          f"{', '.join(json.dumps(a.to_mjai()) for a in legal)}")
+        return choice
+
+    def close(self) -> None:
+        """Send what is left of the game (end_game), close stdin, end the process. Safe to call twice."""
+        p = self._process
+        if p is None:
+            return
+        self._process = None
+        grace = CLOSE_GRACE
+        if not self._dead and self._seat is not None:
+            batch = self._batch(self._seat)
+            if batch and p.ask(_line(batch), min(self.timeout, CLOSE_GRACE)) is None:
+                grace = 0  # it did not even answer end_game: do not wait for it to exit either
+        p.close(grace)
+        self._events.clear()
+
+    # -- plumbing ------------------------------------------------------------------------------
+    def _batch(self, seat: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for e in self._events:
+            t = e.get("type")
+            if t == "start_game":
+                e = {**e, "id": seat}
+            elif t == "reach" and self._skip_reach and e.get("actor") == seat:
+                self._skip_reach = False
+                continue
+            out.append(e)
+        self._events.clear()
+        return out
+
+    def _ask(self, batch: list[dict[str, Any]]) -> Any:
+        """Send one batch; the decoded answer, or None after recording an incident."""
+        if self._process is None:
+            if self._started:  # pragma: no cover - guarded by _dead
+                return None
+            self._started = True
+            try:
+                self._process = _Process(self.argv)
+            except OSError as e:
+                self._incident(f"cannot start {self.command!r}: {e}", dead=True)
+                return None
+        p = self._process
+        timeout = self.timeout if self._answered else self.startup_timeout
+        raw = p.ask(_line(batch), timeout)
+        if raw is None:
+            self._incident(f"no answer within {timeout:g} s", dead=True)
+            return None
+        if not raw.endswith(b"\n"):
+            if len(raw) >= MAX_LINE:
+                self._incident(f"answer longer than {MAX_LINE} bytes", dead=True)
+            else:
+                code = p.proc.poll()
+                if code is None:
+                    try:
+                        code = p.proc.wait(timeout=0.5)
+                    except subprocess.TimeoutExpired:
+                        code = None
+                self._incident(f"the program stopped (exit code {code})"
+                               + (f" after printing {_short(raw)}" if raw else ""), dead=True)
+            return None
+        self._answered += 1
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            self._incident(f"answer is not JSON: {_short(raw)}")
+            return None
+        if not isinstance(msg, dict):
+            self._incident(f"answer is not a JSON object: {_short(raw)}")
+            return None
+        return msg
+
+    def _fall_back(self, legal: Sequence[Action], why: str = "") -> Action:
+        if why:
+            self._incident(why)
+        self.fallbacks += 1
+        self._skip_reach = False
+        return fallback(legal)
+
+    def _incident(self, what: str, *, dead: bool = False) -> None:
+        where = f"seat {self._seat}" if self._seat is not None else "seat ?"
+        text = f"{self.name} ({where}): {what}"
+        if dead:
+            self._dead = True
+            p = self._process
+            if p is not None:
+                p.close(0)
+                tail = p.stderr_tail()
+                if tail:
+                    text += f"; stderr ends: {tail[-STDERR_TAIL:]!r}"
+                self._process = None
+            text += "; tsumogiri for the rest of the game"
+        self.incidents.append(text)
+        log.warning("%s", text)
+
+
+def _line(batch: list[dict[str, Any]]) -> bytes:
+    return (json.dumps(batch, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+
+
+def _short(x: Any, limit: int = 120) -> str:
+    s = x.decode("utf-8", "replace").strip() if isinstance(x, bytes) else json.dumps(x) if isinstance(
+        x, dict | list) else repr(x)
+    return s if len(s) <= limit else s[:limit] + "..."

@@ -1,0 +1,59 @@
+"""``--backend ray``: the same chunks of games as Ray tasks, on a cluster or a local one.
+
+Each task plays a list of game indices with ``play_chunk`` exactly as a local worker process
+would, so the records, and the summary, are the same as on any other backend. ``ray`` is
+imported here only, when this backend is chosen.
+
+With ``address`` sanma joins that cluster (``ray.init(address=...)``, e.g. ``auto`` or
+``ray://head:10001``) and ships its own package to the workers (``runtime_env.py_modules``), so
+every node plays with this exact code; the nodes need sanma's dependencies installed. Without
+``address`` a local cluster is started with ``jobs`` CPUs and stopped afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from .arena import GameRecord, SimulationError
+from .local import Progress, chunks, play_chunk
+
+
+def run_on_ray(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], seed: int | str, games: int,
+               jobs: int, address: str | None, timeout: float | None,
+               progress: Progress | None) -> list[GameRecord]:
+    try:
+        import ray
+    except ImportError:
+        raise SimulationError("--backend ray needs the ray package (pip install ray)") from None
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address:
+                import sanma
+
+                ray.init(address=address, logging_level=logging.WARNING,
+                         runtime_env={"py_modules": [os.path.dirname(sanma.__file__)]})
+            else:
+                ray.init(num_cpus=jobs, include_dashboard=False, logging_level=logging.WARNING)
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            where = f"at {address}" if address else "locally"
+            raise SimulationError(f"cannot start or reach a Ray cluster {where}: {e}") from None
+        started = True
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", jobs)))  # type: ignore[no-untyped-call]
+        task = ray.remote(play_chunk)
+        pending = [task.remote(rules_data, name, bots, seed, idx, timeout) for idx in chunks(games, cpus, most=64)]
+        records: list[GameRecord] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                chunk: list[GameRecord] = ray.get(ref)
+                records.extend(chunk)
+                if progress:
+                    progress(len(chunk))
+        return records
+    finally:
+        if started:
+            ray.shutdown()
