@@ -346,13 +346,17 @@ class Store:
             return existing
         if record.errors:
             more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
-            raise StoreError(f"{source}: not stored: {record.errors[0]}{more}")
+            first = record.errors[0].removeprefix(f"{source}: ")
+            raise StoreError(f"{source}: not stored: {first}{more}")
         if not record.kyoku:
             raise StoreError(f"{source}: not stored: the record has no kyoku")
         if log_id is None:
             text = content[:4096].decode("utf-8", errors="replace") if content is not None else ""
             log_id = log_id_of(source, text)
-        events = record_events(record)
+        try:
+            events = record_events(record)
+        except RecordError as e:
+            raise StoreError(f"{source}: not stored: {str(e).removeprefix(f'{source}: ')}") from None
         facts = self._facts(events, source)
         rows = self._rows(events, facts, source)
         when = played_at if played_at is not None else played_at_of(log_id)
