@@ -320,3 +320,23 @@ def test_record_events_refuse_a_kyoku_without_three_hands() -> None:
     k = dataclasses.replace(record.kyoku[0], initial_hands=record.kyoku[0].initial_hands[:2])
     with pytest.raises(RecordError, match="3-player"):
         record_events(dataclasses.replace(record, kyoku=(k,)))
+
+
+def test_a_simulation_game_with_events_links_to_its_run_and_stays_out_of_player_stats(store: Store) -> None:
+    from sanma.stats import player_stats
+
+    rules = Rules.preset("tenhou")
+    bots = ("random", "random", "random")
+    record = play_game(rules, bots, seed=2, index=0)
+    sim_id = store.save_simulation(rules, 2, bots, [record])
+    game = Game(rules, seed=3)
+    rng = random.Random(3)
+    while not game.done:
+        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
+    game_id = store.save_game(game.events, rules=rules, kind="simulation", simulation=(sim_id, 0))
+    assert {r["game_id"] for r in store.simulation_results(sim_id)} == {game_id}
+    assert store.game(game_id).simulation_id == sim_id
+    assert player_stats(store) == []  # a player's history is played games, not simulation runs
+    assert len(player_stats(store, game_ids=[game_id])) == 3
+    with pytest.raises(StoreError, match="records use save_record"):
+        store.save_game(game.events, kind="record")
