@@ -1,4 +1,4 @@
-"""``sanma replay FILE... [--rules NAME] --check [--json]``: replay records through the engine."""
+"""``sanma replay FILE... [--rules NAME] --check [--json] [--db PATH]``: replay records through the engine."""
 
 from __future__ import annotations
 
@@ -9,19 +9,22 @@ from typing import Annotated
 import typer
 
 from ..errors import RecordError
-from ..replay import ReplayReport, replay_files
+from ..replay import ReplayReport, replay_files, replay_record
 from .common import RULES_HELP, cli_errors, load_rules
 
 
 def replay(
-    files: Annotated[list[Path], typer.Argument(help="Tenhou mjlog XML, tenhou.net/6 JSON, majiang JSON or "
-                                                     "mjai JSONL records.")],
+    files: Annotated[list[Path] | None, typer.Argument(help="Tenhou mjlog XML, tenhou.net/6 JSON, majiang JSON "
+                                                            "or mjai JSONL records.")] = None,
     rules: Annotated[str | None, typer.Option(help=RULES_HELP + " Default: tenhou for Tenhou records, "
                                                    "majsoul for Mahjong Soul ones.")] = None,
     check: Annotated[bool, typer.Option("--check", help="Exit 1 unless every action is legal and every "
                                                         "result equals the record.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: games, kyoku, matched, "
                                                          "mismatches (and per-file details).")] = False,
+    db: Annotated[Path | None, typer.Option("--db", help="SQLite database: the files are stored there (once "
+                                                          "each); with no files, every stored record is "
+                                                          "replayed without re-reading files.")] = None,
 ) -> None:
     """Replay every action of each record through the engine and compare every hand's result.
 
@@ -30,11 +33,26 @@ def replay(
     record. Mismatches are listed hand by hand with the record's and the engine's values.
     """
     with cli_errors():
+        files = files or []
         for f in files:
             if not f.is_file():
                 raise RecordError(f"{f}: no such file")
+        if not files and db is None:
+            raise RecordError("give record files to replay, or --db PATH to replay the stored records")
         rule_set = load_rules(rules) if rules else None
-        report = replay_files(files, rule_set)
+        if db is None:
+            report = replay_files(files, rule_set)
+        else:
+            from ..store import open_db
+
+            with open_db(db) as store:
+                if files:
+                    store.import_files(files)  # one transaction; a bad file stores nothing
+                    report = replay_files(files, rule_set)
+                else:
+                    report = ReplayReport()
+                    for row in store.records():
+                        report.replays.append(replay_record(store.load_record(row.id), rule_set))
     if as_json:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
