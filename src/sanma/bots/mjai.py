@@ -217,7 +217,7 @@ class _Process:
         except (OSError, ValueError):
             return ""
 
-    def close(self, grace: float) -> int | None:
+    def close(self, grace: float, keep_stderr: bool = False) -> int | None:
         """EOF on stdin, ``grace`` seconds to exit, then the process group is killed; the exit code."""
         self._requests.put(None)
         if self.proc.stdin is not None and grace > 0 and self.proc.poll() is None:
@@ -229,7 +229,10 @@ class _Process:
                     self.proc.wait(timeout=grace)
         self._finalizer()
         self._thread.join(timeout=1.0)
-        for f in (self.proc.stdin, self.proc.stdout, self.stderr):
+        # A thread still blocked on a pipe (a descendant that left the process group keeps it open) holds
+        # the pipe's lock: closing it here would block us too, so the pipes are left to that thread.
+        pipes = () if self._thread.is_alive() else (self.proc.stdin, self.proc.stdout)
+        for f in (*pipes, None if keep_stderr else self.stderr):
             try:
                 if f is not None:
                     f.close()
@@ -407,8 +410,9 @@ class MjaiBot:
             self._dead = True
             p = self._process
             if p is not None:
-                p.close(0)
+                p.close(0, keep_stderr=True)
                 tail = p.stderr_tail()
+                p.stderr.close()
                 if tail:
                     text += f"; stderr ends: {tail[-STDERR_TAIL:]!r}"
                 self._process = None
