@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import typer
 from rich.console import Console
@@ -122,3 +123,16 @@ def test_menu_numbers_drive_every_kind_of_choice() -> None:
     mine = {e["type"] for e in game.events if e.get("actor") == 0}
     assert game.done and "hora" in mine and "reach" in mine
     assert "You (" in out.getvalue() and "Final result" in out.getvalue()
+
+
+def test_a_finished_game_is_stored_in_the_database(tmp_path: Path) -> None:
+    """make run's game lands in the embedded SQLite database (issue 4 item 5)."""
+    from sanma.store import open_db
+
+    db = tmp_path / "games.sqlite"
+    code, out = run(["--rules", "tenhou", "--seed", "3", "--db", str(db)], "\n" * 4000)
+    assert code == 0, out[-2000:]
+    assert "Game stored as #" in out
+    with open_db(db) as store:
+        (row,) = store.games()
+        assert store.events(row.id)[-1]["type"] == "end_game"

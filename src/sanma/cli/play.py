@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -472,14 +473,26 @@ def play(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the walls (the same seed, the same game).")] = 0,
     seat: Annotated[int, typer.Option("--seat", help="Your seat: 0 deals first.", min=0, max=2)] = 0,
     opponent: Annotated[str, typer.Option("--bot", help=f"Opponents: {', '.join(sorted(BOTS))}.")] = "efficient",
+    db: Annotated[Path | None, typer.Option("--db", help="SQLite database the finished game is stored in "
+                                                         "(default: $SANMA_DB or ./sanma.sqlite).")] = None,
+    save: Annotated[bool, typer.Option("--save/--no-save", help="Store the finished game.")] = True,
 ) -> None:
-    """Play a game in the terminal against two bots (input: numbers, tiles like 5p, or Enter)."""
+    """Play a game in the terminal against two bots (input: numbers, tiles like 5p, or Enter).
+
+    Example: sanma play --rules kansai --seed 7 --bot defensive
+    """
     console = Console(highlight=False)
     with cli_errors():
         r = load_rules(rules)
         make_bot(opponent)
         try:
-            play_game(r, seed, seat, opponent, console)
+            game = play_game(r, seed, seat, opponent, console)
+            if save and game.done:
+                from ..store import open_db
+
+                with open_db(db) as store:
+                    gid = store.save_game(game.events, rules=r, seed=seed)
+                console.print(f"Game stored as #{gid} in {store.path} (sanma stats --db {store.path}).")
         except InputEnded:
             console.print()
             console.print(f"Input ended: the game stops here (replay it with --seed {seed}).", style="yellow")
