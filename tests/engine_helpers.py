@@ -230,3 +230,37 @@ def bot_action(g: Game, seat: int, rng: random.Random, *, eps: float = 0.1, win_
         elif s == best_s:
             best.append(a)
     return rng.choice(best or discards)
+
+
+def build(rules: Rules, *, east: str | None = None, south: str | None = None, west: str | None = None,
+          draws: str | None = None, replacements: str | None = None, dora: str | None = None,
+          ura: str | None = None, kan: str | None = None, kan_ura: str | None = None,
+          dice: tuple[int, int] | None = None, seed: int = 5) -> Wall:
+    """A WallBuilder wall (seats named by wind in that hand: ``east`` is its dealer)."""
+    wb = WallBuilder(rules, seed=seed).hands(east=east, south=south, west=west)
+    if draws is not None:
+        wb.draws(draws)
+    if replacements is not None:
+        wb.replacements(replacements)
+    if any(x is not None for x in (dora, ura, kan, kan_ura)):
+        wb.indicators(dora=dora, ura=ura, kan=kan, kan_ura=kan_ura)
+    if dice is not None:
+        wb.dice(*dice)
+    return wb.build()
+
+
+def draw_out(g: Game) -> None:
+    """Play the current hand to its end without changing any hand: every seat discards what it
+    draws (pulling a North it may not discard), and every call or win is passed."""
+    n = len(g.hand_results)
+    while len(g.hand_results) == n and not g.done:
+        seat = g.to_move[0]
+        if has(g, seat, "none"):
+            act(g, seat, "none")
+            continue
+        a = next((x for x in g.legal_actions(seat) if x.type == "dahai" and x.tsumogiri), None)
+        if a is None:
+            a = find(g, seat, "kita")
+        if a is None:
+            raise AssertionError(f"seat {seat} cannot discard its draw: {[str(x) for x in g.legal_actions(seat)]}")
+        g.apply(a)

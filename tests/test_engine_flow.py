@@ -1,0 +1,303 @@
+"""The game engine, driven from built walls into each situation the seeds describe, per preset.
+
+Every expected value is data transcribed from RULES_MATRIX (row ids in the test names and the
+tables below), the seeds or PLATFORMS.md — never read from ``Rules``. Seats 0, 1, 2 are East,
+South, West of the first hand (seat 0 is the first dealer); draws go E, S, W, E, ...
+
+The standard hands (no fives, no North, nothing a preset counts as dora by itself):
+
+* ``TANKI_1S`` = 234p 789p 789s 555z + 1s: closed, waits on 1s alone, one yaku (haku).
+  Ron: 40 fu 1 han (20 + 10 menzen ron + 8 concealed honour triplet + 2 tanki); OFFICIAL counts
+  every hand 30 fu (P52). Tsumo: menzen tsumo + haku = 2 han, 40 fu (OFFICIAL 30 fu).
+* ``NOTEN_*``: scattered tiles, far from tenpai; discarding only what is drawn keeps them so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine_helpers import (
+    PRESETS,
+    act,
+    build,
+    discard,
+    draw_out,
+    has,
+    last,
+    pass_all,
+    preset,
+    tsumogiri,
+    walls_in_order,
+)
+from sanma.game.engine import Game
+
+TANKI_1S = "234p789p789s555z1s"
+# West keeps the three other 1s, so nobody ever draws or discards the 1s wait (no furiten, P75/P47).
+WEST_HOLDS_1S = "111s1m9m2p4p6p8p3z6z7z"
+NOTEN_S = "1p3p7p9p2s4s6s8s2z3z6z7z9m"
+# West's riichi hand: waits 3s/4s (no fives: KANSAI has only red fives, CLUB no red ones, P05).
+RIICHI_W = "123p789p789s33s44s"
+IND = "9m"  # dora indicator -> 1m: a tile in no hand of these tests (P08: 9m indicates 1m)
+
+# P43 (seeds), PLATFORMS.md (Tenhou: ron +200 per honba, MJ Soul the same).
+HONBA_RON = {"club": 1500, "online": 600, "official": 1000, "kansai": 1000, "tenhou": 200, "majsoul": 200}
+# P44 per payer: CLUB 500 (seed 000 L44), ONLINE 300 (A001-8), OFFICIAL 1000 (A002-2), KANSAI 500
+# (A003-4), Tenhou / MJ Soul 100 (PLATFORMS.md).
+HONBA_TSUMO = {"club": 500, "online": 300, "official": 1000, "kansai": 500, "tenhou": 100, "majsoul": 100}
+# TANKI_1S ron by a non-dealer: 40 fu 1 han = ceil100(4 x 320) = 1300; OFFICIAL 30 fu 1 han = 1000.
+RON_TANKI = {"club": 1300, "online": 1300, "official": 1000, "kansai": 1300, "tenhou": 1300, "majsoul": 1300}
+# TANKI_1S tsumo by a non-dealer, (dealer pays, other non-dealer pays), 40 fu 2 han, b = 640:
+# model A tsumo-son (CLUB, OFFICIAL, Tenhou, MJ Soul): ceil100(2b) / ceil100(b) = 1300 / 700;
+# OFFICIAL 30 fu 2 han, b = 480: 1000 / 500 (A8: 「500・1000」); model C (ONLINE) and D with the
+# recommended C split (KANSAI): ceil100(ron / 2) each = ceil100(2600 / 2) = 1300 / 1300.
+TSUMO_TANKI = {"club": (1300, 700), "online": (1300, 1300), "official": (1000, 500), "kansai": (1300, 1300),
+               "tenhou": (1300, 700), "majsoul": (1300, 700)}
+START = {"club": 15000, "online": 35000, "official": 40000, "kansai": 35000, "tenhou": 35000, "majsoul": 35000}
+
+
+def _game(name: str, *walls: Any, scores: list[int] | None = None) -> Game:
+    return Game(preset(name), seed=3, walls=walls_in_order(list(walls)), scores=scores)
+
+
+def _dealer_tenpai_draw(name: str) -> Any:
+    """Hand 0: the dealer holds TANKI_1S and discards every draw: a draw with the dealer tenpai."""
+    return build(preset(name), east=TANKI_1S, south=NOTEN_S, west=WEST_HOLDS_1S, dora=IND, seed=11)
+
+
+# ----------------------------------------------------------------------------------------------
+# Wins, honba and riichi sticks (P43, P44, P45, P48, P49, P37)
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", PRESETS)
+def test_ron_pays_value_plus_honba_plus_sticks_P43_P45_P48_P49(name: str) -> None:
+    rules = preset(name)
+    hand1 = build(rules, east="1m", south=TANKI_1S, west=RIICHI_W,
+                  draws="3z6z" + "9p" + "1s", dora=IND, ura="9m", seed=12)
+    g = _game(name, _dealer_tenpai_draw(name), hand1)
+    draw_out(g)
+    # P37: a tenpai dealer keeps the deal at a draw; P45: +1 honba after a draw.
+    assert (g.dealer, g.honba, g.kyotaku) == (0, 1, 0)
+    before = list(g.scores)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    act(g, 2, "reach", "9p")  # West: riichi on 123p456p789p33s44s
+    pass_all(g)
+    # P48: the riichi stick (1,000) leaves West's score and lies on the table.
+    assert g.kyotaku == 1 and g.scores[2] == before[2] - 1000
+    discard(g, 0, "1s", keep=[1])
+    act(g, 1, "hora")
+    h = last(g, "hora")
+    win = RON_TANKI[name] + HONBA_RON[name] + 1000
+    assert h["deltas"] == [-(RON_TANKI[name] + HONBA_RON[name]), win, 0]
+    assert g.kyotaku == 0
+    assert g.scores == [before[0] - RON_TANKI[name] - HONBA_RON[name], before[1] + win, before[2] - 1000]
+    # P45: a non-dealer win resets the honba; the deal passes to South.
+    assert (g.dealer, g.honba) == (1, 0)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_tsumo_pays_each_payer_plus_honba_P44_P49_P50(name: str) -> None:
+    rules = preset(name)
+    hand1 = build(rules, east="1m", south=TANKI_1S, west=RIICHI_W,
+                  draws="3z6z" + "9p" + "2z" + "1s", dora=IND, ura="9m", seed=12)
+    g = _game(name, _dealer_tenpai_draw(name), hand1)
+    draw_out(g)
+    assert (g.dealer, g.honba) == (0, 1)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    act(g, 2, "reach", "9p")
+    pass_all(g)
+    tsumogiri(g, 0)
+    act(g, 1, "hora")
+    h = last(g, "hora")
+    dealer_pays, other_pays = TSUMO_TANKI[name]
+    honba = HONBA_TSUMO[name]
+    assert h["deltas"] == [-(dealer_pays + honba), dealer_pays + other_pays + 2 * honba + 1000, -(other_pays + honba)]
+    assert (g.dealer, g.honba, g.kyotaku) == (1, 0, 0)
+
+
+# ----------------------------------------------------------------------------------------------
+# Exhaustive draw: noten payments per model (P46), tenpai definitions (P47), dealer (P37)
+# ----------------------------------------------------------------------------------------------
+# P46: CLUB 1,000 per noten-tenpai pair (A000-8); ONLINE pool 3,000 (A001-9); OFFICIAL pool 2,000
+# (A002-3); KANSAI 1,000 per pair (A003-5); Tenhou and MJ Soul pool 2,000 (PLATFORMS.md).
+ONE_TENPAI = {"club": [2000, -1000, -1000], "online": [3000, -1500, -1500], "official": [2000, -1000, -1000],
+              "kansai": [2000, -1000, -1000], "tenhou": [2000, -1000, -1000], "majsoul": [2000, -1000, -1000]}
+TWO_TENPAI = {"club": [1000, 1000, -2000], "online": [1500, 1500, -3000], "official": [1000, 1000, -2000],
+              "kansai": [1000, 1000, -2000], "tenhou": [1000, 1000, -2000], "majsoul": [1000, 1000, -2000]}
+# South: waiting on a 6z/7z shanpon, yakuhai either way; West holds the other four 6z/7z.
+SHANPON_S = "111p789p234s66z77z"
+WEST_HOLDS_67 = "111s66z77z1m9m2p4p8p3z"
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_noten_payment_one_tenpai_P46(name: str) -> None:
+    g = _game(name, _dealer_tenpai_draw(name))
+    draw_out(g)
+    r = last(g, "ryukyoku")
+    assert r["reason"] == "exhaustive" and r["tenpai"] == [0]
+    assert r["deltas"] == ONE_TENPAI[name]
+    assert g.scores == [START[name] + d for d in ONE_TENPAI[name]]
+    assert (g.dealer, g.honba) == (0, 1)  # P37 tenpai renchan, P45 +1 honba
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_noten_payment_two_tenpai_P46(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east=TANKI_1S, south=SHANPON_S, west=WEST_HOLDS_67, dora=IND, seed=11)
+    g = _game(name, w)
+    draw_out(g)
+    r = last(g, "ryukyoku")
+    assert r["tenpai"] == [0, 1]
+    assert r["deltas"] == TWO_TENPAI[name]
+
+
+# P47: KANSAI 「フリテンは一切不可、テンパイにもなりません」 — a furiten hand is not tenpai at a draw;
+# every other preset counts it (matrix default: furiten tenpai is tenpai).
+FURITEN_IS_TENPAI = {"club": True, "online": True, "official": True, "kansai": False, "tenhou": True,
+                     "majsoul": True}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_furiten_hand_tenpai_at_a_draw_except_kansai_P47(name: str) -> None:
+    rules = preset(name)
+    # South draws a 6z first and lets it go: furiten on its own wait (P75).
+    w = build(rules, east=TANKI_1S, south=SHANPON_S, west="1s1s1s6z77z1m9m2p4p6p8p3z", draws="2z6z", dora=IND,
+              seed=11)
+    g = _game(name, w)
+    draw_out(g)
+    r = last(g, "ryukyoku")
+    assert (1 in r["tenpai"]) is FURITEN_IS_TENPAI[name]
+
+
+# P37: dealer tenpai keeps the deal; a noten dealer passes it, CLUB 「全員ノーテンでも親は流れる」,
+# KANSAI 「東場は流れ」 (East: passes even when all are noten).
+@pytest.mark.parametrize("name", PRESETS)
+def test_all_noten_draw_passes_the_deal_in_east_P37(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east="1m9m1p3p7p9p2s4s6s8s2z3z7z", south=NOTEN_S.replace("2z3z", "1z5z"),
+              west="1m9m2p4p6p8p1s3s9s5z6z7z1z", dora=IND, seed=21)
+    g = _game(name, w)
+    draw_out(g)
+    r = last(g, "ryukyoku")
+    assert r["tenpai"] == [] and r["deltas"] == [0, 0, 0]  # P46: nobody tenpai, nothing paid
+    assert (g.dealer, g.honba) == (1, 1)  # P37 the deal passes; P45 the honba still goes up
+
+
+# ----------------------------------------------------------------------------------------------
+# Riichi, ippatsu (Y05) and kita (P17)
+# ----------------------------------------------------------------------------------------------
+IPPATSU_KEPT_BY_OWN_KITA = {"online": False, "official": True, "tenhou": False, "majsoul": False}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_ippatsu_on_the_next_draw_Y05(name: str) -> None:
+    rules = preset(name)
+    # South riichis on its first discard and tsumos 1s on its next draw: ippatsu.
+    w = build(rules, east="1m", south=TANKI_1S, west=WEST_HOLDS_1S.replace("111s", "11s9s"),
+              draws="3z" + "2z" + "6z" + "3z" + "1s", dora=IND, ura="9m", seed=13)
+    g = _game(name, w)
+    tsumogiri(g, 0)
+    act(g, 1, "reach", "2z")
+    pass_all(g)
+    tsumogiri(g, 2)
+    tsumogiri(g, 0)
+    act(g, 1, "hora")
+    names = [y["name"] for y in last(g, "hora")["yaku"]]
+    assert "ippatsu" in names
+
+
+@pytest.mark.parametrize("name", ["online", "official", "tenhou", "majsoul"])
+def test_own_kita_after_riichi_breaks_ippatsu_where_P17_says(name: str) -> None:
+    """P17: ONLINE / platforms 「ポン、カン、北抜きが行われた場合、一発は消えてしまいます」;
+    OFFICIAL 「北は空気扱いのため、リーチ後に北をツモっても一発は消えません」."""
+    rules = preset(name)
+    w = build(rules, east="1m", south=TANKI_1S, west=WEST_HOLDS_1S.replace("111s", "11s9s"),
+              draws="3z" + "2z" + "6z" + "3z" + "4z", replacements="1s", dora=IND, ura="9m", seed=13)
+    g = _game(name, w)
+    tsumogiri(g, 0)
+    act(g, 1, "reach", "2z")
+    pass_all(g)
+    tsumogiri(g, 2)
+    tsumogiri(g, 0)
+    act(g, 1, "kita")  # South draws North after riichi and pulls it
+    pass_all(g)
+    act(g, 1, "hora")  # on the replacement tile
+    names = [y["name"] for y in last(g, "hora")["yaku"]]
+    assert ("ippatsu" in names) is IPPATSU_KEPT_BY_OWN_KITA[name]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_riichi_needs_the_minimum_points_P79(name: str) -> None:
+    """P79: CLUB needs more than 1,000 (「1,000点以下でうっかりリーチ」 = bust); everyone else
+    needs 1,000 (ONLINE 「1,000点未満不可」, KANSAI 「残り1000点からリーチはできます」)."""
+    rules = preset(name)
+    w = build(rules, east="1m", south=RIICHI_W, draws="3z2z", dora=IND, seed=13)
+    g = _game(name, w, scores=[START[name] * 3 - 2000, 1000, 1000])
+    tsumogiri(g, 0)
+    assert has(g, 1, "reach") is (name != "club")
+
+
+# ----------------------------------------------------------------------------------------------
+# Furiten (P75, P76)
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", PRESETS)
+def test_no_ron_on_a_wait_in_own_discards_P75(name: str) -> None:
+    rules = preset(name)
+    # South draws a 1s (its own wait) and lets it go; later East discards 1s: no ron.
+    w = build(rules, east="1m", south=TANKI_1S, draws="3z1s" + "6z1s", dora=IND, seed=14)
+    g = _game(name, w)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    tsumogiri(g, 2)
+    act(g, 0, "dahai", "1s", tsumogiri=True)
+    assert not has(g, 1, "hora")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_passed_ron_is_furiten_for_the_go_around_P75(name: str) -> None:
+    rules = preset(name)
+    # West discards 1s and South passes the ron; East then discards 1s before South draws: no ron
+    # (ONLINE 「同順内振り聴…ロン和了不可」; standard furiten elsewhere).
+    w = build(rules, east="1m", south=TANKI_1S, draws="6z" + "3z" + "1s" + "1s", dora=IND, seed=14)
+    g = _game(name, w)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    act(g, 2, "dahai", "1s", tsumogiri=True)
+    act(g, 1, "none")
+    pass_all(g)
+    act(g, 0, "dahai", "1s", tsumogiri=True)
+    assert not has(g, 1, "hora")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_control_ron_is_offered_without_furiten_P75(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east="1m", south=TANKI_1S, draws="6z" + "3z" + "2z" + "1s", dora=IND, seed=14)
+    g = _game(name, w)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    tsumogiri(g, 2)
+    act(g, 0, "dahai", "1s", tsumogiri=True)
+    assert has(g, 1, "hora")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_passed_ron_after_riichi_is_furiten_for_good_P75(name: str) -> None:
+    rules = preset(name)
+    # South draws 1s and riichis (discarding 2z); East discards 1s, South passes; after South's
+    # next draw West discards 1s: still no ron (「立直後の和了牌見逃しは…ロン和了不可」, P75).
+    w = build(rules, east="1m", south="234p789p789s555z2z", west="11s1m9m2p4p6p8p3z6z7z4p",
+              draws="6z" + "1s" + "9p" + "1s" + "3z", dora=IND, ura="9m", seed=14)
+    g = _game(name, w)
+    tsumogiri(g, 0)
+    act(g, 1, "reach", "2z")
+    pass_all(g)
+    tsumogiri(g, 2)
+    act(g, 0, "dahai", "1s", tsumogiri=True)
+    act(g, 1, "none")
+    pass_all(g)
+    tsumogiri(g, 1)
+    act(g, 2, "dahai", "1s")
+    assert not has(g, 1, "hora")
