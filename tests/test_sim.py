@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import typer
@@ -120,3 +121,27 @@ def test_simulate_cli_errors_exit_2_with_one_line(args: list[str], message: str)
     assert r.exit_code == 2
     assert r.stderr.startswith("error: ") and message in r.stderr
     assert "Traceback" not in r.output
+
+
+def test_simulate_cli_db_stores_each_run_and_its_games(tmp_path: Path) -> None:
+    from sanma.store import open_db
+
+    db = tmp_path / "runs.sqlite"
+    args = ["simulate", "--games", "3", "--seed", "8", "--bots", "efficient,random,tsumogiri", "--db", str(db)]
+    r = CliRunner().invoke(cli(), [*args, "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    r = CliRunner().invoke(cli(), [*args, "--compare", "tenhou", "kansai"])  # two more runs, one per rule set
+    assert r.exit_code == 0, r.output
+    assert f"stored in {db}: simulation 2, 3" in r.stderr
+    with open_db(db) as store:
+        runs = store.simulations()
+        assert [x.rules_name for x in runs] == ["tenhou", "tenhou", "kansai"]
+        first = runs[0]
+        assert first.seed == "8" and first.bots == ("efficient", "random", "tsumogiri") and first.games == 3
+        assert first.summary == out
+        rows = store.simulation_results(first.id)
+    assert len(rows) == 9
+    for j, seat in enumerate(out["seats"]):
+        assert [sum(1 for x in rows if x["entry"] == j and x["placement"] == p) for p in (1, 2, 3)] == \
+            seat["placements"]

@@ -139,6 +139,14 @@ def _print_tables(summaries: list[Summary]) -> None:
             print(f"... {s.incidents - len(s.incident_log)} more incidents under {s.rules}", file=sys.stderr)
 
 
+def _store(db: Path, rule_sets: list[Rules], summaries: list[Summary]) -> list[int]:
+    from ..store import open_db
+
+    with open_db(db) as store:
+        return [store.save_simulation(r, x.seed, [e.bot for e in x.seats], x.records, seconds=x.seconds,
+                                      summary=x.to_json()) for r, x in zip(rule_sets, summaries, strict=True)]
+
+
 def simulate_command(
     games: Annotated[str, typer.Option("--games", help="Number of games (hanchan) to play.")],
     rules: Annotated[str, typer.Option("--rules", help=RULES_HELP)] = "tenhou",
@@ -160,6 +168,9 @@ def simulate_command(
     compare: Annotated[tuple[str, str] | None, typer.Option(
         "--compare", help="Two rule sets (presets or files) played on the same seeds, side by side; "
                           "replaces --rules.")] = None,
+    db: Annotated[Path | None, typer.Option(
+        "--db", help="SQLite database to store the run in (rules, seed, bots, each game's result per bot, "
+                     "the summary); one run per rule set with --compare.", dir_okay=False)] = None,
     mjai_timeout: Annotated[str | None, typer.Option(
         "--mjai-timeout", help="Seconds an mjai:COMMAND bot has per decision (default 5; 30 for the first).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
@@ -176,7 +187,7 @@ def simulate_command(
     Examples:
       sanma simulate --games 100 --bots efficient,defensive,random --jobs 2
       sanma simulate --games 1000 --backend ray --address auto --json
-      sanma simulate --games 200 --compare tenhou majsoul --report out/
+      sanma simulate --games 200 --compare tenhou majsoul --report out/ --db runs.sqlite
       sanma simulate --games 10 --bots "mjai:python examples/mjai_bot.py",efficient,random
     """
     with cli_errors():
@@ -193,6 +204,10 @@ def simulate_command(
         if compare and rule_sets[0].name == rule_sets[1].name and compare[0] != compare[1]:
             raise SimulationError(f"--compare: both rule sets are named {rule_sets[0].name!r}; rename one file")
         summaries = [_run(r, n, s, names, j, backend, address, timeout, as_json) for r in rule_sets]
+        if db is not None:
+            ids = _store(db, rule_sets, summaries)
+            if not as_json:
+                print(f"stored in {db}: simulation {', '.join(map(str, ids))}", file=sys.stderr)
         if report is not None:
             from ..sim.report import write_report
 
