@@ -50,6 +50,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -106,6 +107,12 @@ def tile_code(tile: Tile) -> int:
     return tile_slot(tile) + 1
 
 
+@cache
+def _tile(mjai: str) -> Tile:
+    return Tile.from_mjai(mjai)
+
+
+@cache
 def _code(mjai: str) -> int:
     return tile_code(Tile.from_mjai(mjai))
 
@@ -138,14 +145,14 @@ def encode_observation(obs: Mapping[str, Any], last: Mapping[str, Any] | None = 
     me: int = obs["seat"]
     hand, red = out["hand"], out["red"]
     for name in obs["hand"]:
-        t = Tile.from_mjai(name)
+        t = _tile(name)
         if t.is_flower:
             continue
         hand[t.kind] += 1
         if t.red:
             red[0 if t.kind == 13 else 1] += 1
     if obs.get("drawn"):
-        t = Tile.from_mjai(obs["drawn"])
+        t = _tile(obs["drawn"])
         if not t.is_flower:
             out["drawn"][tile_slot(t)] = 1
     for rel in range(SEATS):
@@ -155,9 +162,9 @@ def encode_observation(obs: Mapping[str, Any], last: Mapping[str, Any] | None = 
             out["discards"][rel, i] = _code(d["pai"])
             out["discard_flags"][rel, i] = (d["tsumogiri"], d["riichi"], d["called"])
         for d in pub["discards"]:
-            out["discard_counts"][rel, Tile.from_mjai(d["pai"]).kind] += 1
+            out["discard_counts"][rel, _tile(d["pai"]).kind] += 1
         for i, m in enumerate(pub["melds"][:MAX_MELDS]):
-            tiles = [Tile.from_mjai(x) for x in m["tiles"]]
+            tiles = [_tile(x) for x in m["tiles"]]
             kind = tiles[0].kind
             target = m["target"]
             out["melds"][rel, i] = (MELD_TYPE[m["type"]], kind + 1, sum(t.red for t in tiles),
@@ -166,7 +173,7 @@ def encode_observation(obs: Mapping[str, Any], last: Mapping[str, Any] | None = 
         if pub["open_hand"] is not None:
             out["open_riichi"][rel] = 1
             for name in pub["open_hand"]:
-                t = Tile.from_mjai(name)
+                t = _tile(name)
                 if not t.is_flower:
                     out["open_hands"][rel, t.kind] += 1
         out["kita"][rel] = pub["kita"]
@@ -175,12 +182,12 @@ def encode_observation(obs: Mapping[str, Any], last: Mapping[str, Any] | None = 
         out["hand_sizes"][rel] = pub["hand_size"]
         out["scores"][rel] = min(max(obs["scores"][(me + rel) % SEATS] / 1000.0, -1000.0), 1000.0)
     for i, name in enumerate(obs["dora_indicators"][:MAX_INDICATORS]):
-        t = Tile.from_mjai(name)
+        t = _tile(name)
         out["dora_indicators"][i] = tile_code(t)
         if not t.is_flower:  # a flower turned as an indicator (kansai) points at nothing
             out["dora"][successor(t.kind)] += 1
     if last is not None:
-        t = Tile.from_mjai(last["consumed"][0] if last["type"] == "ankan" else last["pai"])
+        t = _tile(last["consumed"][0] if last["type"] == "ankan" else last["pai"])
         out["last_tile"][(last["actor"] - me) % SEATS, tile_slot(t)] = 1
     dealer: int = obs["dealer"]
     out["table"][:] = (WIND_INDEX[obs["round_wind"]], obs["kyoku"], min(obs["honba"], 1000),
