@@ -15,12 +15,13 @@ from sanma.rules import Rules
 from sanma.tiles import Tile
 
 
-def positions(preset: str, seed: int, every: int = 7) -> Iterator[Game]:
-    """Every ``every``-th decision point of a random game."""
+def positions(preset: str, seed: int, every: int = 7, limit: int = 120) -> Iterator[Game]:
+    """Every ``every``-th decision point of a random game (at most ``limit`` of them: random play
+    rarely wins, so a kansai game can run to the engine's 200-hand safety net)."""
     game = Game(Rules.preset(preset), seed=seed)
     rng = random.Random(seed)
     step = 0
-    while not game.done:
+    while not game.done and step < every * limit:
         if step % every == 0:
             yield game
         game.apply(rng.choice(game.legal_actions(game.to_move[0])))
