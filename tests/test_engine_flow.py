@@ -24,6 +24,7 @@ from engine_helpers import (
     build,
     discard,
     draw_out,
+    events_of,
     has,
     last,
     pass_all,
@@ -301,3 +302,264 @@ def test_passed_ron_after_riichi_is_furiten_for_good_P75(name: str) -> None:
     tsumogiri(g, 1)
     act(g, 2, "dahai", "1s")
     assert not has(g, 1, "hora")
+
+
+# ----------------------------------------------------------------------------------------------
+# Double ron or head bump (P88, P89, P90, P49)
+# ----------------------------------------------------------------------------------------------
+# West waits on 1s as well: 123p 789p 234s 666z + 1s (hatsu), 40 fu 1 han like TANKI_1S.
+TANKI_1S_W = "123p789p234s666z1s"
+DOUBLE_RON = {"club": True, "online": True, "official": False, "kansai": True, "tenhou": True, "majsoul": True}
+HONBA_TO_BOTH = {"club": True, "online": False, "official": False, "kansai": False, "tenhou": False,
+                 "majsoul": False}  # P89: CLUB 「ダブロンの場合の積み符は両者に上乗せする」
+
+
+def _dealer_riichi_draw(name: str) -> Any:
+    """Hand 0: the dealer riichis with TANKI_1S and the hand is drawn: honba 1, one stick on the table."""
+    return build(preset(name), east=TANKI_1S.replace("1s", "3z"), south=NOTEN_S, west=WEST_HOLDS_1S,
+                 draws="1s", dora=IND, ura=IND, seed=11)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_double_ron_or_head_bump_honba_and_sticks_P88_P89_P49(name: str) -> None:
+    rules = preset(name)
+    hand1 = build(rules, east="1m", south=TANKI_1S, west=TANKI_1S_W, draws="3z2z6z1s", dora=IND, seed=12)
+    g = _game(name, _dealer_riichi_draw(name), hand1)
+    act(g, 0, "reach", "3z")
+    pass_all(g)
+    draw_out(g)
+    assert (g.dealer, g.honba, g.kyotaku) == (0, 1, 1)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    tsumogiri(g, 2)
+    act(g, 0, "dahai", "1s", tsumogiri=True)
+    act(g, 1, "hora")
+    act(g, 2, "hora") if has(g, 2, "hora") else None
+    horas = events_of(g, "hora")
+    ron, honba = RON_TANKI[name], HONBA_RON[name]
+    if DOUBLE_RON[name]:
+        assert [h["actor"] for h in horas] == [1, 2]
+        # P49: the stick goes to the winner first in turn after the discarder (South).
+        assert horas[0]["deltas"] == [-(ron + honba), ron + honba + 1000, 0]
+        west_honba = honba if HONBA_TO_BOTH[name] else 0
+        assert horas[1]["deltas"] == [-(ron + west_honba), 0, ron + west_honba]
+    else:  # OFFICIAL 「ダブロンなし」: the head bump, South alone wins
+        assert [h["actor"] for h in horas] == [1]
+        assert horas[0]["deltas"] == [-(ron + honba), ron + honba + 1000, 0]
+    assert g.kyotaku == 0 and (g.dealer, g.honba) == (1, 0)
+
+
+# Dealer ron with TANKI_1S: 40 fu 1 han = ceil100(6 x 320) = 2000; OFFICIAL 30 fu: ceil100(6 x 240) = 1500.
+DEALER_RON_TANKI = {"club": 2000, "online": 2000, "official": 1500, "kansai": 2000, "tenhou": 2000,
+                    "majsoul": 2000}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_dealer_second_in_a_double_ron_keeps_the_deal_P90(name: str) -> None:
+    """P90: ONLINE 「和了者の親は下家でも連荘」 (default yes elsewhere); OFFICIAL has no double ron:
+    West (first after the discarder South) takes it alone and the deal passes."""
+    rules = preset(name)
+    w = build(rules, east=TANKI_1S, south="1m", west=TANKI_1S_W, draws="3z2z6z7z1s", dora=IND, seed=12)
+    g = _game(name, w)
+    for seat in (0, 1, 2, 0):  # everyone has discarded once: no renhou (Y49) for West
+        tsumogiri(g, seat)
+    act(g, 1, "dahai", "1s", tsumogiri=True)
+    for seat in (2, 0):
+        act(g, seat, "hora") if has(g, seat, "hora") else None
+    winners = [h["actor"] for h in events_of(g, "hora")]
+    if DOUBLE_RON[name]:
+        assert winners == [2, 0]
+        assert last(g, "end_kyoku")["deltas"] == [DEALER_RON_TANKI[name], -DEALER_RON_TANKI[name] - RON_TANKI[name],
+                                                  RON_TANKI[name]]
+        assert (g.dealer, g.honba) == (0, 1)
+    else:
+        assert winners == [2]
+        assert (g.dealer, g.honba) == (1, 0)
+
+
+# ----------------------------------------------------------------------------------------------
+# Calls: pon, kuikae (P72), kans with replacement draws and kan dora timing (P12)
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", PRESETS)
+def test_no_kuikae_after_pon_P72(name: str) -> None:
+    """P72: ONLINE 「喰い換え ×」; matrix default: forbid the same-tile swap after a pon."""
+    rules = preset(name)
+    w = build(rules, east="1m", south="666z9m1p3p7p9p2s4s6s8s3z", draws="6z", dora=IND, seed=15)
+    g = _game(name, w)
+    act(g, 0, "dahai", "6z", tsumogiri=True)
+    act(g, 1, "pon", "6z")
+    pass_all(g)
+    assert g.to_move == (1,)
+    assert not has(g, 1, "dahai", "6z")
+    assert has(g, 1, "dahai", "3z")
+    assert not has(g, 1, "hora") and not has(g, 1, "reach")  # an open hand cannot riichi (P86 standard)
+
+
+# P12: where the new indicator of a daiminkan is turned, relative to the replacement draw and the
+# discard: CLUB 「明槓及び加槓のときは…場に捨ててロンされなかった時点で」 (after the discard);
+# ONLINE 「暗カン、明カン即乗り」 and OFFICIAL 「カンドラは先めくり」 (at once); KANSAI silent: the
+# matrix default, CLUB style; Tenhou / MJ Soul: after the replacement draw, before the discard.
+OPEN_KAN_DORA = {"club": "after_discard", "online": "at_once", "official": "at_once", "kansai": "after_discard",
+                 "tenhou": "before_discard", "majsoul": "before_discard"}
+
+
+def _order(g: Game, since: int) -> list[str]:
+    return [("rinshan" if e.get("rinshan") else e["type"]) for e in g.events[since:]
+            if e["type"] in ("daiminkan", "ankan", "kakan", "dora", "tsumo", "dahai")]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_daiminkan_replacement_draw_and_kan_dora_timing_P12(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east="1m", south="666z1m9m1p3p7p9p2s4s6s8s", draws="6z", replacements="2z", dora=IND,
+              kan="3z", seed=15)
+    g = _game(name, w)
+    i = len(g.events)
+    act(g, 0, "dahai", "6z", tsumogiri=True)
+    act(g, 1, "daiminkan", "6z")
+    pass_all(g)
+    assert g.seats[1].hand.count(g.seats[1].hand[-1]) >= 1 and str(g.seats[1].hand[-1]) == "2z"  # rinshan tile
+    tsumogiri(g, 1)
+    order = _order(g, i)
+    expected = {
+        "at_once": ["dahai", "daiminkan", "dora", "rinshan", "dahai"],
+        "before_discard": ["dahai", "daiminkan", "rinshan", "dora", "dahai"],
+        "after_discard": ["dahai", "daiminkan", "rinshan", "dahai", "dora"],
+    }[OPEN_KAN_DORA[name]]
+    assert order[: len(expected)] == expected
+    assert [t for t in (e["dora_marker"] for e in events_of(g, "dora", i))] == ["W"]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_ankan_turns_its_kan_dora_at_once_P12(name: str) -> None:
+    """P12: ankan immediate — CLUB 「暗槓のときは槓した時点で」, ONLINE 「暗カン…即乗り」, OFFICIAL
+    「先めくり」, Tenhou / MJ Soul 'revealed at once, before the replacement draw'."""
+    rules = preset(name)
+    w = build(rules, east="111p1m9m3p7p9p2s4s6s8s3z", draws="1p", replacements="2z", dora=IND, kan="3z", seed=15)
+    g = _game(name, w)
+    i = len(g.events)
+    act(g, 0, "ankan")
+    pass_all(g)
+    assert _order(g, i) == ["ankan", "dora", "rinshan"]
+    assert str(g.seats[0].hand[-1]) == "2z"
+
+
+# ----------------------------------------------------------------------------------------------
+# Chankan (Y12, P127, P128) and ron on a pulled North (P19)
+# ----------------------------------------------------------------------------------------------
+CHANKAN_S = "234p789p555z99s23s"  # waits 1s / 4s, haku
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_chankan_on_kakan_Y12(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east="1m", south=CHANKAN_S, west="11s1m9m2p4p6p8p3z6z7z2z", draws="1s" + "6z" + "7z" + "1s",
+              dora=IND, seed=16)
+    g = _game(name, w)
+    act(g, 0, "dahai", "1s", tsumogiri=True)
+    act(g, 1, "none")  # South lets the 1s go (furiten until its next discard)
+    act(g, 2, "pon", "1s")
+    act(g, 2, "dahai", "2z")
+    pass_all(g)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    i = len(g.events)
+    act(g, 2, "kakan", "1s")
+    assert has(g, 1, "hora")
+    act(g, 1, "hora")
+    h = last(g, "hora")
+    assert "chankan" in [y["name"] for y in h["yaku"]]
+    if name == "kansai":  # 「チャンカンの場合ドラはめくりません」
+        assert events_of(g, "dora", i) == []
+
+
+KOKUSHI_ON_ANKAN = {"club": True, "online": True, "official": False, "kansai": True, "tenhou": False,
+                    "majsoul": True}  # P127; Tenhou / MJ Soul from PLATFORMS.md
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_kokushi_robs_an_ankan_only_where_allowed_P127(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east="1m", south="1m9m1p9p1s9s2z3z4z5z6z7z9s", west="111z", draws="3p" + "7p" + "1z",
+              dora=IND, seed=17)
+    g = _game(name, w)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    act(g, 2, "ankan")
+    assert has(g, 1, "hora") is KOKUSHI_ON_ANKAN[name]
+
+
+@pytest.mark.parametrize("name", ["online", "official", "tenhou", "majsoul"])
+def test_ron_on_a_pulled_north_without_chankan_P19(name: str) -> None:
+    """P19: OFFICIAL 「誰かの抜いた北で、ロンあがりできます」; ONLINE default and both platforms yes,
+    with no chankan yaku (PLATFORMS.md)."""
+    rules = preset(name)
+    w = build(rules, east="1m", south="1m9m1p9p1s9s1z2z3z5z6z7z9s", draws="3p" + "7p" + "4z", dora=IND, seed=17)
+    g = _game(name, w)
+    tsumogiri(g, 0)
+    tsumogiri(g, 1)
+    act(g, 2, "kita")
+    act(g, 1, "hora")
+    h = last(g, "hora")
+    assert h["target"] == 2 and "chankan" not in [y["name"] for y in h["yaku"]]
+    assert h["yakuman"] >= 1
+
+
+# ----------------------------------------------------------------------------------------------
+# Aborts (P92, P93, P94)
+# ----------------------------------------------------------------------------------------------
+KYUUSHU = {"club": True, "online": True, "official": False, "kansai": True, "tenhou": True, "majsoul": True}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_kyuushu_abort_dealer_stays_P92(name: str) -> None:
+    """P92: CLUB / ONLINE optional, dealer stays; OFFICIAL 「途中流局なし」; KANSAI default; platforms yes."""
+    rules = preset(name)
+    w = build(rules, east="1m9m1p9p1s9s1z2z3z2p3p4p6p", draws="5z", dora=IND, seed=18)
+    g = _game(name, w)
+    assert has(g, 0, "ryukyoku") is KYUUSHU[name]
+    if KYUUSHU[name]:
+        act(g, 0, "ryukyoku")
+        assert g.hand_results[-1].kind == "abort"
+        assert (g.dealer, g.honba, g.scores) == (0, 1, [START[name]] * 3)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_three_winds_abort_club_only_P93(name: str) -> None:
+    """P93: CLUB 「3風連打…は、流局とする。その際、親は流れずに連荘とする」; ONLINE 「三風連打流局 ×」."""
+    rules = preset(name)
+    w = build(rules, east="2p", south="3p", west="4p", draws="1z1z1z", dora=IND, seed=18)
+    g = _game(name, w)
+    for seat in range(3):
+        tsumogiri(g, seat)
+    aborted = bool(g.hand_results) and g.hand_results[-1].reason == "three_winds"
+    assert aborted is (name == "club")
+    if aborted:
+        assert (g.dealer, g.honba) == (0, 1)
+
+
+# P94: four kans by two players abort: CLUB default (dealer stays), ONLINE 「四槓流れ ○ 親流れ」,
+# OFFICIAL 「途中流局なし」, KANSAI 「東場は流れ」 (East: passes), Tenhou / MJ Soul renchan.
+FOUR_KANS = {"club": "stays", "online": "passes", "official": None, "kansai": "passes", "tenhou": "stays",
+             "majsoul": "stays"}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_four_kans_by_two_players_P94(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east="111p999p1m9m3z5z6z7z2z", south="111s999s1m9m3z5z6z7z2z",
+              west="1m9m2p4p6p8p3s4s5z6z7z2z3z", draws="1p1s",
+              replacements="9p" + "3p" + "9s" + "7p", dora=IND, seed=19)
+    g = _game(name, w)
+    act(g, 0, "ankan")
+    act(g, 0, "ankan")
+    tsumogiri(g, 0)
+    act(g, 1, "ankan")
+    act(g, 1, "ankan")
+    tsumogiri(g, 1)
+    outcome = FOUR_KANS[name]
+    if outcome is None:
+        assert not g.hand_results and g.to_move == (2,)
+    else:
+        assert g.hand_results[-1].reason == "four_kans"
+        assert g.dealer == (0 if outcome == "stays" else 1) and g.honba == 1
