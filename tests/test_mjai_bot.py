@@ -221,6 +221,47 @@ def test_mjai_answers_match_legal_actions_strictly() -> None:
     assert fallback(pon) is pon[2] and fallback(dahai) is dahai[1]
 
 
+# The example bot, with its riichi declared in another form (or its riichi discard broken).
+RIICHI = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, sys.argv[2])
+    from mjai_bot import Bot
+    mode = sys.argv[1]
+
+    class Riichi(Bot):
+        def react(self, events):
+            answer = super().react(events)
+            last = events[-1]
+            step_two = last["type"] == "reach" and last.get("actor") == self.seat
+            if answer["type"] == "reach" and mode == "open":
+                answer["open"] = True
+            if answer["type"] == "reach" and mode == "one-step":
+                answer = next(a for a in last["possible_actions"] if a["type"] == "reach")
+            if step_two and mode == "bad":
+                answer = {"type": "dahai", "actor": self.seat, "pai": "9m" if "9m" not in self.hand else "1m"}
+            return answer
+
+    bot = Riichi(tsumogiri=False)
+    for line in sys.stdin:
+        print(json.dumps(bot.react(json.loads(line))), flush=True)
+""")
+
+
+@pytest.mark.parametrize(("preset", "mode"), [("club", "open"), ("tenhou", "one-step"), ("tenhou", "bad")])
+def test_mjai_riichi_in_every_form(tmp_path: Path, preset: str, mode: str) -> None:
+    script = tmp_path / "riichi_bot.py"
+    script.write_text(RIICHI)
+    bot = f"mjai:{PY} {script} {mode} {EXAMPLE.parent}"
+    game = [play_game(Rules.preset(preset), (bot, "random", "random"), seed=6, index=i) for i in range(2)]
+    me = [g.entries[0] for g in game]
+    incidents = [m for g in game for m in g.incidents]
+    if mode == "bad":  # every riichi discard is refused: tsumogiri instead, and no riichi
+        assert incidents and all("illegal riichi discard" in m for m in incidents)
+        assert sum(e.riichi for e in me) == 0 and sum(e.fallbacks for e in me) == len(incidents)
+    else:
+        assert incidents == [] and sum(e.riichi for e in me) >= 2
+
+
 def test_mjai_bot_command_is_parsed_like_a_shell_without_one() -> None:
     bot = make_bot("mjai:python 'my bot.py' --flag")
     assert isinstance(bot, MjaiBot) and bot.argv == ("python", "my bot.py", "--flag")

@@ -306,15 +306,17 @@ class MjaiBot:
             return self._fall_back(legal)
         choice = match_action(msg, legal, seat)
         if choice == REACH_STEP:
-            reach_tiles = [a for a in legal if a.type == "reach"]
-            step = {"type": "reach", "actor": seat, "possible_actions": [
+            kind = "open_reach" if msg.get("open") is True else "reach"
+            reach_tiles = [a for a in legal if a.type == kind]
+            step = {"type": "reach", "actor": seat, **({"open": True} if kind == "open_reach" else {}),
+                    "possible_actions": [
                 {"type": "dahai", "actor": seat, "pai": a.tile.mjai if a.tile else "?", "tsumogiri": a.tsumogiri}
                 for a in reach_tiles]}
             msg2 = self._ask([step])
             if msg2 is None:
                 return self._fall_back(legal)
             if isinstance(msg2, dict) and msg2.get("type") == "dahai":
-                choice = match_action({**msg2, "type": "reach"}, reach_tiles, seat)
+                choice = match_action({**msg2, "type": "reach", "open": kind == "open_reach"}, reach_tiles, seat)
             else:
                 choice = None
             if not isinstance(choice, Action):
