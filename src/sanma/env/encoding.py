@@ -187,8 +187,9 @@ def encode_observation(obs: Mapping[str, Any], last: Mapping[str, Any] | None = 
         if not t.is_flower:  # a flower turned as an indicator (kansai) points at nothing
             out["dora"][successor(t.kind)] += 1
     if last is not None:
-        t = _tile(last["consumed"][0] if last["type"] == "ankan" else last["pai"])
-        out["last_tile"][(last["actor"] - me) % SEATS, tile_slot(t)] = 1
+        # An ankan is about its kind (chankan by kokushi), whichever copy is listed first.
+        slot = _tile(last["consumed"][0]).kind if last["type"] == "ankan" else tile_slot(_tile(last["pai"]))
+        out["last_tile"][(last["actor"] - me) % SEATS, slot] = 1
     dealer: int = obs["dealer"]
     out["table"][:] = (WIND_INDEX[obs["round_wind"]], obs["kyoku"], min(obs["honba"], 1000),
                        min(obs["kyotaku"], 1000), (dealer - me) % SEATS, (me - dealer) % SEATS,
