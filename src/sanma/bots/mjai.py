@@ -27,8 +27,9 @@ not legal makes that decision fall back to tsumogiri (pass, or discard the drawn
 answer within ``timeout`` seconds (``startup_timeout`` for the first one, which includes start-up
 and model loading), an over-long line or an exit ends the process and the seat plays tsumogiri
 for the rest of the game. Each such incident is logged on the ``sanma.bots.mjai`` logger,
-kept in ``incidents`` (with the tail of the program's stderr when it stopped) and counted by
-the simulator; ``fallbacks`` counts the decisions sanma took for the seat.
+kept in ``incidents`` (with the tail of the program's stderr when it stopped; the first
+``MAX_LOGGED`` of a game, the rest only counted in ``incident_count``) and counted by the
+simulator; ``fallbacks`` counts the decisions sanma took for the seat.
 
 >>> bot = MjaiBot("python examples/mjai_bot.py")
 >>> bot.name, bot.argv
@@ -66,6 +67,7 @@ DEFAULT_STARTUP_TIMEOUT = 30.0  # the first answer includes start-up (a model ma
 MAX_LINE = 1 << 20  # an answer longer than this is garbage, and the rest of it would desynchronise
 CLOSE_GRACE = 1.0  # seconds a program gets to exit after end_game and EOF before it is killed
 STDERR_TAIL = 400
+MAX_LOGGED = 10  # incidents logged and kept per game and seat; a bot answering garbage every turn is counted
 
 
 class MjaiBotError(SanmaError):
@@ -274,6 +276,7 @@ class MjaiBot:
         self.startup_timeout = (max(DEFAULT_STARTUP_TIMEOUT, self.timeout) if startup_timeout is None
                                 else startup_timeout)
         self.incidents: list[str] = []
+        self.incident_count = 0
         self.fallbacks = 0
         self._events: list[dict[str, Any]] = []
         self._process: _Process | None = None
@@ -419,8 +422,12 @@ class MjaiBot:
                     text += f"; stderr ends: {tail[-STDERR_TAIL:]!r}"
                 self._process = None
             text += "; tsumogiri for the rest of the game"
-        self.incidents.append(text)
-        log.warning("%s", text)
+        self.incident_count += 1
+        if self.incident_count <= MAX_LOGGED:
+            if self.incident_count == MAX_LOGGED:
+                text += " (further incidents with this seat in this game are counted, not logged)"
+            self.incidents.append(text)
+            log.warning("%s", text)
 
 
 def _line(batch: list[dict[str, Any]]) -> bytes:

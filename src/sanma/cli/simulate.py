@@ -107,7 +107,8 @@ def _run(rules: Rules, n: int, seed: int, names: tuple[str, ...], jobs: int, bac
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                   console=err, transient=err.is_terminal) as bar:
-        task = bar.add_task(f"{rules.name}: {'/'.join(names)}", total=n)
+        label = f"{rules.name}: {'/'.join(names)}"
+        task = bar.add_task(label if len(label) <= 40 else label[:39] + "…", total=n)
         return simulate(rules, n, seed, names, jobs, progress=lambda k: bar.advance(task, k), backend=backend,
                         address=address, timeout=timeout)
 

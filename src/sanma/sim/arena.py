@@ -187,6 +187,7 @@ def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] 
         entries[entry_at[seat]] = EntryResult(seat, result.ranks[seat], result.scores[seat],
                                               float(result.points[seat]), wins[seat], deal_ins[seat],
                                               riichi[seat], calls[seat], value[seat], seat in game.busted,
-                                              len(found), int(getattr(bot, "fallbacks", 0)))
+                                              int(getattr(bot, "incident_count", len(found))),
+                                              int(getattr(bot, "fallbacks", 0)))
     draws = sum(1 for h in game.hand_results if h.kind != "hora")
     return GameRecord(index, len(game.hand_results), tuple(entries), draws, tuple(incidents))
