@@ -317,17 +317,11 @@ SEEDS = st.integers(min_value=0, max_value=2**31)
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 
 
-# Found by these tests (see the report): under OFFICIAL (A002-1 dead wall drawn up to the
-# indicator, P13 no kan without a kan dora, 4 rinshan tiles shared with kita) the engine offers a
-# kan it cannot carry out once the rinshan tiles are used up. Seed 6 / policy 6 reaches it.
-KAN_WITHOUT_TILES = pytest.mark.xfail(strict=True, reason=(
-    "OFFICIAL: a kan is legal with 0 rinshan tiles left and 2 live tiles, then the kan dora (turned at "
-    "once, P12) takes the live wall's last stack (A002-1) and the replacement draw raises 'no replacement "
-    "tile left'; engine.py _kan_possible counts remaining > 1 without the indicator's 2 tiles"))
-BY_PRESET = [pytest.param(p, marks=KAN_WITHOUT_TILES) if p == "official" else p for p in PRESETS]
-
-
-@pytest.mark.parametrize("name", BY_PRESET)
+# Regression: under OFFICIAL (A002-1 dead wall drawn up to the indicator, P13 no kan without a kan
+# dora, 4 rinshan tiles shared with kita) the engine offered a kan it could not carry out once the
+# rinshan tiles were used up (the kan dora took the live wall's last stack). Seed 6 / policy 6
+# reached it; it is kept as an explicit example.
+@pytest.mark.parametrize("name", PRESETS)
 @settings(max_examples=6, deadline=None, phases=NO_SHRINK, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, policy=SEEDS)
 @example(seed=6, policy=6)
@@ -347,7 +341,7 @@ def test_random_games_keep_every_invariant_and_end_P01_P02_P48(name: str, seed: 
     assert g.done and chk.hands_checked == len(g.hand_results) <= 24
 
 
-@pytest.mark.parametrize("name", BY_PRESET)
+@pytest.mark.parametrize("name", PRESETS)
 @settings(max_examples=2, deadline=None, phases=NO_SHRINK, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, policy=SEEDS)
 @example(seed=6, policy=6)
@@ -355,11 +349,11 @@ def test_every_legal_action_applies_and_illegal_ones_raise(name: str, seed: int,
     _play(name, seed, policy, bot=True, all_actions_every=2)
 
 
-@pytest.mark.parametrize("name", BY_PRESET)
+@pytest.mark.parametrize("name", PRESETS)
 def test_long_bot_games_keep_every_invariant_P01_P02_P48(name: str) -> None:
     hands = 0
     for seed in range(8):
-        g, _ = _play(name, seed, seed, bot=True)  # seeds 0..7 reach the OFFICIAL kan bug (seed 6)
+        g, _ = _play(name, seed, seed, bot=True)  # seeds 0..7 include the OFFICIAL kan regression (6)
         hands += len(g.hand_results)
         assert len(g.hand_results) < MAX_HANDS
     assert hands >= 8
@@ -378,7 +372,7 @@ def test_same_seed_same_game(name: str, seed: int, policy: int) -> None:
         try:
             while not g.done:
                 g.apply(bot_action(g, g.to_move[0], rng))
-        except IllegalActionError as e:  # an engine bug (see KAN_WITHOUT_TILES) must repeat too
+        except IllegalActionError as e:  # an engine bug must repeat too
             error = repr(e)
         runs.append((g.events, error))
     assert runs[0] == runs[1]
