@@ -578,6 +578,18 @@ _KIND_KEY: dict[int, tuple[int, int]] = {
 }
 
 
+def _group_keys(c: Sequence[int]) -> tuple[int, int, int]:
+    """The pinzu, souzu and isolated-group keys of 34 counts (base 5)."""
+    return (
+        c[9] * 390625 + c[10] * 78125 + c[11] * 15625 + c[12] * 3125 + c[13] * 625
+        + c[14] * 125 + c[15] * 25 + c[16] * 5 + c[17],
+        c[18] * 390625 + c[19] * 78125 + c[20] * 15625 + c[21] * 3125 + c[22] * 625
+        + c[23] * 125 + c[24] * 25 + c[25] * 5 + c[26],
+        c[0] * 390625 + c[8] * 78125 + c[27] * 15625 + c[28] * 3125 + c[29] * 625
+        + c[30] * 125 + c[31] * 25 + c[32] * 5 + c[33],
+    )
+
+
 def _improving(c: list[int], melds: int, four_ok: bool, t: _Tables) -> tuple[int, tuple[int, ...]]:
     """Shanten of a 3n+1 hand and the kinds whose draw lowers it.
 
@@ -586,28 +598,32 @@ def _improving(c: list[int], melds: int, four_ok: bool, t: _Tables) -> tuple[int
     """
     base = _shanten_list(c, melds, four_ok, t)
     sb, ib, fb, ns, ni = t.suit_b, t.iso_b, t.final_b, t.n_suit, t.n_iso
-    keys = [sum(c[_PIN0 + i] * w for i, w in enumerate(SUIT_WEIGHTS)),
-            sum(c[_SOU0 + i] * w for i, w in enumerate(SUIT_WEIGHTS)),
-            sum(c[k] * w for k, w in zip(ISOLATED_KINDS, SUIT_WEIGHTS, strict=True))]
-    ids = [sb[keys[0]], sb[keys[1]], ib[keys[2]]]
+    k0, k1, k2 = _group_keys(c)
+    i0, i1, i2 = sb[k0], sb[k1], ib[k2]
     sets = _SETS - melds
     closed = melds == 0
     if closed:
-        pairs = sum(n >= 2 for n in c)
-        kinds = sum(n >= 1 for n in c)
-        quads = sum(n == 4 for n in c)
-        odd = sum(n & 1 for n in c)
-        yao_kinds = sum(c[k] >= 1 for k in KOKUSHI_KINDS)
-        yao_pair = any(c[k] >= 2 for k in KOKUSHI_KINDS)
+        n1, n2, n3, n4 = c.count(1), c.count(2), c.count(3), c.count(4)
+        pairs = n2 + n3 + n4
+        kinds = n1 + pairs
+        quads = n4
+        odd = n1 + n3
+        yao = [c[k] for k in KOKUSHI_KINDS]
+        yao_kinds = 13 - yao.count(0)
+        yao_pair = yao_kinds > yao.count(1)
     out = []
+    base_idx = sets * ns
     for k in SANMA_KINDS:
         n = c[k]
         if n == 4:
             continue
         group, w = _KIND_KEY[k]
-        g = ids.copy()
-        g[group] = (ib if group == 2 else sb)[keys[group] + w]
-        s = fb[((sets * ns + g[0]) * ns + g[1]) * ni + g[2]] - 1
+        if group == 0:
+            s = fb[((base_idx + sb[k0 + w]) * ns + i1) * ni + i2] - 1
+        elif group == 1:
+            s = fb[((base_idx + i0) * ns + sb[k1 + w]) * ni + i2] - 1
+        else:
+            s = fb[((base_idx + i0) * ns + i1) * ni + ib[k2 + w]] - 1
         if closed and s >= base:
             p = pairs + (n == 1)
             if four_ok:
