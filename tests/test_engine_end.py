@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine_helpers import PRESETS, act, build, last, pass_all, preset, tsumogiri, walls_in_order
+from engine_helpers import PRESETS, act, build, draw_out, last, pass_all, preset, tsumogiri, walls_in_order
 from sanma.game.engine import Game
 from sanma.game.settle import final_result
+from sanma.game.wall import Wall
 
 TANKI_1S = "234p789p789s555z1s"  # waits 1s; ron 40 fu 1 han = 1300 (OFFICIAL 30 fu: 1000)
 IND = "9m"
@@ -148,3 +149,109 @@ def test_ippatsu_tsumo_chips_from_each_P114(name: str) -> None:
     act(g, 1, "hora")
     c = IPPATSU_CHIPS[name]
     assert g.chips == [-c, 2 * c, -c]
+
+
+# ----------------------------------------------------------------------------------------------
+# The last hand: agari-yame (P38), tenpai-yame (P39), overtime (P34), dealer at draws (P37)
+# ----------------------------------------------------------------------------------------------
+NOTEN_S = "1p3p7p9p2s4s6s8s2z3z6z7z9m"
+WEST_HOLDS_1S = "111s1m9m2p4p6p8p3z6z7z"
+ALL_NOTEN = ("1m9m1p3p7p9p2s4s6s8s2z3z7z", "1p3p7p9p2s4s6s8s1z5z6z7z9m", "1m9m2p4p6p8p1s3s9s5z6z7z1z")
+
+
+def _from(name: str, wall: Wall, scores: list[int], *, round_index: int, kyoku: int) -> Game:
+    return Game(preset(name), seed=3, walls=walls_in_order([wall]), scores=scores, round_index=round_index,
+                kyoku=kyoku)
+
+
+def _last_hand(name: str, wall: Wall, scores: list[int]) -> Game:
+    """South 3 (CLUB: East 3 of the second lap, 「東東回しの2周」), West (seat 2) dealing."""
+    return _from(name, wall, scores, round_index=1, kyoku=2)
+
+
+# Dealer top after the win: CLUB total 45,000, OFFICIAL 120,000, the others 105,000.
+DEALER_TOP = {"club": [10000, 10000, 25000], "official": [35000, 35000, 50000]}
+# P38: ONLINE 「オーラスで親が和了…１位の場合、自動的に終了」, KANSAI 「あがりやめとなります」, platforms
+# automatic; CLUB 「上がり止め…は出来ず、必ず連荘」, OFFICIAL 「オーラスでのあがりやめなし」.
+AGARI_YAME = {"club": False, "online": True, "official": False, "kansai": True, "tenhou": True, "majsoul": True}
+# P39: ONLINE and the platforms automatic; CLUB / OFFICIAL 「テンパイ終了なし」 forbidden; KANSAI silent:
+# only wins end the game (A003-22).
+TENPAI_YAME = {"club": False, "online": True, "official": False, "kansai": False, "tenhou": True, "majsoul": True}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_last_dealer_wins_while_top_agari_yame_P38(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east=TANKI_1S, south="1m", draws="3z2z1s", dora=IND, seed=12)
+    g = _last_hand(name, w, DEALER_TOP.get(name, [30000, 30000, 45000]))
+    tsumogiri(g, 2)
+    tsumogiri(g, 0)
+    act(g, 1, "dahai", "1s", tsumogiri=True)
+    act(g, 2, "hora")
+    pass_all(g)
+    assert g.hand_results[-1].winners == (2,)
+    assert g.done is AGARI_YAME[name]
+    if not g.done:  # P36: the dealer repeats with one more honba (P45)
+        assert (g.dealer, g.honba) == (2, 1)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_last_dealer_tenpai_at_a_draw_while_top_tenpai_yame_P39(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east=TANKI_1S, south=NOTEN_S, west=WEST_HOLDS_1S, dora=IND, seed=11)
+    g = _last_hand(name, w, DEALER_TOP.get(name, [30000, 30000, 45000]))
+    draw_out(g)
+    assert last(g, "ryukyoku")["tenpai"] == [2]
+    assert g.done is TENPAI_YAME[name]
+    if not g.done:
+        assert (g.dealer, g.honba) == (2, 1)
+
+
+# P34 when nobody has the target after the last hand: ONLINE / OFFICIAL / CLUB end (CLUB continues
+# only after a noten last dealer, L37); KANSAI 返り東場 (「全員が39000点以下の場合は「返り東場」」);
+# Tenhou / MJ Soul the West round (PLATFORMS.md).
+OVERTIME_WIND = {"club": None, "online": None, "official": None, "kansai": "E", "tenhou": "W", "majsoul": "W"}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_after_the_last_hand_overtime_when_nobody_reached_the_target_P34(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east="1m", south=TANKI_1S, draws="3z2z1s", dora=IND, seed=12)
+    g = _last_hand(name, w, [START[name]] * 3)
+    tsumogiri(g, 2)
+    tsumogiri(g, 0)
+    act(g, 1, "dahai", "1s", tsumogiri=True)
+    act(g, 0, "hora")
+    pass_all(g)
+    assert g.hand_results[-1].winners == (0,)
+    wind = OVERTIME_WIND[name]
+    assert g.done is (wind is None)
+    if wind is not None:
+        assert g.round_wind == wind and g.dealer == 0
+
+
+@pytest.mark.parametrize("name", ["club", "online", "official"])
+def test_noten_last_dealer_club_plays_a_third_lap_P34(name: str) -> None:
+    """CLUB 「ラス親がノーテンで流局した場合は、東風のまま次の周回に入る」; ONLINE / OFFICIAL end."""
+    rules = preset(name)
+    e, s, w_ = ALL_NOTEN
+    w = build(rules, east=e, south=s, west=w_, dora=IND, seed=21)
+    g = _last_hand(name, w, [START[name]] * 3)
+    draw_out(g)
+    assert last(g, "ryukyoku")["tenpai"] == []
+    assert g.done is (name != "club")
+    if name == "club":
+        assert g.round_wind == "E" and g.dealer == 0
+
+
+@pytest.mark.parametrize("name", ["club", "online", "official", "kansai", "tenhou", "majsoul"])
+def test_noten_dealer_in_south_kansai_stays_P37(name: str) -> None:
+    """P37: KANSAI 「南場は流れません」 (a noten South dealer keeps the deal, honba +1, A003-13);
+    everyone else passes it (CLUB has no South round: its second lap is East, and the deal passes)."""
+    rules = preset(name)
+    e, s, w_ = ALL_NOTEN
+    w = build(rules, east=e, south=s, west=w_, dora=IND, seed=21)
+    g = _from(name, w, [START[name]] * 3, round_index=1, kyoku=0)
+    draw_out(g)
+    assert last(g, "ryukyoku")["tenpai"] == []
+    assert (g.dealer, g.honba) == ((0, 1) if name == "kansai" else (1, 1))
