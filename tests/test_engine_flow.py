@@ -563,3 +563,24 @@ def test_four_kans_by_two_players_P94(name: str) -> None:
     else:
         assert g.hand_results[-1].reason == "four_kans"
         assert g.dealer == (0 if outcome == "stays" else 1) and g.honba == 1
+
+
+# ----------------------------------------------------------------------------------------------
+# North (P15, P20)
+# ----------------------------------------------------------------------------------------------
+NORTH_DISCARD_AND_PON = {"online": True, "official": False, "tenhou": True, "majsoul": True, "club": True,
+                         "kansai": True}  # P20: OFFICIAL 「北をポンすることはできず、河に捨てることもできません」
+NORTH_IS_PULLED = {"online": True, "official": True, "tenhou": True, "majsoul": True, "club": False,
+                   "kansai": False}  # P15: CLUB plain wind (「北抜きのドラ」はしない), KANSAI yakuhai, not dora
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_north_discard_pon_and_kita_P15_P20(name: str) -> None:
+    rules = preset(name)
+    w = build(rules, east="1m", south="44z1m9m1p3p7p9p2s6s8s3z7z", draws="4z", dora=IND, seed=22)
+    g = _game(name, w)
+    assert has(g, 0, "kita") is NORTH_IS_PULLED[name]
+    assert has(g, 0, "dahai", "4z") is NORTH_DISCARD_AND_PON[name]
+    if NORTH_DISCARD_AND_PON[name]:
+        act(g, 0, "dahai", "4z", tsumogiri=True)
+        assert has(g, 1, "pon", "4z")
