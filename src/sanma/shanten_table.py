@@ -602,15 +602,29 @@ def _improving(c: list[int], melds: int, four_ok: bool, t: _Tables) -> tuple[int
     i0, i1, i2 = sb[k0], sb[k1], ib[k2]
     sets = _SETS - melds
     closed = melds == 0
+    # Seven pairs and kokushi after drawing a kind depend only on how many of it the hand holds:
+    # precompute both for n = 0..3 (and drawing a terminal/honour for kokushi).
+    alt: tuple[int, ...] = (99, 99, 99, 99)
+    alt_yao = alt
     if closed:
         n1, n2, n3, n4 = c.count(1), c.count(2), c.count(3), c.count(4)
         pairs = n2 + n3 + n4
         kinds = n1 + pairs
-        quads = n4
         odd = n1 + n3
         yao = [c[k] for k in KOKUSHI_KINDS]
         yao_kinds = 13 - yao.count(0)
         yao_pair = yao_kinds > yao.count(1)
+
+        def chiitoi(n: int) -> int:
+            p = pairs + (n == 1)
+            if four_ok:
+                p += n4 + (n == 3)
+                return 6 - p + max(0, 7 - p - (odd + (1 if n % 2 == 0 else -1)))
+            return 6 - p + max(0, 7 - kinds - (n == 0))
+
+        alt = tuple(chiitoi(n) for n in range(4))
+        alt_yao = tuple(min(alt[n], 13 - yao_kinds - (n == 0) - (1 if yao_pair or n == 1 else 0))
+                        for n in range(4))
     out = []
     base_idx = sets * ns
     for k in SANMA_KINDS:
@@ -624,15 +638,10 @@ def _improving(c: list[int], melds: int, four_ok: bool, t: _Tables) -> tuple[int
             s = fb[((base_idx + i0) * ns + sb[k1 + w]) * ni + i2] - 1
         else:
             s = fb[((base_idx + i0) * ns + i1) * ni + ib[k2 + w]] - 1
-        if closed and s >= base:
-            p = pairs + (n == 1)
-            if four_ok:
-                p += quads + (n == 3)
-                s = min(s, 6 - p + max(0, 7 - p - (odd + (1 if n % 2 == 0 else -1))))
-            else:
-                s = min(s, 6 - p + max(0, 7 - kinds - (n == 0)))
-            if k in _KOKUSHI_SET:
-                s = min(s, 13 - yao_kinds - (n == 0) - (1 if yao_pair or n == 1 else 0))
+        if s >= base:
+            a = alt_yao[n] if k in _KOKUSHI_SET else alt[n]
+            if a < s:
+                s = a
         if s < base:
             out.append(k)
     return base, tuple(out)
