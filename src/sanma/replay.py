@@ -41,6 +41,7 @@ import random
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,7 @@ from .formats.record import (
 )
 from .game.actions import Action, ActionType
 from .game.engine import Game
+from .game.tenhou_shuffle import TenhouKyokuWall, tenhou_walls
 from .game.wall import HAIPAI_POSITIONS, Wall, tile_set
 from .rules import Rules
 from .tiles import Tile
@@ -303,28 +305,6 @@ def _reveal_order(rules: Rules, k: KyokuRecord, count: int) -> dict[str, set[int
     return out
 
 
-class _ReplayGame(Game):
-    """An engine game whose first hand is a given round, dealer, honba and sticks.
-
-    ``Game`` starts at East 1 with no honba or sticks; a record whose checked part starts later
-    (an excerpt, or a fresh start after a diverged hand) needs the engine to begin there.
-    The four attributes are the engine's public state; they are set just before the first hand
-    is dealt. (Reported to the lead: ``Game(..., start_round=, start_dealer=, honba=, kyotaku=)``
-    would make this subclass unnecessary.)
-    """
-
-    def __init__(self, rules: Rules, start: tuple[int, int, int, int], *, walls: Callable[[Rules, int], Wall],
-                 names: Sequence[str], scores: Sequence[int]) -> None:
-        self._replay_start: tuple[int, int, int, int] | None = start
-        super().__init__(rules, seed="replay", walls=walls, names=names, scores=scores)
-
-    def _start_hand(self) -> None:
-        if self._replay_start is not None:
-            self.round_index, self.kyoku_in_round, self.honba, self.kyotaku = self._replay_start
-            self._replay_start = None
-        super()._start_hand()
-
-
 # --------------------------------------------------------------------------------------------
 # The replay of one record
 # --------------------------------------------------------------------------------------------
@@ -352,6 +332,10 @@ class _Replayer:
         self.hand_over = False  # the engine's events after end_kyoku belong to the next hand
         self.at = ""  # the record event being replayed, for messages
         self.bad = False  # the current kyoku has a mismatch
+        self.seed_walls: list[TenhouKyokuWall] | None = None
+        if record.shuffle_seed or any(record.kyoku_seeds):
+            notes.append("walls re-dealt from the record's Tenhou shuffle seed: every draw, replacement "
+                         "and dora indicator is checked against them")
 
     # -- reporting ---------------------------------------------------------------------------
     def mismatch(self, what: str, expected: Any, got: Any, kyoku: str | None = None) -> None:
@@ -361,10 +345,24 @@ class _Replayer:
             self.bad = True
 
     # -- engine plumbing -----------------------------------------------------------------------
+    def _seeded_wall(self, rules: Rules, i: int) -> Wall | None:
+        """Kyoku ``i``'s wall re-dealt from the record's Tenhou shuffle seed, if it carries one."""
+        rec = self.rec
+        if rec.shuffle_seed:
+            if self.seed_walls is None:
+                self.seed_walls = list(islice(tenhou_walls(rec.shuffle_seed), len(rec.kyoku)))
+            return self.seed_walls[i].wall(rules)
+        if i < len(rec.kyoku_seeds) and rec.kyoku_seeds[i]:
+            return next(tenhou_walls(rec.kyoku_seeds[i])).wall(rules)
+        return None
+
     def _wall(self, rules: Rules, hand_number: int) -> Wall:
         i = self.wall_index
         if i < len(self.rec.kyoku):
             try:
+                seeded = self._seeded_wall(rules, i)
+                if seeded is not None:
+                    return seeded  # every draw, replacement and indicator is then checked against it
                 return wall_for(rules, self.rec.kyoku[i], seed=f"{self.rec.source}:{i}")
             except SanmaError as e:
                 self.mismatch("wall", "a wall holding the recorded tiles", str(e), kyoku=self.rec.kyoku[i].label)
@@ -376,8 +374,8 @@ class _Replayer:
         round_index = rw.index(k.round_wind) if k.round_wind in rw else len(rw)
         self.wall_index = index
         names = self.rec.players if len(self.rec.players) == 3 else ("A", "B", "C")
-        g = _ReplayGame(self.rules, (round_index, k.dealer, k.honba, k.kyotaku), walls=self._wall,
-                        names=names, scores=k.start_scores)
+        g = Game(self.rules, seed="replay", walls=self._wall, names=names, scores=k.start_scores,
+                 round_index=round_index, kyoku=k.dealer, honba=k.honba, kyotaku=k.kyotaku)
         self.game = g
         self.games_started += 1
         self.cursor = 0

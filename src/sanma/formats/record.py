@@ -298,6 +298,10 @@ class GameRecord:
     final_points: tuple[float, ...] | None = None
     complete: bool = True
     errors: tuple[str, ...] = field(default=())
+    # Tenhou's wall seed: the game's <SHUFFLE seed> (mt19937ar-sha512 form), or, in the 2009 form,
+    # one INIT shuffle="mt19937ar,..." per kyoku (empty where a kyoku has none).
+    shuffle_seed: str = ""
+    kyoku_seeds: tuple[str, ...] = ()
 
     def wins(self) -> tuple[RecordedWin, ...]:
         """Every recorded win, in order."""

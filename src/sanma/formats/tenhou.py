@@ -363,6 +363,8 @@ class _MjlogReader:
         kyoku: list[KyokuRecord] = []
         cur: _MjlogKyoku | None = None
         final_scores = final_points = None
+        shuffle_seed = ""
+        kyoku_seeds: list[str] = []
         for pos, el in enumerate(root):
             tag = el.tag
             where = f"tag {pos} <{tag}>"
@@ -384,6 +386,9 @@ class _MjlogReader:
                         p.add("INIT before the previous kyoku ended", cur.label, where)
                         kyoku.append(cur.record())
                     cur = _MjlogKyoku(self, el)
+                    kyoku_seeds.append(el.get("shuffle", ""))  # the 2009 seed form
+                elif tag == "SHUFFLE":
+                    shuffle_seed = el.get("seed", "")
                 elif cur is None:
                     if tag not in ("SHUFFLE", "TAIKYOKU", "UN", "BYE", "GO"):
                         p.add(f"<{tag}> outside a kyoku", None, where)
@@ -433,7 +438,8 @@ class _MjlogReader:
             source=self.source, format="mjlog", rule_name=rule_name, rule_flags=flags, players=players,
             start_scores=kyoku[0].start_scores if kyoku else (), kyoku=tuple(kyoku),
             final_scores=final_scores, final_points=final_points, complete=final_scores is not None,
-            errors=tuple(p.items))
+            errors=tuple(p.items), shuffle_seed=shuffle_seed,
+            kyoku_seeds=tuple(kyoku_seeds) if any(kyoku_seeds) else ())
 
 
 def _seat(letter: str, letters: str) -> int:
