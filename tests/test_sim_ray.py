@@ -24,7 +24,7 @@ TIMINGS = ("seconds", "games_per_second", "jobs", "backend")
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[None]:
     """One local cluster for the module (starting Ray takes seconds): simulate() joins it."""
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="WARNING")
     try:
         yield
     finally:

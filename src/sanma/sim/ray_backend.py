@@ -36,7 +36,8 @@ def run_on_ray(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], see
                 ray.init(address=address, logging_level=logging.WARNING,
                          runtime_env={"py_modules": [os.path.dirname(sanma.__file__)]})
             else:
-                ray.init(num_cpus=jobs, include_dashboard=False, logging_level=logging.WARNING)
+                # "local": always a new private cluster, even when `ray start` left one on this machine
+                ray.init(address="local", num_cpus=jobs, include_dashboard=False, logging_level=logging.WARNING)
         except (ConnectionError, RuntimeError, ValueError) as e:
             where = f"at {address}" if address else "locally"
             raise SimulationError(f"cannot start or reach a Ray cluster {where}: {e}") from None
