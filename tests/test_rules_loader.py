@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -246,3 +247,12 @@ def test_fuzz_text_only_raises_rules_error(text: str) -> None:
         from_dict(parse_toml(text, "fuzz.toml"), "fuzz.toml")
     except RulesError as e:
         assert str(e).startswith("fuzz.toml")
+
+
+@pytest.mark.parametrize(("field", "value"), [("paarenchan", "true"), ("closed_katagari", "false"),
+                                              ("negative_scores_settled", "false"),
+                                              ("open_double_back", "false")])
+def test_unimplemented_rule_values_are_refused_not_ignored(field: str, value: str) -> None:
+    """P41, P68, P109, P69: a rule file cannot silently ask for behaviour the engine lacks."""
+    with pytest.raises(RulesError, match=f"field '{field}'.*not implemented"):
+        from_dict(tomllib.loads(f'extends = "tenhou"\n{field} = {value}\n'), "club.toml")

@@ -254,6 +254,18 @@ def _check_consistency(rules: Rules, source: str) -> None:
     if rules.return_points < rules.start_points and rules.oka:
         raise RulesError(f"{source}: field 'oka' is true but return_points {rules.return_points} is below "
                          f"start_points {rules.start_points}")
+    # Values no seed uses and the engine does not implement yet: refused rather than ignored.
+    unsupported = {
+        "paarenchan": (rules.paarenchan, "eight consecutive dealer wins as a yakuman (P41)"),
+        "closed_katagari": (not rules.closed_katagari, "barring closed katagari waits (P68)"),
+        "negative_scores_settled": (not rules.negative_scores_settled, "stopping settlement at zero (P109)"),
+        "open_double_back": (not rules.open_double_back and rules.atozuke != "sakizuke",
+                             "barring the open double back without sakizuke (P69; sakizuke implies it)"),
+    }
+    for field_name, (used, what) in unsupported.items():
+        if used:
+            raise RulesError(f"{source}: field {field_name!r}: {what} is not implemented yet; "
+                             "keep the default or ask for it")
 
 
 def preset_path(name: str) -> Path:

@@ -290,8 +290,10 @@ class Rules:
     pao_daiminkan_rinshan: bool = _f(False, "Feeding a daiminkan that wins on rinshan is liable.", "P97, A003-15")
     pao_compound: PaoCompound = _f("whole", "Pao covers the whole compound yakuman or only its part.", "P99")
     pao_tsumo_value: PaoTsumoValue = _f("ron_value", "On a pao tsumo the liable player pays this.", "A000-22")
-    chombo: Chombo = _f("mangan", "Chombo penalty.", "P100")
-    chombo_rank_points: int = _f(20, "Rank points taken at the end for each chombo (rank_points).", "P100")
+    chombo: Chombo = _f(
+        "mangan", "Chombo penalty (score keeping; the engine prevents every chombo it could detect).", "P100")
+    chombo_rank_points: int = _f(
+        20, "Rank points taken at the end for each chombo (rank_points; score keeping).", "P100")
 
     # --- bust and chips (P108-P122) -------------------------------------------------------------
     negative_scores_settled: bool = _f(True, "Scores below zero are settled in full.", "P109")
@@ -311,12 +313,15 @@ class Rules:
     chip_menzen_chinitsu: tuple[int, int] = _f((0, 0), "Closed chinitsu chips (ron, tsumo each).", "P117")
     chip_menzen_junchan: tuple[int, int] = _f((0, 0), "Closed junchan chips (ron, tsumo each).", "P118")
     chip_flower: int = _f(0, "Chips for a pulled chip flower when the hand is won closed.", "P119")
-    streak_chips: bool = _f(False, "Chips for 4+ consecutive tops or lasts (series).", "P120")
+    streak_chips: bool = _f(
+        False, "Chips for 4+ consecutive tops or lasts (series level: score keeping across games).", "P120")
     chip_chiicha_not_top: int = _f(0, "Chips the first dealer pays each other player when not top.", "P121")
-    uma_doubling: bool = _f(False, "Uma doubles after consecutive tops or lasts (series).", "P28, A000-10")
+    uma_doubling: bool = _f(
+        False, "Uma doubles after consecutive tops or lasts (series level: score keeping across games).",
+        "P28, A000-10")
 
     # --- seating, special wins (P123-P128) ------------------------------------------------------
-    players_in_rotation: int = _f(3, "People sharing the table (4 = one sits out each game).", "P126")
+    players_in_rotation: int = _f(3, "People sharing the table (4 = one sits out each game; series level).", "P126")
     chankan_on_ankan: ChankanOnAnkan = _f("kokushi", "Robbing an ankan: never, or kokushi only.", "P127")
     kakan_is_discard: bool = _f(True, "A kakan tile passed without ron makes the passer furiten.", "P128")
 
