@@ -14,13 +14,16 @@ across hands; a whole hand does not), then combined. A block is a small tuple
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import NamedTuple
 
-from .tiles import NUM_KINDS, REMOVED_KINDS, YAOCHUU
+from .tiles import NUM_KINDS, REMOVED_KINDS, YAOCHUU, kind_name
 
 Block = tuple[int, int]  # (0 = sequence | 1 = triplet, kind)
+
+# Winning-tile position in a standard hand ("wait" for fu and pinfu).
+RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI = "ryanmen", "kanchan", "penchan", "shanpon", "tanki"
 
 
 class Decomposition(NamedTuple):
@@ -185,3 +188,198 @@ def waits(counts: Sequence[int], chiitoi_four_ok: bool = False) -> tuple[int, ..
                     out.append(k)
                 c[k] -= 1
     return tuple(out)
+
+
+# --- hand keys and suit parts (the scorer's hot path) ------------------------------------------
+#
+# A hand's counts pack into one int, three bits per kind: kind k is the octal digit k, so the
+# nine kinds of suit s (0 m, 1 p, 2 s, 3 z) are bits 27s..27s+26, the suit's *key*. Three bits
+# leave room to see a fifth copy. Sets of kinds use the same layout (bit 3k for kind k), so one
+# AND answers "does the hand hold a terminal?" and the like.
+
+KIND_BITS = 3
+SUIT_BITS = 27
+SUIT_MASK = (1 << SUIT_BITS) - 1
+#: ``KIND_BIT[k]``: one tile of kind k in a hand key; also kind k's member bit in a kind set.
+KIND_BIT: tuple[int, ...] = tuple(1 << KIND_BITS * k for k in range(NUM_KINDS))
+#: Every kind's lowest digit bit: ``present(key) & ALL_KINDS`` is the set of kinds held.
+ALL_KINDS = sum(KIND_BIT)
+
+
+def kind_set(kinds: Iterable[int]) -> int:
+    """A set of kinds in the hand-key layout."""
+    return sum(KIND_BIT[k] for k in set(kinds))
+
+
+def present(key: int) -> int:
+    """The set of kinds a hand key holds at least one tile of."""
+    return (key | key >> 1 | key >> 2) & ALL_KINDS
+
+
+def over_four(key: int) -> int:
+    """Nonzero when some kind holds 5..7 tiles (digits with bit 2 and bit 0 or 1 set)."""
+    return key >> 2 & (key | key >> 1) & ALL_KINDS
+
+
+def count_of(key: int, kind: int) -> int:
+    """Tiles of ``kind`` in a hand key (0 for flowers, which keys do not hold)."""
+    return key >> KIND_BITS * kind & 7 if kind < NUM_KINDS else 0
+
+
+def hand_key(counts: Sequence[int]) -> int:
+    """The hand key of 34-kind counts (each at most 7)."""
+    return sum(c << KIND_BITS * k for k, c in enumerate(counts) if c)
+
+
+def key_counts(key: int) -> list[int]:
+    """The 34-kind counts of a hand key."""
+    return [key >> KIND_BITS * k & 7 for k in range(NUM_KINDS)]
+
+
+_YAOCHUU_SET = kind_set(YAOCHUU)
+
+# A *kind class* says what kinds a hand holds, as far as the yaku that look at kinds only care:
+# OR the classes of the kinds held and the result decides tanyao, the flushes, honroutou,
+# tsuuiisou, ryuuiisou and chinroutou (yaku.YakuTable.kind_facts).
+CLASS_YAOCHUU, CLASS_SIMPLE, CLASS_NOT_GREEN, CLASS_NOT_TERMINAL = 16, 32, 64, 128  # bits 0-3: suit m p s z
+_GREEN = frozenset({19, 20, 21, 23, 25, 32})  # 2s 3s 4s 6s 8s and hatsu (Y43)
+_TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
+KIND_CLASS: tuple[int, ...] = tuple(
+    1 << k // 9 | (CLASS_YAOCHUU if k in YAOCHUU else CLASS_SIMPLE)
+    | (0 if k in _GREEN else CLASS_NOT_GREEN) | (0 if k in _TERMINALS else CLASS_NOT_TERMINAL)
+    for k in range(NUM_KINDS))
+_SEQ_BITS = tuple(KIND_BIT[i] + KIND_BIT[i + 1] + KIND_BIT[i + 2] for i in range(7))
+
+
+class SuitPart(NamedTuple):
+    """One way to split one suit of a complete hand into sets and at most one pair, with the
+    facts the yaku and fu checks need, computed once per suit pattern.
+
+    ``blocks`` are ``(is_triplet, kind)`` in the order of the search (lowest kind first; at a
+    kind: pair, then triplet, then sequence), which is the order readings are compared in.
+    Parts are built by prepending one block to a part of the rest of the suit, so each fact is
+    updated in O(1) and a new suit pattern costs a few microseconds.
+    """
+
+    blocks: tuple[Block, ...]
+    pair: int  # kind of the pair, -1 if none
+    trips: tuple[int, ...]  # concealed triplets, in block order
+    trip_set: int  # the same as a kind set
+    n_seq: int
+    seq_count: int  # sequences by starting kind, in the hand-key layout
+    peikou: int  # pairs of identical sequences (Y09 iipeikou / Y29 ryanpeikou)
+    ittsu: bool  # 123-456-789 of this suit (Y17)
+    outside: bool  # every set and the pair hold a terminal or honour (Y18 / Y30)
+    trip_fu: int  # fu of the triplets when all are concealed (P52: 4, 8 for terminals/honours)
+    flags: int  # OR of the KIND_CLASS of its kinds (the same for every split of a suit key)
+    fu_lines: tuple[tuple[str, int], ...]  # fu breakdown lines of its triplets, concealed (P52)
+    waits: dict[int, tuple[tuple[str, bool], ...]]  # filled by ``part_waits``
+
+
+_part = tuple.__new__  # SuitPart(...) without the keyword-handling constructor frame
+_EMPTY_PART = SuitPart((), -1, (), 0, 0, 0, 0, False, True, 0, 0, (), {})
+#: Fu breakdown line of a concealed / a ron-completed (open) triplet of each kind (P52).
+TRIPLET_CLOSED = tuple((f"triplet_closed {kind_name(k)}", 8 if k in YAOCHUU else 4) for k in range(NUM_KINDS))
+TRIPLET_OPEN = tuple((f"triplet_open {kind_name(k)}", 4 if k in YAOCHUU else 2) for k in range(NUM_KINDS))
+_SEQ_CLASS = tuple(KIND_CLASS[i] | KIND_CLASS[i + 1] | KIND_CLASS[i + 2] for i in range(NUM_KINDS - 2))
+_ITTSU = (kind_set((9, 12, 15)), kind_set((18, 21, 24)))
+
+
+def _with_pair(p: SuitPart, kind: int) -> SuitPart:
+    return _part(SuitPart, (p.blocks, kind, p.trips, p.trip_set, p.n_seq, p.seq_count, p.peikou, p.ittsu,
+                            p.outside and kind in YAOCHUU, p.trip_fu, p.flags | KIND_CLASS[kind], p.fu_lines, {}))
+
+
+def _with_triplet(p: SuitPart, kind: int) -> SuitPart:
+    return _part(SuitPart, (((1, kind), *p.blocks), p.pair, (kind, *p.trips), p.trip_set | KIND_BIT[kind], p.n_seq,
+                            p.seq_count, p.peikou, p.ittsu, p.outside and kind in YAOCHUU,
+                            p.trip_fu + (8 if kind in YAOCHUU else 4), p.flags | KIND_CLASS[kind],
+                            (TRIPLET_CLOSED[kind], *p.fu_lines), {}))
+
+
+def _with_sequence(p: SuitPart, kind: int) -> SuitPart:
+    seqs = p.seq_count + KIND_BIT[kind]
+    present_seqs = present(seqs)
+    return _part(SuitPart, (((0, kind), *p.blocks), p.pair, p.trips, p.trip_set, p.n_seq + 1, seqs,
+                            p.peikou + (p.seq_count >> KIND_BITS * kind & 1),
+                            present_seqs & _ITTSU[0] == _ITTSU[0] or present_seqs & _ITTSU[1] == _ITTSU[1],
+                            p.outside and kind % 9 in (0, 6), p.trip_fu, p.flags | _SEQ_CLASS[kind], p.fu_lines, {}))
+
+
+def part_waits(part: SuitPart, win: int) -> tuple[tuple[str, bool], ...]:
+    """Where the winning tile ``win`` can sit in ``part``: ``(wait, on_triplet)`` for the pair
+    (tanki) and each distinct set holding it, in block order (cached on the part)."""
+    w = part.waits.get(win)
+    if w is None:
+        w = part.waits[win] = _placements(part.blocks, part.pair, win)
+    return w
+
+
+def _placements(blocks: tuple[Block, ...], pair: int, win: int) -> tuple[tuple[str, bool], ...]:
+    out: list[tuple[str, bool]] = []
+    if pair == win:
+        out.append((TANKI, False))
+    seen: set[Block] = set()
+    for b in blocks:
+        trip, k = b
+        if b in seen:
+            continue
+        if trip and k == win:
+            out.append((SHANPON, True))
+        elif not trip and k <= win <= k + 2:
+            if win == k + 1:
+                out.append((KANCHAN, False))
+            elif (win == k and k % 9 == 6) or (win == k + 2 and k % 9 == 0):
+                out.append((PENCHAN, False))
+            else:
+                out.append((RYANMEN, False))
+        else:
+            continue
+        seen.add(b)
+    return tuple(out)
+
+
+#: Per suit: (suit key << 1 | pair still free) → its parts; a pattern's entry reuses its
+#: sub-patterns'. ``SUIT_PARTS[s].get(key << 1 | 1)`` is ``suit_parts(s, key)`` once cached.
+SUIT_PARTS: tuple[dict[int, tuple[SuitPart, ...]], ...] = ({}, {}, {}, {})
+_PARTS = SUIT_PARTS
+_CACHE_LIMIT = 500_000
+_NO_PARTS: tuple[SuitPart, ...] = ()
+
+
+def suit_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
+    """Every split of suit ``suit``'s key into sets and at most one pair (cached per pattern;
+    empty when there is none): the same splits, in the same order, as ``decompositions``."""
+    parts = _PARTS[suit].get(key << 1 | 1)
+    if parts is None:
+        memo = _PARTS[suit]
+        if len(memo) > _CACHE_LIMIT:
+            memo.clear()
+        parts = _split(key, suit * 9, suit < 3, True, memo)
+        if not key:
+            memo[1] = parts  # the empty suit, looked up directly by the scorer
+    return parts
+
+
+def _split(key: int, base: int, runs: bool, pair_free: bool, memo: dict[int, tuple[SuitPart, ...]]
+           ) -> tuple[SuitPart, ...]:
+    """Depth-first splits of a suit key at its lowest kind: pair, then triplet, then sequence."""
+    if not key:
+        return (_EMPTY_PART,)
+    mk = key << 1 | pair_free
+    done = memo.get(mk)
+    if done is not None:
+        return done
+    i = ((key & -key).bit_length() - 1) // KIND_BITS
+    c = key >> KIND_BITS * i & 7
+    one = KIND_BIT[i]
+    k = base + i
+    out: list[SuitPart] = []
+    if pair_free and c >= 2:
+        out.extend(_with_pair(p, k) for p in _split(key - 2 * one, base, runs, False, memo))
+    if c >= 3:
+        out.extend(_with_triplet(p, k) for p in _split(key - 3 * one, base, runs, pair_free, memo))
+    if runs and i < 7 and key & (7 * KIND_BIT[i + 1]) and key & (7 * KIND_BIT[i + 2]):
+        out.extend(_with_sequence(p, k) for p in _split(key - _SEQ_BITS[i], base, runs, pair_free, memo))
+    done = memo[mk] = tuple(out) if out else _NO_PARTS
+    return done

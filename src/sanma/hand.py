@@ -11,11 +11,13 @@ Meld.parse('pon:055p')
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from .errors import HandError, TileError
-from .tiles import Tile, kind_name, parse_tiles, to_mpsz
+from .tiles import NUM_KINDS, Tile, kind_name, parse_tiles, to_mpsz
 
 MeldType = Literal["pon", "kan", "ankan"]
 MELD_TYPES: tuple[MeldType, ...] = ("pon", "kan", "ankan")
@@ -85,3 +87,118 @@ def meld_of(type_: MeldType, kind: int, red: int = 0) -> Meld:
 
 def describe_kind(kind: int) -> str:
     return kind_name(kind)
+
+
+# --- concealed tiles as a hand key --------------------------------------------------------------
+#
+# The scorer works on hand keys (agari.KIND_BIT: three bits per kind). Parsing mpsz into Tile
+# objects and counting them is most of the cost of a score, so the usual notation (each suit at
+# most once, in m p s z order, no spaces) is read suit by suit: each suit's digit string maps,
+# through a cache of suit patterns, to its part of the key. Anything else (other orders, spaces,
+# flowers, bad characters, 2m-8m, a fifth copy...) goes through the strict parser, which raises
+# the precise errors.
+
+Concealed = tuple[int, int, int, int, bool]  # (hand key, tiles, red 5p, red 5s, any flower)
+
+_CANONICAL = re.compile(r"(?:([0-9]+)m)?(?:([0-9]+)p)?(?:([0-9]+)s)?(?:([0-9]+)z)?")
+# Digit → kind offset within the suit, per suit (m: only 1 and 9; p/s: 0 is the red five).
+_DIGIT_OFFSET: tuple[dict[str, int], ...] = (
+    {"1": 0, "9": 8},
+    {str(d): d - 1 for d in range(1, 10)} | {"0": 4},
+    {str(d): d - 1 for d in range(1, 10)} | {"0": 4},
+    {str(d): d - 1 for d in range(1, 8)},
+)
+# Per suit: digit string → (its part of the hand key, tiles, red fives), () for the strict path.
+_SUIT_DIGITS: tuple[dict[str, tuple[int, int, int] | tuple[()]], ...] = ({}, {}, {}, {})
+_DIGITS_LIMIT = 100_000
+
+
+def _suit_digits(suit: int, digits: str) -> tuple[int, int, int] | tuple[()]:
+    """Read (and cache) one suit's digits."""
+    cache = _SUIT_DIGITS[suit]
+    if len(cache) > _DIGITS_LIMIT:
+        cache.clear()
+    offsets = _DIGIT_OFFSET[suit]
+    base = 27 * suit
+    key = 0
+    entry: tuple[int, int, int] | tuple[()] = ()
+    for d in digits:
+        off = offsets.get(d)
+        if off is None:
+            break  # 0m, 2m-8m, 8z...: the strict parser names the problem
+        key += 1 << base + 3 * off
+        if key >> base + 3 * off & 7 > 4:
+            break  # a fifth copy: reported with the whole hand's context later
+    else:
+        entry = (key, len(digits), digits.count("0"))
+    cache[digits] = entry
+    return entry
+
+
+_MAN_DIGITS, _PIN_DIGITS, _SOU_DIGITS, _HONOUR_DIGITS = _SUIT_DIGITS
+
+
+def parse_concealed(text: str) -> Concealed | None:
+    """The hand key of an mpsz string in the usual notation, or None if the strict parser must
+    read it (see above).
+
+    >>> from sanma.agari import key_counts
+    >>> key, n, red_p, red_s, flowers = parse_concealed("19m0556p11z")
+    >>> n, red_p, red_s, [kind_name(k) for k, c in enumerate(key_counts(key)) for _ in range(c)]
+    (8, 1, 0, ['1m', '9m', '5p', '5p', '5p', '6p', '1z', '1z'])
+    >>> parse_concealed("1p9m") is None, parse_concealed("123m") is None
+    (True, True)
+    """
+    m = _CANONICAL.fullmatch(text)
+    if m is None:
+        return None
+    man, pin, sou, honours = m.groups()
+    key = n = red_p = red_s = 0
+    if man is not None:
+        e = _MAN_DIGITS.get(man) or _suit_digits(0, man)
+        if not e:
+            return None
+        key, n, _ = e
+    if pin is not None:
+        e = _PIN_DIGITS.get(pin) or _suit_digits(1, pin)
+        if not e:
+            return None
+        key += e[0]
+        n += e[1]
+        red_p = e[2]
+    if sou is not None:
+        e = _SOU_DIGITS.get(sou) or _suit_digits(2, sou)
+        if not e:
+            return None
+        key += e[0]
+        n += e[1]
+        red_s = e[2]
+    if honours is not None:
+        e = _HONOUR_DIGITS.get(honours) or _suit_digits(3, honours)
+        if not e:
+            return None
+        key += e[0]
+        n += e[1]
+    return key, n, red_p, red_s, False
+
+
+def concealed_from_tiles(tiles: Iterable[Tile]) -> Concealed:
+    """The hand key of parsed tiles (flowers are noted, not counted; counts above 7 read as 7,
+    which is still an impossible hand)."""
+    counts = [0] * NUM_KINDS
+    n = red_p = red_s = 0
+    flowers = False
+    for t in tiles:
+        n += 1
+        k = t.kind
+        if k >= NUM_KINDS:
+            flowers = True
+            continue
+        counts[k] += 1
+        if t.red:
+            if k == 13:
+                red_p += 1
+            else:
+                red_s += 1
+    key = sum(min(c, 7) << 3 * k for k, c in enumerate(counts) if c)
+    return key, n, red_p, red_s, flowers

@@ -16,24 +16,37 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .agari import decompositions, is_chiitoi, is_kokushi
-from .errors import HandError, NotAWinError, ScoringError, TileError
-from .hand import Meld
-from .rules.schema import Rules
-from .tiles import NORTH, NUM_KINDS, Tile, kind_name, parse_tiles, successor, to_mpsz
-from .yaku import (
+from .agari import (
+    ALL_KINDS,
     KANCHAN,
+    KIND_BIT,
     PENCHAN,
-    RYANMEN,
-    SHANPON,
+    SUIT_MASK,
+    SUIT_PARTS,
     TANKI,
-    Evaluation,
-    HandBlock,
-    Situation,
+    TRIPLET_CLOSED,
+    TRIPLET_OPEN,
+    count_of,
+    key_counts,
+    over_four,
+    present,
+    suit_parts,
+)
+from .errors import HandError, NotAWinError, ScoringError, TileError
+from .hand import Meld, concealed_from_tiles, parse_concealed
+from .rules.schema import Rules
+from .tiles import NORTH, NUM_KINDS, YAOCHUU, Tile, kind_name, parse_tiles, successor, to_mpsz
+from .yaku import (
+    NO_MELDS,
+    SIMPLES,
+    Line,
+    Reading,
+    YakuTable,
     evaluate_chiitoi,
     evaluate_kokushi,
-    evaluate_standard,
-    yakuhai_reasons,
+    meld_facts,
+    situation_flags,
+    standard_readings,
 )
 
 WIND_NAMES = ("E", "S", "W")
@@ -59,7 +72,7 @@ class Yaku:
         return d
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # not slots: the scorer fills a new Score's __dict__ in one step
 class Score:
     """The value of a win. ``total`` is what the winner receives before honba and riichi sticks;
     ``deltas`` is every seat's change (by seat wind) after honba and sticks."""
@@ -161,21 +174,99 @@ def payments(
     return pd + half, pn + half
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    basic: int
-    han: int
-    fu: int
-    yaku: tuple[tuple[str, int], ...]
-    yakuman: tuple[tuple[str, int], ...]
-    fu_breakdown: tuple[tuple[str, int], ...]
-    limit: str | None
-    kazoe: bool
-    wait: str
+# --- per-rules tables --------------------------------------------------------------------------
+_TABLES: dict[int, tuple[Rules, YakuTable]] = {}
 
-    @property
-    def key(self) -> tuple[int, int, int]:
-        return (self.basic, self.han, self.fu)
+
+def _table(rules: Rules) -> YakuTable:
+    """The rule set's yaku table, built once per ``Rules`` object (held by identity: hashing a
+    ``Rules`` reads all of its yaku tables)."""
+    entry = _TABLES.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    table = YakuTable(rules)
+    _TABLES[id(rules)] = (rules, table)
+    return table
+
+
+# --- cheap parsing of the other inputs -----------------------------------------------------------
+_WIND_CODES = {w: 27 + i for i, w in enumerate("ESWN")} | {w: 27 + i for i, w in enumerate("eswn")}
+_TILE_CACHE: dict[str, Tile] = {}
+_MELD_CACHE: dict[str, Meld] = {}
+_TILES_CACHE: dict[str, tuple[Tile, ...]] = {}
+_PARSE_LIMIT = 10_000
+_SUCCESSOR = tuple(successor(k) for k in range(NUM_KINDS))
+_MAN_PARTS, _PIN_PARTS, _SOU_PARTS, _HONOUR_PARTS = SUIT_PARTS  # (suit key << 1 | 1) → splits
+_PARTS_MASK = SUIT_MASK << 1
+_SIMPLE_DIGITS = SIMPLES * 7  # every count bit of the simples (2-8 of pinzu and souzu)
+
+
+def _tile(value: str | Tile) -> Tile:
+    if isinstance(value, Tile):
+        return value
+    t = _TILE_CACHE.get(value) if type(value) is str else None
+    if t is None:
+        t = Tile.parse(value)  # raises the strict parser's errors
+        if len(_TILE_CACHE) > _PARSE_LIMIT:
+            _TILE_CACHE.clear()
+        _TILE_CACHE[value] = t
+    return t
+
+
+def _meld(value: str | Meld) -> Meld:
+    if isinstance(value, Meld):
+        return value
+    m = _MELD_CACHE.get(value) if type(value) is str else None
+    if m is None:
+        m = Meld.parse(value)
+        if len(_MELD_CACHE) > _PARSE_LIMIT:
+            _MELD_CACHE.clear()
+        _MELD_CACHE[value] = m
+    return m
+
+
+def _parsed(value: str) -> tuple[Tile, ...]:
+    t = _TILES_CACHE.get(value)
+    if t is None:
+        t = parse_tiles(value)
+        if len(_TILES_CACHE) > _PARSE_LIMIT:
+            _TILES_CACHE.clear()
+        _TILES_CACHE[value] = t
+    return t
+
+
+def _indicators(value: str | Iterable[str | Tile]) -> tuple[Tile, ...]:
+    if not value:
+        return ()
+    if type(value) is str:
+        return _parsed(value)
+    return _tiles(value, "indicator")
+
+
+def _hand_text(hand: str | Iterable[str | Tile]) -> str:
+    """The hand as error messages print it (sorted mpsz), computed only when one is raised."""
+    return to_mpsz(_tiles(hand, "hand"))
+
+
+# --- the scorer -------------------------------------------------------------------------------
+_new = object.__new__
+_set_attribute = object.__setattr__
+_FIXED_FU = {"fixed_30": 30, "fixed_40": 40}
+
+
+_YAKU_LINES: dict[Line, Yaku] = {}
+_YAKUMAN_LINES: dict[Line, Yaku] = {}
+
+
+def _yaku_line(line: Line, yakuman: bool) -> Yaku:
+    """The (shared, immutable) Yaku of a line: (name, han), or (name, multiplier) for a yakuman."""
+    cache = _YAKUMAN_LINES if yakuman else _YAKU_LINES
+    if len(cache) > _PARSE_LIMIT:
+        cache.clear()
+    y = cache[line] = Yaku(line[0], 0, line[1]) if yakuman else Yaku(line[0], line[1])
+    return y
 
 
 def score_hand(
@@ -218,305 +309,349 @@ def score_hand(
     """
     if rules is None:
         rules = Rules.preset("tenhou")
-    concealed = _tiles(hand, "hand")
-    win_tile = win if isinstance(win, Tile) else Tile.parse(win)
-    meld_objs = tuple(m if isinstance(m, Meld) else Meld.parse(m) for m in melds)
-    dora_ind = _tiles(dora_indicators, "dora indicator")
-    ura_ind = _tiles(ura_indicators, "ura indicator")
-    seat = _wind(seat_wind, "seat wind")
-    rnd = _wind(round_wind, "round wind")
-    disc = _wind(discarder_wind, "discarder wind", allow_none=True)
+    entry = _TABLES.get(id(rules))
+    table = entry[1] if entry is not None and entry[0] is rules else _table(rules)
+    # --- the inputs, parsed in this order so that the first problem is the one reported ---------
+    concealed = parse_concealed(hand) if type(hand) is str else None
+    if concealed is None:
+        concealed = concealed_from_tiles(_tiles(hand, "hand"))
+    key, n_concealed, red_p, red_s, flower_in_hand = concealed
+    win_tile = _TILE_CACHE.get(win) if type(win) is str else None
+    if win_tile is None:
+        win_tile = _tile(win)
+    meld_objs = tuple([_meld(m) for m in melds]) if melds else ()
+    dora_ind = _indicators(dora_indicators) if dora_indicators else ()
+    ura_ind = _indicators(ura_indicators) if ura_indicators else ()
+    seat = _WIND_CODES.get(seat_wind) if type(seat_wind) is str else None
+    if seat is None:
+        seat = _wind(seat_wind, "seat wind")
+    rnd = _WIND_CODES.get(round_wind) if type(round_wind) is str else None
+    if rnd is None:
+        rnd = _wind(round_wind, "round wind")
+    disc = None
+    if discarder_wind is not None:
+        disc = _WIND_CODES.get(discarder_wind) if type(discarder_wind) is str else None
+        if disc is None:
+            disc = _wind(discarder_wind, "discarder wind")
     assert seat is not None and rnd is not None
-    hand_text = to_mpsz(concealed)
-    flower_tiles = [t for t in concealed if t.is_flower]
-    if flower_tiles:
-        raise HandError(f"hand {hand_text!r}: flowers are pulled, not kept in the hand (pass flowers=N)")
+    if flower_in_hand:
+        raise HandError(f"hand {_hand_text(hand)!r}: flowers are pulled, not kept in the hand (pass flowers=N)")
 
     # --- consistency of the situation ---------------------------------------------------------
-    def bad(msg: str) -> ScoringError:
-        return ScoringError(f"hand {hand_text!r}: {msg}")
-
     if double_riichi:
         riichi = True
-    if ippatsu and not riichi:
-        raise bad("ippatsu needs riichi")
-    if open_riichi and not riichi:
-        raise bad("open riichi needs riichi")
-    if open_riichi and not rules.open_riichi:
-        raise bad(f"open riichi is not allowed under the {rules.name} rules")
-    if riichi and any(m.is_open for m in meld_objs):
-        raise bad("riichi needs a closed hand, but the hand has open melds")
-    if tsumo and discarder_wind is not None:
-        raise bad("a tsumo has no discarder")
-    if haitei and not tsumo:
-        raise bad("haitei is a tsumo win (a ron on the last discard is houtei)")
-    if houtei and tsumo:
-        raise bad("houtei is a ron win")
-    if rinshan and not tsumo:
-        raise bad("rinshan is a tsumo win")
-    if rinshan and not (any(m.is_kan for m in meld_objs) or kita):
-        raise bad("rinshan needs a kan (or kita) before the win")
-    if chankan and tsumo:
-        raise bad("chankan is a ron win")
-    if tenhou and (not tsumo or seat != 27):
-        raise bad("tenhou is the dealer's tsumo on the first draw")
-    if chiihou and (not tsumo or seat == 27):
-        raise bad("chiihou is a non-dealer's tsumo on the first draw")
-    if renhou and tsumo:
-        raise bad("renhou is a ron before one's first draw")
-    if (tenhou or chiihou or renhou) and meld_objs:
-        raise bad("first-turn wins cannot have melds")
-    if kita < 0 or flowers < 0 or honba < 0 or kyotaku < 0:
-        raise bad("kita, flowers, honba and kyotaku cannot be negative")
-    if kita and rules.north_mode not in ("nuki", "nuki_restricted"):
-        raise bad(f"North is not pulled as kita under the {rules.name} rules")
-    if flowers > rules.flowers:
-        raise bad(f"{flowers} flowers pulled, but the {rules.name} rules use {rules.flowers}")
+    rare = ippatsu or open_riichi or haitei or houtei or rinshan or chankan or tenhou or chiihou or renhou
+    if rare:
+        _check_rare_flags(hand, rules, meld_objs, tsumo, riichi, open_riichi, ippatsu, haitei, houtei, rinshan,
+                          chankan, tenhou, chiihou, renhou, discarder_wind, seat, kita)
+    elif riichi and meld_objs and any(m.is_open for m in meld_objs):
+        raise _bad(hand, "riichi needs a closed hand, but the hand has open melds")
+    elif tsumo and discarder_wind is not None:
+        raise _bad(hand, "a tsumo has no discarder")
+    if kita or flowers or honba < 0 or kyotaku < 0:
+        if kita < 0 or flowers < 0 or honba < 0 or kyotaku < 0:
+            raise _bad(hand, "kita, flowers, honba and kyotaku cannot be negative")
+        if kita and rules.north_mode not in ("nuki", "nuki_restricted"):
+            raise _bad(hand, f"North is not pulled as kita under the {rules.name} rules")
+        if flowers > rules.flowers:
+            raise _bad(hand, f"{flowers} flowers pulled, but the {rules.name} rules use {rules.flowers}")
     if seat == 30:
-        raise bad("seat wind N does not exist in sanma")
-    if disc is not None and disc == seat:
-        raise bad("the discarder cannot be the winner")
-    if disc is None and not tsumo:
-        disc = 27 + (seat - 27 - 1) % 3
+        raise _bad(hand, "seat wind N does not exist in sanma")
+    if disc is None:
+        if not tsumo:
+            disc = 27 + (seat - 27 - 1) % 3
+    elif disc == seat:
+        raise _bad(hand, "the discarder cannot be the winner")
 
     # --- tile counts ---------------------------------------------------------------------------
     n_melds = len(meld_objs)
-    if len(concealed) + 3 * n_melds != 14:
+    if n_concealed + 3 * n_melds != 14:
         raise HandError(
-            f"hand {hand_text!r} has {len(concealed)} concealed tiles and {n_melds} melds: "
+            f"hand {_hand_text(hand)!r} has {n_concealed} concealed tiles and {n_melds} melds: "
             f"a winning hand needs {14 - 3 * n_melds} concealed tiles with {n_melds} melds"
         )
-    if win_tile not in concealed:
-        if win_tile.kind in {t.kind for t in concealed}:
-            raise HandError(f"hand {hand_text!r}: the winning tile {win_tile} is not in the hand "
-                            f"(a red five and a plain five are different tiles)")
-        raise HandError(f"hand {hand_text!r}: the winning tile {win_tile} is not in the hand")
-    all_tiles = list(concealed)
-    for m in meld_objs:
-        all_tiles.extend(m.tiles)
-    _check_physical(all_tiles, dora_ind, ura_ind, kita, rules, hand_text)
+    win_kind = win_tile.kind
+    if win_tile.red or red_p or red_s or win_kind >= NUM_KINDS or not key >> 3 * win_kind & 7:
+        _check_win_in_hand(hand, key, red_p, red_s, win_tile)
+    # Every tile incl. melds (kans as four), and no fifth copy anywhere (P01, P05).
+    held = key
+    if meld_objs or dora_ind or ura_ind or kita or red_p or red_s or key >> 2 & (key | key >> 1) & ALL_KINDS:
+        held, red_p, red_s = _check_physical_fast(hand, key, red_p, red_s, meld_objs, dora_ind, ura_ind, kita, rules)
 
-    counts = [0] * NUM_KINDS
-    for t in concealed:
-        counts[t.kind] += 1
-    full = list(counts)
-    for m in meld_objs:
-        full[m.kind] += 3  # for patterns a kan counts as a triplet
-    closed = not any(m.is_open for m in meld_objs)
-    sit = Situation(tsumo, riichi, double_riichi, open_riichi, ippatsu, haitei, houtei, rinshan, chankan,
-                    kanburi, tenhou, chiihou, renhou, open_riichi_deal_in, seat, rnd)
+    # --- every reading of the hand -------------------------------------------------------------
+    closed = True
+    kans = 0
+    mf = NO_MELDS
+    if meld_objs:
+        mf = meld_facts([(m.kind, m.is_open, m.is_kan) for m in meld_objs])
+        closed = not mf.called
+        kans = mf.kans
+    if rare or double_riichi or kanburi or open_riichi_deal_in:
+        sit = situation_flags(riichi, double_riichi, open_riichi, ippatsu, rinshan, chankan, haitei, houtei, kanburi,
+                              tenhou, chiihou, renhou, open_riichi_deal_in)
+    else:
+        sit = 1 if riichi else 0  # the usual case: riichi or not, nothing else
+    # The splits of each suit (cached per suit pattern).
+    honour_key = key >> 81
+    parts = (_MAN_PARTS.get(key << 1 & _PARTS_MASK | 1) or suit_parts(0, key & SUIT_MASK),
+             _PIN_PARTS.get(key >> 26 & _PARTS_MASK | 1) or suit_parts(1, key >> 27 & SUIT_MASK),
+             _SOU_PARTS.get(key >> 53 & _PARTS_MASK | 1) or suit_parts(2, key >> 54 & SUIT_MASK),
+             _HONOUR_PARTS.get(honour_key << 1 | 1) or suit_parts(3, honour_key))
+    readings = standard_readings(table, parts, honour_key, win_kind, closed, tsumo, seat, rnd, sit, key,
+                                 mf) if parts[0] and parts[1] and parts[2] and parts[3] else []
 
-    candidates: list[_Candidate] = []
-    meld_blocks = tuple(HandBlock(True, m.kind, m.is_open, m.is_kan, m.is_open) for m in meld_objs)
-    n_kans = sum(1 for m in meld_objs if m.is_kan)
-    for d in decompositions(counts):
-        for wait, idx in _placements(d.blocks, d.pair, win_tile.kind):
-            blocks = tuple(
-                HandBlock(bool(t), k, bool(t) and i == idx and not tsumo, False, False)
-                for i, (t, k) in enumerate(d.blocks)
-            ) + meld_blocks
-            ev = evaluate_standard(rules, sit, blocks, d.pair, wait, win_tile.kind, closed, full)
-            fu, breakdown = _fu_standard(rules, sit, blocks, d.pair, wait, closed, ev)
-            candidates.append(_candidate(rules, ev, fu, breakdown, wait))
-    if n_melds == 0 and is_chiitoi(counts, rules.chiitoi_four_of_a_kind):
-        ev = evaluate_chiitoi(rules, sit, counts)
-        fu = {"fixed_30": 30, "fixed_40": 40}.get(rules.fu_mode, rules.chiitoi_fu)
-        candidates.append(_candidate(rules, ev, fu, (("chiitoitsu", fu),), TANKI))
-    if n_melds == 0 and is_kokushi(counts):
-        ev = evaluate_kokushi(rules, sit, counts, win_tile.kind)
-        candidates.append(_candidate(rules, ev, 0, (), TANKI if counts[win_tile.kind] == 2 else ""))
+    # Candidates in reading order: the standard readings, then seven pairs and thirteen orphans
+    # as (yaku lines, han, yakuman lines, fu, raw fu, wait, fu breakdown).
+    candidates: list[Reading | tuple[tuple[Line, ...], int, tuple[Line, ...], int, int, str, tuple[Line, ...]]]
+    candidates = readings  # type: ignore[assignment]
+    fixed_fu = _FIXED_FU.get(rules.fu_mode, 0)
+    if n_melds == 0 and not key & ALL_KINDS:  # only pairs (and fours): seven pairs? (P73)
+        fours = key >> 2 & ALL_KINDS
+        if (key >> 1 & ALL_KINDS).bit_count() + 2 * fours.bit_count() == 7 and (
+                not fours or rules.chiitoi_four_of_a_kind):
+            lines, ym = evaluate_chiitoi(table, sit, tsumo, key_counts(key))
+            fu = fixed_fu or rules.chiitoi_fu
+            candidates = [*candidates, (lines, sum(h for _, h in lines), ym, fu, fu, TANKI, (("chiitoitsu", fu),))]
+    if n_melds == 0 and not key & _SIMPLE_DIGITS and present(key).bit_count() == 13:  # thirteen orphans
+        counts = key_counts(key)
+        ym = evaluate_kokushi(table, sit, tsumo, counts, win_kind)
+        candidates = [*candidates, ((), 0, ym, 0, 0, TANKI if counts[win_kind] == 2 else "", ())]
     if not candidates:
-        raise NotAWinError(f"hand {hand_text!r} with melds {[str(m) for m in meld_objs]} is not a complete hand")
+        raise NotAWinError(f"hand {_hand_text(hand)!r} with melds {[str(m) for m in meld_objs]} "
+                           f"is not a complete hand")
 
     # --- dora (not yaku: added to valid hands only) -------------------------------------------
-    dora_lines = _dora(rules, concealed, meld_objs, dora_ind, ura_ind if riichi else (), kita, flowers)
-    dora_han = sum(h for _, h in dora_lines)
+    dora_lines: tuple[Line, ...] = ()
+    if dora_ind or (ura_ind and riichi) or red_p or red_s or kita or flowers or rules.always_dora_fives:
+        dora_lines = _dora(rules, held, red_p, red_s, dora_ind, ura_ind if riichi else (), kita, flowers)
+    dora_han = sum(h for _, h in dora_lines) if dora_lines else 0
     shibari = 2 if rules.shibari_from_honba and honba >= rules.shibari_from_honba else rules.min_han
 
-    best: _Candidate | None = None
+    # --- the reading worth most (the first of equal ones) --------------------------------------
+    best = None
     reason = "no yaku"
-    north_in_hand = counts[NORTH] > 0 and rules.north_mode == "nuki_restricted"
+    north_in_hand = rules.north_mode == "nuki_restricted" and count_of(key, NORTH) > 0
+    renhou_mangan = renhou and rules.renhou_value == "mangan"
+    basic_table = table.basic
+    kuitan_not_alone = rules.kuitan == "not_alone"
+    shibari_counts_dora, shibari_counts_ippatsu = rules.shibari_counts_dora, rules.shibari_counts_ippatsu
     for c in candidates:
-        if north_in_hand and not any(n in NORTH_RESTRICTED_OK for n, _ in c.yakuman):
+        lines, han, ym, fu = c[0], c[1], c[2], c[3]
+        if north_in_hand and not any(n in NORTH_RESTRICTED_OK for n, _ in ym):
             reason = ("North may stay in the hand only for kokushi, tsuuiisou and suushii under the "
                       f"{rules.name} rules (P15)")
             continue
-        c2 = _finish(rules, c, dora_lines, dora_han, n_kans, renhou, shibari, closed)
-        if c2 is None:
-            if c.yaku and rules.kuitan == "not_alone" and [n for n, _ in c.yaku] == ["tanyao"] and not closed:
-                reason = "open tanyao alone is not a win (P66)"
-            elif c.yaku or c.yakuman:
-                reason = f"fewer than {shibari} han (P64)"
-            continue
-        if best is None or c2.key > best.key:
-            best = c2
-    if best is None:
-        raise NotAWinError(f"hand {hand_text!r} is complete but not a win under the {rules.name} rules: {reason}")
-
-    dealer = seat == 27
-    pay = payments(best.basic, dealer, tsumo, rules)
-    deltas = {w: 0 for w in WIND_NAMES}
-    me = WIND_NAMES[seat - 27]
-    paid: dict[str, int] = {}
-    if tsumo:
-        for w in WIND_NAMES:
-            if w == me:
+        limit: str | None
+        if ym:
+            mult = sum(m for _, m in ym) if rules.yakuman_stacking else max(m for _, m in ym)
+            basic, han, limit, kan_bonus = 8000 * mult, 13 * mult, "yakuman", 0
+        else:
+            # Validity (yaku, minimum han, P64-P66), dora, kan bonus and limits.
+            if not lines and not renhou_mangan:
                 continue
-            amount = pay[0] if w == "E" else pay[1]
-            paid[w] = amount
-            deltas[w] -= amount + honba * rules.honba_tsumo
-            deltas[me] += amount + honba * rules.honba_tsumo
+            if not closed and kuitan_not_alone and len(lines) == 1 and lines[0][0] == "tanyao":
+                reason = "open tanyao alone is not a win (P66)"  # OFFICIAL: not the only yaku
+                continue
+            counted = han + dora_han if shibari_counts_dora else han
+            if not shibari_counts_ippatsu:
+                counted -= sum(h for n, h in lines if n == "ippatsu")
+            if counted < shibari and not renhou_mangan:
+                reason = f"fewer than {shibari} han (P64)"
+                continue
+            han += dora_han
+            bp = basic_table.get(han << 8 | fu)
+            if bp is None:
+                bp = basic_table[han << 8 | fu] = basic_points(han, fu, rules)
+            basic, limit = bp
+            kan_bonus = 0
+            if basic < 2000 and ((kans and rules.kan_han_bonus) or renhou_mangan):
+                if kans and rules.kan_han_bonus:
+                    # P56 / A002-6: +1 han per kan, counted only when the hand is below mangan without it.
+                    kan_bonus = rules.kan_han_bonus * kans
+                    han += kan_bonus
+                    basic, limit = basic_points(han, fu, rules)
+                if renhou_mangan and basic < 2000:
+                    basic, limit = 2000, "mangan"  # P63 / A002-17: a bigger hand scores as itself
+        if best is None or (basic, han, fu) > (best[0], best[1], best[2]):
+            best = (basic, han, fu, limit, kan_bonus, c)
+    if best is None:
+        raise NotAWinError(f"hand {_hand_text(hand)!r} is complete but not a win under the {rules.name} rules: "
+                           f"{reason}")
+
+    # --- the Score, built once ------------------------------------------------------------------
+    basic, han, fu, limit, kan_bonus, chosen = best
+    lines, ym, raw, wait = chosen[0], chosen[2], chosen[4], chosen[5]
+    if ym:
+        if not rules.yakuman_stacking:
+            ym = (max(ym, key=lambda x: x[1]),)
+        yaku_lines = tuple([_YAKUMAN_LINES.get(y) or _yaku_line(y, True) for y in ym])
+        multiplier = sum(m for _, m in ym)
+        kazoe = False
+    else:
+        if dora_lines:
+            lines += dora_lines
+        if kan_bonus:
+            lines += (("kan_bonus", kan_bonus),)
+        if renhou_mangan:
+            lines += (("renhou", 0),)
+        yaku_lines = tuple([_YAKU_LINES.get(y) or _yaku_line(y, False) for y in lines])
+        kazoe = limit == "yakuman"
+        multiplier = 1 if kazoe else 0
+    if type(chosen) is Reading:
+        breakdown = _fu_breakdown(rules, tsumo, closed, chosen, meld_objs, win_kind, table.winds(seat, rnd)[0], raw)
+    else:
+        breakdown = chosen[6]  # type: ignore[assignment]
+
+    # --- payments (§4.2), honba (P43, P44) and riichi sticks (P48) -----------------------------
+    dealer = seat == 27
+    pay = table.payments.get(basic << 2 | dealer << 1 | tsumo)
+    if pay is None:
+        pay = table.payments[basic << 2 | dealer << 1 | tsumo] = payments(basic, dealer, tsumo, rules)
+    pay_dealer, pay_other = pay
+    me = WIND_NAMES[seat - 27]
+    if tsumo:
+        extra = honba * rules.honba_tsumo
+        if dealer:
+            paid = {"S": pay_other, "W": pay_other}
+            deltas = {"E": 2 * (pay_other + extra), "S": -pay_other - extra, "W": -pay_other - extra}
+        else:
+            other = "W" if me == "S" else "S"
+            paid = {"E": pay_dealer, other: pay_other}
+            deltas = {"E": -pay_dealer - extra, "S": 0, "W": 0}
+            deltas[other] = -pay_other - extra
+            deltas[me] = pay_dealer + pay_other + 2 * extra
     else:
         assert disc is not None
         dw = WIND_NAMES[disc - 27]
-        paid[dw] = pay[0]
-        deltas[dw] -= pay[0] + honba * rules.honba_ron
-        deltas[me] += pay[0] + honba * rules.honba_ron
-    deltas[me] += kyotaku * rules.riichi_deposit
-    total = sum(paid.values())
-    yaku_lines = tuple(Yaku(n, h) for n, h in best.yaku) + tuple(Yaku(n, 0, m) for n, m in best.yakuman)
-    multiplier = sum(m for _, m in best.yakuman) or (1 if best.kazoe else 0)
-    return Score(
-        han=best.han, fu=best.fu, yaku=yaku_lines, yakuman=multiplier, limit=best.limit, total=total,
-        deltas=MappingProxyType(deltas), fu_breakdown=best.fu_breakdown, payments=MappingProxyType(paid),
-        kazoe=best.kazoe, dealer=dealer, tsumo=tsumo, wait=best.wait,
-    )
+        paid = {dw: pay_dealer}
+        deltas = {"E": 0, "S": 0, "W": 0}
+        deltas[dw] = -pay_dealer - honba * rules.honba_ron
+        deltas[me] = pay_dealer + honba * rules.honba_ron
+    if kyotaku:
+        deltas[me] += kyotaku * rules.riichi_deposit
+    # Score(...) with its fields in one dict: the frozen dataclass's __init__ would set each
+    # field through object.__setattr__, which costs more than all the rest of this block.
+    score = _new(Score)
+    _set_attribute(score, "__dict__", {
+        "han": han, "fu": fu, "yaku": yaku_lines, "yakuman": multiplier, "limit": limit,
+        "total": pay_dealer + pay_other if tsumo else pay_dealer, "deltas": MappingProxyType(deltas),
+        "fu_breakdown": breakdown, "payments": MappingProxyType(paid), "kazoe": kazoe, "dealer": dealer,
+        "tsumo": tsumo, "wait": wait})
+    return score
 
 
-def _placements(blocks: tuple[tuple[int, int], ...], pair: int, win: int) -> list[tuple[str, int]]:
-    """Where the winning tile can sit: (wait type, block index or -1 for the pair)."""
-    out: list[tuple[str, int]] = []
-    if pair == win:
-        out.append((TANKI, -1))
-    seen: set[tuple[int, int]] = set()
-    for i, (trip, k) in enumerate(blocks):
-        if (trip, k) in seen:
-            continue
-        if trip and k == win:
-            out.append((SHANPON, i))
-        elif not trip and k <= win <= k + 2:
-            if win == k + 1:
-                out.append((KANCHAN, i))
-            elif (win == k and k % 9 == 6) or (win == k + 2 and k % 9 == 0):
-                out.append((PENCHAN, i))
-            else:
-                out.append((RYANMEN, i))
-        else:
-            continue
-        seen.add((trip, k))
-    return out
+def _bad(hand: str | Iterable[str | Tile], msg: str) -> ScoringError:
+    return ScoringError(f"hand {_hand_text(hand)!r}: {msg}")
 
 
-def _fu_standard(
-    rules: Rules, sit: Situation, blocks: tuple[HandBlock, ...], pair: int, wait: str, closed: bool,
-    ev: Evaluation,
-) -> tuple[int, tuple[tuple[str, int], ...]]:
-    """Fu of a standard hand (P52, P54), with its breakdown."""
+def _check_win_in_hand(hand: str | Iterable[str | Tile], key: int, red_p: int, red_s: int, win: Tile) -> None:
+    """The winning tile is one of the concealed tiles (a red five and a plain five differ)."""
+    k = win.kind
+    held = count_of(key, k)
+    reds = red_p if k == 13 else red_s if k == 22 else 0
+    if not (reds if win.red else held - reds):
+        if held:
+            raise HandError(f"hand {_hand_text(hand)!r}: the winning tile {win} is not in the hand "
+                            f"(a red five and a plain five are different tiles)")
+        raise HandError(f"hand {_hand_text(hand)!r}: the winning tile {win} is not in the hand")
+
+
+def _check_rare_flags(
+    hand: str | Iterable[str | Tile], rules: Rules, meld_objs: tuple[Meld, ...], tsumo: bool, riichi: bool,
+    open_riichi: bool, ippatsu: bool, haitei: bool, houtei: bool, rinshan: bool, chankan: bool, tenhou: bool,
+    chiihou: bool, renhou: bool, discarder_wind: str | None, seat: int, kita: int,
+) -> None:
+    """The situation checks, in the order they are reported, for a win with any rare flag."""
+    if ippatsu and not riichi:
+        raise _bad(hand, "ippatsu needs riichi")
+    if open_riichi and not riichi:
+        raise _bad(hand, "open riichi needs riichi")
+    if open_riichi and not rules.open_riichi:
+        raise _bad(hand, f"open riichi is not allowed under the {rules.name} rules")
+    if riichi and any(m.is_open for m in meld_objs):
+        raise _bad(hand, "riichi needs a closed hand, but the hand has open melds")
+    if tsumo and discarder_wind is not None:
+        raise _bad(hand, "a tsumo has no discarder")
+    if haitei and not tsumo:
+        raise _bad(hand, "haitei is a tsumo win (a ron on the last discard is houtei)")
+    if houtei and tsumo:
+        raise _bad(hand, "houtei is a ron win")
+    if rinshan and not tsumo:
+        raise _bad(hand, "rinshan is a tsumo win")
+    if rinshan and not (any(m.is_kan for m in meld_objs) or kita):
+        raise _bad(hand, "rinshan needs a kan (or kita) before the win")
+    if chankan and tsumo:
+        raise _bad(hand, "chankan is a ron win")
+    if tenhou and (not tsumo or seat != 27):
+        raise _bad(hand, "tenhou is the dealer's tsumo on the first draw")
+    if chiihou and (not tsumo or seat == 27):
+        raise _bad(hand, "chiihou is a non-dealer's tsumo on the first draw")
+    if renhou and tsumo:
+        raise _bad(hand, "renhou is a ron before one's first draw")
+    if (tenhou or chiihou or renhou) and meld_objs:
+        raise _bad(hand, "first-turn wins cannot have melds")
+
+
+def _fu_breakdown(
+    rules: Rules, tsumo: bool, closed: bool, r: Reading, melds: tuple[Meld, ...], win: int, pair_fu: tuple[int, ...],
+    raw: int,
+) -> tuple[tuple[str, int], ...]:
+    """The fu breakdown of the chosen standard reading (P52, P54), whose fu (``raw`` before
+    rounding) the scorer has already counted."""
     if rules.fu_mode == "fixed_30":
-        return 30, (("fixed", 30),)
+        return (("fixed", 30),)
     if rules.fu_mode == "fixed_40":
-        return 40, (("fixed", 40),)
-    pinfu = any(n == "pinfu" for n, _ in ev.yaku)
+        return (("fixed", 40),)
     parts: list[tuple[str, int]] = [("base", 20)]
-    if closed and not sit.tsumo:
+    if closed and not tsumo:
         parts.append(("menzen_ron", 10))
-    for b in blocks:
-        if not b.triplet:
-            continue
-        f = 2 * (2 if b.kind in _YAOCHUU else 1) * (1 if b.open else 2) * (4 if b.kan else 1)
-        label = ("kan" if b.kan else "triplet") + ("_open" if b.open else "_closed")
-        parts.append((f"{label} {kind_name(b.kind)}", f))
-    reasons = yakuhai_reasons(rules, sit, pair)
-    if reasons:
-        parts.append((f"pair {kind_name(pair)}", 2 * len(reasons)))
-    if wait in (KANCHAN, PENCHAN, TANKI):
-        parts.append((wait, 2))
-    if sit.tsumo and not (pinfu and rules.pinfu_tsumo_20fu):
+    if r.on_triplet and not tsumo:
+        for part in r.parts:
+            for k in part.trips:  # concealed triplets in block order; the one completed by ron is open
+                parts.append(TRIPLET_OPEN[k] if k == win else TRIPLET_CLOSED[k])
+    else:
+        for part in r.parts:
+            parts += part.fu_lines
+    for m in melds:
+        f = 2 * (2 if m.kind in YAOCHUU else 1) * (1 if m.is_open else 2) * (4 if m.is_kan else 1)
+        label = ("kan" if m.is_kan else "triplet") + ("_open" if m.is_open else "_closed")
+        parts.append((f"{label} {kind_name(m.kind)}", f))
+    if pair_fu[r.pair]:
+        parts.append(_PAIR_LINES[r.pair][pair_fu[r.pair] // 2])
+    if r.wait in (KANCHAN, PENCHAN, TANKI):
+        parts.append((r.wait, 2))
+    if tsumo and not (r.pinfu and rules.pinfu_tsumo_20fu):
         parts.append(("tsumo", 2))
-    raw = sum(f for _, f in parts)
-    if raw == 20 and not closed and not sit.tsumo:
-        return 30, (*parts, ("open_pinfu_ron", 10))  # an open 20-fu ron is scored as 30 fu
-    fu = -(-raw // 10) * 10
-    return fu, tuple(parts)
+    if raw == 20 and not closed and not tsumo:
+        parts.append(("open_pinfu_ron", 10))  # an open 20-fu ron is scored as 30 fu
+    return tuple(parts)
 
 
-_YAOCHUU = frozenset({0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33})
-
-
-def _candidate(rules: Rules, ev: Evaluation, fu: int, breakdown: tuple[tuple[str, int], ...], wait: str
-               ) -> _Candidate:
-    if ev.yakuman:
-        mult = sum(m for _, m in ev.yakuman) if rules.yakuman_stacking else max(m for _, m in ev.yakuman)
-        yakuman = ev.yakuman if rules.yakuman_stacking else (max(ev.yakuman, key=lambda x: x[1]),)
-        return _Candidate(8000 * mult, 13 * mult, fu, (), yakuman, breakdown, "yakuman", False, wait)
-    han = sum(h for _, h in ev.yaku)
-    return _Candidate(0, han, fu, ev.yaku, (), breakdown, None, False, wait)
-
-
-def _finish(
-    rules: Rules, c: _Candidate, dora_lines: tuple[tuple[str, int], ...], dora_han: int, n_kans: int,
-    renhou: bool, shibari: int, closed: bool,
-) -> _Candidate | None:
-    """Apply validity (yaku, minimum han), dora, kan bonus and limits; None if not a win."""
-    if c.yakuman:
-        return c
-    yaku_names = [n for n, _ in c.yaku]
-    renhou_mangan = renhou and rules.renhou_value == "mangan"
-    if not c.yaku and not renhou_mangan:
-        return None
-    if rules.kuitan == "not_alone" and not closed and yaku_names == ["tanyao"]:
-        return None  # P66 (OFFICIAL): open tanyao cannot be the only yaku
-    counted = c.han
-    if not rules.shibari_counts_ippatsu:
-        counted -= sum(h for n, h in c.yaku if n == "ippatsu")
-    if rules.shibari_counts_dora:
-        counted += dora_han
-    if counted < shibari and not renhou_mangan:
-        return None
-    han = c.han + dora_han
-    lines = c.yaku + dora_lines
-    basic, limit = basic_points(han, c.fu, rules)
-    if rules.kan_han_bonus and n_kans and basic < 2000:
-        # P56 / A002-6: +1 han per kan, counted only when the hand is below mangan without it.
-        bonus = rules.kan_han_bonus * n_kans
-        han += bonus
-        lines = (*lines, ("kan_bonus", bonus))
-        basic, limit = basic_points(han, c.fu, rules)
-    if renhou_mangan:
-        lines = (*lines, ("renhou", 0))
-        if basic < 2000:  # P63 / A002-17: renhou is worth a mangan; a bigger hand scores as itself
-            basic, limit = 2000, "mangan"
-    if not rules.kazoe_min_han and basic > 6000:
-        basic, limit = 6000, "sanbaiman"
-    kazoe = limit == "yakuman"
-    return _Candidate(basic, han, c.fu, lines, (), c.fu_breakdown, limit, kazoe, c.wait)
+_PAIR_LINES = tuple(tuple((f"pair {kind_name(k)}", 2 * n) for n in range(4)) for k in range(NUM_KINDS))
 
 
 def _dora(
-    rules: Rules, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], dora_ind: tuple[Tile, ...],
-    ura_ind: tuple[Tile, ...], kita: int, flowers: int,
-) -> tuple[tuple[str, int], ...]:
-    """Dora lines (P05-P16, P04): indicators, red fives, always-dora fives, kita, flowers, ura."""
-    tiles = list(concealed)
-    for m in melds:
-        tiles.extend(m.tiles)
-    kinds = [t.kind for t in tiles]
+    rules: Rules, held: int, red_p: int, red_s: int, dora_ind: tuple[Tile, ...], ura_ind: tuple[Tile, ...], kita: int,
+    flowers: int,
+) -> tuple[Line, ...]:
+    """Dora lines (P05-P16, P04): indicators, red fives, always-dora fives, kita, flowers, ura.
+    ``held`` is the hand key of every tile held incl. melds (kans as four), ``red_*`` their red fives."""
 
     def hits(indicators: tuple[Tile, ...]) -> int:
         n = 0
         for ind in indicators:
             if ind.is_flower:
                 continue  # a flower turned as indicator indicates nothing
-            d = successor(ind.kind)
-            n += kinds.count(d) + (kita if d == NORTH else 0)
+            d = _SUCCESSOR[ind.kind]
+            n += count_of(held, d) + (kita if d == NORTH else 0)
         return n
 
-    lines: list[tuple[str, int]] = []
-    d = hits(dora_ind)
-    if d:
-        lines.append(("dora", d))
-    aka = sum(1 for t in tiles if t.red) if not rules.always_dora_fives else sum(
-        1 for k in kinds if k in (13, 22))
+    lines: list[Line] = []
+    if dora_ind:
+        d = hits(dora_ind)
+        if d:
+            lines.append(("dora", d))
+    aka = count_of(held, 13) + count_of(held, 22) if rules.always_dora_fives else red_p + red_s
     if aka:
         lines.append(("aka_dora", aka))
     if kita and rules.kita_dora:
@@ -528,6 +663,55 @@ def _dora(
         if u:
             lines.append(("ura_dora", u))
     return tuple(lines)
+
+
+def _check_physical_fast(
+    hand: str | Iterable[str | Tile], key: int, red_p: int, red_s: int, melds: tuple[Meld, ...],
+    dora_ind: tuple[Tile, ...], ura_ind: tuple[Tile, ...], kita: int, rules: Rules,
+) -> tuple[int, int, int]:
+    """The tiles held incl. melds (hand key, red 5p, red 5s), after checking on hand keys that no
+    kind has more than four copies (with indicators and kita) and no more red fives than the
+    rules have; a failure is reported by ``_check_physical``, with its exact message."""
+    ok = not over_four(key)
+    held = key
+    for m in melds:
+        k = m.kind
+        size = len(m.tiles)
+        if count_of(held, k) + size > 4:
+            ok = False
+            break
+        held += size * KIND_BIT[k]
+        for t in m.tiles:
+            if t.red:
+                if k == 13:
+                    red_p += 1
+                else:
+                    red_s += 1
+    seen, seen_p, seen_s = held, red_p, red_s
+    if ok:
+        for t in (*dora_ind, *ura_ind):
+            if t.is_flower:
+                continue
+            if count_of(seen, t.kind) >= 4:
+                ok = False
+                break
+            seen += KIND_BIT[t.kind]
+            if t.red:
+                if t.kind == 13:
+                    seen_p += 1
+                else:
+                    seen_s += 1
+        if kita and count_of(seen, NORTH) + kita > 4:
+            ok = False
+    if ok and (seen_p or seen_s) and (seen_p > (4 if rules.always_dora_fives else rules.red_5p)
+                                      or seen_s > (4 if rules.always_dora_fives else rules.red_5s)):
+        ok = False
+    if not ok:
+        tiles = list(_tiles(hand, "hand"))
+        for m in melds:
+            tiles.extend(m.tiles)
+        _check_physical(tiles, dora_ind, ura_ind, kita, rules, _hand_text(hand))
+    return held, red_p, red_s
 
 
 def _check_physical(
