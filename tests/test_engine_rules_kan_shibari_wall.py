@@ -141,14 +141,7 @@ FORMAL_TENPAI = {"club": False, "online": True, "official": True, "kansai": True
                  "majsoul": True}
 
 
-FORMAL_TENPAI_BUG = pytest.mark.xfail(
-    strict=True, reason="Game._is_tenpai (tenpai_needs_yaku) scores each wait as a ron at the moment of the "
-    "exhaustive draw, when wall.remaining == 0 and _window == 'dahai', so _score adds houtei (and haitei for "
-    "the tsumo trial): every yakuless open hand gets a situational yaku and counts as tenpai (A000-16 asks "
-    "whether a winning tile gives a valid win; situational han must not count)")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=FORMAL_TENPAI_BUG) if n == "club" else n for n in PRESETS])
+@pytest.mark.parametrize("name", PRESETS)
 def test_formal_tenpai_without_a_yaku_at_the_draw_P47(name: str) -> None:
     w = build(preset(name), east="1p3p7p9p2s4s6s8s2z3z6z7z9m", south="22s234p789p789s1s3z",
               west="111s1m9m2p4p6p8p3z6z7z9p", draws="2s", dora=IND, seed=21)

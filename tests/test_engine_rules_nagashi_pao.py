@@ -113,10 +113,6 @@ def test_nagashi_value_and_kind_per_preset_P96_Y32(name: str) -> None:
         assert (g.dealer, g.honba) == (0, 1)  # the dealer was tenpai: renchan (P37)
 
 
-@pytest.mark.xfail(strict=True, reason="KANSAI nagashi is a 本役満 (seed 003 L34: "
-                   "「「大車輪・萬混・流し・四連刻」→本役満」; A003-12: real-yakuman chips, 5 from each, P116) "
-                   "but Game._settle_nagashi_win pays no chips: "
-                   "it never calls _chips_for_win or any chip payment")
 def test_kansai_nagashi_pays_the_real_yakuman_chips_P116_A003_12() -> None:
     g = _game("kansai", _nagashi_wall(preset("kansai")))
     draw_out(g)
@@ -227,9 +223,6 @@ def test_pao_daisangen_ron_from_the_liable_player_pays_all_P98(name: str) -> Non
 
 # KANSAI P98: 「ツモの場合は、3(4)枚目を鳴かせた人が点棒、祝儀両方」 — the liable player also pays the
 # yakuman chips (P116: 5 from each of two = 10), and pays them alone when it deals in.
-@pytest.mark.xfail(strict=True, reason="KANSAI pao covers chips (seed 003 L35 「点棒、祝儀両方」, P98) but "
-                   "Game._chips_for_win ignores pao: with chip_yakuman_from_both it takes 5 chips from each "
-                   "opponent instead of 10 from the liable player (engine.py _chips_for_win, P116 branch)")
 @pytest.mark.parametrize("who", ["S", "E"])
 def test_kansai_pao_player_pays_the_yakuman_chips_P98_P116(who: str) -> None:
     g = _pao_game("kansai", who)
@@ -288,10 +281,6 @@ def test_pao_with_a_compound_yakuman_P99(name: str) -> None:
     assert h["deltas"] == PAO_COMPOUND[name]
 
 
-@pytest.mark.xfail(strict=True, reason="CLUB pao includes suukantsu (seed 000 L65 "
-                   "「大三元、大四喜、四槓子の役を確定させるポンまたはカンをされた者は、責任払い」, P97) "
-                   "but Game._check_pao only looks at dragon and wind "
-                   "melds: the feeder of the fourth kan is never made liable")
 def test_club_suukantsu_pao_on_the_fourth_kan_P97() -> None:
     """South: ankan 1p, ankan 9p, daiminkan 1s (from West), daiminkan 9s (from East: liable), and
     tsumo on the last replacement 2z (tanki): suukantsu, one yakuman; East pays the ron value."""

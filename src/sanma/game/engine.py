@@ -527,6 +527,8 @@ class Game:
             idx = next(i for i, cm in enumerate(st.melds) if cm.meld.type == "pon" and cm.meld.kind == a.tile.kind)
             old = st.melds[idx]
             st.melds[idx] = CalledMeld(Meld("kan", (*old.meld.tiles, a.tile)), old.target, old.called)
+            if old.target is not None:
+                self._check_pao(seat, old.target, a.tile.kind)
             self._kans.append(seat)
             self._break_first_cycle()
             self._emit(a.to_mjai())
@@ -768,8 +770,11 @@ class Game:
         self._after_kan(seat)
 
     def _check_pao(self, seat: int, feeder: int, kind: int) -> None:
-        """P97: the player who fed the set completing daisangen / daisuushii is liable."""
+        """P97: the player who fed the set completing daisangen / daisuushii (and, where the rules
+        say so, the fourth kan of suukantsu) is liable."""
         st = self.seats[seat]
+        if "suukantsu" in self.rules.pao_yaku and sum(1 for cm in st.melds if cm.meld.is_kan) == 4:
+            st.pao["suukantsu"] = feeder
         kinds = {cm.meld.kind for cm in st.melds}
         if kind in DRAGON_KINDS and all(d in kinds for d in DRAGON_KINDS) and "daisangen" in self.rules.pao_yaku:
             st.pao["daisangen"] = feeder
@@ -789,19 +794,22 @@ class Game:
         st.waits = compute_waits(st.counts, four) if shanten_trusted(st.counts, len(st.melds), four) == 0 else ()
 
     def _score(self, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False, kita_ron: bool = False,
-               discarder: int | None = None, ura: bool = True) -> Score:
+               discarder: int | None = None, ura: bool = True, situational: bool = True) -> Score:
+        """Score ``seat`` winning on ``tile`` now; ``situational=False`` leaves out the yaku of the
+        moment (last tile, rinshan, first turn...) — a hand's own yaku, as tenpai tests need."""
         st = self.seats[seat]
         hand = list(st.hand) if tsumo else [*st.hand, tile]
         r = self.rules
-        first = self._first_cycle and not st.discards
-        haitei = tsumo and self.wall.remaining == 0 and not self._rinshan
-        houtei = not tsumo and self.wall.remaining == 0 and self._window == "dahai"
+        first = situational and self._first_cycle and not st.discards
+        haitei = situational and tsumo and self.wall.remaining == 0 and not self._rinshan
+        houtei = situational and not tsumo and self.wall.remaining == 0 and self._window == "dahai"
         return score_hand(
             hand, win=tile, melds=[cm.meld for cm in st.melds], tsumo=tsumo, riichi=st.riichi,
             double_riichi=st.double_riichi and r.yaku.get("double_riichi", (0, 0))[0] > 0,
-            open_riichi=st.open_riichi, ippatsu=st.ippatsu and self._riichi_pending != seat,
-            haitei=haitei, houtei=houtei, rinshan=tsumo and self._rinshan,
-            chankan=chankan and not kita_ron, kanburi=not tsumo and self._kan_discard and self._window == "dahai",
+            open_riichi=st.open_riichi, ippatsu=situational and st.ippatsu and self._riichi_pending != seat,
+            haitei=haitei, houtei=houtei, rinshan=situational and tsumo and self._rinshan,
+            chankan=chankan and not kita_ron,
+            kanburi=situational and not tsumo and self._kan_discard and self._window == "dahai",
             tenhou=tsumo and first and seat == self.dealer, chiihou=tsumo and first and seat != self.dealer,
             renhou=not tsumo and first and seat != self.dealer and r.renhou_value != "none",
             open_riichi_deal_in=(not tsumo and discarder is not None and self.seats[discarder].open_riichi is False
@@ -973,8 +981,22 @@ class Game:
             pay(r.chip_ura * ura, payers)  # P115
         real_yakuman = s.yakuman and not s.kazoe
         if s.yakuman and (real_yakuman or r.chip_yakuman_kazoe):  # P116
+            liable = self._last_pao if r.pao_pays_chips else None
             if discarder is None:
-                pay(r.chip_yakuman_tsumo * s.yakuman, payers)
+                each = r.chip_yakuman_tsumo * s.yakuman
+                if liable is not None:  # P98 (KANSAI): on a tsumo the liable player pays every chip
+                    pay(each * len(payers), [liable])
+                else:
+                    pay(each, payers)
+            elif liable is not None:
+                # P98 (KANSAI): the liable player who deals in pays all; otherwise liable and
+                # discarder pay half each.
+                total = r.chip_yakuman_ron * s.yakuman * (2 if r.chip_yakuman_from_both else 1)
+                if liable == discarder:
+                    pay(total, [liable])
+                else:
+                    pay(total // 2, [liable])
+                    pay(total - total // 2, [discarder])
             elif r.chip_yakuman_from_both:
                 pay(r.chip_yakuman_ron * s.yakuman, [x for x in range(SEATS) if x != w])
             else:
@@ -1011,12 +1033,12 @@ class Game:
             for k in st.waits:
                 t = Tile(k)
                 try:
-                    self._score(seat, t, tsumo=False, discarder=(seat + 1) % SEATS, ura=False)
+                    self._score(seat, t, tsumo=False, discarder=(seat + 1) % SEATS, ura=False, situational=False)
                     return True
                 except SanmaError:
                     try:
                         st.add(t)
-                        self._score(seat, t, tsumo=True, ura=False)
+                        self._score(seat, t, tsumo=True, ura=False, situational=False)
                         return True
                     except SanmaError:
                         continue
@@ -1098,6 +1120,12 @@ class Game:
                     deltas[s] += amount
         deltas[players[0]] += self.kyotaku * r.riichi_deposit
         self.kyotaku = 0
+        if r.chips and r.nagashi == "yakuman":  # A003-12: a real yakuman (本役満) earns its chips
+            for s in players:
+                for x in range(SEATS):
+                    if x != s:
+                        self.chips[x] -= r.chip_yakuman_tsumo
+                        self.chips[s] += r.chip_yakuman_tsumo
         for x in range(SEATS):
             self.scores[x] += deltas[x]
         self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})

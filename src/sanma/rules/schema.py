@@ -290,6 +290,7 @@ class Rules:
     pao_daiminkan_rinshan: bool = _f(False, "Feeding a daiminkan that wins on rinshan is liable.", "P97, A003-15")
     pao_compound: PaoCompound = _f("whole", "Pao covers the whole compound yakuman or only its part.", "P99")
     pao_tsumo_value: PaoTsumoValue = _f("ron_value", "On a pao tsumo the liable player pays this.", "A000-22")
+    pao_pays_chips: bool = _f(False, "The liable player pays the yakuman chips as well as the points.", "P98")
     chombo: Chombo = _f(
         "mangan", "Chombo penalty (score keeping; the engine prevents every chombo it could detect).", "P100")
     chombo_rank_points: int = _f(
