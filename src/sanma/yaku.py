@@ -17,7 +17,7 @@ order of the lines the same as the matrix order used everywhere in sanma's outpu
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .agari import (
     CLASS_NOT_GREEN,
@@ -116,6 +116,7 @@ class YakuTable:
         self.kinds: dict[int, KindFacts] = {}
         self.honours: dict[int, HonourFacts] = {}
         self.contexts: dict[int, Context] = {}
+        self.fixed: dict[int, tuple[Any, ...]] = {}
         #: Filled by the scorer: (han << 8 | fu) → (basic points, limit), and
         #: (basic << 2 | dealer << 1 | tsumo) → payments.
         self.basic: dict[int, tuple[int, str | None]] = {}
@@ -338,6 +339,34 @@ def context(t: YakuTable, seat_wind: int, round_wind: int, closed: bool, tsumo: 
     return c
 
 
+Fixed = tuple[Any, ...]
+_FIXED_LIMIT = 200_000
+
+
+def _fixed(t: YakuTable, man: SuitPart, hon: SuitPart, honour_key: int, melds: MeldFacts, seat_wind: int,
+           round_wind: int, closed: bool, tsumo: bool, situation: int) -> Fixed:
+    """What the readings of a hand share, whatever the split of pinzu and souzu: the context, the
+    manzu and honour sets (one split each), the melds; see the unpacking in ``standard_readings``."""
+    c = context(t, seat_wind, round_wind, closed, tsumo, situation)
+    meld_trips, meld_set, _, called, kans, ankans, melded_honour, meld_fu = melds
+    if melded_honour:
+        hf = t.honour_facts((*hon.trips, *meld_trips), hon.pair, seat_wind, round_wind, closed, called, None)
+    else:  # the honour suit's split is fixed by its key
+        hkey = honour_key << 14 | seat_wind << 8 | round_wind << 2 | closed
+        hf = t.honour_facts(hon.trips, hon.pair, seat_wind, round_wind, closed, called, hkey)
+    sankantsu = (c.sankantsu,) if kans == 3 and c.sankantsu else ()  # Y22
+    has_honour = hon.flags or melded_honour
+    return (
+        c.pair_fu, c.sit_yaku, c.sit_yakuman, (*c.sit_yakuman, *hf.yakuman),
+        c.sit_han + hf.han + (sankantsu[0][1] if sankantsu else 0), hf.yakuhai, hf.sanpuu, hf.shousangen, sankantsu,
+        c.base_fu + man.trip_fu + hon.trip_fu + meld_fu, c.pinfu_no_tsumo_fu, c.fixed_fu, c.pinfu, c.iipeikou,
+        c.ryanpeikou, c.ittsu, c.ittsu_kanchan_penchan_only, c.chanta if has_honour else c.junchan,  # Y18 / Y30
+        c.toitoi, c.deki_sanankou, c.tsumori_sanankou, c.sanankou, c.sanrenkou, c.suurenkou, c.sanshoku_doukou,
+        man.pair if man.pair >= 0 else hon.pair, (man.pair >= 0) + (hon.pair >= 0),
+        man.trip_set | hon.trip_set | meld_set, man.outside and hon.outside and not meld_set & SIMPLES,
+        len(man.trips) + len(hon.trips) + ankans, kans, called)
+
+
 def standard_readings(
     t: YakuTable,
     parts: Sequence[tuple[SuitPart, ...]],
@@ -358,34 +387,31 @@ def standard_readings(
     """
     man_parts, pin_parts, sou_parts, hon_parts = parts
     man, hon = man_parts[0], hon_parts[0]  # no runs: one split at most
-    meld_trips, meld_set, meld_class, called, kans, ankans, melded_honour, meld_fu = melds
-    (pair_fu, sit_yaku, sit_yakuman, sit_han, base_fu, pinfu_no_tsumo_fu, fixed_fu, pinfu_line, iipeikou, ryanpeikou,
-     ittsu_line, ittsu_limited, chanta, junchan, toitoi, deki, tsumori, sanankou, sankantsu_line, sanrenkou,
-     suurenkou, doukou) = t.contexts.get(situation << 14 | seat_wind << 8 | round_wind << 2 | closed << 1 | tsumo) \
-        or context(t, seat_wind, round_wind, closed, tsumo, situation)
+    context_key = situation << 14 | seat_wind << 8 | round_wind << 2 | closed << 1 | tsumo
+    if melds is NO_MELDS:  # cached per manzu and honour pattern, winds and situation
+        fixed_key = ((key & 0o777777777) << 21 | honour_key) << 27 | context_key
+        fixed = t.fixed.get(fixed_key)
+        if fixed is None:
+            if len(t.fixed) > _FIXED_LIMIT:
+                t.fixed.clear()
+            fixed = t.fixed[fixed_key] = _fixed(t, man, hon, honour_key, melds, seat_wind, round_wind, closed, tsumo,
+                                                situation)
+    else:
+        fixed = _fixed(t, man, hon, honour_key, melds, seat_wind, round_wind, closed, tsumo, situation)
+    (pair_fu, sit_yaku, sit_yakuman, base_yakuman, fixed_han, yakuhai, sanpuu, shousangen, sankantsu, base_fu,
+     pinfu_no_tsumo_fu, fixed_fu, pinfu_line, iipeikou, ryanpeikou, ittsu_line, ittsu_limited, outside_line, toitoi,
+     deki, tsumori, sanankou, sanrenkou, suurenkou, doukou, fixed_pair, fixed_pairs, fixed_trips, fixed_outside,
+     fixed_concealed, kans, called) = fixed
 
-    # --- what does not depend on how pinzu and souzu split ------------------------------------
-    kind_class = man.flags | pin_parts[0].flags | sou_parts[0].flags | hon.flags | meld_class
+    # --- the kinds held (the same for every split) ---------------------------------------------
+    kind_class = man.flags | pin_parts[0].flags | sou_parts[0].flags | hon.flags | melds.kind_class
     kf = t.kinds.get(kind_class << 1 | closed) or t.kind_facts(kind_class, closed)
-    if melded_honour:
-        hf = t.honour_facts((*hon.trips, *meld_trips), hon.pair, seat_wind, round_wind, closed, called, None)
-    else:  # the honour suit's split is fixed by its key
-        hkey = honour_key << 14 | seat_wind << 8 | round_wind << 2 | closed
-        hf = t.honours.get(hkey) or t.honour_facts(hon.trips, hon.pair, seat_wind, round_wind, closed, called, hkey)
-    man_pair = man.pair
-    fixed_pair = man_pair if man_pair >= 0 else hon.pair
-    fixed_pairs = (man_pair >= 0) + (hon.pair >= 0)
-    fixed_trips = man.trip_set | hon.trip_set | meld_set
-    fixed_outside = man.outside and hon.outside and not meld_set & SIMPLES
-    fixed_concealed = len(man.trips) + len(hon.trips) + ankans
-    base_fu += man.trip_fu + hon.trip_fu + meld_fu
-    has_honour = hon.flags or melded_honour
 
     # Yakuman in output order: situation (Y47, Y48, Y04, Y49), [suuankou], honours (Y39, Y41/42),
     # kinds (Y40, Y43, Y44), suukantsu (Y45), chuuren (Y46), [suurenkou], mankon (Y36).
-    fixed_yakuman = sit_yakuman
-    if hf.yakuman or kf.yakuman or kans == 4 or (kf.chuuren and not kans):
-        found: list[Line | None] = [*sit_yakuman, *hf.yakuman, *kf.yakuman]
+    fixed_yakuman = base_yakuman
+    if kf.yakuman or kans == 4 or (kf.chuuren and not kans):
+        found: list[Line | None] = [*base_yakuman, *kf.yakuman]
         if kans == 4:
             found.append(t.yakuman.get("suukantsu"))  # Y45
         if kf.chuuren and not kans:  # Y46
@@ -403,12 +429,9 @@ def standard_readings(
     # situation, [pinfu], tanyao, [peikou], yakuhai, [ittsu], [chanta/junchan], [toitoi],
     # [sanankou], sankantsu, [sanrenkou], sanpuu, honroutou, shousangen, [sanshoku doukou], flush.
     tanyao = kf.tanyao
-    yakuhai = hf.yakuhai
-    sankantsu = (sankantsu_line,) if kans == 3 and sankantsu_line else ()  # Y22
-    middle = hf.sanpuu + kf.honroutou + hf.shousangen if hf.sanpuu or kf.honroutou or hf.shousangen else ()
+    middle = sanpuu + kf.honroutou + shousangen if sanpuu or kf.honroutou or shousangen else ()
     flush = kf.flush
-    fixed_han = sit_han + kf.han + hf.han + (sankantsu_line[1] if sankantsu else 0)  # type: ignore[index]
-    outside_line = chanta if has_honour else junchan  # Y18 / Y30
+    fixed_han += kf.han
     called_limit = t.called_limit
     suit_of_win = win // 9
     ron = not tsumo
@@ -428,8 +451,10 @@ def standard_readings(
             peikou = a.peikou + b.peikou
             ittsu = a.ittsu or b.ittsu
             reading_fu = base_fu + a.trip_fu + b.trip_fu + pair_fu[pair]
-            run = longest_run(trip_set) if sanrenkou or suurenkou else 0
-            renkou = run.bit_count()
+            run = renkou = 0
+            if sanrenkou or suurenkou:
+                run = longest_run(trip_set)
+                renkou = run.bit_count()
             win_part = four[suit_of_win]
             for wait, on_triplet in win_part.waits.get(win) or part_waits(win_part, win):
                 # A triplet completed by ron counts as open (Y21, Y38); on tsumo it is concealed
@@ -463,8 +488,8 @@ def standard_readings(
                 lines = [*sit_yaku]
                 pinfu = n_seq == 4 and wait is RYANMEN and pinfu_line is not None and not pair_fu[pair]
                 if pinfu:
-                    lines.append(pinfu_line)  # type: ignore[arg-type]  # Y07
-                    han += pinfu_line[1]  # type: ignore[index]
+                    lines.append(pinfu_line)  # Y07
+                    han += pinfu_line[1]
                     if pinfu_no_tsumo_fu:
                         raw -= 2  # P54: pinfu tsumo is 20 fu
                 lines += tanyao  # Y08
