@@ -180,13 +180,17 @@ _TABLES: dict[int, tuple[Rules, YakuTable]] = {}
 
 def _table(rules: Rules) -> YakuTable:
     """The rule set's yaku table, built once per ``Rules`` object (held by identity: hashing a
-    ``Rules`` reads all of its yaku tables)."""
+    ``Rules`` reads all of its yaku tables), with the rule values the scorer reads per hand."""
     entry = _TABLES.get(id(rules))
     if entry is not None and entry[0] is rules:
         return entry[1]
     if len(_TABLES) > 64:
         _TABLES.clear()
     table = YakuTable(rules)
+    table.scoring_rules = (
+        _FIXED_FU.get(rules.fu_mode, 0), rules.always_dora_fives, rules.shibari_from_honba, rules.min_han,
+        rules.north_mode == "nuki_restricted", rules.renhou_value == "mangan", rules.kuitan == "not_alone",
+        rules.shibari_counts_dora, rules.shibari_counts_ippatsu, rules.yakuman_stacking, rules.kan_han_bonus)
     _TABLES[id(rules)] = (rules, table)
     return table
 
@@ -404,7 +408,8 @@ def score_hand(
     # as (yaku lines, han, yakuman lines, fu, raw fu, wait, fu breakdown).
     candidates: list[Reading | tuple[tuple[Line, ...], int, tuple[Line, ...], int, int, str, tuple[Line, ...]]]
     candidates = readings  # type: ignore[assignment]
-    fixed_fu = _FIXED_FU.get(rules.fu_mode, 0)
+    (fixed_fu, always_dora_fives, shibari_from_honba, min_han, north_restricted, renhou_mangan_rule, kuitan_not_alone,
+     shibari_counts_dora, shibari_counts_ippatsu, yakuman_stacking, kan_han_bonus) = table.scoring_rules
     if n_melds == 0 and not key & ALL_KINDS:  # only pairs (and fours): seven pairs? (P73)
         fours = key >> 2 & ALL_KINDS
         if (key >> 1 & ALL_KINDS).bit_count() + 2 * fours.bit_count() == 7 and (
@@ -422,19 +427,17 @@ def score_hand(
 
     # --- dora (not yaku: added to valid hands only) -------------------------------------------
     dora_lines: tuple[Line, ...] = ()
-    if dora_ind or (ura_ind and riichi) or red_p or red_s or kita or flowers or rules.always_dora_fives:
+    if dora_ind or (ura_ind and riichi) or red_p or red_s or kita or flowers or always_dora_fives:
         dora_lines = _dora(rules, held, red_p, red_s, dora_ind, ura_ind if riichi else (), kita, flowers)
     dora_han = sum(h for _, h in dora_lines) if dora_lines else 0
-    shibari = 2 if rules.shibari_from_honba and honba >= rules.shibari_from_honba else rules.min_han
+    shibari = 2 if shibari_from_honba and honba >= shibari_from_honba else min_han
 
     # --- the reading worth most (the first of equal ones) --------------------------------------
     best = None
     reason = "no yaku"
-    north_in_hand = rules.north_mode == "nuki_restricted" and count_of(key, NORTH) > 0
-    renhou_mangan = renhou and rules.renhou_value == "mangan"
+    north_in_hand = north_restricted and count_of(key, NORTH) > 0
+    renhou_mangan = renhou and renhou_mangan_rule
     basic_table = table.basic
-    kuitan_not_alone = rules.kuitan == "not_alone"
-    shibari_counts_dora, shibari_counts_ippatsu = rules.shibari_counts_dora, rules.shibari_counts_ippatsu
     for c in candidates:
         lines, han, ym, fu = c[0], c[1], c[2], c[3]
         if north_in_hand and not any(n in NORTH_RESTRICTED_OK for n, _ in ym):
@@ -443,7 +446,7 @@ def score_hand(
             continue
         limit: str | None
         if ym:
-            mult = sum(m for _, m in ym) if rules.yakuman_stacking else max(m for _, m in ym)
+            mult = sum(m for _, m in ym) if yakuman_stacking else max(m for _, m in ym)
             basic, han, limit, kan_bonus = 8000 * mult, 13 * mult, "yakuman", 0
         else:
             # Validity (yaku, minimum han, P64-P66), dora, kan bonus and limits.
@@ -464,10 +467,10 @@ def score_hand(
                 bp = basic_table[han << 8 | fu] = basic_points(han, fu, rules)
             basic, limit = bp
             kan_bonus = 0
-            if basic < 2000 and ((kans and rules.kan_han_bonus) or renhou_mangan):
-                if kans and rules.kan_han_bonus:
+            if basic < 2000 and ((kans and kan_han_bonus) or renhou_mangan):
+                if kans and kan_han_bonus:
                     # P56 / A002-6: +1 han per kan, counted only when the hand is below mangan without it.
-                    kan_bonus = rules.kan_han_bonus * kans
+                    kan_bonus = kan_han_bonus * kans
                     han += kan_bonus
                     basic, limit = basic_points(han, fu, rules)
                 if renhou_mangan and basic < 2000:
@@ -482,7 +485,7 @@ def score_hand(
     basic, han, fu, limit, kan_bonus, chosen = best
     lines, ym, raw, wait = chosen[0], chosen[2], chosen[4], chosen[5]
     if ym:
-        if not rules.yakuman_stacking:
+        if not yakuman_stacking:
             ym = (max(ym, key=lambda x: x[1]),)
         yaku_lines = tuple([_YAKUMAN_LINES.get(y) or _yaku_line(y, True) for y in ym])
         multiplier = sum(m for _, m in ym)

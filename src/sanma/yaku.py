@@ -117,6 +117,8 @@ class YakuTable:
         self.honours: dict[int, HonourFacts] = {}
         self.contexts: dict[int, Context] = {}
         self.fixed: dict[int, tuple[Any, ...]] = {}
+        #: Rule values the scorer reads for every hand, set by the scorer.
+        self.scoring_rules: tuple[Any, ...] = ()
         #: Filled by the scorer: (han << 8 | fu) → (basic points, limit), and
         #: (basic << 2 | dealer << 1 | tsumo) → payments.
         self.basic: dict[int, tuple[int, str | None]] = {}
