@@ -286,24 +286,28 @@ _ITTSU = (kind_set((9, 12, 15)), kind_set((18, 21, 24)))
 
 
 def _with_pair(p: SuitPart, kind: int) -> SuitPart:
-    return _part(SuitPart, (p.blocks, kind, p.trips, p.trip_set, p.n_seq, p.seq_count, p.peikou, p.ittsu,
-                            p.outside and kind in YAOCHUU, p.trip_fu, p.flags | KIND_CLASS[kind], p.fu_lines, {}))
+    blocks, _, trips, trip_set, n_seq, seq_count, peikou, ittsu, outside, trip_fu, flags, fu_lines, _ = p
+    return _part(SuitPart, (blocks, kind, trips, trip_set, n_seq, seq_count, peikou, ittsu,
+                            outside and kind in YAOCHUU, trip_fu, flags | KIND_CLASS[kind], fu_lines, {}))
 
 
 def _with_triplet(p: SuitPart, kind: int) -> SuitPart:
-    return _part(SuitPart, (((1, kind), *p.blocks), p.pair, (kind, *p.trips), p.trip_set | KIND_BIT[kind], p.n_seq,
-                            p.seq_count, p.peikou, p.ittsu, p.outside and kind in YAOCHUU,
-                            p.trip_fu + (8 if kind in YAOCHUU else 4), p.flags | KIND_CLASS[kind],
-                            (TRIPLET_CLOSED[kind], *p.fu_lines), {}))
+    blocks, pair, trips, trip_set, n_seq, seq_count, peikou, ittsu, outside, trip_fu, flags, fu_lines, _ = p
+    return _part(SuitPart, (((1, kind), *blocks), pair, (kind, *trips), trip_set | KIND_BIT[kind], n_seq,
+                            seq_count, peikou, ittsu, outside and kind in YAOCHUU,
+                            trip_fu + (8 if kind in YAOCHUU else 4), flags | KIND_CLASS[kind],
+                            (TRIPLET_CLOSED[kind], *fu_lines), {}))
 
 
 def _with_sequence(p: SuitPart, kind: int) -> SuitPart:
-    seqs = p.seq_count + KIND_BIT[kind]
-    present_seqs = present(seqs)
-    return _part(SuitPart, (((0, kind), *p.blocks), p.pair, p.trips, p.trip_set, p.n_seq + 1, seqs,
-                            p.peikou + (p.seq_count >> KIND_BITS * kind & 1),
-                            present_seqs & _ITTSU[0] == _ITTSU[0] or present_seqs & _ITTSU[1] == _ITTSU[1],
-                            p.outside and kind % 9 in (0, 6), p.trip_fu, p.flags | _SEQ_CLASS[kind], p.fu_lines, {}))
+    blocks, pair, trips, trip_set, n_seq, seq_count, peikou, ittsu, outside, trip_fu, flags, fu_lines, _ = p
+    seqs = seq_count + KIND_BIT[kind]
+    if n_seq >= 2 and not ittsu:
+        held = (seqs | seqs >> 1 | seqs >> 2) & ALL_KINDS
+        ittsu = held & _ITTSU[0] == _ITTSU[0] or held & _ITTSU[1] == _ITTSU[1]
+    return _part(SuitPart, (((0, kind), *blocks), pair, trips, trip_set, n_seq + 1, seqs,
+                            peikou + (seq_count >> KIND_BITS * kind & 1), ittsu,
+                            outside and kind % 9 in (0, 6), trip_fu, flags | _SEQ_CLASS[kind], fu_lines, {}))
 
 
 def part_waits(part: SuitPart, win: int) -> tuple[tuple[str, bool], ...]:
@@ -376,10 +380,10 @@ def _split(key: int, base: int, runs: bool, pair_free: bool, memo: dict[int, tup
     k = base + i
     out: list[SuitPart] = []
     if pair_free and c >= 2:
-        out.extend(_with_pair(p, k) for p in _split(key - 2 * one, base, runs, False, memo))
+        out += [_with_pair(p, k) for p in _split(key - 2 * one, base, runs, False, memo)]
     if c >= 3:
-        out.extend(_with_triplet(p, k) for p in _split(key - 3 * one, base, runs, pair_free, memo))
+        out += [_with_triplet(p, k) for p in _split(key - 3 * one, base, runs, pair_free, memo)]
     if runs and i < 7 and key & (7 * KIND_BIT[i + 1]) and key & (7 * KIND_BIT[i + 2]):
-        out.extend(_with_sequence(p, k) for p in _split(key - _SEQ_BITS[i], base, runs, pair_free, memo))
+        out += [_with_sequence(p, k) for p in _split(key - _SEQ_BITS[i], base, runs, pair_free, memo)]
     done = memo[mk] = tuple(out) if out else _NO_PARTS
     return done

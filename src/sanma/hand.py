@@ -116,22 +116,23 @@ def _suit_digits(suit: int, digits: str) -> tuple[int, int, int] | tuple[()]:
     cache = _SUIT_DIGITS[suit]
     if len(cache) > _DIGITS_LIMIT:
         cache.clear()
-    offsets = _DIGIT_OFFSET[suit]
     base = 27 * suit
     key = 0
+    n = 0
+    too_many = False
+    for d, off in _DIGIT_OFFSET[suit].items():
+        c = digits.count(d)
+        if c:
+            key += c << base + 3 * off
+            n += c
+            too_many |= c > 4
+    reds = digits.count("0")
     entry: tuple[int, int, int] | tuple[()] = ()
-    for d in digits:
-        off = offsets.get(d)
-        if off is None:
-            break  # 0m, 2m-8m, 8z...: the strict parser names the problem
-        key += 1 << base + 3 * off
-        if key >> base + 3 * off & 7 > 4:
-            break  # a fifth copy: reported with the whole hand's context later
-    else:
-        entry = (key, len(digits), digits.count("0"))
+    # Another character (0m, 2m-8m, 8z, a letter...) or a fifth copy: the strict path names it.
+    if n == len(digits) and not too_many and reds + digits.count("5") <= 4:
+        entry = (key, n, reds)
     cache[digits] = entry
     return entry
-
 
 _MAN_DIGITS, _PIN_DIGITS, _SOU_DIGITS, _HONOUR_DIGITS = _SUIT_DIGITS
 
