@@ -359,10 +359,28 @@ def suit_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
         memo = _PARTS[suit]
         if len(memo) > _CACHE_LIMIT:
             memo.clear()
-        parts = _split(key, suit * 9, suit < 3, True, memo)
+        twin = _PARTS[3 - suit].get(key << 1 | 1) if suit in (1, 2) else None
+        if twin is not None:  # pinzu and souzu patterns have the same splits, 9 kinds apart
+            parts = memo[key << 1 | 1] = tuple(_moved(p, 9 if suit == 2 else -9) for p in twin)
+        else:
+            parts = _split(key, suit * 9, suit < 3, True, memo)
         if not key:
             memo[1] = parts  # the empty suit, looked up directly by the scorer
     return parts
+
+
+def _moved(p: SuitPart, by: int) -> SuitPart:
+    """The same split ``by`` kinds further (pinzu ↔ souzu)."""
+    blocks = tuple((t, k + by) for t, k in p.blocks)
+    pair = p.pair + by if p.pair >= 0 else -1
+    trips = tuple(k + by for k in p.trips)
+    shift = KIND_BITS * by
+    flags = KIND_CLASS[pair] if pair >= 0 else 0
+    for t, k in blocks:
+        flags |= KIND_CLASS[k] if t else _SEQ_CLASS[k]
+    return _part(SuitPart, (blocks, pair, trips, p.trip_set << shift if by > 0 else p.trip_set >> -shift, p.n_seq,
+                            p.seq_count << shift if by > 0 else p.seq_count >> -shift, p.peikou, p.ittsu,
+                            p.outside, p.trip_fu, flags, tuple(TRIPLET_CLOSED[k] for k in trips), {}))
 
 
 def _split(key: int, base: int, runs: bool, pair_free: bool, memo: dict[int, tuple[SuitPart, ...]]

@@ -116,6 +116,13 @@ def _suit_digits(suit: int, digits: str) -> tuple[int, int, int] | tuple[()]:
     cache = _SUIT_DIGITS[suit]
     if len(cache) > _DIGITS_LIMIT:
         cache.clear()
+    if suit in (1, 2):  # pinzu and souzu read the same digits, 27 bits apart
+        twin = _SUIT_DIGITS[3 - suit].get(digits)
+        if twin is not None:
+            entry_: tuple[int, int, int] | tuple[()] = twin and (
+                twin[0] << 27 if suit == 2 else twin[0] >> 27, twin[1], twin[2])
+            cache[digits] = entry_
+            return entry_
     base = 27 * suit
     key = 0
     n = 0
