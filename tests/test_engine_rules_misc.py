@@ -104,3 +104,22 @@ def test_club_double_box_costs_three_more_chips_P111() -> None:
     assert g.done and g.result is not None
     assert g.scores[0] <= -15000
     assert g.result.chips == (-(3 + 3 + 8) - 3, 3 + 3 + 8 + 4, -1)
+
+
+ONE_HAN_RIICHI = "234p789p789s678s1s"  # closed, tanki on 1s: riichi is its only han (no five, no dora)
+
+
+@pytest.mark.parametrize(("name", "honba", "offered"), [("club", 3, True), ("club", 4, False),
+                                                        ("tenhou", 4, True)])
+def test_club_shibari_riichi_must_fix_two_han_P87(name: str, honba: int, offered: bool) -> None:
+    """P87 (CLUB, L61): 「「リーチ」を含めて2ハン以上を確定させたリーチでなければチョンボとする」 from 4
+    honba on (P64): a riichi worth 1 han is a chombo, so the engine does not offer it; with 3 honba,
+    or without the club's minimum, the same riichi is offered."""
+    from test_engine_rules_riichi_furiten import _game, has
+
+    w = build(preset(name), east="1m", south=ONE_HAN_RIICHI, draws="3z" + "2z" + "6z" + "7z" + "3p", dora="9m",
+              seed=14)
+    g = _game(name, w, honba=honba)
+    for seat in (0, 1, 2, 0):
+        tsumogiri(g, seat)
+    assert has(g, 1, "reach", "3p") is offered

@@ -433,6 +433,32 @@ class Game:
             discarded = st.discarded_kinds | {t.kind}
             if discarded & set(w):
                 return False  # P77: furiten riichi forbidden (KANSAI: a furiten hand is not tenpai)
+        r = self.rules
+        if r.shibari_from_honba and self.honba >= r.shibari_from_honba:
+            return self._riichi_fixes_two_han(seat, t, w)
+        return True
+
+    def _riichi_fixes_two_han(self, seat: int, t: Tile, waits: tuple[int, ...]) -> bool:
+        """P87 (CLUB): during the 2-han minimum a riichi must already fix 2 han, riichi included,
+        on every winning tile (the han, not the yaku; ippatsu and the moment's yaku do not count,
+        A000-7) — otherwise it would be a chombo, so the engine does not offer it."""
+        st = self.seats[seat]
+        hand = list(st.hand)
+        hand.remove(t)
+        other = (seat + 1) % SEATS
+        for k in waits:
+            w = Tile(k)
+            try:
+                s = score_hand([*hand, w], win=w, melds=[cm.meld for cm in st.melds], riichi=True,
+                               seat_wind=self.seat_wind(seat), round_wind=self.round_wind,
+                               discarder_wind=self.seat_wind(other), dora_indicators=self.wall.dora_indicators,
+                               kita=st.kita, flowers=st.flowers, rules=self.rules)
+            except SanmaError:
+                continue  # a wait that cannot be reached (a fifth copy) fixes nothing either way
+            counted = s.han if self.rules.shibari_counts_dora else s.han - sum(
+                y.han for y in s.yaku if y.name in ("dora", "aka_dora", "kita_dora", "flower_dora"))
+            if not s.yakuman and counted < 2:
+                return False
         return True
 
     def _kan_possible(self) -> bool:
