@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import sanma
 from engine_helpers import (
     PRESETS,
     act,
@@ -113,10 +114,21 @@ def test_club_two_han_minimum_from_four_honba_P64(honba: int, offered: bool) -> 
     assert has(g, 1, "hora") is offered
 
 
-@pytest.mark.parametrize(("hand", "offered"), [(YAKULESS_S, False), (TANKI_1S, True)])
+def test_club_riichi_and_ippatsu_alone_are_no_win_in_the_two_han_minimum_P65() -> None:
+    """P65 CLUB 「一発は、2ハン縛りを満たす役とはならない」 (A000-20): at 4 honba riichi + ippatsu alone is
+    not a win (in play such a riichi is not even offered, P87)."""
+    hand = YAKULESS_S[:-2] + "1s1s"
+    with pytest.raises(sanma.NotAWinError, match="fewer than 2 han"):
+        sanma.score_hand(hand, win="1s", riichi=True, ippatsu=True, seat_wind="S", discarder_wind="W", honba=4,
+                         rules=preset("club"))
+    s = sanma.score_hand(hand, win="1s", riichi=True, ippatsu=True, seat_wind="S", discarder_wind="W", honba=3,
+                         rules=preset("club"))
+    assert {y.name for y in s.yaku} >= {"riichi", "ippatsu"}
+
+
+@pytest.mark.parametrize(("hand", "offered"), [(TANKI_1S, True)])
 def test_club_ippatsu_does_not_count_for_the_two_han_minimum_P65(hand: str, offered: bool) -> None:
-    """P65 CLUB 「一発は、2ハン縛りを満たす役とはならない」 (A000-20): at 4 honba, riichi + ippatsu alone
-    is no win; riichi + haku (+ ippatsu) is."""
+    """P65 CLUB 「一発は、2ハン縛りを満たす役とはならない」 (A000-20): at 4 honba riichi + haku (+ ippatsu) wins."""
     w = build(preset("club"), east="2p", south=hand, draws="3z" + "3p" + "4p" + "7z" + "2z" + "1s", dora=IND,
               ura=IND, seed=14)
     g = _game("club", w, honba=4)
