@@ -14,9 +14,12 @@ across hands; a whole hand does not), then combined. A block is a small tuple
 
 from __future__ import annotations
 
+import marshal
+import os
+import zlib
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .tiles import NUM_KINDS, REMOVED_KINDS, YAOCHUU, kind_name
 
@@ -273,11 +276,14 @@ class SuitPart(NamedTuple):
     trip_fu: int  # fu of the triplets when all are concealed (P52: 4, 8 for terminals/honours)
     flags: int  # OR of the KIND_CLASS of its kinds (the same for every split of a suit key)
     fu_lines: tuple[tuple[str, int], ...]  # fu breakdown lines of its triplets, concealed (P52)
-    waits: dict[int, tuple[tuple[str, bool], ...]]  # filled by ``part_waits``
+    #: ``waits[win % 9]``: where a winning tile ``win`` of this suit can sit (``part_waits``);
+    #: the same for a pinzu part and its souzu twin.
+    waits: tuple[tuple[tuple[str, bool], ...], ...]
 
 
 _part = tuple.__new__  # SuitPart(...) without the keyword-handling constructor frame
-_EMPTY_PART = SuitPart((), -1, (), 0, 0, 0, 0, False, True, 0, 0, (), {})
+_NO_WAITS: tuple[tuple[tuple[str, bool], ...], ...] = ((),) * 9  # until ``_with_waits``
+_EMPTY_PART = SuitPart((), -1, (), 0, 0, 0, 0, False, True, 0, 0, (), _NO_WAITS)
 #: Fu breakdown line of a concealed / a ron-completed (open) triplet of each kind (P52).
 TRIPLET_CLOSED = tuple((f"triplet_closed {kind_name(k)}", 8 if k in YAOCHUU else 4) for k in range(NUM_KINDS))
 TRIPLET_OPEN = tuple((f"triplet_open {kind_name(k)}", 4 if k in YAOCHUU else 2) for k in range(NUM_KINDS))
@@ -288,7 +294,7 @@ _ITTSU = (kind_set((9, 12, 15)), kind_set((18, 21, 24)))
 def _with_pair(p: SuitPart, kind: int) -> SuitPart:
     blocks, _, trips, trip_set, n_seq, seq_count, peikou, ittsu, outside, trip_fu, flags, fu_lines, _ = p
     return _part(SuitPart, (blocks, kind, trips, trip_set, n_seq, seq_count, peikou, ittsu,
-                            outside and kind in YAOCHUU, trip_fu, flags | KIND_CLASS[kind], fu_lines, {}))
+                            outside and kind in YAOCHUU, trip_fu, flags | KIND_CLASS[kind], fu_lines, _NO_WAITS))
 
 
 def _with_triplet(p: SuitPart, kind: int) -> SuitPart:
@@ -296,7 +302,7 @@ def _with_triplet(p: SuitPart, kind: int) -> SuitPart:
     return _part(SuitPart, (((1, kind), *blocks), pair, (kind, *trips), trip_set | KIND_BIT[kind], n_seq,
                             seq_count, peikou, ittsu, outside and kind in YAOCHUU,
                             trip_fu + (8 if kind in YAOCHUU else 4), flags | KIND_CLASS[kind],
-                            (TRIPLET_CLOSED[kind], *fu_lines), {}))
+                            (TRIPLET_CLOSED[kind], *fu_lines), _NO_WAITS))
 
 
 def _with_sequence(p: SuitPart, kind: int) -> SuitPart:
@@ -307,16 +313,19 @@ def _with_sequence(p: SuitPart, kind: int) -> SuitPart:
         ittsu = held & _ITTSU[0] == _ITTSU[0] or held & _ITTSU[1] == _ITTSU[1]
     return _part(SuitPart, (((0, kind), *blocks), pair, trips, trip_set, n_seq + 1, seqs,
                             peikou + (seq_count >> KIND_BITS * kind & 1), ittsu,
-                            outside and kind % 9 in (0, 6), trip_fu, flags | _SEQ_CLASS[kind], fu_lines, {}))
+                            outside and kind % 9 in (0, 6), trip_fu, flags | _SEQ_CLASS[kind], fu_lines, _NO_WAITS))
 
 
 def part_waits(part: SuitPart, win: int) -> tuple[tuple[str, bool], ...]:
-    """Where the winning tile ``win`` can sit in ``part``: ``(wait, on_triplet)`` for the pair
-    (tanki) and each distinct set holding it, in block order (cached on the part)."""
-    w = part.waits.get(win)
-    if w is None:
-        w = part.waits[win] = _placements(part.blocks, part.pair, win)
-    return w
+    """Where the winning tile ``win`` (of the part's suit) can sit in ``part``: ``(wait,
+    on_triplet)`` for the pair (tanki) and each distinct set holding it, in block order."""
+    return part.waits[win % 9]
+
+
+def _with_waits(p: SuitPart, base: int) -> SuitPart:
+    """``p`` with the placements of a winning tile of each kind of its suit."""
+    blocks, pair = p.blocks, p.pair
+    return p._replace(waits=tuple([_placements(blocks, pair, base + i) for i in range(9)]))
 
 
 def _placements(blocks: tuple[Block, ...], pair: int, win: int) -> tuple[tuple[str, bool], ...]:
@@ -343,10 +352,13 @@ def _placements(blocks: tuple[Block, ...], pair: int, win: int) -> tuple[tuple[s
     return tuple(out)
 
 
-#: Per suit: (suit key << 1 | pair still free) → its parts; a pattern's entry reuses its
-#: sub-patterns'. ``SUIT_PARTS[s].get(key << 1 | 1)`` is ``suit_parts(s, key)`` once cached.
+#: Per suit: (suit key << 1 | 1) → its parts. ``SUIT_PARTS[s].get(key << 1 | 1)`` is
+#: ``suit_parts(s, key)`` once cached.
 SUIT_PARTS: tuple[dict[int, tuple[SuitPart, ...]], ...] = ({}, {}, {}, {})
 _PARTS = SUIT_PARTS
+#: Per suit: (suit key << 1 | pair still free) → its parts without waits, for ``_split``, which
+#: builds a pattern's parts from its sub-patterns' (only without the table file).
+_SPLITS: tuple[dict[int, tuple[SuitPart, ...]], ...] = ({}, {}, {}, {})
 _CACHE_LIMIT = 500_000
 _NO_PARTS: tuple[SuitPart, ...] = ()
 
@@ -359,13 +371,20 @@ def suit_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
         memo = _PARTS[suit]
         if len(memo) > _CACHE_LIMIT:
             memo.clear()
-        twin = _PARTS[3 - suit].get(key << 1 | 1) if suit in (1, 2) else None
-        if twin is not None:  # pinzu and souzu patterns have the same splits, 9 kinds apart
-            parts = memo[key << 1 | 1] = tuple(_moved(p, 9 if suit == 2 else -9) for p in twin)
+        if not _table_state[0]:
+            load_table()
+        recs = _TABLE_PARTS[suit].get(key)
+        twin = _PARTS[3 - suit].get(key << 1 | 1) if suit in (1, 2) and recs is None else None
+        if recs is not None:  # from the table file
+            parts = tuple([_part(SuitPart, r) for r in recs])
+        elif twin is not None:  # pinzu and souzu patterns have the same splits, 9 kinds apart
+            parts = tuple(_moved(p, 9 if suit == 2 else -9) for p in twin)
         else:
-            parts = _split(key, suit * 9, suit < 3, True, memo)
-        if not key:
-            memo[1] = parts  # the empty suit, looked up directly by the scorer
+            splits = _SPLITS[suit]
+            if len(splits) > _CACHE_LIMIT:
+                splits.clear()
+            parts = tuple([_with_waits(p, suit * 9) for p in _split(key, suit * 9, suit < 3, True, splits)])
+        memo[key << 1 | 1] = parts
     return parts
 
 
@@ -380,7 +399,7 @@ def _moved(p: SuitPart, by: int) -> SuitPart:
         flags |= KIND_CLASS[k] if t else _SEQ_CLASS[k]
     return _part(SuitPart, (blocks, pair, trips, p.trip_set << shift if by > 0 else p.trip_set >> -shift, p.n_seq,
                             p.seq_count << shift if by > 0 else p.seq_count >> -shift, p.peikou, p.ittsu,
-                            p.outside, p.trip_fu, flags, tuple(TRIPLET_CLOSED[k] for k in trips), {}))
+                            p.outside, p.trip_fu, flags, tuple(TRIPLET_CLOSED[k] for k in trips), p.waits))
 
 
 def _split(key: int, base: int, runs: bool, pair_free: bool, memo: dict[int, tuple[SuitPart, ...]]
@@ -405,3 +424,136 @@ def _split(key: int, base: int, runs: bool, pair_free: bool, memo: dict[int, tup
         out += [_with_sequence(p, k) for p in _split(key - _SEQ_BITS[i], base, runs, pair_free, memo)]
     done = memo[mk] = tuple(out) if out else _NO_PARTS
     return done
+
+
+# --- the suit-pattern table file ---------------------------------------------------------------
+#
+# Every suit pattern a complete hand can show (21,743 number-suit patterns: up to four sets and
+# at most one pair, each kind at most four times; 498 honour patterns; 8 manzu patterns, which
+# hold only 1m and 9m) is split once by ``tools/gen_suit_table.py`` into
+# ``data/suit_parts.marshal.zlib``, with the winning-tile placements of every part and the usual
+# digit string of every pattern. It holds no rule-dependent value. The file is read on the first
+# cache miss (so by the first ``score_hand``, never by ``import sanma``); a part is made a
+# ``SuitPart`` only when its pattern is first met. Without the file
+# (or with one of another version) everything is computed as before, at first use.
+
+TABLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "suit_parts.marshal.zlib")
+TABLE_VERSION = 1
+WAIT_NAMES = (RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI)
+_MAX_SETS = 4
+
+#: The table's parts, once read: per suit, suit key → its parts as plain tuples.
+_TABLE_PARTS: tuple[dict[int, tuple[tuple[Any, ...], ...]], ...] = ({}, {}, {}, {})
+#: Manzu, number suits (pinzu and souzu share one), honours: usual digit string → suit-local key.
+TABLE_DIGITS: tuple[dict[str, int], dict[str, int], dict[str, int]] = ({}, {}, {})
+_table_state = [False]  # read (or tried)
+
+
+def complete_suit_keys(suit: int) -> list[int]:
+    """Every key of ``suit`` that splits into at most four sets and at most one pair (with at
+    most four tiles of a kind), the empty suit included, in increasing order."""
+    kinds = 2 if suit == 0 else 7 if suit == 3 else 9
+    offsets = (0, 8) if suit == 0 else tuple(range(kinds))
+    blocks: list[int] = [3 * KIND_BIT[o] for o in offsets]
+    if suit in (1, 2):
+        blocks += list(_SEQ_BITS)
+    found: set[int] = set()
+
+    def fits(key: int) -> bool:
+        return not over_four(key) and not (key >> 2 & key & ALL_KINDS)  # no kind above 4
+
+    def rec(start: int, depth: int, key: int) -> None:
+        found.add(key)
+        for o in offsets:
+            if fits(key + 2 * KIND_BIT[o]):
+                found.add(key + 2 * KIND_BIT[o])
+        if depth == _MAX_SETS:
+            return
+        for i in range(start, len(blocks)):
+            if fits(key + blocks[i]):
+                rec(i, depth + 1, key + blocks[i])
+
+    rec(0, 0, 0)
+    return sorted(found)
+
+
+def _digits_of(key: int, suit: int) -> str:
+    """The usual digit string of a suit-local key (each digit as often as its count)."""
+    return "".join(str(i + 1) * (key >> KIND_BITS * i & 7) for i in range(9 if suit < 3 else 7))
+
+
+def build_table() -> tuple[Any, ...]:
+    """The table file's content, computed afresh (independent of the caches): ``(version,
+    wait names, parts, digits)``. ``parts[s]`` maps each complete key of suit s to its parts,
+    each a plain tuple of the ``SuitPart`` fields; equal values are one object, which marshal
+    writes once. Only tuples, ints and strings: once the garbage collector has seen
+    them it stops tracking them, so the table does not slow later collections. ``digits``
+    maps the usual digit string of each complete manzu / number-suit / honour pattern to its
+    suit-local key."""
+    shared: dict[Any, Any] = {}
+
+    def one(x: Any) -> Any:
+        return shared.setdefault((type(x), x), x)
+
+    parts: list[dict[int, tuple[tuple[Any, ...], ...]]] = []
+    for suit in range(4):
+        memo: dict[int, tuple[SuitPart, ...]] = {}
+        table: dict[int, tuple[tuple[Any, ...], ...]] = {}
+        for key in complete_suit_keys(suit):
+            if not key:
+                continue
+            recs = []
+            for p in _split(key, suit * 9, suit < 3, True, memo):
+                waits = one(tuple([one(_placements(p.blocks, p.pair, suit * 9 + i)) for i in range(9)]))
+                blocks = one(tuple(one(b) for b in p.blocks))
+                recs.append((blocks, p.pair, one(p.trips), *(one(x) for x in p[3:11]), one(p.fu_lines), waits))
+            if recs:
+                table[key] = tuple(recs)
+        parts.append(table)
+    digits = tuple({_digits_of(k, s): k for k in complete_suit_keys(s) if k} for s in (0, 1, 3))
+    return (TABLE_VERSION, WAIT_NAMES, tuple(parts), digits)
+
+
+def read_table_file(path: str = TABLE_FILE) -> tuple[Any, ...] | None:
+    """The table file's content, or None when it is missing or not of this version."""
+    try:
+        with open(path, "rb") as f:
+            data = marshal.loads(zlib.decompress(f.read()))
+    except (OSError, ValueError, EOFError, TypeError, zlib.error):
+        return None
+    if type(data) is not tuple or len(data) != 4 or data[0] != TABLE_VERSION:
+        return None
+    return data
+
+
+def write_table_file(path: str = TABLE_FILE) -> int:
+    """Write the table file (``tools/gen_suit_table.py``); its size in bytes."""
+    blob = zlib.compress(marshal.dumps(build_table(), 4), 9)
+    with open(path, "wb") as f:
+        f.write(blob)
+    return len(blob)
+
+
+def table_loaded() -> bool:
+    """Whether ``load_table`` has run."""
+    return _table_state[0]
+
+
+def load_table() -> None:
+    """Read the table file into the lookup tables (once; later calls do nothing)."""
+    if _table_state[0]:
+        return
+    _table_state[0] = True
+    data = read_table_file()
+    if data is None:
+        return
+    _, names, parts, digits = data
+    # The scorer compares wait names with ``is``. marshal writes each name once and refers to
+    # it everywhere else, and interns it when read: the file is used only if its names are
+    # this module's constants.
+    if len(names) != len(WAIT_NAMES) or any(a is not b for a, b in zip(names, WAIT_NAMES, strict=True)):
+        return
+    for suit in range(4):
+        _TABLE_PARTS[suit].update(parts[suit])
+    for mine, saved in zip(TABLE_DIGITS, digits, strict=True):
+        mine.update(saved)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from .agari import TABLE_DIGITS, load_table, table_loaded
 from .errors import HandError, TileError
 from .tiles import NUM_KINDS, Tile, kind_name, parse_tiles, to_mpsz
 
@@ -109,6 +110,7 @@ _DIGIT_OFFSET: tuple[dict[str, int], ...] = (
 # Per suit: digit string → (its part of the hand key, tiles, red fives), () for the strict path.
 _SUIT_DIGITS: tuple[dict[str, tuple[int, int, int] | tuple[()]], ...] = ({}, {}, {}, {})
 _DIGITS_LIMIT = 100_000
+_TABLE_OF_SUIT = (TABLE_DIGITS[0], TABLE_DIGITS[1], TABLE_DIGITS[1], TABLE_DIGITS[2])
 
 
 def _suit_digits(suit: int, digits: str) -> tuple[int, int, int] | tuple[()]:
@@ -116,6 +118,12 @@ def _suit_digits(suit: int, digits: str) -> tuple[int, int, int] | tuple[()]:
     cache = _SUIT_DIGITS[suit]
     if len(cache) > _DIGITS_LIMIT:
         cache.clear()
+    if not table_loaded():
+        load_table()
+    local = _TABLE_OF_SUIT[suit].get(digits)
+    if local is not None:  # the usual digits of a complete pattern (agari's table file)
+        entry_t = cache[digits] = (local << 27 * suit, len(digits), 0)
+        return entry_t
     if suit in (1, 2):  # pinzu and souzu read the same digits, 27 bits apart
         twin = _SUIT_DIGITS[3 - suit].get(digits)
         if twin is not None:
@@ -142,6 +150,7 @@ def _suit_digits(suit: int, digits: str) -> tuple[int, int, int] | tuple[()]:
     return entry
 
 _MAN_DIGITS, _PIN_DIGITS, _SOU_DIGITS, _HONOUR_DIGITS = _SUIT_DIGITS
+_NUMBER_TABLE = TABLE_DIGITS[1]
 
 
 def parse_concealed(text: str) -> Concealed | None:
@@ -181,20 +190,32 @@ def parse_concealed(text: str) -> Concealed | None:
         if not e:
             return None
         key, n, _ = e
+    # Pinzu and souzu first look in the table of complete patterns (agari.TABLE_DIGITS: every
+    # split pattern in its usual digits, no red five; filled on the first _suit_digits call).
     if pin is not None:
-        e = _PIN_DIGITS.get(pin) or _suit_digits(1, pin)
-        if not e:
-            return None
-        key += e[0]
-        n += e[1]
-        red_p = e[2]
+        local = _NUMBER_TABLE.get(pin)
+        if local is not None:
+            key += local << 27
+            n += len(pin)
+        else:
+            e = _PIN_DIGITS.get(pin) or _suit_digits(1, pin)
+            if not e:
+                return None
+            key += e[0]
+            n += e[1]
+            red_p = e[2]
     if sou is not None:
-        e = _SOU_DIGITS.get(sou) or _suit_digits(2, sou)
-        if not e:
-            return None
-        key += e[0]
-        n += e[1]
-        red_s = e[2]
+        local = _NUMBER_TABLE.get(sou)
+        if local is not None:
+            key += local << 54
+            n += len(sou)
+        else:
+            e = _SOU_DIGITS.get(sou) or _suit_digits(2, sou)
+            if not e:
+                return None
+            key += e[0]
+            n += e[1]
+            red_s = e[2]
     if honours is not None:
         e = _HONOUR_DIGITS.get(honours) or _suit_digits(3, honours)
         if not e:

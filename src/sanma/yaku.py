@@ -33,7 +33,6 @@ from .agari import (
     TANKI,
     SuitPart,
     kind_set,
-    part_waits,
 )
 from .rules.schema import PON_CAPABLE_YAKUMAN, Rules
 from .tiles import DRAGONS, GREEN, NORTH, NUM_KINDS, WINDS, YAOCHUU
@@ -438,6 +437,7 @@ def standard_readings(
     suit_of_win = win // 9
     ron = not tsumo
     win_triplet_fu = 4 if win in YAOCHUU else 2  # what a triplet loses when a ron completes it
+    win_offset = win % 9  # ``part_waits``
 
     out: list[Reading] = []
     for a in pin_parts:
@@ -458,7 +458,7 @@ def standard_readings(
                 run = longest_run(trip_set)
                 renkou = run.bit_count()
             win_part = four[suit_of_win]
-            for wait, on_triplet in win_part.waits.get(win) or part_waits(win_part, win):
+            for wait, on_triplet in win_part.waits[win_offset]:
                 # A triplet completed by ron counts as open (Y21, Y38); on tsumo it is concealed
                 # but was not complete before the win (the CLUB deki/tsumori split, A000-6).
                 closed_trips = concealed - (on_triplet and ron)

@@ -1,0 +1,160 @@
+"""The suit-pattern table file (src/sanma/data/suit_parts.marshal.zlib, written by
+tools/gen_suit_table.py) and the scorer's use of it."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sanma
+from sanma import agari, hand
+from sanma.agari import (
+    TABLE_DIGITS,
+    TABLE_FILE,
+    WAIT_NAMES,
+    SuitPart,
+    build_table,
+    complete_suit_keys,
+    load_table,
+    read_table_file,
+    suit_parts,
+)
+from sanma.tiles import parse_tiles
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_generated_table_file_equals_a_fresh_build() -> None:
+    """The committed file is what tools/gen_suit_table.py computes today."""
+    saved = read_table_file()
+    assert saved is not None, f"{TABLE_FILE} is missing: run tools/gen_suit_table.py"
+    assert saved == build_table()
+
+
+def test_gen_tool_check_passes() -> None:
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_suit_table.py"), "--check"],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+
+
+def test_complete_patterns_are_all_there() -> None:
+    assert len(complete_suit_keys(1)) == len(complete_suit_keys(2)) == 21_743  # the empty suit included
+    assert len(complete_suit_keys(3)) == 498
+    assert len(complete_suit_keys(0)) == 8
+    # brute force over every pinzu pattern of at most 14 tiles: complete exactly when it splits
+    fresh: dict[int, tuple[SuitPart, ...]] = {}
+    complete = set(complete_suit_keys(1))
+    rnd = random.Random(3)
+    for _ in range(3000):
+        counts = [0] * 9
+        for k in rnd.sample([i for i in range(9) for _ in range(4)], rnd.choice((2, 3, 5, 6, 8, 9, 11, 12, 14))):
+            counts[k] += 1
+        key = sum(c << 3 * i for i, c in enumerate(counts))
+        assert bool(agari._split(key, 9, True, True, fresh)) == (key in complete), counts
+
+
+def _fresh_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
+    return tuple(agari._with_waits(p, suit * 9) for p in agari._split(key, suit * 9, suit < 3, True, {}))
+
+
+@pytest.mark.parametrize("suit", [0, 1, 2, 3])
+def test_table_parts_equal_a_fresh_split(suit: int) -> None:
+    load_table()
+    keys = complete_suit_keys(suit)
+    rnd = random.Random(suit)
+    for key in rnd.sample(keys, min(len(keys), 400)):
+        parts = suit_parts(suit, key)
+        assert parts == _fresh_parts(suit, key), (suit, oct(key))
+        assert all(type(p) is SuitPart for p in parts)
+        # the scorer compares wait names with `is`
+        for p in parts:
+            for placements in p.waits:
+                for name, _ in placements:
+                    assert any(name is w for w in WAIT_NAMES), name
+
+
+def test_table_digits_read_as_the_strict_parser() -> None:
+    load_table()
+    for suit, table, letter in ((0, TABLE_DIGITS[0], "m"), (1, TABLE_DIGITS[1], "p"), (2, TABLE_DIGITS[1], "s"),
+                                (3, TABLE_DIGITS[2], "z")):
+        rnd = random.Random(suit)
+        for digits in rnd.sample(sorted(table), min(len(table), 300)):
+            key, n, reds = hand._suit_digits(suit, digits)  # type: ignore[misc]
+            tiles = parse_tiles(digits + letter)
+            assert n == len(tiles) and reds == 0
+            assert key == sum(1 << 3 * t.kind for t in tiles)
+
+
+def test_a_bad_file_is_ignored(tmp_path: Path) -> None:
+    bad = tmp_path / "x.marshal.zlib"
+    bad.write_bytes(b"not zlib")
+    assert read_table_file(str(bad)) is None
+    assert read_table_file(str(tmp_path / "missing")) is None
+
+
+def test_import_does_not_read_the_table() -> None:
+    code = "import sanma, sanma.agari as a; assert not a.table_loaded(); " \
+           "sanma.score_hand('123456789p11s222z', win='1s', tsumo=True, seat_wind='S'); assert a.table_loaded()"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+
+
+def test_scores_without_the_table_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fallback (no file: every pattern split at first use) scores exactly as the table."""
+    rnd = random.Random(11)
+    hands: list[tuple[str, str, bool]] = []
+    number = [9 + i for i in range(9)] + [18 + i for i in range(9)]
+    while len(hands) < 300:
+        counts = [0] * 34
+        for _ in range(4):
+            if rnd.random() < 0.6:
+                k = rnd.choice(number[:7] + number[9:16])
+                for j in range(3):
+                    counts[k + j] += 1
+            else:
+                counts[rnd.choice([0, 8, *number, *range(27, 34)])] += 3
+        counts[rnd.choice([0, 8, *number, *range(27, 34)])] += 2
+        if max(counts) > 4:
+            continue
+        text = "".join(
+            "".join(str(k - lo + 1) * counts[k] for k in range(lo, hi)) + letter
+            for lo, hi, letter in ((0, 9, "m"), (9, 18, "p"), (18, 27, "s"), (27, 34, "z"))
+            if any(counts[lo:hi]))
+        win = rnd.choice([k for k in range(34) if counts[k]])
+        hands.append((text, f"{win % 9 + 1}{'mpsz'[win // 9]}", rnd.random() < 0.5))
+
+    def run() -> list[object]:
+        out: list[object] = []
+        for text, win, tsumo in hands:
+            try:
+                out.append(sanma.score_hand(text, win=win, tsumo=tsumo, riichi=True, seat_wind="S"))
+            except sanma.SanmaError as e:
+                out.append((type(e), str(e)))
+        return out
+
+    with_table = run()
+    empty: tuple[dict[int, object], ...] = ({}, {}, {}, {})
+    saved_parts = [dict(m) for m in agari.SUIT_PARTS]
+    saved_digits = [dict(m) for m in hand._SUIT_DIGITS]
+    monkeypatch.setattr(agari, "_TABLE_PARTS", empty)
+    monkeypatch.setattr(hand, "_TABLE_OF_SUIT", ({}, {}, {}, {}))
+    monkeypatch.setattr(hand, "_NUMBER_TABLE", {})
+    try:
+        for memo in agari.SUIT_PARTS:
+            memo.clear()
+        for digits in hand._SUIT_DIGITS:
+            digits.clear()
+        without = run()
+    finally:
+        for memo, saved in zip(agari.SUIT_PARTS, saved_parts, strict=True):
+            memo.clear()
+            memo.update(saved)
+        for d, saved_d in zip(hand._SUIT_DIGITS, saved_digits, strict=True):
+            d.clear()
+            d.update(saved_d)
+    assert without == with_table
+    assert sum(isinstance(s, sanma.Score) for s in with_table) > 100
