@@ -360,6 +360,9 @@ _PARTS = SUIT_PARTS
 #: builds a pattern's parts from its sub-patterns' (only without the table file).
 _SPLITS: tuple[dict[int, tuple[SuitPart, ...]], ...] = ({}, {}, {}, {})
 _CACHE_LIMIT = 500_000
+#: New suit patterns met before the table file is read (see ``suit_parts``).
+TABLE_AFTER_MISSES = 256
+_misses = [0]
 _NO_PARTS: tuple[SuitPart, ...] = ()
 
 
@@ -372,7 +375,11 @@ def suit_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
         if len(memo) > _CACHE_LIMIT:
             memo.clear()
         if not _table_state[0]:
-            load_table()
+            # Reading the table file costs ~0.1 s: worth it only for a process that meets many
+            # patterns (a benchmark, an analysis, a long simulation), not for one `sanma score`.
+            _misses[0] += 1
+            if _misses[0] >= TABLE_AFTER_MISSES:
+                load_table()
         recs = _TABLE_PARTS[suit].get(key)
         twin = _PARTS[3 - suit].get(key << 1 | 1) if suit in (1, 2) and recs is None else None
         if recs is not None:  # from the table file
