@@ -30,11 +30,7 @@ TENHOU = sorted([*DATA.glob("tenhou_mjlog/*.xml"), *DATA.glob("tenhou6_json/*.js
 MAJSOUL = sorted([*DATA.glob("majsoul_tenhou6_json/*.json"), *DATA.glob("majsoul_mjai_excerpt/*.jsonl")])
 
 # Where the engine (or the record itself) disagrees; each strict: fixing it must remove the entry.
-KNOWN = {
-    "mjai-reviewer3p_kokushi_peinuki": (
-        "E3: record anomaly, not an engine bug: the win's deltas [-48000, 0, 48000] omit seat 0's "
-        "riichi stick, which the game's final scores include; the engine pays it (49000)."),
-}
+KNOWN: dict[str, str] = {}
 
 
 def _param(path: Path, platform: str) -> object:
@@ -64,9 +60,17 @@ def test_all_records_together_match_kyoku_by_kyoku() -> None:
     report = replay_files(TENHOU + MAJSOUL)
     assert report.games == 15
     assert report.kyoku == 89
-    # the known disagreement above (a record anomaly), one kyoku
-    assert report.matched == 88
-    assert {Path(m.source).stem for m in report.mismatches} == set(KNOWN)
+    assert report.matched == 89
+    assert report.mismatches == []
+
+
+def test_a_record_whose_payments_omit_a_riichi_stick_is_reported_as_a_record_anomaly() -> None:
+    """mjai-reviewer3p_kokushi_peinuki E3: the win's recorded deltas [-48000, 0, 48000] leave out
+    seat 0's riichi stick, which the record's own final scores include. The engine pays it
+    (49000) and agrees with the final scores, so the replay notes the record's slip."""
+    result = replay_record(read_record(DATA / "majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json"))
+    assert result.mismatches == []
+    assert any("record anomaly" in n and "[-48000, 0, 48000]" in n for n in result.notes)
 
 
 # --- rules chosen for a record ---------------------------------------------------------------
@@ -227,3 +231,18 @@ def test_cli_rules_option_overrides_the_default() -> None:
     res = CliRunner().invoke(_app(), ["replay", str(path), "--rules", "majsoul", "--check", "--json"])
     assert res.exit_code == 1
     assert any(m["what"] == "final points" for m in json.loads(res.output)["mismatches"])
+
+
+def test_a_stick_difference_the_final_scores_do_not_explain_stays_a_mismatch(tmp_path: Path) -> None:
+    """The anomaly above is forgiven only because the record's final scores side with the engine:
+    make the final scores follow the recorded payments instead and both disagreements are reported."""
+    src = DATA / "majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json"
+    data = json.loads(src.read_text())
+    data["sc"][4] -= 1000
+    data["sc"][5] -= 1.0
+    bad = tmp_path / "peinuki_tampered.json"
+    bad.write_text(json.dumps(data))
+    result = replay_record(read_record(bad))
+    whats = {m.what for m in result.mismatches}
+    assert "final scores" in whats and any(w.endswith("payments") for w in whats)
+    assert result.matched < result.kyoku

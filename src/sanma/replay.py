@@ -333,6 +333,7 @@ class _Replayer:
         self.at = ""  # the record event being replayed, for messages
         self.bad = False  # the current kyoku has a mismatch
         self.seed_walls: list[TenhouKyokuWall] | None = None
+        self.stick_anomalies: list[Mismatch] = []
         if record.shuffle_seed or any(record.kyoku_seeds):
             notes.append("walls re-dealt from the record's Tenhou shuffle seed: every draw, replacement "
                          "and dora indicator is checked against them")
@@ -663,7 +664,16 @@ class _Replayer:
         if w.points and w.points != h["points"]:
             self.mismatch(who + "points", w.points, h["points"])
         if list(w.deltas) != list(h["deltas"]):
-            self.mismatch(who + "payments", list(w.deltas), list(h["deltas"]))
+            diff = [g - e for e, g in zip(w.deltas, h["deltas"], strict=False)]
+            stick_only = len(diff) == 3 and diff[w.seat] > 0 and diff[w.seat] % self.rules.riichi_deposit == 0 \
+                and all(d == 0 for i, d in enumerate(diff) if i != w.seat)
+            if stick_only:
+                # Possibly a record whose payments leave out riichi sticks its own scores include:
+                # decided at the end of the game, against the record's final scores.
+                self.stick_anomalies.append(Mismatch(self.rec.source, self.label, who + "payments",
+                                                     list(w.deltas), list(h["deltas"]), self.at))
+            else:
+                self.mismatch(who + "payments", list(w.deltas), list(h["deltas"]))
         if w.honba != honba:
             self.mismatch(who + "honba", w.honba, honba)
         if w.kyotaku != sticks:
@@ -710,6 +720,9 @@ class _Replayer:
             self.end_of_game()
             if self.games_started == 1 and self.game is not None:
                 out.events = list(self.game.events)
+        if self.stick_anomalies:  # not explained by the record's final scores: real mismatches
+            out.mismatches.extend(self.stick_anomalies)
+            out.matched -= len({m.kyoku for m in self.stick_anomalies})
         return out
 
     def end_of_game(self) -> None:
@@ -732,6 +745,14 @@ class _Replayer:
             return
         if rec.final_scores is not None and list(end_game["scores"]) != list(rec.final_scores):
             self.mismatch("final scores", list(rec.final_scores), end_game["scores"], kyoku="end")
+        elif rec.final_scores is not None:
+            # The record's own final scores agree with the engine: payments that differed only by
+            # riichi sticks paid to the winner were a slip of the record, not of the engine.
+            for m in self.stick_anomalies:
+                self.out.notes.append(
+                    f"record anomaly in {m.kyoku}: its {m.what} {m.expected} leave out riichi sticks that its "
+                    f"own final scores include; the engine paid {m.got}")
+            self.stick_anomalies.clear()
         if rec.final_points is not None and [float(p) for p in end_game["points"]] != \
                 [float(p) for p in rec.final_points]:
             self.mismatch("final points", list(rec.final_points), end_game["points"], kyoku="end")
