@@ -123,3 +123,24 @@ def test_club_shibari_riichi_must_fix_two_han_P87(name: str, honba: int, offered
     for seat in (0, 1, 2, 0):
         tsumogiri(g, seat)
     assert has(g, 1, "reach", "3p") is offered
+
+
+NINE_ORPHANS = "19m19p19s12345z2p3p"  # eleven different terminals and honours
+
+
+@pytest.mark.parametrize(("name", "ends"), [("online", True), ("kansai", False)])
+def test_kyuushu_in_the_last_hand_with_the_dealer_top_P40(name: str, ends: bool) -> None:
+    """P40 (ONLINE L37): 「九種九牌流局 ○ 親連荘 流局時にオーラスで親が1位の場合、自動的に終了」 — a
+    nine-terminals abort in the last hand (South 3) with the dealer top ends the game; KANSAI is
+    silent (matrix default: the dealer repeats, P92)."""
+    rules = preset(name)
+    w = build(rules, east=NINE_ORPHANS, dora="9m", seed=7)
+    g = Game(rules, seed=3, walls=walls_in_order([w, w]), round_index=1, kyoku=2,
+             scores=[30000, 30000, 45000])
+    act(g, 2, "ryukyoku")
+    assert g.hand_results[-1].kind == "abort"
+    assert g.done is ends
+    if ends:
+        assert g.end_reason == "agari_yame"
+    else:
+        assert g.dealer == 2 and g.honba == 1
