@@ -17,7 +17,7 @@ from typing import Literal
 
 from .agari import TABLE_DIGITS, load_table, table_loaded
 from .errors import HandError, TileError
-from .tiles import NUM_KINDS, Tile, kind_name, parse_tiles, to_mpsz
+from .tiles import NUM_KINDS, Tile, parse_tiles, to_mpsz
 
 MeldType = Literal["pon", "kan", "ankan"]
 MELD_TYPES: tuple[MeldType, ...] = ("pon", "kan", "ankan")
@@ -77,16 +77,6 @@ class Meld:
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
-
-
-def meld_of(type_: MeldType, kind: int, red: int = 0) -> Meld:
-    """A meld of ``kind`` with ``red`` red fives among its tiles."""
-    size = 3 if type_ == "pon" else 4
-    return Meld(type_, tuple(Tile(kind, i < red) for i in range(size)))
-
-
-def describe_kind(kind: int) -> str:
-    return kind_name(kind)
 
 
 # --- concealed tiles as a hand key --------------------------------------------------------------
@@ -158,6 +148,7 @@ def parse_concealed(text: str) -> Concealed | None:
     read it (see above).
 
     >>> from sanma.agari import key_counts
+    >>> from sanma.tiles import kind_name
     >>> key, n, red_p, red_s, flowers = parse_concealed("19m0556p11z")
     >>> n, red_p, red_s, [kind_name(k) for k, c in enumerate(key_counts(key)) for _ in range(c)]
     (8, 1, 0, ['1m', '9m', '5p', '5p', '5p', '6p', '1z', '1z'])

@@ -31,7 +31,7 @@ from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, score_hand
 from ..shanten_table import shanten_trusted
-from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, kind_name, successor
+from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, successor
 from .actions import Action
 from .settle import FinalResult, final_result, placement
 from .wall import Wall
@@ -1333,6 +1333,3 @@ def _pairs(hand: list[Tile], kind: int) -> list[tuple[Tile, Tile]]:
                 out.append(p)
     return out
 
-
-def describe(kind: int) -> str:
-    return kind_name(kind)
