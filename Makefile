@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The mypyc-compiled build (tools/build_native.py): the modules of COMPILED in src/sanma/_accel.py.
+NATIVE := src/sanma/_compiled/MANIFEST.json
+NATIVE_SOURCES := $(addprefix src/sanma/,tiles.py hand.py agari.py yaku.py scoring.py shanten_table.py \
+	game/actions.py game/wall.py game/engine.py)
 
-.PHONY: install run test lint typecheck bench docs clean
+.PHONY: install native run test lint typecheck bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -12,7 +16,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# A failed compile is not fatal: sanma then runs in pure Python (and the next make tries again).
+$(NATIVE): $(STAMP) $(NATIVE_SOURCES) tools/build_native.py
+	-$(PY) tools/build_native.py
+
+install: $(STAMP) $(NATIVE)
+
+native: $(STAMP)
+	$(PY) tools/build_native.py
 
 run: install
 	$(PY) -m sanma play --rules tenhou
@@ -31,4 +42,4 @@ docs: install
 	$(PY) -m sanma rules docs > docs/RULES.md
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	rm -rf $(VENV) build *.egg-info src/*.egg-info src/sanma/_compiled

@@ -15,7 +15,7 @@ from sanma.game.engine import Game
 from sanma.game.wall import HAIPAI_POSITIONS, Wall, WallBuilder
 from sanma.rules.schema import Rules
 from sanma.shanten_table import shanten_counts
-from sanma.tiles import NUM_KINDS, Tile
+from sanma.tiles import NUM_KINDS
 
 PRESETS = ("club", "online", "official", "kansai", "tenhou", "majsoul")
 
@@ -41,23 +41,21 @@ class RecordingWall(Wall):
         rec.given = list(range(len(HAIPAI_POSITIONS) * len(HAIPAI_POSITIONS[0])))
         return rec
 
-    def draw(self) -> Tile:
-        i = self._next
-        t = super().draw()
-        self.given.append(i)
-        return t
-
-    def draw_replacement(self) -> Tile:
-        k = self._rinshan_taken
-        t = super().draw_replacement()
-        pos = self._rinshan[k] if self._rinshan_taken > k else self._end
-        assert self.tiles[pos] == t, f"replacement {t} does not lie at position {pos}"
+    def draw_position(self) -> int:
+        pos = super().draw_position()
         self.given.append(pos)
-        return t
+        return pos
 
-    @property
-    def indicator_positions(self) -> tuple[int, ...]:
-        return self._indicators
+    def replacement_position(self) -> int:
+        pos = super().replacement_position()
+        self.given.append(pos)
+        return pos
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RecordingWall:
+        other = RecordingWall(self.rules, self.tiles, self.dice, check=False)
+        other._take_cursor(self)
+        other.given = list(self.given)
+        return other
 
 
 def recording_walls(seed: int | str) -> Callable[[Rules, int], Wall]:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from sanma.errors import HandError, IllegalActionError, RulesError, TileError
 from sanma.game import Wall, WallBuilder, seeded_walls
+from sanma.game.wall import HAIPAI_POSITIONS
 from sanma.rules.schema import Rules
 from sanma.tiles import Tile, parse_tiles, sanma_wall, to_mpsz
 
@@ -32,11 +34,56 @@ def tile_set(rules: Rules) -> Counter[Tile]:
     return Counter(sanma_wall({13: rules.red_5p, 22: rules.red_5s}, rules.flowers))
 
 
-def index_wall(rules: Rules, dice: tuple[int, int] = (1, 2)) -> Wall:
-    """A wall whose "tiles" are their own deal-order indices, so every draw reports where it came from."""
-    wall = Wall.from_tiles(rules, sanma_wall({13: rules.red_5p, 22: rules.red_5s}, rules.flowers), dice)
-    object.__setattr__(wall, "_tiles", tuple(range(len(wall.tiles))))
-    return wall
+class IndexWall:
+    """A wall that reports where each tile lies (its index in deal order) instead of the tile, so
+    every draw says where it came from. Built on the wall's own position API."""
+
+    def __init__(self, wall: Wall) -> None:
+        self.wall = wall
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wall, name)  # remaining, is_haitei, dice, can_reveal_kan_dora, ...
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        return tuple(range(len(self.wall.tiles)))
+
+    @property
+    def haipai(self) -> tuple[tuple[int, ...], ...]:
+        return HAIPAI_POSITIONS
+
+    @property
+    def live_tiles(self) -> tuple[int, ...]:
+        return tuple(range(self.wall._next, self.wall._end))
+
+    @property
+    def rinshan_tiles(self) -> tuple[int, ...]:
+        return self.wall._rinshan[self.wall._rinshan_taken:]
+
+    @property
+    def dora_indicators(self) -> tuple[int, ...]:
+        return self.wall.indicator_positions
+
+    @property
+    def ura_indicators(self) -> tuple[int, ...]:
+        return self.wall.ura_positions
+
+    def draw(self) -> int:
+        return self.wall.draw_position()
+
+    def draw_replacement(self) -> int:
+        return self.wall.replacement_position()
+
+    def reveal_kan_dora(self) -> int:
+        return self.wall.reveal_position()
+
+    def copy(self) -> IndexWall:
+        return IndexWall(self.wall.copy())
+
+
+def index_wall(rules: Rules, dice: tuple[int, int] = (1, 2)) -> IndexWall:
+    """A wall of ``rules`` reporting positions (see IndexWall)."""
+    return IndexWall(Wall.from_tiles(rules, sanma_wall({13: rules.red_5p, 22: rules.red_5s}, rules.flowers), dice))
 
 
 # --- tile set and determinism -----------------------------------------------------------------
@@ -103,7 +150,7 @@ def test_wall_seed_is_reproducible_across_processes_and_hash_seeds() -> None:
 @pytest.mark.parametrize("seed", [1.5, b"x", None, True])
 def test_wall_seed_must_be_int_or_str(seed: object) -> None:
     with pytest.raises(HandError, match="seed"):
-        Wall.shuffled(TENHOU, seed)  # type: ignore[arg-type]
+        Wall.shuffled(TENHOU, seed)
 
 
 # --- deal --------------------------------------------------------------------------------------

@@ -7,7 +7,11 @@
 0
 """
 
-from .errors import (
+from . import _accel
+
+_accel.extend(__name__, __path__)  # the mypyc-compiled modules, when built from these sources
+
+from .errors import (  # noqa: E402
     HandError,
     IllegalActionError,
     NotAWinError,
@@ -17,11 +21,11 @@ from .errors import (
     ScoringError,
     TileError,
 )
-from .hand import Meld
-from .rules import Rules
-from .scoring import Score, Yaku, score_hand
-from .shanten_table import shanten, shanten_batch
-from .tiles import Tile, parse_tiles, to_mpsz
+from .hand import Meld  # noqa: E402
+from .rules import Rules  # noqa: E402
+from .scoring import Score, Yaku, score_hand  # noqa: E402
+from .shanten_table import shanten, shanten_batch  # noqa: E402
+from .tiles import Tile, parse_tiles, to_mpsz  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -15,12 +15,12 @@ across hands; a whole hand does not), then combined. A block is a small tuple
 from __future__ import annotations
 
 import marshal
-import os
 import zlib
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
+from ._accel import DATA
 from .tiles import NUM_KINDS, REMOVED_KINDS, YAOCHUU, kind_name
 
 Block = tuple[int, int]  # (0 = sequence | 1 = triplet, kind)
@@ -444,7 +444,7 @@ def _split(key: int, base: int, runs: bool, pair_free: bool, memo: dict[int, tup
 # ``SuitPart`` only when its pattern is first met. Without the file
 # (or with one of another version) everything is computed as before, at first use.
 
-TABLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "suit_parts.marshal.zlib")
+TABLE_FILE = str(DATA / "suit_parts.marshal.zlib")
 TABLE_VERSION = 1
 WAIT_NAMES = (RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI)
 _MAX_SETS = 4

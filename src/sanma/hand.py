@@ -27,6 +27,13 @@ MELD_TYPES: tuple[MeldType, ...] = ("pon", "kan", "ankan")
 class Meld:
     """A called set: a pon, an open kan or a concealed kan (sanma has no chi)."""
 
+    # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
+    def __copy__(self) -> Meld:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Meld:
+        return self
+
     type: MeldType
     tiles: tuple[Tile, ...]
 

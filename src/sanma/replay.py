@@ -246,7 +246,7 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
     first = k.initial_indicators
     dice = (1, 1) if first == 2 else (1, 2)  # the record's dice are unknown; doubles turn two (P07)
     n = len(tile_set(rules))
-    probe = Wall._trusted(rules, tuple(range(n)), dice)  # type: ignore[arg-type]  # positions as tiles
+    probe = Wall.from_tiles(rules, tile_set(rules), dice)  # only its positions are used
     placed: dict[int, Tile] = {}
 
     def put(pos: Any, tile: Tile, what: str) -> None:
@@ -259,7 +259,7 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
         for pos, tile in zip(positions, hand, strict=False):
             put(pos, tile, "dealt")
     indicators = list(k.dora_indicators)
-    for where, tile in zip(probe.dora_indicators, indicators[:first], strict=False):
+    for where, tile in zip(probe.indicator_positions, indicators[:first], strict=False):
         put(where, tile, "dora indicator")
     kan_dora = indicators[first:]
     reveals = _reveal_order(rules, k, len(kan_dora))
@@ -267,14 +267,14 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
         for e in k.events:
             before = isinstance(e, DoraRevealed) or id(e) in reveals.get("before", set())
             if before and kan_dora and probe.can_reveal_kan_dora:
-                put(probe.reveal_kan_dora(), kan_dora.pop(0), "kan dora indicator")
+                put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
             if isinstance(e, Draw):
-                put(probe.draw_replacement() if e.replacement else probe.draw(), e.tile, "draw")
+                put(probe.replacement_position() if e.replacement else probe.draw_position(), e.tile, "draw")
             if id(e) in reveals.get("after", set()) and kan_dora and probe.can_reveal_kan_dora:
-                put(probe.reveal_kan_dora(), kan_dora.pop(0), "kan dora indicator")
+                put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
     except IllegalActionError as e:
         raise HandError(f"{k.label}: the recorded draws do not fit the wall of rules {rules.name!r}: {e}") from None
-    for where, tile in zip(probe.ura_indicators, k.ura_indicators, strict=False):
+    for where, tile in zip(probe.ura_positions, k.ura_indicators, strict=False):
         put(where, tile, "ura indicator")
     rest = Counter(tile_set(rules))
     rest.subtract(placed.values())

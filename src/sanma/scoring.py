@@ -61,6 +61,13 @@ NORTH_RESTRICTED_OK = frozenset({"kokushi", "kokushi_13", "tsuuiisou", "tsuuiiso
 class Yaku:
     """One line of a score: a yaku with its han, a yakuman with its multiplier, or dora."""
 
+    # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
+    def __copy__(self) -> Yaku:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Yaku:
+        return self
+
     name: str
     han: int = 0
     yakuman: int = 0
@@ -72,10 +79,17 @@ class Yaku:
         return d
 
 
-@dataclass(frozen=True)  # not slots: the scorer fills a new Score's __dict__ in one step
+@dataclass(frozen=True, slots=True)
 class Score:
     """The value of a win. ``total`` is what the winner receives before honba and riichi sticks;
     ``deltas`` is every seat's change (by seat wind) after honba and sticks."""
+
+    # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
+    def __copy__(self) -> Score:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Score:
+        return self
 
     han: int
     fu: int
@@ -255,8 +269,6 @@ def _hand_text(hand: str | Iterable[str | Tile]) -> str:
 
 
 # --- the scorer -------------------------------------------------------------------------------
-_new = object.__new__
-_set_attribute = object.__setattr__
 _FIXED_FU = {"fixed_30": 30, "fixed_40": 40}
 
 
@@ -532,15 +544,10 @@ def score_hand(
         deltas[me] = pay_dealer + honba * rules.honba_ron
     if kyotaku:
         deltas[me] += kyotaku * rules.riichi_deposit
-    # Score(...) with its fields in one dict: the frozen dataclass's __init__ would set each
-    # field through object.__setattr__, which costs more than all the rest of this block.
-    score = _new(Score)
-    _set_attribute(score, "__dict__", {
-        "han": han, "fu": fu, "yaku": yaku_lines, "yakuman": multiplier, "limit": limit,
-        "total": pay_dealer + pay_other if tsumo else pay_dealer, "deltas": MappingProxyType(deltas),
-        "fu_breakdown": breakdown, "payments": MappingProxyType(paid), "kazoe": kazoe, "dealer": dealer,
-        "tsumo": tsumo, "wait": wait})
-    return score
+    return Score(han=han, fu=fu, yaku=yaku_lines, yakuman=multiplier, limit=limit,
+                 total=pay_dealer + pay_other if tsumo else pay_dealer, deltas=MappingProxyType(deltas),
+                 fu_breakdown=breakdown, payments=MappingProxyType(paid), kazoe=kazoe, dealer=dealer,
+                 tsumo=tsumo, wait=wait)
 
 
 def _bad(hand: str | Iterable[str | Tile], msg: str) -> ScoringError:

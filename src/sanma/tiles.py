@@ -119,6 +119,9 @@ class Tile:
     def __reduce__(self) -> tuple[type[Tile], tuple[int, bool]]:
         return (Tile, (self.kind, self.red))
 
+    def __hash__(self) -> int:
+        return self.key  # interned: equal tiles are the same object (equality stays identity)
+
     def __lt__(self, other: Tile) -> bool:
         return self.key < other.key
 

@@ -37,6 +37,13 @@ RESPONSES = frozenset({"hora", "pon", "daiminkan", "none"})
 class Action:
     """One choice of one seat. ``target`` is the seat a tile was taken from (pon, kan, ron)."""
 
+    # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self
+
     type: ActionType
     actor: int
     tile: Tile | None = None

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ..agari import waits as compute_waits
 from ..errors import IllegalActionError, NotAWinError, SanmaError
 from ..hand import Meld
@@ -100,6 +102,13 @@ class SeatState:
 class HandResult:
     """How a hand ended, for the game flow and for reports."""
 
+    # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
+    def __copy__(self) -> HandResult:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> HandResult:
+        return self
+
     kind: str  # "hora", "ryukyoku" (exhaustive), "abort"
     winners: tuple[int, ...] = ()
     tenpai: tuple[int, ...] = ()
@@ -112,6 +121,7 @@ class HandResult:
 WallFactory = Callable[[Rules, int], Wall]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools may subclass it
 class Game:
     """A whole game (hanchan) under ``rules``, seeded: the same seed gives the same walls.
 
@@ -914,8 +924,8 @@ class Game:
                     d[w] -= honba_part
                     assert discarder is not None
                     d[discarder] += honba_part
-            self._last_pao = None
-            d = self._apply_pao(w, s, d, discarder)
+            d, pao = self._apply_pao(w, s, d, discarder)
+            self._last_pao = pao
             for x in range(SEATS):
                 deltas[x] += d[x]
             self._chips_for_win(w, s, discarder)
@@ -925,7 +935,7 @@ class Game:
                         "yaku": [y.to_json() for y in s.yaku], "points": s.total, "limit": s.limit,
                         "uradora_markers": ura, "hora_tehais": [t.mjai for t in self.seats[w].hand],
                         "deltas": d, "scores": [self.scores[x] + deltas[x] for x in range(SEATS)],
-                        **({"pao": self._last_pao} if self._last_pao is not None else {})})
+                        **({"pao": pao} if pao is not None else {})})
         for x in range(SEATS):
             self.scores[x] += deltas[x]
         self.kyotaku = 0
@@ -935,9 +945,10 @@ class Game:
             r.renchan_on_dealer_win and (len(winners) == 1 or r.double_ron_dealer_renchan)),
             deltas=tuple(deltas), scores=tuple(scores)), first_winner=first, payer=discarder)
 
-    def _apply_pao(self, w: int, s: Score, d: list[int], discarder: int | None) -> list[int]:
+    def _apply_pao(self, w: int, s: Score, d: list[int], discarder: int | None) -> tuple[list[int], int | None]:
         """P97-P99 / A000-22: the liable player pays the pao yakuman's ron value on a tsumo, and
-        half of it on a ron by someone else (the discarder pays the rest)."""
+        half of it on a ron by someone else (the discarder pays the rest). Returns the deltas and
+        the liable seat, if any."""
         from ..scoring import payments
 
         st = self.seats[w]
@@ -948,14 +959,12 @@ class Game:
             # P97 / A003-15 (KANSAI): a rinshan win off a daiminkan is paid by whoever fed the kan.
             out = [0] * SEATS
             out[feeder[1]] = -(s.total + self.honba * r.honba_tsumo * (SEATS - 1))
-            self._last_pao = feeder[1]
             out[w] = -sum(out) + self.kyotaku * r.riichi_deposit
-            return out
+            return out, feeder[1]
         liable = [(name, seat) for name, seat in st.pao.items() if any(y.name == name for y in s.yaku)]
         if not liable or not s.yakuman:
-            return d
+            return d, None
         name, pao_seat = liable[0]
-        self._last_pao = pao_seat
         dealer = w == self.dealer
         pao_mult = s.yakuman if r.pao_compound == "whole" else sum(y.yakuman for y in s.yaku if y.name == name)
         pao_value = payments(8000 * pao_mult, dealer, False, r)[0]
@@ -974,13 +983,13 @@ class Game:
                         out[x] -= pd if x == self.dealer else pn
         else:
             if pao_seat == discarder:
-                return d
+                return d, pao_seat
             honba = self.honba * r.honba_ron
             rest_value = s.total - pao_value
             out[pao_seat] -= pao_value // 2
             out[discarder] -= pao_value - pao_value // 2 + rest_value + honba
         out[w] = -sum(out) + sticks
-        return out
+        return out, pao_seat
 
     def _chips_for_win(self, w: int, s: Score, discarder: int | None) -> None:
         r = self.rules
@@ -1062,14 +1071,15 @@ class Game:
                     self._score(seat, t, tsumo=False, discarder=(seat + 1) % SEATS, ura=False, situational=False)
                     return True
                 except SanmaError:
-                    try:
-                        st.add(t)
-                        self._score(seat, t, tsumo=True, ura=False, situational=False)
-                        return True
-                    except SanmaError:
-                        continue
-                    finally:
-                        st.remove(t)
+                    pass
+                st.add(t)
+                try:
+                    self._score(seat, t, tsumo=True, ura=False, situational=False)
+                    return True
+                except SanmaError:
+                    pass
+                finally:
+                    st.remove(t)
             return False
         return True
 

@@ -47,6 +47,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 
+from mypy_extensions import mypyc_attr
+
 from ..errors import HandError, IllegalActionError, RulesError
 from ..rules.schema import Rules
 from ..tiles import Tile, parse_tiles, sanma_wall
@@ -131,6 +133,7 @@ def _check_layout(rules: Rules, n: int) -> None:
             rules.dora_indicators_on_doubles, n, rules.name)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools may subclass it
 class Wall:
     """A sanma wall and the cursor of a hand being played on it (see the module doc for the layout).
 
@@ -152,10 +155,14 @@ class Wall:
     _rinshan_taken: int
     _indicators: tuple[int, ...]
 
-    def __init__(self, rules: Rules, tiles: Sequence[Tile], dice: tuple[int, int]) -> None:
-        """Same as :meth:`from_tiles`."""
-        expected = tile_set(rules)
+    def __init__(self, rules: Rules, tiles: Sequence[Tile], dice: tuple[int, int], *, check: bool = True) -> None:
+        """Same as :meth:`from_tiles`; ``check=False`` skips the checks for tiles known to be the
+        rules' tile set (the shuffle's own output)."""
         tiles = tuple(tiles)
+        if not check:
+            self._setup(rules, tiles, dice)
+            return
+        expected = tile_set(rules)
         if len(tiles) != len(expected):
             raise HandError(
                 f"a wall under rules {rules.name!r} has {len(expected)} tiles, got {len(tiles)}")
@@ -191,9 +198,7 @@ class Wall:
     @classmethod
     def _trusted(cls, rules: Rules, tiles: tuple[Tile, ...], dice: tuple[int, int]) -> Wall:
         """A wall over tiles known to be the rules' tile set (the shuffle's own output): no check."""
-        wall = object.__new__(cls)
-        wall._setup(rules, tiles, dice)
-        return wall
+        return cls(rules, tiles, dice, check=False)
 
     @classmethod
     def from_tiles(cls, rules: Rules, tiles: Sequence[Tile], dice: tuple[int, int]) -> Wall:
@@ -205,7 +210,7 @@ class Wall:
         return cls(rules, tiles, dice)
 
     @classmethod
-    def shuffled(cls, rules: Rules, seed: int | str) -> Wall:
+    def shuffled(cls, rules: Rules, seed: object) -> Wall:
         """A wall shuffled by ``random.Random(seed)``: the same seed gives the same wall everywhere.
 
         >>> from sanma.rules.schema import Rules
@@ -263,17 +268,27 @@ class Wall:
     @property
     def dora_indicators(self) -> tuple[Tile, ...]:
         """The face-up indicators: the initial one(s) (P07), then each revealed kan dora."""
-        return tuple(self._tiles[i] for i in self._indicators)
+        return tuple([self._tiles[i] for i in self._indicators])
+
+    @property
+    def indicator_positions(self) -> tuple[int, ...]:
+        """Where the face-up indicators lie (indices into :attr:`tiles`)."""
+        return self._indicators
 
     @property
     def ura_indicators(self) -> tuple[Tile, ...]:
         """The tile under each face-up indicator (A000-4): none without ``ura_dora`` (P10), and only
         under the initial ones without ``kan_ura`` (P11)."""
+        return tuple([self._tiles[i] for i in self.ura_positions])
+
+    @property
+    def ura_positions(self) -> tuple[int, ...]:
+        """Where the ura indicators lie (indices into :attr:`tiles`)."""
         rules = self._rules
         if not rules.ura_dora:
             return ()
         shown = self._indicators if rules.kan_ura else self._indicators[:self._initial_indicators]
-        return tuple(self._tiles[i + 1] for i in shown)
+        return tuple([i + 1 for i in shown])
 
     @property
     def kan_dora_revealed(self) -> int:
@@ -293,31 +308,45 @@ class Wall:
     # --- actions --------------------------------------------------------------------------------
     def draw(self) -> Tile:
         """Take the next live-wall tile (the first call gives the dealer's 14th tile)."""
+        return self._tiles[self.draw_position()]
+
+    def draw_replacement(self) -> Tile:
+        """Take a replacement tile for a kan, a kita or a flower (see the module doc for where from)."""
+        return self._tiles[self.replacement_position()]
+
+    def reveal_kan_dora(self) -> Tile:
+        """Turn the next kan dora indicator and return it (P11); the engine decides when (P12)."""
+        return self._tiles[self.reveal_position()]
+
+    # The same three moves, giving where the tile lies (record replay finds where each recorded tile
+    # must lie by playing a record's draws on a wall).
+    def draw_position(self) -> int:
+        """:meth:`draw`, returning the tile's index in :attr:`tiles`."""
         i = self._next
         if i >= self._end:
             raise IllegalActionError(
                 f"draw from an empty live wall ({len(self._tiles)}-tile wall, "
                 f"{self._rinshan_taken} replacement(s) taken): the hand is an exhaustive draw")
         self._next = i + 1
-        return self._tiles[i]
+        return i
 
-    def draw_replacement(self) -> Tile:
-        """Take a replacement tile for a kan, a kita or a flower (see the module doc for where from)."""
+    def replacement_position(self) -> int:
+        """:meth:`draw_replacement`, returning the tile's index in :attr:`tiles`."""
         k = self._rinshan_taken
         if k < len(self._rinshan):
             self._rinshan_taken = k + 1
             if self._refill and self._end > self._next:
                 self._end -= 1  # the dead wall keeps its size: haitei moves one tile earlier (P14)
-            return self._tiles[self._rinshan[k]]
+            return self._rinshan[k]
         if self._end <= self._next:
             raise IllegalActionError(
                 f"no replacement tile left: the {len(self._rinshan)} rinshan tiles are used and the live "
                 "wall is empty")
         self._end -= 1  # A002-1: after the rinshan tiles, replacements come from the live wall's tail
-        return self._tiles[self._end]
+        return self._end
 
-    def reveal_kan_dora(self) -> Tile:
-        """Turn the next kan dora indicator and return it (P11); the engine decides when (P12)."""
+    def reveal_position(self) -> int:
+        """:meth:`reveal_kan_dora`, returning the indicator's index in :attr:`tiles`."""
         if not self._rules.kan_dora:
             raise IllegalActionError(f"rules {self._rules.name!r} have no kan dora (kan_dora = false, P11)")
         if self.kan_dora_revealed >= MAX_KAN_DORA:
@@ -325,14 +354,19 @@ class Wall:
         if self._next_indicator_position() < self._next:
             raise IllegalActionError(
                 f"no tile left to reveal a kan dora: only {self.remaining} live tile(s) remain (P13)")
-        return self._tiles[self._turn_indicator()]
+        return self._turn_indicator()
 
     def copy(self) -> Wall:
         """An independent cursor over the same tiles (cheap: the tile tuple is shared)."""
-        other = object.__new__(Wall)
-        for name in Wall.__slots__:
-            object.__setattr__(other, name, getattr(self, name))
+        other = Wall(self._rules, self._tiles, self._dice, check=False)
+        other._take_cursor(self)
         return other
+
+    def _take_cursor(self, other: Wall) -> None:
+        """Continue from where ``other`` (a wall over the same tiles) stands."""
+        self._fixed, self._refill, self._rinshan = other._fixed, other._refill, other._rinshan
+        self._next, self._end = other._next, other._end
+        self._rinshan_taken, self._indicators = other._rinshan_taken, other._indicators
 
     # --- internals ------------------------------------------------------------------------------
     def _next_indicator_position(self) -> int:
@@ -353,7 +387,7 @@ class Wall:
                 f"rinshan_left={self.rinshan_left} dora_indicators={''.join(map(str, self.dora_indicators))}>")
 
 
-def _rng(seed: int | str) -> random.Random:
+def _rng(seed: object) -> random.Random:
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise HandError(f"a wall seed is an int or a str, got {type(seed).__name__} {seed!r}")
     return random.Random(seed)
@@ -366,7 +400,7 @@ def _shuffle(rules: Rules, rng: random.Random) -> Wall:
     return Wall._trusted(rules, tuple(tiles), dice)
 
 
-def seeded_walls(rules: Rules, seed: int | str) -> Iterator[Wall]:
+def seeded_walls(rules: Rules, seed: object) -> Iterator[Wall]:
     """An endless series of walls from one seed, one per hand of a game.
 
     >>> from sanma.rules.schema import Rules

@@ -1,0 +1,106 @@
+"""The mypyc-compiled build (sanma/_accel.py, tools/build_native.py): same results as pure Python,
+used only when it matches the sources."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sanma import _accel
+
+ROOT = Path(__file__).resolve().parents[1]
+HANDS = ROOT.parent / "shared" / "bench" / "hands.json"
+
+# Scores a sample of the benchmark hands and plays two seeded games, printing everything as JSON.
+PROBE = r"""
+import dataclasses, json, random, sys
+import sanma
+from sanma.game.engine import Game
+from sanma.rules import Rules
+from sanma.sim.arena import play_game
+hands = json.load(open(sys.argv[1]))[::15]
+rules = Rules.preset("tenhou")
+scores = []
+for h in hands:
+    k = h["win_tile136"] // 4
+    s = sanma.score_hand(h["notation"], win=f"{k % 9 + 1}{'mpsz'[k // 9]}", tsumo=h["is_tsumo"], riichi=True,
+                         seat_wind="S", discarder_wind=None if h["is_tsumo"] else "W", rules=rules)
+    scores.append(s.to_json())
+games = [dataclasses.asdict(play_game(Rules.preset(p), ["efficient", "random", "defensive"], 5, 0))
+         for p in ("tenhou", "kansai")]
+for p in ("club", "official"):  # every event of a random game
+    g, rng = Game(Rules.preset(p), seed=3), random.Random(3)
+    while not g.done:
+        g.apply(rng.choice(g.legal_actions(g.to_move[0])))
+    games.append(g.events)
+print(json.dumps({"compiled": sanma._accel.ENABLED, "scores": scores, "games": games}, sort_keys=True))
+"""
+
+
+def _run(pure: bool) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != "SANMA_PURE"}
+    if pure:
+        env["SANMA_PURE"] = "1"
+    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", PROBE, str(HANDS)],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    result: dict[str, object] = json.loads(out)
+    return result
+
+
+@pytest.mark.skipif(not _accel.ENABLED, reason="no up-to-date compiled build (make native)")
+def test_compiled_and_pure_python_give_the_same_scores_and_games() -> None:
+    compiled, pure = _run(pure=False), _run(pure=True)
+    assert compiled["compiled"] is True and pure["compiled"] is False
+    assert compiled["scores"] == pure["scores"]
+    assert compiled["games"] == pure["games"]
+
+
+@pytest.mark.skipif(not _accel.ENABLED, reason="doctests of compiled functions run under pytest anyway")
+def test_doctests_of_the_compiled_modules_pass_in_pure_python() -> None:
+    """Compiled functions hide their docstrings from doctest, so their examples run here, in pure Python."""
+    files = [str(ROOT / "src" / Path(*m.split("."))) + ".py" for m in _accel.COMPILED]
+    env = {**os.environ, "SANMA_PURE": "1"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--doctest-modules",
+                           *files], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert " passed" in done.stdout
+
+
+def test_a_manifest_of_other_sources_is_refused_with_a_warning(tmp_path: Path) -> None:
+    manifest = tmp_path / "MANIFEST.json"
+    modules = {m: _accel.source_digest(m) for m in _accel.COMPILED}
+    manifest.write_text(json.dumps({"cache_tag": sys.implementation.cache_tag, "modules": modules}))
+    assert _accel.fresh(manifest)
+    modules["sanma.scoring"] = "0" * 64  # built from an older scoring.py
+    manifest.write_text(json.dumps({"cache_tag": sys.implementation.cache_tag, "modules": modules}))
+    with pytest.warns(RuntimeWarning, match=r"older than their sources \(sanma.scoring\)"):
+        assert not _accel.fresh(manifest)
+
+
+@pytest.mark.parametrize("text", ["", "not json", "[]", '{"cache_tag": "cpython-20"}', '{"modules": 3}'])
+def test_a_missing_broken_or_foreign_manifest_means_pure_python(tmp_path: Path, text: str) -> None:
+    manifest = tmp_path / "MANIFEST.json"
+    if text:
+        manifest.write_text(text)
+    assert not _accel.fresh(manifest)
+
+
+def test_sanma_pure_forces_pure_python() -> None:
+    env = {**os.environ, "SANMA_PURE": "1"}
+    out = subprocess.run([sys.executable, "-c", "import sanma.scoring as s, sanma._accel as a; "
+                          "print(a.ENABLED, s.__file__.endswith('.py'))"],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    assert out.split() == ["False", "True"]
+
+
+def test_the_makefile_rebuilds_when_any_compiled_source_changes() -> None:
+    """make's NATIVE_SOURCES (what triggers a rebuild) are exactly the modules _accel compiles."""
+    text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    line = next(x for x in text.splitlines() if x.startswith("NATIVE_SOURCES"))
+    listed = {"sanma." + f.removesuffix(".py").replace("/", ".") for f in line.split("src/sanma/,")[1].rstrip(")").split()}
+    assert listed == set(_accel.COMPILED)
