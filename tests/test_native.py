@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -71,15 +72,25 @@ def test_doctests_of_the_compiled_modules_pass_in_pure_python() -> None:
     assert " passed" in done.stdout
 
 
+def _manifest(path: Path, modules: dict[str, object]) -> None:
+    path.write_text(json.dumps({"cache_tag": sys.implementation.cache_tag, "modules": modules}))
+
+
 def test_a_manifest_of_other_sources_is_refused_with_a_warning(tmp_path: Path) -> None:
     manifest = tmp_path / "MANIFEST.json"
-    modules = {m: _accel.source_digest(m) for m in _accel.COMPILED}
-    manifest.write_text(json.dumps({"cache_tag": sys.implementation.cache_tag, "modules": modules}))
-    assert _accel.fresh(manifest)
-    modules["sanma.scoring"] = "0" * 64  # built from an older scoring.py
-    manifest.write_text(json.dumps({"cache_tag": sys.implementation.cache_tag, "modules": modules}))
+    modules: dict[str, object] = {m: {"sha256": _accel.source_digest(m), "stamp": [0, 0]} for m in _accel.INPUTS}
+    _manifest(manifest, modules)
+    assert _accel.fresh(manifest)  # other times (a fresh checkout), same content: still the build of these sources
+    modules["sanma.scoring"] = {"sha256": "0" * 64, "stamp": [0, 0]}  # built from an older scoring.py
+    _manifest(manifest, modules)
     with pytest.warns(RuntimeWarning, match=r"older than their sources \(sanma.scoring\)"):
         assert not _accel.fresh(manifest)
+
+
+def test_matching_size_and_time_skip_the_hash(tmp_path: Path) -> None:
+    manifest = tmp_path / "MANIFEST.json"
+    _manifest(manifest, {m: {"sha256": "not hashed", "stamp": _accel.source_stamp(m)} for m in _accel.INPUTS})
+    assert _accel.fresh(manifest)
 
 
 @pytest.mark.parametrize("text", ["", "not json", "[]", '{"cache_tag": "cpython-20"}', '{"modules": 3}'])
@@ -99,8 +110,19 @@ def test_sanma_pure_forces_pure_python() -> None:
 
 
 def test_the_makefile_rebuilds_when_any_compiled_source_changes() -> None:
-    """make's NATIVE_SOURCES (what triggers a rebuild) are exactly the modules _accel compiles."""
+    """make's NATIVE_SOURCES (what triggers a rebuild) are exactly what _accel builds from."""
     text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
     line = next(x for x in text.splitlines() if x.startswith("NATIVE_SOURCES"))
-    listed = {"sanma." + f.removesuffix(".py").replace("/", ".") for f in line.split("src/sanma/,")[1].rstrip(")").split()}
-    assert listed == set(_accel.COMPILED)
+    files = line.split("src/sanma/,")[1].rstrip(")").split()
+    listed = {f if f.startswith("data/") else "sanma." + f.removesuffix(".py").replace("/", ".") for f in files}
+    assert listed == set(_accel.INPUTS)
+
+
+@pytest.mark.skipif(not _accel.ENABLED, reason="no up-to-date compiled build (make native)")
+def test_the_build_stores_the_shanten_tables_uncompressed_with_the_same_arrays() -> None:
+    from sanma.shanten_table import DATA_FILE, _read_npz
+
+    assert DATA_FILE == _accel.OUT / "shanten_tables.npz"
+    with zipfile.ZipFile(DATA_FILE) as z:
+        assert {i.compress_type for i in z.infolist()} == {zipfile.ZIP_STORED}
+    assert _read_npz(DATA_FILE) == _read_npz(_accel.DATA / "shanten_tables.npz")

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +33,14 @@ _accel = importlib.util.module_from_spec(_spec)
 with warnings.catch_warnings():  # its check of an old build would warn about the very build made here
     warnings.simplefilter("ignore")
     _spec.loader.exec_module(_accel)
-COMPILED, MANIFEST, OUT, source_digest = _accel.COMPILED, _accel.MANIFEST, _accel.OUT, _accel.source_digest
+COMPILED, MANIFEST, OUT = _accel.COMPILED, _accel.MANIFEST, _accel.OUT
+
+
+def expand(name: str) -> None:
+    """Store a data .npz of the package uncompressed in OUT (same members, same bytes)."""
+    with zipfile.ZipFile(_accel.DATA / name) as src, zipfile.ZipFile(OUT / name, "w", zipfile.ZIP_STORED) as dst:
+        for member in src.namelist():
+            dst.writestr(member, src.read(member))
 
 SETUP = """\
 import sys
@@ -59,8 +67,11 @@ def build(jobs: int) -> int:
         print(done.stderr[-4000:], file=sys.stderr)
         print("sanma: compiling with mypyc failed; sanma runs in pure Python", file=sys.stderr)
         return 1
+    for name in _accel.EXPANDED:
+        expand(name)
     manifest = {"cache_tag": sys.implementation.cache_tag,
-                "modules": {m: source_digest(m) for m in COMPILED}}
+                "modules": {m: {"sha256": _accel.source_digest(m), "stamp": _accel.source_stamp(m)}
+                            for m in _accel.INPUTS}}
     MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n")
     print(f"sanma: compiled {len(COMPILED)} modules into {OUT.relative_to(ROOT)}")
     return 0

@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # numpy is imported lazily: only table building and the batch
     import numpy as np
     import numpy.typing as npt
 
-from ._accel import DATA
+from ._accel import data_file
 from .errors import HandError
 from .tiles import NUM_KINDS, REMOVED_KINDS, SANMA_KINDS, counts34, kind_name, parse_tiles
 
@@ -63,7 +63,7 @@ __all__ = [
     "ukeire",
 ]
 
-DATA_FILE = DATA / "shanten_tables.npz"
+DATA_FILE = data_file("shanten_tables.npz")  # uncompressed in the compiled build
 
 #: The kinds with no neighbours to form runs with: 1m, 9m and the seven honours.
 ISOLATED_KINDS = (0, 8, 27, 28, 29, 30, 31, 32, 33)

@@ -18,25 +18,52 @@ its process starts only when the seat first has to decide.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SanmaError
 from ..rules.schema import Rules
 from .base import Bot, HandView, Observation, read_observation
-from .defensive import DefensiveBot
-from .efficient import EfficientBot
 from .simple import RandomBot, TsumogiriBot
+
+if TYPE_CHECKING:
+    from .defensive import DefensiveBot
+    from .efficient import EfficientBot
 
 
 class UnknownBotError(SanmaError):
     """A bot name that is not in the registry."""
 
 
+def _efficient(seed: int | str, rules: Rules | None) -> Bot:
+    from .efficient import EfficientBot  # imported when first seated: a random-bot run starts faster
+
+    return EfficientBot(seed, rules)
+
+
+def _defensive(seed: int | str, rules: Rules | None) -> Bot:
+    from .defensive import DefensiveBot
+
+    return DefensiveBot(seed, rules)
+
+
 BOTS: dict[str, Callable[[int | str, Rules | None], Bot]] = {
     "random": lambda seed, rules: RandomBot(seed),
     "tsumogiri": lambda seed, rules: TsumogiriBot(seed),
-    "efficient": lambda seed, rules: EfficientBot(seed, rules),
-    "defensive": lambda seed, rules: DefensiveBot(seed, rules),
+    "efficient": _efficient,
+    "defensive": _defensive,
 }
+
+
+def __getattr__(name: str) -> Any:
+    if name == "EfficientBot":
+        from .efficient import EfficientBot
+
+        return EfficientBot
+    if name == "DefensiveBot":
+        from .defensive import DefensiveBot
+
+        return DefensiveBot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 MJAI_PREFIX = "mjai:"
