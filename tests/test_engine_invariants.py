@@ -42,7 +42,7 @@ MAX_HANDS = 200  # the engine's safety net; a bot game must end by a rule long b
 # stream must show them unchanged. start_kyoku and tsumo are the two that carry hidden tiles.
 PUBLIC_TYPES = frozenset({
     "start_game", "dahai", "reach", "reach_accepted", "pon", "daiminkan", "ankan", "kakan", "kita", "flower",
-    "dora", "hora", "ryukyoku", "end_kyoku", "end_game",
+    "dora", "hora", "ryukyoku", "chombo", "end_kyoku", "end_game",
 })
 
 
@@ -203,6 +203,9 @@ class Checker:
         if result.kind == "hora":
             assert sum(end["deltas"]) == STICK * on_table, (
                 f"{self.name}: a win takes the {on_table} stick(s) on the table: deltas {end['deltas']}")
+        elif result.kind == "chombo":  # P101: the sticks placed in the voided hand go back
+            assert sum(end["deltas"]) == STICK * sum(sticks.values()), (
+                f"{self.name}: a chombo returns this hand's {sum(sticks.values())} stick(s): {end['deltas']}")
         else:
             assert sum(end["deltas"]) == 0, f"{self.name}: a draw moves points only between players: {end['deltas']}"
         horas = [e for e in events if e["type"] == "hora"]

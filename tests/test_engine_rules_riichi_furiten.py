@@ -73,7 +73,7 @@ def test_kansai_no_tsumo_after_a_winning_tile_was_discarded_this_go_around_P76(n
 # A002-13 (OFFICIAL): a riichi player who let a winning tile pass can no longer win at all, tsumo
 # included; KANSAI: furiten blocks tsumo anyway (P76); ONLINE / Tenhou / MJ Soul: furiten tsumo is
 # allowed (P76 default, PLATFORMS standard). CLUB is left out: there passing a win after riichi is
-# itself a chombo (P80), which the engine does not model.
+# itself a chombo (P80, test_engine_chombo.py).
 RIICHI_PASSED_TSUMO = {"online": True, "official": False, "kansai": False, "tenhou": True, "majsoul": True}
 
 
@@ -99,10 +99,11 @@ def test_tsumo_after_letting_a_win_pass_under_riichi_A002_13(name: str) -> None:
 # ----------------------------------------------------------------------------------------------
 # Furiten riichi (P77), the late riichi limit (P81)
 # ----------------------------------------------------------------------------------------------
-# P77: CLUB 「フリテンリーチはチョンボである」 and OFFICIAL 「フリテンリーチなし」 (engine: declaration
-# disabled, §5.5), KANSAI furiten is not tenpai (A003-21): blocked; ONLINE 「振聴リーチ ○」, Tenhou /
-# MJ Soul "Furiten riichi is allowed" (PLATFORMS.md).
-FURITEN_RIICHI = {"club": False, "online": True, "official": False, "kansai": False, "tenhou": True,
+# P77: ONLINE 「振聴リーチ ○」, Tenhou / MJ Soul "Furiten riichi is allowed" (PLATFORMS.md); CLUB
+# 「フリテンリーチはチョンボである」, OFFICIAL 「フリテンリーチなし」 and KANSAI (furiten is not tenpai,
+# A003-21) make it a chombo when revealed (P80), which a player at a table can still declare: offered
+# everywhere, settled per preset in test_engine_chombo.py.
+FURITEN_RIICHI = {"club": True, "online": True, "official": True, "kansai": True, "tenhou": True,
                   "majsoul": True}
 
 

@@ -376,7 +376,8 @@ class _Replayer:
         self.wall_index = index
         names = self.rec.players if len(self.rec.players) == 3 else ("A", "B", "C")
         g = Game(self.rules, seed="replay", walls=self._wall, names=names, scores=k.start_scores,
-                 round_index=round_index, kyoku=k.dealer, honba=k.honba, kyotaku=k.kyotaku)
+                 round_index=round_index, kyoku=k.dealer, honba=k.honba, kyotaku=k.kyotaku,
+                 table_mistakes=True)  # a table record may hold a noten riichi (P80)
         self.game = g
         self.games_started += 1
         self.cursor = 0
@@ -397,7 +398,7 @@ class _Replayer:
                 self.doras.append(e)
             elif t == "reach_accepted":
                 self.reaches.append(e)
-            elif t in ("hora", "ryukyoku", "end_kyoku", "start_kyoku", "end_game", "flower"):
+            elif t in ("hora", "ryukyoku", "chombo", "end_kyoku", "start_kyoku", "end_game", "flower"):
                 self.results.append(e)
             if t == "end_kyoku":
                 self.cursor = i + 1
@@ -614,6 +615,9 @@ class _Replayer:
         g = self.game
         assert g is not None
         reason = DRAW_REASONS.get(r.kind, r.kind)
+        if reason == "chombo":
+            self.chombo_result(r)
+            return
         if reason == "kyuushu":
             self._pass_all()
             seat = g.to_move[0] if len(g.to_move) == 1 else -1
@@ -639,6 +643,24 @@ class _Replayer:
             self.mismatch("draw payments", list(r.deltas), deltas)
         if r.tenpai and "tenpai" in e and sorted(r.tenpai) != sorted(e["tenpai"]):
             self.mismatch("tenpai seats", sorted(r.tenpai), sorted(e["tenpai"]))
+
+    def chombo_result(self, r: DrawResult) -> None:
+        """A hand voided by a chombo (sanma's engine, P80-P102): revealed by the offender's own win
+        (the record has no win then: take the one the engine offers the offender) or by the draw."""
+        g = self.game
+        assert g is not None
+        wins = [a for s in g.to_move for a in g.legal_actions(s) if a.type == "hora" and g.seats[s].violation]
+        for a in wins:
+            self._apply(a, "win revealing a chombo")
+        self._pass_all()
+        if not any(x["type"] == "chombo" for x in self.results):
+            self.mismatch("chombo", "a chombo", "the hand goes on")
+            self.draws.clear()
+            raise _Diverged
+        end = next((x for x in self.results if x["type"] == "end_kyoku"), None)
+        deltas = list((end or {}).get("deltas") or [0, 0, 0])
+        if list(r.deltas) != deltas:
+            self.mismatch("chombo payments", list(r.deltas), deltas)
 
     def compare_win(self, w: RecordedWin, h: dict[str, Any], honba: int, sticks: int, kita: int) -> None:
         if h["target"] != w.from_seat:

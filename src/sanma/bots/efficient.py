@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ..agari import waits
 from ..game.actions import Action
 from ..rules.schema import Rules
 from ..shanten_table import DiscardOption, discard_candidates, shanten_counts
 from ..tiles import NORTH, NUM_KINDS, YAOCHUU
-from .base import HandView, Observation, read_observation
+from .base import HandView, Observation, read_observation, tile_of
 
 NUKI_MODES = ("nuki", "nuki_restricted")
 SIMPLES = frozenset(k for k in range(27) if k % 9 not in (0, 8))
@@ -96,7 +97,27 @@ class EfficientBot:
         view = read_observation(observation, self.rules)
         if any(a.type == "none" for a in legal):
             return self.respond(view, legal)
-        return self.turn(view, legal)
+        return self.turn(view, self.without_riichi_violations(observation, view, legal))
+
+    def without_riichi_violations(self, observation: Observation, view: HandView,
+                                  legal: tuple[Action, ...]) -> tuple[Action, ...]:
+        """Drop a riichi the rules would punish as a chombo (P77, P80): noten, or furiten where
+        furiten riichi is forbidden. Where such a riichi is impossible the engine never offers it."""
+        r = self.rules
+        if r.riichi_violation == "impossible":
+            return legal
+        furiten_counts = r.furiten_riichi == "forbidden" or not r.tenpai_furiten
+        river = {tile_of(d["pai"]).kind for d in observation["seats"][view.seat]["discards"]}
+        out: list[Action] = []
+        for a in legal:
+            if a.type in ("reach", "open_reach") and a.tile is not None:
+                c = list(view.counts)
+                c[a.tile.kind] -= 1
+                w = waits(c, self._four_ok)
+                if not w or (furiten_counts and (river | {a.tile.kind}) & set(w)):
+                    continue
+            out.append(a)
+        return tuple(out)
 
     # -------------------------------------------------------------------------------- own turn
     def options(self, view: HandView) -> tuple[DiscardOption, ...]:

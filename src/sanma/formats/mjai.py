@@ -142,6 +142,12 @@ class _Kyoku:
             self.results.append(DrawResult(
                 str(ev.get("reason", "exhaustive")), tuple(as_int(x, "delta") for x in deltas[:3]),
                 tuple(self.seat({"s": s}, "s") for s in tenpai) if isinstance(tenpai, list) else ()))
+        elif kind == "chombo":
+            # sanma extension: one event per offender; the hand's score changes (riichi sticks
+            # returned included) come in end_kyoku; a riichi pending now is void, never accepted
+            if not (self.results and isinstance(self.results[-1], DrawResult) and self.results[-1].kind == "chombo"):
+                self.results.append(DrawResult("chombo", (0, 0, 0)))
+            self.draw_deltas_pending = True
         else:
             self.r.problems.add(f"unknown event type {kind!r}", self.label, self.replay.where)
 

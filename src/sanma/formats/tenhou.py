@@ -65,6 +65,7 @@ RYUUKYOKU_KINDS = {
 }
 JSON_DRAW_KINDS = {
     "流局": "exhaustive", "全員聴牌": "exhaustive", "全員不聴": "exhaustive", "九種九牌": "kyuushu",
+    "チョンボ": "chombo",  # sanma extension: a hand voided by a chombo (P100-P102)
     "四家立直": "four_riichi", "三家和了": "triple_ron", "四槓散了": "four_kans", "四風連打": "four_winds",
     "流し満貫": "nagashi",
 }
@@ -708,7 +709,8 @@ class _Tenhou6Kyoku:
         if res[0] != "和了":
             if res[0] not in JSON_DRAW_KINDS:
                 p.add(f"unknown result {res[0]!r}", self.label)
-            self.replay.finish()
+            if res[0] != "チョンボ":  # a chombo voids the hand: a riichi pending then is never accepted
+                self.replay.finish()
             deltas = tuple(as_int(x, "delta") for x in _list(res[1], "deltas")[:3]) if len(res) > 1 else (0, 0, 0)
             return (DrawResult(JSON_DRAW_KINDS.get(res[0], res[0]), deltas),)
         out: list[Result] = []

@@ -8,10 +8,11 @@ whose letter position names the seat called from (see :mod:`sanma.formats.tenhou
 Both read back with sanma's readers into the same game; ``sanma replay --check`` on a written
 game matches hand for hand.
 
-Three things tenhou.net/6 cannot say are written as sanma extensions, used only when a game
+Four things tenhou.net/6 cannot say are written as sanma extensions, used only when a game
 has them: flowers (tile codes ``61``-``64`` = ``1f``-``4f``; a pulled flower is ``"f61"`` in the
-discard column, like ``"f44"`` for a kita), open riichi (``"o"`` + tile code, like ``"r"``), and
-rule sets other than Tenhou's (``rule.disp`` is the rule set's name).
+discard column, like ``"f44"`` for a kita), open riichi (``"o"`` + tile code, like ``"r"``),
+a hand voided by a chombo (result ``["チョンボ", deltas]``), and rule sets other than Tenhou's
+(``rule.disp`` is the rule set's name). mjai writes the engine's ``chombo`` events as they are.
 
 >>> from sanma.game.engine import Game
 >>> from sanma.rules import Rules
@@ -173,6 +174,10 @@ class _Tenhou6Kyoku:
             self.dora.append(tile_code(e["dora_marker"]))
         elif t == "hora":
             self.hora(e)
+        elif t == "chombo":
+            # sanma extension: tenhou.net/6 has no chombo; the result is named 「チョンボ」 with
+            # the hand's score changes (from end_kyoku), which sanma's reader understands
+            self.result = ["チョンボ"]
         elif t == "ryukyoku":
             reason = e.get("reason", "exhaustive")
             if reason not in DRAW_WORDS:
@@ -182,7 +187,7 @@ class _Tenhou6Kyoku:
                 self.result.append([*e["deltas"], 0])
         elif t == "end_kyoku" and self.result[:1] != ["和了"] and len(self.result) == 1 \
                 and any(e.get("deltas", ())):
-            self.result.append([*e["deltas"], 0])  # nagashi settled as a win: deltas only here
+            self.result.append([*e["deltas"], 0])  # nagashi settled as a win, chombo: deltas only here
 
     def hora(self, e: dict[str, Any]) -> None:
         who, frm = e["actor"], e["target"]

@@ -75,6 +75,8 @@ class SeatState:
     ippatsu: bool = False
     furiten_same_turn: bool = False
     furiten_riichi: bool = False
+    violation: str = ""  # why this seat's riichi is a chombo if revealed (P80): "" = a clean riichi
+    stick_paid: bool = False  # its riichi stick went to the table this hand (returned on a chombo, P101)
     waits: tuple[int, ...] = ()
     nagashi: bool = True
     pao: dict[str, int] = field(default_factory=dict)
@@ -109,8 +111,9 @@ class HandResult:
     def __deepcopy__(self, memo: dict[int, object]) -> HandResult:
         return self
 
-    kind: str  # "hora", "ryukyoku" (exhaustive), "abort"
+    kind: str  # "hora", "ryukyoku" (exhaustive), "abort", "chombo"
     winners: tuple[int, ...] = ()
+    offenders: tuple[int, ...] = ()  # seats that committed chombo (kind "chombo")
     tenpai: tuple[int, ...] = ()
     dealer_continues: bool = False
     deltas: tuple[int, ...] = (0, 0, 0)
@@ -127,6 +130,10 @@ class Game:
 
     ``walls`` may supply the wall of each hand (a test wall builder, a Tenhou shuffle); by default
     each hand's wall is ``Wall.shuffled(rules, f"{seed}:{hand_number}")``.
+
+    ``table_mistakes`` emulates a real table where the rules make riichi violations a chombo
+    (``rules.riichi_violation``, P80): a noten riichi (and, during the 2-han minimum, a riichi that
+    does not fix 2 han) is offered too. Furiten riichi is offered under such rules either way.
     """
 
     wall: Wall
@@ -155,8 +162,10 @@ class Game:
     def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
                  names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
                  max_hands: int = 200, round_index: int = 0, kyoku: int = 0, honba: int = 0,
-                 kyotaku: int = 0) -> None:
+                 kyotaku: int = 0, table_mistakes: bool = False) -> None:
         self.rules = rules
+        self.table_mistakes = table_mistakes
+        self.chombos = [0] * SEATS  # chombo count per seat (rank points at the end, P100)
         self.seed = seed
         self._walls = walls
         self.names = tuple(names)
@@ -400,15 +409,16 @@ class Game:
             copies[t] = copies.get(t, 0) + 1
         if drawn is not None and not self._after_call:
             copies[drawn] -= 1  # the drawn tile is offered separately, as tsumogiri
-        can_riichi = self._riichi_allowed(seat) and shanten_trusted(
-            st.counts, len(st.melds), r.chiitoi_four_of_a_kind) <= 0
+        can_riichi = self._riichi_allowed(seat) and (
+            self._noten_riichi_offered()
+            or shanten_trusted(st.counts, len(st.melds), r.chiitoi_four_of_a_kind) <= 0)
         out: list[Action] = []
         for t, n in copies.items():
             if t.kind in banned:
                 continue
             if n > 0:
                 out.append(_dahai(seat, t, False))
-            if can_riichi and self._riichi_discard_ok(seat, t):
+            if can_riichi and self._riichi_offered(self._riichi_violation(seat, t)):
                 out.append(Action("reach", seat, t, tsumogiri=n == 0))
                 if r.open_riichi:
                     out.append(Action("open_reach", seat, t, tsumogiri=n == 0))
@@ -430,28 +440,44 @@ class Game:
         need = SEATS if r.riichi_needs_next_draw else 1  # P81
         return self.wall.remaining >= need
 
-    def _riichi_discard_ok(self, seat: int, t: Tile) -> bool:
+    def _noten_riichi_offered(self) -> bool:
+        """Table emulation only: a noten riichi is a chombo the rules can settle (P80)."""
+        return self.table_mistakes and self.rules.riichi_violation != "impossible"
+
+    def _riichi_offered(self, violation: str) -> bool:
+        """P80 / §5.5: a clean riichi is always offered; a violation never where the rules make it
+        impossible; a furiten riichi where it is a chombo; a noten or 2-han-minimum violation only
+        at an emulated table (bots would commit it at random)."""
+        if not violation:
+            return True
+        if self.rules.riichi_violation == "impossible":
+            return False
+        return violation == "furiten_riichi" or self.table_mistakes
+
+    def _riichi_violation(self, seat: int, t: Tile) -> str:
+        """Why a riichi discarding ``t`` would be a violation (P77, P80, P87), or "" if it is clean."""
         st = self.seats[seat]
+        r = self.rules
         st.counts[t.kind] -= 1
         try:
-            w = compute_waits(st.counts, self.rules.chiitoi_four_of_a_kind)
+            w = compute_waits(st.counts, r.chiitoi_four_of_a_kind)
         finally:
             st.counts[t.kind] += 1
         if not w:
-            return False
-        if self.rules.furiten_riichi == "forbidden" or not self.rules.tenpai_furiten:
+            return "noten_riichi"
+        if r.furiten_riichi == "forbidden" or not r.tenpai_furiten:
             discarded = st.discarded_kinds | {t.kind}
             if discarded & set(w):
-                return False  # P77: furiten riichi forbidden (KANSAI: a furiten hand is not tenpai)
-        r = self.rules
-        if r.shibari_from_honba and self.honba >= r.shibari_from_honba:
-            return self._riichi_fixes_two_han(seat, t, w)
-        return True
+                return "furiten_riichi"  # P77 (KANSAI: a furiten hand is not tenpai, A003-21)
+        if r.shibari_from_honba and self.honba >= r.shibari_from_honba and not self._riichi_fixes_two_han(
+                seat, t, w):
+            return "shibari_riichi"  # P87 (CLUB)
+        return ""
 
     def _riichi_fixes_two_han(self, seat: int, t: Tile, waits: tuple[int, ...]) -> bool:
         """P87 (CLUB): during the 2-han minimum a riichi must already fix 2 han, riichi included,
         on every winning tile (the han, not the yaku; ippatsu and the moment's yaku do not count,
-        A000-7) — otherwise it would be a chombo, so the engine does not offer it."""
+        A000-7) — otherwise it is a chombo, offered only at an emulated table."""
         st = self.seats[seat]
         hand = list(st.hand)
         hand.remove(t)
@@ -523,6 +549,10 @@ class Game:
         seat = a.actor
         st = self.seats[seat]
         t = a.type
+        offered = self._turn_actions
+        if (st.riichi and t != "hora" and not st.violation and self.rules.riichi_violation == "chombo"
+                and offered is not None and any(x.type == "hora" for x in offered)):
+            st.violation = "passed_win"  # P80 (CLUB) 「リーチ後の見逃しも同様である」
         if t == "hora":
             self._settle_wins([seat], discarder=None, tile=a.tile, chankan=False)
             return
@@ -533,6 +563,7 @@ class Game:
         if t in ("dahai", "reach", "open_reach"):
             assert a.tile is not None
             if t != "dahai":
+                st.violation = self._riichi_violation(seat, a.tile)
                 self._emit({"type": "reach", "actor": seat, **({"open": True} if t == "open_reach" else {})})
                 st.riichi = True
                 st.double_riichi = self._first_cycle and not st.discards
@@ -649,6 +680,10 @@ class Game:
         self._last_discard = (seat, tile)
         self._emit({"type": "dahai", "actor": seat, "pai": tile.mjai, "tsumogiri": tsumogiri})
         self._update_waits(seat)
+        if riichi and st.open_riichi and st.violation and self.rules.riichi_violation == "chombo":
+            # P80 (CLUB) 「オープンリーチの場合は、掛けた時点で発覚したものとし、その時点で成立とする」
+            self._chombo([(seat, st.violation)])
+            return
         self._open_window("dahai", seat, tile)
         if not self._pending:
             self._discard_passed(seat)
@@ -713,6 +748,9 @@ class Game:
                 self.seats[s].furiten_same_turn = True
                 if self.seats[s].riichi:
                     self.seats[s].furiten_riichi = True
+                    if (self.rules.riichi_violation == "chombo" and not self.seats[s].violation
+                            and any(a.type == "hora" for a in acts)):
+                        self.seats[s].violation = "passed_win"  # P80 (CLUB): 見逃し after riichi
         if rons:
             if not self.rules.double_ron:
                 rons = rons[:1]  # head bump (P88)
@@ -744,6 +782,7 @@ class Game:
             self._riichi_pending = None
             self.scores[seat] -= r.riichi_deposit
             self.kyotaku += 1
+            self.seats[seat].stick_paid = True
             self.seats[seat].ippatsu = True
             self._emit({"type": "reach_accepted", "actor": seat, "scores": list(self.scores)})
             if r.abort_all_riichi and all(x.riichi for x in self.seats):  # P95
@@ -868,8 +907,8 @@ class Game:
             furiten = st.furiten_riichi or st.furiten_same_turn or bool(st.discarded_kinds & set(w))
             if furiten and not r.furiten_tsumo:
                 return False  # P76 (KANSAI): furiten blocks tsumo too
-            if st.furiten_riichi and not r.riichi_furiten_tsumo:
-                return False  # A002-13: a riichi hand that let a win pass cannot win at all
+            if st.riichi and furiten and not r.riichi_furiten_tsumo:
+                return False  # A002-13: a furiten riichi hand cannot win at all
             if r.same_turn_discard_blocks_tsumo and self._go_around[seat] & set(w):
                 return False  # P76 (KANSAI): a winning tile discarded this go-around blocks tsumo
         if not self.rules.dama_allowed and st.closed and not st.riichi:
@@ -907,6 +946,12 @@ class Game:
                      kita_ron: bool = False) -> None:
         assert tile is not None
         r = self.rules
+        if r.riichi_violation == "chombo":
+            # P80 (CLUB) 「逆に本人がツモ上がりして発覚したらチョンボとなる」: the win reveals it.
+            revealed = [(w, self.seats[w].violation) for w in winners if self.seats[w].violation]
+            if revealed:
+                self._chombo(revealed)
+                return
         deltas = [0] * SEATS
         scores: list[Score] = []
         first = winners[0]
@@ -1098,6 +1143,11 @@ class Game:
 
     def _exhaustive_draw(self) -> None:
         r = self.rules
+        # P80 / P102: the hands shown at the draw reveal every riichi violation (nobody won first).
+        revealed = [(s, self.seats[s].violation) for s in range(SEATS) if self.seats[s].violation]
+        if revealed:
+            self._chombo(revealed)
+            return
         tenpai = [s for s in range(SEATS) if self._is_tenpai(s)]
         deltas = [0] * SEATS
         nagashi = [s for s in range(SEATS) if self.seats[s].nagashi and self.seats[s].discards] \
@@ -1168,6 +1218,52 @@ class Game:
         self._finish_hand(HandResult("hora", tuple(players), dealer_continues=self.dealer in players,
                                      deltas=tuple(deltas), reason="nagashi"), first_winner=players[0])
 
+    def _chombo(self, offenders: list[tuple[int, str]]) -> None:
+        """P100-P102: settle a chombo found in this hand; ``offenders`` are (seat, reason) pairs.
+
+        The riichi sticks placed in the hand go back to their owners (P101); each offender pays the
+        penalty (a reversed mangan / haneman tsumo, A000-14, or rank points at the end); the hand
+        is replayed or the deal moves as ``chombo_deal`` says (A003-7).
+        """
+        r = self.rules
+        deltas = [0] * SEATS
+        for s in range(SEATS):
+            if self.seats[s].stick_paid:  # P101 「その局に出されたリーチ棒は出した者に戻す」
+                self.seats[s].stick_paid = False
+                self.kyotaku -= 1
+                self.scores[s] += r.riichi_deposit
+                deltas[s] += r.riichi_deposit
+        for seat, reason in offenders:
+            d = self._chombo_payment(seat)
+            for x in range(SEATS):
+                self.scores[x] += d[x]
+                deltas[x] += d[x]
+            self.chombos[seat] += 1
+            self._emit({"type": "chombo", "actor": seat, "reason": reason, "deltas": d,
+                        "scores": list(self.scores)})
+        self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
+        dealer_passes = r.chombo_deal == "offender_dealer_passes" and any(s == self.dealer for s, _ in offenders)
+        self._finish_hand(HandResult("chombo", offenders=tuple(s for s, _ in offenders),
+                                     dealer_continues=not dealer_passes, deltas=tuple(deltas),
+                                     reason=offenders[0][1]))
+
+    def _chombo_payment(self, seat: int) -> list[int]:
+        """P100: what ``seat`` pays for one chombo — a mangan or haneman tsumo in reverse (matrix
+        §4.3: the offender pays what each other seat would pay it), nothing for rank points."""
+        from ..scoring import payments
+
+        r = self.rules
+        d = [0] * SEATS
+        basic = 2000 if r.chombo == "mangan" else 3000 if r.chombo == "haneman" else 0
+        if basic:
+            pd, pn = payments(basic, seat == self.dealer, True, r)
+            for x in range(SEATS):
+                if x != seat:
+                    amount = pd if x == self.dealer else pn
+                    d[x] += amount
+                    d[seat] -= amount
+        return d
+
     def _end_hand_abort(self, reason: str, dealer_continues: bool) -> None:
         self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
         self._finish_hand(HandResult("abort", dealer_continues=dealer_continues, reason=reason))
@@ -1182,12 +1278,17 @@ class Game:
         was_last = self._is_last_hand()
         in_overtime = self.round_index >= len(r.round_winds)
         non_dealer_won = res.kind == "hora" and self.dealer not in res.winners
-        # Honba (P45 / A000-18): +1 after a dealer win or any draw; 0 after a non-dealer win.
-        self.honba = 0 if non_dealer_won else self.honba + 1
+        if res.kind == "chombo":  # P101 / A003-7: unchanged, or +1 when the dealer repeats
+            self.honba += 1 if r.chombo_honba == "plus_one_on_renchan" and res.dealer_continues else 0
+        else:  # Honba (P45 / A000-18): +1 after a dealer win or any draw; 0 after a non-dealer win.
+            self.honba = 0 if non_dealer_won else self.honba + 1
         bust = [s for s in range(SEATS) if self._is_bust(self.scores[s])]
         if bust and r.bust_ends_game:
             self.busted = bust
-            self.busters = [w for w in res.winners] if res.kind == "hora" else list(res.tenpai)
+            if res.kind == "chombo":  # the offender busts paying the others
+                self.busters = [x for x in range(SEATS) if x not in res.offenders]
+            else:
+                self.busters = [w for w in res.winners] if res.kind == "hora" else list(res.tenpai)
             self._end_game("bust")
             return
         reason = self._end_reason(res, was_last, in_overtime, non_dealer_won)
@@ -1269,7 +1370,7 @@ class Game:
                     self.scores[b] -= r.dobon_fee
                     self.scores[x] += r.dobon_fee
         self.result = final_result(r, self.scores, kyotaku=self.kyotaku, busted=self.busted,
-                                   busters=self.busters, chips=self.chips)
+                                   busters=self.busters, chips=self.chips, chombos=self.chombos)
         self.scores = list(self.result.scores)
         if r.leftover_riichi == "top":
             self.kyotaku = 0

@@ -37,8 +37,15 @@ def placement(scores: Sequence[int], first_dealer: int = 0) -> tuple[int, ...]:
 def final_result(
     rules: Rules, scores: Sequence[int], *, kyotaku: int = 0, first_dealer: int = 0,
     busted: Sequence[int] = (), busters: Sequence[int] = (), chips: Sequence[int] = (0, 0, 0),
+    chombos: Sequence[int] = (0, 0, 0),
 ) -> FinalResult:
-    """Settle a finished game. ``kyotaku`` counts riichi sticks left on the table (P31)."""
+    """Settle a finished game. ``kyotaku`` counts riichi sticks left on the table (P31);
+    ``chombos`` the chombo each seat committed (rank points taken here when chombo = rank_points).
+
+    >>> from sanma.rules.schema import Rules
+    >>> final_result(Rules.preset("official"), [40000, 35000, 30000], chombos=[0, 1, 0]).points
+    (30.0, -35.0, -30.0)
+    """
     s = list(scores)
     ranks = placement(s, first_dealer)
     top = ranks.index(1)
@@ -60,6 +67,9 @@ def final_result(
             points[x] += rules.bust_rank_points / max(1, len(busters))
     if rules.tie_break == "split":
         points = _split_ties(rules, s, ranks, points, uma)
+    if rules.chombo == "rank_points":  # P100 (OFFICIAL) 「チョンボの減点は、半荘終了時に△20となる」
+        for i, n in enumerate(chombos):
+            points[i] -= rules.chombo_rank_points * n
     digits = 0 if rules.final_rounding == "integer" else 1
     points = [float(round(p, digits)) for p in points]
     return FinalResult(tuple(s), ranks, tuple(points), tuple(chip_list))

@@ -110,6 +110,9 @@ RenhouValue = Literal["yakuman", "mangan", "none"]
 PaoCompound = Literal["whole", "pao_part"]
 PaoTsumoValue = Literal["ron_value", "tsumo_total"]
 Chombo = Literal["none", "mangan", "haneman", "rank_points"]
+RiichiViolation = Literal["impossible", "chombo", "chombo_at_draw"]
+ChomboDeal = Literal["repeat", "offender_dealer_passes"]
+ChomboHonba = Literal["unchanged", "plus_one_on_renchan"]
 Overtime = Literal["none", "club_laps", "kaeri_ton", "west"]
 UraChipCount = Literal["per_han", "per_tile"]
 BustAt = Literal["zero_or_below", "below_zero"]
@@ -261,10 +264,17 @@ class Rules:
     riichi_furiten_tsumo: bool = _f(True, "A riichi hand that became furiten may still tsumo.", "P76, A002-13")
     same_turn_discard_blocks_tsumo: bool = _f(
         False, "No tsumo while a winning tile was discarded by anyone in the same go-around.", "P76")
-    furiten_riichi: FuritenRiichi = _f("allowed", "Riichi while furiten.", "P77")
+    furiten_riichi: FuritenRiichi = _f(
+        "allowed", "Riichi while furiten: an ordinary riichi, or a riichi violation (see riichi_violation).",
+        "P77")
     kokushi_13_furiten: Kokushi13Furiten = _f("standard", "Furiten of the 13-sided kokushi wait.", "P78, §5.4")
 
     # --- riichi (P79-P87) -----------------------------------------------------------------------
+    riichi_violation: RiichiViolation = _f(
+        "impossible", "A riichi that is noten, furiten where furiten_riichi is forbidden (or not tenpai), or "
+        "(table mistakes) breaks the 2-han minimum: impossible (never offered); chombo when revealed at the "
+        "exhaustive draw or by the offender's own win, passing a win after riichi too, no penalty if another "
+        "player wins first; or chombo only if the hand reaches the exhaustive draw.", "P80, P77, P102, §5.5")
     riichi_min_points: int = _f(1000, "Points needed to declare riichi.", "P79, A000-19")
     riichi_needs_next_draw: bool = _f(True, "Riichi needs at least one more own draw.", "P81")
     open_riichi: bool = _f(False, "Open riichi may be declared.", "P82")
@@ -292,9 +302,16 @@ class Rules:
     pao_tsumo_value: PaoTsumoValue = _f("ron_value", "On a pao tsumo the liable player pays this.", "A000-22")
     pao_pays_chips: bool = _f(False, "The liable player pays the yakuman chips as well as the points.", "P98")
     chombo: Chombo = _f(
-        "mangan", "Chombo penalty (score keeping; the engine prevents every chombo it could detect).", "P100")
+        "mangan", "Chombo penalty: none, a reversed mangan or haneman tsumo paid by the offender, or rank "
+        "points at the end of the game (engine: riichi violations, see riichi_violation).", "P100, A000-14")
     chombo_rank_points: int = _f(
-        20, "Rank points taken at the end for each chombo (rank_points; score keeping).", "P100")
+        20, "Rank points taken at the end of the game for each chombo (chombo = rank_points).", "P100")
+    chombo_deal: ChomboDeal = _f(
+        "repeat", "After a chombo the hand is replayed by the same dealer, or the deal passes when the "
+        "dealer was the offender (the dealer repeats otherwise). Riichi sticks placed in it are returned.",
+        "P101, A003-7")
+    chombo_honba: ChomboHonba = _f(
+        "unchanged", "Honba after a chombo: unchanged, or +1 when the dealer repeats.", "P101, A003-7")
 
     # --- bust and chips (P108-P122) -------------------------------------------------------------
     negative_scores_settled: bool = _f(True, "Scores below zero are settled in full.", "P109")
