@@ -103,7 +103,7 @@ def test_import_does_not_read_the_table() -> None:
     assert r.returncode == 0, r.stderr
 
 
-def test_scores_without_the_table_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_scores_without_the_table_are_the_same() -> None:
     """The fallback (no file: every pattern split at first use) scores exactly as the table."""
     rnd = random.Random(11)
     hands: list[tuple[str, str, bool]] = []
@@ -137,24 +137,17 @@ def test_scores_without_the_table_are_the_same(monkeypatch: pytest.MonkeyPatch) 
         return out
 
     with_table = run()
-    empty: tuple[dict[int, object], ...] = ({}, {}, {}, {})
-    saved_parts = [dict(m) for m in agari.SUIT_PARTS]
-    saved_digits = [dict(m) for m in hand._SUIT_DIGITS]
-    monkeypatch.setattr(agari, "_TABLE_PARTS", empty)
-    monkeypatch.setattr(hand, "_TABLE_OF_SUIT", ({}, {}, {}, {}))
-    monkeypatch.setattr(hand, "_NUMBER_TABLE", {})
+    assert agari.table_loaded()
+    # Empty the table and every cache in place (the compiled modules hold these dicts as constants).
+    caches = [*agari.SUIT_PARTS, *hand._SUIT_DIGITS, *agari._TABLE_PARTS, *agari.TABLE_DIGITS]
+    saved = [dict(m) for m in caches]
     try:
-        for memo in agari.SUIT_PARTS:
-            memo.clear()
-        for digits in hand._SUIT_DIGITS:
-            digits.clear()
+        for m in caches:
+            m.clear()
         without = run()
     finally:
-        for memo, saved in zip(agari.SUIT_PARTS, saved_parts, strict=True):
-            memo.clear()
-            memo.update(saved)
-        for d, saved_d in zip(hand._SUIT_DIGITS, saved_digits, strict=True):
-            d.clear()
-            d.update(saved_d)
+        for m, kept in zip(caches, saved, strict=True):
+            m.clear()
+            m.update(kept)
     assert without == with_table
     assert sum(isinstance(s, sanma.Score) for s in with_table) > 100

@@ -18,7 +18,7 @@ import marshal
 import zlib
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ._accel import DATA
 from .tiles import NUM_KINDS, REMOVED_KINDS, YAOCHUU, kind_name
@@ -74,7 +74,7 @@ def _suit_decomps(counts: tuple[int, ...], base: int, honors: bool) -> tuple[tup
     return tuple(out)
 
 
-_SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+_SUITS: Final = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
 def decompositions(counts: Sequence[int]) -> list[Decomposition]:
@@ -200,13 +200,13 @@ def waits(counts: Sequence[int], chiitoi_four_ok: bool = False) -> tuple[int, ..
 # leave room to see a fifth copy. Sets of kinds use the same layout (bit 3k for kind k), so one
 # AND answers "does the hand hold a terminal?" and the like.
 
-KIND_BITS = 3
-SUIT_BITS = 27
-SUIT_MASK = (1 << SUIT_BITS) - 1
+KIND_BITS: Final = 3
+SUIT_BITS: Final = 27
+SUIT_MASK: Final = (1 << SUIT_BITS) - 1
 #: ``KIND_BIT[k]``: one tile of kind k in a hand key; also kind k's member bit in a kind set.
-KIND_BIT: tuple[int, ...] = tuple(1 << KIND_BITS * k for k in range(NUM_KINDS))
+KIND_BIT: Final[tuple[int, ...]] = tuple(1 << KIND_BITS * k for k in range(NUM_KINDS))
 #: Every kind's lowest digit bit: ``present(key) & ALL_KINDS`` is the set of kinds held.
-ALL_KINDS = sum(KIND_BIT)
+ALL_KINDS: Final = sum(KIND_BIT)
 
 
 def kind_set(kinds: Iterable[int]) -> int:
@@ -239,19 +239,19 @@ def key_counts(key: int) -> list[int]:
     return [key >> KIND_BITS * k & 7 for k in range(NUM_KINDS)]
 
 
-_YAOCHUU_SET = kind_set(YAOCHUU)
+_YAOCHUU_SET: Final = kind_set(YAOCHUU)
 
 # A *kind class* says what kinds a hand holds, as far as the yaku that look at kinds only care:
 # OR the classes of the kinds held and the result decides tanyao, the flushes, honroutou,
 # tsuuiisou, ryuuiisou and chinroutou (yaku.YakuTable.kind_facts).
 CLASS_YAOCHUU, CLASS_SIMPLE, CLASS_NOT_GREEN, CLASS_NOT_TERMINAL = 16, 32, 64, 128  # bits 0-3: suit m p s z
-_GREEN = frozenset({19, 20, 21, 23, 25, 32})  # 2s 3s 4s 6s 8s and hatsu (Y43)
-_TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
-KIND_CLASS: tuple[int, ...] = tuple(
+_GREEN: Final = frozenset({19, 20, 21, 23, 25, 32})  # 2s 3s 4s 6s 8s and hatsu (Y43)
+_TERMINALS: Final = frozenset({0, 8, 9, 17, 18, 26})
+KIND_CLASS: Final[tuple[int, ...]] = tuple(
     1 << k // 9 | (CLASS_YAOCHUU if k in YAOCHUU else CLASS_SIMPLE)
     | (0 if k in _GREEN else CLASS_NOT_GREEN) | (0 if k in _TERMINALS else CLASS_NOT_TERMINAL)
     for k in range(NUM_KINDS))
-_SEQ_BITS = tuple(KIND_BIT[i] + KIND_BIT[i + 1] + KIND_BIT[i + 2] for i in range(7))
+_SEQ_BITS: Final = tuple(KIND_BIT[i] + KIND_BIT[i + 1] + KIND_BIT[i + 2] for i in range(7))
 
 
 class SuitPart(NamedTuple):
@@ -281,14 +281,14 @@ class SuitPart(NamedTuple):
     waits: tuple[tuple[tuple[str, bool], ...], ...]
 
 
-_part = tuple.__new__  # SuitPart(...) without the keyword-handling constructor frame
-_NO_WAITS: tuple[tuple[tuple[str, bool], ...], ...] = ((),) * 9  # until ``_with_waits``
-_EMPTY_PART = SuitPart((), -1, (), 0, 0, 0, 0, False, True, 0, 0, (), _NO_WAITS)
+_part: Final = tuple.__new__  # SuitPart(...) without the keyword-handling constructor frame
+_NO_WAITS: Final[tuple[tuple[tuple[str, bool], ...], ...]] = ((),) * 9  # until ``_with_waits``
+_EMPTY_PART: Final = SuitPart((), -1, (), 0, 0, 0, 0, False, True, 0, 0, (), _NO_WAITS)
 #: Fu breakdown line of a concealed / a ron-completed (open) triplet of each kind (P52).
-TRIPLET_CLOSED = tuple((f"triplet_closed {kind_name(k)}", 8 if k in YAOCHUU else 4) for k in range(NUM_KINDS))
-TRIPLET_OPEN = tuple((f"triplet_open {kind_name(k)}", 4 if k in YAOCHUU else 2) for k in range(NUM_KINDS))
-_SEQ_CLASS = tuple(KIND_CLASS[i] | KIND_CLASS[i + 1] | KIND_CLASS[i + 2] for i in range(NUM_KINDS - 2))
-_ITTSU = (kind_set((9, 12, 15)), kind_set((18, 21, 24)))
+TRIPLET_CLOSED: Final = tuple((f"triplet_closed {kind_name(k)}", 8 if k in YAOCHUU else 4) for k in range(NUM_KINDS))
+TRIPLET_OPEN: Final = tuple((f"triplet_open {kind_name(k)}", 4 if k in YAOCHUU else 2) for k in range(NUM_KINDS))
+_SEQ_CLASS: Final = tuple(KIND_CLASS[i] | KIND_CLASS[i + 1] | KIND_CLASS[i + 2] for i in range(NUM_KINDS - 2))
+_ITTSU: Final = (kind_set((9, 12, 15)), kind_set((18, 21, 24)))
 
 
 def _with_pair(p: SuitPart, kind: int) -> SuitPart:
@@ -354,16 +354,16 @@ def _placements(blocks: tuple[Block, ...], pair: int, win: int) -> tuple[tuple[s
 
 #: Per suit: (suit key << 1 | 1) → its parts. ``SUIT_PARTS[s].get(key << 1 | 1)`` is
 #: ``suit_parts(s, key)`` once cached.
-SUIT_PARTS: tuple[dict[int, tuple[SuitPart, ...]], ...] = ({}, {}, {}, {})
-_PARTS = SUIT_PARTS
+SUIT_PARTS: Final[tuple[dict[int, tuple[SuitPart, ...]], ...]] = ({}, {}, {}, {})
+_PARTS: Final = SUIT_PARTS
 #: Per suit: (suit key << 1 | pair still free) → its parts without waits, for ``_split``, which
 #: builds a pattern's parts from its sub-patterns' (only without the table file).
-_SPLITS: tuple[dict[int, tuple[SuitPart, ...]], ...] = ({}, {}, {}, {})
-_CACHE_LIMIT = 500_000
+_SPLITS: Final[tuple[dict[int, tuple[SuitPart, ...]], ...]] = ({}, {}, {}, {})
+_CACHE_LIMIT: Final = 500_000
 #: New suit patterns met before the table file is read (see ``suit_parts``).
-TABLE_AFTER_MISSES = 256
-_misses = [0]
-_NO_PARTS: tuple[SuitPart, ...] = ()
+TABLE_AFTER_MISSES: Final = 256
+_misses: Final = [0]
+_NO_PARTS: Final[tuple[SuitPart, ...]] = ()
 
 
 def suit_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
@@ -444,16 +444,16 @@ def _split(key: int, base: int, runs: bool, pair_free: bool, memo: dict[int, tup
 # ``SuitPart`` only when its pattern is first met. Without the file
 # (or with one of another version) everything is computed as before, at first use.
 
-TABLE_FILE = str(DATA / "suit_parts.marshal.zlib")
-TABLE_VERSION = 1
-WAIT_NAMES = (RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI)
-_MAX_SETS = 4
+TABLE_FILE: Final = str(DATA / "suit_parts.marshal.zlib")
+TABLE_VERSION: Final = 1
+WAIT_NAMES: Final = (RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI)
+_MAX_SETS: Final = 4
 
 #: The table's parts, once read: per suit, suit key → its parts as plain tuples.
-_TABLE_PARTS: tuple[dict[int, tuple[tuple[Any, ...], ...]], ...] = ({}, {}, {}, {})
+_TABLE_PARTS: Final[tuple[dict[int, tuple[tuple[Any, ...], ...]], ...]] = ({}, {}, {}, {})
 #: Manzu, number suits (pinzu and souzu share one), honours: usual digit string → suit-local key.
-TABLE_DIGITS: tuple[dict[str, int], dict[str, int], dict[str, int]] = ({}, {}, {})
-_table_state = [False]  # read (or tried)
+TABLE_DIGITS: Final[tuple[dict[str, int], dict[str, int], dict[str, int]]] = ({}, {}, {})
+_table_state: Final = [False]  # read (or tried)
 
 
 def complete_suit_keys(suit: int) -> list[int]:

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from .agari import TABLE_DIGITS, load_table, table_loaded
 from .errors import HandError, TileError
 from .tiles import NUM_KINDS, Tile, parse_tiles, to_mpsz
 
 MeldType = Literal["pon", "kan", "ankan"]
-MELD_TYPES: tuple[MeldType, ...] = ("pon", "kan", "ankan")
+MELD_TYPES: Final[tuple[MeldType, ...]] = ("pon", "kan", "ankan")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,16 +98,16 @@ class Meld:
 Concealed = tuple[int, int, int, int, bool]  # (hand key, tiles, red 5p, red 5s, any flower)
 
 # Digit → kind offset within the suit, per suit (m: only 1 and 9; p/s: 0 is the red five).
-_DIGIT_OFFSET: tuple[dict[str, int], ...] = (
+_DIGIT_OFFSET: Final[tuple[dict[str, int], ...]] = (
     {"1": 0, "9": 8},
     {str(d): d - 1 for d in range(1, 10)} | {"0": 4},
     {str(d): d - 1 for d in range(1, 10)} | {"0": 4},
     {str(d): d - 1 for d in range(1, 8)},
 )
 # Per suit: digit string → (its part of the hand key, tiles, red fives), () for the strict path.
-_SUIT_DIGITS: tuple[dict[str, tuple[int, int, int] | tuple[()]], ...] = ({}, {}, {}, {})
-_DIGITS_LIMIT = 100_000
-_TABLE_OF_SUIT = (TABLE_DIGITS[0], TABLE_DIGITS[1], TABLE_DIGITS[1], TABLE_DIGITS[2])
+_SUIT_DIGITS: Final[tuple[dict[str, tuple[int, int, int] | tuple[()]], ...]] = ({}, {}, {}, {})
+_DIGITS_LIMIT: Final = 100_000
+_TABLE_OF_SUIT: Final = (TABLE_DIGITS[0], TABLE_DIGITS[1], TABLE_DIGITS[1], TABLE_DIGITS[2])
 
 
 def _suit_digits(suit: int, digits: str) -> tuple[int, int, int] | tuple[()]:
@@ -147,7 +147,7 @@ def _suit_digits(suit: int, digits: str) -> tuple[int, int, int] | tuple[()]:
     return entry
 
 _MAN_DIGITS, _PIN_DIGITS, _SOU_DIGITS, _HONOUR_DIGITS = _SUIT_DIGITS
-_NUMBER_TABLE = TABLE_DIGITS[1]
+_NUMBER_TABLE: Final = TABLE_DIGITS[1]
 
 
 def parse_concealed(text: str) -> Concealed | None:

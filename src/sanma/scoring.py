@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Final
 
 from .agari import (
     ALL_KINDS,
@@ -49,11 +50,11 @@ from .yaku import (
     standard_readings,
 )
 
-WIND_NAMES = ("E", "S", "W")
-LIMIT_NAMES = {2000: "mangan", 3000: "haneman", 4000: "baiman", 6000: "sanbaiman"}
-DORA_NAMES = frozenset({"dora", "aka_dora", "ura_dora", "kita_dora", "flower_dora", "kan_bonus"})
+WIND_NAMES: Final = ("E", "S", "W")
+LIMIT_NAMES: Final = {2000: "mangan", 3000: "haneman", 4000: "baiman", 6000: "sanbaiman"}
+DORA_NAMES: Final = frozenset({"dora", "aka_dora", "ura_dora", "kita_dora", "flower_dora", "kan_bonus"})
 # OFFICIAL (P15 nuki_restricted): North may stay in the hand only for these yakuman.
-NORTH_RESTRICTED_OK = frozenset({"kokushi", "kokushi_13", "tsuuiisou", "tsuuiisou_chiitoi",
+NORTH_RESTRICTED_OK: Final = frozenset({"kokushi", "kokushi_13", "tsuuiisou", "tsuuiisou_chiitoi",
                                  "shousuushii", "daisuushii"})
 
 
@@ -189,7 +190,7 @@ def payments(
 
 
 # --- per-rules tables --------------------------------------------------------------------------
-_TABLES: dict[int, tuple[Rules, YakuTable]] = {}
+_TABLES: Final[dict[int, tuple[Rules, YakuTable]]] = {}
 
 
 def _table(rules: Rules) -> YakuTable:
@@ -210,15 +211,15 @@ def _table(rules: Rules) -> YakuTable:
 
 
 # --- cheap parsing of the other inputs -----------------------------------------------------------
-_WIND_CODES = {w: 27 + i for i, w in enumerate("ESWN")} | {w: 27 + i for i, w in enumerate("eswn")}
-_TILE_CACHE: dict[str, Tile] = {}
-_MELD_CACHE: dict[str, Meld] = {}
-_TILES_CACHE: dict[str, tuple[Tile, ...]] = {}
-_PARSE_LIMIT = 10_000
-_SUCCESSOR = tuple(successor(k) for k in range(NUM_KINDS))
+_WIND_CODES: Final = {w: 27 + i for i, w in enumerate("ESWN")} | {w: 27 + i for i, w in enumerate("eswn")}
+_TILE_CACHE: Final[dict[str, Tile]] = {}
+_MELD_CACHE: Final[dict[str, Meld]] = {}
+_TILES_CACHE: Final[dict[str, tuple[Tile, ...]]] = {}
+_PARSE_LIMIT: Final = 10_000
+_SUCCESSOR: Final = tuple(successor(k) for k in range(NUM_KINDS))
 _MAN_PARTS, _PIN_PARTS, _SOU_PARTS, _HONOUR_PARTS = SUIT_PARTS  # (suit key << 1 | 1) → splits
-_PARTS_MASK = SUIT_MASK << 1
-_SIMPLE_DIGITS = SIMPLES * 7  # every count bit of the simples (2-8 of pinzu and souzu)
+_PARTS_MASK: Final = SUIT_MASK << 1
+_SIMPLE_DIGITS: Final = SIMPLES * 7  # every count bit of the simples (2-8 of pinzu and souzu)
 
 
 def _tile(value: str | Tile) -> Tile:
@@ -269,11 +270,11 @@ def _hand_text(hand: str | Iterable[str | Tile]) -> str:
 
 
 # --- the scorer -------------------------------------------------------------------------------
-_FIXED_FU = {"fixed_30": 30, "fixed_40": 40}
+_FIXED_FU: Final = {"fixed_30": 30, "fixed_40": 40}
 
 
-_YAKU_LINES: dict[Line, Yaku] = {}
-_YAKUMAN_LINES: dict[Line, Yaku] = {}
+_YAKU_LINES: Final[dict[Line, Yaku]] = {}
+_YAKUMAN_LINES: Final[dict[Line, Yaku]] = {}
 
 
 def _yaku_line(line: Line, yakuman: bool) -> Yaku:
@@ -637,7 +638,7 @@ def _fu_breakdown(
     return tuple(parts)
 
 
-_PAIR_LINES = tuple(tuple((f"pair {kind_name(k)}", 2 * n) for n in range(4)) for k in range(NUM_KINDS))
+_PAIR_LINES: Final = tuple(tuple((f"pair {kind_name(k)}", 2 * n) for n in range(4)) for k in range(NUM_KINDS))
 
 
 def _dora(

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:  # numpy is imported lazily: only table building and the batch API need it
     import numpy as np
@@ -63,25 +63,25 @@ __all__ = [
     "ukeire",
 ]
 
-DATA_FILE = data_file("shanten_tables.npz")  # uncompressed in the compiled build
+DATA_FILE: Final = data_file("shanten_tables.npz")  # uncompressed in the compiled build
 
 #: The kinds with no neighbours to form runs with: 1m, 9m and the seven honours.
-ISOLATED_KINDS = (0, 8, 27, 28, 29, 30, 31, 32, 33)
+ISOLATED_KINDS: Final = (0, 8, 27, 28, 29, 30, 31, 32, 33)
 #: Thirteen orphans uses exactly the isolated kinds plus 1p 9p 1s 9s.
-KOKUSHI_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-_KOKUSHI_SET = frozenset(KOKUSHI_KINDS)
+KOKUSHI_KINDS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_KOKUSHI_SET: Final = frozenset(KOKUSHI_KINDS)
 _PIN0, _SOU0 = 9, 18
 
-SUIT_KEYS = 5**9
+SUIT_KEYS: Final = 5**9
 #: Weight of the count of the suit's i-th kind (1..9 → i = 0..8) in its base-5 key.
-SUIT_WEIGHTS: tuple[int, ...] = (390625, 78125, 15625, 3125, 625, 125, 25, 5, 1)
+SUIT_WEIGHTS: Final[tuple[int, ...]] = (390625, 78125, 15625, 3125, 625, 125, 25, 5, 1)
 #: Weight of a kind holding 0..4 tiles in the isolated group's histogram key (n1 + 10 n2 + ...).
-HIST_WEIGHTS = (0, 1, 10, 100, 1000)
-HIST_KEYS = 10_000
-_SETS = 4
+HIST_WEIGHTS: Final = (0, 1, 10, 100, 1000)
+HIST_KEYS: Final = 10_000
+_SETS: Final = 4
 
 # Hand sizes: concealed tile count → number of called melds (13/14 → 0, 10/11 → 1, ...).
-_MELDS_BY_COUNT = {n: (14 - n) // 3 for n in (1, 2, 4, 5, 7, 8, 10, 11, 13, 14)}
+_MELDS_BY_COUNT: Final = {n: (14 - n) // 3 for n in (1, 2, 4, 5, 7, 8, 10, 11, 13, 14)}
 
 
 # ------------------------------------------------------------------------------ table building
@@ -452,7 +452,7 @@ def shanten_kokushi(counts: Sequence[int]) -> int:
 # bounded memo of tile-string parsing, per suit; shanten itself is never cached.
 _PIN_AT, _SOU_AT, _ISO_AT, _Y_AT, _CH_AT, _N_AT = 210, 240, 270, 300, 310, 322
 _M10, _M12, _M30 = (1 << 10) - 1, (1 << 12) - 1, (1 << 30) - 1
-_MAX_FAST_LEN = 1000  # longer strings go to the strict parser (keeps every field in range)
+_MAX_FAST_LEN: Final = 1000  # longer strings go to the strict parser (keeps every field in range)
 
 
 def _lanes(value: int, kinds: Sequence[int] = range(NUM_KINDS)) -> int:
@@ -461,7 +461,7 @@ def _lanes(value: int, kinds: Sequence[int] = range(NUM_KINDS)) -> int:
 
 _ADD27, _ADD28, _ADD30, _ADD31 = _lanes(27), _lanes(28), _lanes(30), _lanes(31)
 _BIT5, _BIT0 = _lanes(32), _lanes(1)
-_BIT5_KOKUSHI = _lanes(32, KOKUSHI_KINDS)
+_BIT5_KOKUSHI: Final = _lanes(32, KOKUSHI_KINDS)
 
 
 def _tile_weight(kind: int) -> int:
@@ -475,16 +475,16 @@ def _tile_weight(kind: int) -> int:
     return w
 
 
-_WEIGHTS: dict[str, dict[str, int]] = {
+_WEIGHTS: Final[dict[str, dict[str, int]]] = {
     "m": {"1": _tile_weight(0), "9": _tile_weight(8)},
     "p": {str(d % 10): _tile_weight(_PIN0 + (d - 1 if d else 4)) for d in range(10)},
     "s": {str(d % 10): _tile_weight(_SOU0 + (d - 1 if d else 4)) for d in range(10)},
     "z": {str(d): _tile_weight(26 + d) for d in range(1, 8)},
     "f": {str(d): 0 for d in range(1, 5)},  # flowers are ignored
 }
-_SEGMENTS = re.compile(r"[0-9]+[mpszf]").findall
-_SEGMENT_MEMO: dict[str, int] = {}
-_SEGMENT_MEMO_MAX = 65_536
+_SEGMENTS: Final = re.compile(r"[0-9]+[mpszf]").findall
+_SEGMENT_MEMO: Final[dict[str, int]] = {}
+_SEGMENT_MEMO_MAX: Final = 65_536
 
 
 def _segment_weight(seg: str) -> int | None:
@@ -572,7 +572,7 @@ class DiscardOption(NamedTuple):
 
 
 # Where each kind sits: (group 0 pinzu / 1 souzu / 2 isolated, its weight in the group key).
-_KIND_KEY: dict[int, tuple[int, int]] = {
+_KIND_KEY: Final[dict[int, tuple[int, int]]] = {
     **{_PIN0 + i: (0, w) for i, w in enumerate(SUIT_WEIGHTS)},
     **{_SOU0 + i: (1, w) for i, w in enumerate(SUIT_WEIGHTS)},
     **{k: (2, w) for k, w in zip(ISOLATED_KINDS, SUIT_WEIGHTS, strict=True)},
@@ -768,7 +768,7 @@ def _stat_matrices() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
 def _batch_consts() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     return (_key_matrix(), *_stat_matrices())
 
-_CHUNK = 4096  # rows per step: intermediates stay in cache, and BLAS stays on one thread (no stalls on a busy machine)
+_CHUNK: Final = 4096  # rows per step: intermediates stay in cache, BLAS on one thread (no stalls when busy)
 
 
 def _batch_chunk(

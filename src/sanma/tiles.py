@@ -17,26 +17,27 @@ Tile.parse('0p')
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from .errors import TileError
 
-NUM_KINDS = 34
-FLOWER_KINDS = (34, 35, 36, 37)
-SUITS = "mpsz"
+NUM_KINDS: Final = 34
+FLOWER_KINDS: Final = (34, 35, 36, 37)
+SUITS: Final = "mpsz"
 MAN, PIN, SOU, HONOR = 0, 1, 2, 3
 
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = 27, 28, 29, 30, 31, 32, 33
-WINDS = (EAST, SOUTH, WEST, NORTH)
-DRAGONS = (WHITE, GREEN, RED)
+WINDS: Final = (EAST, SOUTH, WEST, NORTH)
+DRAGONS: Final = (WHITE, GREEN, RED)
 # Kinds removed from sanma: 2m..8m (seed 000 L7 「萬子の2～8を抜いた108個の牌」, P01).
-REMOVED_KINDS = frozenset(range(1, 8))
-SANMA_KINDS = tuple(k for k in range(NUM_KINDS) if k not in REMOVED_KINDS)
-TERMINALS = (0, 8, 9, 17, 18, 26)
-YAOCHUU = frozenset(TERMINALS + WINDS + DRAGONS)
-FIVES = (13, 22)  # 5p, 5s: the only fives in sanma
+REMOVED_KINDS: Final = frozenset(range(1, 8))
+SANMA_KINDS: Final = tuple(k for k in range(NUM_KINDS) if k not in REMOVED_KINDS)
+TERMINALS: Final = (0, 8, 9, 17, 18, 26)
+YAOCHUU: Final = frozenset(TERMINALS + WINDS + DRAGONS)
+FIVES: Final = (13, 22)  # 5p, 5s: the only fives in sanma
 
-WIND_LETTERS = "ESWN"
-MJAI_HONORS = ("E", "S", "W", "N", "P", "F", "C")
+WIND_LETTERS: Final = "ESWN"
+MJAI_HONORS: Final = ("E", "S", "W", "N", "P", "F", "C")
 
 
 def kind_name(kind: int) -> str:
@@ -75,7 +76,7 @@ def successor(kind: int) -> int:
     raise TileError(f"{kind_name(kind)} is a flower and cannot indicate dora")
 
 
-_INTERNED: dict[int, Tile] = {}
+_INTERNED: Final[dict[int, Tile]] = {}
 
 
 class Tile:

@@ -17,7 +17,7 @@ order of the lines the same as the matrix order used everywhere in sanma's outpu
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .agari import (
     CLASS_NOT_GREEN,
@@ -37,21 +37,21 @@ from .agari import (
 from .rules.schema import PON_CAPABLE_YAKUMAN, Rules
 from .tiles import DRAGONS, GREEN, NORTH, NUM_KINDS, WINDS, YAOCHUU
 
-GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})  # 2s 3s 4s 6s 8s and hatsu (Y43)
-TERMINAL_KINDS = frozenset({0, 8, 9, 17, 18, 26})
+GREEN_KINDS: Final = frozenset({19, 20, 21, 23, 25, GREEN})  # 2s 3s 4s 6s 8s and hatsu (Y43)
+TERMINAL_KINDS: Final = frozenset({0, 8, 9, 17, 18, 26})
 
 Line = tuple[str, int]  # (yaku name, han) or (yakuman name, multiplier)
 
 # Kind sets in the hand-key layout (bit 3k = kind k), see agari.KIND_BIT.
-ALL = kind_set(range(NUM_KINDS))
-HONOURS = kind_set(range(27, NUM_KINDS))
-DRAGON_SET = kind_set(DRAGONS)
-WIND_SET = kind_set(WINDS)
-SIMPLES = ALL & ~kind_set(YAOCHUU)
-NOT_GREEN = ALL & ~kind_set(GREEN_KINDS)
-NOT_TERMINAL = ALL & ~kind_set(TERMINAL_KINDS)
-SUIT_SETS = (kind_set(range(0, 9)), kind_set(range(9, 18)), kind_set(range(18, 27)))
-DOUKOU_GROUPS = (kind_set((0, 9, 18)), kind_set((8, 17, 26)))  # only 1s or 9s exist in all suits
+ALL: Final = kind_set(range(NUM_KINDS))
+HONOURS: Final = kind_set(range(27, NUM_KINDS))
+DRAGON_SET: Final = kind_set(DRAGONS)
+WIND_SET: Final = kind_set(WINDS)
+SIMPLES: Final = ALL & ~kind_set(YAOCHUU)
+NOT_GREEN: Final = ALL & ~kind_set(GREEN_KINDS)
+NOT_TERMINAL: Final = ALL & ~kind_set(TERMINAL_KINDS)
+SUIT_SETS: Final = (kind_set(range(0, 9)), kind_set(range(9, 18)), kind_set(range(18, 27)))
+DOUKOU_GROUPS: Final = (kind_set((0, 9, 18)), kind_set((8, 17, 26)))  # only 1s or 9s exist in all suits
 
 
 def yakuhai_reasons(rules: Rules, seat_wind: int, round_wind: int, kind: int) -> tuple[str, ...]:
@@ -287,7 +287,7 @@ class Reading(NamedTuple):
     parts: tuple[SuitPart, SuitPart, SuitPart, SuitPart]  # manzu, pinzu, souzu, honours
 
 
-_reading = tuple.__new__
+_reading: Final = tuple.__new__
 _DOUKOU_0, _DOUKOU_1 = DOUKOU_GROUPS
 
 
@@ -341,7 +341,7 @@ def context(t: YakuTable, seat_wind: int, round_wind: int, closed: bool, tsumo: 
 
 
 Fixed = tuple[Any, ...]
-_FIXED_LIMIT = 200_000
+_FIXED_LIMIT: Final = 200_000
 
 
 def _fixed(t: YakuTable, man: SuitPart, hon: SuitPart, honour_key: int, melds: MeldFacts, seat_wind: int,
@@ -548,7 +548,7 @@ class MeldFacts(NamedTuple):
     fu: int  # P52: a pon 2, concealed doubles, a kan quadruples, terminals/honours double
 
 
-NO_MELDS = MeldFacts((), 0, 0, 0, 0, 0, False, 0)
+NO_MELDS: Final = MeldFacts((), 0, 0, 0, 0, 0, False, 0)
 
 
 def meld_facts(melds: Sequence[tuple[int, bool, bool]]) -> MeldFacts:

@@ -11,7 +11,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from ..errors import IllegalActionError, TileError
 from ..tiles import Tile
@@ -30,7 +30,7 @@ ActionType = Literal[
     "none",  # pass on a call or a win
 ]
 
-RESPONSES = frozenset({"hora", "pon", "daiminkan", "none"})
+RESPONSES: Final = frozenset({"hora", "pon", "daiminkan", "none"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -53,12 +54,12 @@ from ..errors import HandError, IllegalActionError, RulesError
 from ..rules.schema import Rules
 from ..tiles import Tile, parse_tiles, sanma_wall
 
-SEATS = 3
-HAND_SIZE = 13
+SEATS: Final = 3
+HAND_SIZE: Final = 13
 #: Tiles dealt before the dealer's first draw (13 per seat).
-DEALT = SEATS * HAND_SIZE
+DEALT: Final = SEATS * HAND_SIZE
 #: At most four kans happen in a hand, hence at most four kan dora.
-MAX_KAN_DORA = 4
+MAX_KAN_DORA: Final = 4
 
 
 def _hand_positions(seat: int) -> tuple[int, ...]:
@@ -68,7 +69,7 @@ def _hand_positions(seat: int) -> tuple[int, ...]:
 
 
 #: Deal-order indices of each seat's starting hand, dealer first.
-HAIPAI_POSITIONS: tuple[tuple[int, ...], ...] = tuple(_hand_positions(s) for s in range(SEATS))
+HAIPAI_POSITIONS: Final[tuple[tuple[int, ...], ...]] = tuple(_hand_positions(s) for s in range(SEATS))
 
 
 def rinshan_positions(n: int, rinshan: int) -> tuple[int, ...]:
