@@ -297,6 +297,27 @@ def test_noten_riichi_reaching_the_draw_is_chombo_P80_P102(name: str) -> None:
     assert (c["actor"], c["reason"], c["deltas"]) == (1, "noten_riichi", NON_DEALER_CHOMBO[name][0])
 
 
+ONE_HAN_RIICHI = "234p789p789s678s1s"  # closed, tanki on 1s: riichi is its only han
+
+
+@pytest.mark.parametrize("table", [False, True])
+def test_club_riichi_breaking_the_2_han_minimum_is_chombo_at_an_emulated_table_P87_P80(table: bool) -> None:
+    # L61 「「リーチ」を含めて2ハン以上を確定させたリーチでなければチョンボとする」 from 4 honba (P64): not
+    # offered to bots; at a table it may be declared and the draw reveals it (honba unchanged, P101).
+    w = build(preset("club"), east="1m", south=ONE_HAN_RIICHI, draws="3z" + "2z" + "6z" + "7z" + "3p", dora=IND,
+              seed=14)
+    g = _game("club", w, honba=4, table_mistakes=table)
+    for seat in (0, 1, 2, 0):
+        tsumogiri(g, seat)
+    assert has(g, 1, "reach", "3p") is table
+    if table:
+        act(g, 1, "reach", "3p")
+        pass_all(g)
+        draw_out(g)
+        assert [(c["actor"], c["reason"]) for c in events_of(g, "chombo")] == [(1, "shibari_riichi")]
+        assert _next_start(g)["honba"] == 4
+
+
 # ----------------------------------------------------------------------------------------------
 # OFFICIAL: rank points at the end of the game (P100)
 # ----------------------------------------------------------------------------------------------
