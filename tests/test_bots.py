@@ -160,6 +160,18 @@ def test_defensive_pushes_a_tenpai_hand() -> None:
     assert choice.tile == Tile.parse("9m")  # keeps the tenpai rather than discarding the 1p genbutsu
 
 
+def test_defensive_pushes_tenpai_with_the_safest_tile_that_keeps_it() -> None:
+    hand, drawn = "123p456p789s11s55s", "6s"  # 5s out: 4s-7s wait (7 tiles); 6s out: 1s/5s shanpon (4)
+    seats = [seat_pub(), seat_pub("6s1z", riichi=True), seat_pub()]
+    reaches = tuple(Action("reach", 0, t) for t in parse_tiles("5s6s"))
+    legal = discards(hand, drawn) + reaches
+    assert EfficientBot().act(observation(hand, drawn, seats=seats), legal) == reaches[0]  # most tiles
+    assert DefensiveBot().act(observation(hand, drawn, seats=seats), legal) == reaches[1]  # 6s genbutsu
+    assert DefensiveBot().act(observation(hand, drawn), legal) == reaches[0]  # nobody in riichi
+    dama = DefensiveBot().act(observation(hand, drawn, seats=seats), discards(hand, drawn))
+    assert dama.type == "dahai" and dama.tile == Tile.parse("6s")
+
+
 def test_defensive_counts_discards_after_riichi_as_safe() -> None:
     bot = DefensiveBot()
     bot.on_event({"type": "start_kyoku"})

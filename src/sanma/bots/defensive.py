@@ -1,7 +1,9 @@
 """``defensive``: the efficient bot, plus push/fold against riichi.
 
 When an opponent is in riichi it keeps pushing only with a tenpai hand, or a one-shanten hand
-worth at least three dora; otherwise it folds, discarding the safest tile it holds:
+worth at least three dora; a push discards the safest tile that keeps the shanten and at least
+half the ukeire (and declares riichi with that tile). Otherwise it folds, discarding the safest
+tile it holds:
 
 * genbutsu: a tile the riichi player discarded (furiten makes it safe), or one anybody
   discarded after the riichi (the riichi player let it pass) — the latter needs ``on_event``;
@@ -95,18 +97,27 @@ class DefensiveBot(EfficientBot):
         best = super().choose_discard(view, options, allowed)
         if not view.riichi_seats or view.riichi:
             return best
-        if best.shanten == 0 or (best.shanten == 1 and self.hand_value(view) >= 3):
-            return best  # push
         unseen = [4 - view.counts[k] - view.visible[k] for k in range(NUM_KINDS)]
-        safe = {s: self.genbutsu(s) for s in view.riichi_seats}
+        safe = [self.genbutsu(s) for s in view.riichi_seats]
         usable = [o for o in options if o.kind in allowed] or list(options)
         key = self.discard_key(view)
-        return min(usable, key=lambda o: (sum(danger(o.kind, g, unseen, view.dora) for g in safe.values()),
-                                          key(o)))
+
+        def safest(o: DiscardOption) -> tuple[int, tuple[int, int, int, int]]:
+            return sum(danger(o.kind, g, unseen, view.dora) for g in safe), key(o)
+
+        if best.shanten == 0 or (best.shanten == 1 and self.hand_value(view) >= 3):  # push
+            floor = max(1, best.ukeire // 2)
+            keep = [o for o in usable if o.shanten == best.shanten and o.ukeire >= floor]
+            return min(keep, key=safest) if keep else best
+        return min(usable, key=safest)
 
     def turn(self, view: HandView, legal: tuple[Action, ...]) -> Action:
-        if view.riichi_seats:  # no kakan while folding: it can be robbed (chankan)
-            legal = tuple(a for a in legal if a.type != "kakan")
+        if view.riichi_seats and not view.riichi:
+            legal = tuple(a for a in legal if a.type != "kakan")  # a kakan can be robbed (chankan)
+            if any(a.type == "reach" for a in legal):  # riichi with the tile the push would discard
+                allowed = {a.tile.kind for a in legal if a.type == "dahai" and a.tile is not None}
+                push = self.choose_discard(view, self.options(view), allowed).kind
+                legal = tuple(a for a in legal if a.type != "reach" or (a.tile is not None and a.tile.kind == push))
         return super().turn(view, legal)
 
     def wants_pon(self, view: HandView, pon: Action) -> bool:
