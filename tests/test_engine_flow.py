@@ -14,6 +14,7 @@ The standard hands (no fives, no North, nothing a preset counts as dora by itsel
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -586,3 +587,28 @@ def test_north_discard_pon_and_kita_P15_P20(name: str) -> None:
     if NORTH_DISCARD_AND_PON[name]:
         act(g, 0, "dahai", "4z", tsumogiri=True)
         assert has(g, 1, "pon", "4z")
+
+
+@pytest.mark.parametrize("order", ["upstream_first", "together"])
+def test_kansai_double_ron_pays_the_upstream_winner_first_and_owes_it_the_dobon_fee_P91(order: str) -> None:
+    """P91 / A003-16 (KANSAI 「ダブロンありで上家から支払いし、点棒がなくなった時点の方へドボン料が発生します」):
+    South, holding exactly West's ron, busts paying West (first after the discarder), so only West is
+    owed the dobon fee; under ``together`` (CLUB 「2人に対してそれぞれ支払う」) both winners are.
+    The preset's fee is 0 (amount not stated, A003-6): 1,000 here shows who is paid."""
+    rules = dataclasses.replace(preset("kansai"), dobon_fee=1000, double_ron_payment_order=order)
+    assert preset("kansai").double_ron_payment_order == "upstream_first"
+    w = build(rules, east=TANKI_1S, south="1m", west=TANKI_1S_W, draws="3z2z6z7z1s", dora=IND, seed=12)
+    south = RON_TANKI["kansai"]  # exactly West's ron: South is on 0 after paying West (P108 bust at 0)
+    g = Game(rules, seed=3, walls=walls_in_order([w]), scores=[50000, south, 55000 - south])
+    for seat in (0, 1, 2, 0):
+        tsumogiri(g, seat)
+    act(g, 1, "dahai", "1s", tsumogiri=True)
+    act(g, 2, "hora")
+    act(g, 0, "hora")
+    assert [h["actor"] for h in events_of(g, "hora")] == [2, 0]
+    assert g.done and g.end_reason == "bust" and g.busted == [1]
+    end = last(g, "end_kyoku")["scores"]
+    fee_to = {"upstream_first": [2], "together": [2, 0]}[order]
+    assert g.scores[1] == end[1] - 1000 * len(fee_to)
+    for x in (0, 2):
+        assert g.scores[x] == end[x] + (1000 if x in fee_to else 0)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -38,9 +38,9 @@ from .actions import Action
 from .settle import FinalResult, final_result, placement
 from .wall import Wall
 
-SEATS = 3
-WIND_LETTERS = "ESW"
-DRAGON_KINDS = (31, 32, 33)
+SEATS: Final = 3
+WIND_LETTERS: Final = "ESW"
+DRAGON_KINDS: Final = (31, 32, 33)
 
 
 @dataclass(slots=True)
@@ -955,6 +955,7 @@ class Game:
         deltas = [0] * SEATS
         scores: list[Score] = []
         first = winners[0]
+        paid_when_bust: list[int] = []  # P91: the winner being paid when the discarder's points ran out
         for i, w in enumerate(winners):
             tsumo = discarder is None
             s = self._score(w, tile, tsumo=tsumo, chankan=chankan, kita_ron=kita_ron, discarder=discarder)
@@ -973,6 +974,9 @@ class Game:
             self._last_pao = pao
             for x in range(SEATS):
                 deltas[x] += d[x]
+            if (discarder is not None and not paid_when_bust
+                    and self._is_bust(self.scores[discarder] + deltas[discarder])):
+                paid_when_bust.append(w)
             self._chips_for_win(w, s, discarder)
             ura = [t.mjai for t in self.wall.ura_indicators] if self.seats[w].riichi else []
             self._emit({"type": "hora", "actor": w, "target": w if discarder is None else discarder,
@@ -988,7 +992,8 @@ class Game:
         self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
         self._finish_hand(HandResult("hora", tuple(winners), dealer_continues=dealer_won and (
             r.renchan_on_dealer_win and (len(winners) == 1 or r.double_ron_dealer_renchan)),
-            deltas=tuple(deltas), scores=tuple(scores)), first_winner=first, payer=discarder)
+            deltas=tuple(deltas), scores=tuple(scores)), first_winner=first, payer=discarder,
+            bust_by=tuple(paid_when_bust) if r.double_ron_payment_order == "upstream_first" else ())
 
     def _apply_pao(self, w: int, s: Score, d: list[int], discarder: int | None) -> tuple[list[int], int | None]:
         """P97-P99 / A000-22: the liable player pays the pao yakuman's ron value on a tsumo, and
@@ -1271,7 +1276,9 @@ class Game:
     # ------------------------------------------------------------------------------------------
     # between hands
     # ------------------------------------------------------------------------------------------
-    def _finish_hand(self, res: HandResult, first_winner: int | None = None, payer: int | None = None) -> None:
+    def _finish_hand(self, res: HandResult, first_winner: int | None = None, payer: int | None = None,
+                     bust_by: tuple[int, ...] = ()) -> None:
+        """End the hand; ``bust_by`` names who a bust is owed to when not every winner (P91)."""
         r = self.rules
         self.hand_results.append(res)
         self._pending, self._responses = {}, {}
@@ -1288,7 +1295,7 @@ class Game:
             if res.kind == "chombo":  # the offender busts paying the others
                 self.busters = [x for x in range(SEATS) if x not in res.offenders]
             else:
-                self.busters = [w for w in res.winners] if res.kind == "hora" else list(res.tenpai)
+                self.busters = list(bust_by or res.winners) if res.kind == "hora" else list(res.tenpai)
             self._end_game("bust")
             return
         reason = self._end_reason(res, was_last, in_overtime, non_dealer_won)

@@ -112,6 +112,7 @@ PaoTsumoValue = Literal["ron_value", "tsumo_total"]
 Chombo = Literal["none", "mangan", "haneman", "rank_points"]
 RiichiViolation = Literal["impossible", "chombo", "chombo_at_draw"]
 ChomboDeal = Literal["repeat", "offender_dealer_passes"]
+DoubleRonPaymentOrder = Literal["together", "upstream_first"]
 ChomboHonba = Literal["unchanged", "plus_one_on_renchan"]
 Overtime = Literal["none", "club_laps", "kaeri_ton", "west"]
 UraChipCount = Literal["per_han", "per_tile"]
@@ -286,6 +287,10 @@ class Rules:
     double_ron: bool = _f(True, "Two players may ron the same tile (else head bump).", "P88")
     double_ron_honba_both: bool = _f(False, "On a double ron both winners get the honba.", "P89")
     double_ron_dealer_renchan: bool = _f(True, "A dealer among double-ron winners keeps the deal.", "P90")
+    double_ron_payment_order: DoubleRonPaymentOrder = _f(
+        "together", "A double ron's discarder busts by both payments (both winners are owed the bust "
+        "chips and dobon fee), or pays the upstream winner first (only the winner being paid when the "
+        "points ran out is owed them).", "P91, P110, A003-16")
     abort_kyuushu: bool = _f(True, "Nine different terminals/honours on the first draw may abort.", "P92")
     abort_three_winds: bool = _f(False, "The same wind discarded by all three on the first go-around aborts.", "P93")
     abort_four_kans: bool = _f(True, "Four kans by two or more players abort.", "P94")
