@@ -57,7 +57,7 @@ class GameRecord:
     index: int
     kyoku: int
     entries: tuple[EntryResult, ...]
-    draws: int = 0  # hands that ended without a win (exhaustive draws and aborts)
+    draws: int = 0  # hands that ended without a win (exhaustive draws and aborts; not chombo, P101)
     incidents: tuple[str, ...] = ()  # what went wrong with external bots, as logged
 
 
@@ -189,5 +189,5 @@ def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] 
                                               riichi[seat], calls[seat], value[seat], seat in game.busted,
                                               int(getattr(bot, "incident_count", len(found))),
                                               int(getattr(bot, "fallbacks", 0)))
-    draws = sum(1 for h in game.hand_results if h.kind != "hora")
+    draws = sum(1 for h in game.hand_results if h.kind not in ("hora", "chombo"))  # a chombo voids the hand (P101)
     return GameRecord(index, len(game.hand_results), tuple(entries), draws, tuple(incidents))
