@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
@@ -80,10 +80,48 @@ class Yaku:
         return d
 
 
-@dataclass(frozen=True, slots=True)
 class Score:
     """The value of a win. ``total`` is what the winner receives before honba and riichi sticks;
-    ``deltas`` is every seat's change (by seat wind) after honba and sticks."""
+    ``deltas`` is every seat's change (by seat wind) after honba and sticks.
+
+    Immutable: every attribute is ``Final`` (mypy rejects assigning one; the compiled build refuses
+    it at run time). A plain class rather than a frozen dataclass: one is built per win, and a
+    frozen dataclass's ``__init__`` (13 ``object.__setattr__`` calls) cost more than all the rest
+    of ``score_hand``'s bookkeeping.
+    """
+
+    __slots__ = ("dealer", "deltas", "fu", "fu_breakdown", "han", "kazoe", "limit", "payments", "total",
+                 "tsumo", "wait", "yaku", "yakuman")
+
+    def __init__(self, han: int, fu: int, yaku: tuple[Yaku, ...], yakuman: int, limit: str | None, total: int,
+                 deltas: Mapping[str, int], fu_breakdown: tuple[tuple[str, int], ...] = (),
+                 payments: Mapping[str, int] | None = None, kazoe: bool = False, dealer: bool = False,
+                 tsumo: bool = False, wait: str = "") -> None:
+        self.han: Final = han
+        self.fu: Final = fu
+        self.yaku: Final = yaku
+        self.yakuman: Final = yakuman
+        self.limit: Final = limit
+        self.total: Final = total
+        self.deltas: Final = deltas
+        self.fu_breakdown: Final = fu_breakdown
+        self.payments: Final[Mapping[str, int]] = {} if payments is None else payments
+        self.kazoe: Final = kazoe
+        self.dealer: Final = dealer
+        self.tsumo: Final = tsumo
+        self.wait: Final = wait
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.han, self.fu, self.yaku, self.yakuman, self.limit, self.total, dict(self.deltas),
+                self.fu_breakdown, dict(self.payments), self.kazoe, self.dealer, self.tsumo, self.wait)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Score) and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        names = ("han", "fu", "yaku", "yakuman", "limit", "total", "deltas", "fu_breakdown", "payments", "kazoe",
+                 "dealer", "tsumo", "wait")
+        return "Score(" + ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True)) + ")"
 
     # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
     def __copy__(self) -> Score:
@@ -91,20 +129,6 @@ class Score:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Score:
         return self
-
-    han: int
-    fu: int
-    yaku: tuple[Yaku, ...]
-    yakuman: int
-    limit: str | None
-    total: int
-    deltas: Mapping[str, int]
-    fu_breakdown: tuple[tuple[str, int], ...] = ()
-    payments: Mapping[str, int] = field(default_factory=dict)
-    kazoe: bool = False
-    dealer: bool = False
-    tsumo: bool = False
-    wait: str = ""
 
     def to_json(self) -> dict[str, object]:
         return {
