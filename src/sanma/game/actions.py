@@ -10,7 +10,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from ..errors import IllegalActionError, TileError
@@ -33,9 +32,36 @@ ActionType = Literal[
 RESPONSES: Final = frozenset({"hora", "pon", "daiminkan", "none"})
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
-    """One choice of one seat. ``target`` is the seat a tile was taken from (pon, kan, ron)."""
+    """One choice of one seat. ``target`` is the seat a tile was taken from (pon, kan, ron).
+
+    Immutable (``Final`` attributes) and compared by value. A plain class rather than a frozen
+    dataclass: the engine builds several per step, and under mypyc this is ~25x cheaper.
+    """
+
+    __slots__ = ("actor", "consumed", "target", "tile", "tsumogiri", "type")
+
+    def __init__(self, type: ActionType, actor: int, tile: Tile | None = None, consumed: tuple[Tile, ...] = (),
+                 target: int | None = None, tsumogiri: bool = False) -> None:
+        self.type: Final = type
+        self.actor: Final = actor
+        self.tile: Final = tile
+        self.consumed: Final = consumed
+        self.target: Final = target
+        self.tsumogiri: Final = tsumogiri
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.type, self.actor, self.tile, self.consumed, self.target, self.tsumogiri)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Action(type={self.type!r}, actor={self.actor!r}, tile={self.tile!r}, consumed={self.consumed!r}, "
+                f"target={self.target!r}, tsumogiri={self.tsumogiri!r})")
 
     # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
     def __copy__(self) -> Action:
@@ -43,13 +69,6 @@ class Action:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Action:
         return self
-
-    type: ActionType
-    actor: int
-    tile: Tile | None = None
-    consumed: tuple[Tile, ...] = ()
-    target: int | None = None
-    tsumogiri: bool = False
 
     def to_mjai(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.type, "actor": self.actor}
