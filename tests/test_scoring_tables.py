@@ -6,9 +6,12 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sanma
 from sanma import agari, hand
@@ -23,7 +26,7 @@ from sanma.agari import (
     read_table_file,
     suit_parts,
 )
-from sanma.tiles import parse_tiles
+from sanma.tiles import Tile, parse_tiles, sanma_wall, to_mpsz
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,10 +86,40 @@ def test_table_digits_read_as_the_strict_parser() -> None:
                                 (3, TABLE_DIGITS[2], "z")):
         rnd = random.Random(suit)
         for digits in rnd.sample(sorted(table), min(len(table), 300)):
-            key, n, reds = hand._suit_digits(suit, digits)  # type: ignore[misc]
+            read = hand.parse_concealed(digits + letter)
             tiles = parse_tiles(digits + letter)
-            assert n == len(tiles) and reds == 0
+            assert read is not None
+            key, n, red_p, red_s, _ = read
+            assert n == len(tiles) and red_p == red_s == 0
             assert key == sum(1 << 3 * t.kind for t in tiles)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="0123456789mpszf ", max_size=24))
+def test_the_fast_reader_agrees_with_the_strict_parser(text: str) -> None:
+    """parse_concealed reads a string exactly as parse_tiles does, or leaves it to the strict parser."""
+    read = hand.parse_concealed(text)
+    if read is None:
+        return
+    tiles = parse_tiles(text)  # the fast reader accepted it: the strict parser must too
+    key, n, red_p, red_s, flowers = read
+    assert (n, flowers) == (len(tiles), False)
+    assert key == sum(1 << 3 * t.kind for t in tiles)
+    assert (red_p, red_s) == (sum(t.red and t.kind == 13 for t in tiles), sum(t.red and t.kind == 22 for t in tiles))
+    assert max(Counter(t.kind for t in tiles).values(), default=0) <= 4
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from([t for t in sanma_wall({13: 1, 22: 1}, 0)]), max_size=14))
+def test_the_fast_reader_reads_every_hand_in_usual_notation(tiles: list[Tile]) -> None:
+    text = to_mpsz(tiles)
+    counts = Counter(t.kind for t in tiles)
+    read = hand.parse_concealed(text)
+    if max(counts.values(), default=0) > 4:
+        assert read is None
+        return
+    assert read is not None
+    assert read[0] == sum(c << 3 * k for k, c in counts.items()) and read[1] == len(tiles)
 
 
 def test_a_bad_file_is_ignored(tmp_path: Path) -> None:
@@ -139,7 +172,7 @@ def test_scores_without_the_table_are_the_same() -> None:
     with_table = run()
     assert agari.table_loaded()
     # Empty the table and every cache in place (the compiled modules hold these dicts as constants).
-    caches = [*agari.SUIT_PARTS, *hand._SUIT_DIGITS, *agari._TABLE_PARTS, *agari.TABLE_DIGITS]
+    caches = [*agari.SUIT_PARTS, *agari._TABLE_PARTS, *agari.TABLE_DIGITS]
     saved = [dict(m) for m in caches]
     try:
         for m in caches:

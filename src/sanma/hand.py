@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from .agari import TABLE_DIGITS, load_table, table_loaded
+from .agari import load_table, table_loaded
 from .errors import HandError, TileError
 from .tiles import NUM_KINDS, Tile, parse_tiles, to_mpsz
 
@@ -97,129 +97,59 @@ class Meld:
 
 Concealed = tuple[int, int, int, int, bool]  # (hand key, tiles, red 5p, red 5s, any flower)
 
-# Digit → kind offset within the suit, per suit (m: only 1 and 9; p/s: 0 is the red five).
-_DIGIT_OFFSET: Final[tuple[dict[str, int], ...]] = (
-    {"1": 0, "9": 8},
-    {str(d): d - 1 for d in range(1, 10)} | {"0": 4},
-    {str(d): d - 1 for d in range(1, 10)} | {"0": 4},
-    {str(d): d - 1 for d in range(1, 8)},
+# Per suit (m, p, s, z), per digit 0-9: the kind it names, or -1 (2m-8m, 0m, 8z, ...: the strict
+# parser reports those). 0p and 0s are the red fives.
+_KIND_OF_DIGIT: Final[tuple[tuple[int, ...], ...]] = (
+    tuple(0 if d == 1 else 8 if d == 9 else -1 for d in range(10)),
+    tuple(13 if d == 0 else 8 + d for d in range(10)),
+    tuple(22 if d == 0 else 17 + d for d in range(10)),
+    tuple(26 + d if 1 <= d <= 7 else -1 for d in range(10)),
 )
-# Per suit: digit string → (its part of the hand key, tiles, red fives), () for the strict path.
-_SUIT_DIGITS: Final[tuple[dict[str, tuple[int, int, int] | tuple[()]], ...]] = ({}, {}, {}, {})
-_DIGITS_LIMIT: Final = 100_000
-_TABLE_OF_SUIT: Final = (TABLE_DIGITS[0], TABLE_DIGITS[1], TABLE_DIGITS[1], TABLE_DIGITS[2])
-
-
-def _suit_digits(suit: int, digits: str) -> tuple[int, int, int] | tuple[()]:
-    """Read (and cache) one suit's digits."""
-    cache = _SUIT_DIGITS[suit]
-    if len(cache) > _DIGITS_LIMIT:
-        cache.clear()
-    if not table_loaded():
-        load_table()
-    local = _TABLE_OF_SUIT[suit].get(digits)
-    if local is not None:  # the usual digits of a complete pattern (agari's table file)
-        entry_t = cache[digits] = (local << 27 * suit, len(digits), 0)
-        return entry_t
-    if suit in (1, 2):  # pinzu and souzu read the same digits, 27 bits apart
-        twin = _SUIT_DIGITS[3 - suit].get(digits)
-        if twin is not None:
-            entry_: tuple[int, int, int] | tuple[()] = twin and (
-                twin[0] << 27 if suit == 2 else twin[0] >> 27, twin[1], twin[2])
-            cache[digits] = entry_
-            return entry_
-    base = 27 * suit
-    key = 0
-    n = 0
-    too_many = False
-    for d, off in _DIGIT_OFFSET[suit].items():
-        c = digits.count(d)
-        if c:
-            key += c << base + 3 * off
-            n += c
-            too_many |= c > 4
-    reds = digits.count("0")
-    entry: tuple[int, int, int] | tuple[()] = ()
-    # Another character (0m, 2m-8m, 8z, a letter...) or a fifth copy: the strict path names it.
-    if n == len(digits) and not too_many and reds + digits.count("5") <= 4:
-        entry = (key, n, reds)
-    cache[digits] = entry
-    return entry
-
-_MAN_DIGITS, _PIN_DIGITS, _SOU_DIGITS, _HONOUR_DIGITS = _SUIT_DIGITS
-_NUMBER_TABLE: Final = TABLE_DIGITS[1]
+_SUIT_LETTERS: Final = "mpsz"
 
 
 def parse_concealed(text: str) -> Concealed | None:
-    """The hand key of an mpsz string in the usual notation, or None if the strict parser must
-    read it (see above).
+    """The hand key of an mpsz string in the usual notation (groups in the order m, p, s, z, each
+    at most once, at most four of a kind), or None: the strict parser then reads it and names
+    what is wrong.
 
     >>> from sanma.agari import key_counts
     >>> from sanma.tiles import kind_name
     >>> key, n, red_p, red_s, flowers = parse_concealed("19m0556p11z")
     >>> n, red_p, red_s, [kind_name(k) for k, c in enumerate(key_counts(key)) for _ in range(c)]
     (8, 1, 0, ['1m', '9m', '5p', '5p', '5p', '6p', '1z', '1z'])
-    >>> parse_concealed("1p9m") is None, parse_concealed("123m") is None
-    (True, True)
+    >>> parse_concealed("1p9m") is None, parse_concealed("123m") is None, parse_concealed("11111p") is None
+    (True, True, True)
     """
-    # Split at the first m, p, s and z (str.partition: cheaper than a regular expression); an
-    # empty group, a repeated or misplaced letter or anything after the z goes to the strict path.
-    man: str | None
-    pin: str | None
-    sou: str | None
-    honours: str | None
-    man, sep, rest = text.partition("m")
-    if not sep:
-        man, rest = None, text
-    pin, sep, rest2 = rest.partition("p")
-    if not sep:
-        pin, rest2 = None, rest
-    sou, sep, rest = rest2.partition("s")
-    if not sep:
-        sou, rest = None, rest2
-    honours, sep, rest2 = rest.partition("z")
-    if not sep:
-        honours, rest2 = None, rest
-    if rest2 or man == "" or pin == "" or sou == "" or honours == "":
-        return None
+    if not table_loaded():
+        load_table()  # the split patterns the scorer will look up next
     key = n = red_p = red_s = 0
-    if man is not None:
-        e = _MAN_DIGITS.get(man) or _suit_digits(0, man)
-        if not e:
+    start = 0  # first digit of the group being read
+    last_suit = -1
+    for i in range(len(text)):
+        o = ord(text[i])
+        if 48 <= o <= 57:
+            continue
+        suit = _SUIT_LETTERS.find(text[i])
+        if suit <= last_suit or i == start:  # another character, a repeated or misplaced letter, no digits
             return None
-        key, n, _ = e
-    # Pinzu and souzu first look in the table of complete patterns (agari.TABLE_DIGITS: every
-    # split pattern in its usual digits, no red five; filled on the first _suit_digits call).
-    if pin is not None:
-        local = _NUMBER_TABLE.get(pin)
-        if local is not None:
-            key += local << 27
-            n += len(pin)
-        else:
-            e = _PIN_DIGITS.get(pin) or _suit_digits(1, pin)
-            if not e:
+        kinds = _KIND_OF_DIGIT[suit]
+        for j in range(start, i):
+            d = ord(text[j]) - 48
+            kind = kinds[d]
+            if kind < 0 or key >> 3 * kind & 7 == 4:  # not a sanma tile of this suit, or a fifth copy
                 return None
-            key += e[0]
-            n += e[1]
-            red_p = e[2]
-    if sou is not None:
-        local = _NUMBER_TABLE.get(sou)
-        if local is not None:
-            key += local << 54
-            n += len(sou)
-        else:
-            e = _SOU_DIGITS.get(sou) or _suit_digits(2, sou)
-            if not e:
-                return None
-            key += e[0]
-            n += e[1]
-            red_s = e[2]
-    if honours is not None:
-        e = _HONOUR_DIGITS.get(honours) or _suit_digits(3, honours)
-        if not e:
-            return None
-        key += e[0]
-        n += e[1]
+            key += 1 << 3 * kind
+            if d == 0:
+                if suit == 1:
+                    red_p += 1
+                else:
+                    red_s += 1
+        n += i - start
+        start = i + 1
+        last_suit = suit
+    if start != len(text):  # digits without a suit letter
+        return None
     return key, n, red_p, red_s, False
 
 
