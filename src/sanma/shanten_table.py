@@ -260,10 +260,15 @@ def _load_tables() -> tuple[int, int, bytes, bytes, bytes]:
             built["iso_id"].tobytes(), built["final"].tobytes())
 
 
-@cache
+_TABLES: Final[list[_Tables]] = []  # filled on first use (a plain list: cheaper than functools.cache per call)
+
+
 def _tables() -> _Tables:
+    if _TABLES:
+        return _TABLES[0]
     n, ni, suit_b, iso_b, final_b = _load_tables()
-    return _Tables(n_suit=n, n_iso=ni, suit_b=suit_b, iso_b=iso_b, final_b=final_b)
+    _TABLES.append(_Tables(n_suit=n, n_iso=ni, suit_b=suit_b, iso_b=iso_b, final_b=final_b))
+    return _TABLES[0]
 
 
 @cache

@@ -43,19 +43,45 @@ WIND_LETTERS: Final = "ESW"
 DRAGON_KINDS: Final = (31, 32, 33)
 
 
-@dataclass(slots=True)
+# Discard and CalledMeld are plain classes, not dataclasses: the compiled engine builds one per
+# discard, and a dataclass's generated __init__ runs as interpreted code.
 class Discard:
-    tile: Tile
-    tsumogiri: bool
-    riichi: bool = False
-    called: bool = False
+    __slots__ = ("called", "riichi", "tile", "tsumogiri")
+
+    def __init__(self, tile: Tile, tsumogiri: bool, riichi: bool = False, called: bool = False) -> None:
+        self.tile = tile
+        self.tsumogiri = tsumogiri
+        self.riichi = riichi
+        self.called = called
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Discard) and (self.tile, self.tsumogiri, self.riichi, self.called) == (
+            other.tile, other.tsumogiri, other.riichi, other.called)
+
+    def __repr__(self) -> str:
+        return f"Discard({self.tile!r}, tsumogiri={self.tsumogiri}, riichi={self.riichi}, called={self.called})"
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Discard:
+        return Discard(self.tile, self.tsumogiri, self.riichi, self.called)  # its tile is immutable
 
 
-@dataclass(slots=True)
 class CalledMeld:
-    meld: Meld
-    target: int | None  # seat the called tile came from (None for ankan)
-    called: Tile | None
+    __slots__ = ("called", "meld", "target")
+
+    def __init__(self, meld: Meld, target: int | None, called: Tile | None) -> None:
+        self.meld = meld
+        self.target = target  # seat the called tile came from (None for ankan)
+        self.called = called
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CalledMeld) and (self.meld, self.target, self.called) == (
+            other.meld, other.target, other.called)
+
+    def __repr__(self) -> str:
+        return f"CalledMeld({self.meld!r}, target={self.target}, called={self.called!r})"
+
+    def __deepcopy__(self, memo: dict[int, object]) -> CalledMeld:
+        return CalledMeld(self.meld, self.target, self.called)  # meld and tile are immutable
 
 
 @dataclass(slots=True)
