@@ -376,7 +376,7 @@ def suit_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
             memo.clear()
         if not _table_state[0]:
             # Reading the table file costs ~0.1 s: worth it only for a process that meets many
-            # patterns (a benchmark, an analysis, a long simulation), not for one `sanma score`.
+            # patterns. (A hand given as a string reads it at once: hand.parse_concealed.)
             _misses[0] += 1
             if _misses[0] >= TABLE_AFTER_MISSES:
                 load_table()

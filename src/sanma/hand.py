@@ -122,7 +122,10 @@ def parse_concealed(text: str) -> Concealed | None:
     (True, True, True)
     """
     if not table_loaded():
-        load_table()  # the split patterns the scorer will look up next
+        # The split patterns the scorer looks up next. Read at the first score rather than after
+        # agari.TABLE_AFTER_MISSES new patterns: the collector's first pass over the table then
+        # falls in that first call, not at a random later one (see docs/PERFORMANCE.md).
+        load_table()
     key = n = red_p = red_s = 0
     start = 0  # first digit of the group being read
     last_suit = -1

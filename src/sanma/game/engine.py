@@ -981,6 +981,7 @@ class Game:
         deltas = [0] * SEATS
         scores: list[Score] = []
         first = winners[0]
+        upstream_first = r.double_ron_payment_order == "upstream_first"
         paid_when_bust: list[int] = []  # P91: the winner being paid when the discarder's points ran out
         for i, w in enumerate(winners):
             tsumo = discarder is None
@@ -1000,7 +1001,7 @@ class Game:
             self._last_pao = pao
             for x in range(SEATS):
                 deltas[x] += d[x]
-            if (discarder is not None and not paid_when_bust
+            if (upstream_first and discarder is not None and not paid_when_bust
                     and self._is_bust(self.scores[discarder] + deltas[discarder])):
                 paid_when_bust.append(w)
             self._chips_for_win(w, s, discarder)
@@ -1019,7 +1020,7 @@ class Game:
         self._finish_hand(HandResult("hora", tuple(winners), dealer_continues=dealer_won and (
             r.renchan_on_dealer_win and (len(winners) == 1 or r.double_ron_dealer_renchan)),
             deltas=tuple(deltas), scores=tuple(scores)), first_winner=first, payer=discarder,
-            bust_by=tuple(paid_when_bust) if r.double_ron_payment_order == "upstream_first" else ())
+            bust_by=tuple(paid_when_bust))
 
     def _apply_pao(self, w: int, s: Score, d: list[int], discarder: int | None) -> tuple[list[int], int | None]:
         """P97-P99 / A000-22: the liable player pays the pao yakuman's ron value on a tsumo, and
