@@ -27,15 +27,15 @@ MELD_TYPES: Final[tuple[MeldType, ...]] = ("pon", "kan", "ankan")
 class Meld:
     """A called set: a pon, an open kan or a concealed kan (sanma has no chi)."""
 
+    type: MeldType
+    tiles: tuple[Tile, ...]
+
     # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
     def __copy__(self) -> Meld:
         return self
 
     def __deepcopy__(self, memo: dict[int, object]) -> Meld:
         return self
-
-    type: MeldType
-    tiles: tuple[Tile, ...]
 
     def __post_init__(self) -> None:
         size = 3 if self.type == "pon" else 4

@@ -62,16 +62,16 @@ NORTH_RESTRICTED_OK: Final = frozenset({"kokushi", "kokushi_13", "tsuuiisou", "t
 class Yaku:
     """One line of a score: a yaku with its han, a yakuman with its multiplier, or dora."""
 
+    name: str
+    han: int = 0
+    yakuman: int = 0
+
     # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
     def __copy__(self) -> Yaku:
         return self
 
     def __deepcopy__(self, memo: dict[int, object]) -> Yaku:
         return self
-
-    name: str
-    han: int = 0
-    yakuman: int = 0
 
     def to_json(self) -> dict[str, object]:
         d: dict[str, object] = {"name": self.name, "han": self.han}

@@ -130,13 +130,6 @@ class SeatState:
 class HandResult:
     """How a hand ended, for the game flow and for reports."""
 
-    # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
-    def __copy__(self) -> HandResult:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> HandResult:
-        return self
-
     kind: str  # "hora", "ryukyoku" (exhaustive), "abort", "chombo"
     winners: tuple[int, ...] = ()
     offenders: tuple[int, ...] = ()  # seats that committed chombo (kind "chombo")
@@ -145,6 +138,13 @@ class HandResult:
     deltas: tuple[int, ...] = (0, 0, 0)
     scores: tuple[Score, ...] = ()
     reason: str = ""
+
+    # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
+    def __copy__(self) -> HandResult:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> HandResult:
+        return self
 
 
 WallFactory = Callable[[Rules, int], Wall]
