@@ -281,6 +281,7 @@ class Game:
         return {
             "seat": seat,
             "round_wind": self.round_wind,
+            "round_index": self.round_index,  # which lap of ``rules.round_winds`` ("EE" repeats a wind)
             "kyoku": self.kyoku_in_round + 1,
             "honba": self.honba,
             "kyotaku": self.kyotaku,
