@@ -1,30 +1,63 @@
-"""``defensive``: the efficient bot, plus push/fold against riichi.
+"""``defensive``: the efficient bot, plus push/fold by expected value against riichi and open threats.
 
-When an opponent is in riichi it keeps pushing only with a tenpai hand, or a one-shanten hand
-worth at least three dora; a push discards the safest tile that keeps the shanten and at least
-half the ukeire (and declares riichi with that tile). Otherwise it folds, discarding the safest
-tile it holds:
+Facing a threat — an opponent in riichi, or one with three or four melds (likely tenpai) — it
+compares, in points as the preset pays them (see :mod:`sanma.bots.value`), what pushing wins
+with what it risks:
 
-* genbutsu: a tile the riichi player discarded (furiten makes it safe), or one anybody
-  discarded after the riichi (the riichi player let it pass) — the latter needs ``on_event``;
+* the win: a tenpai hand is scored on each of its waits by the rules' own scorer (riichi,
+  ron from the threat or tsumo under the preset's tsumo payment, kita, red fives, expected ura,
+  chips); a hand short of tenpai by its dora plus the riichi it would make;
+* the chances: a race between its waits (or its ukeire, one step per shanten) and the threats,
+  with a deal-in chance per pushed tile and a small one per folded tile;
+* the deal-in: the threat's estimated hand (riichi, ura, shown dora, the dora it probably
+  hides), the sticks, chips, and the bust chips and dobon fee when it would bust this seat;
+* placement: every outcome is valued with the uma, oka and chips of the final result it leads
+  to, fully in the last hand (or when a bust ends the game) and less the earlier it is.
+
+It pushes when the expected gain is positive: it discards the safest tile that keeps the
+shanten and at least half the ukeire (and declares riichi with that tile). Otherwise it folds,
+discarding the safest tile it holds:
+
+* genbutsu: a tile the threat discarded (furiten makes it safe), or one anybody discarded
+  after its riichi (the riichi player let it pass) — the latter needs ``on_event``;
 * honours and 1m/9m (no sequences in sanma manzu): the fewer unseen copies, the safer;
 * suji: a ryanmen wait through a tile is ruled out when the tile three away was discarded by
-  the riichi player; kabe: also when all four of a neighbour that the ryanmen needs are seen;
+  the threat; kabe: also when all four of a neighbour that the ryanmen needs are seen;
 * among equally safe tiles, efficiency decides; dora are dangerous.
 
-It pons only into tenpai while somebody is in riichi.
+With nobody threatening it plays like ``efficient``, except that in the last hand, as the top,
+it keeps a tenpai that wins by ron on every wait without riichi silent (dama). It pons only into
+tenpai while somebody is in riichi.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
+from ..agari import waits
 from ..game.actions import Action
 from ..rules.schema import Rules
 from ..shanten_table import DiscardOption, discard_candidates
 from ..tiles import NUM_KINDS, Tile
 from .base import HandView, Observation, read_observation
-from .efficient import EfficientBot
+from .efficient import EfficientBot, open_hand_plan
+from .value import (
+    URA_CHANCE,
+    Table,
+    deal_in_value,
+    estimated_win_value,
+    hand_tiles,
+    own_dora,
+    race,
+    table_of,
+    tenpai_value,
+    threat_han,
+)
+
+#: Chance that an open hand with this many melds is tenpai (a threat's weight).
+OPEN_THREAT: Final = {3: 0.5, 4: 0.8}
+#: Unseen winning tiles a hand not yet tenpai expects to wait on.
+TYPICAL_LIVE: Final = 5
 
 
 def _kind(name: str) -> int:
@@ -59,13 +92,14 @@ def danger(kind: int, genbutsu: set[int], unseen: list[int], dora: list[int]) ->
 
 
 class DefensiveBot(EfficientBot):
-    """Efficient play with push/fold against riichi (see the module docstring)."""
+    """Efficient play with push/fold by expected value (see the module docstring)."""
 
     name = "defensive"
 
     def __init__(self, seed: int | str = 0, rules: Rules | None = None) -> None:
         super().__init__(seed, rules)
         self._after_riichi: dict[int, set[int]] = {}  # riichi seat -> kinds discarded since
+        self._obs: Observation = {}
 
     def on_event(self, event: dict[str, Any]) -> None:
         t = event.get("type")
@@ -82,37 +116,115 @@ class DefensiveBot(EfficientBot):
         self._obs = observation
         return super().act(observation, legal)
 
+    # -------------------------------------------------------------------------------- reading
     def genbutsu(self, seat: int) -> set[int]:
         out = {_kind(d["pai"]) for d in self._obs["seats"][seat]["discards"]}
         return out | self._after_riichi.get(seat, set())
 
+    def threats(self, view: HandView) -> dict[int, float]:
+        """Opponents likely tenpai, with the chance: riichi 1, three or four melds less."""
+        out = {s: 1.0 for s in view.riichi_seats}
+        for s, pub in enumerate(self._obs["seats"]):
+            if s != view.seat and s not in out and len(pub["melds"]) in OPEN_THREAT:
+                out[s] = OPEN_THREAT[len(pub["melds"])]
+        return out
+
     def hand_value(self, view: HandView) -> int:
-        """Dora the hand holds: indicator dora, red fives, kita."""
-        reds = sum(1 for name in self._obs["hand"] if name.endswith("r"))
-        kita: int = self._obs["seats"][view.seat]["kita"]
-        return sum(view.dora[k] * view.counts[k] for k in range(NUM_KINDS)) + reds + kita * self.rules.kita_dora
+        """Dora the hand holds under the rules: indicator dora, red fives (or every five), kita."""
+        return own_dora(self.rules, self._obs, view.dora)
+
+    # -------------------------------------------------------------------------------- push or fold
+    def push_gain(self, view: HandView, best: DiscardOption, threats: dict[int, float],
+                  unseen: list[int]) -> float:
+        """Expected points-equivalent gain of pushing with ``best`` rather than folding."""
+        obs, rules = self._obs, self.rules
+        table = table_of(obs, rules)
+        main = max(threats, key=lambda s: (threats[s], -s))
+        pool = sum(unseen)
+        turns = view.wall_remaining / 3
+        threat_sum = sum(threats.values())
+        loss = sum(p * deal_in_value(rules, table, s, threat_han(rules, obs, s, unseen, view.dora))
+                   for s, p in threats.items()) / threat_sum
+        if best.shanten == 0:
+            value, live, furiten = self.tenpai_win(view, best.kind, table, main, unseen)
+        else:
+            value, live, furiten = self.distant_win(view, table, main), TYPICAL_LIVE, False
+        if value <= 0 or live == 0:
+            return loss  # nothing to win: any deal-in is pure loss (loss is negative)
+        rc = race(best.shanten, live, best.ukeire, pool, turns, threat_sum, furiten)
+        return rc.win * value + (rc.deal_in - rc.fold_deal_in) * loss
+
+    def tenpai_win(self, view: HandView, discard: int, table: Table, discarder: int,
+                   unseen: list[int]) -> tuple[float, int, bool]:
+        """(average worth of a win, live winning tiles, furiten) of the tenpai left by ``discard``."""
+        counts = list(view.counts)
+        counts[discard] -= 1
+        wait_kinds = [k for k in waits(counts, self._four_ok) if unseen[k] > 0]
+        if not wait_kinds:
+            return 0.0, 0, False
+        river = {_kind(d["pai"]) for d in self._obs["seats"][view.seat]["discards"]} | {discard}
+        furiten = bool(river & set(waits(counts, self._four_ok)))
+        can_riichi = view.closed and table.scores[table.seat] >= self.rules.riichi_deposit
+        hand = hand_tiles(self._obs, discard)
+        total, live = 0.0, 0
+        for k in wait_kinds:
+            v = tenpai_value(self.rules, self._obs, table, hand, k, discarder, can_riichi)
+            ways = [x for x in ((None if furiten else v.ron), v.tsumo) if x is not None]
+            if ways:
+                total += unseen[k] * sum(ways) / len(ways)
+                live += unseen[k]
+        return (total / live if live else 0.0), live, furiten
+
+    def distant_win(self, view: HandView, table: Table, discarder: int) -> float:
+        """Worth of a win for a hand short of tenpai: its dora, a yaku, and riichi when closed."""
+        if not view.closed and open_hand_plan(view.counts, view.meld_kinds, view.yakuhai, self.rules) is None:
+            return 0.0  # an open hand with no yaku in reach cannot win
+        han = self.hand_value(view) + 1.0
+        if view.closed:
+            han += 1 + (URA_CHANCE if self.rules.ura_dora else 0.0)
+        return estimated_win_value(self.rules, table, han, discarder)
 
     def choose_discard(self, view: HandView, options: tuple[DiscardOption, ...],
                        allowed: set[int]) -> DiscardOption:
         best = super().choose_discard(view, options, allowed)
-        if not view.riichi_seats or view.riichi:
+        threats = self.threats(view) if not view.riichi else {}
+        if not threats:
             return best
         unseen = [4 - view.counts[k] - view.visible[k] for k in range(NUM_KINDS)]
-        safe = [self.genbutsu(s) for s in view.riichi_seats]
+        safe = [(self.genbutsu(s), p) for s, p in threats.items()]
         usable = [o for o in options if o.kind in allowed] or list(options)
         key = self.discard_key(view)
 
-        def safest(o: DiscardOption) -> tuple[int, tuple[int, int, int, int]]:
-            return sum(danger(o.kind, g, unseen, view.dora) for g in safe), key(o)
+        def safest(o: DiscardOption) -> tuple[float, tuple[int, int, int, int]]:
+            return sum(p * danger(o.kind, g, unseen, view.dora) for g, p in safe), key(o)
 
-        if best.shanten == 0 or (best.shanten == 1 and self.hand_value(view) >= 3):  # push
+        if self.push_gain(view, best, threats, unseen) > 0:  # push
             floor = max(1, best.ukeire // 2)
             keep = [o for o in usable if o.shanten == best.shanten and o.ukeire >= floor]
             return min(keep, key=safest) if keep else best
         return min(usable, key=safest)
 
+    # -------------------------------------------------------------------------------- riichi, calls
+    def keeps_dama(self, view: HandView, legal: tuple[Action, ...]) -> bool:
+        """In the last hand, as the top, a tenpai that wins by ron on every wait stays silent."""
+        table = table_of(self._obs, self.rules)
+        if table.hands_left or not self.rules.dama_allowed or table.scores[table.seat] < max(table.scores):
+            return False
+        reach = next(a for a in legal if a.type == "reach" and a.tile is not None)
+        assert reach.tile is not None
+        counts = list(view.counts)
+        counts[reach.tile.kind] -= 1
+        wait_kinds = waits(counts, self._four_ok)
+        hand = hand_tiles(self._obs, reach.tile.kind)
+        opponent = (table.seat + 1) % 3
+        return bool(wait_kinds) and all(
+            tenpai_value(self.rules, self._obs, table, hand, k, opponent, False).ron is not None for k in wait_kinds)
+
     def turn(self, view: HandView, legal: tuple[Action, ...]) -> Action:
-        if view.riichi_seats and not view.riichi:
+        threatened = bool(self.threats(view))
+        if not threatened and any(a.type == "reach" for a in legal) and self.keeps_dama(view, legal):
+            legal = tuple(a for a in legal if a.type != "reach")
+        if threatened and not view.riichi:
             legal = tuple(a for a in legal if a.type != "kakan")  # a kakan can be robbed (chankan)
             if any(a.type == "reach" for a in legal):  # riichi with the tile the push would discard
                 allowed = {a.tile.kind for a in legal if a.type == "dahai" and a.tile is not None}

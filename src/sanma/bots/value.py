@@ -1,0 +1,364 @@
+"""What a hand, a deal-in and a score line are worth to one seat under a preset's rules.
+
+The defensive bot decides push or fold by expected value, in points as the rules pay them:
+
+* a **win** is scored by :func:`sanma.scoring.score_hand` under the rules (a tenpai hand: every
+  wait; a hand still short of tenpai: its dora, red fives and kita plus the riichi it would make),
+  so full-amount tsumo (P50 models B/C/D) is worth more than tenhou's tsumo-son, kita count as the
+  rules count them (P16), and chips come on top (P114-P118);
+* a **deal-in** costs the estimated value of the threat's hand (its riichi, expected ura, the dora
+  it shows and the dora it probably hides), its chips, and — when it would bust this seat — the
+  bust chips and dobon fee (P110-P112);
+* a **score line** is worth its points plus the placement it leads to (uma, oka, sinking uma or
+  uma in chips: :func:`sanma.game.settle.final_result`), the placement weighing more as the game
+  nears its end and fully in the last hand or when a bust ends the game.
+
+Chips are turned into points at :data:`CHIP_POINTS` (no seed sets an exchange rate).
+
+>>> from sanma.rules import Rules
+>>> club = Rules.preset("club")
+>>> t = Table(seat=0, dealer=0, scores=(15000, 15000, 15000), honba=0, kyotaku=0, hands_left=5)
+>>> outcome_value(club, t, (8000, -8000, 0)) > 8000 > -outcome_value(club, t, (-8000, 8000, 0))
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..errors import SanmaError
+from ..game.settle import final_result
+from ..hand import Meld
+from ..rules.schema import Rules
+from ..scoring import Score, basic_points, payments, score_hand
+from ..tiles import NUM_KINDS, Tile
+
+SEATS: Final = 3
+WINDS: Final = "ESW"
+#: What one chip is worth in points when the bot weighs it (a common parlour exchange; the seeds
+#: settle chips separately and set no rate).
+CHIP_POINTS: Final = 2000
+#: Chance that a riichi win gains at least one ura dora (sanma: 27 kinds, so one indicator hits a
+#: 14-tile hand about half the time).
+URA_CHANCE: Final = 0.45
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The score situation one seat sees at a decision."""
+
+    seat: int
+    dealer: int
+    scores: tuple[int, ...]
+    honba: int
+    kyotaku: int
+    hands_left: int  # hands scheduled after this one (0: the last hand, or overtime)
+
+    def wind(self, seat: int) -> str:
+        return WINDS[(seat - self.dealer) % SEATS]
+
+
+def hands_left(rules: Rules, round_index: int, kyoku: int) -> int:
+    """Hands scheduled after hand ``kyoku`` (1-based) of lap ``round_index``; renchan not counted.
+
+    >>> from sanma.rules import Rules
+    >>> [hands_left(Rules.preset("tenhou"), r, k) for r, k in ((0, 1), (1, 2), (1, 3), (2, 1))]
+    [5, 1, 0, 0]
+    """
+    laps = len(rules.round_winds)
+    return max(0, (laps - 1 - round_index) * SEATS + SEATS - kyoku)
+
+
+def table_of(obs: Mapping[str, Any], rules: Rules) -> Table:
+    """The :class:`Table` of a ``Game.observation``."""
+    round_index = obs.get("round_index")
+    if round_index is None:  # an observation from before the key existed: the first lap of that wind
+        wind = obs["round_wind"]
+        round_index = rules.round_winds.index(wind) if wind in rules.round_winds else len(rules.round_winds)
+    return Table(seat=obs["seat"], dealer=obs["dealer"], scores=tuple(obs["scores"]), honba=obs["honba"],
+                 kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]))
+
+
+def is_bust(rules: Rules, score: int) -> bool:
+    """P108: bust below zero, or at zero too."""
+    return score < 0 if rules.bust == "below_zero" else score <= 0
+
+
+def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: float = 0.0) -> float:
+    """The worth to ``table.seat`` of the hand ending with ``deltas`` (points per seat) and
+    ``chips`` (this seat's chip gain): the points, plus the change in the expected placement value
+    (uma, oka, bust rank points, uma in chips) — see :func:`placement_value`."""
+    after = [s + d for s, d in zip(table.scores, deltas, strict=True)]
+    busted = [s for s in range(SEATS) if is_bust(rules, after[s])] if rules.bust_ends_game else []
+    gainers = [s for s in range(SEATS) if deltas[s] > 0]
+    left = 0 if busted else table.hands_left
+    now = placement_value(rules, list(table.scores), table.seat, table.hands_left + 1)
+    then = placement_value(rules, after, table.seat, left, busted, gainers)
+    return deltas[table.seat] + chips * CHIP_POINTS + then - now
+
+
+#: How far one player's score moves in one hand, as a standard deviation (sanma hands are big).
+HAND_SWING: Final = 6000.0
+
+
+def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
+                    busted: Sequence[int] = (), busters: Sequence[int] = ()) -> float:
+    """Expected placement bonus of ``seat`` (what its final result adds to its raw points) with
+    ``hands`` hands still to play from ``scores``: each opponent stays behind with a normal chance
+    of the score gap over ``HAND_SWING`` per hand; with no hand left the ranks are the final ones.
+
+    >>> from sanma.rules import Rules
+    >>> r = Rules.preset("tenhou")
+    >>> placement_value(r, [50000, 30000, 25000], 0, 0) > placement_value(r, [50000, 30000, 25000], 0, 6) > 0
+    True
+    """
+    res = final_result(rules, scores, busted=list(busted), busters=list(busters) if busted else [])
+    bonus = [0.0] * SEATS  # by rank
+    for s in range(SEATS):
+        bonus[res.ranks[s] - 1] = res.points[s] * 1000 - (scores[s] - rules.return_points) + res.chips[s] * CHIP_POINTS
+    if hands <= 0:
+        return bonus[res.ranks[seat] - 1]
+    spread = HAND_SWING * math.sqrt(2 * hands)
+    ahead = [0.5 * (1 + math.erf((scores[seat] - scores[o]) / (spread * math.sqrt(2))))
+             for o in range(SEATS) if o != seat]
+    first = ahead[0] * ahead[1]
+    last = (1 - ahead[0]) * (1 - ahead[1])
+    return first * bonus[0] + (1 - first - last) * bonus[1] + last * bonus[2]
+
+
+# --------------------------------------------------------------------------------------- wins
+@dataclass(frozen=True, slots=True)
+class WinValue:
+    """A win's worth: by ron from ``discarder`` and by tsumo (None: that way does not win)."""
+
+    ron: float | None
+    tsumo: float | None
+
+
+def _ura_factor(rules: Rules, score: Score, riichi: bool) -> float:
+    """Expected growth of a riichi win from ura dora (P10), as a factor on its value."""
+    if not riichi or not rules.ura_dora or score.yakuman or score.han <= 0:
+        return 1.0
+    now, _ = basic_points(score.han, score.fu, rules)
+    more, _ = basic_points(score.han + 1, score.fu, rules)
+    return 1.0 + URA_CHANCE * (more - now) / now
+
+
+def win_chips(rules: Rules, score: Score, closed: bool, riichi: bool, tsumo: bool) -> float:
+    """Expected chips a win earns (P114-P118): ura chips by expectation, yakuman, closed chinitsu
+    and junchan chips; from each opponent on a tsumo."""
+    if not rules.chips:
+        return 0.0
+    payers = SEATS - 1 if tsumo else 1
+    chips = URA_CHANCE * rules.chip_ura * payers if riichi and rules.ura_dora else 0.0
+    if score.yakuman and (not score.kazoe or rules.chip_yakuman_kazoe):
+        each = rules.chip_yakuman_tsumo if tsumo else rules.chip_yakuman_ron
+        chips += each * score.yakuman * payers
+    names = {y.name for y in score.yaku}
+    for yaku, (ron, each) in (("chinitsu", rules.chip_menzen_chinitsu), ("junchan", rules.chip_menzen_junchan)):
+        if closed and yaku in names:
+            chips += each * payers if tsumo else ron
+    return chips
+
+
+@dataclass(frozen=True, slots=True)
+class HandTiles:
+    """A seat's tiles as ``score_hand`` reads them."""
+
+    concealed: tuple[Tile, ...]  # without the winning tile
+    melds: tuple[Meld, ...]
+    closed: bool
+    kita: int
+    flowers: int
+
+
+def hand_tiles(obs: Mapping[str, Any], discard: int | None = None) -> HandTiles:
+    """The observing seat's tiles; ``discard`` (a kind) is taken out (a plain five before a red)."""
+    tiles = sorted((Tile.from_mjai(n) for n in obs["hand"]), key=lambda t: (t.kind, not t.red))
+    if discard is not None:
+        at = max(i for i, t in enumerate(tiles) if t.kind == discard)
+        tiles = tiles[:at] + tiles[at + 1:]
+    me = obs["seats"][obs["seat"]]
+    melds = tuple(Meld(m["type"], tuple(Tile.from_mjai(n) for n in m["tiles"])) for m in me["melds"])
+    return HandTiles(tuple(t for t in tiles if not t.is_flower), melds, all(m.type == "ankan" for m in melds),
+                     me["kita"], me["flowers"])
+
+
+def tenpai_value(rules: Rules, obs: Mapping[str, Any], table: Table, hand: HandTiles, wait: int,
+                 discarder: int, riichi: bool) -> WinValue:
+    """The worth of winning on ``wait``: by ron from ``discarder`` and by tsumo, declaring riichi
+    first when ``riichi``. Ura dora and chips count by expectation."""
+    me = table.seat
+    indicators = [Tile.from_mjai(n) for n in obs["dora_indicators"]]
+    common: dict[str, Any] = {
+        "melds": hand.melds, "riichi": riichi, "seat_wind": table.wind(me), "round_wind": obs["round_wind"],
+        "dora_indicators": [t for t in indicators if not t.is_flower], "kita": hand.kita,
+        "flowers": hand.flowers, "honba": table.honba, "kyotaku": table.kyotaku + riichi, "rules": rules,
+    }
+    win = Tile(wait)
+    out: list[float | None] = []
+    for tsumo in (False, True):
+        try:
+            s = score_hand([*hand.concealed, win], win=win, tsumo=tsumo,
+                           discarder_wind=None if tsumo else table.wind(discarder), **common)
+        except SanmaError:  # no yaku this way (e.g. an open hand without one), or a shape the scorer refuses
+            out.append(None)
+            continue
+        growth = _ura_factor(rules, s, riichi)
+        deltas = [0] * SEATS
+        for s_, w in enumerate(WINDS):
+            deltas[(table.dealer + s_) % SEATS] = s.deltas[w]
+        won = deltas[me] - (table.kyotaku + riichi) * rules.riichi_deposit  # the sticks are not the hand's
+        extra = round(won * (growth - 1.0))
+        if extra:  # ura scales what the others pay, in proportion
+            paid = [-d if i != me else 0 for i, d in enumerate(deltas)]
+            total = sum(paid) or 1
+            for i in range(SEATS):
+                if i != me:
+                    deltas[i] -= round(extra * paid[i] / total)
+            deltas[me] += extra
+        chips = win_chips(rules, s, hand.closed, riichi, tsumo)
+        out.append(outcome_value(rules, table, deltas, chips))
+    return WinValue(out[0], out[1])
+
+
+def estimated_win_value(rules: Rules, table: Table, han: float, discarder: int) -> float:
+    """The worth of a win of about ``han`` han at 30 fu (a hand not yet tenpai), half ron, half tsumo."""
+    h = max(1, round(han))
+    basic, _ = basic_points(h, 30, rules)
+    dealer = table.seat == table.dealer
+    ron, _ = payments(basic, dealer, False, rules)
+    ron_d = [0] * SEATS
+    ron_d[discarder] -= ron
+    ron_d[table.seat] += ron
+    pd, pn = payments(basic, dealer, True, rules)
+    tsumo_d = [0] * SEATS
+    for s in range(SEATS):
+        if s != table.seat:
+            tsumo_d[s] -= pd if s == table.dealer or dealer else pn
+            tsumo_d[table.seat] -= tsumo_d[s]
+    return (outcome_value(rules, table, ron_d) + outcome_value(rules, table, tsumo_d)) / 2
+
+
+# --------------------------------------------------------------------------------------- deal-ins
+FIVES: Final = (13, 22)  # 5p, 5s: the kinds with red copies
+
+
+def tile_dora(rules: Rules, tile: Tile, dora: Sequence[int]) -> int:
+    """Dora one tile is worth: indicator hits plus a red five, or any five where all are dora (P05, P06)."""
+    five = tile.kind in FIVES and (tile.red or rules.always_dora_fives)
+    return dora[tile.kind] + (1 if five else 0) if tile.kind < NUM_KINDS else 0
+
+
+def dora_per_copy(rules: Rules, dora: Sequence[int]) -> list[float]:
+    """Expected dora of an unknown copy of each kind (indicator hits, and the red share of the fives)."""
+    out = [float(x) for x in dora]
+    for k, reds in zip(FIVES, (rules.red_5p, rules.red_5s), strict=True):
+        out[k] += 1.0 if rules.always_dora_fives else reds / 4
+    return out
+
+
+def own_dora(rules: Rules, obs: Mapping[str, Any], dora: Sequence[int]) -> int:
+    """Dora the observing seat holds: its tiles and melds, red fives, kita (P16)."""
+    me = obs["seats"][obs["seat"]]
+    names = list(obs["hand"]) + [n for m in me["melds"] for n in m["tiles"]]
+    kita: int = me["kita"]
+    return sum(tile_dora(rules, Tile.from_mjai(n), dora) for n in names) + kita * rules.kita_dora
+
+
+def threat_han(rules: Rules, obs: Mapping[str, Any], seat: int, unseen: Sequence[int], dora: Sequence[int]) -> float:
+    """Expected han of ``seat``'s hand if it wins: its riichi and expected ura, the dora its
+    melds and kita show, and the dora its concealed tiles probably hold (their share among the
+    tiles the observer cannot see)."""
+    pub = obs["seats"][seat]
+    shown = sum(tile_dora(rules, Tile.from_mjai(n), dora) for m in pub["melds"] for n in m["tiles"])
+    kita: int = pub["kita"]
+    shown += kita * rules.kita_dora
+    per_copy = dora_per_copy(rules, dora)
+    pool = sum(unseen) or 1
+    hidden = int(pub["hand_size"]) * sum(unseen[k] * per_copy[k] for k in range(NUM_KINDS)) / pool
+    han = shown + hidden + 1.0  # one yaku (riichi, yakuhai, tanyao, ...)
+    if pub["riichi"]:
+        han += URA_CHANCE if rules.ura_dora else 0.0
+        han += 0.5  # pinfu, tsumo, ippatsu, a second yaku: a riichi hand averages more than riichi alone
+    return han
+
+
+def deal_in_value(rules: Rules, table: Table, winner: int, han: float) -> float:
+    """The worth (negative) to ``table.seat`` of dealing into ``winner``'s hand of about ``han``
+    han: its ron, the riichi sticks it collects, expected ura chips and, when this seat would bust,
+    the bust chips and dobon fee (P110-P112)."""
+    h = max(1, round(han))
+    basic, _ = basic_points(h, 30, rules)
+    ron, _ = payments(basic, winner == table.dealer, False, rules)
+    cost = ron + table.honba * rules.honba_ron
+    deltas = [0] * SEATS
+    deltas[table.seat] -= cost
+    deltas[winner] += cost + table.kyotaku * rules.riichi_deposit
+    chips = -URA_CHANCE * rules.chip_ura if rules.chips and rules.ura_dora else 0.0
+    if is_bust(rules, table.scores[table.seat] - cost):
+        chips -= rules.bust_chips
+        deltas[table.seat] -= rules.dobon_fee
+        deltas[winner] += rules.dobon_fee
+    return outcome_value(rules, table, deltas, chips)
+
+
+# --------------------------------------------------------------------------------------- the race
+#: Per go-around chances the race model uses: a threat's hand wins (tsumo, or a third player deals
+#: in), a pushed tile deals in, a folded tile deals in.
+THREAT_WIN: Final = 0.17
+PUSH_DEAL_IN: Final = 0.08
+FOLD_DEAL_IN: Final = 0.01
+
+
+@dataclass(frozen=True, slots=True)
+class Race:
+    """Chances that this seat wins or deals in before the hand ends, pushing or folding."""
+
+    win: float
+    deal_in: float
+    fold_deal_in: float
+
+
+def race(shanten: int, live: int, ukeire: int, pool: int, turns: float, threats: float, furiten: bool) -> Race:
+    """The race against ``threats`` (tenpai hands, a sum of chances) over ``turns`` draws.
+
+    A hand short of tenpai first has to reach it (``ukeire`` of ``pool`` unseen tiles per draw,
+    once per shanten); then ``live`` unseen winning tiles come by its draw, and (unless
+    ``furiten``) about as often by a discard. Pushing deals in ``PUSH_DEAL_IN`` per go-around
+    and threat, folding ``FOLD_DEAL_IN``.
+
+    >>> good, bad = race(0, 8, 8, 60, 8, 1.0, False), race(0, 2, 2, 60, 8, 1.0, False)
+    >>> good.win > bad.win and good.deal_in < bad.deal_in
+    True
+    """
+    pool = max(pool, 1)
+    r = THREAT_WIN * threats
+    d = PUSH_DEAL_IN * threats
+    win, deal, left, reach = 0.0, 0.0, max(turns, 0.0), 1.0
+    t = min(0.9, max(ukeire, 1) / pool)
+    for _ in range(shanten):  # reach tenpai first, one step per shanten
+        h = t + r + d
+        ends = 1 - (1 - min(h, 0.95)) ** left
+        deal += reach * d / h * ends
+        reach *= t / h * ends
+        left = max(0.0, left - 1 / h)
+    a = min(0.9, live / pool * (1 if furiten else 2))
+    h = a + r + d
+    if h > 0:
+        ends = 1 - (1 - min(h, 0.95)) ** left
+        win = reach * a / h * ends
+        deal += reach * d / h * ends
+    hf = r + FOLD_DEAL_IN * threats
+    fold = FOLD_DEAL_IN * threats / hf * (1 - (1 - min(hf, 0.95)) ** max(turns, 0.0)) if hf > 0 else 0.0
+    return Race(win, deal, fold)
+
+
+__all__ = [
+    "CHIP_POINTS", "HandTiles", "Race", "Table", "WinValue", "deal_in_value", "estimated_win_value",
+    "hand_tiles", "hands_left", "is_bust", "outcome_value", "race", "table_of", "tenpai_value", "threat_han",
+    "win_chips",
+]
