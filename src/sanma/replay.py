@@ -17,6 +17,14 @@ rotation, the end of the game) is checked too. When a hand diverges (an illegal 
 different draw, a different next hand), a fresh engine game is started at the next recorded
 hand so the rest of the record is still checked hand by hand.
 
+Laps (P33, P34): a record names each hand's round wind, not its lap, and a wind repeats when
+``rules.round_winds`` does (the club's ``"EE"``) or when overtime goes back to East (``kaeri_ton``,
+``club_laps``). :func:`round_indexes` counts the laps as the record's hands go by, so a fresh
+engine game started in the second East lap or in overtime knows it (last-hand rules P38/P39, the
+end of the game, overtime, early-bust chips P112). Limitation: a record that begins in a later
+lap of a repeated wind (``Game(round_index=1)`` under ``"EE"``) gives no way to tell, and is
+replayed from the first lap of that wind.
+
 Rules: ``--rules`` wins; otherwise :func:`rules_for` takes the ``tenhou`` preset for Tenhou
 records and ``majsoul`` for Mahjong Soul ones, adjusted to what the record's rule name says
 (East-only games) and to how the record writes final points (whole points in older Tenhou
@@ -310,6 +318,42 @@ def _reveal_order(rules: Rules, k: KyokuRecord, count: int) -> dict[str, set[int
 # --------------------------------------------------------------------------------------------
 
 
+def lap_wind(rules: Rules, round_index: int) -> str:
+    """The round wind of lap ``round_index`` of ``rules.round_winds`` (P33), beyond it overtime's (P34).
+
+    The same wind as ``Game.round_wind`` at that ``round_index``.
+    """
+    rw = rules.round_winds
+    if round_index < len(rw):
+        return rw[round_index]
+    if rules.overtime == "west":  # sudden death in the wind after the last one
+        return "ESWN"[min(3, "ESWN".index(rw[-1]) + 1)]
+    return rw[-1] if rules.overtime == "club_laps" else "E"
+
+
+def round_indexes(rules: Rules, kyoku: Sequence[KyokuRecord]) -> list[int]:
+    """The lap (``Game.round_index``: index into ``rules.round_winds``, beyond it overtime) of each hand.
+
+    A record names only each hand's round wind, and under ``"EE"`` (P33) or overtime that goes
+    back to East (P34) a wind repeats. Play never goes back: (lap, dealer) only grows, by at most
+    one dealer per hand. So each hand is put at the earliest lap with its wind that does not
+    come before the previous hand: after E3 of the first lap, E1 under ``"EE"`` is the second
+    lap. The first hand is put at the first lap with its wind (a record that starts in a later lap
+    of a repeated wind cannot say so); a wind the rules never reach is overtime (past the laps).
+    """
+    out: list[int] = []
+    lap, dealer = 0, 0
+    for k in kyoku:
+        horizon = lap + len(rules.round_winds) + 2  # every wind the rules can reach is met by then
+        at = next((r for r in range(lap, horizon) if lap_wind(rules, r) == k.round_wind
+                   and (r, k.dealer) >= (lap, dealer)), None)
+        if at is None:  # a wind these rules never play: past the last lap, as the engine's overtime
+            at = max(lap, len(rules.round_winds))
+        out.append(at)
+        lap, dealer = at, k.dealer
+    return out
+
+
 class _Diverged(Exception):
     """The engine cannot follow the record any further in this hand."""
 
@@ -334,6 +378,7 @@ class _Replayer:
         self.bad = False  # the current kyoku has a mismatch
         self.seed_walls: list[TenhouKyokuWall] | None = None
         self.stick_anomalies: list[Mismatch] = []
+        self.laps = round_indexes(rules, record.kyoku)  # the lap of each hand (P33)
         if record.shuffle_seed or any(record.kyoku_seeds):
             notes.append("walls re-dealt from the record's Tenhou shuffle seed: every draw, replacement "
                          "and dora indicator is checked against them")
@@ -371,12 +416,10 @@ class _Replayer:
 
     def _new_game(self, index: int) -> Game:
         k = self.rec.kyoku[index]
-        rw = self.rules.round_winds
-        round_index = rw.index(k.round_wind) if k.round_wind in rw else len(rw)
         self.wall_index = index
         names = self.rec.players if len(self.rec.players) == 3 else ("A", "B", "C")
         g = Game(self.rules, seed="replay", walls=self._wall, names=names, scores=k.start_scores,
-                 round_index=round_index, kyoku=k.dealer, honba=k.honba, kyotaku=k.kyotaku,
+                 round_index=self.laps[index], kyoku=k.dealer, honba=k.honba, kyotaku=k.kyotaku,
                  table_mistakes=True)  # a table record may hold a noten riichi (P80)
         self.game = g
         self.games_started += 1
@@ -541,17 +584,17 @@ class _Replayer:
         self.reaches.clear()
         self._collect()
 
-    def start_matches(self, k: KyokuRecord) -> bool:
-        """The engine's hand starts with the recorded round, dealer, honba, sticks and scores."""
+    def start_matches(self, k: KyokuRecord, lap: int) -> bool:
+        """The engine's hand starts with the recorded round (and its lap), dealer, honba, sticks and scores."""
         g = self.game
         assert g is not None
         start = next((r for r in self.results if r["type"] == "start_kyoku"), None)
         if start is None:
             self.mismatch("next hand", k.label, "the engine ended the game" if g.done else "no new hand")
             return False
-        exp = {"round": k.round_wind, "dealer": k.dealer, "honba": k.honba, "kyotaku": k.kyotaku,
+        exp = {"round": k.round_wind, "lap": lap, "dealer": k.dealer, "honba": k.honba, "kyotaku": k.kyotaku,
                "scores": list(k.start_scores)}
-        have = {"round": start["bakaze"], "dealer": start["oya"], "honba": start["honba"],
+        have = {"round": start["bakaze"], "lap": g.round_index, "dealer": start["oya"], "honba": start["honba"],
                 "kyotaku": start["kyotaku"], "scores": list(start["scores"])}
         if exp != have:
             self.mismatch("hand start", exp, have)
@@ -704,6 +747,12 @@ class _Replayer:
             self.mismatch(who + "kita", w.kita, kita)
 
     # -- the whole record ----------------------------------------------------------------------
+    def _label(self, i: int) -> str:
+        """Hand ``i``'s label, naming its lap when an earlier lap has the same wind (P33): "E1 (lap 2)"."""
+        k, lap = self.rec.kyoku[i], self.laps[i]
+        repeated = any(lap_wind(self.rules, r) == k.round_wind for r in range(lap))
+        return f"{k.label} (lap {lap + 1})" if repeated else k.label
+
     def run(self) -> GameReplay:
         rec = self.rec
         out = self.out
@@ -712,17 +761,17 @@ class _Replayer:
         out.kyoku = len(rec.kyoku)
         fresh = True
         for i, k in enumerate(rec.kyoku):
-            self.label = k.label
+            self.label = self._label(i)
             self.bad = False
             self.at = "start"
             try:
                 if not fresh:
                     self.begin_hand()
-                    fresh = not self.start_matches(k)
+                    fresh = not self.start_matches(k, self.laps[i])
                 if fresh:
                     self._new_game(i)
                     self.begin_hand()
-                    if not self.start_matches(k):
+                    if not self.start_matches(k, self.laps[i]):
                         raise _Diverged
                 self.wall_index = i + 1  # the engine may deal the next hand inside the last action
                 for n, e in enumerate(k.events, 1):
