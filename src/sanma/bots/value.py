@@ -13,13 +13,15 @@ The defensive bot decides push or fold by expected value, in points as the rules
   uma in chips: :func:`sanma.game.settle.final_result`), the placement weighing more as the game
   nears its end and fully in the last hand or when a bust ends the game.
 
-Chips are turned into points at :data:`CHIP_POINTS` (no seed sets an exchange rate).
+Chips are turned into points at :data:`CHIP_POINTS` (no seed sets an exchange rate). Gaining
+8,000 points in the club's first hand is worth more than 8,000 (it lifts the expected placement,
+whose uma is paid in chips), losing them costs more:
 
 >>> from sanma.rules import Rules
 >>> club = Rules.preset("club")
 >>> t = Table(seat=0, dealer=0, scores=(15000, 15000, 15000), honba=0, kyotaku=0, hands_left=5)
->>> outcome_value(club, t, (8000, -8000, 0)) > 8000 > -outcome_value(club, t, (-8000, 8000, 0))
-True
+>>> outcome_value(club, t, (8000, -8000, 0)) > 8000, outcome_value(club, t, (-8000, 8000, 0)) < -8000
+(True, True)
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ class Table:
     honba: int
     kyotaku: int
     hands_left: int  # hands scheduled after this one (0: the last hand, or overtime)
+    opening: bool = False  # East 1 of the first lap (P112's early bust chips)
 
     def wind(self, seat: int) -> str:
         return WINDS[(seat - self.dealer) % SEATS]
@@ -79,7 +82,8 @@ def table_of(obs: Mapping[str, Any], rules: Rules) -> Table:
         wind = obs["round_wind"]
         round_index = rules.round_winds.index(wind) if wind in rules.round_winds else len(rules.round_winds)
     return Table(seat=obs["seat"], dealer=obs["dealer"], scores=tuple(obs["scores"]), honba=obs["honba"],
-                 kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]))
+                 kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]),
+                 opening=round_index == 0 and obs["kyoku"] == 1)
 
 
 def is_bust(rules: Rules, score: int) -> bool:
@@ -119,6 +123,9 @@ def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
     bonus = [0.0] * SEATS  # by rank
     for s in range(SEATS):
         bonus[res.ranks[s] - 1] = res.points[s] * 1000 - (scores[s] - rules.return_points) + res.chips[s] * CHIP_POINTS
+    if seat == 0 and rules.chips and rules.chip_chiicha_not_top:  # P121: the first dealer pays when not top
+        for rank in (1, 2):
+            bonus[rank] -= 2 * rules.chip_chiicha_not_top * CHIP_POINTS
     if hands <= 0:
         return bonus[res.ranks[seat] - 1]
     spread = HAND_SWING * math.sqrt(2 * hands)
@@ -299,11 +306,31 @@ def deal_in_value(rules: Rules, table: Table, winner: int, han: float) -> float:
     deltas[table.seat] -= cost
     deltas[winner] += cost + table.kyotaku * rules.riichi_deposit
     chips = -URA_CHANCE * rules.chip_ura if rules.chips and rules.ura_dora else 0.0
-    if is_bust(rules, table.scores[table.seat] - cost):
-        chips -= rules.bust_chips
+    left = table.scores[table.seat] - cost
+    if is_bust(rules, left):
+        chips -= bust_chips(rules, table, left)
         deltas[table.seat] -= rules.dobon_fee
         deltas[winner] += rules.dobon_fee
     return outcome_value(rules, table, deltas, chips)
+
+
+def bust_chips(rules: Rules, table: Table, score: int) -> int:
+    """Chips this seat owes its buster when busting with ``score`` (P110-P112): the bust chips,
+    more per further box below the return (A000-9), more again in East 1 of the first lap.
+
+    >>> from sanma.rules import Rules
+    >>> t = Table(seat=0, dealer=0, scores=(3000, 20000, 22000), honba=0, kyotaku=0, hands_left=5, opening=True)
+    >>> bust_chips(Rules.preset("club"), t, -1000), bust_chips(Rules.preset("tenhou"), t, -1000)
+    (11, 0)
+    """
+    if not rules.chips or not rules.bust_chips:
+        return 0
+    below = rules.return_points - score
+    boxes = 1 + max(0, (below - rules.return_points) // 15000) if below > rules.return_points else 1
+    owed = rules.bust_chips + rules.bust_extra_box_chips * (boxes - 1)
+    if table.opening:
+        owed += rules.early_bust_chips[1 if table.seat == table.dealer else 0]
+    return owed
 
 
 # --------------------------------------------------------------------------------------- the race
@@ -358,7 +385,7 @@ def race(shanten: int, live: int, ukeire: int, pool: int, turns: float, threats:
 
 
 __all__ = [
-    "CHIP_POINTS", "HandTiles", "Race", "Table", "WinValue", "deal_in_value", "estimated_win_value",
+    "CHIP_POINTS", "HandTiles", "bust_chips", "Race", "Table", "WinValue", "deal_in_value", "estimated_win_value",
     "hand_tiles", "hands_left", "is_bust", "outcome_value", "race", "table_of", "tenpai_value", "threat_han",
     "win_chips",
 ]
