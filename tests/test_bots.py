@@ -195,7 +195,7 @@ def test_bots_read_a_flower_dora_indicator_without_failing() -> None:
 def test_defensive_deals_in_less_than_efficient_over_seeded_games() -> None:
     from sanma.sim import simulate
 
-    s = simulate("tenhou", games=6, seed=2, bots=("defensive", "efficient", "efficient"))
+    s = simulate("tenhou", games=20, seed=2, bots=("defensive", "efficient", "efficient"))
     defensive, *efficient = s.seats
     assert defensive.deal_in_rate < min(e.deal_in_rate for e in efficient)
     assert defensive.win_rate > 0.15  # folding is not giving up every hand

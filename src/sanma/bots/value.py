@@ -337,7 +337,7 @@ def bust_chips(rules: Rules, table: Table, score: int) -> int:
 #: Per go-around chances the race model uses: a threat's hand wins (tsumo, or a third player deals
 #: in), a pushed tile deals in, a folded tile deals in.
 THREAT_WIN: Final = 0.17
-PUSH_DEAL_IN: Final = 0.08
+PUSH_DEAL_IN: Final = 0.05
 FOLD_DEAL_IN: Final = 0.01
 
 
@@ -385,7 +385,7 @@ def race(shanten: int, live: int, ukeire: int, pool: int, turns: float, threats:
 
 
 __all__ = [
-    "CHIP_POINTS", "HandTiles", "bust_chips", "Race", "Table", "WinValue", "deal_in_value", "estimated_win_value",
+    "CHIP_POINTS", "HandTiles", "Race", "Table", "WinValue", "bust_chips", "deal_in_value", "estimated_win_value",
     "hand_tiles", "hands_left", "is_bust", "outcome_value", "race", "table_of", "tenpai_value", "threat_han",
     "win_chips",
 ]
