@@ -159,11 +159,12 @@ class DefensiveBot(EfficientBot):
         """(average worth of a win, live winning tiles, furiten) of the tenpai left by ``discard``."""
         counts = list(view.counts)
         counts[discard] -= 1
-        wait_kinds = [k for k in waits(counts, self._four_ok) if unseen[k] > 0]
+        every_wait = waits(counts, self._four_ok)
+        wait_kinds = [k for k in every_wait if unseen[k] > 0]
         if not wait_kinds:
             return 0.0, 0, False
         river = {_kind(d["pai"]) for d in self._obs["seats"][view.seat]["discards"]} | {discard}
-        furiten = bool(river & set(waits(counts, self._four_ok)))
+        furiten = bool(river & set(every_wait))
         can_riichi = view.closed and table.scores[table.seat] >= self.rules.riichi_deposit
         hand = hand_tiles(self._obs, discard)
         total, live = 0.0, 0
