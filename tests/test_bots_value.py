@@ -171,13 +171,11 @@ KANCHAN = ("123p789s11s999m46p", "7z")  # 7z out: tenpai on the 5p kanchan, riic
 
 def test_defensive_pushes_a_kanchan_in_east_1_but_folds_it_as_a_narrow_top_in_the_last_hand_P27() -> None:
     """Placement (P25/P27): in East 1 the cheap kanchan tenpai is worth pushing against a riichi; in
-    the last hand, leading by 7,000, a deal-in (riichi, a kita, ura) would hand the riichi player
-    the top and the oka, while a win adds little: fold."""
+    the last hand, leading by 7,000, a deal-in (riichi, ura, the dora it probably hides, the sticks)
+    would hand the riichi player the top and the oka, while a win adds little: fold."""
     hand, drawn = KANCHAN
     early = situation(hand, drawn)
     last = situation(hand, drawn, scores=(44000, 37000, 24000), round_index=1, kyoku=3, dealer=2)
-    for obs in (early, last):
-        obs["seats"][1]["kita"] = 1
     legal = discards(hand, drawn)
     assert DefensiveBot(rules=TENHOU).act(early, legal).tile == Tile.parse("7z")  # keeps the tenpai
     assert DefensiveBot(rules=TENHOU).act(last, legal).tile == Tile.parse("1p")  # genbutsu

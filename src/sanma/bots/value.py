@@ -209,26 +209,23 @@ def tenpai_value(rules: Rules, obs: Mapping[str, Any], table: Table, hand: HandT
     out: list[float | None] = []
     for tsumo in (False, True):
         try:
-            s = score_hand([*hand.concealed, win], win=win, tsumo=tsumo,
-                           discarder_wind=None if tsumo else table.wind(discarder), **common)
+            score = score_hand([*hand.concealed, win], win=win, tsumo=tsumo,
+                               discarder_wind=None if tsumo else table.wind(discarder), **common)
         except SanmaError:  # no yaku this way (e.g. an open hand without one), or a shape the scorer refuses
             out.append(None)
             continue
-        growth = _ura_factor(rules, s, riichi)
-        deltas = [0] * SEATS
-        for s_, w in enumerate(WINDS):
-            deltas[(table.dealer + s_) % SEATS] = s.deltas[w]
-        won = deltas[me] - (table.kyotaku + riichi) * rules.riichi_deposit  # the sticks are not the hand's
-        extra = round(won * (growth - 1.0))
-        if extra:  # ura scales what the others pay, in proportion
+        deltas = [score.deltas[table.wind(s)] for s in range(SEATS)]
+        deltas[me] -= riichi * rules.riichi_deposit  # its own riichi stick only comes back
+        won = deltas[me] - table.kyotaku * rules.riichi_deposit  # the sticks on the table are not the hand's
+        extra = round(won * (_ura_factor(rules, score, riichi) - 1.0))
+        if extra:  # ura raises what the others pay, in proportion
             paid = [-d if i != me else 0 for i, d in enumerate(deltas)]
             total = sum(paid) or 1
             for i in range(SEATS):
                 if i != me:
                     deltas[i] -= round(extra * paid[i] / total)
             deltas[me] += extra
-        chips = win_chips(rules, s, hand.closed, riichi, tsumo)
-        out.append(outcome_value(rules, table, deltas, chips))
+        out.append(outcome_value(rules, table, deltas, win_chips(rules, score, hand.closed, riichi, tsumo)))
     return WinValue(out[0], out[1])
 
 
