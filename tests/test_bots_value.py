@@ -24,6 +24,7 @@ from sanma.bots.value import (
     win_chips,
 )
 from sanma.game.actions import Action
+from sanma.game.engine import Game
 from sanma.rules import Rules
 from sanma.scoring import score_hand
 from sanma.tiles import Tile, parse_tiles
@@ -67,6 +68,8 @@ def test_hands_left_follow_the_rules_round_winds_P33() -> None:
     obs = situation("123p789s11s999m45p", "7z", round_index=1, kyoku=2)
     assert table(CLUB, obs).hands_left == 1 and not table(CLUB, obs).opening
     assert table(CLUB, situation("123p789s11s999m45p", "7z")).opening
+    second_lap = Game(CLUB, seed="lap", round_index=1, kyoku=2).observation(0)
+    assert second_lap["round_index"] == 1 and table(CLUB, second_lap).hands_left == 0  # E3 of lap 2: the last
 
 
 # ---------------------------------------------------------------------------------------- payment models
