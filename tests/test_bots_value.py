@@ -231,3 +231,32 @@ def test_observation_tiles_feed_the_scorer() -> None:
     assert Tile.parse("0p") in tiles.concealed and Tile.parse("5p") not in tiles.concealed
     assert tiles.kita == 1 and len(tiles.melds) == 1 and not tiles.closed
     assert len(tiles.concealed) == len(parse_tiles("123p789s11s999m5p5p")) - 1
+
+
+# ---------------------------------------------------------------------------------------- sakizuke (P67)
+def test_sakizuke_rules_make_a_one_sided_yakuhai_shanpon_worthless_P67() -> None:
+    """P67 (official 「後付けなしの完全先付け」, kansai 「後ヅケ無し」): an open hand wins only when
+    every wait has a yaku. The efficient bot does not call toward a value pair that would leave a
+    shanpon winning on one side only, and the defensive bot values such a tenpai at nothing."""
+    from sanma.bots.efficient import open_hand_plan
+    from sanma.tiles import counts34
+
+    official = Rules.preset("official")
+    counts = counts34(parse_tiles("123p456p55z11p8s9s"))
+    yakuhai = frozenset({31, 32, 33})
+    tenhou_plan = open_hand_plan(counts, [("pon", 26)], yakuhai, TENHOU)
+    assert tenhou_plan is not None and tenhou_plan.name == "yakuhai"
+    assert open_hand_plan(counts, [("pon", 26)], yakuhai, official) is None
+    assert open_hand_plan(counts, [("pon", 26)], yakuhai, KANSAI) is None
+
+    obs = observation("123p456p55z11p", "9m")  # after a pon of 9s: tenpai on 5z (yakuhai) or 1p (nothing)
+    obs["seats"] = [seat_pub(melds=("999s",)), seat_pub("1s", riichi=True), seat_pub()]
+    worth = {}
+    for name, rules in (("tenhou", TENHOU), ("official", official)):
+        bot = DefensiveBot(rules=rules)
+        bot._obs = obs
+        view = read_observation(obs, rules)
+        unseen = [4 - view.counts[k] - view.visible[k] for k in range(34)]
+        worth[name] = bot.tenpai_win(view, Tile.parse("9m").kind, table(rules, obs), 1, unseen)
+    assert worth["tenhou"][0] > 0 and worth["tenhou"][1] > 0  # wins on the white dragon (katagari allowed)
+    assert worth["official"] == (0.0, 0, False)

@@ -163,10 +163,13 @@ class DefensiveBot(EfficientBot):
         wait_kinds = [k for k in every_wait if unseen[k] > 0]
         if not wait_kinds:
             return 0.0, 0, False
+        hand = hand_tiles(self._obs, discard)
+        can_riichi = view.closed and table.scores[table.seat] >= self.rules.riichi_deposit
+        if not view.closed and self.rules.atozuke == "sakizuke" and any(
+                tenpai_value(self.rules, self._obs, table, hand, k, discarder, False).ron is None for k in every_wait):
+            return 0.0, 0, False  # P67: an open hand wins only when every wait has a yaku
         river = {_kind(d["pai"]) for d in self._obs["seats"][view.seat]["discards"]} | {discard}
         furiten = bool(river & set(every_wait))
-        can_riichi = view.closed and table.scores[table.seat] >= self.rules.riichi_deposit
-        hand = hand_tiles(self._obs, discard)
         total, live = 0.0, 0
         for k in wait_kinds:
             v = tenpai_value(self.rules, self._obs, table, hand, k, discarder, can_riichi)

@@ -68,8 +68,10 @@ def open_hand_plan(counts: list[int], meld_kinds: Iterable[tuple[str, int]], yak
         off = frozenset(k for k in held if counts[k] == 1)
         plans.append(YakuPlan("toitoi", 2 * max(0, needed - len(pairs)), off))
     value_pairs = [k for k in pairs if k in yakuhai]
-    if value_pairs:
-        plans.append(YakuPlan("yakuhai", 1, frozenset()))  # a value pair waiting for its third tile
+    if value_pairs and rules.atozuke != "sakizuke":
+        # A value pair waiting for its third tile. Under sakizuke (P67) a shanpon on it would win
+        # on one tile only (katagari), which those rules forbid: no plan.
+        plans.append(YakuPlan("yakuhai", 1, frozenset()))
     if not plans:
         return None
     best = min(plans, key=lambda p: p.cost)
