@@ -14,8 +14,8 @@ from sanma.game.actions import Action
 from sanma.game.engine import Game
 from sanma.game.wall import HAIPAI_POSITIONS, Wall, WallBuilder
 from sanma.rules.schema import Rules
-from sanma.shanten_table import shanten_counts
-from sanma.tiles import NUM_KINDS
+from sanma.shanten_table import shanten, shanten_counts
+from sanma.tiles import NUM_KINDS, to_mpsz
 
 PRESETS = ("club", "online", "official", "kansai", "tenhou", "majsoul")
 
@@ -262,3 +262,27 @@ def draw_out(g: Game) -> None:
         if a is None:
             raise AssertionError(f"seat {seat} cannot discard its draw: {[str(x) for x in g.legal_actions(seat)]}")
         g.apply(a)
+
+
+def shanten_policy_move(g: Game, rng: random.Random) -> None:
+    """One move of a fixed, seeded test policy (kept here, not in a bot, so bot changes do not move
+    seeds): every win is taken, discards lower the shanten (riichi preferred), and one move in ten
+    is any legal action (calls, kita, kans ...)."""
+    seat = g.to_move[0]
+    acts = g.legal_actions(seat)
+    wins = [a for a in acts if a.type == "hora"]
+    discards = [a for a in acts if a.type in ("dahai", "reach")]
+    if wins:
+        g.apply(wins[0])
+    elif not discards or rng.random() < 0.1:
+        g.apply(rng.choice(acts))
+    else:
+        hand = g.seats[seat].hand
+
+        def value(a: Action) -> tuple[int, bool, float]:
+            rest = list(hand)
+            assert a.tile is not None
+            rest.remove(a.tile)
+            return shanten(to_mpsz(t for t in rest if not t.is_flower)), a.type != "reach", rng.random()
+
+        g.apply(min(discards, key=value))

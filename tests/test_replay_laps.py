@@ -12,18 +12,17 @@ from __future__ import annotations
 import dataclasses
 import random
 from functools import cache
-from typing import Any
 
 import pytest
 
+from engine_helpers import shanten_policy_move
 from sanma.formats import GameRecord, KyokuRecord, read_mjai, read_tenhou6
 from sanma.formats.record import Discard
 from sanma.formats.writers import write_mjai, write_tenhou6
 from sanma.game.engine import Game
 from sanma.replay import lap_wind, replay_record, round_indexes
 from sanma.rules import Rules
-from sanma.shanten_table import shanten
-from sanma.tiles import Tile, to_mpsz
+from sanma.tiles import Tile
 
 
 @cache
@@ -38,23 +37,7 @@ def _game(preset: str, seed: int) -> tuple[Game, tuple[int, ...]]:
     laps = [g.round_index]
     hands = 1
     while not g.done:
-        seat = g.to_move[0]
-        acts = g.legal_actions(seat)
-        wins = [a for a in acts if a.type == "hora"]
-        discards = [a for a in acts if a.type in ("dahai", "reach")]
-        if wins:
-            g.apply(wins[0])
-        elif not discards or rng.random() < 0.1:
-            g.apply(rng.choice(acts))
-        else:
-            hand = g.seats[seat].hand
-
-            def value(a: Any, hand: list[Any] = hand) -> tuple[int, bool, float]:
-                rest = list(hand)
-                rest.remove(a.tile)
-                return shanten(to_mpsz(t for t in rest if not t.is_flower)), a.type != "reach", rng.random()
-
-            g.apply(min(discards, key=value))
+        shanten_policy_move(g, rng)
         started = sum(e["type"] == "start_kyoku" for e in g.events)
         if started > hands:  # a new hand was dealt: note the lap the engine is in
             laps.append(g.round_index)

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from engine_helpers import shanten_policy_move
 from sanma.errors import RecordError
 from sanma.formats import GameRecord, read_mjai, read_tenhou6
 from sanma.formats.record import DoraRevealed
@@ -26,8 +27,6 @@ from sanma.formats.writers import _call_position, _call_text, tile_code, write_m
 from sanma.game.engine import Game
 from sanma.replay import replay_record
 from sanma.rules import Rules
-from sanma.shanten_table import shanten
-from sanma.tiles import to_mpsz
 
 PRESETS = ("tenhou", "majsoul", "online", "official", "club", "kansai")
 SEEDS = (0, 1, 2)
@@ -40,23 +39,7 @@ def _game(preset: str, seed: int) -> Game:
     g = Game(Rules.preset(preset), seed=seed)
     rng = random.Random(seed)
     while not g.done:
-        seat = g.to_move[0]
-        acts = g.legal_actions(seat)
-        wins = [a for a in acts if a.type == "hora"]
-        discards = [a for a in acts if a.type in ("dahai", "reach")]
-        if wins:
-            g.apply(wins[0])
-        elif not discards or rng.random() < 0.1:
-            g.apply(rng.choice(acts))
-        else:
-            hand = g.seats[seat].hand
-
-            def value(a: Any, hand: list[Any] = hand) -> tuple[int, bool, float]:
-                rest = list(hand)
-                rest.remove(a.tile)
-                return shanten(to_mpsz(t for t in rest if not t.is_flower)), a.type != "reach", rng.random()
-
-            g.apply(min(discards, key=value))
+        shanten_policy_move(g, rng)
     assert len(g.hand_results) < g.max_hands  # ended by the rules, not by the safety net
     return g
 
