@@ -129,10 +129,6 @@ class DefensiveBot(EfficientBot):
                 out[s] = OPEN_THREAT[len(pub["melds"])]
         return out
 
-    def hand_value(self, view: HandView) -> int:
-        """Dora the hand holds under the rules: indicator dora, red fives (or every five), kita."""
-        return own_dora(self.rules, self._obs, view.dora)
-
     # -------------------------------------------------------------------------------- push or fold
     def push_gain(self, view: HandView, best: DiscardOption, threats: dict[int, float],
                   unseen: list[int]) -> float:
@@ -183,7 +179,7 @@ class DefensiveBot(EfficientBot):
         """Worth of a win for a hand short of tenpai: its dora, a yaku, and riichi when closed."""
         if not view.closed and open_hand_plan(view.counts, view.meld_kinds, view.yakuhai, self.rules) is None:
             return 0.0  # an open hand with no yaku in reach cannot win
-        han = self.hand_value(view) + 1.0
+        han = own_dora(self.rules, self._obs, view.dora) + 1.0  # its dora, and one yaku
         if view.closed:
             han += 1 + (URA_CHANCE if self.rules.ura_dora else 0.0)
         return estimated_win_value(self.rules, table, han, discarder)
