@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import SanmaError
-from ..game.settle import final_result
+from ..game.settle import bust_chips_owed, final_result
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, basic_points, payments, score_hand
@@ -312,22 +312,14 @@ def deal_in_value(rules: Rules, table: Table, winner: int, han: float) -> float:
 
 
 def bust_chips(rules: Rules, table: Table, score: int) -> int:
-    """Chips this seat owes its buster when busting with ``score`` (P110-P112): the bust chips,
-    more per further box below the return (A000-9), more again in East 1 of the first lap.
+    """Chips this seat owes its buster when busting with ``score`` (P110-P112).
 
     >>> from sanma.rules import Rules
     >>> t = Table(seat=0, dealer=0, scores=(3000, 20000, 22000), honba=0, kyotaku=0, hands_left=5, opening=True)
     >>> bust_chips(Rules.preset("club"), t, -1000), bust_chips(Rules.preset("tenhou"), t, -1000)
     (11, 0)
     """
-    if not rules.chips or not rules.bust_chips:
-        return 0
-    below = rules.return_points - score
-    boxes = 1 + max(0, (below - rules.return_points) // 15000) if below > rules.return_points else 1
-    owed = rules.bust_chips + rules.bust_extra_box_chips * (boxes - 1)
-    if table.opening:
-        owed += rules.early_bust_chips[1 if table.seat == table.dealer else 0]
-    return owed
+    return bust_chips_owed(rules, score, opening=table.opening, dealer=table.seat == table.dealer)
 
 
 # --------------------------------------------------------------------------------------- the race

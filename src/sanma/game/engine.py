@@ -35,7 +35,7 @@ from ..scoring import Score, score_hand
 from ..shanten_table import shanten_trusted
 from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, successor
 from .actions import Action
-from .settle import FinalResult, final_result, placement
+from .settle import FinalResult, bust_chips_owed, final_result, placement
 from .wall import Wall
 
 SEATS: Final = 3
@@ -1387,15 +1387,8 @@ class Game:
                 self.chips[0] -= r.chip_chiicha_not_top
                 self.chips[s] += r.chip_chiicha_not_top
         for b in self.busted:
-            owed = 0
-            if r.chips and r.bust_chips:
-                # P110-P112 (CLUB): 3 chips to each player who caused the bust, +3 per further box
-                # (a box is 15,000 below the return after the first, A000-9), more in East 1 of lap 1.
-                below = r.return_points - self.scores[b]
-                boxes = 1 + max(0, (below - r.return_points) // 15000) if below > r.return_points else 1
-                owed = r.bust_chips + r.bust_extra_box_chips * (boxes - 1)
-                if self.round_index == 0 and self.kyoku_in_round == 0:
-                    owed += r.early_bust_chips[1 if b == self.dealer else 0]
+            owed = bust_chips_owed(r, self.scores[b], opening=self.round_index == 0 and self.kyoku_in_round == 0,
+                                   dealer=b == self.dealer)  # P110-P112 (CLUB)
             for x in self.busters:
                 if x == b:
                     continue

@@ -75,6 +75,26 @@ def final_result(
     return FinalResult(tuple(s), ranks, tuple(points), tuple(chip_list))
 
 
+def bust_chips_owed(rules: Rules, score: int, *, opening: bool, dealer: bool) -> int:
+    """Chips a player busted with ``score`` owes each player who caused it (P110-P112, CLUB): the
+    bust chips, more per further box (a box is 15,000 below the return after the first, A000-9),
+    more again in East 1 of the first lap (``opening``), by dealer or not.
+
+    >>> from sanma.rules.schema import Rules
+    >>> club = Rules.preset("club")
+    >>> [bust_chips_owed(club, s, opening=o, dealer=False) for s, o in ((-1000, False), (-20000, False), (-1000, True))]
+    [3, 6, 8]
+    """
+    if not rules.chips or not rules.bust_chips:
+        return 0
+    below = rules.return_points - score
+    boxes = 1 + max(0, (below - rules.return_points) // 15000) if below > rules.return_points else 1
+    owed = rules.bust_chips + rules.bust_extra_box_chips * (boxes - 1)
+    if opening:
+        owed += rules.early_bust_chips[1 if dealer else 0]
+    return owed
+
+
 def _uma(rules: Rules, scores: Sequence[int], ranks: Sequence[int]) -> list[int]:
     if rules.uma_type == "none":
         return [0] * len(scores)
