@@ -13,7 +13,7 @@ NATIVE_SOURCES := $(addprefix src/sanma/,tiles.py hand.py agari.py yaku.py scori
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,ray]'
 	touch $(STAMP)
 
 # A failed compile is not fatal: sanma then runs in pure Python (and the next make tries again).
