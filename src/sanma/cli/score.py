@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Annotated
 
 import typer
 
 from ..errors import HandError
+from ..rules import Rules
 from ..scoring import Score, score_hand
 from ..tiles import parse_tiles, to_mpsz
 from .common import RULES_HELP, cli_errors, load_rules
@@ -65,22 +67,61 @@ def score(
     2 for bad input.
     """
     with cli_errors():
-        melds = [_meld("pon", t) for t in pon or ()]
-        melds += [_meld("kan", t) for t in kan or ()]
-        melds += [_meld("ankan", t) for t in ankan or ()]
         rule_set = load_rules(rules)
-        s = score_hand(
-            hand, win=win, melds=melds, tsumo=tsumo, riichi=riichi, double_riichi=double_riichi,
+        s = score_request(
+            hand, win, rules=rule_set, pon=pon or (), kan=kan or (), ankan=ankan or (), seat=seat,
+            round_=round_, from_=from_, dora=dora or (), ura=ura or (), kita=kita, flowers=flowers,
+            honba=honba, kyotaku=kyotaku, tsumo=tsumo, riichi=riichi, double_riichi=double_riichi,
             open_riichi=open_riichi, ippatsu=ippatsu, haitei=haitei, houtei=houtei, rinshan=rinshan,
             chankan=chankan, kanburi=kanburi, tenhou=tenhou, chiihou=chiihou, renhou=renhou,
-            seat_wind=seat, round_wind=round_, discarder_wind=from_, dora_indicators=tuple(dora or ()),
-            ura_indicators=tuple(ura or ()), kita=kita, flowers=flowers, honba=honba, kyotaku=kyotaku,
-            rules=rule_set,
         )
     if as_json:
-        typer.echo(json.dumps({"rules": rule_set.name, **s.to_json()}, ensure_ascii=False))
+        typer.echo(json.dumps(score_json(s, rule_set), ensure_ascii=False))
     else:
         print_score(s, rule_set.name)
+
+
+# The situation flags of ``sanma score`` (booleans), in the order of its options; the web
+# calculator offers exactly these.
+FLAGS: tuple[str, ...] = ("tsumo", "riichi", "double_riichi", "open_riichi", "ippatsu", "haitei", "houtei",
+                          "rinshan", "chankan", "kanburi", "tenhou", "chiihou", "renhou")
+
+
+def flag_help() -> dict[str, str]:
+    """Each situation flag's help text, as ``sanma score --help`` shows it."""
+    from typing import get_type_hints
+
+    hints = get_type_hints(score, include_extras=True)
+    out: dict[str, str] = {}
+    for name in FLAGS:
+        option = next(m for m in hints[name].__metadata__ if isinstance(m, typer.models.OptionInfo))
+        out[name] = str(option.help)
+    return out
+
+
+def score_request(
+    hand: str, win: str, *, rules: Rules, pon: Iterable[str] = (), kan: Iterable[str] = (),
+    ankan: Iterable[str] = (), seat: str = "E", round_: str = "E", from_: str | None = None,
+    dora: Iterable[str] = (), ura: Iterable[str] = (), kita: int = 0, flowers: int = 0, honba: int = 0,
+    kyotaku: int = 0, **flags: bool,
+) -> Score:
+    """``sanma score``'s options → ``score_hand`` (melds given as ``--pon 5z`` etc.); ``flags`` are ``FLAGS``."""
+    unknown = sorted(set(flags) - set(FLAGS))
+    if unknown:
+        raise HandError(f"unknown situation flag {unknown[0]!r}; the flags are: {', '.join(FLAGS)}")
+    melds = [_meld("pon", t) for t in pon]
+    melds += [_meld("kan", t) for t in kan]
+    melds += [_meld("ankan", t) for t in ankan]
+    return score_hand(
+        hand, win=win, melds=melds, seat_wind=seat, round_wind=round_, discarder_wind=from_,
+        dora_indicators=tuple(dora), ura_indicators=tuple(ura), kita=kita, flowers=flowers, honba=honba,
+        kyotaku=kyotaku, rules=rules, **flags,
+    )
+
+
+def score_json(s: Score, rules: Rules) -> dict[str, object]:
+    """The object ``sanma score --json`` prints."""
+    return {"rules": rules.name, **s.to_json()}
 
 
 def print_score(s: Score, rules_name: str) -> None:

@@ -1,0 +1,126 @@
+"""The hand calculator's API: ``POST /api/score`` answers what ``sanma score --json`` prints.
+
+The request names ``sanma score``'s options as JSON fields (``hand``, ``win``, the situation
+flags, ``seat``, ``round``, ``from``, ``dora``, ``ura``, ``kita``, ``flowers``, ``honba``,
+``kyotaku``, ``pon``, ``kan``, ``ankan``) and the rule set as ``rules``: a preset name, a rule
+object (``{"extends": "kansai", ...fields}``) or, as ``rules_toml``, the text of a rule file. The
+CLI's own code (:func:`sanma.cli.score.score_request`) scores it, so both give the same answer.
+
+Bad input is a 400 ``{"error": ...}`` naming the field; a hand that is not a win is a 422
+``{"error": "not a win: ...", "not_a_win": true}`` (``sanma score`` exits 1 for it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ..cli.score import FLAGS, flag_help, score_json, score_request
+from ..errors import NotAWinError, RulesError, SanmaError
+from ..rules import Rules
+from ..rules.loader import from_dict, parse_toml
+
+router = APIRouter()
+
+MAX_BODY = 64 * 1024  # a rule file is a few kB; anything larger is refused unread
+MAX_TEXT = 200  # longest tile string accepted for one field
+_WINDS = ("E", "S", "W")
+_TEXT_FIELDS = {"hand": True, "win": True, "seat": False, "round": False, "from": False}
+_LIST_FIELDS = ("dora", "ura", "pon", "kan", "ankan")
+_INT_FIELDS = ("kita", "flowers", "honba", "kyotaku")
+KNOWN = frozenset([*_TEXT_FIELDS, *_LIST_FIELDS, *_INT_FIELDS, *FLAGS, "rules", "rules_toml"])
+
+
+class RequestError(SanmaError):
+    """A calculator request that is not well-formed (the field and the problem in the message)."""
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def rules_from_json(rules: Any, rules_toml: Any = None) -> Rules:
+    """The rule set a request names: a preset name, a rule object, or a rule file's TOML text."""
+    if rules_toml is not None:
+        if not isinstance(rules_toml, str):
+            raise RequestError("field 'rules_toml' must be the text of a rule file")
+        return from_dict(parse_toml(rules_toml, "uploaded rule file"), "uploaded rule file", name="uploaded")
+    if rules is None:
+        return Rules.preset("tenhou")
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    if isinstance(rules, dict):
+        return from_dict(rules, "rule object", name=str(rules.get("name", rules.get("extends", "custom"))))
+    raise RequestError(f"field 'rules' must be a preset name or a rule object, not {type(rules).__name__}")
+
+
+def parse_request(body: Any) -> tuple[Rules, dict[str, Any]]:
+    """Check a request's fields; return the rule set and ``score_request``'s keyword arguments."""
+    if not isinstance(body, dict):
+        raise RequestError("the request must be a JSON object of sanma score's options")
+    unknown = sorted(set(body) - KNOWN)
+    if unknown:
+        raise RequestError(f"unknown field {unknown[0]!r}; the fields are: {', '.join(sorted(KNOWN))}")
+    args: dict[str, Any] = {}
+    for name, required in _TEXT_FIELDS.items():
+        value = body.get(name)
+        if value is None or value == "":
+            if required:
+                raise RequestError(f"field {name!r} is required")
+            continue
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            raise RequestError(f"field {name!r} must be a string of at most {MAX_TEXT} characters")
+        if name in ("seat", "round", "from") and value.upper() not in _WINDS:
+            raise RequestError(f"field {name!r} is {value!r}: expected E, S or W")
+        args[{"round": "round_", "from": "from_"}.get(name, name)] = value
+    for name in _LIST_FIELDS:
+        value = body.get(name, [])
+        if not isinstance(value, list) or len(value) > 8 or not all(
+                isinstance(v, str) and len(v) <= 16 for v in value):
+            raise RequestError(f"field {name!r} must be a list of at most 8 tile strings")
+        args[name] = [v for v in value if v]
+    for name in _INT_FIELDS:
+        value = body.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+            raise RequestError(f"field {name!r} must be a whole number from 0 to 99, not {value!r}")
+        args[name] = value
+    for name in FLAGS:
+        value = body.get(name, False)
+        if not isinstance(value, bool):
+            raise RequestError(f"field {name!r} must be true or false, not {value!r}")
+        args[name] = value
+    return rules_from_json(body.get("rules"), body.get("rules_toml")), args
+
+
+@router.post("/api/score")
+async def api_score(request: Request) -> JSONResponse:
+    """Score a hand as ``sanma score --json`` does."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return _error(413, f"request too large ({len(raw)} bytes; at most {MAX_BODY})")
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        return _error(400, f"the request is not JSON: {e}")
+    try:
+        rule_set, args = parse_request(body)
+        hand, win = args.pop("hand"), args.pop("win")
+        score = score_request(hand, win, rules=rule_set, **args)
+    except NotAWinError as e:
+        return _error(422, f"not a win: {e}", not_a_win=True)
+    except (SanmaError, RulesError) as e:
+        return _error(400, str(e))
+    return JSONResponse(score_json(score, rule_set))
+
+
+@router.get("/api/score/options")
+async def api_score_options() -> JSONResponse:
+    """What the calculator page offers: the presets and every situation flag with its help."""
+    return JSONResponse({
+        "presets": list(Rules.presets()),
+        "flags": [{"name": name, "help": text} for name, text in flag_help().items()],
+        "winds": list(_WINDS),
+    })

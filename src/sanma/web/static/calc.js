@@ -1,0 +1,152 @@
+// The hand calculator page: builds `sanma score`'s options and posts them to /api/score.
+import { tileEl, SANMA_TILES, toMpsz, listToMpsz } from "/static/tiles.js";
+import { parseMpsz, postJSON, getJSON, el, scoreTable } from "/static/common.js";
+
+const state = { hand: [], win: [], pon: [], kan: [], ankan: [], dora: [], ura: [], target: "hand", rulesToml: null };
+const LIMIT = { hand: 14, win: 1, pon: 4, kan: 4, ankan: 4, dora: 5, ura: 5 };
+const $ = (id) => document.getElementById(id);
+
+function kindOf(t) { return t.endsWith("r") ? t.slice(0, -1) : t; }
+function used(kind) {  // tiles of this kind already placed (a meld uses 3 or 4)
+  let n = 0;
+  for (const key of ["hand", "win"]) n += state[key].filter((t) => kindOf(t) === kind).length;
+  n += state.pon.filter((t) => kindOf(t) === kind).length * 3;
+  n += [...state.kan, ...state.ankan].filter((t) => kindOf(t) === kind).length * 4;
+  return n;
+}
+function meldTiles() { return state.pon.length * 3 + (state.kan.length + state.ankan.length) * 3; }
+
+function render() {
+  for (const key of ["hand", "win", "pon", "kan", "ankan", "dora", "ura"]) {
+    const box = $("t-" + key);
+    box.innerHTML = "";
+    state[key].forEach((t, i) => {
+      const e = tileEl(t);
+      e.title = "take back";
+      e.addEventListener("click", (ev) => { ev.stopPropagation(); state[key].splice(i, 1); sync(); });
+      box.appendChild(e);
+    });
+  }
+  const need = 13 - meldTiles();
+  $("hand-count").textContent = `${state.hand.length}/${need}`;
+  for (const e of $("picker").children) {
+    const t = e.dataset.tile;
+    const isIndicator = state.target === "dora" || state.target === "ura";
+    e.classList.toggle("used-up", !isIndicator && used(kindOf(t)) >= 4);
+  }
+  document.querySelectorAll(".target").forEach((d) => d.classList.toggle("active", d.dataset.target === state.target));
+}
+
+function sync() {  // state → mpsz field, then redraw
+  $("mpsz").value = listToMpsz(state.hand) + state.win.map(toMpsz).join("");
+  render();
+}
+
+function pick(t) {
+  const key = state.target;
+  const isIndicator = key === "dora" || key === "ura";
+  if (!isIndicator && used(kindOf(t)) >= 4) return;
+  if (state[key].length >= LIMIT[key]) {
+    if (key === "win") state.win = [];
+    else return;
+  }
+  state[key].push(t);
+  if (key === "hand" && state.hand.length >= 13 - meldTiles() && state.win.length === 0) state.target = "win";
+  sync();
+}
+
+function request() {
+  const flags = {};
+  for (const box of document.querySelectorAll("#flags input")) flags[box.name] = box.checked;
+  const body = {
+    hand: [...state.hand, ...state.win].map(toMpsz).join(""),
+    win: state.win.length ? toMpsz(state.win[0]) : "",
+    seat: $("seat").value, round: $("round").value, from: $("from").value || null,
+    dora: state.dora.map(toMpsz), ura: state.ura.map(toMpsz),
+    pon: state.pon.map(toMpsz), kan: state.kan.map(toMpsz), ankan: state.ankan.map(toMpsz),
+    kita: Number($("kita").value) || 0, flowers: Number($("flowers").value) || 0,
+    honba: Number($("honba").value) || 0, kyotaku: Number($("kyotaku").value) || 0, ...flags,
+  };
+  if (state.rulesToml !== null) body.rules_toml = state.rulesToml; else body.rules = $("rules").value;
+  if (flags.tsumo) body.from = null;
+  return body;
+}
+
+async function score() {
+  const out = $("out");
+  out.classList.remove("hidden");
+  const body = request();
+  const { status, data } = await postJSON("/api/score", body);
+  out.innerHTML = "";
+  if (status !== 200) {
+    out.appendChild(el("div", { class: "error", id: "score-error" }, data.error || `error ${status}`));
+    return;
+  }
+  out.appendChild(scoreTable(data));
+  const raw = el("details", {}, el("summary", {}, "JSON (as sanma score --json prints it)"),
+    el("pre", { class: "mono", id: "score-json" }, JSON.stringify(data)));
+  out.appendChild(raw);
+}
+
+async function init() {
+  const picker = $("picker");
+  for (const t of SANMA_TILES) {
+    const e = tileEl(t);
+    e.addEventListener("click", () => pick(t));
+    picker.appendChild(e);
+  }
+  document.querySelectorAll(".target").forEach((d) => d.addEventListener("click", () => { state.target = d.dataset.target; render(); }));
+  const opts = await getJSON("/api/score/options");
+  for (const p of opts.presets) $("rules").appendChild(el("option", { value: p }, p));
+  $("rules").value = "tenhou";
+  $("rules").addEventListener("change", () => { state.rulesToml = null; $("rulefile").value = ""; $("rulefile-name").textContent = ""; });
+  for (const w of opts.winds) {
+    $("seat").appendChild(el("option", { value: w }, w));
+    $("round").appendChild(el("option", { value: w }, w));
+    $("from").appendChild(el("option", { value: w }, w));
+  }
+  for (const f of opts.flags) {
+    const box = el("input", { type: "checkbox", name: f.name, id: "flag-" + f.name });
+    $("flags").appendChild(el("label", { title: f.help }, box, " " + f.name.replace(/_/g, " ")));
+  }
+  $("rulefile").addEventListener("change", async () => {
+    const file = $("rulefile").files[0];
+    if (!file) return;
+    state.rulesToml = await file.text();
+    $("rulefile-name").textContent = `using ${file.name}`;
+  });
+  $("mpsz").addEventListener("change", applyMpsz);
+  $("clear").addEventListener("click", () => {
+    for (const k of ["hand", "win", "pon", "kan", "ankan", "dora", "ura"]) state[k] = [];
+    state.target = "hand"; sync();
+  });
+  $("score").addEventListener("click", score);
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    if (e.target.id === "mpsz" && !applyMpsz()) return;
+    score();
+  });
+  sync();
+}
+
+function applyMpsz() {  // the typed mpsz → the rows (the last tile is the winning tile)
+  {
+    try {
+      const tiles = parseMpsz($("mpsz").value);
+      // The winning tile stays when the typed hand holds it; otherwise the last tile typed wins.
+      let at = state.win.length ? tiles.lastIndexOf(state.win[0]) : -1;
+      if (at < 0) at = tiles.length - 1;
+      state.win = at >= 0 ? [tiles[at]] : [];
+      state.hand = tiles.filter((_, i) => i !== at);
+      render();
+      return true;
+    } catch (e) {
+      $("out").classList.remove("hidden");
+      $("out").innerHTML = "";
+      $("out").appendChild(el("div", { class: "error", id: "score-error" }, e.message));
+      return false;
+    }
+  }
+}
+init();
