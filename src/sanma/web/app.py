@@ -62,6 +62,9 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite") -> FastAPI:
 
     _api(app)
     # Pages owned by the front end add their routers here (web/calc.py, web/replays.py).
+    from . import calc
+
+    app.include_router(calc.router)
     return app
 
 

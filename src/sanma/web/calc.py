@@ -13,10 +13,11 @@ Bad input is a 400 ``{"error": ...}`` naming the field; a hand that is not a win
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 
 from ..cli.score import FLAGS, flag_help, score_json, score_request
 from ..errors import NotAWinError, RulesError, SanmaError
@@ -93,6 +94,12 @@ def parse_request(body: Any) -> tuple[Rules, dict[str, Any]]:
             raise RequestError(f"field {name!r} must be true or false, not {value!r}")
         args[name] = value
     return rules_from_json(body.get("rules"), body.get("rules_toml")), args
+
+
+@router.get("/calc", include_in_schema=False)
+async def calc_page() -> FileResponse:
+    """The calculator page."""
+    return FileResponse(Path(__file__).parent / "static" / "calc.html", media_type="text/html")
 
 
 @router.post("/api/score")

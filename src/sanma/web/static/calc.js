@@ -1,5 +1,5 @@
 // The hand calculator page: builds `sanma score`'s options and posts them to /api/score.
-import { tileEl, SANMA_TILES, toMpsz, listToMpsz } from "/static/tiles.js";
+import { tileEl, SANMA_TILES, toMpsz, listToMpsz, sortTiles } from "/static/tiles.js";
 import { parseMpsz, postJSON, getJSON, el, scoreTable } from "/static/common.js";
 
 const state = { hand: [], win: [], pon: [], kan: [], ankan: [], dora: [], ura: [], target: "hand", rulesToml: null };
@@ -29,7 +29,7 @@ function render() {
   }
   const need = 13 - meldTiles();
   $("hand-count").textContent = `${state.hand.length}/${need}`;
-  for (const e of $("picker").children) {
+  for (const e of $("picker").querySelectorAll(".tilebox")) {
     const t = e.dataset.tile;
     const isIndicator = state.target === "dora" || state.target === "ura";
     e.classList.toggle("used-up", !isIndicator && used(kindOf(t)) >= 4);
@@ -51,6 +51,7 @@ function pick(t) {
     else return;
   }
   state[key].push(t);
+  if (key === "hand") state.hand = sortTiles(state.hand);
   if (key === "hand" && state.hand.length >= 13 - meldTiles() && state.win.length === 0) state.target = "win";
   sync();
 }
@@ -90,10 +91,14 @@ async function score() {
 
 async function init() {
   const picker = $("picker");
-  for (const t of SANMA_TILES) {
-    const e = tileEl(t);
-    e.addEventListener("click", () => pick(t));
-    picker.appendChild(e);
+  for (const suit of [/[mp]r?$/, /sr?$/, /^[ESWNPFC]$/]) {  // one row per suit (manzu with pinzu)
+    const row = el("div", { class: "suit" });
+    for (const t of SANMA_TILES.filter((x) => suit.test(x))) {
+      const e = tileEl(t);
+      e.addEventListener("click", () => pick(t));
+      row.appendChild(e);
+    }
+    picker.appendChild(row);
   }
   document.querySelectorAll(".target").forEach((d) => d.addEventListener("click", () => { state.target = d.dataset.target; render(); }));
   const opts = await getJSON("/api/score/options");
