@@ -62,9 +62,10 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite") -> FastAPI:
 
     _api(app)
     # Pages owned by the front end add their routers here (web/calc.py, web/replays.py).
-    from . import calc
+    from . import calc, replays
 
     app.include_router(calc.router)
+    app.include_router(replays.router)
     return app
 
 

@@ -232,3 +232,10 @@ export function listToMpsz(names) {
   }
   return ["m", "p", "s", "z", "f"].filter((s) => groups[s].length).map((s) => groups[s].join("") + s).join("");
 }
+
+/** A wind's kanji (東 南 西 北) drawn as strokes, for labels: no CJK font needed. */
+export function windSVG(wind, colour = "currentColor") {
+  const ch = { E: "東", S: "南", W: "西", N: "北" }[wind];
+  if (!ch) return "";
+  return `<svg class="kanji" viewBox="0 0 100 100" xmlns="http://www.w3.org/2000/svg">${strokes(ch, 0, 0, 100, colour, 11)}</svg>`;
+}
