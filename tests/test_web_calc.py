@@ -165,3 +165,13 @@ def test_static_files_fetch_nothing_from_the_network() -> None:
             for marker in ("http://", "https://", "//cdn", "@import"):
                 hits = [line for line in text.splitlines() if marker in line and "www.w3.org/2000/svg" not in line]
                 assert not hits, f"{path.name} refers to {marker}: {hits[0]}"
+
+
+def test_rules_endpoint_lists_every_field_of_a_preset(client: TestClient) -> None:
+    from sanma.rules.loader import to_dict
+
+    r = client.get("/api/rules/kansai")
+    assert r.status_code == 200
+    assert r.json()["fields"] == json.loads(json.dumps(to_dict(Rules.preset("kansai"))))
+    bad = client.get("/api/rules/kansia")
+    assert bad.status_code == 404 and "unknown preset" in bad.json()["error"]

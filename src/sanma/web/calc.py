@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from ..cli.score import FLAGS, flag_help, score_json, score_request
 from ..errors import NotAWinError, RulesError, SanmaError
 from ..rules import Rules
-from ..rules.loader import from_dict, parse_toml
+from ..rules.loader import from_dict, parse_toml, to_dict
 
 router = APIRouter()
 
@@ -131,3 +131,13 @@ async def api_score_options() -> JSONResponse:
         "flags": [{"name": name, "help": text} for name, text in flag_help().items()],
         "winds": list(_WINDS),
     })
+
+
+@router.get("/api/rules/{name}")
+async def api_rules(name: str) -> JSONResponse:
+    """A preset's every field (what ``sanma rules show NAME`` lists), for the lobby and the calculator."""
+    try:
+        rules = Rules.preset(name)
+    except RulesError as e:
+        return _error(404, str(e))
+    return JSONResponse({"name": rules.name, "description": rules.description, "fields": to_dict(rules)})

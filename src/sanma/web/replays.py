@@ -23,7 +23,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from ..formats import GameRecord, KyokuRecord, read_record
 from ..formats.record import DrawResult, RecordedWin
-from ..tiles import Tile
+from ..tiles import Tile, parse_tiles
 
 router = APIRouter()
 
@@ -50,10 +50,13 @@ def event_json(event: Any) -> dict[str, Any]:
 def result_json(result: RecordedWin | DrawResult) -> dict[str, Any]:
     if isinstance(result, DrawResult):
         return {"type": "draw", "kind": result.kind, "deltas": list(result.deltas), "tenpai": list(result.tenpai)}
-    fields = ("seat", "from_seat", "tsumo", "hand", "win", "melds", "kita", "han", "fu", "yakuman", "limit",
+    fields = ("seat", "from_seat", "tsumo", "melds", "kita", "han", "fu", "yakuman", "limit",
               "points", "deltas", "dora_indicators", "ura_indicators", "pao_seat", "riichi")
     out = {"type": "win", **{name: _plain(getattr(result, name)) for name in fields}}
     out["yaku"] = [[name, han] for name, han in result.yaku]
+    # the record model keeps a win's tiles in mpsz (score_hand's notation); the viewer draws mjai names
+    out["hand"] = [t.mjai for t in parse_tiles(result.hand)]
+    out["win"] = parse_tiles(result.win)[0].mjai
     return out
 
 
