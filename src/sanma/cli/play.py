@@ -29,8 +29,8 @@ from ..bots import BOTS, make_bot
 from ..errors import TileError
 from ..game.actions import Action
 from ..game.engine import Game
+from ..game.view import mask_event
 from ..rules.schema import Rules
-from ..sim.arena import mask_event
 from ..tiles import Tile, parse_tiles
 from .common import RULES_HELP, cli_errors, load_rules
 

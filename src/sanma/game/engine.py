@@ -36,6 +36,7 @@ from ..shanten_table import shanten_trusted
 from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, successor
 from .actions import Action
 from .settle import FinalResult, bust_chips_owed, final_result, placement
+from .view import SeatView, public_events, seat_view, spectator_view
 from .wall import Wall
 
 SEATS: Final = 3
@@ -275,30 +276,34 @@ class Game:
             return
         self._do_turn_action(action)
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand, every public fact, and its legal actions."""
-        me = self.seats[seat]
-        return {
-            "seat": seat,
-            "round_wind": self.round_wind,
-            "round_index": self.round_index,  # which lap of ``rules.round_winds`` ("EE" repeats a wind)
-            "kyoku": self.kyoku_in_round + 1,
-            "honba": self.honba,
-            "kyotaku": self.kyotaku,
-            "dealer": self.dealer,
-            "scores": list(self.scores),
-            "dora_indicators": [t.mjai for t in self.wall.dora_indicators],
-            "wall_remaining": self.wall.remaining,
-            "hand": sorted(t.mjai for t in me.hand),
-            "drawn": self._drawn.mjai if self._drawn is not None and self._turn == seat and not self._pending
-            else None,
-            "seats": [self._public_seat(s) for s in range(SEATS)],
-            "legal_actions": [a.to_mjai() for a in self.legal_actions(seat)],
-        }
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know now, as plain typed values (``sanma.game.view``: the only way out)."""
+        return seat_view(self, seat)
 
-    def public_events(self, seat: int) -> list[dict[str, Any]]:
-        """The event stream as ``seat`` sees it (other seats' tiles hidden)."""
-        return [self._mask(e, seat) for e in self.events]
+    def spectator_view(self) -> SeatView:
+        """The table as a spectator sees it: no concealed tile at all."""
+        return spectator_view(self)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, every public fact, and its legal actions (``view(seat)``)."""
+        return seat_view(self, seat).to_json()
+
+    def public_events(self, seat: int | None) -> list[dict[str, Any]]:
+        """The event stream as ``seat`` sees it (other seats' tiles hidden; ``None``: a spectator)."""
+        return public_events(self.events, seat)
+
+    def furiten(self, seat: int, tile: Tile | None = None) -> bool:
+        """Whether ``seat`` may not ron (``tile``, or any of its waits): its own discards (P75), a win
+        let pass this turn or under riichi (P75), the club's relaxed 13-sided kokushi (P78)."""
+        st = self.seats[seat]
+        if st.furiten_riichi or st.furiten_same_turn:
+            return True
+        if self.rules.kokushi_13_furiten == "club_relaxed" and len(st.waits) == 13:
+            # P78 / §5.4 (CLUB): a 13-sided kokushi is barred only from tiles it discarded itself,
+            # and from any ron in the go-around after it discarded a terminal or honour.
+            own = st.discarded_kinds & (set(st.waits) if tile is None else {tile.kind})
+            return bool(own) or bool(st.discards and st.discards[-1].tile.kind in YAOCHUU)
+        return bool(st.discarded_kinds & set(st.waits))
 
     # ------------------------------------------------------------------------------------------
     # hand set-up
@@ -744,16 +749,8 @@ class Game:
                 self._pending[other] = tuple(acts)
 
     def _ron_ok(self, seat: int, tile: Tile, window: str, kokushi_only: bool) -> bool:
-        st = self.seats[seat]
-        if st.furiten_riichi or st.furiten_same_turn:
+        if self.furiten(seat, tile):
             return False
-        if self.rules.kokushi_13_furiten == "club_relaxed" and len(st.waits) == 13:
-            # P78 / §5.4 (CLUB): a 13-sided kokushi is barred only from tiles it discarded itself,
-            # and from any ron in the go-around after it discarded a terminal or honour.
-            if tile.kind in st.discarded_kinds or (st.discards and st.discards[-1].tile.kind in YAOCHUU):
-                return False
-        elif st.discarded_kinds & set(st.waits):
-            return False  # furiten from one's own discards (P75)
         if window == "kita" and not self.rules.ron_on_kita:
             return False
         return self._can_win(seat, tile, tsumo=False, chankan=window == "kakan", kokushi_only=kokushi_only,
@@ -1413,26 +1410,6 @@ class Game:
     def _emit(self, e: dict[str, Any]) -> None:
         self.events.append(e)
         self._turn_actions = None
-
-    def _public_seat(self, s: int) -> dict[str, Any]:
-        st = self.seats[s]
-        return {
-            "discards": [{"pai": d.tile.mjai, "tsumogiri": d.tsumogiri, "riichi": d.riichi, "called": d.called}
-                         for d in st.discards],
-            "melds": [{"type": cm.meld.type, "tiles": [t.mjai for t in cm.meld.tiles], "target": cm.target}
-                      for cm in st.melds],
-            "kita": st.kita, "flowers": st.flowers, "riichi": st.riichi, "hand_size": len(st.hand),
-            "open_hand": [t.mjai for t in st.hand] if st.open_riichi else None,
-        }
-
-    @staticmethod
-    def _mask(e: dict[str, Any], seat: int) -> dict[str, Any]:
-        t = e["type"]
-        if t == "start_kyoku":
-            return {**e, "tehais": [h if i == seat else ["?"] * len(h) for i, h in enumerate(e["tehais"])]}
-        if t == "tsumo" and e["actor"] != seat:
-            return {**e, "pai": "?"}
-        return e
 
     def _why_illegal(self, a: Action, legal: tuple[Action, ...]) -> str:
         where = f"{self.round_wind}-{self.kyoku_in_round + 1}, {self.honba} honba"
