@@ -1,6 +1,6 @@
 // The table page: a seat (/t/ID?token=T) or a spectator (/t/ID/watch), speaking docs/WEB_PROTOCOL.md.
 // The server decides everything: this page draws its view and sends the id of an action it offered.
-import { tileEl } from "/static/tiles.js";
+import { tileEl, sortTiles } from "/static/tiles.js";
 import { el, signed } from "/static/common.js";
 import { renderBoard, WINDS, meldEl } from "/static/board.js";
 
@@ -18,10 +18,9 @@ const KEYS = { hora: "W", reach: "R", open_reach: "O", pon: "P", daiminkan: "K",
 const TOGGLE_NAMES = { auto_win: "Auto win", auto_kita: "Auto kita", no_calls: "No calls",
   auto_tsumogiri: "Auto tsumogiri", auto_sort: "Sort hand" };
 
-function names() {
+function names() {  // the lobby's names first, then the engine's
   const v = S.view;
-  if (v && v.names && v.names.length) return v.names;
-  return (S.seats || []).map((s) => s.name || `seat ${s.seat}`);
+  return [0, 1, 2].map((i) => (S.seats[i] && S.seats[i].name) || (v && v.names && v.names[i]) || `seat ${i}`);
 }
 function seatName(i) { return names()[i] || `seat ${i}`; }
 
@@ -150,8 +149,7 @@ function choose(action) {
   if (!S.prompt) return;
   send({ type: "action", seq: S.prompt.seq, id: action.id });
   S.prompt = null; S.mode = ""; S.choice = null;
-  renderPrompt();
-  document.querySelectorAll(".hand-zone.bottom .tilebox.mine").forEach((e) => e.classList.add("disabled"));
+  render();
 }
 
 function buttonFor(a, key) {
@@ -309,7 +307,7 @@ function payments(result) {
 
 export function winBlock(w) {
   const hand = el("div", { class: "winhand" },
-    el("span", { class: "tiles" }, (w.hand || []).map((t) => tileEl(t))),
+    el("span", { class: "tiles" }, sortTiles(w.hand || []).map((t) => tileEl(t))),
     el("span", { class: "tiles", style: "margin-left:8px" }, tileEl(w.pai, { boxCls: "win-tile" })),
     el("span", { class: "melds", style: "display:inline-flex;gap:6px;--tile-w:28px" }, (w.melds || []).map((m) => meldEl(m, w.seat, names()))));
   const value = w.yakuman ? `${w.yakuman}× yakuman` : `${w.han} han ${w.fu} fu` + (w.limit ? ` — ${w.limit}` : "");
