@@ -127,3 +127,249 @@ def test_replay_viewer_on_a_real_tenhou_record(browser: Any, tmp_path: Path) -> 
         assert page.text_content("#step").startswith("step 0/")
         page.close()
     assert not errors, errors
+
+
+# ---------------------------------------------------------------------------------------------
+# the table
+
+
+def create_table(base: str, seats: list[str], **extra: Any) -> dict[str, Any]:
+    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0}, **extra}
+    r = httpx.post(f"{base}/api/tables", json=body, timeout=20)
+    assert r.status_code in (200, 201), r.text
+    return dict(r.json())
+
+
+class Player:
+    """Plays a seat's page by clicking (and by the keyboard shortcuts now and then)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.done: dict[str, int] = {}
+
+    def count(self, what: str) -> None:
+        self.done[what] = self.done.get(what, 0) + 1
+
+    def step(self) -> str:
+        """Take one action if the page offers one; say which."""
+        p = self.page
+        if p.locator("#game-result").count():
+            return "over"
+        if p.locator("#result-ok").count():
+            self.count("result")
+            if self.done["result"] == 1:
+                shot(p, "hand-result")
+            p.keyboard.press("Enter") if self.done["result"] % 2 else p.click("#result-ok")
+            return "result"
+        buttons = p.locator("#prompt button")
+        if not buttons.count():
+            return ""
+        if p.locator("#prompt [data-action=hora]").count():
+            p.click("#prompt [data-action=hora]")
+            self.count("win")
+            return "win"
+        if p.locator("#prompt [data-action=reach]").count() and not self.done.get("riichi"):
+            p.keyboard.press("r")  # riichi mode: only the discards that keep tenpai are offered
+            p.wait_for_selector(".hand-zone.bottom .tilebox.riichi-ok")
+            self.count("riichi")
+            shot(p, "riichi-prompt")
+            p.locator(".hand-zone.bottom .tilebox.riichi-ok").first.click()
+            return "riichi"
+        if p.locator("#prompt [data-action=none]").count():
+            if not self.done.get("call-shot") and p.locator("#prompt [data-action=pon]").count():
+                self.count("call-shot")
+                shot(p, "call-prompt")
+            p.keyboard.press("x") if self.done.get("pass", 0) % 2 else p.click("#prompt [data-action=none]")
+            self.count("pass")
+            return "pass"
+        if p.locator("#prompt [data-action=kita]").count():
+            p.keyboard.press("n")
+            self.count("kita")
+            return "kita"
+        if p.locator("#prompt [data-action=tsumogiri]").count() and self.done.get("discard", 0) % 3 == 0:
+            p.keyboard.press("t")
+            self.count("discard")
+            return "discard"
+        tiles = p.locator(".hand-zone.bottom .tilebox.mine:not(.disabled)")
+        if tiles.count():
+            tiles.last.click()
+            self.count("discard")
+            return "discard"
+        return ""
+
+    def play(self, until: Any, seconds: float) -> None:
+        import time
+
+        end = time.monotonic() + seconds
+        while not until():
+            assert time.monotonic() < end, f"the game did not get on within {seconds}s: {self.done}"
+            if not self.step():
+                self.page.wait_for_timeout(40)
+
+
+def own_hand(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all(".hand-zone.bottom .tilebox.mine", "els => els.map(e => e.dataset.tile)"))
+
+
+def rivers(page: Any) -> list[int]:
+    return [page.locator(f".river[data-seat='{s}'] .tilebox").count() for s in range(3)]
+
+
+def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path: Path) -> None:
+    """Issue 11: a person plays a whole hanchan against two bots by clicking; the seed is shown after."""
+    import hashlib
+
+    errors: list[str] = []
+    with running_server(tmp_path / "db.sqlite") as base:
+        t = create_table(base, ["human", "defensive", "efficient"], seed=20261201)
+        page = new_page(browser, errors)
+        page.goto(base + t["seats"][0]["url"])
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        assert t["seed_hash"] in (page.text_content("#seed-hash") or "")
+        player = Player(page)
+        player.play(lambda: player.done.get("discard", 0) >= 6, 60)
+        shot(page, "table")
+        player.play(lambda: page.locator("#game-result").count() > 0, 420)
+        shot(page, "final")
+        state = httpx.get(f"{base}/api/tables/{t['id']}").json()
+        assert state["finished"] is True
+        seed = str(state["seed"])
+        assert seed in (page.text_content("#game-result") or "")
+        assert hashlib.sha256(seed.encode()).hexdigest() == t["seed_hash"] or t["seed_hash"] in (
+            page.text_content("#seed-hash") or "")
+        final = page.text_content("#game-result") or ""
+        for score in state["scores"]:
+            assert f"{score:,}" in final
+        assert player.done.get("result", 0) >= 2, player.done  # a hanchan has more than one hand
+        page.close()
+    assert not errors, errors
+
+
+def test_two_browsers_share_a_table_and_a_third_watches(browser: Any, tmp_path: Path) -> None:
+    """Two people at one table, a spectator who never gets a concealed tile."""
+    errors: list[str] = []
+    with running_server(tmp_path / "db.sqlite") as base:
+        t = create_table(base, ["human", "human", "defensive"])
+        a, b, w = (new_page(browser, errors) for _ in range(3))
+        frames: list[str] = []
+        w.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
+        w.goto(base + t["watch"])
+        a.goto(base + t["seats"][0]["url"])
+        b.goto(base + t["seats"][1]["url"])
+        for p in (a, b, w):
+            p.wait_for_selector(".board .centre")
+        pa, pb = Player(a), Player(b)
+        import time
+
+        end = time.monotonic() + 120
+        while pa.done.get("discard", 0) + pb.done.get("discard", 0) < 16:
+            assert time.monotonic() < end, (pa.done, pb.done)
+            if not (pa.step() or pb.step()):
+                a.wait_for_timeout(40)
+        w.wait_for_timeout(300)
+        shot(w, "spectator")
+        # each person sees the other's hand face down; the spectator sees every hand face down
+        others = ".hand-zone.right .concealed .tilebox.back, .hand-zone.left .concealed .tilebox.back"
+        assert b.locator(others).count() > 0
+        assert w.locator(".hand-zone .concealed .tilebox:not(.back)").count() == 0
+        assert w.locator(".hand-zone .concealed .tilebox.back").count() >= 30
+        assert rivers(w) == rivers(a) == rivers(b)
+        views = [json.loads(f) for f in frames if f.startswith("{") and '"view"' in f]
+        assert views, "the spectator got views"
+        for m in views:
+            if m.get("type") == "view":
+                assert m["view"]["hand"] == [] and m["view"].get("drawn") is None
+                for e in m.get("events", []):
+                    if e.get("type") in ("tsumo", "start_kyoku"):
+                        tiles = [e["pai"]] if e["type"] == "tsumo" else [t for h in e.get("tehais", []) for t in h]
+                        assert set(tiles) <= {"?"}, e
+        for p in (a, b, w):
+            p.close()
+    assert not errors, errors
+
+
+def test_a_reload_restores_the_seat(browser: Any, tmp_path: Path) -> None:
+    """Reconnecting with the seat's token gives back its hand and the table, nothing more."""
+    errors: list[str] = []
+    with running_server(tmp_path / "db.sqlite") as base:
+        t = create_table(base, ["human", "tsumogiri", "tsumogiri"])
+        page = new_page(browser, errors)
+        page.goto(base + t["seats"][0]["url"])
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        player = Player(page)
+        player.play(lambda: player.done.get("discard", 0) >= 4, 60)
+        page.wait_for_selector("#prompt button, .hand-zone.bottom .tilebox.mine:not(.disabled)")
+        before, seen = own_hand(page), rivers(page)
+        page.reload()
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        page.wait_for_timeout(300)
+        assert own_hand(page) == before and rivers(page) == seen
+        player.play(lambda: player.done.get("discard", 0) >= 6, 60)  # and the seat plays on
+        page.close()
+    assert not errors, errors
+
+
+def test_the_server_restarts_mid_hand_and_the_game_goes_on(browser: Any, tmp_path: Path) -> None:
+    """Kill the server mid-hand, start it again on the same database: the page reconnects and plays on."""
+    from web_helpers import free_port
+
+    errors: list[str] = []
+    port = free_port()
+    db = tmp_path / "db.sqlite"
+    page = new_page(browser, errors)
+    with running_server(db, port=port) as base:
+        t = create_table(base, ["human", "tsumogiri", "defensive"])
+        page.goto(base + t["seats"][0]["url"])
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        player = Player(page)
+        player.play(lambda: player.done.get("discard", 0) >= 3, 60)
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine:not(.disabled)")
+        before, seen = own_hand(page), rivers(page)
+    page.wait_for_function("document.getElementById('status').dataset.state === 'disconnected'")
+    with running_server(db, port=port):
+        page.wait_for_function("document.getElementById('status').dataset.state === 'connected'", timeout=20_000)
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine:not(.disabled)")
+        assert own_hand(page) == before and rivers(page) == seen
+        player.play(lambda: player.done.get("discard", 0) >= 6, 60)
+        assert sum(rivers(page)) > sum(seen)
+    page.close()
+    # the page's own reconnect attempts while the server was down are the only console errors
+    assert not [e for e in errors if "WebSocket" not in e and "ERR_CONNECTION_REFUSED" not in e], errors
+
+
+def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path: Path) -> None:
+    """The lobby shows the rule file before the start, hands out a link per seat and a watch link."""
+    errors: list[str] = []
+    rules = tmp_path / "myclub.toml"
+    rules.write_text('extends = "tenhou"\nname = "myclub"\nhonba_ron = 1500\n', encoding="utf-8")
+    with running_server(tmp_path / "db.sqlite") as base:
+        page = new_page(browser, errors)
+        page.goto(base + "/")
+        page.wait_for_selector("#rules option")
+        page.select_option("#rules", "kansai")
+        page.wait_for_function("document.getElementById('rules-text').textContent.includes('flowers')")
+        page.set_input_files("#rulefile", str(rules))
+        page.wait_for_function("document.getElementById('rules-text').textContent.includes('honba_ron = 1500')")
+        page.select_option("#seat-1", "mjai")
+        page.select_option("#seat-2", "efficient")
+        page.fill("#name-0", "Aiko")
+        page.click("#create")
+        page.wait_for_selector("#created:not(.hidden) .invite")
+        invite = page.input_value(".invite[data-seat='0']")
+        assert "token=" in invite and page.input_value(".invite[data-seat='1']").startswith("ws://")
+        assert page.input_value("#watch-link").endswith("/watch")
+        table_id = page.text_content("#created-id") or ""
+        page.wait_for_selector(f"#tables tr[data-table='{table_id}']")
+        shot(page, "lobby")
+        assert httpx.get(f"{base}/api/tables/{table_id}").json()["rules"] == "myclub"
+        # a broken rule file is refused with the reason, and no table is made
+        bad = tmp_path / "bad.toml"
+        bad.write_text('extends = "tenhou"\nhonba_rn = 1\n', encoding="utf-8")
+        page.set_input_files("#rulefile", str(bad))
+        page.click("#create")
+        page.wait_for_selector("#lobby-error")
+        assert "honba_rn" in (page.text_content("#lobby-error") or "")
+        page.goto(invite)
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        page.close()
+    assert not [e for e in errors if "400" not in e], errors  # the refused file's 400 is expected
