@@ -240,6 +240,10 @@ function renderInfo() {
   box.appendChild(el("div", { class: "seedline", id: "seed-hash", title: "SHA-256 of the wall seed, published before the first deal" },
     `seed hash ${h.seed_hash}`));
   if (S.seed !== undefined) box.appendChild(el("div", { class: "seedline", id: "seed" }, `seed ${S.seed}`));
+  if (h.rules_detail && Object.keys(h.rules_detail).length) {
+    box.appendChild(el("details", { id: "rules-detail" }, el("summary", { style: "font-size:12px" }, `Rules: ${h.rules}`),
+      el("pre", { class: "rules" }, Object.entries(h.rules_detail).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n"))));
+  }
   if (watching) box.appendChild(el("div", { class: "muted", style: "font-size:12px" }, "Spectator: no concealed tile is ever sent here."));
 }
 
