@@ -320,8 +320,8 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
     if seat is not None:
         table.connected[seat] += 1
     table.listeners.add(conn.update)
+    conn.update(table)  # hello, then the view (and the open prompt), then who is here
     _presence(table)
-    conn.update(table)
     limiter = Limiter(*limits)
     try:
         while not conn.closed:
