@@ -350,18 +350,21 @@ function showGameResult(msg) {
   S.seed = msg.seed;
   renderInfo();
   const order = [0, 1, 2].sort((a, b) => (r.ranks ? r.ranks[a] - r.ranks[b] : 0));
-  const rows = order.map((s) => el("tr", {},
+  // uma is listed by placement (1st, 2nd, 3rd); oka is one amount that goes to the top
+  const num = (x) => (typeof x === "number" ? x : null);
+  const cell = (x, fmt) => el("td", { class: "num" }, x === null || x === undefined ? "" : fmt(x));
+  const rows = order.map((s) => el("tr", { "data-seat": s },
     el("td", {}, String(r.ranks ? r.ranks[s] : "")), el("td", {}, seatName(s)),
-    el("td", { class: "num" }, (r.scores || [])[s] !== undefined ? r.scores[s].toLocaleString("en-US") : ""),
-    el("td", { class: "num" }, r.uma ? signed(r.uma[s]) : ""),
-    el("td", { class: "num" }, r.oka ? signed(r.oka[s]) : ""),
-    el("td", { class: "num" }, r.chips ? signed(r.chips[s]) : ""),
-    el("td", { class: "num" }, r.points ? String(r.points[s]) : "")));
+    cell((r.scores || [])[s], (x) => x.toLocaleString("en-US")),
+    cell(r.uma && r.ranks ? num(r.uma[r.ranks[s] - 1]) : null, signed),
+    cell(r.chips ? num(r.chips[s]) : null, signed),
+    cell(r.points ? num(r.points[s]) : null, (x) => (x > 0 ? "+" : "") + x.toFixed(1))));
+  const oka = Array.isArray(r.oka) ? r.oka.join(" / ") : r.oka ? Number(r.oka).toLocaleString("en-US") : "";
   const card = el("div", { class: "card", id: "game-result" },
     el("h2", {}, "Final result" + (r.reason ? ` — ${String(r.reason).replace(/_/g, " ")}` : "")),
     el("table", { class: "data" }, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", { class: "num" }, "score"),
-      el("th", { class: "num" }, "uma"), el("th", { class: "num" }, "oka"), el("th", { class: "num" }, "chips"),
-      el("th", { class: "num" }, "points")), rows),
+      el("th", { class: "num" }, "uma"), el("th", { class: "num" }, "chips"), el("th", { class: "num" }, "points")), rows),
+    oka ? el("p", { class: "muted" }, `oka ${oka} (to the top)`) : null,
     el("p", { class: "seedline" }, `seed ${msg.seed} — its SHA-256 is the seed hash shown before the first deal; `,
       el("code", {}, `sanma verify --db PATH ${tableId}`), " re-deals every wall from it."),
     el("div", { class: "row", style: "justify-content:flex-end;gap:8px" },

@@ -196,9 +196,10 @@ export function tileSVG(name, opts = {}) {
 /** A DOM element for one tile (a <span> holding the SVG), for event handlers. */
 export function tileEl(name, opts = {}) {
   const span = document.createElement("span");
-  span.className = "tilebox" + (opts.sideways ? " sideways" : "") + (opts.boxCls ? " " + opts.boxCls : "");
+  const back = opts.back || !name || name === "?";
+  span.className = "tilebox" + (opts.sideways ? " sideways" : "") + (back ? " back" : "") + (opts.boxCls ? " " + opts.boxCls : "");
   span.innerHTML = tileSVG(name, opts);
-  if (name && name !== "?" && !opts.back) span.dataset.tile = name;
+  if (!back) span.dataset.tile = name;
   return span;
 }
 
