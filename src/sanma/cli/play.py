@@ -36,7 +36,7 @@ from ..game.engine import Game
 from ..rules.schema import Rules
 from ..sim.arena import mask_event
 from ..tiles import NUM_KINDS, Tile, parse_tiles, successor
-from .common import RULES_HELP, check_bot, cli_errors, load_rules
+from .common import RULES_HELP, cli_errors, load_rules
 from .words import HONOUR_SHORT, fu_word, limit_word, yaku_word
 
 SEATS = 3
@@ -198,6 +198,11 @@ class TerminalTable:
         self.legend_shown = False  # the river legend: under the first board of each hand, and in help
 
     # ------------------------------------------------------------------------------ names
+    def say(self, *objects: Any, **kw: Any) -> None:
+        """Print as it is: names (a bot named ``[/bold]x``, a rule set named ``[link=...]``) are
+        never read as rich markup (issue 14 item 11); styles come from ``style=`` and Text."""
+        self.con.print(*objects, markup=False, **kw)
+
     def who(self, seat: int) -> str:
         wind = WINDS[(seat - self.dealer) % SEATS]
         name = "You" if seat == self.human else self.game.names[seat]
@@ -207,9 +212,9 @@ class TerminalTable:
     def run(self) -> None:
         g = self.game
         opponents = ", ".join(g.names[s] for s in range(SEATS) if s != self.human)
-        self.con.print(Text(f"sanma — {g.rules.name} rules, seed {g.seed} (--seed {g.seed} replays this game). "
+        self.say(Text(f"sanma — {g.rules.name} rules, seed {g.seed} (--seed {g.seed} replays this game). "
                             f"You are seat {self.human}; opponents: {opponents}.", style="bold"))
-        self.con.print(HELP, style="dim")
+        self.say(HELP, style="dim")
         while not g.done:
             movers = g.to_move
             bot_seats = [s for s in movers if s != self.human]
@@ -237,7 +242,7 @@ class TerminalTable:
         unless a win, a kan or a kita is on offer (as Tenhou does)."""
         wins = [a for a in legal if a.type == "hora"]
         if wins and self.auto_win:
-            self.con.print(f"  auto-win: {describe(wins[0], self.game)}", style="bold green")
+            self.say(f"  auto-win: {describe(wins[0], self.game)}", style="bold green")
             return wins[0]
         if not self.game.seats[self.human].riichi or wins:
             return None
@@ -246,7 +251,7 @@ class TerminalTable:
         drawn = [a for a in legal if a.type == "dahai" and a.tsumogiri]
         if len(drawn) == 1 and all(a.type in ("dahai", "none") for a in legal):
             assert drawn[0].tile is not None
-            self.con.print(f"  You (riichi) discard the drawn {tile_text(drawn[0].tile)}", style="dim")
+            self.say(f"  You (riichi) discard the drawn {tile_text(drawn[0].tile)}", style="dim")
             return drawn[0]
         return None
 
@@ -279,37 +284,37 @@ class TerminalTable:
             self.hand_index += 1
             self.honba, self.sticks, self.paid_sticks = e["honba"], e["kyotaku"], False
             self.legend_shown = False
-            self.con.rule(f"{WIND_NAMES.get(e['bakaze'], e['bakaze'])} {e['kyoku']}, {e['honba']} honba, "
+            self.con.rule(Text(f"{WIND_NAMES.get(e['bakaze'], e['bakaze'])} {e['kyoku']}, {e['honba']} honba, "
                           f"{e['kyotaku']} riichi stick(s) — dealer {self.who(e['oya'])}; "
-                          f"you are {WIND_NAMES[WINDS[(self.human - e['oya']) % SEATS]]}")
+                          f"you are {WIND_NAMES[WINDS[(self.human - e['oya']) % SEATS]]}"))
         elif t == "dahai" and a != self.human:
-            self.con.print(f"  {self.who(a)} discards {mjai_text(e['pai'])}"
+            self.say(f"  {self.who(a)} discards {mjai_text(e['pai'])}"
                            + (" (drawn tile)" if e.get("tsumogiri") else ""))
         if t in ("pon", "daiminkan", "ankan", "kakan"):
             self.record_meld(t, a, e)
         if t in ("pon", "daiminkan"):
-            self.con.print(f"  {self.who(a)} calls {'kan' if t == 'daiminkan' else t} on {mjai_text(e['pai'])} "
+            self.say(f"  {self.who(a)} calls {'kan' if t == 'daiminkan' else t} on {mjai_text(e['pai'])} "
                            f"from {self.who(e['target'])}", style="cyan")
         elif t in ("ankan", "kakan"):
             kind = mjai_text(e["consumed"][0] if t == "ankan" else e["pai"])
-            self.con.print(f"  {self.who(a)} declares {'a concealed kan' if t == 'ankan' else 'an added kan'}"
+            self.say(f"  {self.who(a)} declares {'a concealed kan' if t == 'ankan' else 'an added kan'}"
                            f" of {kind}", style="cyan")
         elif t == "kita":
-            self.con.print(f"  {self.who(a)} sets a North aside (kita)", style="cyan")
+            self.say(f"  {self.who(a)} sets a North aside (kita)", style="cyan")
         elif t == "flower":
-            self.con.print(f"  {self.who(a)} sets a flower aside ({mjai_text(e['pai'])})", style="cyan")
+            self.say(f"  {self.who(a)} sets a flower aside ({mjai_text(e['pai'])})", style="cyan")
         elif t == "reach":
-            self.con.print(f"  {self.who(a)} declares RIICHI", style="bold yellow")
+            self.say(f"  {self.who(a)} declares RIICHI", style="bold yellow")
         elif t == "reach_accepted":
             self.sticks += 1
         elif t == "dora":
-            self.con.print(f"  new dora indicator: {dora_text(e['dora_marker'])}", style="magenta")
+            self.say(f"  new dora indicator: {dora_text(e['dora_marker'])}", style="magenta")
         elif t == "hora":
             self.hora(e)
         elif t == "ryukyoku":
             self.ryukyoku(e)
         elif t == "chombo":
-            self.con.print(Text(f"Chombo: {self.who(a)} ({e.get('reason', '')}) pays: "
+            self.say(Text(f"Chombo: {self.who(a)} ({e.get('reason', '')}) pays: "
                                 + self.deltas_text(e["deltas"]), style="bold red"))
         elif t == "end_kyoku":
             self.scores_line(e["scores"])
@@ -357,32 +362,32 @@ class TerminalTable:
         w, target = e["actor"], e["target"]
         tile = mjai_text(e["pai"])
         how = f"TSUMO on {tile}" if w == target else f"RON on {tile} from {self.who(target)}"
-        self.con.print(Text(f"{self.who(w)} wins by {how}", style="bold green"))
+        self.say(Text(f"{self.who(w)} wins by {how}", style="bold green"))
         tbl = Table()
         tbl.add_column("yaku")
         tbl.add_column("han", justify="right")
         for y in e["yaku"]:
-            tbl.add_row(yaku_word(y["name"]), f"yakuman ×{y['yakuman']}" if y.get("yakuman") else str(y["han"]))
+            tbl.add_row(Text(yaku_word(y["name"])), f"yakuman ×{y['yakuman']}" if y.get("yakuman") else str(y["han"]))
         limit = limit_word(e.get("limit"))
         value = (f"yakuman ×{e['yakuman']}" if e["yakuman"] else f"{e['han']} han {e['fu']} fu") + (
             f" ({limit})" if limit else "")
         tbl.add_row(Text(value, style="bold"), Text(f"{e['points']:,} points", style="bold"))
-        self.con.print(tbl)
+        self.say(tbl)
         s = self.score_of(w)
         if s is not None and s.fu_breakdown and not s.yakuman:
             parts = [f"{fu_word(name)} {fu}" for name, fu in s.fu_breakdown]
             raw = sum(fu for _, fu in s.fu_breakdown)
-            self.con.print(f"  fu: {' + '.join(parts)} = {raw}" + (f", rounded up to {s.fu}" if raw != s.fu else ""))
+            self.say(f"  fu: {' + '.join(parts)} = {raw}" + (f", rounded up to {s.fu}" if raw != s.fu else ""))
         hand = [Tile.from_mjai(x) for x in e["hora_tehais"]]
         win_tile = Tile.from_mjai(e["pai"])
         if w == target and win_tile in hand:
             hand.remove(win_tile)  # a tsumo hand holds the winning tile: show it apart, as for a ron
         melds = self.melds_text(w)
-        self.con.print("  hand: " + " ".join(tile_text(t) for t in sorted(hand)) + f"  + winning tile {tile}"
+        self.say("  hand: " + " ".join(tile_text(t) for t in sorted(hand)) + f"  + winning tile {tile}"
                        + (f"  melds: {melds}" if melds else ""))
         if e.get("uradora_markers"):
             ura = ", ".join(dora_text(x, "ura dora") for x in e["uradora_markers"])
-            self.con.print(f"  ura dora indicators: {ura}")
+            self.say(f"  ura dora indicators: {ura}")
         self.payments(e, w)
 
     def payments(self, e: dict[str, Any], w: int) -> None:
@@ -401,45 +406,45 @@ class TerminalTable:
         if len(items) > 1:
             line += " = " + " + ".join(items)
         payers = [f"{self.who(s)} {d:+,}" for s, d in enumerate(deltas) if s != w and d]
-        self.con.print(line + ("; " + ", ".join(payers) if payers else ""))
+        self.say(line + ("; " + ", ".join(payers) if payers else ""))
 
     def ryukyoku(self, e: dict[str, Any]) -> None:
         reason = e.get("reason", "")
         if reason == "exhaustive":
             tenpai = e.get("tenpai", [])
             names = ", ".join(self.who(s) for s in tenpai) or "nobody"
-            self.con.print(Text(f"Exhaustive draw: tenpai: {names}", style="bold"))
+            self.say(Text(f"Exhaustive draw: tenpai: {names}", style="bold"))
             for s in tenpai:
                 hand = e.get("tehais", [[]] * SEATS)[s]
                 if hand:
                     melds = self.melds_text(s)
-                    self.con.print(f"  {self.who(s)}: " + hand_text(hand) + (f"  melds: {melds}" if melds else ""))
-            self.con.print("  payments: " + self.deltas_text(e.get("deltas", [0] * SEATS)))
+                    self.say(f"  {self.who(s)}: " + hand_text(hand) + (f"  melds: {melds}" if melds else ""))
+            self.say("  payments: " + self.deltas_text(e.get("deltas", [0] * SEATS)))
             return
         if reason == "kyuushu":
             who = self.who(e["actor"]) if "actor" in e else "a player"
-            self.con.print(Text(f"Abortive draw: {who} declared nine terminals and honours (kyuushu kyuuhai)",
+            self.say(Text(f"Abortive draw: {who} declared nine terminals and honours (kyuushu kyuuhai)",
                                 style="bold"))
             return
         labels = {"sanfuu_renda": "everyone discarded the same wind on the first go-around",
                   "suukaikan": "four kans by more than one player", "all_riichi": "every player declared riichi",
                   "nagashi": "nagashi mangan"}
-        self.con.print(Text(f"Abortive draw: {labels.get(reason, reason)}", style="bold"))
+        self.say(Text(f"Abortive draw: {labels.get(reason, reason)}", style="bold"))
         if e.get("nagashi"):
-            self.con.print("  nagashi mangan: " + ", ".join(self.who(s) for s in e["nagashi"]))
+            self.say("  nagashi mangan: " + ", ".join(self.who(s) for s in e["nagashi"]))
 
     def deltas_text(self, deltas: Sequence[int]) -> str:
         return ", ".join(f"{self.who(s)} {d:+,}" for s, d in enumerate(deltas))
 
     def scores_line(self, scores: Sequence[int]) -> None:
-        self.con.print("Scores: " + ", ".join(f"{self.who(s)} {scores[s]:,}" for s in range(SEATS)))
+        self.say("Scores: " + ", ".join(f"{self.who(s)} {scores[s]:,}" for s in range(SEATS)))
 
     def chips_line(self) -> None:
         now = list(self.game.chips)
         change = [now[s] - self.chips[s] for s in range(SEATS)]
         self.chips = now
         if any(change):
-            self.con.print("Chips this hand: " + ", ".join(f"{self.who(s)} {change[s]:+d}" for s in range(SEATS))
+            self.say("Chips this hand: " + ", ".join(f"{self.who(s)} {change[s]:+d}" for s in range(SEATS))
                            + " (total: " + ", ".join(f"{now[s]:+d}" for s in range(SEATS)) + ")")
 
     # ------------------------------------------------------------------------------ board
@@ -448,7 +453,7 @@ class TerminalTable:
         r = g.rules
         obs = g.observation(self.human)
         dora = ", ".join(dora_text(x) for x in obs["dora_indicators"])
-        self.con.print(Text(
+        self.say(Text(
             f"{WIND_NAMES.get(obs['round_wind'], obs['round_wind'])} {obs['kyoku']} · {obs['honba']} honba · "
             f"riichi sticks {obs['kyotaku']} · wall {obs['wall_remaining']} · dora indicator(s) {dora}",
             style="bold blue"))
@@ -477,18 +482,18 @@ class TerminalTable:
                 if d["called"]:
                     river.append(">", style="cyan")
                 river.append(" ")
-            row: list[Any] = [label, f"{obs['scores'][s]:,}"]
+            row: list[Any] = [label, f"{obs['scores'][s]:,}"]  # names only in Text: never markup
             if r.chips:
                 row.append(f"{g.chips[s]:+d}")
             if kita:
                 row.append(str(pub["kita"] or ""))
             if flowers:
                 row.append(str(pub["flowers"] or ""))
-            row += [self.melds_text(s), river]
+            row += [Text(self.melds_text(s)), river]
             tbl.add_row(*row)
-        self.con.print(tbl)
+        self.say(tbl)
         if not self.legend_shown:
-            self.con.print(RIVER_LEGEND, style="dim")
+            self.say(RIVER_LEGEND, style="dim")
             self.legend_shown = True
         hand = [Tile.from_mjai(x) for x in obs["hand"]]
         drawn = Tile.from_mjai(obs["drawn"]) if obs["drawn"] else None
@@ -501,8 +506,8 @@ class TerminalTable:
         if drawn is not None:
             line.append("  drawn: ")
             line.append_text(styled(drawn))
-        self.con.print(line)
-        self.con.print(self.tenpai_text(obs), style="green")
+        self.say(line)
+        self.say(self.tenpai_text(obs), style="green")
 
     # ------------------------------------------------------------------------------ waits
     def counts(self, tiles: Sequence[Tile]) -> list[int]:
@@ -567,25 +572,25 @@ class TerminalTable:
             tile = mjai_text(last.get("pai", last.get("consumed", ["?"])[0]))
             kinds = sorted({a.type for a in choices if a.type != "none"})
             words = "/".join("ron" if k == "hora" else k for k in kinds)
-            self.con.print(Text(f"{self.who(last.get('actor', 0))} played {tile}: {words}?", style="bold"))
+            self.say(Text(f"{self.who(last.get('actor', 0))} played {tile}: {words}?", style="bold"))
         discards = [(i, a) for i, a in enumerate(choices, 1) if a.type == "dahai"]
         if discards:
-            self.con.print("  discard: " + "  ".join(f"{i}:{tile_text(a.tile)}" + ("*" if a.tsumogiri else "")
+            self.say("  discard: " + "  ".join(f"{i}:{tile_text(a.tile)}" + ("*" if a.tsumogiri else "")
                                                      for i, a in discards if a.tile is not None)
                            + ("   (* = drawn tile)" if any(a.tsumogiri for _, a in discards) else ""))
         for i, a in enumerate(choices, 1):
             if a.type != "dahai":
-                self.con.print(f"  {i}: {describe(a, self.game)}", style="bold green" if a.type == "hora" else "")
+                self.say(f"  {i}: {describe(a, self.game)}", style="bold green" if a.type == "hora" else "")
         default = self.default(choices)
         hint = f" [Enter = {describe(default, self.game)}]" if default else ""
         while True:
-            self.con.print(f"Your choice{hint}: ", end="")
+            self.say(f"Your choice{hint}: ", end="")
             text = self.read()
             picked = self.interpret(text, choices, default)
             if isinstance(picked, Action):
                 return picked
             if picked:
-                self.con.print(Text(picked, style="red"))
+                self.say(Text(picked, style="red"))
 
     @staticmethod
     def default(choices: Sequence[Action]) -> Action | None:
@@ -604,14 +609,14 @@ class TerminalTable:
         if not s:
             return default if default is not None else "Enter has no default here: " + self.options(choices)
         if s in ("?", "h", "help"):
-            self.con.print(HELP)
-            self.con.print(RIVER_LEGEND)
+            self.say(HELP)
+            self.say(RIVER_LEGEND)
             return ""
         if s in ("q", "quit", "exit"):
             raise QuitGame
         if s == "auto":
             self.auto_win = not self.auto_win
-            self.con.print(f"auto-win is {'on: wins are taken' if self.auto_win else 'off: you are asked'}")
+            self.say(f"auto-win is {'on: wins are taken' if self.auto_win else 'off: you are asked'}")
             return ""
         if s.isdigit():
             if len(s) > 6 or not 1 <= int(s) <= len(choices):
@@ -704,7 +709,7 @@ class TerminalTable:
         return pool[0] if pool else None
 
     def pause(self, prompt: str) -> None:
-        self.con.print(f"{prompt} ", end="")
+        self.say(f"{prompt} ", end="")
         self.read()
 
     # ------------------------------------------------------------------------------ the end
@@ -721,8 +726,8 @@ class TerminalTable:
             if g.rules.chips:
                 row.append(f"{res.chips[s]:+d}")
             tbl.add_row(*row)
-        self.con.print(tbl)
-        self.con.print(f"{len(g.hand_results)} hands played. You placed {res.ranks[self.human]}. "
+        self.say(tbl)
+        self.say(f"{len(g.hand_results)} hands played. You placed {res.ranks[self.human]}. "
                        f"Seed {g.seed}.")
 
 
@@ -797,10 +802,10 @@ def play(
 
     Example: sanma play --rules kansai --seed 7 --bot defensive --save-record game.json
     """
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)  # names are never markup (issue 14 item 11)
     with cli_errors():
         r = load_rules(rules)
-        check_bot(opponent)
+        make_bot(opponent)  # an unknown name is refused before the game, with a did-you-mean
         fmt = record_format(save_record, record_fmt) if save_record is not None else None
         game_seed = secrets.randbelow(10**9) if seed is None else seed
         try:

@@ -94,7 +94,7 @@ def print_score(s: Score, rules_name: str, *, honba: int = 0, kyotaku: int = 0, 
 
     from .words import fu_word, limit_word, yaku_word
 
-    con = Console(highlight=False)
+    con = Console(highlight=False, markup=False)  # a rule set's name is never markup (issue 14 item 11)
     t = Table(title=f"{'Tsumo' if s.tsumo else 'Ron'} — {rules_name} rules", show_header=True)
     t.add_column("yaku")
     t.add_column("han", justify="right")
