@@ -103,3 +103,21 @@ def test_no_cjk_note_for_ascii_names() -> None:
     from sanma.cli.stats import cjk_font_note
 
     assert cjk_font_note(["You", "Efficient-1"]) == ""
+
+
+def test_bots_doc_names_each_presets_tsumo_payment_as_the_preset_sets_it() -> None:
+    """Issue 14 item 6: docs/BOTS.md said official pays full-amount tsumo; the preset is tsumo-son
+    (P50: seed 002's example 「500・1000は、1500・2000」 implies model A, A002-4)."""
+    from sanma.rules import Rules
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "BOTS.md").read_text(encoding="utf-8")
+    text = " ".join(doc.split())
+    halves = text.split("(online, kansai: `tsumo_payment = \"equal_halves\"`", 1)
+    assert len(halves) == 2
+    son = text.split("than under tsumo-son (", 1)[1].split(":", 1)[0]
+    assert [p.strip() for p in son.replace(" and ", ", ").split(",")] == ["tenhou", "majsoul", "club", "official"]
+    for name in ("online", "kansai"):
+        assert Rules.preset(name).tsumo_payment == "equal_halves"
+    for name in ("tenhou", "majsoul", "club", "official"):
+        assert Rules.preset(name).tsumo_payment == "tsumo_son"
+    assert "`official` (full-amount tsumo" not in text
