@@ -36,7 +36,7 @@ def test_score_from_north_is_a_clear_error_not_an_index_error() -> None:
     for opt in ("--from", "--seat"):
         r = runner.invoke(app, ["score", "123456789p99m111z", "--win", "9m", opt, "N"])
         assert r.exit_code == 2 and (r.exception is None or isinstance(r.exception, SystemExit))
-        assert "the three seats are E, S and W" in r.stderr
+        assert "wind N does not exist in sanma" in r.stderr
 
 
 def test_score_melds_from_options() -> None:

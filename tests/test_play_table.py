@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 import typer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -230,3 +232,21 @@ def test_unknown_bot_gets_a_did_you_mean() -> None:
     """Issue 14 item 6: did-you-mean for bot names."""
     r = CliRunner().invoke(cli(), ["play", "--bot", "defensiv"], input="")
     assert r.exit_code == 2 and "did you mean 'defensive'?" in r.stderr
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30))
+def test_any_typed_line_is_an_action_or_a_message_never_an_exception(text: str) -> None:
+    """Issue 14 item 5, fuzzed: whatever is typed at a discard prompt, the table answers with an
+    action from the menu or a message (quit words leave); nothing raises, nothing is applied."""
+    g = Game(TENHOU, seed=7)
+    t = play_cli.TerminalTable(g, 0, {}, Console(file=io.StringIO()), lambda: "\n")
+    choices = t.menu(g.legal_actions(0))
+    before = len(g.events)
+    try:
+        got = t.interpret(text, choices, t.default(choices))
+    except play_cli.QuitGame:
+        assert text.strip().lower() in ("q", "quit", "exit")
+        return
+    assert got in choices or isinstance(got, str)
+    assert len(g.events) == before

@@ -618,7 +618,7 @@ class TerminalTable:
             self.auto_win = not self.auto_win
             self.say(f"auto-win is {'on: wins are taken' if self.auto_win else 'off: you are asked'}")
             return ""
-        if s.isdigit():
+        if s.isascii() and s.isdigit():
             if len(s) > 6 or not 1 <= int(s) <= len(choices):
                 return f"There is no choice {s[:12]}{'…' if len(s) > 12 else ''}: pick 1 to {len(choices)}."
             return choices[int(s) - 1]
