@@ -243,7 +243,7 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         assert t["seed_hash"] in (page.text_content("#seed-hash") or "")
         player = Player(page)
-        player.play(lambda: player.done.get("discard", 0) >= 6, 60)
+        player.play(lambda: player.done.get("discard", 0) >= 9, 90)
         shot(page, "table")
         player.play(lambda: page.locator("#game-result").count() > 0, 420)
         shot(page, "final")
@@ -259,6 +259,15 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
             assert f"{score:,}" in final
         assert player.done.get("result", 0) >= 6, player.done  # East and South: six hands at least
         assert player.done.get("riichi") and player.done.get("win"), player.done  # riichi mode and a win, clicked
+        # the finished game in the replay viewer, every hand open, with its downloads
+        page.click("#game-result a[href^='/replay']")
+        page.wait_for_selector("#controls:not(.hidden)")
+        assert page.locator("#hand option").count() == state["hands"]
+        assert page.locator(".board .tilebox.back").count() == 0
+        href = page.get_attribute("#dl-tenhou6", "href") or ""
+        record = httpx.get(base + href)
+        assert record.status_code == 200 and "log" in record.json()
+        shot(page, "replay-stored")
         page.close()
     assert not errors, errors
 

@@ -100,7 +100,8 @@ function handEl(view, seat, isOwn, opts) {
 }
 
 function centreEl(view, opts) {
-  const lap = view.round_index ? ` (lap ${view.round_index + 1})` : "";
+  // round_index counts the rule set's round winds; a lap shows only where a wind comes again ("EE")
+  const lap = opts.lap && opts.lap > 1 ? ` (lap ${opts.lap})` : "";
   const c = el("div", { class: "centre" },
     el("div", { class: "round", id: "round-label" },
       `${WINDS[view.round_wind] || view.round_wind} ${view.kyoku}${lap}`),
@@ -127,7 +128,15 @@ function centreEl(view, opts) {
   return c;
 }
 
-/** Draw ``view`` into ``root`` (cleared). opts: viewpoint, names, ura, own (true on a seat's page). */
+/** Which time the current round wind comes round, from the rules' ``round_winds`` ("EE": 1, then 2). */
+export function lapOf(view, roundWinds) {
+  if (!roundWinds) return 1;
+  const winds = [...roundWinds].join("");
+  const i = view.round_index || 0;
+  return [...winds.slice(0, i)].filter((w) => w === view.round_wind).length + 1;
+}
+
+/** Draw ``view`` into ``root`` (cleared). opts: viewpoint, names, ura, own (true on a seat's page), lap. */
 export function renderBoard(root, view, opts = {}) {
   const vp = opts.viewpoint ?? 0;
   root.innerHTML = "";

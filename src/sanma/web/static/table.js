@@ -1,8 +1,8 @@
 // The table page: a seat (/t/ID?token=T) or a spectator (/t/ID/watch), speaking docs/WEB_PROTOCOL.md.
 // The server decides everything: this page draws its view and sends the id of an action it offered.
-import { tileEl, sortTiles } from "/static/tiles.js";
+import { tileEl, sortTiles, tileLabel } from "/static/tiles.js";
 import { el, signed } from "/static/common.js";
-import { renderBoard, WINDS, meldEl } from "/static/board.js";
+import { renderBoard, WINDS, meldEl, lapOf } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
 const path = location.pathname.split("/").filter(Boolean);  // ["t", ID] or ["t", ID, "watch"]
@@ -91,7 +91,8 @@ function render() {
   if (!v) return;
   const vp = v.seat ?? 0;
   const decorated = decorate(v);
-  renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names() });
+  const lap = lapOf(v, S.hello && S.hello.rules_detail ? S.hello.rules_detail.round_winds : null);
+  renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap });
   wireHand();
   renderPrompt();
   renderMine();
@@ -154,11 +155,14 @@ function choose(action) {
 
 function buttonFor(a, key) {
   const kind = a.type === "hora" ? "win" : a.type === "none" ? "pass" : ["pon", "daiminkan", "ankan", "kakan", "kita"].includes(a.type) ? "call" : "";
-  let label = a.label || a.type;
-  if (a.type === "hora") label = a.target === a.actor ? "Tsumo" : "Ron";
-  if (a.type === "none") label = "Pass";
-  if (a.type === "ryukyoku") label = "Nine terminals";
-  if (a.type === "kita") label = "Kita";
+  const tile = a.pai || (a.consumed && a.consumed[0]);
+  const words = { hora: a.target === a.actor ? "Tsumo" : "Ron", none: "Pass", ryukyoku: "Nine terminals", kita: "Kita",
+    pon: "Pon", daiminkan: "Kan", ankan: "Closed kan", kakan: "Added kan" };
+  let label = words[a.type] || a.label || a.type;
+  if (["pon", "daiminkan", "ankan", "kakan"].includes(a.type) && tile) {
+    label += " " + tileLabel(tile);
+    if (a.type === "pon" && a.consumed && a.consumed.some((t) => t.endsWith("r"))) label += " (with red five)";
+  }
   return el("button", { class: kind, "data-action": a.type, "data-id": a.id, onclick: () => choose(a) },
     label, key ? el("kbd", {}, key) : null);
 }

@@ -162,7 +162,7 @@ export function faceArt(name) {
 
 /** A readable label for a tile name: "5p (red)", "East", ... */
 export function tileLabel(name) {
-  const honours = { E: "East", S: "South", W: "West", N: "North", P: "White", F: "Green", C: "Red" };
+  const honours = { E: "East", S: "South", W: "West", N: "North", P: "White dragon", F: "Green dragon", C: "Red dragon" };
   if (!name || name === "?") return "face-down tile";
   if (honours[name]) return honours[name];
   if (name.endsWith("r")) return `${name.slice(0, -1)} (red)`;
