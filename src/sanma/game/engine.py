@@ -37,7 +37,7 @@ from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, successor
 from .actions import Action
 from .settle import FinalResult, bust_chips_owed, final_result, placement
 from .view import SeatView, public_events, seat_view, spectator_view
-from .wall import Wall
+from .wall import Wall, hand_wall
 
 SEATS: Final = 3
 WIND_LETTERS: Final = "ESW"
@@ -311,7 +311,7 @@ class Game:
     def _start_hand(self) -> None:
         r = self.rules
         self.wall = (self._walls(r, self.hand_number) if self._walls
-                     else Wall.shuffled(r, f"{self.seed}:{self.hand_number}"))
+                     else hand_wall(r, self.seed, self.hand_number))
         self.seats = [SeatState() for _ in range(SEATS)]
         for i, tiles in enumerate(self.wall.haipai):
             seat = (self.dealer + i) % SEATS

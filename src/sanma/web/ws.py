@@ -187,7 +187,8 @@ class PageConnection(Connection):
             return self.error("malformed", "a toggle's value must be true or false")
         assert self.seat is not None
         self.table.set_toggle(self.seat, name, value)
-        for c in self.table.listeners:
+        for f in self.table.listeners:
+            c = getattr(f, "__self__", None)
             if isinstance(c, PageConnection) and c.seat == self.seat:
                 c.send({"type": "toggles", "toggles": dict(self.table.toggles[self.seat])})
         return None
