@@ -221,7 +221,8 @@ function renderMine() {
   if (v.waits && v.waits.length) {
     box.appendChild(el("span", {}, "Waits:"));
     v.waits.forEach((t) => box.appendChild(tileEl(t)));
-  } else box.appendChild(el("span", { class: "muted" }, "Not tenpai"));
+  } else if (!v.drawn) box.appendChild(el("span", { class: "muted" }, "Not tenpai"));
+  else box.appendChild(el("span", { class: "muted" }, "Waits show after your discard"));
   if (v.furiten) box.appendChild(el("span", { class: "furiten", id: "furiten", title: "you cannot ron (furiten)" }, "FURITEN"));
   if (v.riichi) box.appendChild(el("span", { class: "badge" }, "riichi"));
 }
