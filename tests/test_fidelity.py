@@ -1,0 +1,187 @@
+"""Issue 13, seed fidelity: every place a preset reads its seed other than literally is a field,
+with the literal reading one field away.
+
+Each test quotes the seed sentence (checked verbatim against /work/shared/seeds), proves the
+preset's default reading and proves the literal one through the field. Rows (P.., Y..) and
+ambiguity ids (A...) of RULES_MATRIX are in the test names. Expected values are worked out from the
+seed text in the comments, never read back from ``Rules``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import sanma
+from sanma.rules.schema import Rules
+from sanma.scoring import payments
+
+SEEDS = Path("/work/shared/seeds")
+
+
+def seed_line(seed: str, line: int) -> str:
+    """Line ``line`` (1-based) of seed ``seed`` ("000".."003")."""
+    (path,) = SEEDS.glob(f"{seed}_*.txt")
+    return path.read_text(encoding="utf-8").splitlines()[line - 1]
+
+
+def assert_quote(seed: str, line: int, quote: str) -> None:
+    """The quoted sentence is on that line of the seed (spaces ignored)."""
+    def norm(s: str) -> str:
+        return re.sub(r"\s+", "", s)
+    assert norm(quote) in norm(seed_line(seed, line)), f"「{quote}」 is not on seed {seed} L{line}"
+
+
+def P(name: str) -> Rules:
+    return Rules.preset(name)
+
+
+def names(s: sanma.Score) -> dict[str, int]:
+    return {y.name: y.han or y.yakuman for y in s.yaku}
+
+
+# ----------------------------------------------------------------------------------------------
+# 1. Kansai 小車輪 (Y33, A003-19, A002-10)
+# ----------------------------------------------------------------------------------------------
+HONITSU_PAIRS = "11337799p112233z"  # honitsu seven pairs: chiitoi 2 + honitsu 3 = 5 han as ordinary yaku
+CONSECUTIVE_PAIRS = "11223344556677s"  # pairs 1-7 in one suit: at least chiitoi 2 + chinitsu 6 = 8 han
+
+
+def test_kansai_shousharin_scores_as_seed_002s_honitsu_seven_pairs_Y33_A003_19_A002_10() -> None:
+    """Seed 003 「「小車輪」→6翻」 gives no definition; seed 002 「小車輪（混一七対子）は６飜」 does. Under
+    A003-19's consecutive pairs (the old default) the hand is a chinitsu seven pairs, 8 han, so a 6-han
+    yaku could never score; as 混一七対子 it is 6 han where honitsu + chiitoi are 5."""
+    assert_quote("003", 34, "「小車輪」→6翻")
+    assert_quote("002", 50, "小車輪（混一七対子）は６飜")
+    kansai = P("kansai")
+    s = sanma.score_hand(HONITSU_PAIRS, win="1z", rules=kansai, seat_wind="S")
+    assert names(s) == {"shousharin": 6} and s.han == 6
+    # The A003-19 reading, one field away: the same hand is honitsu + chiitoi, and the consecutive
+    # pairs that define it there score chinitsu + chiitoi: the 6 han never show.
+    literal = dataclasses.replace(kansai, shousharin_definition="consecutive")
+    s = sanma.score_hand(HONITSU_PAIRS, win="1z", rules=literal, seat_wind="S")
+    assert names(s) == {"chiitoitsu": 2, "honitsu": 3}
+    s = sanma.score_hand(CONSECUTIVE_PAIRS, win="7s", rules=literal, seat_wind="S")
+    assert "shousharin" not in names(s) and names(s)["chinitsu"] == 6 and s.han > 6  # (ryanpeikou too)
+    # The other reading the issue names: 6 han counted on top of the seven pairs and the flush
+    # (2 + 6 + 6 = 14 before the two red fives, P06): a counted yakuman.
+    on_top = dataclasses.replace(literal, shousharin_on_top=True)
+    s = sanma.score_hand(CONSECUTIVE_PAIRS, win="7s", rules=on_top, seat_wind="S")
+    assert {k: names(s)[k] for k in ("chiitoitsu", "chinitsu", "shousharin")} == {
+        "chiitoitsu": 2, "chinitsu": 6, "shousharin": 6}
+    assert s.limit == "yakuman" and s.kazoe  # P59 seed 003 「数え役満は14翻からです」
+
+
+def test_official_shousharin_unchanged_and_club_keeps_its_yakuman_Y33() -> None:
+    """The split of ``sharin_definition`` (daisharin) and ``shousharin_definition`` leaves OFFICIAL
+    (6 han, 混一七対子) and CLUB (「小車輪 [索子可。1～7または3～9]」, a yakuman) as they were."""
+    assert_quote("000", 224, "小車輪 [索子可。1～7または3～9]")
+    s = sanma.score_hand(HONITSU_PAIRS, win="1z", rules=P("official"), seat_wind="S")
+    assert names(s) == {"shousharin": 6}
+    s = sanma.score_hand(CONSECUTIVE_PAIRS, win="7s", rules=P("club"), seat_wind="S")
+    assert "shousharin" in names(s) and s.yakuman >= 1
+    # OFFICIAL daisharin is still any chinitsu seven pairs (「大車輪（清一七対子）」, A002-11).
+    s = sanma.score_hand("11334466778899p", win="9p", rules=P("official"), seat_wind="S")
+    assert names(s) == {"daisharin": 1}
+
+
+# ----------------------------------------------------------------------------------------------
+# 2. Seed 001's printed non-dealer limit rows (P58, A001-4)
+# ----------------------------------------------------------------------------------------------
+PRINTED_001 = (8000, 12000, 18000, 24000, 36000)  # seed 001 L109, 子勝利時: 満貫 … 数え役満 ron values
+CHINITSU = "11123334678999p"  # closed chinitsu: riichi + tsumo + chinitsu 6 = 8 han, baiman
+KAZOE = ("11223344556677p", "7p")  # chiitoi 2 + chinitsu 6 + riichi 1 + dora 4 (1p indicator → 2p) = 13
+
+
+def test_online_nondealer_limits_standard_by_default_printed_table_one_field_away_P58_A001_4() -> None:
+    """Seed 001 prints 「倍満 8翻～10翻 9000 / 9000 18000」 and 「数え役満 13翻以上 18000 / 18000 36000」
+    in the non-dealer table; the preset pays the standard 16,000 / 32,000 (A001-4: the dealer's
+    values copied). ``nondealer_limit_ron`` set to the printed row reproduces the page."""
+    assert_quote("001", 109, "倍満 8翻～10翻 9000 / 9000 18000")
+    assert_quote("001", 109, "数え役満 13翻以上 18000 / 18000 36000")
+    online = P("online")
+    printed = dataclasses.replace(online, nondealer_limit_ron=PRINTED_001)
+    for rules, baiman, kazoe in ((online, 16000, 32000), (printed, 18000, 36000)):
+        s = sanma.score_hand(CHINITSU, win="6p", riichi=True, tsumo=True, rules=rules, seat_wind="S")
+        assert (s.han, s.limit, s.total) == (8, "baiman", baiman)
+        assert dict(s.payments) == {"E": baiman // 2, "W": baiman // 2}  # 折半払い: 9000 / 9000 printed
+        hand, win = KAZOE
+        s = sanma.score_hand(hand, win=win, riichi=True, rules=rules, seat_wind="S", dora_indicators=["1p"])
+        assert (s.han, s.limit, s.kazoe, s.total) == (13, "yakuman", True, kazoe)
+    # Rows the page prints the same either way: non-dealer haneman 12,000, dealer baiman 24,000.
+    s = sanma.score_hand(CHINITSU, win="6p", riichi=True, rules=printed, seat_wind="S")
+    assert (s.limit, s.total) == ("haneman", 12000)
+    s = sanma.score_hand(CHINITSU, win="6p", riichi=True, tsumo=True, rules=printed, seat_wind="E")
+    assert (s.limit, s.total) == ("baiman", 24000)
+    # A real yakuman is not in the printed table: 32,000 under either value.
+    s = sanma.score_hand("111z222z333z44z555z", win="5z", rules=printed, seat_wind="S")
+    assert s.yakuman == 2 and s.total == 64000
+
+
+# ----------------------------------------------------------------------------------------------
+# 5. Seed 001's 字一色 = 1 pair + 4 sets (Y40, A001-16)
+# ----------------------------------------------------------------------------------------------
+HONOUR_PAIRS = "11223344556677z"
+
+
+def test_online_tsuuiisou_is_four_sets_and_a_pair_only_Y40_A001_16() -> None:
+    """Seed 001 「字一色 字牌のみで1雀頭4面子を揃えたときに成立する役満です」: seven pairs of honours are
+    a seven pairs (2 han), not a yakuman; A001-16's reading (a single yakuman) is the yakuman table's
+    ``tsuuiisou_chiitoi = 1``, one field away."""
+    assert_quote("001", 92, "字一色 字牌のみで1雀頭4面子を揃えたときに成立する役満です")
+    online = P("online")
+    s = sanma.score_hand(HONOUR_PAIRS, win="7z", rules=online, seat_wind="S")
+    assert s.yakuman == 0 and names(s) == {"chiitoitsu": 2}
+    s = sanma.score_hand("111z222z333z555z66z", win="6z", rules=online, seat_wind="S")
+    assert "tsuuiisou" in names(s)  # the four sets and a pair the seed defines
+    matrix = dataclasses.replace(online, yakuman={**online.yakuman, "tsuuiisou_chiitoi": 1})
+    s = sanma.score_hand(HONOUR_PAIRS, win="7z", rules=matrix, seat_wind="S")
+    assert names(s) == {"tsuuiisou_chiitoi": 1}
+    # CLUB 「字一色 [七対子形はダブル]」 is untouched.
+    s = sanma.score_hand(HONOUR_PAIRS, win="7z", rules=P("club"), seat_wind="S")
+    assert names(s)["tsuuiisou_chiitoi"] == 2
+
+
+# ----------------------------------------------------------------------------------------------
+# 6. Kansai readings that change scores (P50 / A003-3, P04 / A003-2)
+# ----------------------------------------------------------------------------------------------
+def test_kansai_full_amount_tsumo_rounds_each_half_up_full_amount_field_pays_the_ron_value_P50_A003_3() -> None:
+    """Seed 003 「点棒はツモ、ロンあがり共に満額点数で計算します」. Default (matrix D1/D2): each payer
+    pays the ron value's half rounded up, so a 3,900 hand collects 4,000. ``tsumo_payment =
+    "full_amount"``: the total is the ron value, 2,000 + 1,900 (the dealer, or the dealer's next
+    seat, pays the larger half)."""
+    assert_quote("003", 22, "点棒はツモ、ロンあがり共に満額点数で計算します")
+    kansai = P("kansai")
+    full = dataclasses.replace(kansai, tsumo_payment="full_amount")
+    # Non-dealer 30 fu 3 han (basic 960, ron 3,900) and dealer 40 fu 2 han (basic 640, ron 3,900).
+    for dealer, basic in ((False, 960), (True, 640)):
+        assert payments(basic, dealer, False, kansai) == (3900, 0)
+        assert payments(basic, dealer, True, kansai) == (2000, 2000)  # D1 / D2: 4,000
+        assert payments(basic, dealer, True, full) == (2000, 1900)  # 満額: 3,900
+    # Through the scorer: a non-dealer ittsu tsumo, 30 fu 3 han (rules without the Kansai fives).
+    hand = "123456789p111s99s"  # wins on 9p (7-8 ryanmen): 20 + 2 tsumo + 8 (111s) = 30 fu
+    for model, paid in (("equal_halves", {"E": 2000, "W": 2000}), ("full_amount", {"E": 2000, "W": 1900})):
+        s = sanma.score_hand(hand, win="9p", tsumo=True, rules=Rules(tsumo_payment=model), seat_wind="S")
+        assert (s.han, s.fu) == (3, 30) and dict(s.payments) == paid and s.total == sum(paid.values())
+        assert s.deltas["S"] == sum(paid.values())
+    # A dealer's tsumo of 30 fu 1 han (ron 1,500): South, the dealer's next seat, pays 800, West 700.
+    s = sanma.score_hand("234p567p222s678s99p", win="8s", tsumo=True, rules=Rules(tsumo_payment="full_amount"),
+                         seat_wind="E")
+    assert (s.han, s.fu) == (1, 30) and dict(s.payments) == {"S": 800, "W": 700}
+    assert dict(s.deltas) == {"E": 1500, "S": -800, "W": -700}
+
+
+def test_kansai_flowers_one_dora_each_by_default_literal_air_through_flower_dora_P04_A003_2() -> None:
+    """Seed 003 「華牌は空気扱いで手の内で使うことも捨てることもできません」 and 「1枚だけチップ対象」: the
+    seed gives flowers no dora value; the preset counts 1 each (A003-2, Kansai custom and 「ドラの枚数が
+    多い」). ``flower_dora = 0`` is the literal reading: a flower is air, only the chip flower pays."""
+    assert_quote("003", 29, "華牌は空気扱いで手の内で使うことも捨てることもできません")
+    assert_quote("003", 12, "華牌を4枚使用し、1枚だけチップ対象にします")
+    kansai = P("kansai")
+    hand = "234p678p234s678s99s"  # tanyao is closed-only here: riichi + tanyao, no fives
+    s = sanma.score_hand(hand, win="9s", riichi=True, flowers=2, rules=kansai, seat_wind="S")
+    assert names(s).get("flower_dora") == 2
+    air = dataclasses.replace(kansai, flower_dora=0)
+    s2 = sanma.score_hand(hand, win="9s", riichi=True, flowers=2, rules=air, seat_wind="S")
+    assert "flower_dora" not in names(s2) and s2.han == s.han - 2
