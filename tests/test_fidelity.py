@@ -14,6 +14,9 @@ import re
 from pathlib import Path
 
 import sanma
+from engine_helpers import act, events_of, find, last, pass_all, start, tsumogiri
+from sanma.game.engine import Game
+from sanma.game.settle import riichi_bust, riichi_bust_chips
 from sanma.rules.schema import Rules
 from sanma.scoring import payments
 
@@ -185,3 +188,127 @@ def test_kansai_flowers_one_dora_each_by_default_literal_air_through_flower_dora
     air = dataclasses.replace(kansai, flower_dora=0)
     s2 = sanma.score_hand(hand, win="9s", riichi=True, flowers=2, rules=air, seat_wind="S")
     assert "flower_dora" not in names(s2) and s2.han == s.han - 2
+
+
+# ----------------------------------------------------------------------------------------------
+# Engine readings: club riichi with 1,000 or less (P79, A000-19), club ura chips (P115, A000-25),
+# kansai dama (P86, A003-8) and dobon fee (P110, A003-6). Seats 0, 1, 2 = East, South, West.
+# ----------------------------------------------------------------------------------------------
+TANKI_1S = "234p789p789s555z1s"  # closed, waits on 1s alone, haku: one yaku
+RICH = [100000, 100000, 100000]
+KANSAI_FLOWERS = "1f2f3f4f"  # kept in the replacement stack so no hand draws one by chance
+
+
+def _club_riichi_game(score: int, **kw: object) -> Game:
+    rules = kw.pop("rules", P("club"))
+    assert isinstance(rules, Rules)
+    others = (3 * rules.start_points - score) // 2
+    return start(rules, south=TANKI_1S, draws="3z" + "2z", dora="9m",
+                 scores=[others, score, 3 * rules.start_points - score - others], seed=13, **kw)  # type: ignore[arg-type]
+
+
+def test_club_riichi_with_1000_or_less_busts_at_once_at_an_emulated_table_P79_P110_P112_A000_19() -> None:
+    """Seed 000 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、箱割れチップは両者に
+    払う」. Default (an engine): not offered below 1,100. At an emulated table it is declarable and
+    the declarer busts at once, paying both others the bust chips: 3 (P110) + 5 for a non-dealer in
+    East 1 of the first lap (P112) = 8 each; the uma chips (+4 / -1 / -3, P27) follow."""
+    assert_quote("000", 87,
+                 "1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、箱割れチップは両者に払う")
+    g = _club_riichi_game(1000)
+    tsumogiri(g, 0)
+    assert find(g, 1, "reach") is None  # default engine: never offered (riichi_min_points 1,100)
+    g = _club_riichi_game(1000, table_mistakes=True)
+    tsumogiri(g, 0)
+    act(g, 1, "reach", "2z")
+    assert last(g, "riichi_bust")["actor"] == 1 and not events_of(g, "dahai")[1:]  # stopped at the declaration
+    assert g.done and g.end_reason == "bust" and g.result is not None
+    assert g.result.scores == (22000, 1000, 22000)  # no stick paid, no points moved
+    assert g.result.chips == (8 + 4, -16 - 3, 8 - 1)  # East 1st (tie to the seat order), West 2nd
+    # 1,100 points: an ordinary riichi, even at an emulated table.
+    g = _club_riichi_game(1100, table_mistakes=True)
+    tsumogiri(g, 0)
+    act(g, 1, "reach", "2z")
+    assert not g.done and not events_of(g, "riichi_bust")
+    # The literal reading in any engine, one field away: riichi_min_points = 0 offers it.
+    g = _club_riichi_game(1000, rules=dataclasses.replace(P("club"), riichi_min_points=0))
+    tsumogiri(g, 0)
+    act(g, 1, "reach", "2z")
+    assert g.done and g.result is not None and g.result.chips[1] == -16 - 3
+
+
+def test_riichi_bust_chips_for_the_score_keeper_P79_P110_A000_19() -> None:
+    """The settlement the engine uses, for the score keeper: chips (and dobon points) to *each* of
+    the two others; nothing where the rule is off (KANSAI 「残り1000点からリーチはできます」)."""
+    club = P("club")
+    assert riichi_bust(club, 1000) and riichi_bust(club, 0) and not riichi_bust(club, 1100)
+    assert riichi_bust_chips(club, 1000, opening=False, dealer=True) == (3, 0)
+    assert riichi_bust_chips(club, 1000, opening=True, dealer=True) == (3 + 8, 0)  # P112 dealer
+    assert riichi_bust_chips(club, 1100, opening=True, dealer=True) == (0, 0)
+    assert_quote("003", 18, "ただし残り1000点からリーチはできます")
+    assert not riichi_bust(P("kansai"), 1000) and riichi_bust_chips(P("kansai"), 1000, opening=True,
+                                                                    dealer=False) == (0, 0)
+
+
+def test_club_ura_chips_per_tile_held_by_default_per_han_one_field_away_P115_A000_25() -> None:
+    """Seed 000 「裏ドラ（槓裏も含む）の現物が手にあれば、1個につきチップ3枚受け取る」. South holds 555z
+    and an ankan's kan ura points at haku as well as the ura: per tile held (the default, the
+    literal 現物) 3 tiles x 3 = 9 chips; per ura han (A000-25's recommendation) 6 han x 3 = 18."""
+    assert_quote("000", 116, "裏ドラ（槓裏も含む）の現物が手にあれば、1個につきチップ3枚受け取る")
+    club = P("club")
+    for rules, chips in ((club, 9), (dataclasses.replace(club, ura_chip_count="per_han"), 18)):
+        g = start(rules, south="111p234p789s555z1s", draws="3z" + "1p" + "6z" + "3p" + "4z" + "1s",
+                  replacements="2z", dora="9m", ura="7z", kan="9m", kan_ura="7z", scores=RICH, seed=13)
+        tsumogiri(g, 0)
+        act(g, 1, "ankan")
+        act(g, 1, "reach", "2z")
+        pass_all(g)
+        tsumogiri(g, 2)
+        tsumogiri(g, 0)
+        tsumogiri(g, 1)
+        act(g, 2, "dahai", "1s", tsumogiri=True)
+        act(g, 1, "hora")
+        ura = [y["han"] for y in last(g, "hora")["yaku"] if y["name"] == "ura_dora"]
+        assert ura == [6]  # two ura indicators at haku, three haku held
+        assert g.chips == [0, chips, -chips]
+
+
+def _kansai_deal_in(rules: Rules, scores: list[int]) -> Game:
+    """After a go-around of tsumogiri, East discards 1s into South's closed haku tanki (no riichi: a
+    dama hand; a go-around later, so no renhou)."""
+    g = start(rules, east="1s", south=TANKI_1S, draws="3z" + "4z" + "6z" + "2z", replacements=KANSAI_FLOWERS,
+              dora="9m", scores=scores, seed=13)
+    for seat in (0, 1, 2):
+        tsumogiri(g, seat)
+    return g
+
+
+def test_kansai_dama_win_allowed_by_default_closed_hands_must_riichi_one_field_away_P86_A003_8() -> None:
+    """Seed 003 「リーチの解除はリーチあがりになります。鳴くことはできません。ヤミでのあがりは不可。」 —
+    read as a riichi player only (A003-8): a closed hand without riichi may ron. dama_allowed =
+    false is the other reading: no closed win without riichi."""
+    assert_quote("003", 38, "ヤミでのあがりは不可")
+    kansai = P("kansai")
+    g = _kansai_deal_in(kansai, RICH)
+    act(g, 0, "dahai", "1s")
+    act(g, 1, "hora")
+    assert [y["name"] for y in last(g, "hora")["yaku"]] == ["yakuhai_haku"]  # no riichi: dama
+    g = _kansai_deal_in(dataclasses.replace(kansai, dama_allowed=False), RICH)
+    act(g, 0, "dahai", "1s")
+    assert find(g, 1, "hora") is None
+
+
+def test_kansai_dobon_fee_zero_by_default_an_amount_one_field_away_P110_A003_6() -> None:
+    """Seed 003 「点棒がなくなった時点の方へドボン料が発生します」 gives no amount: the preset charges
+    none (dobon_fee = 0, a documented choice, docs/RULES.md); with an amount the busted player pays
+    it to the player being paid."""
+    assert_quote("003", 18, "点棒がなくなった時点の方へドボン料が発生します")
+    kansai = P("kansai")
+    finals = []
+    for fee in (0, 10000):
+        g = _kansai_deal_in(dataclasses.replace(kansai, dobon_fee=fee), [500, 52000, 52500])
+        act(g, 0, "dahai", "1s")
+        act(g, 1, "hora")
+        assert g.done and g.end_reason == "bust" and g.result is not None
+        finals.append(g.result.scores)
+    assert finals[1][0] == finals[0][0] - 10000 and finals[1][1] == finals[0][1] + 10000
+    assert finals[1][2] == finals[0][2]
