@@ -13,10 +13,16 @@ import dataclasses
 import re
 from pathlib import Path
 
+import pytest
+
 import sanma
 from engine_helpers import act, events_of, find, last, pass_all, start, tsumogiri
+from sanma.cli.rules import readings_note
 from sanma.game.engine import Game
 from sanma.game.settle import riichi_bust, riichi_bust_chips
+from sanma.rules.departures import READINGS, Reading, other_rules, problems, readings_of
+from sanma.rules.docs import preset_source, readings_anchor, silent_fields, value_text
+from sanma.rules.loader import from_dict, parse_toml
 from sanma.rules.schema import Rules
 from sanma.scoring import payments
 
@@ -312,3 +318,50 @@ def test_kansai_dobon_fee_zero_by_default_an_amount_one_field_away_P110_A003_6()
         finals.append(g.result.scores)
     assert finals[1][0] == finals[0][0] - 10000 and finals[1][1] == finals[0][1] + 10000
     assert finals[1][2] == finals[0][2]
+
+
+# ----------------------------------------------------------------------------------------------
+# 7. The list of every reading (docs/RULES.md "Seed readings", `sanma rules show NAME`)
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("reading", READINGS, ids=lambda r: f"{r.preset}-{'-'.join(r.fields)}")
+def test_every_listed_reading_quotes_its_seed_and_switches_with_its_fields(reading: Reading) -> None:
+    """Each entry: the quote is on its seed line, the other reading differs from the preset in
+    exactly the entry's fields, and it is a valid rule set (rule-file validation included)."""
+    assert_quote(reading.seed, reading.line, reading.quote)
+    assert reading.rows and re.search(r"\bA00[0-3]-\d+\b", reading.rows)  # the matrix ambiguity id
+    base = P(reading.preset)
+    other = other_rules(reading)
+    changed = {f.name for f in dataclasses.fields(Rules) if getattr(base, f.name) != getattr(other, f.name)}
+    assert changed == {name.partition(".")[0] for name in reading.fields}
+    assert preset_source(reading.preset) == f"seed {reading.seed}"
+    text = "\n".join(f"{n} = {value_text(v)}" for n, v in reading.other if "." not in n)
+    tables = {n.partition(".")[0] for n, _ in reading.other if "." in n}
+    for table in tables:
+        text += f"\n[{table}]\n" + "\n".join(f"{n.partition('.')[2]} = {value_text(v)}"
+                                            for n, v in reading.other if n.startswith(table + "."))
+    loaded = from_dict(parse_toml(f'extends = "{reading.preset}"\n{text}\n', "<reading>"), name=base.name)
+    assert loaded == dataclasses.replace(other, name=base.name)
+    assert not problems()
+
+
+def test_the_issue_13_places_are_all_listed_P58_Y33_Y40_P79_P115_P04_P50_P86_P110() -> None:
+    """Every place issue 13 names is in the table, with the field that switches it."""
+    listed = {(r.preset, name) for r in READINGS for name in r.fields}
+    assert {("kansai", "shousharin_definition"), ("online", "nondealer_limit_ron"), ("club", "riichi_min_points"),
+            ("club", "ura_chip_count"), ("online", "yakuman.tsuuiisou_chiitoi"), ("kansai", "flower_dora"),
+            ("kansai", "tsumo_payment"), ("kansai", "dama_allowed"), ("kansai", "dobon_fee")} <= listed
+
+
+def test_rules_md_has_a_readings_section_per_preset_and_show_points_at_it() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "RULES.md").read_text(encoding="utf-8")
+    section = text[text.index("## Seed readings"):text.index("## Presets side by side")]
+    for name in Rules.presets():
+        assert f'<a id="{readings_anchor(name)}"></a>' in section and f"### `{name}`" in section
+        note = readings_note(name)
+        assert f"docs/RULES.md#{readings_anchor(name)}" in note
+        for r in readings_of(name):
+            assert r.quote.replace("|", "\\|") in section
+            assert all(f"`{n} = " in section for n in r.fields)
+        silent = silent_fields(name)
+        assert silent and f"({len(silent)} fields;" in section  # every preset has some
+    assert "PLATFORMS" in preset_source("tenhou") and not readings_of("tenhou")
