@@ -115,18 +115,18 @@ READINGS: tuple[Reading, ...] = (
             "Daisharin undefined in seed 003: pairs 2-8 in pinzu or souzu (A003-19); seed 002's 清一七対子 "
             "(any chinitsu seven pairs) is the other reading.",
             (("sharin_definition", "flush_chiitoi"),), "Y34, A003-19, A002-11"),
-    Reading("kansai", "unstated", "003", 29, "華牌は空気扱いで手の内で使うことも捨てることもできません",
+    Reading("kansai", "departs", "003", 29, "華牌は空気扱いで手の内で使うことも捨てることもできません",
             "Each pulled flower is 1 dora (A003-2: Kansai custom, and the 戦い方 section's "
             "「ドラの枚数が多い」); the seed names only the one chip flower (L12 「1枚だけチップ対象にします」) "
             "and calls flowers 空気, so no dora is the literal reading.",
             (("flower_dora", 0),), "P04, P119, A003-2"),
-    Reading("kansai", "unstated", "003", 22, "点棒はツモ、ロンあがり共に満額点数で計算します",
+    Reading("kansai", "departs", "003", 22, "点棒はツモ、ロンあがり共に満額点数で計算します",
             "満額 with the equal-halves split, each half rounded up to 100 (A003-3, vectors D1/D2): a "
             "3,900 tsumo collects 4,000, 100 more than the ron. tsumo_payment = \"full_amount\" pays "
             "the ron value exactly (2,000 + 1,900; the dealer, or the dealer's next seat, pays the "
             "larger half).",
             (("tsumo_payment", "full_amount"),), "P50, P51, A003-3"),
-    Reading("kansai", "unstated", "003", 38,
+    Reading("kansai", "departs", "003", 38,
             "リーチの解除はリーチあがりになります。鳴くことはできません。ヤミでのあがりは不可。",
             "「ヤミでのあがりは不可」 read with the riichi sentences around it: a riichi player cannot "
             "win dama; a closed hand without riichi may win (A003-8). It may also mean that every "
