@@ -126,6 +126,11 @@ READINGS: tuple[Reading, ...] = (
             "the ron value exactly (2,000 + 1,900; the dealer, or the dealer's next seat, pays the "
             "larger half).",
             (("tsumo_payment", "full_amount"),), "P50, P51, A003-3"),
+    Reading("kansai", "unstated", "003", 53, "参照:三麻の点数表",
+            "The score table the seed refers to is missing: payments are rounded up to 100 (A003-3, "
+            "as seed 001's 「100点以下の点数切上」); rounding to 1,000 is a Kansai parlour custom "
+            "(vector D6: 5,200 → 6,000).",
+            (("rounding", 1000),), "P51, A003-3"),
     Reading("kansai", "departs", "003", 38,
             "リーチの解除はリーチあがりになります。鳴くことはできません。ヤミでのあがりは不可。",
             "「ヤミでのあがりは不可」 read with the riichi sentences around it: a riichi player cannot "
