@@ -152,13 +152,13 @@ def test_results_in_a_players_words_with_fu_honba_and_sticks_P43_P48() -> None:
     (win,) = [e for e in g.events if e["type"] == "hora"]
     assert win["target"] == 2  # West's 1s, a ron
     assert "Tenpai: waiting on 1s" in out  # at the ron prompt, the waits of the riichi hand
-    assert "You (S) wins by RON on 1s from W-bot (W)" in out
+    assert "You (S) win by RON on 1s from W-bot (W)" in out
     assert "Double riichi" in out and "White dragon" in out and "yakuhai_haku" not in out
     assert "fu: base 20 + closed ron 10 + closed triplet of White 8 + pair wait (tanki) 2 = 40" in out
     assert "+ winning tile 1s" in out
     gain = win["deltas"][1]
     # PLATFORMS Honba (Tenhou): ron +200 per honba; P48: a riichi stick is 1,000
-    assert f"receives {gain:+,} = hand {win['points']:,} + 2 honba 400 + 1 riichi stick(s) 1,000" in out
+    assert f"You (S) receive {gain:+,} = hand {win['points']:,} + 2 honba 400 + 1 riichi stick(s) 1,000" in out
 
 
 def test_sanma_score_prints_the_same_words() -> None:
