@@ -512,7 +512,9 @@ class TerminalTable:
             line.append("  drawn: ")
             line.append_text(styled(drawn))
         self.say(line)
-        self.say(self.tenpai_text(obs), style="green")
+        tenpai = self.tenpai_text(obs)
+        if tenpai:
+            self.say(tenpai, style="green")
 
     # ------------------------------------------------------------------------------ waits
     def counts(self, tiles: Sequence[Tile]) -> list[int]:
