@@ -42,6 +42,11 @@ NORTH_TILE: Final = Tile(NORTH)
 
 #: Why a hand ended in ``ryukyoku`` (the engine's reasons; records' draw kinds map onto them).
 DRAW_REASONS: Final = ("exhaustive", "nagashi", "kyuushu", "all_riichi", "sanfuu_renda", "suukaikan")
+#: Records' names of draws (formats.record.DrawResult.kind) -> the engine's reasons; others are kept.
+RECORD_DRAW_REASONS: Final = {
+    "four_kans": "suukaikan", "four_winds": "sanfuu_renda", "four_riichi": "all_riichi",
+    "ryuukyoku": "exhaustive", "yao9": "kyuushu", "kyushukyuhai": "kyuushu",
+}
 #: Why a riichi was a chombo (P80, P102).
 CHOMBO_REASONS: Final = ("furiten_riichi", "noten_riichi", "shibari_riichi", "passed_win")
 
@@ -112,7 +117,8 @@ def _list(d: dict[str, Any], key: str, n: int | None = None) -> list[Any]:
     if not isinstance(v, list):
         raise EventError(f"{_where(d)}: {key} {v!r} is not a list" if key in d else f"{_where(d)}: missing {key!r}")
     if n is not None and len(v) != n:
-        raise EventError(f"{_where(d)}: {key} has {len(v)} entries, expected {n}")
+        hint = " (a 4-player record?)" if n == SEATS and len(v) == 4 else ""
+        raise EventError(f"{_where(d)}: {key} has {len(v)} entries, expected {n}{hint}")
     return v
 
 
@@ -199,13 +205,14 @@ class Event:
 
 
 class StartGame(Event):
-    """``start_game``: the players, the rule set's name, the starting scores; ``extra`` are
-    further scalar fields (the engine's ``seed``, a record's rule flags), written before ``scores``."""
+    """``start_game``: the players, the rule set's name, the starting scores (``None``: not given);
+    ``extra`` are further scalar fields (the engine's ``seed``, a record's rule flags), written
+    before ``scores``."""
 
     __slots__ = ("extra", "names", "rules", "scores")
     TYPE: ClassVar[str] = "start_game"
 
-    def __init__(self, names: tuple[str, ...], rules: str, scores: tuple[int, ...],
+    def __init__(self, names: tuple[str, ...] | None, rules: str, scores: tuple[int, ...] | None,
                  extra: tuple[tuple[str, Scalar], ...] = ()) -> None:
         self.names: Final = names
         self.rules: Final = rules
@@ -213,19 +220,22 @@ class StartGame(Event):
         self.extra: Final = extra
 
     def to_mjai(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": "start_game", "names": list(self.names), "rules": self.rules}
+        d: dict[str, Any] = {"type": "start_game"}
+        if self.names is not None:
+            d["names"] = list(self.names)
+        d["rules"] = self.rules
         for k, v in self.extra:
             d[k] = v
-        d["scores"] = list(self.scores)
+        if self.scores is not None:
+            d["scores"] = list(self.scores)
         return d
 
     @staticmethod
     def parse(d: dict[str, Any]) -> StartGame:
-        names = tuple(_list(d, "names", SEATS)) if "names" in d else ()
-        if any(not isinstance(n, str) for n in names):
+        names = tuple(_list(d, "names", SEATS)) if d.get("names") is not None else None
+        if names is not None and any(not isinstance(n, str) for n in names):
             raise EventError(f"start_game event: names {list(names)!r} are not text")
         rules = _str(d, "rules") if "rules" in d else ""
-        scores = _ints(d, "scores") if d.get("scores") else ()
         extra: list[tuple[str, Scalar]] = []
         for k, v in d.items():
             if k in ("type", "names", "rules", "scores"):
@@ -233,7 +243,7 @@ class StartGame(Event):
             if not isinstance(v, str | int | float | bool):
                 raise EventError(f"start_game event: {k} {v!r} is not a text, number or true/false")
             extra.append((k, v))
-        return StartGame(names, rules, scores, tuple(extra))
+        return StartGame(names, rules, _opt_ints(d, "scores"), tuple(extra))
 
 
 class StartKyoku(Event):
@@ -409,7 +419,7 @@ class Kakan(Event):
     @staticmethod
     def parse(d: dict[str, Any]) -> Kakan:
         pai = _tile(d)
-        consumed = _tiles(d, "consumed", 3) if "consumed" in d else ()
+        consumed = _tiles(d, "consumed", 3)
         if any(t.kind != pai.kind for t in consumed):
             raise EventError(f"kakan event: consumed {_names(consumed)} are not all {pai.mjai}")
         return Kakan(_seat(d), pai, consumed)
@@ -735,6 +745,11 @@ PARSERS: Final[dict[str, Callable[[dict[str, Any]], Event]]] = {
     "reach": Reach.parse, "reach_accepted": ReachAccepted.parse, "dora": Dora.parse, "hora": Hora.parse,
     "ryukyoku": Ryukyoku.parse, "chombo": Chombo.parse, "end_kyoku": EndKyoku.parse, "end_game": EndGame.parse,
 }
+
+
+def draw_reason(kind: str) -> str:
+    """The ``ryukyoku`` reason of a record's draw kind: ``draw_reason('four_kans') == 'suukaikan'``."""
+    return RECORD_DRAW_REASONS.get(kind, kind)
 
 
 def parse_event(d: Any) -> Event:

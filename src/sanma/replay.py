@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import HandError, IllegalActionError, RecordError, SanmaError
+from .events import RECORD_DRAW_REASONS
 from .formats import GameRecord, KyokuRecord, RecordedWin, read_record
 from .formats.record import (
     Ankan,
@@ -67,6 +68,7 @@ from .formats.record import (
     Kita,
     Pon,
     RiichiAccepted,
+    majsoul_room,
 )
 from .game.actions import Action, ActionType
 from .game.engine import Game
@@ -76,12 +78,9 @@ from .rules import Rules
 from .tiles import Tile
 
 DORA_NAMES = frozenset({"dora", "aka_dora", "ura_dora", "kita_dora"})
-#: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons.
-DRAW_REASONS = {
-    "exhaustive": "exhaustive", "kyuushu": "kyuushu", "four_kans": "suukaikan", "suukaikan": "suukaikan",
-    "nagashi": "exhaustive", "four_winds": "sanfuu_renda", "sanfuu_renda": "sanfuu_renda",
-    "ryuukyoku": "exhaustive", "yao9": "kyuushu", "kyushukyuhai": "kyuushu",
-}
+#: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons (sanma.events' table; a
+#: nagashi is an exhaustive draw unless the rules settle it as a win, which compare_draw handles).
+DRAW_REASONS = {**RECORD_DRAW_REASONS, "nagashi": "exhaustive"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -193,7 +192,7 @@ def platform_of(record: GameRecord) -> str:
     flags = dict(record.rule_flags)
     if record.format == "mjlog" or "type" in flags:
         return "tenhou"
-    if "の間" in name or name.startswith(("雀", "友人")):
+    if majsoul_room(name):
         return "majsoul"
     if name[:2] in ("三鳳", "三特", "三上", "三般"):
         return "tenhou"
@@ -363,7 +362,7 @@ class _Replayer:
         self.rec = record
         self.rules = rules
         self.out = GameReplay(source=record.source, rules=rules.name, notes=notes)
-        self.fold_kita = platform_of(record) == "tenhou"
+        self.fold_kita = record.kita_in_dora  # the readers know their platform (P16)
         self.game: Game | None = None
         self.games_started = 0
         self.cursor = 0  # engine events already looked at
