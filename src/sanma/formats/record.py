@@ -409,19 +409,20 @@ def live_draws_for(rules: Rules | None) -> int | None:
     """Draws a kyoku may hold, replacements included, from the wall layout (P14): with a fixed dead
     wall refilled after each replacement, every tile outside the deal and the dead wall (55 of a
     108-tile wall with 14 in the dead wall); None (no check) when the count depends on the kans
-    (a dead wall that is not refilled, or one drawn up to the indicator), or for unknown rules.
+    (a dead wall that is not refilled, or one drawn up to the indicator), on flowers (P02, P03:
+    a flower's replacement is not a tile of the hand's count), or for unknown rules.
 
     >>> from sanma.rules import Rules
     >>> live_draws_for(Rules.preset("tenhou")), live_draws_for(Rules.preset("kansai")), live_draws_for(None)
-    (55, 59, None)
+    (55, None, None)
     >>> live_draws_for(Rules.preset("online")), live_draws_for(Rules.preset("official"))
     (None, None)
     """
     from ..tiles import sanma_wall
 
-    if rules is None or rules.dead_wall != "fixed" or not rules.dead_wall_replenished:
+    if rules is None or rules.dead_wall != "fixed" or not rules.dead_wall_replenished or rules.flowers:
         return None
-    return len(sanma_wall(flowers=rules.flowers)) - 3 * 13 - rules.dead_wall_size
+    return len(sanma_wall()) - 3 * 13 - rules.dead_wall_size
 
 
 def meld_text(kind: str, tiles: tuple[Tile, ...]) -> str:
