@@ -141,6 +141,7 @@ GOOD: list[dict[str, Any]] = [
     {"type": "ryukyoku", "reason": "kyuushu", "actor": 1},
     {"type": "chombo", "actor": 1, "reason": "noten_riichi", "deltas": [4000, -8000, 4000],
      "scores": [39000, 27000, 39000]},
+    {"type": "riichi_bust", "actor": 2, "scores": [60000, 44500, 500]},
     {"type": "end_kyoku", "deltas": [0, 0, 0], "scores": [35000] * 3},
     {"type": "end_game", "reason": "last_hand", "scores": [50000, 35000, 20000], "ranks": [1, 2, 3],
      "points": [40.0, 0.0, -40.0], "chips": [0, 0, 0]},

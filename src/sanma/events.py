@@ -670,6 +670,25 @@ class Chombo(Event):
         return Chombo(_seat(d), _str(d, "reason"), _ints(d, "deltas"), _ints(d, "scores"))
 
 
+class RiichiBust(Event):
+    """``riichi_bust`` (sanma extension, P79 / A000-19, club): riichi declared with too few points
+    ends the hand at once; the declarer is bust. ``scores`` are unchanged by it."""
+
+    __slots__ = ("actor", "scores")
+    TYPE: ClassVar[str] = "riichi_bust"
+
+    def __init__(self, actor: int, scores: tuple[int, ...]) -> None:
+        self.actor: Final = actor
+        self.scores: Final = scores
+
+    def to_mjai(self) -> dict[str, Any]:
+        return {"type": "riichi_bust", "actor": self.actor, "scores": list(self.scores)}
+
+    @staticmethod
+    def parse(d: dict[str, Any]) -> RiichiBust:
+        return RiichiBust(_seat(d), _ints(d, "scores"))
+
+
 class EndKyoku(Event):
     """``end_kyoku``: the hand's total ``deltas`` and the ``scores`` after it (a bare
     ``end_kyoku`` from another producer has neither)."""
@@ -743,7 +762,8 @@ PARSERS: Final[dict[str, Callable[[dict[str, Any]], Event]]] = {
     "dahai": Dahai.parse, "pon": Pon.parse, "daiminkan": Daiminkan.parse, "ankan": Ankan.parse,
     "kakan": Kakan.parse, "kita": Kita.parse, "nukidora": Kita.parse, "flower": Flower.parse,
     "reach": Reach.parse, "reach_accepted": ReachAccepted.parse, "dora": Dora.parse, "hora": Hora.parse,
-    "ryukyoku": Ryukyoku.parse, "chombo": Chombo.parse, "end_kyoku": EndKyoku.parse, "end_game": EndGame.parse,
+    "ryukyoku": Ryukyoku.parse, "chombo": Chombo.parse, "riichi_bust": RiichiBust.parse,
+    "end_kyoku": EndKyoku.parse, "end_game": EndGame.parse,
 }
 
 

@@ -114,6 +114,9 @@ class _Kyoku:
             if not (self.results and isinstance(self.results[-1], DrawResult) and self.results[-1].kind == "chombo"):
                 self.results.append(DrawResult("chombo", (0, 0, 0)))
             self.draw_deltas_pending = True
+        elif isinstance(e, ev.RiichiBust):  # sanma extension (P79): the hand stops, no payment in it
+            rp.finish()
+            self.results.append(DrawResult("riichi_bust", (0, 0, 0)))
         else:
             self.r.problems.add(f"{e.TYPE} event inside a kyoku", self.label, self.replay.where)
 

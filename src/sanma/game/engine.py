@@ -1276,8 +1276,8 @@ class Game:
         declarer is bust, owing both other players (``settle.riichi_bust_chips``)."""
         r = self.rules
         others = [x for x in range(SEATS) if x != seat]
-        self._emit({"type": "riichi_bust", "actor": seat, "scores": list(self.scores)})
-        self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
+        self._emit(ev.RiichiBust(seat, tuple(self.scores)))
+        self._emit(ev.EndKyoku((0, 0, 0), tuple(self.scores)))
         res = HandResult("abort", offenders=(seat,), dealer_continues=True, reason="riichi_bust")
         if r.bust_ends_game:
             self.hand_results.append(res)
