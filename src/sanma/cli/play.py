@@ -309,7 +309,8 @@ class TerminalTable:
         elif t == "flower":
             self.say(f"  {self.who(a)} {self.verb(a, 'sets')} a flower aside ({mjai_text(e['pai'])})", style="cyan")
         elif t == "reach":
-            self.say(f"  {self.who(a)} {self.verb(a, 'declares')} RIICHI", style="bold yellow")
+            what = "OPEN RIICHI" if e.get("open") else "RIICHI"
+            self.say(f"  {self.who(a)} {self.verb(a, 'declares')} {what}", style="bold yellow")
         elif t == "reach_accepted":
             self.sticks += 1
         elif t == "dora":
@@ -497,6 +498,10 @@ class TerminalTable:
             row += [Text(self.melds_text(s)), river]
             tbl.add_row(*row)
         self.say(tbl)
+        for s in range(SEATS):  # P82 open riichi: the hand is shown to everyone
+            shown = obs["seats"][s].get("open_hand")
+            if shown and s != self.human:
+                self.say(f"  {self.who(s)} open riichi hand: {hand_text(shown)}", style="yellow")
         if not self.legend_shown:
             self.say(RIVER_LEGEND, style="dim")
             self.legend_shown = True
