@@ -71,6 +71,17 @@ READINGS: tuple[Reading, ...] = (
             "Each noten player pays 1,000 to each tenpai player (per pair, A000-8); a 2,000 pool "
             "split is the other reading of 「それぞれ」.",
             (("noten_model", "pool"), ("noten_amount", 2000)), "P46, A000-8"),
+    Reading("club", "unstated", "000", 60, "一発は、2ハン縛りを満たす役とはならない",
+            "Dora count towards the 2-han minimum from 4 honba: the seed excludes only ippatsu (A000-7).",
+            (("shibari_counts_dora", False),), "P64, P65, A000-7"),
+    Reading("club", "unstated", "000", 162, "ダブル（リーチ）",
+            "Listed under 1ハン: read as 1 han on top of riichi, 2 in total (A000-2); 1 in total (it "
+            "replaces riichi) is the other reading.",
+            (("yaku.double_riichi", (1, 0)),), "Y02, A000-2"),
+    Reading("club", "unstated", "000", 65, "責任払い（ツモ全額、ロン半額）",
+            "On a pao tsumo the liable player pays the ron value, as if dealing in (A000-22); the tsumo "
+            "total (tsumo-son: 24,000 for a non-dealer yakuman) is the other reading of 「ツモ全額」.",
+            (("pao_tsumo_value", "tsumo_total"),), "P97, P98, A000-22"),
     # --- online: seed 001 ------------------------------------------------------------------------
     Reading("online", "departs", "001", 109, "倍満 8翻～10翻 9000 / 9000 18000",
             "The non-dealer table prints a baiman of 18,000 (9,000 each) and a counted yakuman of 36,000 "
@@ -104,6 +115,13 @@ READINGS: tuple[Reading, ...] = (
             "1,000 per honba from each tsumo payer (the example 「500・1000は、1500・2000」 at one honba, "
             "A002-2); 1,000 in total (500 each) fits the example at two honba.",
             (("honba_tsumo", 500),), "P44, A002-2"),
+    Reading("official", "unstated", "002", 94, "点数表",
+            "The score table is missing from the seed: no kiriage mangan, 30 fu 4 han is 7,700 (A002-5).",
+            (("kiriage_mangan", True),), "P55, A002-5"),
+    Reading("official", "unstated", "002", 61, "『四喜和』",
+            "Shousuushii and daisuushii are single yakuman: the seed names 四喜和 and no double yakuman "
+            "(A002-20).",
+            (("yakuman.daisuushii", 2),), "Y42, A002-20"),
     # --- kansai: seed 003 ------------------------------------------------------------------------
     Reading("kansai", "unstated", "003", 34, "「小車輪」→6翻",
             "Undefined in seed 003: read with seed 002's definition 混一七対子 (L50 「小車輪（混一七対子）は"

@@ -62,7 +62,7 @@ STANDARD_YAKUMAN: dict[str, int] = {
     "suuankou_tanki": 1,  # Y38 single wait (replaces suuankou)
     "daisangen": 1,  # Y39
     "tsuuiisou": 1,  # Y40
-    "tsuuiisou_chiitoi": 1,  # Y40 seven-pairs form (replaces tsuuiisou)
+    "tsuuiisou_chiitoi": 1,  # Y40 seven-pairs form (replaces tsuuiisou; 0 = seven honour pairs are no tsuuiisou)
     "shousuushii": 1,  # Y41
     "daisuushii": 1,  # Y42
     "ryuuiisou": 1,  # Y43
