@@ -129,14 +129,29 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def _report(base: str, ns: list[int], seconds: float, rules: Any) -> None:
+    print(f"{'tables':>6} {'games/s':>8} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'games':>6} errors", flush=True)
+    for n in ns:
+        stats, elapsed = asyncio.run(_run(base, n, seconds, rules))
+        print(f"{n:>6} {stats.games / elapsed:>8.2f} {stats.actions / elapsed:>10.0f} "
+              f"{_pct(stats.latencies, 0.5) * 1e3:>8.1f} {_pct(stats.latencies, 0.99) * 1e3:>8.1f} "
+              f"{stats.games:>6} {stats.errors}", flush=True)
+    health = httpx.get(f"{base}/api/health", timeout=10).json()
+    print(f"server still serving: {health == {'ok': True}}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", default="10,50,100,200", help="comma-separated N")
     ap.add_argument("--seconds", type=float, default=20.0, help="seconds of load per N")
     ap.add_argument("--rules", default="tenhou", help="preset; East-only games (round_winds E) are played")
+    ap.add_argument("--url", help="use this running server (e.g. http://127.0.0.1:8000) instead of starting one")
     args = ap.parse_args()
     ns = [int(x) for x in args.tables.split(",")]
     rules = {"extends": args.rules, "round_winds": "E"}
+    if args.url:
+        _report(args.url.rstrip("/"), ns, args.seconds, rules)
+        return
     port = _port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -154,15 +169,7 @@ def main() -> None:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
-            print(f"{'tables':>6} {'games/s':>8} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'games':>6} errors",
-                  flush=True)
-            for n in ns:
-                stats, elapsed = asyncio.run(_run(base, n, args.seconds, rules))
-                print(f"{n:>6} {stats.games / elapsed:>8.2f} {stats.actions / elapsed:>10.0f} "
-                      f"{_pct(stats.latencies, 0.5) * 1e3:>8.1f} {_pct(stats.latencies, 0.99) * 1e3:>8.1f} "
-                      f"{stats.games:>6} {stats.errors}", flush=True)
-            health = httpx.get(f"{base}/api/health", timeout=10).json()
-            print(f"server still serving: {health == {'ok': True}}", flush=True)
+            _report(base, ns, args.seconds, rules)
         finally:
             server.terminate()
             try:
