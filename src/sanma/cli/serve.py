@@ -30,11 +30,12 @@ def serve(
     """
     import uvicorn
 
-    from ..store import default_db_path
+    from ..store import default_db_path, open_db
     from ..web import create_app
 
     with cli_errors():
         path = db if db is not None else default_db_path()
+        open_db(path).close()  # a database that cannot be used is a one-line error, before the server starts
         app = create_app(path)
         typer.echo(f"sanma: serving http://{host}:{port}/ (database {path}); Ctrl-C stops", err=True)
         uvicorn.run(app, host=host, port=port, log_level="warning")
