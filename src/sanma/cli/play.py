@@ -512,7 +512,9 @@ class TerminalTable:
             line.append("  drawn: ")
             line.append_text(styled(drawn))
         self.say(line)
-        self.say(self.tenpai_text(obs), style="green")
+        tenpai = self.tenpai_text(obs)
+        if tenpai:
+            self.say(tenpai, style="green")
 
     # ------------------------------------------------------------------------------ waits
     def counts(self, tiles: Sequence[Tile]) -> list[int]:
@@ -542,10 +544,15 @@ class TerminalTable:
     def tenpai_text(self, obs: dict[str, Any]) -> str:
         hand = [Tile.from_mjai(x) for x in obs["hand"]]
         if len(hand) % 3 == 1:  # waiting on a call prompt
-            w = self.waits_after(hand, None)
+            if "waits" in obs:  # the engine's view of the seat (Game.view): its waits and furiten
+                w = tuple(Tile.from_mjai(x).kind for x in obs["waits"])
+                furiten = bool(obs.get("furiten"))
+            else:
+                w = self.waits_after(hand, None)
+                furiten = self.furiten(w, None)
             if not w:
                 return ""
-            return f"Tenpai: waiting on {kinds_text(w)}" + (" — FURITEN (no ron)" if self.furiten(w, None) else "")
+            return f"Tenpai: waiting on {kinds_text(w)}" + (" — FURITEN (no ron)" if furiten else "")
         out = []
         for t in sorted({t.kind: t for t in hand}.values()):
             w = self.waits_after(hand, t)
