@@ -826,7 +826,8 @@ def play(
     rules: Annotated[str, typer.Option("--rules", help=RULES_HELP)] = "tenhou",
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, max=SEED_LIMIT - 1,
-        help="Seed of the walls (the same seed, the same game). Default: a random seed, shown at the start.")] = None,
+        help="Seed of the walls: the same seed, the same game (so a chosen seed is guessable). Default: a "
+             "random seed, shown at the start.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat: 0 deals first.", min=0, max=2)] = 0,
     opponent: Annotated[str, typer.Option("--bot", help=f"Opponents: {', '.join(sorted(BOTS))}.")] = "efficient",
     auto_win: Annotated[bool, typer.Option("--auto-win", help="Take every win on offer without asking "
