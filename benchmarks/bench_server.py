@@ -7,7 +7,7 @@ directory), then for each N keeps N tables busy for ``--seconds``: every table h
 ``mjai`` seats played by scripted bots in this process (one WebSocket each, sanma's mjai dialect,
 answering from ``possible_actions``: a win when offered, else pass, else the first discard), and a
 finished table is replaced by a new one. Reported per N: games finished per second, actions per
-second, and the action latency p50/p99 — from a bot's answer to the next frame the server sends
+second, hands per second, and the action latency p50/p99 — from a bot's answer to the next frame the server sends
 any seat of that table (the server's turnaround for one action, persistence included). After the
 runs the server must still answer ``/api/health``. Loopback only, bounded in time.
 """
@@ -58,6 +58,7 @@ def answer(batch: list[dict[str, Any]]) -> dict[str, Any] | None:
 class Stats:
     latencies: list[float] = field(default_factory=list)
     games: int = 0
+    hands: int = 0
     actions: int = 0
     errors: int = 0
 
@@ -67,7 +68,7 @@ class TableClock:
     sent: float | None = None
 
 
-async def _seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event) -> bool:
+async def _seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event, counts_hands: bool) -> bool:
     """One mjai bot; True when its game ended."""
     async with connect(url, open_timeout=60, max_size=2**22) as ws:
         async for raw in ws:
@@ -76,6 +77,8 @@ async def _seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event) 
                 stats.latencies.append(now - clock.sent)
                 clock.sent = None
             batch = json.loads(raw)
+            if counts_hands:
+                stats.hands += sum(1 for e in batch if e.get("type") == "end_kyoku")
             if any(e.get("type") == "end_game" for e in batch):
                 return True
             if any(e.get("type") == "error" for e in batch):
@@ -99,7 +102,8 @@ async def _table_loop(base: str, rules: Any, stats: Stats, stop: asyncio.Event, 
         clock = TableClock()
         ws = "ws" + base.removeprefix("http")
         done = await asyncio.gather(*[
-            _seat(f"{ws}/ws/tables/{t['id']}/mjai?token={s['token']}", clock, stats, stop) for s in t["seats"]])
+            _seat(f"{ws}/ws/tables/{t['id']}/mjai?token={s['token']}", clock, stats, stop, s["seat"] == 0)
+            for s in t["seats"]])
         if all(done):
             stats.games += 1
 
@@ -129,14 +133,30 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def _report(base: str, ns: list[int], seconds: float, rules: Any) -> None:
+    print(f"{'tables':>6} {'games/s':>8} {'hands/s':>8} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'games':>6} "
+          "errors", flush=True)
+    for n in ns:
+        stats, elapsed = asyncio.run(_run(base, n, seconds, rules))
+        print(f"{n:>6} {stats.games / elapsed:>8.2f} {stats.hands / elapsed:>8.2f} {stats.actions / elapsed:>10.0f} "
+              f"{_pct(stats.latencies, 0.5) * 1e3:>8.1f} {_pct(stats.latencies, 0.99) * 1e3:>8.1f} "
+              f"{stats.games:>6} {stats.errors}", flush=True)
+    health = httpx.get(f"{base}/api/health", timeout=10).json()
+    print(f"server still serving: {health == {'ok': True}}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", default="10,50,100,200", help="comma-separated N")
-    ap.add_argument("--seconds", type=float, default=20.0, help="seconds of load per N")
+    ap.add_argument("--seconds", type=float, default=30.0, help="seconds of load per N")
     ap.add_argument("--rules", default="tenhou", help="preset; East-only games (round_winds E) are played")
+    ap.add_argument("--url", help="use this running server (e.g. http://127.0.0.1:8000) instead of starting one")
     args = ap.parse_args()
     ns = [int(x) for x in args.tables.split(",")]
     rules = {"extends": args.rules, "round_winds": "E"}
+    if args.url:
+        _report(args.url.rstrip("/"), ns, args.seconds, rules)
+        return
     port = _port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -154,15 +174,7 @@ def main() -> None:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
-            print(f"{'tables':>6} {'games/s':>8} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'games':>6} errors",
-                  flush=True)
-            for n in ns:
-                stats, elapsed = asyncio.run(_run(base, n, args.seconds, rules))
-                print(f"{n:>6} {stats.games / elapsed:>8.2f} {stats.actions / elapsed:>10.0f} "
-                      f"{_pct(stats.latencies, 0.5) * 1e3:>8.1f} {_pct(stats.latencies, 0.99) * 1e3:>8.1f} "
-                      f"{stats.games:>6} {stats.errors}", flush=True)
-            health = httpx.get(f"{base}/api/health", timeout=10).json()
-            print(f"server still serving: {health == {'ok': True}}", flush=True)
+            _report(base, ns, args.seconds, rules)
         finally:
             server.terminate()
             try:

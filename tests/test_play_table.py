@@ -317,3 +317,16 @@ def test_an_open_riichi_hand_is_shown_to_the_other_players_P82() -> None:
     text = out.getvalue()
     assert "S-bot (S) declares OPEN RIICHI" in text
     assert "S-bot (S) open riichi hand: 2p 3p 4p 7p 8p 9p 1s 7s 8s 9s Wh Wh Wh" in text
+
+
+def test_waits_and_furiten_come_from_the_engines_view_when_the_observation_has_them() -> None:
+    """Issue 14 item 3 with Game.view: a 13-tile hand's waits and furiten are the engine's own."""
+    g = Game(TENHOU, seed=3)
+    t = play_cli.TerminalTable(g, 0, {}, Console(file=io.StringIO()), lambda: "\n")
+    obs = g.observation(0)
+    obs = {**obs, "hand": ["1p", "2p", "3p", "7p", "8p", "9p", "1s", "7s", "8s", "9s", "P", "P", "P"],
+           "dora_indicators": ["9m"], "seats": [{**p, "discards": [], "melds": [], "kita": 0} for p in obs["seats"]]}
+    furiten = t.tenpai_text({**obs, "waits": ["1s"], "furiten": True})
+    assert furiten == "Tenpai: waiting on 1s (3 left) — FURITEN (no ron)"
+    assert t.tenpai_text({**obs, "waits": ["1s"], "furiten": False}) == "Tenpai: waiting on 1s (3 left)"
+    assert t.tenpai_text({**obs, "waits": [], "furiten": False}) == ""

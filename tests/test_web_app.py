@@ -27,3 +27,12 @@ def test_running_server_serves_and_stops(tmp_path: Path) -> None:
         pass
     else:
         raise AssertionError("the server still answers after the block")
+
+
+def test_serve_refuses_an_unusable_database_in_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from sanma.cli import app as cli
+
+    r = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path)])
+    assert r.exit_code == 2 and "is a directory" in r.output and "Traceback" not in r.output

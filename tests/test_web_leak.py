@@ -25,8 +25,8 @@ RULES = {"extends": "tenhou", "round_winds": "E"}  # an East-only game: whole, a
 
 def _spectate(url: str, out: list[dict[str, Any]]) -> None:
     with connect(url, open_timeout=30) as ws:
-        for raw in ws:
-            m = json.loads(raw)
+        while True:
+            m = json.loads(ws.recv(timeout=180))
             out.append(m)
             if m["type"] == "game_result":
                 return
@@ -35,8 +35,8 @@ def _spectate(url: str, out: list[dict[str, Any]]) -> None:
 def _mjai(url: str, out: list[list[dict[str, Any]]], seed: int) -> None:
     rng = random.Random(seed)
     with connect(url, open_timeout=30) as ws:
-        for raw in ws:
-            batch = json.loads(raw)
+        while True:
+            batch = json.loads(ws.recv(timeout=180))
             out.append(batch)
             if any(e.get("type") == "end_game" for e in batch):
                 return
@@ -53,9 +53,10 @@ def _play(base: str, path: str, rng: random.Random, connections: list[list[dict[
         messages: list[dict[str, Any]] = []
         connections.append(messages)
         with connect(ws_url(base, path), open_timeout=30) as ws:
-            for raw in ws:
-                m = json.loads(raw)
+            while True:
+                m = json.loads(ws.recv(timeout=180))  # a silent server fails the test, never hangs it
                 messages.append(m)
+                assert m["type"] != "error", m
                 if m["type"] == "game_result":
                     return
                 if m["type"] == "prompt":

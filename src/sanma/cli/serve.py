@@ -30,14 +30,16 @@ def serve(
     """
     import uvicorn
 
-    from ..store import default_db_path
+    from ..store import default_db_path, open_db
     from ..web import create_app
 
     with cli_errors():
         path = db if db is not None else default_db_path()
+        open_db(path).close()  # a database that cannot be used is a one-line error, before the server starts
         app = create_app(path)
         typer.echo(f"sanma: serving http://{host}:{port}/ (database {path}); Ctrl-C stops", err=True)
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,7 +1,7 @@
 """The web application: the lobby and table pages, the contract endpoints, the WebSockets.
 
 >>> app = create_app(":memory:")
->>> sorted(r.path for r in app.routes if getattr(r, "path", "").startswith("/api/tables"))[:2]
+>>> sorted({r.path for r in app.routes if getattr(r, "path", "").startswith("/api/tables")})[:2]
 ['/api/tables', '/api/tables/{table_id}']
 """
 
