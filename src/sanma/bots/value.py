@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import SanmaError
-from ..game.settle import bust_chips_owed, final_result
+from ..game.flow import hands_left
+from ..game.payout import Win, expected_win_chips
+from ..game.settle import bust_chips_owed, final_result, is_bust
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, basic_points, payments, score_hand
@@ -64,17 +66,6 @@ class Table:
         return WINDS[(seat - self.dealer) % SEATS]
 
 
-def hands_left(rules: Rules, round_index: int, kyoku: int) -> int:
-    """Hands scheduled after hand ``kyoku`` (1-based) of lap ``round_index``; renchan not counted.
-
-    >>> from sanma.rules import Rules
-    >>> [hands_left(Rules.preset("tenhou"), r, k) for r, k in ((0, 1), (1, 2), (1, 3), (2, 1))]
-    [5, 1, 0, 0]
-    """
-    laps = len(rules.round_winds)
-    return max(0, (laps - 1 - round_index) * SEATS + SEATS - kyoku)
-
-
 def table_of(obs: Mapping[str, Any], rules: Rules) -> Table:
     """The :class:`Table` of a ``Game.observation``."""
     round_index = obs.get("round_index")
@@ -84,11 +75,6 @@ def table_of(obs: Mapping[str, Any], rules: Rules) -> Table:
     return Table(seat=obs["seat"], dealer=obs["dealer"], scores=tuple(obs["scores"]), honba=obs["honba"],
                  kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]),
                  opening=round_index == 0 and obs["kyoku"] == 1)
-
-
-def is_bust(rules: Rules, score: int) -> bool:
-    """P108: bust below zero, or at zero too."""
-    return score < 0 if rules.bust == "below_zero" else score <= 0
 
 
 def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: float = 0.0) -> float:
@@ -154,21 +140,22 @@ def _ura_factor(rules: Rules, score: Score, riichi: bool) -> float:
     return 1.0 + URA_CHANCE * (more - now) / now
 
 
-def win_chips(rules: Rules, score: Score, closed: bool, riichi: bool, tsumo: bool) -> float:
-    """Expected chips a win earns (P114-P118): ura chips by expectation, yakuman, closed chinitsu
-    and junchan chips; from each opponent on a tsumo."""
+def win_chips(rules: Rules, score: Score, closed: bool, riichi: bool, tsumo: bool, *, one_suit: bool = False,
+              flowers: float = 0.0) -> float:
+    """Expected chips a win earns (P114-P119), as ``game.payout`` pays them: ura chips by expectation
+    (``URA_CHANCE`` after a riichi), ``one_suit`` for a yakuman of chinitsu shape (P117), ``flowers``
+    the expected number of chip flowers held (P119)."""
     if not rules.chips:
         return 0.0
-    payers = SEATS - 1 if tsumo else 1
-    chips = URA_CHANCE * rules.chip_ura * payers if riichi and rules.ura_dora else 0.0
-    if score.yakuman and (not score.kazoe or rules.chip_yakuman_kazoe):
-        each = rules.chip_yakuman_tsumo if tsumo else rules.chip_yakuman_ron
-        chips += each * score.yakuman * payers
-    names = {y.name for y in score.yaku}
-    for yaku, (ron, each) in (("chinitsu", rules.chip_menzen_chinitsu), ("junchan", rules.chip_menzen_junchan)):
-        if closed and yaku in names:
-            chips += each * payers if tsumo else ron
-    return chips
+    ura = URA_CHANCE if riichi and rules.ura_dora else 0.0
+    discarder = None if tsumo else 1
+
+    def chips(n: int) -> float:
+        return expected_win_chips(rules, Win(0, score, closed=closed, chinitsu_shape=one_suit, chip_flowers=n),
+                                  discarder, ura)
+
+    base = chips(0)
+    return base + (chips(1) - base) * flowers if flowers else base
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +193,10 @@ def tenpai_value(rules: Rules, obs: Mapping[str, Any], table: Table, hand: HandT
         "flowers": hand.flowers, "honba": table.honba, "kyotaku": table.kyotaku + riichi, "rules": rules,
     }
     win = Tile(wait)
+    kinds = {t.kind for t in hand.concealed} | {m.kind for m in hand.melds} | {wait}
+    one_suit = all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+    # Which flowers it pulled is not in the observation: each is a chip flower with the share of them.
+    chip_flowers = hand.flowers * rules.flower_chip_tiles / rules.flowers if rules.flowers else 0.0
     out: list[float | None] = []
     for tsumo in (False, True):
         try:
@@ -225,7 +216,8 @@ def tenpai_value(rules: Rules, obs: Mapping[str, Any], table: Table, hand: HandT
                 if i != me:
                     deltas[i] -= round(extra * paid[i] / total)
             deltas[me] += extra
-        out.append(outcome_value(rules, table, deltas, win_chips(rules, score, hand.closed, riichi, tsumo)))
+        out.append(outcome_value(rules, table, deltas, win_chips(rules, score, hand.closed, riichi, tsumo,
+                                                                 one_suit=one_suit, flowers=chip_flowers)))
     return WinValue(out[0], out[1])
 
 
