@@ -34,3 +34,22 @@ def test_bot_counts_flower_chips_by_expectation_p119() -> None:
     assert win_chips(KANSAI, s, closed=True, riichi=False, tsumo=False, flowers=0.25) == 0.25
     assert win_chips(KANSAI, s, closed=False, riichi=False, tsumo=False, flowers=0.25) == 0
     assert win_chips(KANSAI, s, closed=True, riichi=True, tsumo=True) == URA_CHANCE * KANSAI.chip_ura * 2
+
+
+def test_chip_rate_is_a_rules_field_else_the_bots_assumption_p113() -> None:
+    """P113: no seed gives a chip exchange rate, so ``chip_points`` defaults to 0 (not converted) in
+    every preset and the bot weighs a chip at its own assumption, a parameter (CHIP_POINTS)."""
+    from sanma.bots.value import CHIP_POINTS, outcome_value, table_of
+    from sanma.rules.loader import from_dict, to_dict
+
+    assert all(Rules.preset(p).chip_points == 0 for p in ("club", "online", "official", "kansai", "tenhou",
+                                                           "majsoul"))
+    obs = {"seat": 0, "dealer": 0, "scores": [15000, 15000, 15000], "honba": 0, "kyotaku": 0, "round_index": 0,
+           "kyoku": 1}
+    t = table_of(obs, CLUB)
+    assert t.chip_points == CHIP_POINTS and table_of(obs, CLUB, 500).chip_points == 500
+    rated = from_dict({**to_dict(CLUB), "chip_points": 1000})
+    assert table_of(obs, rated, 500).chip_points == 1000
+    deltas = (0, 0, 0)
+    cheap, dear = table_of(obs, CLUB, 500), table_of(obs, CLUB, 4000)
+    assert outcome_value(CLUB, dear, deltas, chips=3) - outcome_value(CLUB, cheap, deltas, chips=3) == 3 * 3500

@@ -13,7 +13,8 @@ The defensive bot decides push or fold by expected value, in points as the rules
   uma in chips: :func:`sanma.game.settle.final_result`), the placement weighing more as the game
   nears its end and fully in the last hand or when a bust ends the game.
 
-Chips are turned into points at :data:`CHIP_POINTS` (no seed sets an exchange rate). Gaining
+Chips are turned into points at ``rules.chip_points`` when the rules set an exchange rate (no seed
+does), else at the bot's own assumption, :data:`CHIP_POINTS` (``table_of(..., chip_points=)``). Gaining
 8,000 points in the club's first hand is worth more than 8,000 (it lifts the expected placement,
 whose uma is paid in chips), losing them costs more:
 
@@ -61,20 +62,22 @@ class Table:
     kyotaku: int
     hands_left: int  # hands scheduled after this one (0: the last hand, or overtime)
     opening: bool = False  # East 1 of the first lap (P112's early bust chips)
+    chip_points: float = CHIP_POINTS  # what one chip is worth to the bot (``rules.chip_points`` when set)
 
     def wind(self, seat: int) -> str:
         return WINDS[(seat - self.dealer) % SEATS]
 
 
-def table_of(obs: Mapping[str, Any], rules: Rules) -> Table:
-    """The :class:`Table` of a ``Game.observation``."""
+def table_of(obs: Mapping[str, Any], rules: Rules, chip_points: float = CHIP_POINTS) -> Table:
+    """The :class:`Table` of a ``Game.observation``; a chip is worth ``rules.chip_points`` when the
+    rules convert chips, else the bot's own ``chip_points``."""
     round_index = obs.get("round_index")
     if round_index is None:  # an observation from before the key existed: the first lap of that wind
         wind = obs["round_wind"]
         round_index = rules.round_winds.index(wind) if wind in rules.round_winds else len(rules.round_winds)
     return Table(seat=obs["seat"], dealer=obs["dealer"], scores=tuple(obs["scores"]), honba=obs["honba"],
                  kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]),
-                 opening=round_index == 0 and obs["kyoku"] == 1)
+                 opening=round_index == 0 and obs["kyoku"] == 1, chip_points=rules.chip_points or chip_points)
 
 
 def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: float = 0.0) -> float:
@@ -85,9 +88,9 @@ def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: floa
     busted = [s for s in range(SEATS) if is_bust(rules, after[s])] if rules.bust_ends_game else []
     gainers = [s for s in range(SEATS) if deltas[s] > 0]
     left = 0 if busted else table.hands_left
-    now = placement_value(rules, list(table.scores), table.seat, table.hands_left + 1)
-    then = placement_value(rules, after, table.seat, left, busted, gainers)
-    return deltas[table.seat] + chips * CHIP_POINTS + then - now
+    now = placement_value(rules, list(table.scores), table.seat, table.hands_left + 1, chip_points=table.chip_points)
+    then = placement_value(rules, after, table.seat, left, busted, gainers, chip_points=table.chip_points)
+    return deltas[table.seat] + chips * table.chip_points + then - now
 
 
 #: How far one player's score moves in one hand, as a standard deviation (sanma hands are big).
@@ -95,7 +98,8 @@ HAND_SWING: Final = 6000.0
 
 
 def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
-                    busted: Sequence[int] = (), busters: Sequence[int] = ()) -> float:
+                    busted: Sequence[int] = (), busters: Sequence[int] = (), *,
+                    chip_points: float = CHIP_POINTS) -> float:
     """Expected placement bonus of ``seat`` (what its final result adds to its raw points) with
     ``hands`` hands still to play from ``scores``: each opponent stays behind with a normal chance
     of the score gap over ``HAND_SWING`` per hand; with no hand left the ranks are the final ones.
@@ -108,10 +112,10 @@ def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
     res = final_result(rules, scores, busted=list(busted), busters=list(busters) if busted else [])
     bonus = [0.0] * SEATS  # by rank
     for s in range(SEATS):
-        bonus[res.ranks[s] - 1] = res.points[s] * 1000 - (scores[s] - rules.return_points) + res.chips[s] * CHIP_POINTS
+        bonus[res.ranks[s] - 1] = res.points[s] * 1000 - (scores[s] - rules.return_points) + res.chips[s] * chip_points
     if seat == 0 and rules.chips and rules.chip_chiicha_not_top:  # P121: the first dealer pays when not top
         for rank in (1, 2):
-            bonus[rank] -= 2 * rules.chip_chiicha_not_top * CHIP_POINTS
+            bonus[rank] -= 2 * rules.chip_chiicha_not_top * chip_points
     if hands <= 0:
         return bonus[res.ranks[seat] - 1]
     spread = HAND_SWING * math.sqrt(2 * hands)
