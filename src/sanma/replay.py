@@ -74,9 +74,9 @@ from .game.flow import round_wind
 from .game.tenhou_shuffle import TenhouKyokuWall, tenhou_walls
 from .game.wall import HAIPAI_POSITIONS, Wall, tile_set
 from .rules import Rules
+from .scoring import DORA_NAMES
 from .tiles import Tile
 
-DORA_NAMES = frozenset({"dora", "aka_dora", "ura_dora", "kita_dora"})
 #: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons.
 DRAW_REASONS = {
     "exhaustive": "exhaustive", "kyuushu": "kyuushu", "four_kans": "suukaikan", "suukaikan": "suukaikan",

@@ -39,10 +39,8 @@ from ..game.settle import bust_chips_owed, final_result, is_bust
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, basic_points, payments, score_hand
-from ..tiles import NUM_KINDS, Tile
+from ..tiles import NUM_KINDS, SEATS, Tile, seat_wind
 
-SEATS: Final = 3
-WINDS: Final = "ESW"
 #: What one chip is worth in points when the bot weighs it (a common parlour exchange; the seeds
 #: settle chips separately and set no rate).
 CHIP_POINTS: Final = 2000
@@ -65,7 +63,7 @@ class Table:
     chip_points: float = CHIP_POINTS  # what one chip is worth to the bot (``rules.chip_points`` when set)
 
     def wind(self, seat: int) -> str:
-        return WINDS[(seat - self.dealer) % SEATS]
+        return seat_wind(seat, self.dealer)
 
 
 def table_of(obs: Mapping[str, Any], rules: Rules, chip_points: float = CHIP_POINTS) -> Table:

@@ -31,9 +31,9 @@ from ..agari import waits as compute_waits
 from ..errors import IllegalActionError, NotAWinError, SanmaError
 from ..hand import Meld
 from ..rules.schema import Rules
-from ..scoring import Score, score_hand
+from ..scoring import DORA_NAMES, Score, score_hand
 from ..shanten_table import shanten_trusted
-from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, successor
+from ..tiles import NORTH, NUM_KINDS, SEATS, WINDS, YAOCHUU, Tile, seat_wind, successor
 from . import flow
 from .actions import Action
 from .payout import (
@@ -54,8 +54,6 @@ from .payout import (
 from .settle import FinalResult, is_bust
 from .wall import Wall
 
-SEATS: Final = 3
-WIND_LETTERS: Final = "ESW"
 DRAGON_KINDS: Final = (31, 32, 33)
 
 
@@ -246,7 +244,7 @@ class Game:
         return flow.round_wind(self.rules, self.round_index)
 
     def seat_wind(self, seat: int) -> str:
-        return WIND_LETTERS[(seat - self.dealer) % SEATS]
+        return seat_wind(seat, self.dealer)
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -529,7 +527,7 @@ class Game:
             except SanmaError:
                 continue  # a wait that cannot be reached (a fifth copy) fixes nothing either way
             counted = s.han if self.rules.shibari_counts_dora else s.han - sum(
-                y.han for y in s.yaku if y.name in ("dora", "aka_dora", "kita_dora", "flower_dora"))
+                y.han for y in s.yaku if y.name in DORA_NAMES)
             if not s.yakuman and counted < 2:
                 return False
         return True

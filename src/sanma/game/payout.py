@@ -29,10 +29,9 @@ from typing import Final
 from ..errors import SanmaError
 from ..rules.schema import Rules
 from ..scoring import Score, limit_basic, payments
-from ..tiles import WIND_LETTERS
+from ..tiles import SEATS, seat_wind
 from .settle import bust_chips_owed, is_bust, placement
 
-SEATS: Final = 3
 #: ``Pao.yaku`` of the Kansai rule that the feeder of a daiminkan pays a rinshan win (P97, A003-15).
 RINSHAN_PAO: Final = "daiminkan_rinshan"
 
@@ -163,10 +162,6 @@ def tsumo_from_each(rules: Rules, basic: int, winner: int, dealer: int, extra: i
             d[x] -= amount
             d[winner] += amount
     return d
-
-
-def seat_wind(seat: int, dealer: int) -> str:
-    return WIND_LETTERS[(seat - dealer) % SEATS]
 
 
 # --- settlement ---------------------------------------------------------------------------------
