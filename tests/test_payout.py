@@ -388,3 +388,16 @@ def test_bad_table_raises_outcome_error() -> None:
         settle(rules("tenhou"), AbortiveDraw("kyuushu"), scores=(35000, 35000), dealer=0, honba=0, kyotaku=0)
     with pytest.raises(OutcomeError, match="negative"):
         settle(rules("tenhou"), AbortiveDraw("kyuushu"), scores=(35000,) * 3, dealer=0, honba=-1, kyotaku=0)
+
+
+def test_double_ron_with_pao_on_the_second_winner_pays_the_sticks_once_p49_p98() -> None:
+    """P49 / P89 (ONLINE, head bump) with P98: when the second winner of a double ron has a liable
+    seat, honba and sticks still go to the first winner only (the engine's old pao code paid the
+    sticks to both, creating points)."""
+    r = rules("online")
+    first = Win(1, score(r, 1, 30, 1, discarder=0))
+    second = Win(2, score(r, 0, 0, 2, discarder=0, yakuman=1, yaku=("daisangen",)), (Pao(1, "daisangen"),))
+    s = settle(r, Hora((first, second), 0), scores=(35000,) * 3, dealer=0, honba=1, kyotaku=2)
+    assert s.wins[0].deltas == (-1000 - 600, 1000 + 600 + 2000, 0)
+    assert s.wins[1].deltas == (-16000, -16000, 32000) and s.wins[1].pao == 1
+    assert sum(s.deltas) == 2 * r.riichi_deposit and s.kyotaku == 0
