@@ -116,7 +116,7 @@ def _win_entry(ron: Sequence[str], tsumo: str | None, from_: str | None, hand: S
             else:
                 d["han"] = han[i] if i < len(han) else 0
                 d["fu"] = fu[i] if i < len(fu) else 0
-            d.update(yaku=list(yaku), ura=ura_han, closed=closed, ippatsu="ippatsu" in flags)
+            d.update(yaku=list(yaku), ura_han=ura_han, closed=closed, ippatsu="ippatsu" in flags)
         wins.append(d)
     entry: dict[str, Any] = {"kind": "win", "wins": wins, "riichi": _names(riichi)}
     if from_:
@@ -237,7 +237,7 @@ def draw_cmd(
 @table_app.command("abort")
 def abort_cmd(
     session: Annotated[int, typer.Argument(help="The session id.")],
-    kind: Annotated[str, typer.Option(help="kyuushu, three_winds, four_kans, all_riichi or triple_ron.")],
+    kind: Annotated[str, typer.Option(help="kyuushu, three_winds, four_kans or all_riichi.")],
     riichi: Names = None,
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
     expect_version: Expect = None, preview: Preview = False,

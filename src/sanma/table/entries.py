@@ -8,7 +8,7 @@ is and what the rules allow are checked later, against the game the entry falls 
 
 >>> e = parse_entry({"kind": "win", "from": "B", "wins": [{"winner": "A", "han": 3, "fu": 40}]})
 >>> e.wins[0].value, e.discarder
-(WinValue(han=3, fu=40, yakuman=0, yaku=(), ura=0, ippatsu=False, closed=False), 'B')
+(WinValue(han=3, fu=40, yakuman=0, yaku=(), ura=0, ippatsu=False, closed=False, chip_flowers=0), 'B')
 >>> parse_entry({"kind": "win", "wins": [{"winner": "A", "han": 2, "fu": 27}]})
 Traceback (most recent call last):
 ...
@@ -28,7 +28,7 @@ MAX_PEOPLE = 4
 FU_VALUES = (20, 25, *range(30, 120, 10))
 
 #: Abortive draws (P92-P95): the kinds a person may enter.
-ABORT_KINDS = ("kyuushu", "three_winds", "four_kans", "all_riichi", "triple_ron")
+ABORT_KINDS = ("kyuushu", "three_winds", "four_kans", "all_riichi")
 #: Mistakes at the table (P102-P106, §5.5); what each costs is a field of the rules.
 PENALTY_KINDS = ("false_call", "wrong_call", "false_win", "false_win_voice", "short_hand", "long_hand",
                  "wall_collapse", "riichi_voice", "riichi_cancelled", "riichi_late", "free")
@@ -97,6 +97,7 @@ class WinTiles:
     ura: tuple[str, ...] = ()
     kita: int = 0
     flowers: int = 0
+    chip_flowers: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +113,7 @@ class WinValue:
     ura: int = 0
     ippatsu: bool = False
     closed: bool = False
+    chip_flowers: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +196,7 @@ def _winner(d: Any, where: str) -> Winner:
     if not isinstance(d, Mapping):
         raise KeeperError(f"{where}: expected an object per winner")
     _only(d, ("winner", "hand", "win", "melds", "flags", "dora", "ura", "kita", "flowers", "han", "fu",
-              "yakuman", "yaku", "ippatsu", "closed"), where)
+              "yakuman", "yaku", "ura_han", "ippatsu", "closed", "chip_flowers"), where)
     who = _name(d.get("winner"), f"{where}: winner")
     where = f"win by {who}"
     if "hand" in d:
@@ -213,7 +215,8 @@ def _winner(d: Any, where: str) -> Winner:
         return Winner(who, tiles=WinTiles(
             _tiles(d["hand"], f"{where}: hand"), _tiles(d.get("win"), f"{where}: winning tile"), melds, flags,
             inds[0], inds[1], _int(d.get("kita", 0), f"{where}: kita", 0, 4),
-            _int(d.get("flowers", 0), f"{where}: flowers", 0, 8)))
+            _int(d.get("flowers", 0), f"{where}: flowers", 0, 8),
+            _int(d.get("chip_flowers", 0), f"{where}: chip flowers", 0, 4)))
     yakuman = _int(d.get("yakuman", 0), f"{where}: yakuman", 0, 6)
     han = _int(d.get("han", 0), f"{where}: han", 0, 100)
     fu = d.get("fu", 0)
@@ -228,8 +231,10 @@ def _winner(d: Any, where: str) -> Winner:
     elif han or fu:
         raise KeeperError(f"{where}: a yakuman is given by --yakuman N alone, without han or fu")
     yaku = tuple(_text(y, f"{where}: yaku", 30) for y in d.get("yaku") or ())
-    return Winner(who, value=WinValue(han, int(fu), yakuman, yaku, _int(d.get("ura", 0), f"{where}: ura", 0, 30),
-                                      bool(d.get("ippatsu", False)), bool(d.get("closed", False))))
+    return Winner(who, value=WinValue(han, int(fu), yakuman, yaku,
+                                      _int(d.get("ura_han", 0), f"{where}: ura han", 0, 30),
+                                      bool(d.get("ippatsu", False)), bool(d.get("closed", False)),
+                                      _int(d.get("chip_flowers", 0), f"{where}: chip flowers", 0, 4)))
 
 
 def parse_entry(d: Any) -> Entry:

@@ -10,12 +10,16 @@ a kept game and an engine game with the same outcomes end with the same result.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..errors import NotAWinError, SanmaError
+from ..game import payout
+from ..game.settle import final_result, is_bust, placement
+from ..hand import Meld
 from ..rules.schema import Rules
-from ..scoring import Score, score_hand
+from ..scoring import Score, score_from_han, score_hand
+from ..tiles import Tile, parse_tiles, successor
 from .entries import (
     AbortEntry,
     ChomboEntry,
@@ -94,54 +98,259 @@ class KeptGame:
             raise KeeperError(f"game {self.number} is over ({self.end_reason})")
         if isinstance(entry, FinalEntry):
             return self._apply_final(entry)
-        label, honba = self.label(), self.honba
+        row: dict[str, Any] = {"game": self.number, "label": self.label(), "honba": self.honba,
+                               "dealer": self.players[self.dealer], "kind": entry.kind}
+        before, chips_before = list(self.scores), list(self.chips)
         if isinstance(entry, WinEntry):
-            row = self._apply_win(entry)
+            row.update(self._apply_win(entry))
         elif isinstance(entry, DrawEntry):
-            row = self._apply_draw(entry)
+            row.update(self._apply_draw(entry))
         elif isinstance(entry, AbortEntry):
-            row = self._apply_abort(entry)
+            row.update(self._apply_abort(entry))
         elif isinstance(entry, ChomboEntry):
-            row = self._apply_chombo(entry.who, entry.reason or "chombo")
+            row.update(self._apply_chombo(self.seat(entry.who, "chombo"), entry.reason or "chombo"))
         elif isinstance(entry, PenaltyEntry):
-            row = self._apply_penalty(entry)
+            row.update(self._apply_penalty(entry))
         else:  # pragma: no cover - seatings are handled by the session
             raise KeeperError(f"entry {entry.kind} does not belong in a game")
-        row.setdefault("game", self.number)
-        row.setdefault("label", label)
-        row.setdefault("honba", honba)
+        row["entry"] = _entry_json(entry)
+        row["deltas"] = self._by_person([a - b for a, b in zip(self.scores, before, strict=True)])
+        row["chips"] = self._by_person([a - b for a, b in zip(self.chips, chips_before, strict=True)])
+        row["scores"] = self.scores_by_person()
+        if self.finished:
+            row["game_over"] = self.end_reason
         self.hands.append(row)
         return row
 
-    def _riichi(self, people: Sequence[str], what: str = "riichi") -> tuple[int, ...]:
-        seats = self._seats(people, what)
+    def _deposit_riichi(self, people: Sequence[str]) -> tuple[int, ...]:
+        """P48: each riichi declared this hand puts a stick on the table (P79: if the points allow)."""
+        seats = self._seats(people, "riichi")
         for s in seats:
             if self.scores[s] < self.rules.riichi_min_points:  # P79 / A000-19
                 raise KeeperError(f"riichi: {self.players[s]} has {self.scores[s]:,} points; riichi needs "
                                   f"{self.rules.riichi_min_points:,} (P79)")
+        for s in seats:
+            self.scores[s] -= self.rules.riichi_deposit
+            self.sticks += 1
         return seats
 
+    def _check_alive(self, seat: int, what: str) -> None:
+        if seat in self.dead:
+            raise KeeperError(f"{what}: {self.players[seat]} has a dead hand this hand ({self.dead[seat]}): "
+                              f"no win (P103)")
+
+    def _apply_win(self, e: WinEntry) -> dict[str, Any]:
+        r = self.rules
+        discarder = None if e.discarder is None else self.seat(e.discarder, "ron: from")
+        seats = [self.seat(w.winner, "winner") for w in e.wins]
+        for w, s in zip(e.wins, seats, strict=True):
+            if discarder == s:
+                raise KeeperError(f"ron: {w.winner} cannot ron their own discard")
+            self._check_alive(s, "win")
+        if len(seats) > 1 and not r.double_ron:
+            raise KeeperError(f"double ron is not allowed under {r.name} (P88: head bump): enter the first winner")
+        pao_seat = None if e.pao is None else self.seat(e.pao, "pao")
+        if pao_seat is not None and pao_seat in seats:
+            raise KeeperError(f"pao: {e.pao} is the winner, not the liable player")
+        riichi = self._deposit_riichi(e.riichi)
+        # the head bump order (P88-P91): the discarder's shimocha first
+        order = sorted(range(len(seats)), key=lambda i: (seats[i] - (discarder or 0)) % 3)
+        wins: list[payout.Win] = []
+        summaries: list[str] = []
+        for i in order:
+            w, s = e.wins[i], seats[i]
+            score = self._score(w, s, discarder, s in riichi)
+            self._check_han(w, score)
+            pao = tuple(payout.Pao(pao_seat, y) for y in r.pao_yaku) if pao_seat is not None else ()
+            if pao and not any(y.name in r.pao_yaku for y in score.yaku):
+                raise KeeperError(f"pao: {w.winner}'s hand has no yakuman with liability under {r.name} "
+                                  f"({', '.join(r.pao_yaku)}; by value, name it with --yaku) (P97)")
+            wins.append(payout.Win(s, score, pao=pao, closed=self._closed(w), ura_tiles=self._ura_tiles(w),
+                                   chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
+            summaries.append(_describe(w.winner, score))
+        hora = payout.Hora(tuple(wins), discarder)
+        st = payout.settle(r, hora, scores=tuple(self.scores), dealer=self.dealer, honba=self.honba,
+                           kyotaku=self.sticks)
+        self._pay(st)
+        if self.pot_chips:  # P104 / A000-27: table chips go to the (first) winner
+            self.chips[wins[0].seat] += self.pot_chips
+            self.pot_chips = 0
+        self.last_winner = self.players[wins[0].seat]
+        dealer_continues = self.dealer in seats and r.renchan_on_dealer_win and (
+            len(seats) == 1 or r.double_ron_dealer_renchan)
+        self._advance("hora", winners=tuple(w.seat for w in wins), dealer_continues=dealer_continues,
+                      bust_by=st.bust_by, payer=discarder)
+        how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
+        return {"summary": f"{' & '.join(summaries)} ({how})",
+                "payments": [{"winner": self.players[p.seat], "deltas": self._by_person(p.deltas),
+                              "pao": None if p.pao is None else self.players[p.pao]} for p in st.wins]}
+
+    def _apply_draw(self, e: DrawEntry) -> dict[str, Any]:
+        r = self.rules
+        tenpai = self._seats(e.tenpai, "tenpai")
+        nagashi = self._seats(e.nagashi, "nagashi")
+        for s in tenpai:
+            if s in self.dead:
+                raise KeeperError(f"tenpai: {self.players[s]} has a dead hand ({self.dead[s]}): noten (P103)")
+        riichi = self._deposit_riichi(e.riichi)
+        for s in riichi:
+            if s not in tenpai:
+                raise KeeperError(f"draw: {self.players[s]} declared riichi but is not tenpai: a noten riichi "
+                                  f"is a chombo (P80): enter it with `table chombo`")
+        if nagashi and r.nagashi == "none":
+            raise KeeperError(f"nagashi is not a hand under {r.name} (P96)")
+        late = [s for s in self.at_draw if s not in ()]
+        if late:  # P102 / A003-7: a mistake that waited for the draw is a chombo now
+            return self._apply_chombo(late[0], self.at_draw[late[0]], sticks_this_hand=riichi)
+        st = payout.settle(r, payout.ExhaustiveDraw(tenpai, nagashi), scores=tuple(self.scores),
+                           dealer=self.dealer, honba=self.honba, kyotaku=self.sticks)
+        self._pay(st)
+        if nagashi and r.nagashi_is_win:
+            self.last_winner = self.players[nagashi[0]]
+            if self.pot_chips:
+                self.chips[nagashi[0]] += self.pot_chips
+                self.pot_chips = 0
+            self._advance("hora", winners=nagashi, dealer_continues=self.dealer in nagashi, reason="nagashi")
+        else:
+            stays = self.dealer in tenpai or self.round_wind in r.dealer_stays_on_noten_draw_rounds
+            self._advance("ryukyoku", tenpai=tenpai, dealer_continues=stays)
+        names = ", ".join(self.players[s] for s in tenpai) or "nobody"
+        return {"summary": f"draw, tenpai: {names}" + (f"; nagashi: {', '.join(e.nagashi)}" if nagashi else "")}
+
+    def _apply_abort(self, e: AbortEntry) -> dict[str, Any]:
+        r = self.rules
+        allowed = {"kyuushu": r.abort_kyuushu, "three_winds": r.abort_three_winds, "four_kans": r.abort_four_kans,
+                   "all_riichi": r.abort_all_riichi}
+        if not allowed.get(e.abort, False):
+            raise KeeperError(f"abortive draw {e.abort} does not exist under {r.name} (P92-P95)")
+        self._deposit_riichi(e.riichi)
+        st = payout.settle(r, payout.AbortiveDraw(e.abort), scores=tuple(self.scores), dealer=self.dealer,
+                           honba=self.honba, kyotaku=self.sticks)
+        self._pay(st)
+        passes = e.abort == "four_kans" and self.round_wind in r.four_kans_dealer_passes_rounds  # P94
+        self._advance("abort", dealer_continues=not passes, reason=e.abort)
+        return {"summary": f"abortive draw ({e.abort})"}
+
+    def _apply_chombo(self, seat: int, reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:
+        r = self.rules
+        st = payout.settle(r, payout.Chombo.of(seat, reason, tuple(sticks_this_hand)), scores=tuple(self.scores),
+                           dealer=self.dealer, honba=self.honba, kyotaku=self.sticks)
+        self._pay(st)
+        self.chombos[seat] += 1
+        passes = r.chombo_deal == "offender_dealer_passes" and seat == self.dealer  # P101 / A003-7
+        self._advance("chombo", offenders=(seat,), dealer_continues=not passes, reason=reason)
+        return {"kind": "chombo", "summary": f"chombo by {self.players[seat]} ({reason})"}
+
+    def _apply_penalty(self, e: PenaltyEntry) -> dict[str, Any]:
+        """P102-P106: what the mistake costs under these rules (a field per kind)."""
+        r = self.rules
+        seat = self.seat(e.who, "penalty")
+        what = f"{e.penalty} by {e.who}" + (f" ({e.reason})" if e.reason else "")
+        if e.penalty == "free":  # P106: decided at the table; paid to the others in equal parts
+            others = [x for x in range(3) if x != seat]
+            for x in others:
+                self.scores[x] += e.points // 2
+                self.chips[x] += e.chips // 2
+            self.scores[seat] -= e.points // 2 * 2
+            self.chips[seat] -= e.chips // 2 * 2
+            return {"summary": f"penalty {what}: {e.points:,} points, {e.chips} chips"}
+        effect = getattr(r, f"penalty_{e.penalty}")
+        if effect == "chombo":
+            row = self._apply_chombo(seat, e.penalty)
+            row["summary"] = f"penalty {what}: chombo"
+            return row
+        if effect == "chombo_at_draw":
+            self.at_draw.setdefault(seat, e.penalty)
+            return {"summary": f"penalty {what}: a chombo if the hand reaches the draw"}
+        if effect == "dead_hand":
+            self.dead.setdefault(seat, e.penalty)
+            return {"summary": f"penalty {what}: dead hand (no win, noten at the draw)"}
+        if effect == "deposit":
+            sticks = r.penalty_deposit_points // max(1, r.riichi_deposit)
+            self.scores[seat] -= sticks * r.riichi_deposit
+            self.sticks += sticks
+            self.chips[seat] -= r.penalty_deposit_chips
+            self.pot_chips += r.penalty_deposit_chips
+            return {"summary": f"penalty {what}: {r.penalty_deposit_points:,} points and "
+                               f"{r.penalty_deposit_chips} chips to the table"}
+        return {"summary": f"penalty {what}: no penalty under {r.name}"}
+
+    def _pay(self, st: payout.Settlement) -> None:
+        for x in range(3):
+            self.scores[x] += st.deltas[x]
+            self.chips[x] += st.chips[x]
+        self.sticks = st.kyotaku
+
+    # -- hand values ---------------------------------------------------------------------------
     def _score(self, w: Winner, seat: int, discarder: int | None, riichi: bool) -> Score:
         """The winner's Score: by tiles through ``score_hand`` with this game's winds, honba and
-        sticks; by value through the scorer's han/fu table."""
+        sticks; by value through ``score_from_han``."""
         r = self.rules
         where = f"win by {w.winner}"
-        if w.tiles is not None:
-            t = w.tiles
-            flags = {f: True for f in t.flags}
-            try:
+        seat_wind = WINDS[(seat - self.dealer) % 3]
+        disc_wind = None if discarder is None else WINDS[(discarder - self.dealer) % 3]
+        try:
+            if w.tiles is not None:
+                t = w.tiles
+                flags = {f: True for f in t.flags}
                 return score_hand(
                     t.hand, win=t.win, melds=t.melds, tsumo=discarder is None, riichi=riichi,
-                    seat_wind=WINDS[(seat - self.dealer) % 3], round_wind=self.round_wind,
-                    discarder_wind=None if discarder is None else WINDS[(discarder - self.dealer) % 3],
+                    seat_wind=seat_wind, round_wind=self.round_wind, discarder_wind=disc_wind,
                     dora_indicators=t.dora, ura_indicators=t.ura if riichi else (), kita=t.kita,
                     flowers=t.flowers, honba=self.honba, kyotaku=self.sticks, rules=r, **flags)
-            except NotAWinError as e:
-                raise KeeperError(f"{where}: not a win under {r.name}: {e}") from None
-            except SanmaError as e:
-                raise KeeperError(f"{where}: {e}") from None
-        assert w.value is not None
-        return self._score_value(w, seat, discarder, riichi)
+            v = w.value
+            assert v is not None
+            if v.ippatsu and not riichi:
+                raise KeeperError(f"{where}: ippatsu needs riichi (give --riichi {w.winner})")
+            yaku = (*v.yaku, *(("ippatsu",) if v.ippatsu else ()), *(("ura_dora",) * v.ura))
+            return score_from_han(v.han, v.fu, yakuman=v.yakuman, yaku=yaku, tsumo=discarder is None,
+                                  seat_wind=seat_wind, discarder_wind=disc_wind, honba=self.honba,
+                                  kyotaku=self.sticks, rules=r)
+        except NotAWinError as e:
+            raise KeeperError(f"{where}: not a win under {r.name}: {e}") from None
+        except KeeperError:
+            raise
+        except SanmaError as e:
+            raise KeeperError(f"{where}: {e}") from None
+
+    def _check_han(self, w: Winner, score: Score) -> None:
+        """P64: the rules' han minimum (the club's 2 han from 4 honba) for a hand given by value;
+        a hand given by tiles was checked by the scorer. A 1-han win under the 2-han minimum is a
+        chombo in seed 000 (L269), so it is refused here."""
+        if w.value is None or w.value.yakuman:
+            return
+        need = min_han_at(self.rules, self.honba)
+        han = w.value.han - (1 if w.value.ippatsu and not self.rules.shibari_counts_ippatsu and need > 1 else 0)
+        if han < need:
+            raise KeeperError(f"win by {w.winner}: {w.value.han} han is below the {need}-han minimum at "
+                              f"{self.honba} honba under {self.rules.name} (P64); under seed 000 that is a "
+                              f"chombo (`table chombo`)")
+
+    @staticmethod
+    def _closed(w: Winner) -> bool:
+        if w.tiles is not None:
+            return all(m.startswith("ankan:") for m in w.tiles.melds)
+        return w.value is not None and w.value.closed
+
+    def _tiles_of(self, w: Winner) -> list[Tile]:
+        assert w.tiles is not None
+        tiles = list(parse_tiles(w.tiles.hand))
+        for m in w.tiles.melds:
+            tiles += list(Meld.parse(m).tiles)
+        return tiles
+
+    def _chinitsu_shape(self, w: Winner) -> bool:
+        if w.tiles is None:
+            return w.value is not None and "chinitsu" in w.value.yaku
+        kinds = {t.kind for t in self._tiles_of(w) if not t.is_flower}
+        return bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+
+    def _ura_tiles(self, w: Winner) -> int | None:
+        """Physical tiles matching the ura indicators (``ura_chip_count = per_tile``, A000-25)."""
+        if w.tiles is None or not w.tiles.ura:
+            return None
+        ura_kinds = {successor(t.kind) for t in parse_tiles("".join(w.tiles.ura)) if not t.is_flower}
+        return sum(1 for t in self._tiles_of(w) if t.kind in ura_kinds)
 
     def label(self) -> str:
         lap = f" lap {self.lap + 1}" if self.lap else ""
@@ -161,5 +370,166 @@ class KeptGame:
     def pot_json(self) -> dict[str, Any]:
         return {"sticks": self.sticks, "chips": self.pot_chips}
 
+    # -- the table between hands (TEMPORARY until game/flow.py lands: mirrors the engine) -------
+    def _init_table(self) -> None:
+        r = self.rules
+        self.scores = [r.start_points] * 3
+        self.chips = [0] * 3
+        self.chombos = [0] * 3
+        self.dealer = 0
+        self.honba = 0
+        self.sticks = 0
+        self.pot_chips = 0
+        self.round_index = 0
+        self.kyoku = 0
+        self.busted: tuple[int, ...] = ()
+        self.busters: tuple[int, ...] = ()
+        self.opening_bust = False
+        self.dead: dict[int, str] = {}
+        self.at_draw: dict[int, str] = {}
+
+    @property
+    def round_wind(self) -> str:
+        winds = self.rules.round_winds
+        return winds[self.round_index] if self.round_index < len(winds) else "E"
+
+    @property
+    def lap(self) -> int:
+        return self.rules.round_winds[: self.round_index + 1].count(self.round_wind) - 1
+
+    def _advance(self, kind: str, *, winners: Sequence[int] = (), tenpai: Sequence[int] = (),
+                 offenders: Sequence[int] = (), dealer_continues: bool, bust_by: Sequence[int] = (),
+                 payer: int | None = None, reason: str = "") -> None:
+        r = self.rules
+        self.dead, self.at_draw = {}, {}
+        was_last = self.round_index >= len(r.round_winds) - 1 and self.kyoku == 2
+        in_overtime = self.round_index >= len(r.round_winds)
+        non_dealer_won = kind == "hora" and self.dealer not in winners
+        opening = self.round_index == 0 and self.kyoku == 0
+        if kind == "chombo":
+            self.honba += 1 if r.chombo_honba == "plus_one_on_renchan" and dealer_continues else 0
+        else:
+            self.honba = 0 if non_dealer_won else self.honba + 1
+        bust = tuple(s for s in range(3) if is_bust(r, self.scores[s]))
+        if bust and r.bust_ends_game:
+            self.busted = bust
+            self.opening_bust = opening
+            if kind == "chombo":
+                self.busters = tuple(x for x in range(3) if x not in offenders)
+            else:
+                self.busters = tuple(bust_by or winners) if kind == "hora" else tuple(tenpai)
+            self._end("bust")
+            return
+        dealer = self.dealer
+        top = placement(self.scores, 0).index(1)
+        dealer_top = top == dealer or (r.agari_yame_tied_top and self.scores[dealer] == max(self.scores))
+        reached = not r.top_must_reach_return or max(self.scores) >= r.target_points
+        if was_last and dealer_continues and dealer_top and reached:
+            if (kind == "hora" and r.agari_yame == "auto") or (kind == "ryukyoku" and r.tenpai_yame == "auto") or (
+                    kind == "abort" and r.agari_yame_on_abort):
+                self._end("yame")
+                return
+        if in_overtime:
+            if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
+                self._end("target_reached")
+                return
+            if r.overtime == "club_laps" and non_dealer_won:
+                self._end("overtime_non_dealer_win")
+                return
+        if not dealer_continues:
+            self.kyoku += 1
+            self.dealer = (self.dealer + 1) % 3
+            if self.kyoku == 3:
+                self.kyoku = 0
+                self.round_index += 1
+        if self.round_index >= len(r.round_winds) and not in_overtime:
+            if r.overtime == "none" or (r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points):
+                self._end("last_hand")
+                return
+            dealer_noten_draw = kind == "ryukyoku" and self.dealer != dealer and dealer not in tenpai
+            if r.overtime == "club_laps" and not dealer_noten_draw:
+                self._end("last_hand")
+                return
+        if in_overtime and r.overtime == "west" and self.round_index > len(r.round_winds):
+            self._end("overtime_over")
+
+    def _end(self, reason: str) -> None:
+        self.finished = True
+        self.end_reason = reason
+
+    def _apply_final(self, e: FinalEntry) -> dict[str, Any]:
+        """'Final scores only': the game's result from its final scores (and chips, if given)."""
+        scores = dict(e.scores)
+        if sorted(scores) != sorted(self.players):
+            raise KeeperError(f"final: give the scores of {', '.join(self.players)} (game {self.number}), "
+                              f"got {', '.join(scores)}")
+        total = sum(scores.values())
+        expected = 3 * self.rules.start_points
+        if total != expected:
+            raise KeeperError(f"final: the scores add up to {total:,}, not {expected:,} (3 x {self.rules.start_points:,})")
+        for p, c in e.chips:
+            self.seat(p, "final: chips")
+        if sum(c for _, c in e.chips):
+            raise KeeperError("final: chips won and lost must add up to 0")
+        self.scores = [scores[p] for p in self.players]
+        chips = dict(e.chips)
+        self.chips = [chips.get(p, 0) for p in self.players]
+        self._final = e
+        self._end("final_scores")
+        row = {"game": self.number, "kind": "final", "label": "final", "summary": "final scores",
+               "entry": _entry_json(e), "deltas": {p: scores[p] - self.rules.start_points for p in self.players},
+               "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores)}
+        self.hands.append(row)
+        return row
+
+    # -- the end of the game ---------------------------------------------------------------------
     def result(self, series: Series) -> GameResult:
-        raise NotImplementedError
+        """Settle the finished game: end-of-game payments (bust chips, P121), the final result
+        (uma doubled when the series says so, P28), streak chips (P120)."""
+        r = self.rules
+        scores, chips = list(self.scores), list(self.chips)
+        if self._final is None:
+            s2, c2 = payout.game_end_payments(r, scores, chips, busted=self.busted, busters=self.busters,
+                                              opening=self.opening_bust, dealer=self.dealer)
+            scores, chips = list(s2), list(c2)
+        sticks = self.sticks
+        if self.pot_chips:  # A000-27: table chips left at the end go to the top
+            chips[placement(scores, 0).index(1)] += self.pot_chips
+            self.pot_chips = 0
+        rules = r if self.uma_multiplier == 1 else replace(r, uma=tuple(u * self.uma_multiplier for u in r.uma))
+        fr = final_result(rules, scores, kyotaku=sticks, busted=self.busted, busters=self.busters, chips=chips,
+                          chombos=self.chombos)
+        ranks = self._by_person(fr.ranks)
+        streak = series.streak_chips(ranks, r.streak_chips)
+        total_chips = {p: fr.chips[i] + streak[p] for i, p in enumerate(self.players)}
+        return GameResult(self.number, self._by_person(fr.scores), ranks,
+                          {p: fr.points[i] for i, p in enumerate(self.players)}, total_chips, self.end_reason,
+                          self.last_winner, self.uma_multiplier, streak)
+
+
+def min_han_at(rules: Rules, honba: int) -> int:
+    """TEMPORARY: moves to scoring.py."""
+    return 2 if rules.shibari_from_honba and honba >= rules.shibari_from_honba else rules.min_han
+
+
+def _chip_flowers(w: Winner) -> int:
+    if w.tiles is not None:
+        return w.tiles.chip_flowers
+    return w.value.chip_flowers if w.value is not None else 0
+
+
+def _describe(name: str, s: Score) -> str:
+    if s.yakuman and not s.kazoe:
+        value = f"{s.yakuman}x yakuman"
+    else:
+        value = f"{s.han} han {s.fu} fu" + (f" {s.limit}" if s.limit else "")
+    return f"{name} {value} = {s.total:,}"
+
+
+def _entry_json(entry: Entry) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in asdict(entry).items():
+        if v in ((), None, "", 0, False, []) and k != "kind":
+            continue
+        out[k] = v
+    return out
