@@ -10,14 +10,17 @@ refused command exits 2 with a message and changes nothing. Writing commands als
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from .common import RULES_HELP, cli_errors
+
+if TYPE_CHECKING:
+    from ..table.keeper import Keeper
 
 table_app = typer.Typer(
     name="table",
@@ -48,7 +51,7 @@ def _names(text: str | None) -> list[str]:
 
 
 @contextmanager
-def _session(db: str | None) -> Iterator[Any]:
+def _session(db: str | None) -> Iterator[Keeper]:
     from ..store import open_db
     from ..table.keeper import Keeper
 
@@ -70,7 +73,7 @@ def _print(state: dict[str, Any], as_json: bool, note: str = "") -> None:
     typer.echo(render_text(state))
 
 
-def _write(db: str | None, as_json: bool, action: Any) -> None:
+def _write(db: str | None, as_json: bool, action: Callable[[Keeper], dict[str, Any]]) -> None:
     with cli_errors(), _session(db) as k:
         state = action(k)
     _print(state, as_json, "preview — nothing saved" if state.get("preview") else "")
@@ -148,7 +151,7 @@ def new(
     """Start a kept session. Example: sanma table new --rules club --people Aki,Ben,Chie,Dan"""
     from .common import load_rules
 
-    def act(k: Any) -> dict[str, Any]:
+    def act(k: Keeper) -> dict[str, Any]:
         return k.new(load_rules(rules), _names(people), series=series, mode="final" if final_only else "hands",
                      author=author)
 
@@ -189,7 +192,7 @@ def hand_cmd(
     han: Annotated[list[int] | None, typer.Option(help="Han, per winner (by value).")] = None,
     fu: Annotated[list[int] | None, typer.Option(help="Fu, per winner (by value).")] = None,
     yakuman: Annotated[list[int] | None, typer.Option(help="Yakuman multiplier, per winner (by value).")] = None,
-    yaku: Annotated[list[str] | None, typer.Option(help="By value: a yaku that earns chips (chinitsu, junchan...).")] = None,
+    yaku: Annotated[list[str] | None, typer.Option(help="By value: a yaku that earns chips (chinitsu, ...).")] = None,
     ura_han: Annotated[int, typer.Option("--ura-han", help="By value: ura dora han (chips).")] = 0,
     closed: Annotated[bool, typer.Option(help="By value: the hand was closed (chips).")] = False,
     ippatsu: bool = False, double_riichi: bool = False, open_riichi: bool = False, haitei: bool = False,
@@ -212,7 +215,7 @@ def hand_cmd(
                    houtei=houtei, rinshan=rinshan, chankan=chankan, kanburi=kanburi, tenhou=tenhou,
                    chiihou=chiihou, renhou=renhou)
 
-    def act(k: Any) -> dict[str, Any]:
+    def act(k: Keeper) -> dict[str, Any]:
         entry = _hand_command(session, ron, tsumo, from_, hand, win, melds, han, fu, yakuman, yaku, ura_han, closed,
                               flags, dora, ura, kita, flowers, riichi, pao, entry_json)
         return k.add(session, entry, author=author, reason=reason, client_id=client_id,
@@ -251,12 +254,12 @@ def abort_cmd(
 @table_app.command("chombo")
 def chombo_cmd(
     session: Annotated[int, typer.Argument(help="The session id.")],
-    who: Annotated[str, typer.Option(help="The offender.")],
+    who: Annotated[str, typer.Option(help="The offender (comma-separated when several in one hand).")],
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
     expect_version: Expect = None, preview: Preview = False,
 ) -> None:
     """Enter a chombo, settled as the rules say (P100-P101). Example: sanma table chombo 1 --who Ben --reason 誤ロン"""
-    entry = {"kind": "chombo", "who": who, "reason": reason}
+    entry = {"kind": "chombo", "who": _names(who), "reason": reason}
     _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
                                         expected_version=expect_version, preview=preview))
 
@@ -273,7 +276,8 @@ def penalty_cmd(
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
     expect_version: Expect = None, preview: Preview = False,
 ) -> None:
-    """Enter a mistake at the table, costed by the rules (P102-P106). Example: sanma table penalty 1 --who Ben --kind false_call"""
+    """Enter a mistake at the table, costed by the rules (P102-P106).
+    Example: sanma table penalty 1 --who Ben --kind false_call"""
     entry = {"kind": "penalty", "who": who, "penalty": kind, "reason": reason, "points": points, "chips": chips}
     _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
                                         expected_version=expect_version, preview=preview))
@@ -364,7 +368,7 @@ def fix_cmd(
                    houtei=houtei, rinshan=rinshan, chankan=chankan, kanburi=kanburi, tenhou=tenhou,
                    chiihou=chiihou, renhou=renhou)
 
-    def act(k: Any) -> dict[str, Any]:
+    def act(k: Keeper) -> dict[str, Any]:
         from ..table.entries import KeeperError
 
         entry: dict[str, Any] | None
@@ -380,7 +384,7 @@ def fix_cmd(
         elif abort is not None:
             entry = {"kind": "abort", "abort": abort, "riichi": _names(riichi)}
         elif chombo is not None:
-            entry = {"kind": "chombo", "who": chombo, "reason": reason}
+            entry = {"kind": "chombo", "who": _names(chombo), "reason": reason}
         elif penalty is not None:
             entry = {"kind": "penalty", "who": who, "penalty": penalty, "reason": reason, "points": points,
                      "chips": chips}

@@ -153,7 +153,10 @@ class AbortEntry:
 
 @dataclass(frozen=True, slots=True)
 class ChomboEntry:
-    who: str
+    """A chombo (P100-P102); ``who`` names every offender found in the same hand (e.g. two noten
+    riichi shown at the draw)."""
+
+    who: tuple[str, ...]
     reason: str = ""
     kind: str = "chombo"
 
@@ -266,7 +269,11 @@ def parse_entry(d: Any) -> Entry:
         return AbortEntry(str(d["abort"]), _names(d.get("riichi"), "riichi"))
     if kind == "chombo":
         _only(d, ("kind", "who", "reason"), "chombo")
-        return ChomboEntry(_name(d.get("who"), "chombo: who"), _text(d.get("reason"), "chombo: reason"))
+        who = d.get("who")
+        names = _names(who if isinstance(who, list) else [who], "chombo: who")
+        if not names:
+            raise KeeperError("chombo: who committed it?")
+        return ChomboEntry(names, _text(d.get("reason"), "chombo: reason"))
     if kind == "penalty":
         _only(d, ("kind", "who", "penalty", "reason", "points", "chips"), "penalty")
         if d.get("penalty") not in PENALTY_KINDS:

@@ -71,6 +71,9 @@ class KeptGame:
         self.end_reason = ""
         self.last_winner: str | None = None
         self._final: FinalEntry | None = None
+        self.scores: list[int] = []
+        self.chips: list[int] = []
+        self.pot_chips = 0
         self._init_table()
 
     # -- people and seats ---------------------------------------------------------------------
@@ -108,7 +111,7 @@ class KeptGame:
         elif isinstance(entry, AbortEntry):
             row.update(self._apply_abort(entry))
         elif isinstance(entry, ChomboEntry):
-            row.update(self._apply_chombo(self.seat(entry.who, "chombo"), entry.reason or "chombo"))
+            row.update(self._apply_chombo(self._seats(entry.who, "chombo"), entry.reason or "chombo"))
         elif isinstance(entry, PenaltyEntry):
             row.update(self._apply_penalty(entry))
         else:  # pragma: no cover - seatings are handled by the session
@@ -161,10 +164,15 @@ class KeptGame:
             w, s = e.wins[i], seats[i]
             score = self._score(w, s, discarder, s in riichi)
             self._check_han(w, score)
-            pao = tuple(payout.Pao(pao_seat, y) for y in r.pao_yaku) if pao_seat is not None else ()
-            if pao and not any(y.name in r.pao_yaku for y in score.yaku):
-                raise KeeperError(f"pao: {w.winner}'s hand has no yakuman with liability under {r.name} "
-                                  f"({', '.join(r.pao_yaku)}; by value, name it with --yaku) (P97)")
+            pao: tuple[payout.Pao, ...] = ()
+            if pao_seat is not None:
+                liable = [*r.pao_yaku, *((payout.RINSHAN_PAO,) if r.pao_daiminkan_rinshan else ())]
+                pao = tuple(payout.Pao(pao_seat, y) for y in liable)
+                names = {y.name for y in score.yaku}
+                if not (names & set(r.pao_yaku) and score.yakuman) and not (
+                        r.pao_daiminkan_rinshan and "rinshan" in names and discarder is None):
+                    raise KeeperError(f"pao: {w.winner}'s hand has no yakuman with liability under {r.name} "
+                                      f"({', '.join(r.pao_yaku)}; by value, name it with --yaku) (P97)")
             wins.append(payout.Win(s, score, pao=pao, closed=self._closed(w), ura_tiles=self._ura_tiles(w),
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
             summaries.append(_describe(w.winner, score))
@@ -199,9 +207,9 @@ class KeptGame:
                                   f"is a chombo (P80): enter it with `table chombo`")
         if nagashi and r.nagashi == "none":
             raise KeeperError(f"nagashi is not a hand under {r.name} (P96)")
-        late = [s for s in self.at_draw if s not in ()]
+        late = list(self.at_draw)
         if late:  # P102 / A003-7: a mistake that waited for the draw is a chombo now
-            return self._apply_chombo(late[0], self.at_draw[late[0]], sticks_this_hand=riichi)
+            return self._apply_chombo(tuple(late), self.at_draw[late[0]], sticks_this_hand=riichi)
         st = payout.settle(r, payout.ExhaustiveDraw(tenpai, nagashi), scores=tuple(self.scores),
                            dealer=self.dealer, honba=self.honba, kyotaku=self.sticks)
         self._pay(st)
@@ -231,15 +239,20 @@ class KeptGame:
         self._advance("abort", dealer_continues=not passes, reason=e.abort)
         return {"summary": f"abortive draw ({e.abort})"}
 
-    def _apply_chombo(self, seat: int, reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:
+    def _apply_chombo(self, seats: Sequence[int], reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:
+        """P100-P102: the hand is void; each offender pays (rank points at the end under
+        ``chombo = rank_points``); the deal repeats or passes (P101, A003-7)."""
         r = self.rules
-        st = payout.settle(r, payout.Chombo.of(seat, reason, tuple(sticks_this_hand)), scores=tuple(self.scores),
-                           dealer=self.dealer, honba=self.honba, kyotaku=self.sticks)
+        outcome = payout.Chombo(tuple(payout.Offence(s, reason) for s in seats), tuple(sticks_this_hand))
+        st = payout.settle(r, outcome, scores=tuple(self.scores), dealer=self.dealer, honba=self.honba,
+                           kyotaku=self.sticks)
         self._pay(st)
-        self.chombos[seat] += 1
-        passes = r.chombo_deal == "offender_dealer_passes" and seat == self.dealer  # P101 / A003-7
-        self._advance("chombo", offenders=(seat,), dealer_continues=not passes, reason=reason)
-        return {"kind": "chombo", "summary": f"chombo by {self.players[seat]} ({reason})"}
+        for s in seats:
+            self.chombos[s] += 1
+        passes = r.chombo_deal == "offender_dealer_passes" and self.dealer in seats  # P101 / A003-7
+        self._advance("chombo", offenders=tuple(seats), dealer_continues=not passes, reason=reason)
+        who = " & ".join(self.players[s] for s in seats)
+        return {"kind": "chombo", "summary": f"chombo by {who} ({reason})"}
 
     def _apply_penalty(self, e: PenaltyEntry) -> dict[str, Any]:
         """P102-P106: what the mistake costs under these rules (a field per kind)."""
@@ -256,7 +269,7 @@ class KeptGame:
             return {"summary": f"penalty {what}: {e.points:,} points, {e.chips} chips"}
         effect = getattr(r, f"penalty_{e.penalty}")
         if effect == "chombo":
-            row = self._apply_chombo(seat, e.penalty)
+            row = self._apply_chombo((seat,), e.penalty)
             row["summary"] = f"penalty {what}: chombo"
             return row
         if effect == "chombo_at_draw":
@@ -424,11 +437,11 @@ class KeptGame:
         top = placement(self.scores, 0).index(1)
         dealer_top = top == dealer or (r.agari_yame_tied_top and self.scores[dealer] == max(self.scores))
         reached = not r.top_must_reach_return or max(self.scores) >= r.target_points
-        if was_last and dealer_continues and dealer_top and reached:
-            if (kind == "hora" and r.agari_yame == "auto") or (kind == "ryukyoku" and r.tenpai_yame == "auto") or (
-                    kind == "abort" and r.agari_yame_on_abort):
-                self._end("yame")
-                return
+        yame = (kind == "hora" and r.agari_yame == "auto") or (kind == "ryukyoku" and r.tenpai_yame == "auto") or (
+            kind == "abort" and r.agari_yame_on_abort)
+        if was_last and dealer_continues and dealer_top and reached and yame:
+            self._end("yame")
+            return
         if in_overtime:
             if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
                 self._end("target_reached")
@@ -466,8 +479,9 @@ class KeptGame:
         total = sum(scores.values())
         expected = 3 * self.rules.start_points
         if total != expected:
-            raise KeeperError(f"final: the scores add up to {total:,}, not {expected:,} (3 x {self.rules.start_points:,})")
-        for p, c in e.chips:
+            raise KeeperError(f"final: the scores add up to {total:,}, not {expected:,} "
+                              f"(3 x {self.rules.start_points:,})")
+        for p, _ in e.chips:
             self.seat(p, "final: chips")
         if sum(c for _, c in e.chips):
             raise KeeperError("final: chips won and lost must add up to 0")
@@ -496,7 +510,8 @@ class KeptGame:
         if self.pot_chips:  # A000-27: table chips left at the end go to the top
             chips[placement(scores, 0).index(1)] += self.pot_chips
             self.pot_chips = 0
-        rules = r if self.uma_multiplier == 1 else replace(r, uma=tuple(u * self.uma_multiplier for u in r.uma))
+        m = self.uma_multiplier
+        rules = r if m == 1 else replace(r, uma=(r.uma[0] * m, r.uma[1] * m, r.uma[2] * m))  # P28
         fr = final_result(rules, scores, kyotaku=sticks, busted=self.busted, busters=self.busters, chips=chips,
                           chombos=self.chombos)
         ranks = self._by_person(fr.ranks)

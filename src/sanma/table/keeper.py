@@ -44,6 +44,7 @@ class Session:
     current: KeptGame | None = None
     rows: list[dict[str, Any]] = field(default_factory=list)
     next_dealer: str | None = None
+    last_order: tuple[str, ...] = ()
 
     # -- building ------------------------------------------------------------------------------
     def _game(self) -> KeptGame:
@@ -63,11 +64,12 @@ class Session:
             return self.series.active()[0]
         return self.series.roller()
 
-    def apply(self, no: int, uid: int, entry: Entry) -> None:
+    def apply(self, no: int, uid: int, entry: Entry, raw: Mapping[str, Any]) -> None:
         if isinstance(entry, SeatingEntry):
             self._seating(entry)
             self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1, "kind": "seating",
-                              "entry": _entry_json(entry), "deltas": {}, "chips": {}})
+                              "summary": "seating: " + ", ".join(self.upcoming()) + " (first dealer first)",
+                              "entry": dict(raw), "deltas": {}, "chips": {}})
             return
         if self.mode == "final" and not isinstance(entry, FinalEntry):
             raise KeeperError(f"session {self.id} records final scores only: enter each game with `table final`")
@@ -76,9 +78,10 @@ class Session:
                               f"started with --final-only")
         game = self._game()
         row = game.apply(entry)
-        row.update(no=no, uid=uid)
+        row.update(no=no, uid=uid, entry=dict(raw))
         self.rows.append(row)
         if game.finished:
+            self.last_order = game.players
             result = game.result(self.series)
             self.games.append(result)
             self.series = self.series.after_game(result.ranks, last_winner=result.last_winner,
@@ -96,61 +99,59 @@ class Session:
             self.current = None  # not started: it is rebuilt with the new seating
 
     # -- reading -------------------------------------------------------------------------------
+    def upcoming(self) -> tuple[str, ...]:
+        """The coming game's players in seat order (its first dealer first)."""
+        dealer = self.next_dealer if self.next_dealer is not None else self._default_dealer()
+        return self.series.seat_order(dealer)
+
     def to_json(self) -> dict[str, Any]:
-        game = self.current
-        finished = game is None or game.finished
-        if game is None or game.finished:
-            # between games: show the coming game's seating
-            try:
-                dealer = self.next_dealer if self.next_dealer is not None else self._default_dealer()
-                upcoming = self.series.seat_order(dealer)
-            except SeriesError:
-                upcoming = self.series.active()
-            seats: dict[str, str | None] = {p: None for p in self.people}
-            for i, p in enumerate(upcoming):
-                seats[p] = "ESW"[i]
-        else:
-            seats = {p: game.wind_of(p) for p in self.people}
-        shown = game if game is not None else None
-        scores = shown.scores_by_person() if shown is not None else {p: self.rules.start_points for p in upcoming}
-        hand = shown.hand_json() if shown is not None and not shown.finished else None
-        if hand is None:
-            hand = {"round": self.rules.round_winds[0], "number": 1, "lap": 0, "honba": 0, "sticks": 0,
-                    "dealer": upcoming[0]}
+        game = self.current if self.current is not None and not self.current.finished else None
         chips = {p: 0 for p in self.people}
         for g in self.games:
             for p, c in g.chips.items():
                 chips[p] += c
-        if game is not None and not game.finished:
+        order = self.upcoming()
+        coming = {"game": len(self.games) + 1, "seats": {p: ("ESW"[order.index(p)] if p in order else None)
+                                                          for p in self.people},
+                  "dealer": order[0], "sitting_out": self.series.sitting_out(), "roller": self.series.roller(),
+                  "reseat_due": self.series.reseat_due(),
+                  "uma_multiplier": self.series.uma_multiplier(self.rules.uma_doubling)}
+        if game is not None:
             for p, c in game.chips_by_person().items():
                 chips[p] += c
+            state: dict[str, Any] = {
+                "game": game.number, "finished": False, "hand": game.hand_json(),
+                "seats": {p: game.wind_of(p) for p in self.people}, "scores": game.scores_by_person(),
+                "pot": game.pot_json(), "sitting_out": _sitting_out(self.people, game.players),
+                "uma_multiplier": game.uma_multiplier}
+        elif self.games:  # the last game is over; the next entry starts the next one
+            last = self.games[-1]
+            state = {"game": last.game, "finished": True, "hand": None,
+                     "seats": {p: (None if p not in last.ranks else "ESW"[self.last_order.index(p)])
+                               for p in self.people},
+                     "scores": dict(last.scores), "pot": {"sticks": 0, "chips": 0},
+                     "sitting_out": _sitting_out(self.people, tuple(last.ranks)),
+                     "uma_multiplier": last.uma_multiplier}
+        else:  # nothing entered yet
+            state = {"game": 1, "finished": False, "hand": _first_hand(self.rules, order[0]),
+                     "seats": coming["seats"], "scores": {p: self.rules.start_points for p in order},
+                     "pot": {"sticks": 0, "chips": 0}, "sitting_out": self.series.sitting_out(),
+                     "uma_multiplier": coming["uma_multiplier"]}
         return {
             "session": self.id, "rules": self.rules.name, "people": list(self.people), "series": self.series_name,
-            "mode": self.mode, "version": self.version,
-            "game": len(self.games) + (0 if finished and self.games else 1) if self.games or game else 1,
-            "finished": bool(finished and self.games),
-            "hand": hand, "seats": seats, "scores": scores, "chips": chips,
-            "pot": shown.pot_json() if shown is not None and not shown.finished else {"sticks": 0, "chips": 0},
-            "sitting_out": self.series.sitting_out() if finished else _sitting_out(self.people, seats),
-            "roller": self.series.roller() if finished or game is None else None,
-            "reseat_due": self.series.reseat_due(),
-            "uma_multiplier": (game.uma_multiplier if game is not None and not game.finished
-                               else self.series.uma_multiplier(self.rules.uma_doubling)),
-            "hands": self.rows,
-            "games": [g.to_json() for g in self.games],
+            "mode": self.mode, "version": self.version, **state, "chips": chips, "next": coming,
+            "hands": self.rows, "games": [g.to_json() for g in self.games],
             "standings": standings(self.people, self.games),
         }
 
 
-def _sitting_out(people: Sequence[str], seats: Mapping[str, str | None]) -> str | None:
-    out = [p for p in people if seats.get(p) is None]
+def _first_hand(rules: Rules, dealer: str) -> dict[str, Any]:
+    return {"round": rules.round_winds[0], "number": 1, "lap": 0, "honba": 0, "sticks": 0, "dealer": dealer}
+
+
+def _sitting_out(people: Sequence[str], players: Sequence[str]) -> str | None:
+    out = [p for p in people if p not in players]
     return out[0] if out else None
-
-
-def _entry_json(entry: Entry) -> dict[str, Any]:
-    from dataclasses import asdict
-
-    return {k: v for k, v in asdict(entry).items() if v not in ((), None, "", 0, False) or k == "kind"}
 
 
 def standings(people: Sequence[str], games: Sequence[GameResult]) -> list[dict[str, Any]]:
@@ -187,7 +188,7 @@ def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, ser
     s = Session(session_id, rules, tuple(people), mode, series_name, version, series)
     for no, (uid, raw) in enumerate(effective(log), start=1):
         try:
-            s.apply(no, uid, parse_entry(raw))
+            s.apply(no, uid, parse_entry(raw), raw)
         except (KeeperError, SeriesError) as e:
             raise KeeperError(f"entry {no}: {e}") from None
     return s
@@ -367,19 +368,26 @@ class Keeper:
 def render_text(state: Mapping[str, Any]) -> str:
     """A compact readable view of a session's state."""
     lines = [f"session {state['session']} — {state['rules']} — game {state['game']}"
-             + (" (finished)" if state["finished"] else "")]
+             + (" (finished)" if state["finished"] else "") + f" — version {state['version']}"]
     h = state["hand"]
-    lines.append(f"{h['round']}{h['number']}" + (f" lap {h['lap'] + 1}" if h["lap"] else "")
-                 + f", {h['honba']} honba, {h['sticks']} sticks, dealer {h['dealer']}")
+    if h is not None:
+        lines.append(f"{h['round']}{h['number']}" + (f" lap {h['lap'] + 1}" if h["lap"] else "")
+                     + f", {h['honba']} honba, {h['sticks']} sticks, dealer {h['dealer']}")
     for p in state["people"]:
         wind = state["seats"].get(p)
         score = state["scores"].get(p)
-        lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else f'{score:>7,}'}"
+        lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else f'{score:>7,}':>7}"
                      f"  chips {state['chips'].get(p, 0):+d}")
     for row in state["hands"][-8:]:
         deltas = ", ".join(f"{p} {d:+,}" for p, d in row["deltas"].items() if d)
         lines.append(f"  #{row['no']:<3} g{row['game']} {row.get('label', ''):<6} {row.get('summary', row['kind'])}"
                      + (f" — {deltas}" if deltas else ""))
+    if state["finished"]:
+        nxt = state["next"]
+        lines.append(f"next: game {nxt['game']}, dealer {nxt['dealer']}"
+                     + (f", {nxt['sitting_out']} sits out" if nxt["sitting_out"] else "")
+                     + (f", uma x{nxt['uma_multiplier']}" if nxt["uma_multiplier"] > 1 else "")
+                     + (", seat draw due" if nxt["reseat_due"] else ""))
     return "\n".join(lines)
 
 
