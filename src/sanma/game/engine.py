@@ -34,22 +34,24 @@ from ..rules.schema import Rules
 from ..scoring import Score, score_hand
 from ..shanten_table import shanten_trusted
 from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, successor
+from . import flow
 from .actions import Action
 from .payout import (
     RINSHAN_PAO,
+    AbortiveDraw,
     Chombo,
     ExhaustiveDraw,
     Hora,
     Offence,
+    Outcome,
     Pao,
     Settlement,
     Win,
-    game_end_payments,
     settle_chombo,
     settle_draw,
     settle_hora,
 )
-from .settle import FinalResult, final_result, is_bust, placement
+from .settle import FinalResult, is_bust
 from .wall import Wall
 
 SEATS: Final = 3
@@ -241,12 +243,7 @@ class Game:
 
     @property
     def round_wind(self) -> str:
-        rw = self.rules.round_winds
-        if self.round_index < len(rw):
-            return rw[self.round_index]
-        if self.rules.overtime == "west":  # sudden death in the next wind (West after South, South after East)
-            return "ESWN"[min(3, "ESWN".index(rw[-1]) + 1)]
-        return rw[-1] if self.rules.overtime == "club_laps" else "E"
+        return flow.round_wind(self.rules, self.round_index)
 
     def seat_wind(self, seat: int) -> str:
         return WIND_LETTERS[(seat - self.dealer) % SEATS]
@@ -598,7 +595,7 @@ class Game:
             return
         if t == "ryukyoku":
             self._emit({"type": "ryukyoku", "reason": "kyuushu", "actor": seat})
-            self._end_hand_abort("kyuushu", dealer_continues=True)
+            self._end_hand_abort("kyuushu")
             return
         if t in ("dahai", "reach", "open_reach"):
             assert a.tile is not None
@@ -827,7 +824,7 @@ class Game:
             self._emit({"type": "reach_accepted", "actor": seat, "scores": list(self.scores)})
             if r.abort_all_riichi and all(x.riichi for x in self.seats):  # P95
                 self._emit({"type": "ryukyoku", "reason": "all_riichi"})
-                self._end_hand_abort("all_riichi", dealer_continues=True)
+                self._end_hand_abort("all_riichi")
                 return
         if self._pending_kan_dora:
             while self._pending_kan_dora:
@@ -838,12 +835,11 @@ class Game:
             firsts = [self.seats[s].discards[0].tile.kind for s in range(SEATS) if self.seats[s].discards]
             if len(firsts) == SEATS and len(set(firsts)) == 1 and firsts[0] in WINDS:
                 self._emit({"type": "ryukyoku", "reason": "sanfuu_renda"})
-                self._end_hand_abort("three_winds", dealer_continues=True)
+                self._end_hand_abort("three_winds")
                 return
         if len(self._kans) == 4 and len(set(self._kans)) > 1 and r.abort_four_kans and not called:  # P94
             self._emit({"type": "ryukyoku", "reason": "suukaikan"})
-            self._end_hand_abort("four_kans",
-                                 dealer_continues=self.round_wind not in r.four_kans_dealer_passes_rounds)
+            self._end_hand_abort("four_kans")
             return
         if called:
             return
@@ -1010,12 +1006,9 @@ class Game:
                         "deltas": list(part.deltas), "scores": list(running),
                         **({"pao": part.pao} if part.pao is not None else {})})
         self._apply_settlement(paid)
-        dealer_won = self.dealer in winners
         self._emit({"type": "end_kyoku", "deltas": list(paid.deltas), "scores": list(self.scores)})
-        self._finish_hand(HandResult("hora", tuple(winners), dealer_continues=dealer_won and (
-            r.renchan_on_dealer_win and (len(winners) == 1 or r.double_ron_dealer_renchan)),
-            deltas=paid.deltas, scores=tuple(scores)), first_winner=winners[0], payer=discarder,
-            bust_by=paid.bust_by)
+        self._finish_hand(hora, HandResult("hora", tuple(winners), dealer_continues=self._renchan(hora),
+                                           deltas=paid.deltas, scores=tuple(scores)), paid.bust_by)
 
     def _win_of(self, w: int, s: Score) -> Win:
         """The payout's view of seat ``w``'s win: liable seats (P97), what the chips need (P115-P119)."""
@@ -1099,14 +1092,14 @@ class Game:
         tenpai = [s for s in range(SEATS) if self._is_tenpai(s)]
         nagashi = [s for s in range(SEATS) if self.seats[s].nagashi and self.seats[s].discards] \
             if r.nagashi != "none" else []
-        paid = settle_draw(r, ExhaustiveDraw(tuple(tenpai), tuple(nagashi)), dealer=self.dealer, honba=self.honba,
-                           kyotaku=self.kyotaku)
+        draw = ExhaustiveDraw(tuple(tenpai), tuple(nagashi))
+        paid = settle_draw(r, draw, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku)
         if nagashi and r.nagashi_is_win:  # A000-3, A002-18, A003-12: nagashi as a tsumo win
             self._emit({"type": "ryukyoku", "reason": "nagashi", "nagashi": nagashi})
             self._apply_settlement(paid)
             self._emit({"type": "end_kyoku", "deltas": list(paid.deltas), "scores": list(self.scores)})
-            self._finish_hand(HandResult("hora", tuple(nagashi), dealer_continues=self.dealer in nagashi,
-                                         deltas=paid.deltas, reason="nagashi"), first_winner=nagashi[0])
+            self._finish_hand(draw, HandResult("hora", tuple(nagashi), dealer_continues=self._renchan(draw),
+                                               deltas=paid.deltas, reason="nagashi"))
             return
         self._apply_settlement(paid)
         deltas = list(paid.deltas)
@@ -1114,9 +1107,8 @@ class Game:
                     "tehais": [[t.mjai for t in self.seats[s].hand] if s in tenpai else [] for s in range(SEATS)],
                     "deltas": deltas, "scores": list(self.scores)})
         self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
-        dealer_stays = self.dealer in tenpai or self.round_wind in r.dealer_stays_on_noten_draw_rounds
-        self._finish_hand(HandResult("ryukyoku", tenpai=tuple(tenpai), dealer_continues=dealer_stays,
-                                     deltas=tuple(deltas), reason="exhaustive"))
+        self._finish_hand(draw, HandResult("ryukyoku", tenpai=tuple(tenpai), dealer_continues=self._renchan(draw),
+                                           deltas=tuple(deltas), reason="exhaustive"))
 
     def _chombo(self, offenders: list[tuple[int, str]]) -> None:
         """P100-P102: settle a chombo found in this hand; ``offenders`` are (seat, reason) pairs.
@@ -1129,8 +1121,8 @@ class Game:
         sticks = tuple(s for s in range(SEATS) if self.seats[s].stick_paid)
         for s in sticks:
             self.seats[s].stick_paid = False
-        paid = settle_chombo(r, Chombo(tuple(Offence(s, why) for s, why in offenders), sticks), dealer=self.dealer,
-                             kyotaku=self.kyotaku)
+        chombo = Chombo(tuple(Offence(s, why) for s, why in offenders), sticks)
+        paid = settle_chombo(r, chombo, dealer=self.dealer, kyotaku=self.kyotaku)
         running = [self.scores[x] + paid.refund[x] for x in range(SEATS)]
         for (seat, reason), d in zip(offenders, paid.offences, strict=True):
             for x in range(SEATS):
@@ -1140,107 +1132,53 @@ class Game:
                         "scores": list(running)})
         self._apply_settlement(paid)
         self._emit({"type": "end_kyoku", "deltas": list(paid.deltas), "scores": list(self.scores)})
-        dealer_passes = r.chombo_deal == "offender_dealer_passes" and any(s == self.dealer for s, _ in offenders)
-        self._finish_hand(HandResult("chombo", offenders=tuple(s for s, _ in offenders),
-                                     dealer_continues=not dealer_passes, deltas=paid.deltas,
-                                     reason=offenders[0][1]))
+        self._finish_hand(chombo, HandResult("chombo", offenders=tuple(s for s, _ in offenders),
+                                             dealer_continues=self._renchan(chombo), deltas=paid.deltas,
+                                             reason=offenders[0][1]))
 
-    def _end_hand_abort(self, reason: str, dealer_continues: bool) -> None:
+    def _end_hand_abort(self, reason: str) -> None:
         self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
-        self._finish_hand(HandResult("abort", dealer_continues=dealer_continues, reason=reason))
+        abort = AbortiveDraw(reason)
+        self._finish_hand(abort, HandResult("abort", dealer_continues=self._renchan(abort), reason=reason))
 
     # ------------------------------------------------------------------------------------------
-    # between hands
+    # between hands (game/flow.py decides)
     # ------------------------------------------------------------------------------------------
-    def _finish_hand(self, res: HandResult, first_winner: int | None = None, payer: int | None = None,
-                     bust_by: tuple[int, ...] = ()) -> None:
-        """End the hand; ``bust_by`` names who a bust is owed to when not every winner (P91)."""
-        r = self.rules
+    def _renchan(self, outcome: Outcome) -> bool:
+        return flow.dealer_continues(self.rules, self.round_index, self.dealer, outcome)
+
+    def _table(self) -> flow.TableState:
+        return flow.TableState(tuple(self.scores), self.round_index, self.kyoku_in_round, self.honba, self.kyotaku,
+                               tuple(self.chips), tuple(self.chombos), self.hand_number)
+
+    def _finish_hand(self, outcome: Outcome, res: HandResult, bust_by: tuple[int, ...] = ()) -> None:
+        """End the hand (its payments applied): the next hand, or the end of the game (flow.advance)."""
         self.hand_results.append(res)
         self._pending, self._responses = {}, {}
-        was_last = self._is_last_hand()
-        in_overtime = self.round_index >= len(r.round_winds)
-        non_dealer_won = res.kind == "hora" and self.dealer not in res.winners
-        if res.kind == "chombo":  # P101 / A003-7: unchanged, or +1 when the dealer repeats
-            self.honba += 1 if r.chombo_honba == "plus_one_on_renchan" and res.dealer_continues else 0
-        else:  # Honba (P45 / A000-18): +1 after a dealer win or any draw; 0 after a non-dealer win.
-            self.honba = 0 if non_dealer_won else self.honba + 1
-        bust = [s for s in range(SEATS) if self._is_bust(self.scores[s])]
-        if bust and r.bust_ends_game:
-            self.busted = bust
-            if res.kind == "chombo":  # the offender busts paying the others
-                self.busters = [x for x in range(SEATS) if x not in res.offenders]
-            else:
-                self.busters = list(bust_by or res.winners) if res.kind == "hora" else list(res.tenpai)
-            self._end_game("bust")
+        end = flow.advance(self.rules, self._table(), outcome, bust_by=bust_by, max_hands=self.max_hands)
+        st = end.state
+        self.round_index, self.kyoku_in_round, self.honba, self.hand_number = (
+            st.round_index, st.dealer, st.honba, st.hand_number)
+        if end.over:
+            self.busted, self.busters = list(end.busted), list(end.busters)
+            self._end_game(end)
             return
-        reason = self._end_reason(res, was_last, in_overtime, non_dealer_won)
-        if reason:
-            self._end_game(reason)
-            return
-        self.hand_number += 1
         self._start_hand()
 
-    def _end_reason(self, res: HandResult, was_last: bool, in_overtime: bool, non_dealer_won: bool) -> str:
-        """Advance the dealer and round; return why the game ends now, or "" to play on."""
-        r = self.rules
-        dealer = self.dealer
-        top = placement(self.scores, 0).index(1)
-        dealer_top = top == dealer or (r.agari_yame_tied_top and self.scores[dealer] == max(self.scores))
-        reached = not r.top_must_reach_return or max(self.scores) >= r.target_points
-        if was_last and res.dealer_continues and dealer_top and reached:  # P38-P40
-            if res.kind == "hora" and r.agari_yame == "auto":
-                return "agari_yame"
-            if res.kind == "ryukyoku" and r.tenpai_yame == "auto":
-                return "tenpai_yame"
-            if res.kind == "abort" and r.agari_yame_on_abort:
-                return "agari_yame"
-        if in_overtime:  # P34
-            if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
-                return "target_reached"
-            if r.overtime == "club_laps" and non_dealer_won:
-                return "overtime_non_dealer_win"
-        if not res.dealer_continues:
-            self.kyoku_in_round += 1
-            if self.kyoku_in_round == SEATS:
-                self.kyoku_in_round = 0
-                self.round_index += 1
-        if self.round_index >= len(r.round_winds) and not in_overtime:
-            # The last hand is over. Overtime per rules (P34).
-            if r.overtime == "none":
-                return "last_hand"
-            if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
-                return "last_hand"
-            dealer_noten_draw = res.kind == "ryukyoku" and self.dealer != dealer and dealer not in res.tenpai
-            if r.overtime == "club_laps" and not dealer_noten_draw:
-                return "last_hand"
-        if in_overtime and r.overtime == "west" and self.round_index > len(r.round_winds):
-            return "overtime_over"
-        if self.hand_number + 1 >= self.max_hands:  # safety net: no game runs forever
-            return "hand_limit"
-        return ""
-
     def _is_last_hand(self) -> bool:
-        r = self.rules
-        return self.round_index >= len(r.round_winds) - 1 and self.kyoku_in_round == SEATS - 1
+        return flow.is_last_hand(self.rules, self.round_index, self.kyoku_in_round)
 
     def _is_bust(self, score: int) -> bool:
         return is_bust(self.rules, score)
 
-    def _end_game(self, reason: str) -> None:
-        r = self.rules
-        self.end_reason = reason
-        scores, chips = game_end_payments(r, self.scores, self.chips, busted=self.busted, busters=self.busters,
-                                          opening=self.round_index == 0 and self.kyoku_in_round == 0,
-                                          dealer=self.dealer)  # P110-P112, P121
-        self.scores, self.chips = list(scores), list(chips)
-        self.result = final_result(r, self.scores, kyotaku=self.kyotaku, busted=self.busted,
-                                   busters=self.busters, chips=self.chips, chombos=self.chombos)
+    def _end_game(self, end: flow.HandEnd) -> None:
+        self.end_reason = end.reason
+        self.result = flow.final(self.rules, end)
         self.scores = list(self.result.scores)
-        if r.leftover_riichi == "top":
+        if self.rules.leftover_riichi == "top":
             self.kyotaku = 0
         self.done = True
-        self._emit({"type": "end_game", "reason": reason, "scores": list(self.result.scores),
+        self._emit({"type": "end_game", "reason": end.reason, "scores": list(self.result.scores),
                     "ranks": list(self.result.ranks),
                     "points": list(self.result.points), "chips": list(self.result.chips)})
 
