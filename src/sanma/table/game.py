@@ -14,11 +14,11 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..errors import NotAWinError, SanmaError
-from ..game import payout
-from ..game.settle import final_result, is_bust, placement
+from ..game import flow, payout
+from ..game.settle import final_result
 from ..hand import Meld
 from ..rules.schema import Rules
-from ..scoring import Score, score_from_han, score_hand
+from ..scoring import Score, min_han_at, score_from_han, score_hand
 from ..tiles import Tile, parse_tiles, successor
 from .entries import (
     AbortEntry,
@@ -71,10 +71,11 @@ class KeptGame:
         self.end_reason = ""
         self.last_winner: str | None = None
         self._final: FinalEntry | None = None
-        self.scores: list[int] = []
-        self.chips: list[int] = []
-        self.pot_chips = 0
-        self._init_table()
+        self.table = flow.TableState.start(rules)
+        self._end: flow.HandEnd | None = None
+        self.pot_chips = 0  # chips deposited on the table by penalties (P104, A000-27)
+        self.dead: dict[int, str] = {}  # seat -> the mistake that made its hand dead (P103)
+        self.at_draw: dict[int, str] = {}  # seat -> the mistake that is a chombo at the draw (P102)
 
     # -- people and seats ---------------------------------------------------------------------
     def seat(self, person: str, what: str) -> int:
@@ -128,14 +129,23 @@ class KeptGame:
     def _deposit_riichi(self, people: Sequence[str]) -> tuple[int, ...]:
         """P48: each riichi declared this hand puts a stick on the table (P79: if the points allow)."""
         seats = self._seats(people, "riichi")
+        r = self.rules
+        scores = self.scores
         for s in seats:
-            if self.scores[s] < self.rules.riichi_min_points:  # P79 / A000-19
-                raise KeeperError(f"riichi: {self.players[s]} has {self.scores[s]:,} points; riichi needs "
-                                  f"{self.rules.riichi_min_points:,} (P79)")
-        for s in seats:
-            self.scores[s] -= self.rules.riichi_deposit
-            self.sticks += 1
+            if scores[s] < r.riichi_min_points:  # P79 / A000-19
+                raise KeeperError(f"riichi: {self.players[s]} has {scores[s]:,} points; riichi needs "
+                                  f"{r.riichi_min_points:,} (P79)")
+            scores[s] -= r.riichi_deposit
+        self._move(scores=scores, kyotaku=self.sticks + len(seats))
         return seats
+
+    def _take_pot(self, seat: int) -> None:
+        """P104 / A000-27: chips a penalty left on the table go to the (first) winner."""
+        if self.pot_chips:
+            chips = self.chips
+            chips[seat] += self.pot_chips
+            self.pot_chips = 0
+            self._move(chips=chips)
 
     def _check_alive(self, seat: int, what: str) -> None:
         if seat in self.dead:
@@ -176,22 +186,13 @@ class KeptGame:
             wins.append(payout.Win(s, score, pao=pao, closed=self._closed(w), ura_tiles=self._ura_tiles(w),
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
             summaries.append(_describe(w.winner, score))
-        hora = payout.Hora(tuple(wins), discarder)
-        st = payout.settle(r, hora, scores=tuple(self.scores), dealer=self.dealer, honba=self.honba,
-                           kyotaku=self.sticks)
-        self._pay(st)
-        if self.pot_chips:  # P104 / A000-27: table chips go to the (first) winner
-            self.chips[wins[0].seat] += self.pot_chips
-            self.pot_chips = 0
+        paid = self._settle(payout.Hora(tuple(wins), discarder))
+        self._take_pot(wins[0].seat)
         self.last_winner = self.players[wins[0].seat]
-        dealer_continues = self.dealer in seats and r.renchan_on_dealer_win and (
-            len(seats) == 1 or r.double_ron_dealer_renchan)
-        self._advance("hora", winners=tuple(w.seat for w in wins), dealer_continues=dealer_continues,
-                      bust_by=st.bust_by, payer=discarder)
         how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
         return {"summary": f"{' & '.join(summaries)} ({how})",
                 "payments": [{"winner": self.players[p.seat], "deltas": self._by_person(p.deltas),
-                              "pao": None if p.pao is None else self.players[p.pao]} for p in st.wins]}
+                              "pao": None if p.pao is None else self.players[p.pao]} for p in paid.wins]}
 
     def _apply_draw(self, e: DrawEntry) -> dict[str, Any]:
         r = self.rules
@@ -200,28 +201,20 @@ class KeptGame:
         for s in tenpai:
             if s in self.dead:
                 raise KeeperError(f"tenpai: {self.players[s]} has a dead hand ({self.dead[s]}): noten (P103)")
-        riichi = self._deposit_riichi(e.riichi)
-        for s in riichi:
-            if s not in tenpai:
-                raise KeeperError(f"draw: {self.players[s]} declared riichi but is not tenpai: a noten riichi "
-                                  f"is a chombo (P80): enter it with `table chombo`")
         if nagashi and r.nagashi == "none":
             raise KeeperError(f"nagashi is not a hand under {r.name} (P96)")
+        riichi = self._deposit_riichi(e.riichi)
         late = list(self.at_draw)
         if late:  # P102 / A003-7: a mistake that waited for the draw is a chombo now
             return self._apply_chombo(tuple(late), self.at_draw[late[0]], sticks_this_hand=riichi)
-        st = payout.settle(r, payout.ExhaustiveDraw(tenpai, nagashi), scores=tuple(self.scores),
-                           dealer=self.dealer, honba=self.honba, kyotaku=self.sticks)
-        self._pay(st)
-        if nagashi and r.nagashi_is_win:
+        for s in riichi:
+            if s not in tenpai and not (nagashi and r.nagashi_is_win):
+                raise KeeperError(f"draw: {self.players[s]} declared riichi but is not tenpai: a noten riichi "
+                                  f"is a chombo (P80): enter it with `table chombo`")
+        self._settle(payout.ExhaustiveDraw(tenpai, nagashi))
+        if nagashi and r.nagashi_is_win:  # P96 / A000-3: nagashi is a win
             self.last_winner = self.players[nagashi[0]]
-            if self.pot_chips:
-                self.chips[nagashi[0]] += self.pot_chips
-                self.pot_chips = 0
-            self._advance("hora", winners=nagashi, dealer_continues=self.dealer in nagashi, reason="nagashi")
-        else:
-            stays = self.dealer in tenpai or self.round_wind in r.dealer_stays_on_noten_draw_rounds
-            self._advance("ryukyoku", tenpai=tenpai, dealer_continues=stays)
+            self._take_pot(nagashi[0])
         names = ", ".join(self.players[s] for s in tenpai) or "nobody"
         return {"summary": f"draw, tenpai: {names}" + (f"; nagashi: {', '.join(e.nagashi)}" if nagashi else "")}
 
@@ -232,40 +225,31 @@ class KeptGame:
         if not allowed.get(e.abort, False):
             raise KeeperError(f"abortive draw {e.abort} does not exist under {r.name} (P92-P95)")
         self._deposit_riichi(e.riichi)
-        st = payout.settle(r, payout.AbortiveDraw(e.abort), scores=tuple(self.scores), dealer=self.dealer,
-                           honba=self.honba, kyotaku=self.sticks)
-        self._pay(st)
-        passes = e.abort == "four_kans" and self.round_wind in r.four_kans_dealer_passes_rounds  # P94
-        self._advance("abort", dealer_continues=not passes, reason=e.abort)
+        self._settle(payout.AbortiveDraw(e.abort))
         return {"summary": f"abortive draw ({e.abort})"}
 
     def _apply_chombo(self, seats: Sequence[int], reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:
         """P100-P102: the hand is void; each offender pays (rank points at the end under
-        ``chombo = rank_points``); the deal repeats or passes (P101, A003-7)."""
-        r = self.rules
-        outcome = payout.Chombo(tuple(payout.Offence(s, reason) for s in seats), tuple(sticks_this_hand))
-        st = payout.settle(r, outcome, scores=tuple(self.scores), dealer=self.dealer, honba=self.honba,
-                           kyotaku=self.sticks)
-        self._pay(st)
-        for s in seats:
-            self.chombos[s] += 1
-        passes = r.chombo_deal == "offender_dealer_passes" and self.dealer in seats  # P101 / A003-7
-        self._advance("chombo", offenders=tuple(seats), dealer_continues=not passes, reason=reason)
+        ``chombo = rank_points``); riichi sticks of the hand go back; the deal repeats or passes
+        (P101, A003-7)."""
+        self._settle(payout.Chombo(tuple(payout.Offence(s, reason) for s in seats), tuple(sticks_this_hand)))
         who = " & ".join(self.players[s] for s in seats)
         return {"kind": "chombo", "summary": f"chombo by {who} ({reason})"}
 
     def _apply_penalty(self, e: PenaltyEntry) -> dict[str, Any]:
-        """P102-P106: what the mistake costs under these rules (a field per kind)."""
+        """P102-P106: what the mistake costs under these rules (one field per kind)."""
         r = self.rules
         seat = self.seat(e.who, "penalty")
         what = f"{e.penalty} by {e.who}" + (f" ({e.reason})" if e.reason else "")
+        scores, chips = self.scores, self.chips
         if e.penalty == "free":  # P106: decided at the table; paid to the others in equal parts
-            others = [x for x in range(3) if x != seat]
-            for x in others:
-                self.scores[x] += e.points // 2
-                self.chips[x] += e.chips // 2
-            self.scores[seat] -= e.points // 2 * 2
-            self.chips[seat] -= e.chips // 2 * 2
+            for x in range(3):
+                if x != seat:
+                    scores[x] += e.points // 2
+                    chips[x] += e.chips // 2
+            scores[seat] -= e.points // 2 * 2
+            chips[seat] -= e.chips // 2 * 2
+            self._move(scores=scores, chips=chips)
             return {"summary": f"penalty {what}: {e.points:,} points, {e.chips} chips"}
         effect = getattr(r, f"penalty_{e.penalty}")
         if effect == "chombo":
@@ -278,21 +262,15 @@ class KeptGame:
         if effect == "dead_hand":
             self.dead.setdefault(seat, e.penalty)
             return {"summary": f"penalty {what}: dead hand (no win, noten at the draw)"}
-        if effect == "deposit":
+        if effect == "deposit":  # P104: on the table like a riichi stick; chips in the pot
             sticks = r.penalty_deposit_points // max(1, r.riichi_deposit)
-            self.scores[seat] -= sticks * r.riichi_deposit
-            self.sticks += sticks
-            self.chips[seat] -= r.penalty_deposit_chips
+            scores[seat] -= sticks * r.riichi_deposit
+            chips[seat] -= r.penalty_deposit_chips
             self.pot_chips += r.penalty_deposit_chips
+            self._move(scores=scores, chips=chips, kyotaku=self.sticks + sticks)
             return {"summary": f"penalty {what}: {r.penalty_deposit_points:,} points and "
                                f"{r.penalty_deposit_chips} chips to the table"}
         return {"summary": f"penalty {what}: no penalty under {r.name}"}
-
-    def _pay(self, st: payout.Settlement) -> None:
-        for x in range(3):
-            self.scores[x] += st.deltas[x]
-            self.chips[x] += st.chips[x]
-        self.sticks = st.kyotaku
 
     # -- hand values ---------------------------------------------------------------------------
     def _score(self, w: Winner, seat: int, discarder: int | None, riichi: bool) -> Score:
@@ -383,92 +361,60 @@ class KeptGame:
     def pot_json(self) -> dict[str, Any]:
         return {"sticks": self.sticks, "chips": self.pot_chips}
 
-    # -- the table between hands (TEMPORARY until game/flow.py lands: mirrors the engine) -------
-    def _init_table(self) -> None:
-        r = self.rules
-        self.scores = [r.start_points] * 3
-        self.chips = [0] * 3
-        self.chombos = [0] * 3
-        self.dealer = 0
-        self.honba = 0
-        self.sticks = 0
-        self.pot_chips = 0
-        self.round_index = 0
-        self.kyoku = 0
-        self.busted: tuple[int, ...] = ()
-        self.busters: tuple[int, ...] = ()
-        self.opening_bust = False
-        self.dead: dict[int, str] = {}
-        self.at_draw: dict[int, str] = {}
+    # -- the table between hands: game/flow.py -------------------------------------------------
+    @property
+    def scores(self) -> list[int]:
+        return list(self.table.scores)
+
+    @property
+    def chips(self) -> list[int]:
+        return list(self.table.chips)
+
+    @property
+    def dealer(self) -> int:
+        return self.table.dealer
+
+    @property
+    def honba(self) -> int:
+        return self.table.honba
+
+    @property
+    def sticks(self) -> int:
+        return self.table.kyotaku
 
     @property
     def round_wind(self) -> str:
-        winds = self.rules.round_winds
-        return winds[self.round_index] if self.round_index < len(winds) else "E"
+        return self.table.round_wind(self.rules)
+
+    @property
+    def kyoku(self) -> int:
+        return self.table.dealer  # seat 0 deals first: hand n of a lap is dealt by seat n - 1
 
     @property
     def lap(self) -> int:
-        return self.rules.round_winds[: self.round_index + 1].count(self.round_wind) - 1
+        """Which lap of this round wind (the club's two East laps, overtime back to East)."""
+        wind = self.round_wind
+        return sum(1 for i in range(self.table.round_index) if flow.round_wind(self.rules, i) == wind)
 
-    def _advance(self, kind: str, *, winners: Sequence[int] = (), tenpai: Sequence[int] = (),
-                 offenders: Sequence[int] = (), dealer_continues: bool, bust_by: Sequence[int] = (),
-                 payer: int | None = None, reason: str = "") -> None:
-        r = self.rules
+    def _move(self, scores: Sequence[int] | None = None, chips: Sequence[int] | None = None,
+              kyotaku: int | None = None) -> None:
+        """A payment outside a hand's end (riichi sticks, deposits, free penalties)."""
+        self.table = replace(self.table, scores=tuple(scores if scores is not None else self.table.scores),
+                             chips=tuple(chips if chips is not None else self.table.chips),
+                             kyotaku=self.table.kyotaku if kyotaku is None else kyotaku)
+
+    def _settle(self, outcome: payout.Outcome) -> payout.Settlement:
+        """The hand ends with ``outcome``: payout settles it, flow gives the next hand or the end."""
+        t = self.table
+        paid = payout.settle(self.rules, outcome, scores=t.scores, dealer=t.dealer, honba=t.honba, kyotaku=t.kyotaku)
+        end = flow.next_hand(self.rules, t, outcome, paid)
+        self.table = end.state
         self.dead, self.at_draw = {}, {}
-        was_last = self.round_index >= len(r.round_winds) - 1 and self.kyoku == 2
-        in_overtime = self.round_index >= len(r.round_winds)
-        non_dealer_won = kind == "hora" and self.dealer not in winners
-        opening = self.round_index == 0 and self.kyoku == 0
-        if kind == "chombo":
-            self.honba += 1 if r.chombo_honba == "plus_one_on_renchan" and dealer_continues else 0
-        else:
-            self.honba = 0 if non_dealer_won else self.honba + 1
-        bust = tuple(s for s in range(3) if is_bust(r, self.scores[s]))
-        if bust and r.bust_ends_game:
-            self.busted = bust
-            self.opening_bust = opening
-            if kind == "chombo":
-                self.busters = tuple(x for x in range(3) if x not in offenders)
-            else:
-                self.busters = tuple(bust_by or winners) if kind == "hora" else tuple(tenpai)
-            self._end("bust")
-            return
-        dealer = self.dealer
-        top = placement(self.scores, 0).index(1)
-        dealer_top = top == dealer or (r.agari_yame_tied_top and self.scores[dealer] == max(self.scores))
-        reached = not r.top_must_reach_return or max(self.scores) >= r.target_points
-        yame = (kind == "hora" and r.agari_yame == "auto") or (kind == "ryukyoku" and r.tenpai_yame == "auto") or (
-            kind == "abort" and r.agari_yame_on_abort)
-        if was_last and dealer_continues and dealer_top and reached and yame:
-            self._end("yame")
-            return
-        if in_overtime:
-            if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
-                self._end("target_reached")
-                return
-            if r.overtime == "club_laps" and non_dealer_won:
-                self._end("overtime_non_dealer_win")
-                return
-        if not dealer_continues:
-            self.kyoku += 1
-            self.dealer = (self.dealer + 1) % 3
-            if self.kyoku == 3:
-                self.kyoku = 0
-                self.round_index += 1
-        if self.round_index >= len(r.round_winds) and not in_overtime:
-            if r.overtime == "none" or (r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points):
-                self._end("last_hand")
-                return
-            dealer_noten_draw = kind == "ryukyoku" and self.dealer != dealer and dealer not in tenpai
-            if r.overtime == "club_laps" and not dealer_noten_draw:
-                self._end("last_hand")
-                return
-        if in_overtime and r.overtime == "west" and self.round_index > len(r.round_winds):
-            self._end("overtime_over")
-
-    def _end(self, reason: str) -> None:
-        self.finished = True
-        self.end_reason = reason
+        if end.over:
+            self.finished = True
+            self.end_reason = end.reason
+            self._end = end
+        return paid
 
     def _apply_final(self, e: FinalEntry) -> dict[str, Any]:
         """'Final scores only': the game's result from its final scores (and chips, if given)."""
@@ -485,11 +431,12 @@ class KeptGame:
             self.seat(p, "final: chips")
         if sum(c for _, c in e.chips):
             raise KeeperError("final: chips won and lost must add up to 0")
-        self.scores = [scores[p] for p in self.players]
         chips = dict(e.chips)
-        self.chips = [chips.get(p, 0) for p in self.players]
+        self.table = flow.TableState.start(self.rules, [scores[p] for p in self.players])
+        self._move(chips=[chips.get(p, 0) for p in self.players])
         self._final = e
-        self._end("final_scores")
+        self.finished = True
+        self.end_reason = "final_scores"
         row = {"game": self.number, "kind": "final", "label": "final", "summary": "final scores",
                "entry": _entry_json(e), "deltas": {p: scores[p] - self.rules.start_points for p in self.players},
                "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores)}
@@ -498,33 +445,26 @@ class KeptGame:
 
     # -- the end of the game ---------------------------------------------------------------------
     def result(self, series: Series) -> GameResult:
-        """Settle the finished game: end-of-game payments (bust chips, P121), the final result
-        (uma doubled when the series says so, P28), streak chips (P120)."""
+        """Settle the finished game: flow's final settlement (end-of-game payments P110-P112 and
+        P121, placement, sticks, oka, uma — doubled when the series says so, P28), table chips
+        left over to the top (A000-27), and the series' streak chips (P120)."""
         r = self.rules
-        scores, chips = list(self.scores), list(self.chips)
-        if self._final is None:
-            s2, c2 = payout.game_end_payments(r, scores, chips, busted=self.busted, busters=self.busters,
-                                              opening=self.opening_bust, dealer=self.dealer)
-            scores, chips = list(s2), list(c2)
-        sticks = self.sticks
-        if self.pot_chips:  # A000-27: table chips left at the end go to the top
-            chips[placement(scores, 0).index(1)] += self.pot_chips
-            self.pot_chips = 0
         m = self.uma_multiplier
         rules = r if m == 1 else replace(r, uma=(r.uma[0] * m, r.uma[1] * m, r.uma[2] * m))  # P28
-        fr = final_result(rules, scores, kyotaku=sticks, busted=self.busted, busters=self.busters, chips=chips,
-                          chombos=self.chombos)
+        if self._final is not None:
+            fr = final_result(rules, self.table.scores, chips=self.table.chips)
+        else:
+            assert self._end is not None
+            fr = flow.final(rules, self._end)
+        chips = list(fr.chips)
+        if self.pot_chips:
+            chips[fr.ranks.index(1)] += self.pot_chips
         ranks = self._by_person(fr.ranks)
         streak = series.streak_chips(ranks, r.streak_chips)
-        total_chips = {p: fr.chips[i] + streak[p] for i, p in enumerate(self.players)}
+        total_chips = {p: chips[i] + streak[p] for i, p in enumerate(self.players)}
         return GameResult(self.number, self._by_person(fr.scores), ranks,
                           {p: fr.points[i] for i, p in enumerate(self.players)}, total_chips, self.end_reason,
-                          self.last_winner, self.uma_multiplier, streak)
-
-
-def min_han_at(rules: Rules, honba: int) -> int:
-    """TEMPORARY: moves to scoring.py."""
-    return 2 if rules.shibari_from_honba and honba >= rules.shibari_from_honba else rules.min_han
+                          self.last_winner, m, streak)
 
 
 def _chip_flowers(w: Winner) -> int:
