@@ -259,6 +259,20 @@ def test_p104_club_false_pon_three_chips_to_the_table_won_by_the_next_winner(kee
     assert s["chips"] == {"A": 0, "B": 3, "C": -3} and s["pot"]["chips"] == 0
 
 
+def test_p32_table_chips_left_at_the_end_go_to_the_top(keeper: Keeper) -> None:
+    """P32 / A000-27 seed 000 L283 「半荘終了時に留保されたチップはトップが受け取る」: chips deposited by a
+    false pon that nobody won are the top's at the end (here the game ends by C's chombos, P108)."""
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    keeper.add(sid, {"kind": "penalty", "who": "B", "penalty": "false_call"})
+    for _ in range(3):
+        s = keeper.add(sid, {"kind": "chombo", "who": "C"})
+    (g,) = s["games"]
+    assert g["end_reason"] == "bust" and g["ranks"]["A"] == 1
+    # uma in chips +4/-1/-3 (P27); the 3 table chips to A; C's bust in East 1 pays each of the
+    # others 3 + 5 (P110, P112)
+    assert g["chips"] == {"A": 4 + 3 + 8, "B": -3 - 1 + 8, "C": -3 - 16}
+
+
 def test_p103_club_short_hand_is_dead_no_win_and_noten(keeper: Keeper) -> None:
     """P103 seed 000 L249: 少牌 → 上がり放棄, the hand goes on; that player cannot win or be tenpai."""
     sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
@@ -283,7 +297,7 @@ def test_p102_club_false_win_long_hand_and_wall_collapse_are_chombo(keeper: Keep
 
 
 def test_p105_official_riichi_mistakes_three_cases(keeper: Keeper) -> None:
-    """P105 seed 002 L85-92: a riichi call alone → 1,000 to the table; withdrawn before the next
+    """P85 / P105 seed 002 L85-92: a riichi call alone → 1,000 to the table; withdrawn before the next
     discard → dead hand; found after it → a chombo at the draw (−20 at the end, P100)."""
     official = Rules.preset("official")
     sid = keeper.new(official, ["A", "B", "C"])["session"]
@@ -439,7 +453,8 @@ def other_than(s: dict[str, Any], p: str) -> str:
 
 def test_official_game_with_a_chombo_a_mistaken_pon_and_a_bust(keeper: Keeper) -> None:
     """Seed 002: 空ポン → 1,000 to the table (P104), won by the next winner; a chombo is no game
-    and −20 at the end (P100, P101); a bust ends it with −10 / +10 (P110)."""
+    and −20 at the end (P100, P101); a bust ends it with −10 / +10 (P110); final points are
+    (score − 40,000) / 1,000 + rank points, + bust bonus, − chombo (P30's formula)."""
     official = Rules.preset("official")
     sid = keeper.new(official, ["A", "B", "C"])["session"]
     keeper.add(sid, {"kind": "penalty", "who": "C", "penalty": "false_call", "reason": "空ポン"})
@@ -584,3 +599,58 @@ def test_cli_refused_command_exits_2_with_a_message_and_changes_nothing(tmp_path
     assert r.exit_code == 2, r.output
     assert "error:" in r.stderr and "Traceback" not in r.output
     assert json.loads(_run("show", sid, "--db", db, "--json").stdout)["version"] == 1
+
+
+def test_docs_keeper_md_session_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/KEEPER.md's scripted evening: every `sanma table` line runs and exits 0."""
+    import shlex
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "KEEPER.md").read_text(encoding="utf-8")
+    block = text.split("```sh\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SANMA_DB", str(tmp_path / "club.sqlite"))
+    ran = 0
+    for line in block.splitlines():
+        if not line.startswith("sanma table"):
+            continue
+        words = shlex.split(line, comments=True)
+        out = None
+        if ">" in words:
+            out = words[words.index(">") + 1]
+            words = words[:words.index(">")]
+        r = CliRunner().invoke(app, words[1:])
+        assert r.exit_code == 0, f"{line}\n{r.output}"
+        if out:
+            Path(out).write_text(r.stdout, encoding="utf-8")
+        ran += 1
+    assert ran >= 20
+    r = CliRunner().invoke(app, ["table", "import", "night.json", "--json"])
+    assert r.exit_code == 0, r.output
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=12)
+    | st.sampled_from(["A", "B", "C", "win", "draw", "abort", "chombo", "penalty", "final", "seating", "free"]),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(
+        st.sampled_from(["kind", "wins", "winner", "from", "han", "fu", "yakuman", "hand", "win", "tenpai",
+                         "riichi", "who", "penalty", "abort", "scores", "points", "chips", "draw", "dealer",
+                         "melds", "flags", "yaku", "ura_han", "x"]), children, max_size=6),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_json_values)
+def test_any_submitted_entry_is_taken_or_refused_with_a_keeper_error_and_changes_nothing(keeper: Keeper,
+                                                                                         entry: Any) -> None:
+    """Hostile input (issue 12, COMMON standards): whatever JSON a client sends as an entry, the
+    keeper stores it or refuses it with a SanmaError naming the problem; a refusal changes nothing."""
+    from sanma.errors import SanmaError
+
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    keeper.add(sid, ron("A", "B", 2, 30))
+    before = keeper.state(sid)
+    try:
+        keeper.add(sid, entry)
+    except SanmaError as e:
+        assert str(e)
+        assert keeper.state(sid) == before
