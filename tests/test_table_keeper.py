@@ -654,3 +654,21 @@ def test_any_submitted_entry_is_taken_or_refused_with_a_keeper_error_and_changes
     except SanmaError as e:
         assert str(e)
         assert keeper.state(sid) == before
+
+
+def test_series_standings_can_count_imported_records_among_the_same_people(keeper: Keeper) -> None:
+    """Issue 12 item 6: imported Mahjong Soul records (players anonymised to A, B, C) count in
+    the standings of a session of A, B and C when asked."""
+    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "majsoul_tenhou6_json"
+    if not data.is_dir():  # a worktree: the shared folder sits beside the worktrees
+        data = Path("/work/shared/data/majsoul_tenhou6_json")
+    files = sorted(data.glob("*.json"))[:2]
+    if not files:
+        pytest.skip("no Mahjong Soul records in ../shared/data")
+    keeper.store.import_files(files)
+    sid = keeper.new(Rules.preset("majsoul"), ["A", "B", "C"], mode="final")["session"]
+    keeper.add(sid, {"kind": "final", "scores": {"A": 50000, "B": 30000, "C": 25000}})
+    alone = keeper.standings(sid, None)
+    both = keeper.standings(sid, None, store_games=True)
+    assert alone["games"] == 1 and both["games"] == 1 + len(files)
+    assert sum(r["games"] for r in both["standings"]) == 3 * (1 + len(files))

@@ -438,6 +438,8 @@ def log_cmd(session: Annotated[int, typer.Argument(help="The session id.")], db:
 def standings_cmd(
     session: Annotated[int | None, typer.Argument(help="The session id (or --series).")] = None,
     series: Annotated[str | None, typer.Option(help="Every session of this series together.")] = None,
+    store_games: Annotated[bool, typer.Option("--store-games", help="Also count the database's games (imported "
+                                              "records, games sanma played) among these people.")] = False,
     db: Db = None, as_json: AsJson = False,
 ) -> None:
     """Per person: games, points, chips, placements (a session or a whole series)."""
@@ -446,7 +448,7 @@ def standings_cmd(
 
         if (session is None) == (series is None):
             raise KeeperError("give a session id or --series NAME")
-        out = k.standings(session, series)
+        out = k.standings(session, series, store_games=store_games)
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
         return

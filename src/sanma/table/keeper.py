@@ -295,21 +295,34 @@ class Keeper:
                             expected_version=expected_version, preview=False)
 
     # -- standings and export ------------------------------------------------------------------
-    def standings(self, session_id: int | None, series: str | None) -> dict[str, Any]:
+    def standings(self, session_id: int | None, series: str | None, *, store_games: bool = False) -> dict[str, Any]:
+        """Per person over a session's or a series' games; ``store_games`` adds every game of the
+        database (imported records, games sanma played) whose three players are all among them."""
         if session_id is not None:
             s = self._load(session_id)
-            return {"session": session_id, "standings": standings(s.people, s.games), "games": len(s.games)}
-        rows = sessions(self.store, series)
-        if not rows:
-            raise KeeperError(f"no session in series {series!r}")
-        people: list[str] = []
-        games: list[GameResult] = []
-        for r in rows:
-            s = self._load(r.id)
-            people += [p for p in s.people if p not in people]
-            games += s.games
-        return {"series": series, "sessions": [r.id for r in rows], "games": len(games),
-                "standings": standings(people, games)}
+            people, games = list(s.people), list(s.games)
+            out: dict[str, Any] = {"session": session_id}
+        else:
+            rows = sessions(self.store, series)
+            if not rows:
+                raise KeeperError(f"no session in series {series!r}")
+            people, games = [], []
+            for r in rows:
+                s = self._load(r.id)
+                people += [p for p in s.people if p not in people]
+                games += s.games
+            out = {"series": series, "sessions": [r.id for r in rows]}
+        if store_games:
+            for g in self.store.games():
+                seats = g.seats
+                if (len(seats) == 3 and all(x.name in people and x.placement and x.points is not None
+                                            and x.score is not None for x in seats)):
+                    games.append(GameResult(-g.id, {x.name: int(x.score or 0) for x in seats},
+                                            {x.name: int(x.placement or 0) for x in seats},
+                                            {x.name: float(x.points or 0.0) for x in seats},
+                                            {x.name: 0 for x in seats}, f"store game {g.id} ({g.kind})"))
+        out.update(games=len(games), standings=standings(people, games))
+        return out
 
     def export(self, session_id: int) -> dict[str, Any]:
         """The session as JSON: its rules, people and whole log (``import`` replays it)."""
