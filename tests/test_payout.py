@@ -17,6 +17,7 @@ from sanma.game.payout import (
     ExhaustiveDraw,
     Hora,
     Offence,
+    OutcomeError,
     Pao,
     Win,
     chombo_payment,
@@ -135,9 +136,9 @@ def test_double_ron_bust_owed_to_upstream_p91() -> None:
 
 def test_tsumo_needs_one_winner() -> None:
     r = rules("tenhou")
-    w = Win(1, score(r, 1, 30, 1))
-    with pytest.raises(ValueError, match="exactly one winner"):
-        settle(r, Hora((w, w)), scores=(35000,) * 3, dealer=0, honba=0, kyotaku=0)
+    with pytest.raises(OutcomeError, match="exactly one winner"):
+        settle(r, Hora((Win(1, score(r, 1, 30, 1)), Win(2, score(r, 1, 30, 2)))), scores=(35000,) * 3, dealer=0,
+               honba=0, kyotaku=0)
 
 
 # --- draws (P46, P96, P92-P95) ------------------------------------------------------------------
@@ -362,3 +363,41 @@ def test_score_from_han_matches_limits_p55() -> None:
 def test_score_from_han_rejects_bad_input(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ScoringError, match=message):
         score_from_han(**kwargs)  # type: ignore[arg-type]
+
+
+# --- bad outcomes: a clear typed error, nothing settled ---------------------------------------------
+@pytest.mark.parametrize(("outcome", "message"), [
+    (Hora(()), "needs a winner"),
+    (Hora((Win(3, score_from_han(1, 30)),), 0), "seat 3 is not a seat"),
+    (Hora((Win(1, score_from_han(1, 30)),), 1), "cannot win off its own discard"),
+    (Hora((Win(1, score_from_han(1, 30)), Win(1, score_from_han(1, 30))), 0), "listed twice"),
+    (Hora((Win(1, score_from_han(1, 30), (Pao(1, "daisangen"),)),), 0), "liable"),
+    (ExhaustiveDraw((0, 0)), "listed twice"),
+    (ExhaustiveDraw((), (-1,)), "not a seat"),
+    (Chombo(()), "needs an offender"),
+    (Chombo((Offence(0, "x"),), (1, 2)), "only 1 on the table"),
+    (AbortiveDraw("nine_gates"), "unknown abortive draw"),
+])
+def test_bad_outcomes_raise_outcome_error(outcome: object, message: str) -> None:
+    with pytest.raises(OutcomeError, match=message):
+        settle(rules("tenhou"), outcome, scores=(35000,) * 3, dealer=0, honba=0, kyotaku=1)  # type: ignore[arg-type]
+
+
+def test_bad_table_raises_outcome_error() -> None:
+    with pytest.raises(OutcomeError, match="3 seats"):
+        settle(rules("tenhou"), AbortiveDraw("kyuushu"), scores=(35000, 35000), dealer=0, honba=0, kyotaku=0)
+    with pytest.raises(OutcomeError, match="negative"):
+        settle(rules("tenhou"), AbortiveDraw("kyuushu"), scores=(35000,) * 3, dealer=0, honba=-1, kyotaku=0)
+
+
+def test_double_ron_with_pao_on_the_second_winner_pays_the_sticks_once_p49_p98() -> None:
+    """P49 / P89 (ONLINE, head bump) with P98: when the second winner of a double ron has a liable
+    seat, honba and sticks still go to the first winner only (the engine's old pao code paid the
+    sticks to both, creating points)."""
+    r = rules("online")
+    first = Win(1, score(r, 1, 30, 1, discarder=0))
+    second = Win(2, score(r, 0, 0, 2, discarder=0, yakuman=1, yaku=("daisangen",)), (Pao(1, "daisangen"),))
+    s = settle(r, Hora((first, second), 0), scores=(35000,) * 3, dealer=0, honba=1, kyotaku=2)
+    assert s.wins[0].deltas == (-1000 - 600, 1000 + 600 + 2000, 0)
+    assert s.wins[1].deltas == (-16000, -16000, 32000) and s.wins[1].pao == 1
+    assert sum(s.deltas) == 2 * r.riichi_deposit and s.kyotaku == 0

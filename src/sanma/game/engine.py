@@ -31,9 +31,9 @@ from ..agari import waits as compute_waits
 from ..errors import IllegalActionError, NotAWinError, SanmaError
 from ..hand import Meld
 from ..rules.schema import Rules
-from ..scoring import Score, score_hand
+from ..scoring import DORA_NAMES, Score, score_hand
 from ..shanten_table import shanten_trusted
-from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, successor
+from ..tiles import NORTH, NUM_KINDS, SEATS, WINDS, YAOCHUU, Tile, seat_wind, successor
 from . import flow
 from .actions import Action
 from .payout import (
@@ -51,11 +51,9 @@ from .payout import (
     settle_draw,
     settle_hora,
 )
-from .settle import FinalResult, is_bust
+from .settle import FinalResult, is_bust, riichi_bust, riichi_bust_chips
 from .wall import Wall
 
-SEATS: Final = 3
-WIND_LETTERS: Final = "ESW"
 DRAGON_KINDS: Final = (31, 32, 33)
 
 
@@ -246,7 +244,7 @@ class Game:
         return flow.round_wind(self.rules, self.round_index)
 
     def seat_wind(self, seat: int) -> str:
-        return WIND_LETTERS[(seat - self.dealer) % SEATS]
+        return seat_wind(seat, self.dealer)
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -472,8 +470,8 @@ class Game:
         st = self.seats[seat]
         if st.riichi or not st.closed or self._after_call:
             return False
-        if self.scores[seat] < r.riichi_min_points:  # P79
-            return False
+        if self.scores[seat] < r.riichi_min_points and not (self.table_mistakes and riichi_bust(r, self.scores[seat])):
+            return False  # P79; at an emulated table a CLUB riichi with <= 1,000 is declarable (A000-19)
         need = SEATS if r.riichi_needs_next_draw else 1  # P81
         return self.wall.remaining >= need
 
@@ -529,7 +527,7 @@ class Game:
             except SanmaError:
                 continue  # a wait that cannot be reached (a fifth copy) fixes nothing either way
             counted = s.han if self.rules.shibari_counts_dora else s.han - sum(
-                y.han for y in s.yaku if y.name in ("dora", "aka_dora", "kita_dora", "flower_dora"))
+                y.han for y in s.yaku if y.name in DORA_NAMES)
             if not s.yakuman and counted < 2:
                 return False
         return True
@@ -599,6 +597,9 @@ class Game:
             return
         if t in ("dahai", "reach", "open_reach"):
             assert a.tile is not None
+            if t != "dahai" and riichi_bust(self.rules, self.scores[seat]):
+                self._riichi_bust(seat)  # P79 / A000-19 (CLUB): bust at the declaration
+                return
             if t != "dahai":
                 st.violation = self._riichi_violation(seat, a.tile)
                 self._emit({"type": "reach", "actor": seat, **({"open": True} if t == "open_reach" else {})})
@@ -1135,6 +1136,35 @@ class Game:
         self._finish_hand(chombo, HandResult("chombo", offenders=tuple(s for s, _ in offenders),
                                              dealer_continues=self._renchan(chombo), deltas=paid.deltas,
                                              reason=offenders[0][1]))
+
+    def _riichi_bust(self, seat: int) -> None:
+        """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、
+        箱割れチップは両者に払う」: the hand stops at the declaration (no stick, no discard) and the
+        declarer is bust, owing both other players (``settle.riichi_bust_chips``)."""
+        r = self.rules
+        others = [x for x in range(SEATS) if x != seat]
+        self._emit({"type": "riichi_bust", "actor": seat, "scores": list(self.scores)})
+        self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
+        res = HandResult("abort", offenders=(seat,), dealer_continues=True, reason="riichi_bust")
+        if r.bust_ends_game:
+            self.hand_results.append(res)
+            self._pending, self._responses = {}, {}
+            self.busted, self.busters = [seat], others
+            # pays the bust chips and dobon fee to each buster (P110-P112)
+            self._end_game(flow.HandEnd(self._table(), True, "bust", (seat,), tuple(others)))
+            return
+        chips, points = riichi_bust_chips(r, self.scores[seat], opening=self._opening_hand(),
+                                          dealer=seat == self.dealer)
+        for x in others:
+            self.chips[seat] -= chips
+            self.chips[x] += chips
+            self.scores[seat] -= points
+            self.scores[x] += points
+        self._finish_hand(AbortiveDraw("riichi_bust"), res)  # the hand is replayed (dealer stays)
+
+    def _opening_hand(self) -> bool:
+        """East 1 of the first lap (P112's early bust)."""
+        return self.round_index == 0 and self.kyoku_in_round == 0
 
     def _end_hand_abort(self, reason: str) -> None:
         self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})

@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from ..rules.schema import Rules
+from ..tiles import SEATS, seat_wind
 from .payout import AbortiveDraw, Chombo, ExhaustiveDraw, Hora, Outcome, Settlement, game_end_payments
 from .settle import FinalResult, final_result, is_bust, placement
 
-SEATS: Final = 3
 WINDS: Final = "ESWN"
 
 
@@ -58,7 +58,7 @@ class TableState:
         return round_wind(rules, self.round_index)
 
     def seat_wind(self, seat: int) -> str:
-        return WINDS[(seat - self.dealer) % SEATS]
+        return seat_wind(seat, self.dealer)
 
 
 @dataclass(frozen=True, slots=True)

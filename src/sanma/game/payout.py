@@ -26,14 +26,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..errors import SanmaError
 from ..rules.schema import Rules
 from ..scoring import Score, limit_basic, payments
-from ..tiles import WIND_LETTERS
+from ..tiles import SEATS, seat_wind
 from .settle import bust_chips_owed, is_bust, placement
 
-SEATS: Final = 3
 #: ``Pao.yaku`` of the Kansai rule that the feeder of a daiminkan pays a rinshan win (P97, A003-15).
 RINSHAN_PAO: Final = "daiminkan_rinshan"
+
+
+ABORT_KINDS: Final = ("kyuushu", "all_riichi", "three_winds", "four_kans")
+
+
+class OutcomeError(SanmaError):
+    """A hand outcome or table that cannot be settled (a seat out of range, a winner who dealt in...)."""
 
 
 # --- outcomes ---------------------------------------------------------------------------------
@@ -157,15 +164,13 @@ def tsumo_from_each(rules: Rules, basic: int, winner: int, dealer: int, extra: i
     return d
 
 
-def seat_wind(seat: int, dealer: int) -> str:
-    return WIND_LETTERS[(seat - dealer) % SEATS]
-
-
 # --- settlement ---------------------------------------------------------------------------------
 def settle(rules: Rules, outcome: Outcome, *, scores: Sequence[int], dealer: int, honba: int,
            kyotaku: int) -> Settlement:
     """Every payment of a hand that ended with ``outcome``; ``scores`` are the table's scores at
-    the end (after this hand's riichi deposits), ``kyotaku`` the sticks on the table."""
+    the end (after this hand's riichi deposits), ``kyotaku`` the sticks on the table. Raises
+    ``OutcomeError`` naming the problem for an outcome that cannot happen at this table."""
+    check(outcome, scores=scores, dealer=dealer, honba=honba, kyotaku=kyotaku)
     if isinstance(outcome, Hora):
         return settle_hora(rules, outcome, scores=scores, dealer=dealer, honba=honba, kyotaku=kyotaku)
     if isinstance(outcome, ExhaustiveDraw):
@@ -175,14 +180,64 @@ def settle(rules: Rules, outcome: Outcome, *, scores: Sequence[int], dealer: int
     return Settlement((0,) * SEATS, kyotaku=kyotaku)  # an abortive draw moves no money (P92-P95)
 
 
+def _seats(what: str, seats: Sequence[int]) -> None:
+    for s in seats:
+        if type(s) is not int or not 0 <= s < SEATS:
+            raise OutcomeError(f"{what}: seat {s!r} is not a seat (0, 1 or 2)")
+    if len(set(seats)) != len(seats):
+        raise OutcomeError(f"{what}: seat listed twice in {list(seats)}")
+
+
+def check(outcome: Outcome, *, scores: Sequence[int], dealer: int, honba: int, kyotaku: int) -> None:
+    """Raise ``OutcomeError`` unless ``outcome`` can be settled at this table (what :func:`settle` checks)."""
+    if len(scores) != SEATS:
+        raise OutcomeError(f"scores: {SEATS} seats, got {len(scores)} scores")
+    _seats("dealer", (dealer,))
+    if honba < 0 or kyotaku < 0:
+        raise OutcomeError(f"honba {honba} and riichi sticks {kyotaku} cannot be negative")
+    if isinstance(outcome, Hora):
+        if not outcome.wins:
+            raise OutcomeError("a win needs a winner")
+        won = [w.seat for w in outcome.wins]
+        _seats("winners", won)
+        if outcome.discarder is None:
+            if len(won) != 1:
+                raise OutcomeError(f"a tsumo has exactly one winner, got {len(won)}")
+        else:
+            _seats("discarder", (outcome.discarder,))
+            if outcome.discarder in won:
+                raise OutcomeError(f"seat {outcome.discarder} cannot win off its own discard")
+        for w in outcome.wins:
+            for p in w.pao:
+                _seats("liable seat", (p.seat,))
+                if p.seat == w.seat:
+                    raise OutcomeError(f"seat {w.seat} cannot be liable (pao) for its own win")
+            if (w.ura_tiles is not None and w.ura_tiles < 0) or w.chip_flowers < 0:
+                raise OutcomeError(f"seat {w.seat}: ura tiles and chip flowers cannot be negative")
+    elif isinstance(outcome, ExhaustiveDraw):
+        _seats("tenpai", outcome.tenpai)
+        _seats("nagashi", outcome.nagashi)
+    elif isinstance(outcome, Chombo):
+        if not outcome.offences:
+            raise OutcomeError("a chombo needs an offender")
+        _seats("chombo offenders", [o.seat for o in outcome.offences])
+        _seats("riichi sticks of this hand", outcome.sticks_this_hand)
+        if len(outcome.sticks_this_hand) > kyotaku:
+            raise OutcomeError(f"{len(outcome.sticks_this_hand)} riichi sticks placed this hand, "
+                               f"only {kyotaku} on the table")
+    elif isinstance(outcome, AbortiveDraw):
+        if outcome.kind not in ABORT_KINDS:
+            raise OutcomeError(f"unknown abortive draw {outcome.kind!r}: expected one of {', '.join(ABORT_KINDS)}")
+    else:
+        raise OutcomeError(f"not a hand outcome: {outcome!r}")
+
+
 def settle_hora(rules: Rules, hora: Hora, *, scores: Sequence[int], dealer: int, honba: int,
                 kyotaku: int) -> Settlement:
     """Points and chips of one or more wins (P43-P48 honba and sticks, P88-P91 multiple ron,
     P97-P99 pao, P114-P119 chips)."""
     r = rules
     discarder = hora.discarder
-    if discarder is None and len(hora.wins) != 1:
-        raise ValueError(f"a tsumo has exactly one winner, got {len(hora.wins)}")
     deltas = [0] * SEATS
     chips = [0] * SEATS
     parts: list[WinPayment] = []
@@ -450,7 +505,27 @@ def game_end_payments(rules: Rules, scores: Sequence[int], chips: Sequence[int],
 
 
 __all__ = [
-    "RINSHAN_PAO", "AbortiveDraw", "Chombo", "ExhaustiveDraw", "Hora", "Offence", "Outcome", "Pao", "Settlement",
-    "Win", "WinPayment", "chombo_payment", "expected_win_chips", "game_end_payments", "seat_wind", "settle",
-    "settle_chombo", "settle_draw", "settle_hora", "tsumo_from_each",
+    "ABORT_KINDS",
+    "RINSHAN_PAO",
+    "AbortiveDraw",
+    "Chombo",
+    "ExhaustiveDraw",
+    "Hora",
+    "Offence",
+    "Outcome",
+    "OutcomeError",
+    "Pao",
+    "Settlement",
+    "Win",
+    "WinPayment",
+    "check",
+    "chombo_payment",
+    "expected_win_chips",
+    "game_end_payments",
+    "seat_wind",
+    "settle",
+    "settle_chombo",
+    "settle_draw",
+    "settle_hora",
+    "tsumo_from_each",
 ]
