@@ -672,3 +672,19 @@ def test_series_standings_can_count_imported_records_among_the_same_people(keepe
     both = keeper.standings(sid, None, store_games=True)
     assert alone["games"] == 1 and both["games"] == 1 + len(files)
     assert sum(r["games"] for r in both["standings"]) == 3 * (1 + len(files))
+
+
+def test_p79_club_riichi_with_1000_points_or_fewer_is_a_bust_at_once(keeper: Keeper) -> None:
+    """P79 / A000-19 seed 000 L87 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、
+    箱割れチップは両者に払う」: entered as the hand's end; the game ends and both others get the bust chips."""
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    keeper.add(sid, {"kind": "penalty", "who": "C", "penalty": "free", "points": 14000, "reason": "to 1,000"})
+    with pytest.raises(KeeperError, match="a bust at once"):
+        keeper.add(sid, ron("A", "B", 2, 30, riichi=("C",)))
+    with pytest.raises(KeeperError, match="only with 1,000 or fewer"):
+        keeper.add(sid, {"kind": "abort", "abort": "riichi_bust", "riichi": ["B"]})
+    s = keeper.add(sid, {"kind": "abort", "abort": "riichi_bust", "riichi": ["C"]})
+    (g,) = s["games"]
+    assert g["end_reason"] == "bust" and g["ranks"]["C"] == 3
+    # 3 bust chips + 5 in East 1 (P110, P112) to each of A and B; uma in chips +4 / -1 / -3
+    assert g["chips"] == {"A": 8 + 4, "B": 8 - 1, "C": -16 - 3}

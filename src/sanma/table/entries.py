@@ -28,7 +28,7 @@ MAX_PEOPLE = 4
 FU_VALUES = (20, 25, *range(30, 120, 10))
 
 #: Abortive draws (P92-P95): the kinds a person may enter.
-ABORT_KINDS = ("kyuushu", "three_winds", "four_kans", "all_riichi")
+ABORT_KINDS = ("kyuushu", "three_winds", "four_kans", "all_riichi", "riichi_bust")
 #: Mistakes at the table (P102-P106, §5.5); what each costs is a field of the rules.
 PENALTY_KINDS = ("false_call", "wrong_call", "false_win", "false_win_voice", "short_hand", "long_hand",
                  "wall_collapse", "riichi_voice", "riichi_cancelled", "riichi_late", "free")

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import NotAWinError, SanmaError
 from ..game import flow, payout
-from ..game.settle import final_result
+from ..game.settle import final_result, riichi_bust, riichi_bust_chips
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, min_han_at, score_from_han, score_hand
@@ -132,6 +132,10 @@ class KeptGame:
         r = self.rules
         scores = self.scores
         for s in seats:
+            if riichi_bust(r, scores[s]):  # P79 / A000-19 (CLUB): the hand stopped at that riichi
+                raise KeeperError(f"riichi: {self.players[s]} declared riichi with {scores[s]:,} points: a bust at "
+                                  f"once under {r.name} (P79, A000-19): enter `table abort --kind riichi_bust "
+                                  f"--riichi {self.players[s]}`")
             if scores[s] < r.riichi_min_points:  # P79 / A000-19
                 raise KeeperError(f"riichi: {self.players[s]} has {scores[s]:,} points; riichi needs "
                                   f"{r.riichi_min_points:,} (P79)")
@@ -222,11 +226,43 @@ class KeptGame:
         r = self.rules
         allowed = {"kyuushu": r.abort_kyuushu, "three_winds": r.abort_three_winds, "four_kans": r.abort_four_kans,
                    "all_riichi": r.abort_all_riichi}
+        if e.abort == "riichi_bust":
+            return self._riichi_bust(e)
         if not allowed.get(e.abort, False):
             raise KeeperError(f"abortive draw {e.abort} does not exist under {r.name} (P92-P95)")
         self._deposit_riichi(e.riichi)
         self._settle(payout.AbortiveDraw(e.abort))
         return {"summary": f"abortive draw ({e.abort})"}
+
+    def _riichi_bust(self, e: AbortEntry) -> dict[str, Any]:
+        """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れ」: the hand
+        stops at the declaration (no stick) and the declarer is bust, owing both other players the
+        bust chips (settle.riichi_bust_chips), as the engine settles it."""
+        r = self.rules
+        if len(e.riichi) != 1:
+            raise KeeperError("riichi bust: name the one player who declared it (--riichi P)")
+        seat = self.seat(e.riichi[0], "riichi bust")
+        score = self.table.scores[seat]
+        if not riichi_bust(r, score):
+            raise KeeperError(f"riichi bust: {e.riichi[0]} has {score:,} points; under {r.name} a riichi is a bust "
+                              f"only with {r.riichi_bust_points:,} or fewer (P79, A000-19)"
+                              if r.riichi_bust_points else f"riichi bust: no such rule under {r.name} (P79)")
+        others = tuple(x for x in range(3) if x != seat)
+        if r.bust_ends_game:
+            self._end = flow.HandEnd(self.table, True, "bust", (seat,), others)
+            self.finished, self.end_reason = True, "bust"
+        else:
+            opening = self.table.round_index == 0 and self.table.dealer == 0
+            each, points = riichi_bust_chips(r, score, opening=opening, dealer=seat == self.dealer)
+            chips, scores = self.chips, self.scores
+            for x in others:
+                chips[seat] -= each
+                chips[x] += each
+                scores[seat] -= points
+                scores[x] += points
+            self._move(scores=scores, chips=chips)
+            self._settle(payout.AbortiveDraw("riichi_bust"))  # the hand is replayed (dealer stays)
+        return {"summary": f"riichi bust: {e.riichi[0]} declared riichi with {score:,} points"}
 
     def _apply_chombo(self, seats: Sequence[int], reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:
         """P100-P102: the hand is void; each offender pays (rank points at the end under
