@@ -240,7 +240,8 @@ def draw_cmd(
 @table_app.command("abort")
 def abort_cmd(
     session: Annotated[int, typer.Argument(help="The session id.")],
-    kind: Annotated[str, typer.Option(help="kyuushu, three_winds, four_kans, all_riichi, or riichi_bust (P79: club) with --riichi P.")],
+    kind: Annotated[str, typer.Option(help="kyuushu, three_winds, four_kans, all_riichi, or riichi_bust "
+                                           "(P79: club) with --riichi P.")],
     riichi: Names = None,
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
     expect_version: Expect = None, preview: Preview = False,
