@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from .. import events as ev
 from ..agari import waits as compute_waits
 from ..errors import IllegalActionError, NotAWinError, SanmaError
 from ..hand import Meld
@@ -228,8 +229,7 @@ class Game:
         self.hand_results: list[HandResult] = []
         self.busted: list[int] = []
         self.busters: list[int] = []
-        self._emit({"type": "start_game", "names": list(self.names), "rules": rules.name,
-                    "seed": str(seed), "scores": list(self.scores)})
+        self._emit(ev.StartGame(tuple(self.names), rules.name, tuple(self.scores), (("seed", str(seed)),)))
         self._start_hand()
 
     # ------------------------------------------------------------------------------------------
@@ -339,14 +339,9 @@ class Game:
         self._riichi_pending = None
         self._go_around = [set() for _ in range(SEATS)]  # kinds others discarded since my last discard
         self._rinshan_feeder = None
-        self._emit({
-            "type": "start_kyoku", "bakaze": self.round_wind, "kyoku": self.kyoku_in_round + 1,
-            "honba": self.honba, "kyotaku": self.kyotaku, "oya": self.dealer,
-            "dora_marker": self.wall.dora_indicators[0].mjai,
-            "dora_markers": [t.mjai for t in self.wall.dora_indicators],
-            "scores": list(self.scores),
-            "tehais": [[t.mjai if not t.is_flower else str(t) for t in s.hand] for s in self.seats],
-        })
+        self._emit(ev.StartKyoku(self.round_wind, self.kyoku_in_round + 1, self.honba, self.kyotaku, self.dealer,
+                                 tuple(self.wall.dora_indicators), tuple(self.scores),
+                                 tuple(tuple(s.hand) for s in self.seats)))
         for i in range(SEATS):  # flowers in the deal are set aside and replaced (P03)
             self._pull_flowers((self.dealer + i) % SEATS)
         for s in range(SEATS):
@@ -364,12 +359,12 @@ class Game:
             st.flowers += 1
             if f.kind - NUM_KINDS < self.rules.flower_chip_tiles:
                 st.chip_flowers += 1
-            self._emit({"type": "flower", "actor": seat, "pai": str(f)})
+            self._emit(ev.Flower(seat, f))
             if self.rules.flower_breaks_first_turn:
                 self._first_cycle = False
             t = self.wall.draw_replacement()
             st.add(t)
-            self._emit({"type": "tsumo", "actor": seat, "pai": self._tile_name(t), "rinshan": True})
+            self._emit(ev.Tsumo(seat, t, True))
             if self._drawn is not None:
                 self._drawn = t
 
@@ -382,15 +377,10 @@ class Game:
         self._rinshan = replacement
         self._after_call = False
         self._turn_actions = None
-        self._emit({"type": "tsumo", "actor": seat, "pai": self._tile_name(t), **({"rinshan": True}
-                                                                               if replacement else {})})
+        self._emit(ev.Tsumo(seat, t, replacement))
         if t.is_flower:
             self._pull_flowers(seat)
             self._rinshan = self.rules.flower_replacement_is_rinshan
-
-    @staticmethod
-    def _tile_name(t: Tile) -> str:
-        return str(t) if t.is_flower else t.mjai
 
     # ------------------------------------------------------------------------------------------
     # turn actions
@@ -592,7 +582,7 @@ class Game:
             self._settle_wins([seat], discarder=None, tile=a.tile, chankan=False)
             return
         if t == "ryukyoku":
-            self._emit({"type": "ryukyoku", "reason": "kyuushu", "actor": seat})
+            self._emit(ev.Ryukyoku("kyuushu", actor=seat))
             self._end_hand_abort("kyuushu")
             return
         if t in ("dahai", "reach", "open_reach"):
@@ -602,7 +592,7 @@ class Game:
                 return
             if t != "dahai":
                 st.violation = self._riichi_violation(seat, a.tile)
-                self._emit({"type": "reach", "actor": seat, **({"open": True} if t == "open_reach" else {})})
+                self._emit(ev.Reach(seat, t == "open_reach"))
                 st.riichi = True
                 st.double_riichi = self._first_cycle and not st.discards
                 st.open_riichi = t == "open_reach"
@@ -617,7 +607,7 @@ class Game:
             self._update_waits(seat)
             self._kans.append(seat)
             self._break_first_cycle()
-            self._emit(a.to_mjai())
+            self._emit(ev.Ankan(seat, a.consumed))
             # Kokushi may rob an ankan where the rules allow it (P127); a robbed kan turns no
             # kan dora (the Mahjong Soul record of such a win shows none).
             if self.rules.chankan_on_ankan == "kokushi":
@@ -636,7 +626,7 @@ class Game:
                 self._check_pao(seat, old.target, a.tile.kind)
             self._kans.append(seat)
             self._break_first_cycle()
-            self._emit(a.to_mjai())
+            self._emit(ev.Kakan(seat, a.tile, a.consumed))
             self._update_waits(seat)
             self._open_window("kakan", seat, a.tile)  # chankan (Y12)
             if self._pending:
@@ -647,7 +637,7 @@ class Game:
             north = next(x for x in st.hand if x.kind == NORTH)
             st.remove(north)
             st.kita += 1
-            self._emit({"type": "kita", "actor": seat, "pai": "N"})
+            self._emit(ev.Kita(seat))
             self._update_waits(seat)
             if self.rules.ron_on_kita:
                 self._open_window("kita", seat, north)
@@ -692,7 +682,7 @@ class Game:
     def _reveal_kan_dora(self) -> None:
         if self.rules.kan_dora and self.wall.can_reveal_kan_dora:
             t = self.wall.reveal_kan_dora()
-            self._emit({"type": "dora", "dora_marker": t.mjai})
+            self._emit(ev.Dora(t))
 
     def _break_first_cycle(self) -> None:
         self._first_cycle = False
@@ -716,7 +706,7 @@ class Game:
         self._discard_count += 1
         self._drawn = None
         self._last_discard = (seat, tile)
-        self._emit({"type": "dahai", "actor": seat, "pai": tile.mjai, "tsumogiri": tsumogiri})
+        self._emit(ev.Dahai(seat, tile, tsumogiri))
         self._update_waits(seat)
         if riichi and st.open_riichi and st.violation and self.rules.riichi_violation == "chombo":
             # P80 (CLUB) 「オープンリーチの場合は、掛けた時点で発覚したものとし、その時点で成立とする」
@@ -822,9 +812,9 @@ class Game:
             self.kyotaku += 1
             self.seats[seat].stick_paid = True
             self.seats[seat].ippatsu = True
-            self._emit({"type": "reach_accepted", "actor": seat, "scores": list(self.scores)})
+            self._emit(ev.ReachAccepted(seat, tuple(self.scores)))
             if r.abort_all_riichi and all(x.riichi for x in self.seats):  # P95
-                self._emit({"type": "ryukyoku", "reason": "all_riichi"})
+                self._emit(ev.Ryukyoku("all_riichi"))
                 self._end_hand_abort("all_riichi")
                 return
         if self._pending_kan_dora:
@@ -835,11 +825,11 @@ class Game:
         if self._discard_count == SEATS and self._first_cycle and r.abort_three_winds:  # P93
             firsts = [self.seats[s].discards[0].tile.kind for s in range(SEATS) if self.seats[s].discards]
             if len(firsts) == SEATS and len(set(firsts)) == 1 and firsts[0] in WINDS:
-                self._emit({"type": "ryukyoku", "reason": "sanfuu_renda"})
+                self._emit(ev.Ryukyoku("sanfuu_renda"))
                 self._end_hand_abort("three_winds")
                 return
         if len(self._kans) == 4 and len(set(self._kans)) > 1 and r.abort_four_kans and not called:  # P94
-            self._emit({"type": "ryukyoku", "reason": "suukaikan"})
+            self._emit(ev.Ryukyoku("suukaikan"))
             self._end_hand_abort("four_kans")
             return
         if called:
@@ -858,7 +848,8 @@ class Game:
         for x in a.consumed:
             st.remove(x)
         self._break_first_cycle()
-        self._emit(a.to_mjai())
+        self._emit(ev.Pon(seat, a.target, a.tile, a.consumed) if a.type == "pon"
+                  else ev.Daiminkan(seat, a.target, a.tile, a.consumed))
         if a.type == "pon":
             meld = CalledMeld(Meld("pon", (*a.consumed, a.tile)), a.target, a.tile)
         else:
@@ -999,15 +990,12 @@ class Game:
             w = part.seat
             for x in range(SEATS):
                 running[x] += part.deltas[x]
-            ura = [t.mjai for t in self.wall.ura_indicators] if self.seats[w].riichi else []
-            self._emit({"type": "hora", "actor": w, "target": w if discarder is None else discarder,
-                        "pai": tile.mjai, "han": s.han, "fu": s.fu, "yakuman": s.yakuman,
-                        "yaku": [y.to_json() for y in s.yaku], "points": s.total, "limit": s.limit,
-                        "uradora_markers": ura, "hora_tehais": [t.mjai for t in self.seats[w].hand],
-                        "deltas": list(part.deltas), "scores": list(running),
-                        **({"pao": part.pao} if part.pao is not None else {})})
+            ura = tuple(self.wall.ura_indicators) if self.seats[w].riichi else ()
+            self._emit(ev.Hora(w, w if discarder is None else discarder, tile, s.han, s.fu, s.yakuman, s.yaku,
+                               s.total, s.limit, ura, tuple(self.seats[w].hand), tuple(part.deltas),
+                               tuple(running), part.pao))
         self._apply_settlement(paid)
-        self._emit({"type": "end_kyoku", "deltas": list(paid.deltas), "scores": list(self.scores)})
+        self._emit(ev.EndKyoku(tuple(paid.deltas), tuple(self.scores)))
         self._finish_hand(hora, HandResult("hora", tuple(winners), dealer_continues=self._renchan(hora),
                                            deltas=paid.deltas, scores=tuple(scores)), paid.bust_by)
 
@@ -1096,18 +1084,18 @@ class Game:
         draw = ExhaustiveDraw(tuple(tenpai), tuple(nagashi))
         paid = settle_draw(r, draw, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku)
         if nagashi and r.nagashi_is_win:  # A000-3, A002-18, A003-12: nagashi as a tsumo win
-            self._emit({"type": "ryukyoku", "reason": "nagashi", "nagashi": nagashi})
+            self._emit(ev.Ryukyoku("nagashi", nagashi=tuple(nagashi)))
             self._apply_settlement(paid)
-            self._emit({"type": "end_kyoku", "deltas": list(paid.deltas), "scores": list(self.scores)})
+            self._emit(ev.EndKyoku(tuple(paid.deltas), tuple(self.scores)))
             self._finish_hand(draw, HandResult("hora", tuple(nagashi), dealer_continues=self._renchan(draw),
                                                deltas=paid.deltas, reason="nagashi"))
             return
         self._apply_settlement(paid)
         deltas = list(paid.deltas)
-        self._emit({"type": "ryukyoku", "reason": "exhaustive", "tenpai": tenpai,
-                    "tehais": [[t.mjai for t in self.seats[s].hand] if s in tenpai else [] for s in range(SEATS)],
-                    "deltas": deltas, "scores": list(self.scores)})
-        self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
+        self._emit(ev.Ryukyoku("exhaustive", tenpai=tuple(tenpai),
+                               tehais=tuple(tuple(self.seats[s].hand) if s in tenpai else () for s in range(SEATS)),
+                               deltas=tuple(deltas), scores=tuple(self.scores)))
+        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
         self._finish_hand(draw, HandResult("ryukyoku", tenpai=tuple(tenpai), dealer_continues=self._renchan(draw),
                                            deltas=tuple(deltas), reason="exhaustive"))
 
@@ -1129,10 +1117,9 @@ class Game:
             for x in range(SEATS):
                 running[x] += d[x]
             self.chombos[seat] += 1
-            self._emit({"type": "chombo", "actor": seat, "reason": reason, "deltas": list(d),
-                        "scores": list(running)})
+            self._emit(ev.Chombo(seat, reason, tuple(d), tuple(running)))
         self._apply_settlement(paid)
-        self._emit({"type": "end_kyoku", "deltas": list(paid.deltas), "scores": list(self.scores)})
+        self._emit(ev.EndKyoku(tuple(paid.deltas), tuple(self.scores)))
         self._finish_hand(chombo, HandResult("chombo", offenders=tuple(s for s, _ in offenders),
                                              dealer_continues=self._renchan(chombo), deltas=paid.deltas,
                                              reason=offenders[0][1]))
@@ -1143,8 +1130,8 @@ class Game:
         declarer is bust, owing both other players (``settle.riichi_bust_chips``)."""
         r = self.rules
         others = [x for x in range(SEATS) if x != seat]
-        self._emit({"type": "riichi_bust", "actor": seat, "scores": list(self.scores)})
-        self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
+        self._emit(ev.RiichiBust(seat, tuple(self.scores)))
+        self._emit(ev.EndKyoku((0, 0, 0), tuple(self.scores)))
         res = HandResult("abort", offenders=(seat,), dealer_continues=True, reason="riichi_bust")
         if r.bust_ends_game:
             self.hand_results.append(res)
@@ -1167,7 +1154,7 @@ class Game:
         return self.round_index == 0 and self.kyoku_in_round == 0
 
     def _end_hand_abort(self, reason: str) -> None:
-        self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
+        self._emit(ev.EndKyoku((0, 0, 0), tuple(self.scores)))
         abort = AbortiveDraw(reason)
         self._finish_hand(abort, HandResult("abort", dealer_continues=self._renchan(abort), reason=reason))
 
@@ -1208,15 +1195,15 @@ class Game:
         if self.rules.leftover_riichi == "top":
             self.kyotaku = 0
         self.done = True
-        self._emit({"type": "end_game", "reason": end.reason, "scores": list(self.result.scores),
-                    "ranks": list(self.result.ranks),
-                    "points": list(self.result.points), "chips": list(self.result.chips)})
+        self._emit(ev.EndGame(self.result.scores, self.result.ranks, self.result.points, end.reason,
+                              self.result.chips))
 
     # ------------------------------------------------------------------------------------------
     # helpers
     # ------------------------------------------------------------------------------------------
-    def _emit(self, e: dict[str, Any]) -> None:
-        self.events.append(e)
+    def _emit(self, e: ev.Event) -> None:
+        """Record one event (its mjai form: ``Game.events`` holds dicts, sanma.events builds them)."""
+        self.events.append(e.to_mjai())
         self._turn_actions = None
 
     def _public_seat(self, s: int) -> dict[str, Any]:
