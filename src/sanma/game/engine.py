@@ -992,10 +992,10 @@ class Game:
                 running[x] += part.deltas[x]
             ura = tuple(self.wall.ura_indicators) if self.seats[w].riichi else ()
             self._emit(ev.Hora(w, w if discarder is None else discarder, tile, s.han, s.fu, s.yakuman, s.yaku,
-                               s.total, s.limit, ura, tuple(self.seats[w].hand), tuple(part.deltas),
-                               tuple(running), part.pao))
+                               s.total, s.limit, ura, tuple(self.seats[w].hand), part.deltas, tuple(running),
+                               part.pao))
         self._apply_settlement(paid)
-        self._emit(ev.EndKyoku(tuple(paid.deltas), tuple(self.scores)))
+        self._emit(ev.EndKyoku(paid.deltas, tuple(self.scores)))
         self._finish_hand(hora, HandResult("hora", tuple(winners), dealer_continues=self._renchan(hora),
                                            deltas=paid.deltas, scores=tuple(scores)), paid.bust_by)
 
@@ -1086,16 +1086,16 @@ class Game:
         if nagashi and r.nagashi_is_win:  # A000-3, A002-18, A003-12: nagashi as a tsumo win
             self._emit(ev.Ryukyoku("nagashi", nagashi=tuple(nagashi)))
             self._apply_settlement(paid)
-            self._emit(ev.EndKyoku(tuple(paid.deltas), tuple(self.scores)))
+            self._emit(ev.EndKyoku(paid.deltas, tuple(self.scores)))
             self._finish_hand(draw, HandResult("hora", tuple(nagashi), dealer_continues=self._renchan(draw),
                                                deltas=paid.deltas, reason="nagashi"))
             return
         self._apply_settlement(paid)
-        deltas = list(paid.deltas)
+        deltas = paid.deltas
         self._emit(ev.Ryukyoku("exhaustive", tenpai=tuple(tenpai),
                                tehais=tuple(tuple(self.seats[s].hand) if s in tenpai else () for s in range(SEATS)),
-                               deltas=tuple(deltas), scores=tuple(self.scores)))
-        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
+                               deltas=deltas, scores=tuple(self.scores)))
+        self._emit(ev.EndKyoku(deltas, tuple(self.scores)))
         self._finish_hand(draw, HandResult("ryukyoku", tenpai=tuple(tenpai), dealer_continues=self._renchan(draw),
                                            deltas=tuple(deltas), reason="exhaustive"))
 
@@ -1117,9 +1117,9 @@ class Game:
             for x in range(SEATS):
                 running[x] += d[x]
             self.chombos[seat] += 1
-            self._emit(ev.Chombo(seat, reason, tuple(d), tuple(running)))
+            self._emit(ev.Chombo(seat, reason, d, tuple(running)))
         self._apply_settlement(paid)
-        self._emit(ev.EndKyoku(tuple(paid.deltas), tuple(self.scores)))
+        self._emit(ev.EndKyoku(paid.deltas, tuple(self.scores)))
         self._finish_hand(chombo, HandResult("chombo", offenders=tuple(s for s, _ in offenders),
                                              dealer_continues=self._renchan(chombo), deltas=paid.deltas,
                                              reason=offenders[0][1]))

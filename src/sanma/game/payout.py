@@ -36,7 +36,9 @@ from .settle import bust_chips_owed, is_bust, placement
 RINSHAN_PAO: Final = "daiminkan_rinshan"
 
 
-ABORT_KINDS: Final = ("kyuushu", "all_riichi", "three_winds", "four_kans")
+#: Abortive draws (P92-P95), and P79's riichi bust when the game goes on (its chips and points are
+#: ``settle.riichi_bust_chips``, paid apart; the hand is replayed).
+ABORT_KINDS: Final = ("kyuushu", "all_riichi", "three_winds", "four_kans", "riichi_bust")
 
 
 class OutcomeError(SanmaError):
