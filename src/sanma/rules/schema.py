@@ -115,6 +115,7 @@ RiichiViolation = Literal["impossible", "chombo", "chombo_at_draw"]
 ChomboDeal = Literal["repeat", "offender_dealer_passes"]
 DoubleRonPaymentOrder = Literal["together", "upstream_first"]
 ChomboHonba = Literal["unchanged", "plus_one_on_renchan"]
+PenaltyEffect = Literal["chombo", "chombo_at_draw", "dead_hand", "deposit", "none"]
 Overtime = Literal["none", "club_laps", "kaeri_ton", "west"]
 UraChipCount = Literal["per_han", "per_tile"]
 BustAt = Literal["zero_or_below", "below_zero"]
@@ -338,6 +339,29 @@ class Rules:
     chombo_honba: ChomboHonba = _f(
         "unchanged", "Honba after a chombo: unchanged, or +1 when the dealer repeats.", "P101, A003-7")
 
+    # --- mistakes at a physical table (score keeper, P102-P107, §5.5) --------------------------------
+    # Each is what one kind of mistake costs: chombo (settled at once, as ``chombo`` says), chombo_at_draw
+    # (a chombo only if the hand reaches the exhaustive draw), dead_hand (no win, noten at the draw, the
+    # hand goes on), deposit (penalty_deposit_points / _chips to the table, won by the next winner), none.
+    penalty_false_call: PenaltyEffect = _f(
+        "none", "誤ポン/誤カン, 空ポン/空カン: a call declared that cannot be made.", "P104, P105")
+    penalty_wrong_call: PenaltyEffect = _f("chombo", "錯ポン/錯カン: a call made with the wrong tiles.", "P102")
+    penalty_false_win: PenaltyEffect = _f(
+        "chombo", "誤ツモ/誤ロン with the hand shown: a win declared that is not one.", "P102")
+    penalty_false_win_voice: PenaltyEffect = _f(
+        "dead_hand", "誤ロン by voice only (the hand not shown).", "P102, P103, P105")
+    penalty_short_hand: PenaltyEffect = _f("dead_hand", "少牌: too few tiles.", "P103")
+    penalty_long_hand: PenaltyEffect = _f("dead_hand", "多牌: too many tiles.", "P102, P103")
+    penalty_wall_collapse: PenaltyEffect = _f(
+        "chombo", "An unrecoverable wall collapse (incl. an automatic table's fault).", "P102, P107")
+    penalty_riichi_voice: PenaltyEffect = _f("none", "Riichi called but no riichi tile discarded.", "P105")
+    penalty_riichi_cancelled: PenaltyEffect = _f(
+        "dead_hand", "A riichi withdrawn before the next player discarded.", "P105")
+    penalty_riichi_late: PenaltyEffect = _f(
+        "chombo_at_draw", "A mistaken riichi found after the next player discarded.", "P102, P105")
+    penalty_deposit_points: int = _f(0, "Points a 'deposit' penalty puts on the table (as riichi sticks).", "P104")
+    penalty_deposit_chips: int = _f(0, "Chips a 'deposit' penalty puts on the table.", "P104, A000-27")
+
     # --- bust and chips (P108-P122) -------------------------------------------------------------
     negative_scores_settled: bool = _f(True, "Scores below zero are settled in full.", "P109")
     bust_chips: int = _f(0, "Chips the busted player pays the player who caused it.", "P110")
@@ -357,14 +381,19 @@ class Rules:
     chip_menzen_junchan: tuple[int, int] = _f((0, 0), "Closed junchan chips (ron, tsumo each).", "P118")
     chip_flower: int = _f(0, "Chips for a pulled chip flower when the hand is won closed.", "P119")
     streak_chips: bool = _f(
-        False, "Chips for 4+ consecutive tops or lasts (series level: score keeping across games).", "P120")
+        False, "Chips for 4+ consecutive tops or lasts (series level: score keeping across games). "
+        "Not read by sanma yet: the score keeper will.", "P120")
     chip_chiicha_not_top: int = _f(0, "Chips the first dealer pays each other player when not top.", "P121")
     uma_doubling: bool = _f(
-        False, "Uma doubles after consecutive tops or lasts (series level: score keeping across games).",
-        "P28, A000-10")
+        False, "Uma doubles after consecutive tops or lasts (series level: score keeping across games). "
+        "Not read by sanma yet: the score keeper will.", "P28, A000-10")
+    chip_points: int = _f(
+        0, "Points one chip is worth when chips are converted into points; 0 = chips are not converted "
+        "(no seed gives a rate). A bot weighing chips assumes its own rate when this is 0.", "P113")
 
     # --- seating, special wins (P123-P128) ------------------------------------------------------
-    players_in_rotation: int = _f(3, "People sharing the table (4 = one sits out each game; series level).", "P126")
+    players_in_rotation: int = _f(3, "People sharing the table (4 = one sits out each game; series level). "
+                                     "Not read by sanma yet: the score keeper will.", "P126")
     chankan_on_ankan: ChankanOnAnkan = _f("kokushi", "Robbing an ankan: never, or kokushi only.", "P127")
     kakan_is_discard: bool = _f(True, "A kakan tile passed without ron makes the passer furiten.", "P128")
 
