@@ -345,17 +345,17 @@ def test_the_server_restarts_mid_hand_and_the_game_goes_on(browser: Any, tmp_pat
     db = tmp_path / "db.sqlite"
     page = new_page(browser, errors)
     with running_server(db, port=port) as base:
-        t = create_table(base, ["human", "tsumogiri", "defensive"])
+        t = create_table(base, ["human", "tsumogiri", "defensive"], seed=5)
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         player = Player(page)
         player.play(lambda: player.done.get("discard", 0) >= 3, 60)
-        page.wait_for_selector(".hand-zone.bottom .tilebox.mine:not(.disabled)")
+        page.wait_for_selector("#prompt button")  # the seat must act: nothing moves until it does
         before, seen = own_hand(page), rivers(page)
     page.wait_for_function("document.getElementById('status').dataset.state === 'disconnected'")
     with running_server(db, port=port):
         page.wait_for_function("document.getElementById('status').dataset.state === 'connected'", timeout=20_000)
-        page.wait_for_selector(".hand-zone.bottom .tilebox.mine:not(.disabled)")
+        page.wait_for_selector("#prompt button")
         assert own_hand(page) == before and rivers(page) == seen
         player.play(lambda: player.done.get("discard", 0) >= 6, 60)
         assert sum(rivers(page)) > sum(seen)
