@@ -813,14 +813,9 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
         source = os.fspath(path_or_text)
         if isinstance(source, bytes):
             source = source.decode(errors="replace")
-        try:
-            size = os.path.getsize(source)
-            if size > MAX_BYTES:
-                raise RecordError(f"{source}: file of {size} bytes is larger than the {MAX_BYTES} limit")
-            with open(source, "rb") as f:
-                data = f.read(MAX_BYTES + 1)
-        except OSError as e:
-            raise RecordError(f"{source}: cannot read the record: {e.strerror or e}") from None
+        from ..fileio import read_regular
+
+        data = read_regular(source, MAX_BYTES, "the record", RecordError)  # no FIFO, device or huge file
     else:
         raise RecordError(f"expected a path or the record text, got {type(path_or_text).__name__}")
     if len(data) > MAX_BYTES:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import RecordError, SanmaError
+from ..fileio import read_regular
 from ..formats import GameRecord, detect_format, read_majiang, read_mjai, read_mjlog, read_tenhou6
 from ..formats.record import MAX_BYTES, read_guarded
 from .events import record_events
@@ -394,13 +395,7 @@ class Store:
         loaded: list[tuple[str, bytes]] = []
         for p in paths:
             source = os.fspath(p)
-            try:
-                if os.path.getsize(source) > MAX_BYTES:
-                    raise StoreError(f"{source}: larger than the {MAX_BYTES}-byte limit of a record")
-                with open(source, "rb") as f:
-                    loaded.append((source, f.read(MAX_BYTES + 1)))
-            except OSError as e:
-                raise RecordError(f"{source}: cannot read the record: {e.strerror or e}") from None
+            loaded.append((source, read_regular(source, MAX_BYTES, "the record", RecordError)))
         with self._writing("the records were"):
             return [self.import_bytes(data, source) for source, data in loaded]
 
