@@ -42,6 +42,8 @@ six integers.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -399,6 +401,26 @@ def _shuffle(rules: Rules, rng: random.Random) -> Wall:
     rng.shuffle(tiles)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     return Wall._trusted(rules, tuple(tiles), dice)
+
+
+def hand_seed(seed: int | str, hand: int, wall_key: bytes | None = None) -> str:
+    """The wall seed of hand ``hand`` (0, 1, ...) of a game seeded ``seed``: the one home of it.
+
+    Without ``wall_key`` it is ``f"{seed}:{hand}"``: anyone who knows the game's seed can rebuild
+    every wall, which is what makes a chosen seed reproducible (and guessable: a seat must never
+    learn it before the game ends). With a secret ``wall_key`` it is the HMAC-SHA256 of that text
+    under the key: a program at the table that guessed or was told the seed still cannot rebuild
+    a wall; publishing seed and key after the game lets anyone check every wall.
+
+    >>> hand_seed(7, 2)
+    '7:2'
+    >>> len(hand_seed(7, 2, b"secret")), hand_seed(7, 2, b"secret") == hand_seed(7, 2, b"other")
+    (64, False)
+    """
+    text = f"{seed}:{hand}"
+    if wall_key is None:
+        return text
+    return hmac.new(wall_key, text.encode(), hashlib.sha256).hexdigest()
 
 
 def seeded_walls(rules: Rules, seed: object) -> Iterator[Wall]:
