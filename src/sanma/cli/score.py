@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import HandError
+from ..errors import HandError, ScoringError
 from ..scoring import Score, score_hand
 from ..tiles import parse_tiles, to_mpsz
 from .common import RULES_HELP, cli_errors, load_rules
@@ -69,6 +69,8 @@ def score(
         melds += [_meld("kan", t) for t in kan or ()]
         melds += [_meld("ankan", t) for t in ankan or ()]
         rule_set = load_rules(rules)
+        if ura and not (riichi or double_riichi or open_riichi):
+            raise ScoringError(f"--ura {' '.join(ura)} without --riichi: ura dora count only for a riichi winner")
         s = score_hand(
             hand, win=win, melds=melds, tsumo=tsumo, riichi=riichi, double_riichi=double_riichi,
             open_riichi=open_riichi, ippatsu=ippatsu, haitei=haitei, houtei=houtei, rinshan=rinshan,

@@ -195,7 +195,8 @@ class _Kyoku:
             yaku=tuple(yaku), yakuman=yakuman, han=0 if yakuman else han, fu=fu,
             limit=limit, points=as_int(ev.get("hora_points", ev.get("points", 0)), "hora_points"),
             deltas=tuple(as_int(x, "delta") for x in deltas), pao_seat=None, source=self.r.source,
-            label=self.label, index=self.index, problems=p))
+            label=self.label, index=self.index, problems=p,
+            scored=any(k in ev for k in ("yaku", "han", "fu", "limit", "yakuman"))))
 
     def record(self) -> KyokuRecord:
         return KyokuRecord(

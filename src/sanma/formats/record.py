@@ -207,6 +207,9 @@ class RecordedWin:
     kyoku: str = ""  # label such as "S2-1"
     kyoku_index: int = 0  # position of the kyoku in the game record
     dealer: int = 0
+    # False: the record gives the win and its payments only, no han, fu, yaku or limit (standard
+    # mjai ``hora``, as Mortal and mjai.app write it): those are not compared, only the payments
+    scored: bool = True
 
     def score_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``sanma.score_hand(self.hand, rules=..., **kwargs)``."""
@@ -742,7 +745,8 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
               honba: int, kyotaku: int | None, dora: tuple[Tile, ...], ura: tuple[Tile, ...],
               yaku: tuple[tuple[str, int], ...], yakuman: int, han: int, fu: int | None,
               limit: str | None, points: int, deltas: tuple[int, ...], pao_seat: int | None,
-              source: str, label: str, index: int, problems: Problems, players: int = 3) -> RecordedWin:
+              source: str, label: str, index: int, problems: Problems, players: int = 3,
+              scored: bool = True) -> RecordedWin:
     """Combine the replay state with the recorded result into a :class:`RecordedWin`.
 
     When the record lists non-yakuman yaku, they decide the situational flags (the record is
@@ -757,7 +761,9 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
         "haitei": ctx.haitei, "houtei": ctx.houtei, "rinshan": ctx.rinshan, "chankan": ctx.chankan,
         "tenhou": ctx.tenhou, "chiihou": ctx.chiihou,
     }
-    if yakuman == 0 and yaku:
+    if not scored:
+        pass  # nothing listed: the replayed events decide every flag
+    elif yakuman == 0 and yaku:
         listed = {
             "riichi": "riichi" in names or "double_riichi" in names,
             "double_riichi": "double_riichi" in names,
@@ -780,7 +786,7 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
         kyotaku=ctx.kyotaku if kyotaku is None else kyotaku, han=han, fu=fu, yaku=yaku,
         yakuman=yakuman, limit=limit, points=points, deltas=deltas, pao_seat=pao_seat,
         ron_on_kita=ctx.ron_on_kita, source=source, kyoku=label, kyoku_index=index, dealer=dealer,
-        **flags)
+        scored=scored, **flags)
 
 
 # --------------------------------------------------------------------------------------------

@@ -131,6 +131,12 @@ def _layout(dead_wall: str, dead_wall_size: int, rinshan: int, replenished: bool
     return fixed, fixed and replenished, rinshan_positions(n, rinshan), end
 
 
+def check_layout(rules: Rules) -> None:
+    """Raise ``RulesError`` when ``rules`` give a dead wall the wall cannot be laid out with (P14):
+    what the engine would refuse at the first deal, checked when the rules are loaded."""
+    _check_layout(rules, len(tile_set(rules)))
+
+
 def _check_layout(rules: Rules, n: int) -> None:
     _layout(rules.dead_wall, rules.dead_wall_size, rules.rinshan_tiles, rules.dead_wall_replenished,
             rules.dora_indicators_on_doubles, n, rules.name)

@@ -284,6 +284,13 @@ def _check_consistency(rules: Rules, source: str) -> None:
     if rules.return_points < rules.start_points and rules.oka:
         raise RulesError(f"{source}: field 'oka' is true but return_points {rules.return_points} is below "
                          f"start_points {rules.start_points}")
+    from ..errors import SanmaError
+    from ..game.wall import check_layout  # the wall's own check, the one the engine makes at the deal
+
+    try:
+        check_layout(rules)
+    except SanmaError as e:
+        raise RulesError(f"{source}: {e}") from None
     # Values no seed uses and the engine does not implement yet: refused rather than ignored.
     unsupported = {
         "paarenchan": (rules.paarenchan, "eight consecutive dealer wins as a yakuman (P41)"),
