@@ -28,7 +28,15 @@ def test_score_json_has_the_contract_fields() -> None:
 def test_score_human_output_lists_yaku_fu_and_payments() -> None:
     r = runner.invoke(app, ["score", "234p789p123s789s11m", "--win", "4p", "--tsumo", "--seat", "S"])
     assert r.exit_code == 0, r.output
-    assert "pinfu" in r.output and "menzen_tsumo" in r.output and "payments" in r.output
+    assert "Pinfu" in r.output and "Menzen Tsumo" in r.output and "payments" in r.output
+
+
+def test_score_from_north_is_a_clear_error_not_an_index_error() -> None:
+    """Issue 14 item 14: ``--from N`` (and ``--seat N``) are bad input, exit 2, no traceback."""
+    for opt in ("--from", "--seat"):
+        r = runner.invoke(app, ["score", "123456789p99m111z", "--win", "9m", opt, "N"])
+        assert r.exit_code == 2 and (r.exception is None or isinstance(r.exception, SystemExit))
+        assert "wind N does not exist in sanma" in r.stderr
 
 
 def test_score_melds_from_options() -> None:

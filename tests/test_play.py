@@ -51,10 +51,19 @@ def test_the_human_can_sit_elsewhere_and_play_other_rules() -> None:
 
 
 def test_invalid_input_is_explained_and_asked_again() -> None:
-    code, out = run(["--seed", "3"], "xyz\n99\nriichi\n" + "\n" * 4000)
+    """Issue 14 item 5: each wrong input says what was wrong (the tile parser's own message for
+    a tile outside the sanma set) and the question is asked again; help is not an error."""
+    code, out = run(["--seed", "3", "--no-save"], "xyz\n99\nriichi\n5m\n7p\nhelp\npass\ntsumo\nfoo bar\n" + "\n" * 4000)
     assert code == 0
-    assert out.count("Not understood") == 3
-    assert "Not understood: 'xyz'" in out
+    assert "invalid tiles 'xyz': unexpected character 'x' at position 0" in out
+    assert "There is no choice 99: pick 1 to 13." in out
+    assert "Riichi is not possible now: your hand is not tenpai whatever you discard." in out
+    assert "5m is not in the sanma tile set" in out
+    assert "You have no 7p in your hand." in out
+    assert "There is nothing to pass on: it is your turn to discard." in out
+    assert "No win is on offer now." in out
+    assert "Not understood: 'foo bar'" in out
+    assert out.count("Not understood") == 1 and "river: 5p' = drawn tile discarded" in out
 
 
 def test_end_of_input_stops_the_game_with_a_message() -> None:

@@ -153,6 +153,11 @@ def test_stats_cli_errors_exit_2_and_store_nothing(app: typer.Typer, tmp_path: P
     assert "no games of player 'nobody'" in unknown.stderr and "伏屋" in unknown.stderr
     missing = runner.invoke(app, ["stats", str(tmp_path / "nope.xml"), "--db", str(dbfile)])
     assert missing.exit_code == 2 and "nope.xml" in missing.stderr
+    # issue 14 item 6: reading a database that is not there is an error and creates no empty file
+    missing_db = runner.invoke(app, ["stats", "--db", str(tmp_path / "empty.sqlite")])
+    assert missing_db.exit_code == 2 and "no database at" in missing_db.stderr
+    assert not (tmp_path / "empty.sqlite").exists()
+    open_db(tmp_path / "empty.sqlite").close()
     empty = runner.invoke(app, ["stats", "--db", str(tmp_path / "empty.sqlite")])
     assert empty.exit_code == 2 and "no games" in empty.stderr
 

@@ -375,6 +375,8 @@ def score_hand(
         if disc is None:
             disc = _wind(discarder_wind, "discarder wind")
     assert seat is not None and rnd is not None
+    if disc == NORTH:  # three seats: E, S, W (North is only ever a round wind); was an IndexError
+        raise ScoringError("invalid discarder wind 'N': discarder wind N does not exist in sanma (E, S or W)")
     if flower_in_hand:
         raise HandError(f"hand {_hand_text(hand)!r}: flowers are pulled, not kept in the hand (pass flowers=N)")
 

@@ -83,7 +83,12 @@ def make_bot(name: str, seed: int | str = 0, rules: Rules | None = None, *, time
     try:
         factory = BOTS[name]
     except KeyError:
-        raise UnknownBotError(f"unknown bot {name!r}: choose from {', '.join(sorted(BOTS))}, or mjai:COMMAND") from None
+        import difflib
+
+        close = difflib.get_close_matches(name.strip().lower(), sorted(BOTS), n=2, cutoff=0.5)
+        hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+        raise UnknownBotError(f"unknown bot {name!r}: {hint}choose from {', '.join(sorted(BOTS))}, "
+                              "or mjai:COMMAND") from None
     return factory(seed, rules)
 
 

@@ -11,7 +11,7 @@ import contextlib
 import importlib
 import os
 import sys
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -32,8 +32,19 @@ COMMANDS = {
 _registered: set[str] = set()
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"sanma {__version__}")
+        raise typer.Exit()
+
+
 @_app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                          help="Print sanma's version and exit.")] = False,
+) -> None:
     """Three-player Japanese riichi mahjong: score hands, count shanten, play, simulate, replay records,
     inspect rule sets. Every command has --help with examples."""
 
@@ -75,7 +86,9 @@ def main() -> None:
     """
     try:
         first = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
-        if first in COMMANDS:
+        if sys.argv[1:2] == ["--version"]:
+            pass  # the version only: no command module needed
+        elif first in COMMANDS:
             _register([COMMANDS[first]])
         elif first != "version":  # help, or a mistyped command: show every command
             _register(list(COMMANDS.values()))

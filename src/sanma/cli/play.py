@@ -6,15 +6,18 @@ Input is read line by line from standard input, so a game can be scripted. At ea
 * a tile (``5p``, ``0p`` for the red five, ``9m``, ``E S W N Wh G R`` or ``1z``..``7z``)
   discards it; ``riichi 5p`` declares riichi with that discard;
 * ``tsumo``/``ron``, ``pon``, ``kan``, ``kita``, ``pass`` (or ``p``) name an action;
-* an empty line takes the default: discard the drawn tile, or pass on a call;
-* ``?`` shows this help, ``quit`` leaves the game.
+* an empty line takes the default: the win when one is on offer, else discard the drawn tile,
+  or pass on a call;
+* ``auto`` switches auto-win on or off, ``help`` (or ``?``) shows this help, ``quit`` leaves.
 
-Invalid input is answered with a message and the question again; the end of the input
-(EOF) stops the game with a message.
+As on Tenhou, after riichi the drawn tile goes out by itself: the game stops only for a win,
+a legal kan or a kita. Input that cannot be used is answered with what was wrong and the
+question again; the end of the input (EOF) stops the game with a message.
 """
 
 from __future__ import annotations
 
+import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,27 +28,35 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..agari import waits as hand_waits
 from ..bots import BOTS, make_bot
-from ..errors import TileError
+from ..errors import SanmaError, TileError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..rules.schema import Rules
 from ..sim.arena import mask_event
-from ..tiles import Tile, parse_tiles
+from ..tiles import NUM_KINDS, Tile, parse_tiles, successor
 from .common import RULES_HELP, cli_errors, load_rules
+from .words import HONOUR_SHORT, fu_word, limit_word, yaku_word
 
 SEATS = 3
 WINDS = "ESW"
-WIND_NAMES = {"E": "East", "S": "South", "W": "West"}
-HONOURS = {27: "E", 28: "S", 29: "W", 30: "N", 31: "Wh", 32: "G", 33: "R"}
+WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+HONOURS = HONOUR_SHORT
 HONOUR_INPUT = {"e": 27, "s": 28, "w": 29, "n": 30, "wh": 31, "g": 32, "r": 33,
                 "east": 27, "south": 28, "west": 29, "north": 30, "white": 31, "green": 32, "red": 33}
-PASS_WORDS = {"p", "pass", "n", "no", "none", "skip"}
+# "n" is North (a tile), never "no" (issue 14 item 2).
+PASS_WORDS = {"p", "pass", "no", "none", "skip"}
 HELP = (
     "Type a menu number, a tile to discard (5p, 0p = red five, 9m, E S W N Wh G R), "
-    "'riichi 5p', 'tsumo', 'ron', 'pon', 'kan', 'kita', 'pass'; an empty line discards the drawn "
-    "tile or passes; 'quit' leaves."
+    "'riichi 5p', 'tsumo', 'ron', 'pon', 'kan', 'kita', 'pass' (or p). An empty line takes the "
+    "[Enter = ...] choice: a win when one is on offer, else the drawn tile goes out or the call is "
+    "passed. 'auto' switches auto-win on/off; 'quit' leaves."
 )
+SHORT_HELP = "Type 'help' for what you can type."
+RIVER_LEGEND = "river: 5p' = drawn tile discarded · [5p] = riichi tile · 5p> = called by a player"
+SEED_LIMIT = 2**63  # seeds are shown and typed: keep them a sensible size
+NUKI_MODES = ("nuki", "nuki_restricted")  # P15: North is set aside as kita only in these modes
 
 
 class InputEnded(Exception):
@@ -69,7 +80,14 @@ def mjai_text(name: str) -> str:
     try:
         return tile_text(Tile.from_mjai(name))
     except TileError:
-        return name
+        try:
+            return tile_text(Tile.parse(name))  # flowers are written 1f..4f
+        except TileError:
+            return name
+
+
+def kinds_text(kinds: Sequence[int]) -> str:
+    return " ".join(tile_text(Tile(k)) for k in kinds)
 
 
 def hand_text(names: Sequence[str]) -> str:
@@ -78,26 +96,42 @@ def hand_text(names: Sequence[str]) -> str:
     return " ".join(tile_text(t) for t in tiles)
 
 
+def dora_text(indicator: str, label: str = "dora") -> str:
+    """``4p (dora 5p)``: an indicator with the dora it names (P06)."""
+    try:
+        t = Tile.from_mjai(indicator)
+    except TileError:
+        return mjai_text(indicator)
+    if t.kind >= NUM_KINDS:
+        return tile_text(t)  # a flower indicates nothing
+    return f"{tile_text(t)} ({label} {tile_text(Tile(successor(t.kind)))})"
+
+
 def styled(t: Tile) -> Text:
     style = "bold red" if t.red else "bold" if t.kind in HONOURS else ""
     return Text(tile_text(t), style=style)
 
 
-def parse_user_tile(text: str) -> Tile | None:
-    """A tile as a player types it, or None: ``5p``, ``0p``, ``5pr``, ``E``, ``wh``, ``7z``."""
+def read_user_tile(text: str) -> Tile:
+    """A tile as a player types it: ``5p``, ``0p``, ``5pr``, ``E``, ``wh``, ``7z``; a
+    :class:`TileError` with the tile parser's own message otherwise."""
     s = text.strip()
     if s.lower() in HONOUR_INPUT:
         return Tile(HONOUR_INPUT[s.lower()])
-    if len(s) == 3 and s.endswith("r"):
-        try:
-            return Tile.from_mjai(s)
-        except TileError:
-            return None
+    if len(s) == 3 and s.lower().endswith("r") and s[0].isdigit():
+        return Tile.from_mjai(s.lower())
+    tiles = parse_tiles(s.lower())
+    if len(tiles) != 1:
+        raise TileError(f"{s!r} is {len(tiles)} tiles: type one tile, e.g. 5p")
+    return tiles[0]
+
+
+def parse_user_tile(text: str) -> Tile | None:
+    """:func:`read_user_tile`, or None when ``text`` is not one sanma tile."""
     try:
-        tiles = parse_tiles(s.lower())
+        return read_user_tile(text)
     except TileError:
         return None
-    return tiles[0] if len(tiles) == 1 else None
 
 
 def describe(a: Action, game: Game) -> str:
@@ -128,24 +162,47 @@ def describe(a: Action, game: Game) -> str:
             return "pass"
 
 
+class Meld:
+    """A meld as the table shows it: its tiles, the tile taken and from whom."""
+
+    def __init__(self, kind: str, tiles: list[Tile], called: Tile | None, source: int | None) -> None:
+        self.kind = kind  # "pon", "kan" (open), "ankan", or "kakan" (a pon with its fourth tile added)
+        self.tiles = tiles  # the tiles from the hand
+        self.called = called
+        self.source = source
+        self.added: Tile | None = None
+
+
 class TerminalTable:
     """The game as seen from ``human``'s seat, drawn with rich; input through ``read``."""
 
     def __init__(self, game: Game, human: int, bots: dict[int, Any], console: Console,
-                 read: Callable[[], str]) -> None:
+                 read: Callable[[], str], *, auto_win: bool = False) -> None:
         self.game = game
         self.human = human
         self.bots = bots
         self.con = console
         self.read = read
+        self.auto_win = auto_win
         self.shown = 0
         self.fed = [0] * SEATS
         # Narration runs after the engine has moved on (possibly to the next hand), so the
-        # dealer and the melds are taken from the events being narrated, not from the game.
+        # dealer, honba, sticks and melds are taken from the events being narrated, not the game.
         self.dealer = game.dealer
-        self.melds: list[list[Any]] = [[] for _ in range(SEATS)]  # per seat: [type, tiles]
+        self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
+        self.hand_index = -1
+        self.honba = 0
+        self.sticks = 0  # riichi sticks on the table, incl. those put down this hand
+        self.paid_sticks = False  # the sticks went to a winner of this hand
+        self.chips = list(game.chips)
+        self.legend_shown = False  # the river legend: under the first board of each hand, and in help
 
     # ------------------------------------------------------------------------------ names
+    def say(self, *objects: Any, **kw: Any) -> None:
+        """Print as it is: names (a bot named ``[/bold]x``, a rule set named ``[link=...]``) are
+        never read as rich markup (issue 14 item 11); styles come from ``style=`` and Text."""
+        self.con.print(*objects, markup=False, **kw)
+
     def who(self, seat: int) -> str:
         wind = WINDS[(seat - self.dealer) % SEATS]
         name = "You" if seat == self.human else self.game.names[seat]
@@ -154,10 +211,10 @@ class TerminalTable:
     # ------------------------------------------------------------------------------ loop
     def run(self) -> None:
         g = self.game
-        self.con.print(Text(f"sanma — {g.rules.name} rules, seed {g.seed}. You are seat {self.human}; "
-                            f"opponents: {', '.join(g.names[s] for s in range(SEATS) if s != self.human)}.",
-                            style="bold"))
-        self.con.print(HELP, style="dim")
+        opponents = ", ".join(g.names[s] for s in range(SEATS) if s != self.human)
+        self.say(Text(f"sanma — {g.rules.name} rules, seed {g.seed} (--seed {g.seed} replays this game). "
+                            f"You are seat {self.human}; opponents: {opponents}.", style="bold"))
+        self.say(HELP, style="dim")
         while not g.done:
             movers = g.to_move
             bot_seats = [s for s in movers if s != self.human]
@@ -171,10 +228,32 @@ class TerminalTable:
             if g.done or self.human not in g.to_move:
                 continue
             legal = g.legal_actions(self.human)
+            auto = self.automatic(legal)
+            if auto is not None:
+                g.apply(auto)
+                continue
             self.board()
             g.apply(self.ask(legal))
         self.narrate()
         self.final()
+
+    def automatic(self, legal: Sequence[Action]) -> Action | None:
+        """The choice made for the player: the win under auto-win; after riichi the drawn tile,
+        unless a win, a kan or a kita is on offer (as Tenhou does)."""
+        wins = [a for a in legal if a.type == "hora"]
+        if wins and self.auto_win:
+            self.say(f"  auto-win: {describe(wins[0], self.game)}", style="bold green")
+            return wins[0]
+        if not self.game.seats[self.human].riichi or wins:
+            return None
+        if any(a.type in ("ankan", "kakan", "daiminkan", "kita") for a in legal):
+            return None
+        drawn = [a for a in legal if a.type == "dahai" and a.tsumogiri]
+        if len(drawn) == 1 and all(a.type in ("dahai", "none") for a in legal):
+            assert drawn[0].tile is not None
+            self.say(f"  You (riichi) discard the drawn {tile_text(drawn[0].tile)}", style="dim")
+            return drawn[0]
+        return None
 
     # ------------------------------------------------------------------------------ events
     def feed(self, seat: int) -> None:
@@ -202,34 +281,45 @@ class TerminalTable:
         if t == "start_kyoku":
             self.dealer = e["oya"]
             self.melds = [[] for _ in range(SEATS)]
-            self.con.rule(f"{WIND_NAMES.get(e['bakaze'], e['bakaze'])} {e['kyoku']}, {e['honba']} honba, "
-                          f"{e['kyotaku']} riichi stick(s) — dealer {self.who(e['oya'])}")
+            self.hand_index += 1
+            self.honba, self.sticks, self.paid_sticks = e["honba"], e["kyotaku"], False
+            self.legend_shown = False
+            self.con.rule(Text(f"{WIND_NAMES.get(e['bakaze'], e['bakaze'])} {e['kyoku']}, {e['honba']} honba, "
+                          f"{e['kyotaku']} riichi stick(s) — dealer {self.who(e['oya'])}; "
+                          f"you are {WIND_NAMES[WINDS[(self.human - e['oya']) % SEATS]]}"))
         elif t == "dahai" and a != self.human:
-            self.con.print(f"  {self.who(a)} discards {mjai_text(e['pai'])}"
+            self.say(f"  {self.who(a)} discards {mjai_text(e['pai'])}"
                            + (" (drawn tile)" if e.get("tsumogiri") else ""))
         if t in ("pon", "daiminkan", "ankan", "kakan"):
             self.record_meld(t, a, e)
         if t in ("pon", "daiminkan"):
-            self.con.print(f"  {self.who(a)} calls {t} on {mjai_text(e['pai'])} from {self.who(e['target'])}",
-                           style="cyan")
+            self.say(f"  {self.who(a)} calls {'kan' if t == 'daiminkan' else t} on {mjai_text(e['pai'])} "
+                           f"from {self.who(e['target'])}", style="cyan")
         elif t in ("ankan", "kakan"):
-            kind = mjai_text(e["consumed"][0])
-            self.con.print(f"  {self.who(a)} declares {'a concealed kan' if t == 'ankan' else 'an added kan'}"
+            kind = mjai_text(e["consumed"][0] if t == "ankan" else e["pai"])
+            self.say(f"  {self.who(a)} declares {'a concealed kan' if t == 'ankan' else 'an added kan'}"
                            f" of {kind}", style="cyan")
         elif t == "kita":
-            self.con.print(f"  {self.who(a)} sets a North aside (kita)", style="cyan")
+            self.say(f"  {self.who(a)} sets a North aside (kita)", style="cyan")
         elif t == "flower":
-            self.con.print(f"  {self.who(a)} sets a flower aside", style="cyan")
+            self.say(f"  {self.who(a)} sets a flower aside ({mjai_text(e['pai'])})", style="cyan")
         elif t == "reach":
-            self.con.print(f"  {self.who(a)} declares RIICHI", style="bold yellow")
+            self.say(f"  {self.who(a)} declares RIICHI", style="bold yellow")
+        elif t == "reach_accepted":
+            self.sticks += 1
         elif t == "dora":
-            self.con.print(f"  new dora indicator: {mjai_text(e['dora_marker'])}", style="magenta")
+            self.say(f"  new dora indicator: {dora_text(e['dora_marker'])}", style="magenta")
         elif t == "hora":
             self.hora(e)
         elif t == "ryukyoku":
             self.ryukyoku(e)
+        elif t == "chombo":
+            self.say(Text(f"Chombo: {self.who(a)} ({e.get('reason', '')}) pays: "
+                                + self.deltas_text(e["deltas"]), style="bold red"))
         elif t == "end_kyoku":
-            self.scores_line(e["scores"], e.get("deltas"))
+            self.scores_line(e["scores"])
+            if g.rules.chips:
+                self.chips_line()
             if not g.done:
                 self.pause("Press Enter for the next hand")
 
@@ -237,87 +327,174 @@ class TerminalTable:
         if t == "kakan":
             kind = Tile.from_mjai(e["pai"]).kind
             for m in self.melds[seat]:
-                if m[0] == "pon" and m[1][0].kind == kind:
-                    m[0] = "kan"
-                    m[1].append(Tile.from_mjai(e["pai"]))
+                if m.kind == "pon" and m.tiles[0].kind == kind:
+                    m.kind, m.added = "kakan", Tile.from_mjai(e["pai"])
             return
-        tiles = [Tile.from_mjai(x) for x in (*e.get("consumed", ()), *([e["pai"]] if t != "ankan" else []))]
-        self.melds[seat].append(["ankan" if t == "ankan" else "pon" if t == "pon" else "kan", tiles])
+        consumed = [Tile.from_mjai(x) for x in e.get("consumed", ())]
+        if t == "ankan":
+            self.melds[seat].append(Meld("ankan", consumed, None, None))
+        else:
+            self.melds[seat].append(Meld("pon" if t == "pon" else "kan", consumed, Tile.from_mjai(e["pai"]),
+                                         e.get("target")))
+
+    def meld_text(self, m: Meld) -> str:
+        own = " ".join(tile_text(t) for t in sorted(m.tiles))
+        if m.kind == "ankan":
+            return f"kan {own} (concealed)"
+        assert m.called is not None and m.source is not None
+        taken = f"[{tile_text(m.called)} from {self.game.names[m.source] if m.source != self.human else 'you'}]"
+        label = "pon" if m.kind == "pon" else "kan"
+        return f"{label} {own} {taken}" + (f" +{tile_text(m.added)}" if m.added is not None else "")
+
+    def melds_text(self, seat: int) -> str:
+        return "  ".join(self.meld_text(m) for m in self.melds[seat])
+
+    def score_of(self, seat: int) -> Any:
+        """The engine's Score of ``seat``'s win in the hand being narrated (fu breakdown)."""
+        results = self.game.hand_results
+        if 0 <= self.hand_index < len(results):
+            res = results[self.hand_index]
+            if seat in res.winners and len(res.scores) == len(res.winners):
+                return res.scores[res.winners.index(seat)]
+        return None
 
     def hora(self, e: dict[str, Any]) -> None:
         w, target = e["actor"], e["target"]
-        how = "TSUMO" if w == target else f"RON from {self.who(target)}"
-        tbl = Table(title=f"{self.who(w)} wins by {how} on {mjai_text(e['pai'])}", title_justify="left",
-                    title_style="bold green")
+        tile = mjai_text(e["pai"])
+        how = f"TSUMO on {tile}" if w == target else f"RON on {tile} from {self.who(target)}"
+        self.say(Text(f"{self.who(w)} wins by {how}", style="bold green"))
+        tbl = Table()
         tbl.add_column("yaku")
         tbl.add_column("han", justify="right")
         for y in e["yaku"]:
-            tbl.add_row(y["name"], f"yakuman ×{y['yakuman']}" if y.get("yakuman") else str(y["han"]))
+            tbl.add_row(Text(yaku_word(y["name"])), f"yakuman ×{y['yakuman']}" if y.get("yakuman") else str(y["han"]))
+        limit = limit_word(e.get("limit"))
         value = (f"yakuman ×{e['yakuman']}" if e["yakuman"] else f"{e['han']} han {e['fu']} fu") + (
-            f" ({e['limit']})" if e.get("limit") else "")
+            f" ({limit})" if limit else "")
         tbl.add_row(Text(value, style="bold"), Text(f"{e['points']:,} points", style="bold"))
-        self.con.print(tbl)
-        self.con.print("  hand: " + hand_text(e["hora_tehais"])
-                       + self.melds_text(w))
+        self.say(tbl)
+        s = self.score_of(w)
+        if s is not None and s.fu_breakdown and not s.yakuman:
+            parts = [f"{fu_word(name)} {fu}" for name, fu in s.fu_breakdown]
+            raw = sum(fu for _, fu in s.fu_breakdown)
+            self.say(f"  fu: {' + '.join(parts)} = {raw}" + (f", rounded up to {s.fu}" if raw != s.fu else ""))
+        hand = [Tile.from_mjai(x) for x in e["hora_tehais"]]
+        win_tile = Tile.from_mjai(e["pai"])
+        if w == target and win_tile in hand:
+            hand.remove(win_tile)  # a tsumo hand holds the winning tile: show it apart, as for a ron
+        melds = self.melds_text(w)
+        self.say("  hand: " + " ".join(tile_text(t) for t in sorted(hand)) + f"  + winning tile {tile}"
+                       + (f"  melds: {melds}" if melds else ""))
         if e.get("uradora_markers"):
-            self.con.print("  ura dora indicators: " + " ".join(mjai_text(x) for x in e["uradora_markers"]))
-        self.con.print("  payments: " + self.deltas_text(e["deltas"]))
+            ura = ", ".join(dora_text(x, "ura dora") for x in e["uradora_markers"])
+            self.say(f"  ura dora indicators: {ura}")
+        self.payments(e, w)
+
+    def payments(self, e: dict[str, Any], w: int) -> None:
+        """Who pays what; the winner's gain itemised: hand, honba (P43, P44), riichi sticks (P48)."""
+        deltas: Sequence[int] = e["deltas"]
+        points: int = e["points"]
+        sticks = 0 if self.paid_sticks else self.sticks * self.game.rules.riichi_deposit
+        self.paid_sticks = True
+        honba = deltas[w] - points - sticks
+        items = [f"hand {points:,}"]
+        if honba:
+            items.append(f"{self.honba} honba {honba:,}" if self.honba else f"other {honba:+,}")
+        if sticks:
+            items.append(f"{sticks // self.game.rules.riichi_deposit} riichi stick(s) {sticks:,}")
+        line = f"  {self.who(w)} receives {deltas[w]:+,}"
+        if len(items) > 1:
+            line += " = " + " + ".join(items)
+        payers = [f"{self.who(s)} {d:+,}" for s, d in enumerate(deltas) if s != w and d]
+        self.say(line + ("; " + ", ".join(payers) if payers else ""))
 
     def ryukyoku(self, e: dict[str, Any]) -> None:
         reason = e.get("reason", "")
         if reason == "exhaustive":
             tenpai = e.get("tenpai", [])
             names = ", ".join(self.who(s) for s in tenpai) or "nobody"
-            self.con.print(Text(f"Exhaustive draw: tenpai: {names}", style="bold"))
+            self.say(Text(f"Exhaustive draw: tenpai: {names}", style="bold"))
             for s in tenpai:
                 hand = e.get("tehais", [[]] * SEATS)[s]
                 if hand:
-                    self.con.print(f"  {self.who(s)}: " + hand_text(hand) + self.melds_text(s))
-            self.con.print("  payments: " + self.deltas_text(e.get("deltas", [0] * SEATS)))
-        else:
-            labels = {"kyuushu": "nine terminals and honours", "sanfuu_renda": "the same wind from everyone",
-                      "suukaikan": "four kans", "nagashi": "nagashi mangan"}
-            self.con.print(Text(f"Abortive draw: {labels.get(reason, reason)}", style="bold"))
+                    melds = self.melds_text(s)
+                    self.say(f"  {self.who(s)}: " + hand_text(hand) + (f"  melds: {melds}" if melds else ""))
+            self.say("  payments: " + self.deltas_text(e.get("deltas", [0] * SEATS)))
+            return
+        if reason == "kyuushu":
+            who = self.who(e["actor"]) if "actor" in e else "a player"
+            self.say(Text(f"Abortive draw: {who} declared nine terminals and honours (kyuushu kyuuhai)",
+                                style="bold"))
+            return
+        labels = {"sanfuu_renda": "everyone discarded the same wind on the first go-around",
+                  "suukaikan": "four kans by more than one player", "all_riichi": "every player declared riichi",
+                  "nagashi": "nagashi mangan"}
+        self.say(Text(f"Abortive draw: {labels.get(reason, reason)}", style="bold"))
+        if e.get("nagashi"):
+            self.say("  nagashi mangan: " + ", ".join(self.who(s) for s in e["nagashi"]))
 
     def deltas_text(self, deltas: Sequence[int]) -> str:
         return ", ".join(f"{self.who(s)} {d:+,}" for s, d in enumerate(deltas))
 
-    def scores_line(self, scores: Sequence[int], deltas: Sequence[int] | None) -> None:
-        self.con.print("Scores: " + ", ".join(f"{self.who(s)} {scores[s]:,}" for s in range(SEATS)))
+    def scores_line(self, scores: Sequence[int]) -> None:
+        self.say("Scores: " + ", ".join(f"{self.who(s)} {scores[s]:,}" for s in range(SEATS)))
 
-    def melds_text(self, seat: int) -> str:
-        if not self.melds[seat]:
-            return ""
-        return "  melds: " + "  ".join(f"{m[0]} {' '.join(tile_text(t) for t in sorted(m[1]))}"
-                                       for m in self.melds[seat])
+    def chips_line(self) -> None:
+        now = list(self.game.chips)
+        change = [now[s] - self.chips[s] for s in range(SEATS)]
+        self.chips = now
+        if any(change):
+            self.say("Chips this hand: " + ", ".join(f"{self.who(s)} {change[s]:+d}" for s in range(SEATS))
+                           + " (total: " + ", ".join(f"{now[s]:+d}" for s in range(SEATS)) + ")")
 
     # ------------------------------------------------------------------------------ board
     def board(self) -> None:
         g = self.game
+        r = g.rules
         obs = g.observation(self.human)
-        dora = " ".join(mjai_text(x) for x in obs["dora_indicators"])
-        self.con.print(Text(
+        dora = ", ".join(dora_text(x) for x in obs["dora_indicators"])
+        self.say(Text(
             f"{WIND_NAMES.get(obs['round_wind'], obs['round_wind'])} {obs['kyoku']} · {obs['honba']} honba · "
             f"riichi sticks {obs['kyotaku']} · wall {obs['wall_remaining']} · dora indicator(s) {dora}",
             style="bold blue"))
+        kita = r.north_mode in NUKI_MODES
+        flowers = r.flowers > 0
+        cols = ["seat", "score", *(["chips"] if r.chips else []), *(["kita"] if kita else []),
+                *(["flowers"] if flowers else []), "melds", "river"]
         tbl = Table(show_header=True, box=None, pad_edge=False)
-        for col in ("seat", "score", "kita", "melds", "discards"):
-            tbl.add_column(col, no_wrap=col != "discards")
+        for col in cols:
+            tbl.add_column(col, no_wrap=col not in ("river", "melds"))
         for s in range(SEATS):
             pub = obs["seats"][s]
             label = Text(self.who(s) + (" *dealer" if s == obs["dealer"] else ""),
                          style="bold" if s == self.human else "")
             if pub["riichi"]:
                 label.append(" RIICHI", style="bold yellow")
-            discards = Text()
+            river = Text()
             for d in pub["discards"]:
-                style = "yellow underline" if d["riichi"] else "dim strike" if d["called"] else ""
-                discards.append(mjai_text(d["pai"]), style=style)
-                discards.append(" ")
-            melds = "  ".join(" ".join(mjai_text(x) for x in m["tiles"]) + ("(c)" if m["type"] == "ankan" else "")
-                              for m in pub["melds"])
-            tbl.add_row(label, f"{obs['scores'][s]:,}", str(pub["kita"] or ""), melds, discards)
-        self.con.print(tbl)
+                name = mjai_text(d["pai"])
+                if d["riichi"]:
+                    river.append(f"[{name}]", style="yellow bold")
+                else:
+                    river.append(name, style="dim" if d["tsumogiri"] else "")
+                if d["tsumogiri"]:
+                    river.append("'", style="dim")
+                if d["called"]:
+                    river.append(">", style="cyan")
+                river.append(" ")
+            row: list[Any] = [label, f"{obs['scores'][s]:,}"]  # names only in Text: never markup
+            if r.chips:
+                row.append(f"{g.chips[s]:+d}")
+            if kita:
+                row.append(str(pub["kita"] or ""))
+            if flowers:
+                row.append(str(pub["flowers"] or ""))
+            row += [Text(self.melds_text(s)), river]
+            tbl.add_row(*row)
+        self.say(tbl)
+        if not self.legend_shown:
+            self.say(RIVER_LEGEND, style="dim")
+            self.legend_shown = True
         hand = [Tile.from_mjai(x) for x in obs["hand"]]
         drawn = Tile.from_mjai(obs["drawn"]) if obs["drawn"] else None
         if drawn is not None:
@@ -329,7 +506,47 @@ class TerminalTable:
         if drawn is not None:
             line.append("  drawn: ")
             line.append_text(styled(drawn))
-        self.con.print(line)
+        self.say(line)
+        self.say(self.tenpai_text(obs), style="green")
+
+    # ------------------------------------------------------------------------------ waits
+    def counts(self, tiles: Sequence[Tile]) -> list[int]:
+        c = [0] * NUM_KINDS
+        for t in tiles:
+            if t.kind < NUM_KINDS:
+                c[t.kind] += 1
+        return c
+
+    def waits_after(self, hand: Sequence[Tile], discard: Tile | None) -> tuple[int, ...]:
+        """Waits of the hand (less ``discard``), from the one waits function (sanma.agari)."""
+        c = self.counts(hand)
+        if discard is not None:
+            c[discard.kind] -= 1
+        if sum(c) % 3 != 1:
+            return ()
+        return hand_waits(c, self.game.rules.chiitoi_four_of_a_kind)
+
+    def furiten(self, waits: Sequence[int], discard: Tile | None) -> bool:
+        """Furiten (P75): a wait among one's own discards (incl. ``discard``), or a winning tile
+        let pass (the engine's own flags for the turn and, under riichi, for good)."""
+        st = self.game.seats[self.human]
+        river = {d.tile.kind for d in st.discards} | ({discard.kind} if discard is not None else set())
+        flags = st.furiten_riichi or (discard is None and st.furiten_same_turn)
+        return bool(river & set(waits)) or flags
+
+    def tenpai_text(self, obs: dict[str, Any]) -> str:
+        hand = [Tile.from_mjai(x) for x in obs["hand"]]
+        if len(hand) % 3 == 1:  # waiting on a call prompt
+            w = self.waits_after(hand, None)
+            if not w:
+                return ""
+            return f"Tenpai: waiting on {kinds_text(w)}" + (" — FURITEN (no ron)" if self.furiten(w, None) else "")
+        out = []
+        for t in sorted({t.kind: t for t in hand}.values()):
+            w = self.waits_after(hand, t)
+            if w:
+                out.append(f"{tile_text(t)} → {kinds_text(w)}" + (" (furiten)" if self.furiten(w, t) else ""))
+        return ("Tenpai discards: " + "; ".join(out)) if out else ""
 
     # ------------------------------------------------------------------------------ input
     @staticmethod
@@ -355,65 +572,134 @@ class TerminalTable:
             tile = mjai_text(last.get("pai", last.get("consumed", ["?"])[0]))
             kinds = sorted({a.type for a in choices if a.type != "none"})
             words = "/".join("ron" if k == "hora" else k for k in kinds)
-            self.con.print(Text(f"{self.who(last.get('actor', 0))} played {tile}: {words}?", style="bold"))
+            self.say(Text(f"{self.who(last.get('actor', 0))} played {tile}: {words}?", style="bold"))
         discards = [(i, a) for i, a in enumerate(choices, 1) if a.type == "dahai"]
         if discards:
-            self.con.print("  discard: " + "  ".join(f"{i}:{tile_text(a.tile)}" + ("*" if a.tsumogiri else "")
+            self.say("  discard: " + "  ".join(f"{i}:{tile_text(a.tile)}" + ("*" if a.tsumogiri else "")
                                                      for i, a in discards if a.tile is not None)
-                           + "   (* = drawn tile)")
+                           + ("   (* = drawn tile)" if any(a.tsumogiri for _, a in discards) else ""))
         for i, a in enumerate(choices, 1):
             if a.type != "dahai":
-                self.con.print(f"  {i}: {describe(a, self.game)}")
+                self.say(f"  {i}: {describe(a, self.game)}", style="bold green" if a.type == "hora" else "")
         default = self.default(choices)
-        hint = f"[Enter = {describe(default, self.game)}]" if default else ""
+        hint = f" [Enter = {describe(default, self.game)}]" if default else ""
         while True:
-            self.con.print(f"Your choice {hint}: ", end="")
+            self.say(f"Your choice{hint}: ", end="")
             text = self.read()
             picked = self.interpret(text, choices, default)
-            if picked is not None:
+            if isinstance(picked, Action):
                 return picked
-            self.con.print(f"Not understood: {text.strip()!r}. {HELP}", style="red")
+            if picked:
+                self.say(Text(picked, style="red"))
 
     @staticmethod
     def default(choices: Sequence[Action]) -> Action | None:
+        """Enter's choice: never the non-winning one while a win is on offer (issue 14 item 1)."""
+        for a in choices:
+            if a.type == "hora":
+                return a
         for a in choices:
             if a.type == "none" or (a.type == "dahai" and a.tsumogiri):
                 return a
         return None
 
-    def interpret(self, text: str, choices: Sequence[Action], default: Action | None) -> Action | None:
+    def interpret(self, text: str, choices: Sequence[Action], default: Action | None) -> Action | str:
+        """The action ``text`` names, or what was wrong with it ("" when nothing needs saying)."""
         s = text.strip().lower()
         if not s:
-            return default
+            return default if default is not None else "Enter has no default here: " + self.options(choices)
         if s in ("?", "h", "help"):
-            self.con.print(HELP)
-            return None
+            self.say(HELP)
+            self.say(RIVER_LEGEND)
+            return ""
         if s in ("q", "quit", "exit"):
             raise QuitGame
-        if s.isdigit():
-            i = int(s)
-            return choices[i - 1] if 1 <= i <= len(choices) else None
+        if s == "auto":
+            self.auto_win = not self.auto_win
+            self.say(f"auto-win is {'on: wins are taken' if self.auto_win else 'off: you are asked'}")
+            return ""
+        if s.isascii() and s.isdigit():
+            if len(s) > 6 or not 1 <= int(s) <= len(choices):
+                return f"There is no choice {s[:12]}{'…' if len(s) > 12 else ''}: pick 1 to {len(choices)}."
+            return choices[int(s) - 1]
         words = s.split()
         head = words[0]
         by_type = {a.type: a for a in reversed(choices)}
         if s in PASS_WORDS:
-            return by_type.get("none")
+            if "none" in by_type:
+                return by_type["none"]
+            return "There is nothing to pass on: it is your turn to discard. " + self.options(choices)
         if head in ("tsumo", "ron", "hora", "win"):
-            return by_type.get("hora")
+            return by_type.get("hora") or "No win is on offer now."
         if head == "kita":
-            return by_type.get("kita")
+            return by_type.get("kita") or "Kita is not possible now (no North to set aside, or not under these rules)."
         if s == "pon":
-            return by_type.get("pon")
+            return by_type.get("pon") or "No pon is on offer now."
         if s == "kan":
-            return next((a for a in choices if a.type in ("daiminkan", "ankan", "kakan")), None)
-        if head in ("riichi", "reach") and len(words) == 2:
-            tile = parse_user_tile(words[1])
-            return self.pick_discard(choices, tile, "reach") if tile else None
+            kan = next((a for a in choices if a.type in ("daiminkan", "ankan", "kakan")), None)
+            return kan or "No kan is possible now."
+        if head in ("riichi", "reach"):
+            return self.riichi(words[1:], choices)
         if len(words) == 1:
-            tile = parse_user_tile(s)
-            if tile is not None:
-                return self.pick_discard(choices, tile, "dahai")
-        return None
+            try:
+                tile = read_user_tile(s)
+            except TileError as e:
+                return f"{e}. {SHORT_HELP}"
+            return self.discard(tile, choices)
+        return f"Not understood: {text.strip()[:40]!r}. {SHORT_HELP}"
+
+    def options(self, choices: Sequence[Action]) -> str:
+        kinds = sorted({"discard a tile" if a.type == "dahai" else describe(a, self.game) for a in choices})
+        return "You may: " + "; ".join(kinds) + "."
+
+    def hand_tiles(self) -> list[Tile]:
+        return [Tile.from_mjai(x) for x in self.game.observation(self.human)["hand"]]
+
+    def discard(self, tile: Tile, choices: Sequence[Action]) -> Action | str:
+        if not any(a.type == "dahai" for a in choices):
+            if tile.kind == 30:
+                return "N is the North tile; to pass type 'pass' or 'p'. " + self.options(choices)
+            return f"You cannot discard now. {self.options(choices)}"
+        picked = self.pick_discard(choices, tile, "dahai")
+        if picked is not None:
+            return picked
+        hand = self.hand_tiles()
+        if not any(t.kind == tile.kind for t in hand):
+            return f"You have no {tile_text(tile)} in your hand."
+        if self.game.seats[self.human].riichi:
+            return "After riichi only the drawn tile may be discarded (P79): press Enter."
+        return f"{tile_text(tile)} may not be discarded now (kuikae: not the tile just called, P72)."
+
+    def riichi(self, rest: Sequence[str], choices: Sequence[Action]) -> Action | str:
+        reach = [a for a in choices if a.type == "reach" and a.tile is not None]
+        if not reach:
+            return "Riichi is not possible now: " + self.why_no_riichi()
+        possible = ", ".join(dict.fromkeys(tile_text(a.tile) for a in reach if a.tile is not None))
+        if len(rest) != 1:
+            return f"Say which tile to discard with the riichi, e.g. 'riichi {possible.split(', ')[0]}' " \
+                   f"(possible: {possible})."
+        try:
+            tile = read_user_tile(rest[0])
+        except TileError as e:
+            return f"{e}."
+        picked = self.pick_discard(choices, tile, "reach")
+        if picked is not None:
+            return picked
+        return (f"Riichi discarding {tile_text(tile)} is not possible: "
+                + ("it is not in your hand" if not any(t.kind == tile.kind for t in self.hand_tiles())
+                   else "the hand would not be tenpai") + f". Riichi is possible discarding: {possible}.")
+
+    def why_no_riichi(self) -> str:
+        st = self.game.seats[self.human]
+        if st.riichi:
+            return "you have already declared riichi."
+        if any(m.meld.is_open for m in st.melds):
+            return "your hand is open (riichi needs a closed hand)."
+        hand = self.hand_tiles()
+        if not any(self.waits_after(hand, t) for t in hand):
+            return "your hand is not tenpai whatever you discard."
+        return (f"the rules do not allow it here (riichi needs {self.game.rules.riichi_deposit:,} points and "
+                "enough tiles left in the wall).")
 
     @staticmethod
     def pick_discard(choices: Sequence[Action], tile: Tile, kind: str) -> Action | None:
@@ -423,7 +709,7 @@ class TerminalTable:
         return pool[0] if pool else None
 
     def pause(self, prompt: str) -> None:
-        self.con.print(f"{prompt} ", end="")
+        self.say(f"{prompt} ", end="")
         self.read()
 
     # ------------------------------------------------------------------------------ the end
@@ -435,13 +721,14 @@ class TerminalTable:
         for col in ("place", "player", "score", "points", *(["chips"] if g.rules.chips else [])):
             tbl.add_column(col, justify="left" if col == "player" else "right")
         for s in sorted(range(SEATS), key=lambda s: res.ranks[s]):
-            row = [str(res.ranks[s]), "You" if s == self.human else g.names[s], f"{res.scores[s]:,}",
+            row: list[Any] = [str(res.ranks[s]), Text("You" if s == self.human else g.names[s]), f"{res.scores[s]:,}",
                    f"{res.points[s]:+.1f}"]
             if g.rules.chips:
                 row.append(f"{res.chips[s]:+d}")
             tbl.add_row(*row)
-        self.con.print(tbl)
-        self.con.print(f"{len(g.hand_results)} hands played. You placed {res.ranks[self.human]}.")
+        self.say(tbl)
+        self.say(f"{len(g.hand_results)} hands played. You placed {res.ranks[self.human]}. "
+                       f"Seed {g.seed}.")
 
 
 class _Obs(dict[str, Any]):
@@ -459,48 +746,89 @@ def _stdin_line() -> str:
 
 
 def play_game(rules: Rules, seed: int, seat: int, opponent: str, console: Console,
-              read: Callable[[], str] = _stdin_line) -> Game:
+              read: Callable[[], str] = _stdin_line, *, auto_win: bool = False) -> Game:
     """Run one interactive game; returns the finished (or abandoned) game."""
     names = [f"{opponent.capitalize()}-{s}" if s != seat else "You" for s in range(SEATS)]
     game = Game(rules, seed=seed, names=names)
     bots = {s: make_bot(opponent, seed=f"{seed}-{s}", rules=rules) for s in range(SEATS) if s != seat}
-    TerminalTable(game, seat, bots, console, read).run()
+    TerminalTable(game, seat, bots, console, read, auto_win=auto_win).run()
     return game
+
+
+RECORD_FORMATS = {".json": "tenhou6", ".jsonl": "mjai", ".mjson": "mjai"}
+
+
+def record_format(path: Path, fmt: str | None) -> str:
+    """The format of ``--save-record PATH``: ``--record-format``, else from the suffix."""
+    if fmt is not None:
+        if fmt not in ("tenhou6", "mjai"):
+            raise SanmaError(f"--record-format {fmt!r}: choose tenhou6 or mjai")
+        return fmt
+    try:
+        return RECORD_FORMATS[path.suffix.lower()]
+    except KeyError:
+        raise SanmaError(f"--save-record {path}: name the file .json (tenhou.net/6) or .jsonl (mjai), "
+                         "or give --record-format") from None
+
+
+def write_record(game: Game, path: Path, fmt: str) -> None:
+    from ..formats.writers import write_mjai, write_tenhou6
+
+    text = write_mjai(game) if fmt == "mjai" else write_tenhou6(game, game.rules, as_text=True)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise SanmaError(f"--save-record {path}: cannot write it ({e.strerror or e})") from None
 
 
 def play(
     rules: Annotated[str, typer.Option("--rules", help=RULES_HELP)] = "tenhou",
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the walls (the same seed, the same game).")] = 0,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", min=0, max=SEED_LIMIT - 1,
+        help="Seed of the walls (the same seed, the same game). Default: a random seed, shown at the start.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat: 0 deals first.", min=0, max=2)] = 0,
     opponent: Annotated[str, typer.Option("--bot", help=f"Opponents: {', '.join(sorted(BOTS))}.")] = "efficient",
+    auto_win: Annotated[bool, typer.Option("--auto-win", help="Take every win on offer without asking "
+                                                              "(type 'auto' in the game to switch).")] = False,
+    save_record: Annotated[Path | None, typer.Option(
+        "--save-record", help="Write the finished game to this file: .json = tenhou.net/6, .jsonl = mjai.")] = None,
+    record_fmt: Annotated[str | None, typer.Option("--record-format", help="tenhou6 or mjai (default: from "
+                                                                           "the --save-record suffix).")] = None,
     db: Annotated[Path | None, typer.Option("--db", help="SQLite database the finished game is stored in "
                                                          "(default: $SANMA_DB or ./sanma.sqlite).")] = None,
     save: Annotated[bool, typer.Option("--save/--no-save", help="Store the finished game.")] = True,
 ) -> None:
     """Play a game in the terminal against two bots (input: numbers, tiles like 5p, or Enter).
 
-    Example: sanma play --rules kansai --seed 7 --bot defensive
+    Example: sanma play --rules kansai --seed 7 --bot defensive --save-record game.json
     """
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)  # names are never markup (issue 14 item 11)
     with cli_errors():
         r = load_rules(rules)
-        make_bot(opponent)
+        make_bot(opponent)  # an unknown name is refused before the game, with a did-you-mean
+        fmt = record_format(save_record, record_fmt) if save_record is not None else None
+        game_seed = secrets.randbelow(10**9) if seed is None else seed
         try:
-            game = play_game(r, seed, seat, opponent, console)
-            if save and game.done:
-                from ..store import open_db
-
-                with open_db(db) as store:
-                    gid = store.save_game(game.events, rules=r, seed=seed)
-                console.print(f"Game stored as #{gid} in {store.path} (sanma stats --db {store.path}).")
+            game = play_game(r, game_seed, seat, opponent, console, auto_win=auto_win)
         except InputEnded:
             console.print()
-            console.print(f"Input ended: the game stops here (replay it with --seed {seed}).", style="yellow")
+            console.print(f"Input ended: the game stops here (replay it with --seed {game_seed}).", style="yellow")
             raise typer.Exit(1) from None
         except (QuitGame, KeyboardInterrupt):
             console.print()
-            console.print(f"You left the game (replay it with --seed {seed}).", style="yellow")
+            console.print(f"You left the game (replay it with --seed {game_seed}).", style="yellow")
             raise typer.Exit(0) from None
+        if save_record is not None and fmt is not None:
+            write_record(game, save_record, fmt)
+            console.print(Text(f"Record written to {save_record} ({fmt}; sanma replay {save_record} --check)."),
+                          soft_wrap=True)
+        if save:
+            from ..store import open_db
+
+            with open_db(db) as store:
+                gid = store.save_game(game.events, rules=r, seed=game_seed)
+            console.print(Text(f"Game stored as #{gid} in {store.path} (see it with: sanma stats --db {store.path})."),
+                          soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

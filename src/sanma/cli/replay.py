@@ -13,17 +13,51 @@ import typer
 from ..errors import RecordError
 from ..fileio import read_regular
 from ..formats.record import MAX_BYTES
-from ..replay import ReplayReport, replay_files, replay_record
+from ..replay import ReplayReport, replay_record
 from .common import RULES_HELP, cli_errors, load_rules
 
 if TYPE_CHECKING:
+    from ..formats.record import GameRecord
     from ..rules import Rules
     from ..store import Store
+
+#: the file names ``replay DIR`` reads in a folder (Tenhou mjlog XML, tenhou.net/6 / majiang JSON, mjai JSONL)
+RECORD_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
+
+
+def record_files(paths: list[Path]) -> list[Path]:
+    """Files as given; a folder gives its record files (by suffix, sorted, not recursive)."""
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(f for f in p.iterdir() if f.suffix.lower() in RECORD_SUFFIXES and f.is_file()
+                           and not f.name.startswith("."))
+            if not found:
+                raise RecordError(f"{p}: a folder with no record files ({', '.join(RECORD_SUFFIXES)})")
+            out += found
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise RecordError(f"{p}: no such file or folder")
+    return out
+
+
+def read_records(files: list[Path]) -> list[GameRecord]:
+    """Each file read once; a file that is not a record at all is an error, not a mismatch."""
+    from ..formats import read_record
+
+    records = []
+    for f in files:
+        rec = read_record(f)
+        if rec.errors and not rec.kyoku:
+            raise RecordError(f"{f}: not a readable record: {rec.errors[0]}")
+        records.append(rec)
+    return records
 
 
 def replay(
     files: Annotated[list[Path] | None, typer.Argument(help="Tenhou mjlog XML, tenhou.net/6 JSON, majiang JSON "
-                                                            "or mjai JSONL records.")] = None,
+                                                            "or mjai JSONL records, or folders of them.")] = None,
     rules: Annotated[str | None, typer.Option(help=RULES_HELP + " Default: tenhou for Tenhou records, "
                                                    "majsoul for Mahjong Soul ones.")] = None,
     check: Annotated[bool, typer.Option("--check", help="Exit 1 unless every action is legal and every "
@@ -43,15 +77,13 @@ def replay(
     record. Mismatches are listed hand by hand with the record's and the engine's values.
     """
     with cli_errors():
-        files = files or []
-        for f in files:
-            if not f.is_file():
-                raise RecordError(f"{f}: no such file")
+        files = record_files(files or [])
         if not files and db is None:
             raise RecordError("give record files to replay, or --db PATH to replay the stored records")
         rule_set = load_rules(rules) if rules else None
+        records = read_records(files)
         if db is None:
-            report = replay_files(files, rule_set)
+            report = ReplayReport([replay_record(r, rule_set) for r in records])
         else:
             from ..store import open_db
 

@@ -54,8 +54,10 @@ def show(
 
 
 def _print_table(rules: Rules) -> None:
-    console = Console(highlight=False)
-    console.print(f"[bold]{rules.name}[/bold] — {rules.description}")
+    from rich.text import Text
+
+    console = Console(highlight=False, markup=False)  # names and texts are never markup (issue 14 item 11)
+    console.print(Text.assemble((rules.name, "bold"), f" — {rules.description}"))
     for title, names in field_groups():
         table = Table(title=title, title_justify="left", show_header=True, header_style="bold")
         table.add_column("field", no_wrap=True)

@@ -82,28 +82,47 @@ def score(
     if as_json:
         typer.echo(json.dumps({"rules": rule_set.name, **s.to_json()}, ensure_ascii=False))
     else:
-        print_score(s, rule_set.name)
+        print_score(s, rule_set.name, honba=honba, kyotaku=kyotaku, deposit=rule_set.riichi_deposit,
+                    winner=seat.upper())
 
 
-def print_score(s: Score, rules_name: str) -> None:
-    """Readable result: yaku table, fu, value and payments."""
+def print_score(s: Score, rules_name: str, *, honba: int = 0, kyotaku: int = 0, deposit: int = 1000,
+                winner: str | None = None) -> None:
+    """Readable result in a player's words (the words ``sanma play`` uses): yaku table, fu
+    breakdown, value and payments, the winner's honba (P43, P44) and riichi sticks (P48) apart."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    con = Console()
+    from .words import fu_word, limit_word, yaku_word
+
+    con = Console(highlight=False, markup=False)  # a rule set's name is never markup (issue 14 item 11)
     t = Table(title=f"{'Tsumo' if s.tsumo else 'Ron'} — {rules_name} rules", show_header=True)
     t.add_column("yaku")
     t.add_column("han", justify="right")
     for y in s.yaku:
-        t.add_row(y.name, f"yakuman ×{y.yakuman}" if y.yakuman else str(y.han))
+        t.add_row(Text(yaku_word(y.name)), f"yakuman ×{y.yakuman}" if y.yakuman else str(y.han))
     con.print(t)
     if s.yakuman and not s.kazoe:
         value = f"{s.yakuman}× yakuman"
     else:
-        value = f"{s.han} han {s.fu} fu" + (f" ({s.limit})" if s.limit else "")
-    con.print(f"[bold]{value}[/bold] → {s.total:,} points" + (" (dealer)" if s.dealer else ""))
+        value = f"{s.han} han {s.fu} fu" + (f" ({limit_word(s.limit)})" if s.limit else "")
+    line = Text(value, style="bold")
+    line.append(f" → {s.total:,} points" + (" (dealer)" if s.dealer else ""))
+    con.print(line)
     if s.fu_breakdown and not s.yakuman:
-        con.print("fu: " + " + ".join(f"{name} {fu}" for name, fu in s.fu_breakdown))
+        raw = sum(fu for _, fu in s.fu_breakdown)
+        con.print("fu: " + " + ".join(f"{fu_word(name)} {fu}" for name, fu in s.fu_breakdown) + f" = {raw}"
+                  + (f", rounded up to {s.fu}" if raw != s.fu else ""))
+    if winner is not None and (honba or kyotaku):
+        gain = s.deltas.get(winner, 0)
+        sticks = kyotaku * deposit
+        items = [f"hand {s.total:,}"]
+        if honba:
+            items.append(f"{honba} honba {gain - s.total - sticks:,}")
+        if kyotaku:
+            items.append(f"{kyotaku} riichi stick(s) {sticks:,}")
+        con.print(f"{winner} receives {gain:+,} = " + " + ".join(items))
     con.print("payments: " + ", ".join(f"{w} {d:+,}" for w, d in s.deltas.items()))
 
 

@@ -113,8 +113,10 @@ def _run(rules: Rules, n: int, seed: int, names: tuple[str, ...], jobs: int, bac
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                   console=err, transient=err.is_terminal) as bar:
+        from rich.markup import escape
+
         label = f"{rules.name}: {'/'.join(names)}"
-        task = bar.add_task(label if len(label) <= 40 else label[:39] + "…", total=n)
+        task = bar.add_task(escape(label if len(label) <= 40 else label[:39] + "…"), total=n)
         return simulate(rules, n, seed, names, jobs, progress=lambda k: bar.advance(task, k), backend=backend,
                         address=address, timeout=timeout, budget=budget)
 
@@ -122,9 +124,9 @@ def _run(rules: Rules, n: int, seed: int, names: tuple[str, ...], jobs: int, bac
 def _print_tables(summaries: list[Summary]) -> None:
     from rich.console import Console
 
-    out = Console(file=sys.stdout)
+    out = Console(file=sys.stdout, markup=False)  # bot and rule-set names are never markup (issue 14 item 11)
     if not out.is_terminal:  # piped: do not squeeze the table into 80 columns
-        out = Console(file=sys.stdout, width=max(out.width, 140))
+        out = Console(file=sys.stdout, width=max(out.width, 140), markup=False)
     for s in summaries:
         out.print(_table(s))
     if len(summaries) == 2:
@@ -229,6 +231,8 @@ def _simulate(games: str, rules: str, seed: str, bots: str, jobs: str | None, ba
         raise SimulationError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if address is not None and backend != "ray":
         raise SimulationError("--address needs --backend ray")
+    if backend == "ray":
+        _need_ray()
     j = _count("--jobs", jobs) if jobs is not None else os.cpu_count() or 1 if backend == "ray" else 1
     timeout = _seconds("--mjai-timeout", mjai_timeout) if mjai_timeout is not None else None
     budget = _seconds("--mjai-budget", mjai_budget) if mjai_budget is not None else None
@@ -272,6 +276,15 @@ def _simulate(games: str, rules: str, seed: str, bots: str, jobs: str | None, ba
         _print_tables(summaries)
     if interrupted:
         raise typer.Exit(130)
+
+
+def _need_ray() -> None:
+    """Ray is an optional extra (issue 14 item 7): say how to get it before any game starts."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        raise SimulationError("--backend ray needs Ray, an optional extra that is not installed: "
+                              "pip install 'sanma[ray]' (make install has it); --backend local needs nothing more")
 
 
 def register(app: typer.Typer) -> None:

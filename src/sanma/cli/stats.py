@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -44,6 +46,13 @@ def stats(
     from ..store import open_db
 
     with cli_errors():
+        if not files:  # only reading: a database that is not there is an error, not a new empty file
+            from ..store import StoreError, default_db_path
+
+            where = db if db is not None else default_db_path()
+            if str(where) != ":memory:" and not Path(where).exists():
+                raise StoreError(f"no database at {where}: give record files to import, or the database "
+                                 "'sanma play --db PATH' or 'sanma replay FILE... --db PATH' stored games in")
         store = open_db(db)
         try:
             game_ids = None
@@ -60,8 +69,11 @@ def stats(
             if chart is not None:
                 from ..stats import write_chart
 
-                write_chart(placement_history(store, game_ids=game_ids, player=player), chart,
-                            title=f"Placements: {player}" if player else "")
+                history = placement_history(store, game_ids=game_ids, player=player)
+                write_chart(history, chart, title=f"Placements: {player}" if player else "")
+                note = cjk_font_note(list(history))
+                if note:
+                    print(note, file=sys.stderr)
         finally:
             store.close()
     if as_json:
@@ -70,6 +82,23 @@ def stats(
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
     _print(rows, store.path, chart)
+
+
+def cjk_font_note(names: Sequence[str]) -> str:
+    """What to say when the chart names Japanese/Chinese players but no CJK font is installed
+    (matplotlib draws their names as boxes): how to get one. "" when nothing needs saying."""
+    if not any(ord(c) >= 0x2E80 for n in names for c in n):
+        return ""
+    from matplotlib import font_manager
+
+    from ..stats import CJK_FONTS
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    if any(f in installed for f in CJK_FONTS):
+        return ""
+    return ("note: no CJK font is installed, so Japanese names in the chart are drawn as boxes. Install one "
+            f"of {', '.join(CJK_FONTS[:3])}... (Debian/Ubuntu: sudo apt install fonts-noto-cjk; macOS and "
+            "Windows have one), then delete matplotlib's font cache (~/.cache/matplotlib) and run again.")
 
 
 def _scope(files: list[Path] | None) -> str:
@@ -83,8 +112,8 @@ def _print(rows: list[PlayerStats], db: str, chart: Path | None) -> None:
     t = Table(title=f"Player statistics ({db})", title_justify="left")
     for col in ("player", "games", "avg place", "1st/2nd/3rd", "hands", "win", "deal-in", "riichi", "call",
                 "draw", "avg win", "avg deal-in", "kita/game"):
-        t.add_column(col, justify="left" if col == "player" else "right", no_wrap=True,
-                     min_width=12 if col == "player" else None)
+        t.add_column(col, justify="left" if col == "player" else "right", no_wrap=col != "player",
+                     min_width=12 if col == "player" else None, overflow="fold" if col == "player" else "ellipsis")
 
     def avg(x: float | None, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
@@ -94,9 +123,9 @@ def _print(rows: list[PlayerStats], db: str, chart: Path | None) -> None:
                   str(r.hands), f"{r.win_rate:.1%}", f"{r.deal_in_rate:.1%}", f"{r.riichi_rate:.1%}",
                   f"{r.call_rate:.1%}", f"{r.draw_rate:.1%}", avg(r.average_win, ",.0f"),
                   avg(r.average_deal_in, ",.0f"), f"{r.kita_per_game:.2f}")
-    console = Console()
+    console = Console(markup=False)  # player names are never markup (issue 14 item 11)
     if not console.is_terminal:  # piped: as wide as the table needs, not rich's default of 80
-        console = Console(width=max(console.width, 150))
+        console = Console(width=max(console.width, 140 + max(len(r.name) for r in rows)), markup=False)
     console.print(t)
     if chart is not None:
         console.print(f"chart: {chart}")

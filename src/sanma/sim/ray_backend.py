@@ -29,7 +29,7 @@ def run_on_ray(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], see
     try:
         import ray
     except ImportError:
-        raise SimulationError("--backend ray needs the ray package (pip install ray)") from None
+        raise SimulationError("--backend ray needs the ray package: pip install 'sanma[ray]'") from None
     started = False
     if not ray.is_initialized():
         try:
