@@ -1,7 +1,8 @@
 """Writing games: mjai JSONL and tenhou.net/6 JSON, from the engine's event stream.
 
 :func:`write_mjai` writes the engine's events as they are: mjai with sanma's extensions (three
-``scores``/``tehais``, ``kita`` and ``flower`` events, the rule set named in ``start_game``).
+``scores``/``tehais``, ``kita`` and ``flower`` events, the rule set named in ``start_game``),
+except that ``hora`` lists its yaku as ``[name, han]`` pairs, as other mjai readers expect.
 :func:`write_tenhou6` writes tenhou.net/6 JSON for three players as Tenhou does: four-seat
 arrays with an empty fourth seat, kita as ``"f44"`` in the discard column, calls as strings
 whose letter position names the seat called from (see :mod:`sanma.formats.tenhou`).
