@@ -22,11 +22,15 @@ Riichi works in both forms: the mjai.app two-step form (answer ``{"type":"reach"
 sanma sends ``[{"type":"reach","actor":i}]`` and reads the discard) and sanma's one-step form
 (``{"type":"reach","actor":i,"pai":"3s"}``, as listed in ``possible_actions``).
 
-Nothing the program does can hang or crash a game. An answer that is not JSON, not an action or
-not legal makes that decision fall back to tsumogiri (pass, or discard the drawn tile); no
-answer within ``timeout`` seconds (``startup_timeout`` for the first one, which includes start-up
-and model loading), an over-long line or an exit ends the process and the seat plays tsumogiri
-for the rest of the game. Each such incident is logged on the ``sanma.bots.mjai`` logger,
+Nothing the program does can hang or crash a game. An answer that is not JSON, nested more than
+``MAX_DEPTH`` deep (never parsed), not an action or not legal makes that decision fall back to
+tsumogiri (pass, or discard the drawn tile); no answer within ``timeout`` seconds
+(``startup_timeout`` for the first one, which includes start-up and model loading; both at most
+``MAX_TIMEOUT``), more than ``budget`` seconds of thinking over the game, an over-long line,
+more than ``MAX_STDERR`` bytes on stderr (drained by a thread, only its tail kept) or an exit
+ends the process and the seat plays tsumogiri for the rest of the game. Ending it kills its
+process group and every descendant, also one that left the group with ``setsid()`` (found by
+parent links and by a per-process secret in its environment, ``SANMA_MJAI_SESSION``). Each such incident is logged on the ``sanma.bots.mjai`` logger,
 kept in ``incidents`` (with the tail of the program's stderr when it stopped; the first
 ``MAX_LOGGED`` of a game, the rest only counted in ``incident_count``) and counted by the
 simulator; ``fallbacks`` counts the decisions sanma took for the seat.
