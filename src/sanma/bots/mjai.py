@@ -30,7 +30,8 @@ tsumogiri (pass, or discard the drawn tile); no answer within ``timeout`` second
 more than ``MAX_STDERR`` bytes on stderr (drained by a thread, only its tail kept) or an exit
 ends the process and the seat plays tsumogiri for the rest of the game. Ending it kills its
 process group and every descendant, also one that left the group with ``setsid()`` (found by
-parent links and by a per-process secret in its environment, ``SANMA_MJAI_SESSION``). Each such incident is logged on the ``sanma.bots.mjai`` logger,
+parent links and by a per-process secret in its environment, ``SANMA_MJAI_SESSION``).
+Each such incident is logged on the ``sanma.bots.mjai`` logger,
 kept in ``incidents`` (with the tail of the program's stderr when it stopped; the first
 ``MAX_LOGGED`` of a game, the rest only counted in ``incident_count``) and counted by the
 simulator; ``fallbacks`` counts the decisions sanma took for the seat.
