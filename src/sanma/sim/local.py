@@ -3,6 +3,8 @@
 The games of a simulation are numbered ``0..games-1`` and each is played from ``(seed, index)``
 alone (see ``arena``), then the records are put back in index order before summing: the same
 seed gives the same summary whatever ``jobs`` and ``backend`` are (only the timings differ).
+Runs with an ``mjai:`` program at the table are the exception: their walls are keyed by a
+secret drawn for the run (``wall_key``), so that the program cannot rebuild them from the seed.
 
 >>> s = simulate("tenhou", games=2, seed=3, bots=("random", "random", "random"))
 >>> s.games, [e.bot for e in s.seats], round(sum(e.average_placement for e in s.seats), 6)
