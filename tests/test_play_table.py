@@ -152,13 +152,13 @@ def test_results_in_a_players_words_with_fu_honba_and_sticks_P43_P48() -> None:
     (win,) = [e for e in g.events if e["type"] == "hora"]
     assert win["target"] == 2  # West's 1s, a ron
     assert "Tenpai: waiting on 1s" in out  # at the ron prompt, the waits of the riichi hand
-    assert "You (S) wins by RON on 1s from W-bot (W)" in out
+    assert "You (S) win by RON on 1s from W-bot (W)" in out
     assert "Double riichi" in out and "White dragon" in out and "yakuhai_haku" not in out
     assert "fu: base 20 + closed ron 10 + closed triplet of White 8 + pair wait (tanki) 2 = 40" in out
     assert "+ winning tile 1s" in out
     gain = win["deltas"][1]
     # PLATFORMS Honba (Tenhou): ron +200 per honba; P48: a riichi stick is 1,000
-    assert f"receives {gain:+,} = hand {win['points']:,} + 2 honba 400 + 1 riichi stick(s) 1,000" in out
+    assert f"You (S) receive {gain:+,} = hand {win['points']:,} + 2 honba 400 + 1 riichi stick(s) 1,000" in out
 
 
 def test_sanma_score_prints_the_same_words() -> None:
@@ -250,3 +250,49 @@ def test_any_typed_line_is_an_action_or_a_message_never_an_exception(text: str) 
         return
     assert got in choices or isinstance(got, str)
     assert len(g.events) == before
+
+
+# Expected columns per preset, from the matrix: P02 flowers (kansai 4, others none), P15 North
+# (nuki on online / official / tenhou / majsoul; plain on club; yakuhai on kansai), P113 chips
+# (club and kansai).
+COLUMNS = {"club": ["chips"], "online": ["kita"], "official": ["kita"], "kansai": ["chips", "flowers"],
+           "tenhou": ["kita"], "majsoul": ["kita"]}
+
+
+@pytest.mark.parametrize("name", sorted(COLUMNS))
+def test_kita_flowers_and_chips_columns_only_under_rules_with_them_P02_P15_P113(name: str) -> None:
+    """Issue 14 item 3: kita only where North is kita, flowers only with flowers, chips with chips."""
+    g = Game(Rules.preset(name), seed=3)
+    out = io.StringIO()
+    t = play_cli.TerminalTable(g, 0, {}, Console(file=out, width=160), lambda: "\n")
+    t.narrate()
+    t.board()
+    header = next(line for line in out.getvalue().splitlines() if line.startswith("seat "))
+    assert header.split() == ["seat", "score", *COLUMNS[name], "melds", "river"]
+
+
+def test_an_abortive_draw_names_who_declared_it() -> None:
+    """Issue 14 item 3: kyuushu kyuuhai (P93) is declared by a player: the table says who."""
+    g = Game(TENHOU, seed=3, names=("E-bot", "You", "W-bot"))
+    out = io.StringIO()
+    t = play_cli.TerminalTable(g, 1, {}, Console(file=out, width=160), lambda: "\n")
+    t.narrate()
+    t.narrate_one({"type": "ryukyoku", "reason": "kyuushu", "actor": 2})
+    assert "Abortive draw: W-bot (W) declared nine terminals and honours (kyuushu kyuuhai)" in out.getvalue()
+
+
+def test_chips_of_each_hand_are_shown_where_the_rules_have_chips_P113() -> None:
+    """Issue 14 item 3: under club rules (chips, P113-P119) a hand that moves chips says so."""
+    club = Rules.preset("club")
+    for seed in range(1, 6):
+        out = io.StringIO()
+        g = play_cli.play_game(club, seed, 0, "efficient", Console(file=out, width=160),
+                               read=iter(["\n"] * 5000).__next__)
+        text = out.getvalue()
+        if "Chips this hand:" in text:
+            line = text.split("Chips this hand: ", 1)[1].split("\n", 1)[0]
+            assert "You (" in line and "(total: " in line
+            assert "chips" in text.split("Final result", 1)[1]  # the final table has a chips column
+            assert g.done and any(g.chips)
+            return
+    pytest.fail("no club game among five moved chips in a hand")

@@ -373,7 +373,8 @@ def all_cases() -> Iterator[Case]:
     yield from cases("Y31", "chinitsu_closed", "11123334678999p", "6p", each(Han("chinitsu", 6)))
     yield from cases("Y31", "chinitsu_open", "23334678999p", "6p", each(Han("chinitsu", 5)), melds=("pon:111p",))
     # Y33 shousharin: CLUB yakuman (pairs 1-7 or 3-9, p or s); OFFICIAL 6 han = honitsu seven
-    # pairs (A002-10, replaces chiitoi 2 + honitsu 3); not ONLINE/tenhou/majsoul.
+    # pairs (A002-10, replaces chiitoi 2 + honitsu 3); KANSAI the same (seed 003's undefined
+    # 「小車輪」→6翻 read with seed 002's definition, A003-19, issue 13); not ONLINE/tenhou/majsoul.
     yield from cases("Y33", "shousharin_1_to_7", "11223344556677s", "7s",
                      by((Ym("shousharin", 1), Mult(1)), Absent("shousharin"), Absent("shousharin"),
                         Absent("shousharin"), Absent("shousharin"), Absent("shousharin")))
@@ -382,7 +383,8 @@ def all_cases() -> Iterator[Case]:
     yield from cases("Y33", "shousharin_honitsu_chiitoi_A002-10", "11337799p112233z", "1z",
                      by((Absent("shousharin"), Han("chiitoitsu", 2), Han("honitsu", 3)), Absent("shousharin"),
                         (Han("shousharin", 6), Absent("chiitoitsu"), Absent("honitsu"), TotalHan(6)),
-                        (Absent("shousharin"), Han("honitsu", 3)), Absent("shousharin"), Absent("shousharin")),
+                        (Han("shousharin", 6), Absent("chiitoitsu"), Absent("honitsu"), TotalHan(6)),
+                        Absent("shousharin"), Absent("shousharin")),
                      seat_wind="S")
     # Y34 daisharin: CLUB 2Y (p or s, pairs 2-8); ONLINE Y (pin only); OFFICIAL Y (any chinitsu
     # seven pairs, A002-11); KANSAI Y (2-8, p or s, A003-19); not tenhou/majsoul.
@@ -431,9 +433,11 @@ def all_cases() -> Iterator[Case]:
     yield from cases("Y40", "tsuuiisou_daisangen_open_P60", "666z777z111z22z", "1z", each(Mult(2)),
                      melds=("pon:555z",))
     # Seven-pairs form: CLUB 2Y (「七対子形はダブル」) plus the menzen bonus (字一色 may contain
-    # pon and was completed without calls, P62) = 3; single elsewhere (A001-16 for ONLINE).
+    # pon and was completed without calls, P62) = 3; single elsewhere; not a tsuuiisou under ONLINE,
+    # whose seed defines 字一色 as 「字牌のみで1雀頭4面子」 (issue 13; A001-16 had allowed it).
     yield from cases("Y40", "tsuuiisou_chiitoi_P61_P62", "11223344556677z", "7z",
-                     by(Mult(3), Mult(1), Mult(1), Mult(1), Mult(1), Mult(1)))
+                     by(Mult(3), (Mult(0), Absent("tsuuiisou"), Han("chiitoitsu", 2)), Mult(1), Mult(1), Mult(1),
+                        Mult(1)))
     # Y41 shousuushii Y (CLUB closed +1).
     yield from cases("Y41", "shousuushii_closed", "111z222z333z44z123p", "3p",
                      by(Mult(2), Mult(1), Mult(1), Mult(1), Mult(1), Mult(1)))

@@ -186,7 +186,11 @@ def basic_points(han: int, fu: int, rules: Rules) -> tuple[int, str | None]:
 def payments(
     basic: int, dealer: bool, tsumo: bool, rules: Rules
 ) -> tuple[int, int]:
-    """(from the dealer, from a non-dealer) for a tsumo, or (ron, 0) — matrix §4.2 models."""
+    """(from the dealer, from a non-dealer) for a tsumo, or (ron, 0) — matrix §4.2 models.
+
+    A dealer's tsumo is paid (by the dealer's next seat, by the other): the two are equal except
+    under ``full_amount``, where the tsumo total is the ron value exactly (A003-3 read literally).
+    """
     unit = rules.rounding
     ron = ceil_to(basic * (6 if dealer else 4), unit)
     if not tsumo:
@@ -195,6 +199,9 @@ def payments(
     if model == "equal_halves":  # C / D (ONLINE, KANSAI): each pays half the ron value
         half = ceil_to(ron / 2, unit)
         return half, half
+    if model == "full_amount":  # D read literally (満額): the halves add up to the ron value
+        half = ceil_to(ron / 2, unit)
+        return half, ron - half
     if dealer:
         if model == "tsumo_son":  # A: 4p amounts, the absent player's share is lost
             each = ceil_to(2 * basic, unit)
@@ -229,12 +236,26 @@ def _table(rules: Rules) -> YakuTable:
     table.scoring_rules = (
         _FIXED_FU.get(rules.fu_mode, 0), rules.always_dora_fives, rules.shibari_from_honba, rules.min_han,
         rules.north_mode == "nuki_restricted", rules.renhou_value == "mangan", rules.kuitan == "not_alone",
-        rules.shibari_counts_dora, rules.shibari_counts_ippatsu, rules.yakuman_stacking, rules.kan_han_bonus)
+        rules.shibari_counts_dora, rules.shibari_counts_ippatsu, rules.yakuman_stacking, rules.kan_han_bonus,
+        _nondealer_limits(rules))
     _TABLES[id(rules)] = (rules, table)
     return table
 
 
 # --- cheap parsing of the other inputs -----------------------------------------------------------
+_LIMIT_ORDER: Final = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+_STANDARD_BASIC: Final = (2000, 3000, 4000, 6000, 8000)
+
+
+def _nondealer_limits(rules: Rules) -> dict[str, int] | None:
+    """P58 / A001-4: basic points of each non-dealer limit from ``nondealer_limit_ron`` (the ron value
+    / 4, so every payment model derives from it), or None for the standard values."""
+    basic = tuple(-(-v // 4) for v in rules.nondealer_limit_ron)
+    if basic == _STANDARD_BASIC:
+        return None
+    return dict(zip(_LIMIT_ORDER, basic, strict=True))
+
+
 _WIND_CODES: Final = {w: 27 + i for i, w in enumerate("ESWN")} | {w: 27 + i for i, w in enumerate("eswn")}
 _TILE_CACHE: Final[dict[str, Tile]] = {}
 _MELD_CACHE: Final[dict[str, Meld]] = {}
@@ -454,7 +475,8 @@ def score_hand(
     candidates: list[Reading | tuple[tuple[Line, ...], int, tuple[Line, ...], int, int, str, tuple[Line, ...]]]
     candidates = readings  # type: ignore[assignment]
     (fixed_fu, always_dora_fives, shibari_from_honba, min_han, north_restricted, renhou_mangan_rule, kuitan_not_alone,
-     shibari_counts_dora, shibari_counts_ippatsu, yakuman_stacking, kan_han_bonus) = table.scoring_rules
+     shibari_counts_dora, shibari_counts_ippatsu, yakuman_stacking, kan_han_bonus,
+     nondealer_limits) = table.scoring_rules
     if n_melds == 0 and not key & ALL_KINDS:  # only pairs (and fours): seven pairs? (P73)
         fours = key >> 2 & ALL_KINDS
         if (key >> 1 & ALL_KINDS).bit_count() + 2 * fours.bit_count() == 7 and (
@@ -520,6 +542,8 @@ def score_hand(
                     basic, limit = basic_points(han, fu, rules)
                 if renhou_mangan and basic < 2000:
                     basic, limit = 2000, "mangan"  # P63 / A002-17: a bigger hand scores as itself
+            if nondealer_limits is not None and limit is not None and seat != 27:
+                basic = nondealer_limits[limit]  # P58 / A001-4: a printed non-dealer limit table
         if best is None or (basic, han, fu) > (best[0], best[1], best[2]):
             best = (basic, han, fu, limit, kan_bonus, c)
     if best is None:
@@ -560,8 +584,8 @@ def score_hand(
     if tsumo:
         extra = honba * rules.honba_tsumo
         if dealer:
-            paid = {"S": pay_other, "W": pay_other}
-            deltas = {"E": 2 * (pay_other + extra), "S": -pay_other - extra, "W": -pay_other - extra}
+            paid = {"S": pay_dealer, "W": pay_other}  # equal but under full_amount (payments())
+            deltas = {"E": pay_dealer + pay_other + 2 * extra, "S": -pay_dealer - extra, "W": -pay_other - extra}
         else:
             other = "W" if me == "S" else "S"
             paid = {"E": pay_dealer, other: pay_other}

@@ -587,24 +587,25 @@ def evaluate_chiitoi(t: YakuTable, situation: int, tsumo: bool, counts: list[int
     kinds = [k for k in range(34) if counts[k]]
     suits = {k // 9 for k in kinds if k < 27}
     has_honor = any(k >= 27 for k in kinds)
-    if not suits:
-        name = "tsuuiisou_chiitoi" if rules.yakuman.get("tsuuiisou_chiitoi", 0) else "tsuuiisou"
-        yakuman.append((name, rules.yakuman[name]))
-    # Sharin: "consecutive" = seven pairs 2-8 (daisharin) or 1-7 / 3-9 (shousharin) in one suit
-    # (CLUB, ONLINE, KANSAI per A003-19); "flush_chiitoi" = any chinitsu / honitsu seven pairs
-    # (OFFICIAL 「清一七対子」「混一七対子」, A002-10/11).
+    if not suits and rules.yakuman.get("tsuuiisou_chiitoi", 0):
+        # Y40: seven pairs of honours; 0 = not a tsuuiisou (ONLINE: seed 001 defines 字一色 as
+        # 「字牌のみで1雀頭4面子」, A001-16).
+        yakuman.append(("tsuuiisou_chiitoi", rules.yakuman["tsuuiisou_chiitoi"]))
+    # Sharin (Y33, Y34): "consecutive" = seven pairs 2-8 (daisharin) or 1-7 / 3-9 (shousharin) in
+    # one suit (CLUB, ONLINE; A003-19); daisharin "flush_chiitoi" = any chinitsu seven pairs and
+    # shousharin "honitsu_chiitoi" = any honitsu seven pairs (OFFICIAL 「清一七対子」「混一七対子」,
+    # A002-10/11; KANSAI's 6-han shousharin, which only the honitsu form lets score).
     sharin = ""
     if len(suits) == 1:
         suit = next(iter(suits))
         base = suit * 9
         nums = [k - base for k in kinds if k < 27]
-        if rules.sharin_definition == "consecutive":
-            if not has_honor and nums == list(range(1, 8)) and "mps"[suit] in rules.daisharin_suits:
-                sharin = "daisharin"
-            elif not has_honor and nums in (list(range(0, 7)), list(range(2, 9))):
-                sharin = "shousharin"
-        elif not has_honor and "mps"[suit] in rules.daisharin_suits:
+        if not has_honor and "mps"[suit] in rules.daisharin_suits and (
+                rules.sharin_definition == "flush_chiitoi" or nums == list(range(1, 8))):
             sharin = "daisharin"
+        elif rules.shousharin_definition == "consecutive":
+            if not has_honor and nums in (list(range(0, 7)), list(range(2, 9))):
+                sharin = "shousharin"
         elif has_honor:
             sharin = "shousharin"
     if sharin and rules.yakuman.get(sharin, 0):
@@ -620,12 +621,15 @@ def evaluate_chiitoi(t: YakuTable, situation: int, tsumo: bool, counts: list[int
     if len(suits) == 1:
         yaku.append(("honitsu", han("honitsu", True)) if has_honor else ("chinitsu", han("chinitsu", True)))
     if sharin == "shousharin" and han("shousharin", True):
-        # OFFICIAL / KANSAI: shousharin is a 6-han yaku that stands for the seven pairs and the
-        # flush it is made of (A002-10); the scorer keeps whichever reading is worth more.
-        alt = [(n, h) for n, h in yaku if n not in ("chiitoitsu", "honitsu", "chinitsu")]
-        alt.append(("shousharin", han("shousharin", True)))
-        if sum(h for _, h in alt) > sum(h for _, h in yaku):
-            yaku = alt
+        if rules.shousharin_on_top:  # Y33: the 6 han counted on top of seven pairs and the flush
+            yaku.append(("shousharin", han("shousharin", True)))
+        else:
+            # OFFICIAL / KANSAI: shousharin is a 6-han yaku that stands for the seven pairs and the
+            # flush it is made of (A002-10); the scorer keeps whichever reading is worth more.
+            alt = [(n, h) for n, h in yaku if n not in ("chiitoitsu", "honitsu", "chinitsu")]
+            alt.append(("shousharin", han("shousharin", True)))
+            if sum(h for _, h in alt) > sum(h for _, h in yaku):
+                yaku = alt
     return tuple((n, h) for n, h in yaku if h > 0), ()
 
 

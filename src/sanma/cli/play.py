@@ -203,6 +203,10 @@ class TerminalTable:
         never read as rich markup (issue 14 item 11); styles come from ``style=`` and Text."""
         self.con.print(*objects, markup=False, **kw)
 
+    def verb(self, seat: int, verb: str) -> str:
+        """``discards`` for a bot, ``discard`` for "You"."""
+        return verb[:-1] if seat == self.human and verb.endswith("s") else verb
+
     def who(self, seat: int) -> str:
         wind = WINDS[(seat - self.dealer) % SEATS]
         name = "You" if seat == self.human else self.game.names[seat]
@@ -288,23 +292,24 @@ class TerminalTable:
                           f"{e['kyotaku']} riichi stick(s) — dealer {self.who(e['oya'])}; "
                           f"you are {WIND_NAMES[WINDS[(self.human - e['oya']) % SEATS]]}"))
         elif t == "dahai" and a != self.human:
-            self.say(f"  {self.who(a)} discards {mjai_text(e['pai'])}"
+            self.say(f"  {self.who(a)} {self.verb(a, 'discards')} {mjai_text(e['pai'])}"
                            + (" (drawn tile)" if e.get("tsumogiri") else ""))
         if t in ("pon", "daiminkan", "ankan", "kakan"):
             self.record_meld(t, a, e)
         if t in ("pon", "daiminkan"):
-            self.say(f"  {self.who(a)} calls {'kan' if t == 'daiminkan' else t} on {mjai_text(e['pai'])} "
-                           f"from {self.who(e['target'])}", style="cyan")
+            call = "kan" if t == "daiminkan" else t
+            self.say(f"  {self.who(a)} {self.verb(a, 'calls')} {call} on {mjai_text(e['pai'])} "
+                     f"from {self.who(e['target'])}", style="cyan")
         elif t in ("ankan", "kakan"):
             kind = mjai_text(e["consumed"][0] if t == "ankan" else e["pai"])
-            self.say(f"  {self.who(a)} declares {'a concealed kan' if t == 'ankan' else 'an added kan'}"
-                           f" of {kind}", style="cyan")
+            what = "a concealed kan" if t == "ankan" else "an added kan"
+            self.say(f"  {self.who(a)} {self.verb(a, 'declares')} {what} of {kind}", style="cyan")
         elif t == "kita":
-            self.say(f"  {self.who(a)} sets a North aside (kita)", style="cyan")
+            self.say(f"  {self.who(a)} {self.verb(a, 'sets')} a North aside (kita)", style="cyan")
         elif t == "flower":
-            self.say(f"  {self.who(a)} sets a flower aside ({mjai_text(e['pai'])})", style="cyan")
+            self.say(f"  {self.who(a)} {self.verb(a, 'sets')} a flower aside ({mjai_text(e['pai'])})", style="cyan")
         elif t == "reach":
-            self.say(f"  {self.who(a)} declares RIICHI", style="bold yellow")
+            self.say(f"  {self.who(a)} {self.verb(a, 'declares')} RIICHI", style="bold yellow")
         elif t == "reach_accepted":
             self.sticks += 1
         elif t == "dora":
@@ -362,7 +367,7 @@ class TerminalTable:
         w, target = e["actor"], e["target"]
         tile = mjai_text(e["pai"])
         how = f"TSUMO on {tile}" if w == target else f"RON on {tile} from {self.who(target)}"
-        self.say(Text(f"{self.who(w)} wins by {how}", style="bold green"))
+        self.say(Text(f"{self.who(w)} {self.verb(w, 'wins')} by {how}", style="bold green"))
         tbl = Table()
         tbl.add_column("yaku")
         tbl.add_column("han", justify="right")
@@ -402,7 +407,7 @@ class TerminalTable:
             items.append(f"{self.honba} honba {honba:,}" if self.honba else f"other {honba:+,}")
         if sticks:
             items.append(f"{sticks // self.game.rules.riichi_deposit} riichi stick(s) {sticks:,}")
-        line = f"  {self.who(w)} receives {deltas[w]:+,}"
+        line = f"  {self.who(w)} {self.verb(w, 'receives')} {deltas[w]:+,}"
         if len(items) > 1:
             line += " = " + " + ".join(items)
         payers = [f"{self.who(s)} {d:+,}" for s, d in enumerate(deltas) if s != w and d]

@@ -11,7 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..rules.docs import field_groups, render, value_text
+from ..rules.departures import readings_of
+from ..rules.docs import field_groups, readings_anchor, render, value_text
 from ..rules.loader import PRESETS, diff, load, load_file, load_preset, read_toml_file, to_dict
 from ..rules.schema import RULE_FIELDS, Rules
 from .common import cli_errors
@@ -93,6 +94,18 @@ def _print_table(rules: Rules) -> None:
     off += [y for y, m in rules.yakuman.items() if not m]
     if off:
         console.print("Not a yaku under these rules: " + ", ".join(sorted(set(off))))
+    console.print(readings_note(rules.name))
+
+
+def readings_note(name: str) -> str:
+    """Where docs/RULES.md lists the places a preset reads its seed other than literally (issue 13)."""
+    if name not in PRESETS:
+        return ("Seed readings: each preset's departures from its seed and the fields that switch them "
+                "are listed in docs/RULES.md#seed-readings.")
+    listed = readings_of(name)
+    return (f"Seed readings: {len(listed)} place{'' if len(listed) == 1 else 's'} where {name} reads its "
+            f"source other than literally or the source leaves it open, each with the field that switches "
+            f"it, and the fields where the source is silent: docs/RULES.md#{readings_anchor(name)}")
 
 
 @rules_app.command("check")

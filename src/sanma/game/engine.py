@@ -35,7 +35,7 @@ from ..scoring import Score, score_hand
 from ..shanten_table import shanten_trusted
 from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, successor
 from .actions import Action
-from .settle import FinalResult, bust_chips_owed, final_result, placement
+from .settle import FinalResult, bust_chips_owed, final_result, placement, riichi_bust, riichi_bust_chips
 from .wall import Wall, hand_seed
 
 SEATS: Final = 3
@@ -472,8 +472,8 @@ class Game:
         st = self.seats[seat]
         if st.riichi or not st.closed or self._after_call:
             return False
-        if self.scores[seat] < r.riichi_min_points:  # P79
-            return False
+        if self.scores[seat] < r.riichi_min_points and not (self.table_mistakes and riichi_bust(r, self.scores[seat])):
+            return False  # P79; at an emulated table a CLUB riichi with <= 1,000 is declarable (A000-19)
         need = SEATS if r.riichi_needs_next_draw else 1  # P81
         return self.wall.remaining >= need
 
@@ -599,6 +599,9 @@ class Game:
             return
         if t in ("dahai", "reach", "open_reach"):
             assert a.tile is not None
+            if t != "dahai" and riichi_bust(self.rules, self.scores[seat]):
+                self._riichi_bust(seat)  # P79 / A000-19 (CLUB): bust at the declaration
+                return
             if t != "dahai":
                 st.violation = self._riichi_violation(seat, a.tile)
                 self._emit({"type": "reach", "actor": seat, **({"open": True} if t == "open_reach" else {})})
@@ -1290,6 +1293,34 @@ class Game:
                                      dealer_continues=not dealer_passes, deltas=tuple(deltas),
                                      reason=offenders[0][1]))
 
+    def _riichi_bust(self, seat: int) -> None:
+        """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、
+        箱割れチップは両者に払う」: the hand stops at the declaration (no stick, no discard) and the
+        declarer is bust, owing both other players (``settle.riichi_bust_chips``)."""
+        r = self.rules
+        others = [x for x in range(SEATS) if x != seat]
+        self._emit({"type": "riichi_bust", "actor": seat, "scores": list(self.scores)})
+        self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
+        res = HandResult("abort", offenders=(seat,), dealer_continues=True, reason="riichi_bust")
+        if r.bust_ends_game:
+            self.hand_results.append(res)
+            self._pending, self._responses = {}, {}
+            self.busted, self.busters = [seat], others
+            self._end_game("bust")  # pays the bust chips and dobon fee to each buster (P110-P112)
+            return
+        chips, points = riichi_bust_chips(r, self.scores[seat], opening=self._opening_hand(),
+                                          dealer=seat == self.dealer)
+        for x in others:
+            self.chips[seat] -= chips
+            self.chips[x] += chips
+            self.scores[seat] -= points
+            self.scores[x] += points
+        self._finish_hand(res)
+
+    def _opening_hand(self) -> bool:
+        """East 1 of the first lap (P112's early bust)."""
+        return self.round_index == 0 and self.kyoku_in_round == 0
+
     def _chombo_payment(self, seat: int) -> list[int]:
         """P100: what ``seat`` pays for one chombo — a mangan or haneman tsumo in reverse (matrix
         §4.3: the offender pays what each other seat would pay it), nothing for rank points."""
@@ -1397,7 +1428,7 @@ class Game:
                 self.chips[0] -= r.chip_chiicha_not_top
                 self.chips[s] += r.chip_chiicha_not_top
         for b in self.busted:
-            owed = bust_chips_owed(r, self.scores[b], opening=self.round_index == 0 and self.kyoku_in_round == 0,
+            owed = bust_chips_owed(r, self.scores[b], opening=self._opening_hand(),
                                    dealer=b == self.dealer)  # P110-P112 (CLUB)
             for x in self.busters:
                 if x == b:

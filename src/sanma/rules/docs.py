@@ -18,10 +18,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import schema
-from .loader import PRESETS, load_preset, to_dict
+from .departures import Reading, readings_of
+from .loader import PRESETS, load_preset, preset_path, to_dict
 from .schema import RULE_FIELDS, STANDARD_YAKU_HAN, STANDARD_YAKUMAN, Rules, field_choices
 
 _GROUP_RE = re.compile(r"^\s*# --- (?P<title>.+?) -+\s*$")
+_SOURCE_RE = re.compile(r"source: (?P<source>.+?)(?: \(|\.$)")
+_SET_RE = re.compile(r"^(?P<name>[a-z_0-9]+) = (?P<value>.+?)  # (?P<note>.*)$")
+_KIND_TITLES = {"departs": "departs from the seed's words", "unstated": "the seed leaves it open",
+                "literal": "the seed's words, not the matrix's recommendation"}
 _FIELD_RE = re.compile(r"^    (?P<name>[a-z_0-9]+): ")
 
 #: Fields that are not rules but identify the rule set.
@@ -71,6 +76,55 @@ def value_text(value: Any) -> str:
     if isinstance(value, Mapping):
         return f"{len(value)} entries"
     return str(value)
+
+
+def preset_source(name: str) -> str:
+    """The source a preset file names on its first line ("seed 003", "PLATFORMS.md §1")."""
+    first = preset_path(name).read_text(encoding="utf-8").splitlines()[0]
+    m = _SOURCE_RE.search(first)
+    return m.group("source") if m else "?"
+
+
+def silent_fields(name: str) -> list[tuple[str, str]]:
+    """(field, value as written) of every preset line whose note says its source is silent."""
+    out: list[tuple[str, str]] = []
+    table = ""  # "" for the top-level fields, then "yaku." / "yakuman." after their headers
+    for line in preset_path(name).read_text(encoding="utf-8").splitlines():
+        if line.startswith("["):
+            table = line.strip("[] ") + "."
+            continue
+        m = _SET_RE.match(line)
+        if m and "silent" in m.group("note"):
+            out.append((table + m.group("name"), m.group("value")))
+    return out
+
+
+def readings_anchor(name: str) -> str:
+    """The docs/RULES.md anchor of a preset's "Seed readings" section."""
+    return f"readings-{name}"
+
+
+def _other_text(r: Reading) -> str:
+    return ", ".join(f"`{n} = {value_text(v)}`" for n, v in r.other)
+
+
+def _readings(name: str) -> list[str]:
+    out = [f'<a id="{readings_anchor(name)}"></a>', "", f"### `{name}` — {preset_source(name)}", ""]
+    listed = readings_of(name)
+    if listed:
+        out += ["| kind | seed | reading chosen | other reading, one field away | rows |", "|---|---|---|---|---|"]
+        for r in listed:
+            out.append(f"| {_KIND_TITLES[r.kind]} | seed {r.seed} L{r.line}: 「{_cell(r.quote)}」 | "
+                       f"{_cell(r.reading)} | {_cell(_other_text(r))} | {_cell(r.rows)} |")
+        out.append("")
+    else:
+        out += ["A platform preset: no seed text to depart from (its source is `PLATFORMS.md`).", ""]
+    silent = silent_fields(name)
+    if silent:
+        out.append(f"Where the source is silent ({len(silent)} fields; the matrix default or the reading "
+                   f"cited in `presets/{name}.toml`): " + ", ".join(f"`{n} = {v}`" for n, v in silent) + ".")
+        out.append("")
+    return out
 
 
 def _cell(text: str) -> str:
@@ -137,6 +191,15 @@ def render() -> str:
             w(f"| `{n}` | {type_text(n)} | `{value_text(default)}` | {_cell(meta['doc'])} | "
               f"{_cell(meta['rows'])} |")
         w("")
+    w("## Seed readings")
+    w("")
+    w("Where a preset's value is a reading of its seed rather than its literal text, or the seed leaves "
+      "a detail open, the place is listed here with the seed's words, the reading the preset chose, and "
+      "the field value that switches to the other reading (`sanma rules show NAME` points here). The "
+      "table is `sanma.rules.departures.READINGS`; every quote is checked against its seed line.")
+    w("")
+    for name in PRESETS:
+        out.extend(_readings(name))
     w("## Presets side by side")
     w("")
     header = "| field | " + " | ".join(f"`{p}`" for p in PRESETS) + " |"

@@ -62,7 +62,7 @@ STANDARD_YAKUMAN: dict[str, int] = {
     "suuankou_tanki": 1,  # Y38 single wait (replaces suuankou)
     "daisangen": 1,  # Y39
     "tsuuiisou": 1,  # Y40
-    "tsuuiisou_chiitoi": 1,  # Y40 seven-pairs form (replaces tsuuiisou)
+    "tsuuiisou_chiitoi": 1,  # Y40 seven-pairs form (replaces tsuuiisou; 0 = seven honour pairs are no tsuuiisou)
     "shousuushii": 1,  # Y41
     "daisuushii": 1,  # Y42
     "ryuuiisou": 1,  # Y43
@@ -88,7 +88,7 @@ PON_CAPABLE_YAKUMAN = frozenset(
 )
 
 NorthMode = Literal["plain", "nuki", "nuki_restricted", "yakuhai"]
-TsumoPayment = Literal["tsumo_son", "north_split", "north_split_rounded", "equal_halves"]
+TsumoPayment = Literal["tsumo_son", "north_split", "north_split_rounded", "equal_halves", "full_amount"]
 FuMode = Literal["normal", "fixed_30", "fixed_40"]
 KanDoraTiming = Literal["immediate", "before_discard", "after_discard"]
 DeadWall = Literal["fixed", "to_indicator"]
@@ -106,6 +106,7 @@ TieBreak = Literal["seat_order", "split"]
 Leftover = Literal["top", "forfeit"]
 ChankanOnAnkan = Literal["never", "kokushi"]
 SharinDefinition = Literal["consecutive", "flush_chiitoi"]
+ShousharinDefinition = Literal["consecutive", "honitsu_chiitoi"]
 RenhouValue = Literal["yakuman", "mangan", "none"]
 PaoCompound = Literal["whole", "pao_part"]
 PaoTsumoValue = Literal["ron_value", "tsumo_total"]
@@ -222,7 +223,11 @@ class Rules:
     riichi_deposit: int = _f(1000, "Riichi stick.", "P48")
 
     # --- payments and scoring (P50-P63) -------------------------------------------------------
-    tsumo_payment: TsumoPayment = _f("tsumo_son", "How a tsumo is paid (matrix §4.2 models A, B, B2, C/D).", "P50")
+    tsumo_payment: TsumoPayment = _f(
+        "tsumo_son", "How a tsumo is paid (matrix §4.2 models A, B, B2, C/D); full_amount = the ron value "
+        "exactly (model D read literally): one payer pays the half rounded up, the other the rest — the "
+        "dealer pays the larger half of a non-dealer's tsumo, the dealer's next seat of a dealer's.",
+        "P50, A003-3")
     rounding: int = _f(100, "Payments are rounded up to this unit.", "P51")
     fu_mode: FuMode = _f("normal", "Fu counting: normal, or every hand a fixed fu.", "P52")
     chiitoi_fu: int = _f(25, "Fu of seven pairs (normal fu mode).", "P53")
@@ -235,7 +240,18 @@ class Rules:
     menzen_yakuman_bonus: bool = _f(False, "+1 yakuman (once) for a pon-capable yakuman won without calls.", "P62")
     renhou_value: RenhouValue = _f("yakuman", "Renhou: a yakuman, a mangan, or not a yaku.", "P63, Y49")
     sharin_definition: SharinDefinition = _f(
-        "consecutive", "Shousharin/daisharin: consecutive pairs, or any (half-)flush seven pairs.", "Y33, Y34")
+        "consecutive", "Daisharin: seven consecutive pairs 2-8 in one suit, or any flush seven pairs "
+        "(清一七対子).", "Y34, A002-11")
+    shousharin_definition: ShousharinDefinition = _f(
+        "consecutive", "Shousharin: seven consecutive pairs 1-7 or 3-9 in one suit, or any half-flush seven "
+        "pairs with honours (混一七対子).", "Y33, A002-10, A003-19")
+    shousharin_on_top: bool = _f(
+        False, "Shousharin's han are added to the seven pairs and the flush it is made of, instead of "
+        "standing for them (the scorer keeps the better of the two otherwise).", "Y33, A002-10")
+    nondealer_limit_ron: tuple[int, int, int, int, int] = _f(
+        (8000, 12000, 16000, 24000, 32000), "Ron value of a non-dealer mangan, haneman, baiman, sanbaiman and "
+        "counted yakuman; tsumo payments follow from it as from the standard values (real yakuman: "
+        "32,000 each, unchanged).", "P57, P58, A001-4")
     daisharin_suits: str = _f("ps", "Suits in which daisharin can be made.", "Y34")
     yaku: Mapping[str, tuple[int, int]] = _f(
         lambda: MappingProxyType(dict(STANDARD_YAKU_HAN)), "Han (closed, open) per yaku; 0 = not a yaku.", "§3",
@@ -277,6 +293,10 @@ class Rules:
         "exhaustive draw or by the offender's own win, passing a win after riichi too, no penalty if another "
         "player wins first; or chombo only if the hand reaches the exhaustive draw.", "P80, P77, P102, §5.5")
     riichi_min_points: int = _f(1000, "Points needed to declare riichi.", "P79, A000-19")
+    riichi_bust_points: int = _f(
+        0, "At an emulated table or in the score keeper, a riichi declared with this many points or fewer "
+        "(below riichi_min_points) is a bust at once: the hand stops and the declarer pays the bust chips "
+        "to both other players (0 = no such riichi).", "P79, P110, A000-19")
     riichi_needs_next_draw: bool = _f(True, "Riichi needs at least one more own draw.", "P81")
     open_riichi: bool = _f(False, "Open riichi may be declared.", "P82")
     kan_after_riichi: KanAfterRiichi = _f(
