@@ -84,6 +84,9 @@ def main() -> None:
     Ctrl-C at any moment ends the command with exit code 130 and one line, never a traceback
     (a command that has something to say about what it kept, like ``simulate``, says it first).
     """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # sanma/__init__ ended quietly while loading
     try:
         first = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
         if sys.argv[1:2] == ["--version"]:

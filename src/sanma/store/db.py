@@ -267,11 +267,11 @@ def _check_integrity(conn: sqlite3.Connection, where: str) -> None:
     try:
         rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
     except sqlite3.DatabaseError as e:
-        raise StoreError(f"{where}: the database is damaged or not a database: {e}; "
-                         f"nothing was written (restore it from a copy)") from None
+        raise StoreError(f"{where}: not a usable sanma database: the file is damaged or not a database "
+                         f"({e}); nothing was written (restore it from a copy)") from None
     if rows != ["ok"]:
-        raise StoreError(f"{where}: the database is damaged ({'; '.join(map(str, rows))[:300]}); "
-                         f"nothing was written (restore it from a copy)")
+        raise StoreError(f"{where}: not a usable sanma database: the file is damaged "
+                         f"({'; '.join(map(str, rows))[:300]}); nothing was written (restore it from a copy)")
 
 
 @cache
