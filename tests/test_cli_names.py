@@ -1,9 +1,10 @@
-"""Issue 14 item 11: names are printed as they are, never read as rich markup.
+r"""Issue 14 item 11: names are printed as they are, never read as rich markup.
 
 A player, rule set or bot named ``[/bold]x`` crashed ``stats``, ``rules show``, ``score`` and
 ``simulate``; a stored record with such a name made every later ``stats --db`` crash; and
-``[link=...]`` injected a hyperlink. Each command here is run on such names: exit 0, the name
-shown literally, no hyperlink escape sequence.
+``[link=...]`` injected a hyperlink; and a name ``$\frac$`` made ``--chart`` fail (matplotlib read
+it as TeX). Each command here is run on such names: exit 0, the name shown literally, no
+hyperlink escape sequence.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from sanma.formats.writers import write_tenhou6
 from sanma.game.engine import Game
 from sanma.rules import Rules
 
-HOSTILE = ("[/bold]x", "[link=https://e.x]c[/link]", "[red]y")
+HOSTILE = ("[/bold]x", "[link=https://e.x]c[/link]", r"[red]$\frac$")  # the last: TeX for matplotlib
 runner = CliRunner()
 
 

@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import sanma
 from engine_helpers import act, events_of, find, last, pass_all, start, tsumogiri
@@ -365,3 +367,16 @@ def test_rules_md_has_a_readings_section_per_preset_and_show_points_at_it() -> N
         silent = silent_fields(name)
         assert silent and f"({len(silent)} fields;" in section  # every preset has some
     assert "PLATFORMS" in preset_source("tenhou") and not readings_of("tenhou")
+
+
+@given(han=st.integers(1, 4), fu=st.sampled_from([20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110]),
+       dealer=st.booleans(), unit=st.sampled_from([100, 1000]))
+def test_full_amount_tsumo_always_totals_the_ron_value_P50_A003_3(han: int, fu: int, dealer: bool, unit: int) -> None:
+    """満額 read literally: whatever the hand, the two halves add up to the ron value, the first is
+    the larger by at most one rounding unit, both in that unit (P51)."""
+    rules = Rules(tsumo_payment="full_amount", rounding=unit)
+    basic = min(2000, fu * 2 ** (han + 2))
+    ron, _ = payments(basic, dealer, False, rules)
+    first, second = payments(basic, dealer, True, rules)
+    assert first + second == ron and 0 <= first - second <= unit
+    assert first % unit == 0 and second % unit == 0

@@ -128,7 +128,8 @@ def test_the_table_marks_riichi_and_tsumogiri_discards_and_shows_dora_and_waits(
     assert "dora indicator(s) 9m (dora 1m)" in out
     # South discarded 2z from the hand, then draws 2z again: its tenpai discards, and keeping the
     # 2z as the wait is furiten (a 2z in its own river)
-    assert "Tenpai discards: 1s → S (furiten); S → 1s" in out
+    # copies left: S -- South holds one and discarded one (P75: furiten on it); 1s -- South holds one
+    assert "Tenpai discards: 1s → S (2 left) (furiten); S → 1s (3 left)" in out
     assert "[S]'" in out  # the riichi tile, drawn and discarded
 
 
@@ -151,7 +152,8 @@ def test_results_in_a_players_words_with_fu_honba_and_sticks_P43_P48() -> None:
     g, out, _ = table(g, ["riichi 2z"])
     (win,) = [e for e in g.events if e["type"] == "hora"]
     assert win["target"] == 2  # West's 1s, a ron
-    assert "Tenpai: waiting on 1s" in out  # at the ron prompt, the waits of the riichi hand
+    # at the ron prompt, the waits of the riichi hand: of four 1s South holds one, West discarded one
+    assert "Tenpai: waiting on 1s (2 left)" in out
     assert "You (S) win by RON on 1s from W-bot (W)" in out
     assert "Double riichi" in out and "White dragon" in out and "yakuhai_haku" not in out
     assert "fu: base 20 + closed ron 10 + closed triplet of White 8 + pair wait (tanki) 2 = 40" in out

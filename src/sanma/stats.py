@@ -154,7 +154,8 @@ def write_chart(history: Mapping[str, Sequence[Placement]], path: str | Path, *,
     ranked = sorted(((n, g) for n, g in history.items() if g), key=lambda kv: (-len(kv[1]), kv[0]))
     shown = ranked[:MAX_CHART_PLAYERS]
     longest = max(len(g) for _, g in shown)
-    with rc_context({"font.family": fonts}), warnings.catch_warnings():
+    # text.parse_math off: a player named "$\frac$" is a name, not TeX to parse (and fail on)
+    with rc_context({"font.family": fonts, "text.parse_math": False}), warnings.catch_warnings():
         # without a CJK font installed, Japanese names are drawn as boxes rather than failing
         warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
         fig = Figure(figsize=(max(6.0, min(16.0, 2.0 + 0.35 * longest)), 4.0), dpi=100)

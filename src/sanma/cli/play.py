@@ -512,7 +512,9 @@ class TerminalTable:
             line.append("  drawn: ")
             line.append_text(styled(drawn))
         self.say(line)
-        self.say(self.tenpai_text(obs), style="green")
+        tenpai = self.tenpai_text(obs)
+        if tenpai:
+            self.say(tenpai, style="green")
 
     # ------------------------------------------------------------------------------ waits
     def counts(self, tiles: Sequence[Tile]) -> list[int]:
@@ -542,16 +544,45 @@ class TerminalTable:
     def tenpai_text(self, obs: dict[str, Any]) -> str:
         hand = [Tile.from_mjai(x) for x in obs["hand"]]
         if len(hand) % 3 == 1:  # waiting on a call prompt
-            w = self.waits_after(hand, None)
+            if "waits" in obs:  # the engine's view of the seat (Game.view): its waits and furiten
+                w = tuple(Tile.from_mjai(x).kind for x in obs["waits"])
+                furiten = bool(obs.get("furiten"))
+            else:
+                w = self.waits_after(hand, None)
+                furiten = self.furiten(w, None)
             if not w:
                 return ""
-            return f"Tenpai: waiting on {kinds_text(w)}" + (" — FURITEN (no ron)" if self.furiten(w, None) else "")
+            return f"Tenpai: waiting on {self.waits_text(w, obs)}" + (" — FURITEN (no ron)" if furiten else "")
         out = []
         for t in sorted({t.kind: t for t in hand}.values()):
             w = self.waits_after(hand, t)
             if w:
-                out.append(f"{tile_text(t)} → {kinds_text(w)}" + (" (furiten)" if self.furiten(w, t) else ""))
+                out.append(f"{tile_text(t)} → {self.waits_text(w, obs)}" + (" (furiten)" if self.furiten(w, t) else ""))
         return ("Tenpai discards: " + "; ".join(out)) if out else ""
+
+    @staticmethod
+    def unseen(obs: dict[str, Any]) -> list[int]:
+        """Copies of each kind this seat cannot see: four less its hand, every river (a called
+        discard counts once, in its meld), every meld, the kita and the dora indicators."""
+        left = [4] * NUM_KINDS
+        seen = list(obs["hand"]) + list(obs["dora_indicators"])
+        for pub in obs["seats"]:
+            seen += [d["pai"] for d in pub["discards"] if not d["called"]]
+            seen += [x for m in pub["melds"] for x in m["tiles"]]
+            seen += ["N"] * pub["kita"]
+        for name in seen:
+            try:
+                k = Tile.from_mjai(name).kind
+            except TileError:
+                continue  # "?" or a flower
+            if k < NUM_KINDS:
+                left[k] -= 1
+        return left
+
+    def waits_text(self, waits: Sequence[int], obs: dict[str, Any]) -> str:
+        """``3p (2 left), 6p (3 left)``: each wait with the copies this seat cannot see."""
+        left = self.unseen(obs)
+        return ", ".join(f"{tile_text(Tile(k))} ({max(left[k], 0)} left)" for k in waits)
 
     # ------------------------------------------------------------------------------ input
     @staticmethod
