@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # The mypyc-compiled build (tools/build_native.py): the modules of COMPILED in src/sanma/_accel.py.
 NATIVE := src/sanma/_compiled/MANIFEST.json
 NATIVE_SOURCES := $(addprefix src/sanma/,tiles.py hand.py agari.py yaku.py scoring.py shanten_table.py \
-	game/actions.py game/wall.py game/engine.py data/shanten_tables.npz)
+	events.py game/actions.py game/wall.py game/engine.py data/shanten_tables.npz)
 
 .PHONY: install native run test lint typecheck bench docs clean
 

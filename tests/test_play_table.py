@@ -298,3 +298,35 @@ def test_chips_of_each_hand_are_shown_where_the_rules_have_chips_P113() -> None:
             assert g.done and any(g.chips)
             return
     pytest.fail("no club game among five moved chips in a hand")
+
+
+def test_an_open_riichi_hand_is_shown_to_the_other_players_P82() -> None:
+    """Issue 14 item 3: under club rules (P82 open riichi) the table shows the declarer's hand."""
+    from engine_helpers import act, pass_all, tsumogiri
+
+    club = Rules.preset("club")
+    w = build(club, east="1m", south=TANKI_1S, draws="3z" "2z", dora=IND, seed=14)
+    g = Game(club, seed=3, walls=walls_in_order([w]), names=("You", "S-bot", "W-bot"))
+    tsumogiri(g, 0)
+    act(g, 1, "open_reach", "2z")
+    pass_all(g)
+    out = io.StringIO()
+    t = play_cli.TerminalTable(g, 0, {}, Console(file=out, width=160), lambda: "\n")
+    t.narrate()
+    t.board()
+    text = out.getvalue()
+    assert "S-bot (S) declares OPEN RIICHI" in text
+    assert "S-bot (S) open riichi hand: 2p 3p 4p 7p 8p 9p 1s 7s 8s 9s Wh Wh Wh" in text
+
+
+def test_waits_and_furiten_come_from_the_engines_view_when_the_observation_has_them() -> None:
+    """Issue 14 item 3 with Game.view: a 13-tile hand's waits and furiten are the engine's own."""
+    g = Game(TENHOU, seed=3)
+    t = play_cli.TerminalTable(g, 0, {}, Console(file=io.StringIO()), lambda: "\n")
+    obs = g.observation(0)
+    obs = {**obs, "hand": ["1p", "2p", "3p", "7p", "8p", "9p", "1s", "7s", "8s", "9s", "P", "P", "P"],
+           "dora_indicators": ["9m"], "seats": [{**p, "discards": [], "melds": [], "kita": 0} for p in obs["seats"]]}
+    furiten = t.tenpai_text({**obs, "waits": ["1s"], "furiten": True})
+    assert furiten == "Tenpai: waiting on 1s (3 left) — FURITEN (no ron)"
+    assert t.tenpai_text({**obs, "waits": ["1s"], "furiten": False}) == "Tenpai: waiting on 1s (3 left)"
+    assert t.tenpai_text({**obs, "waits": [], "furiten": False}) == ""

@@ -30,6 +30,7 @@ COMPILED = (
     "sanma.yaku",
     "sanma.scoring",
     "sanma.shanten_table",
+    "sanma.events",
     "sanma.game.actions",
     "sanma.game.wall",
     "sanma.game.engine",

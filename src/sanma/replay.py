@@ -51,9 +51,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from . import events as ev
 from .errors import HandError, IllegalActionError, RecordError, SanmaError
+from .events import RECORD_DRAW_REASONS
 from .formats import GameRecord, KyokuRecord, RecordedWin, read_record
 from .formats.record import (
     Ankan,
@@ -67,6 +69,7 @@ from .formats.record import (
     Kita,
     Pon,
     RiichiAccepted,
+    majsoul_room,
 )
 from .game.actions import Action, ActionType
 from .game.engine import Game
@@ -75,13 +78,12 @@ from .game.wall import HAIPAI_POSITIONS, Wall, tile_set
 from .rules import Rules
 from .tiles import Tile
 
+_E = TypeVar("_E", bound=ev.Event)
+
 DORA_NAMES = frozenset({"dora", "aka_dora", "ura_dora", "kita_dora"})
-#: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons.
-DRAW_REASONS = {
-    "exhaustive": "exhaustive", "kyuushu": "kyuushu", "four_kans": "suukaikan", "suukaikan": "suukaikan",
-    "nagashi": "exhaustive", "four_winds": "sanfuu_renda", "sanfuu_renda": "sanfuu_renda",
-    "ryuukyoku": "exhaustive", "yao9": "kyuushu", "kyushukyuhai": "kyuushu",
-}
+#: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons (sanma.events' table; a
+#: nagashi is an exhaustive draw unless the rules settle it as a win, which compare_draw handles).
+DRAW_REASONS = {**RECORD_DRAW_REASONS, "nagashi": "exhaustive"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -193,7 +195,7 @@ def platform_of(record: GameRecord) -> str:
     flags = dict(record.rule_flags)
     if record.format == "mjlog" or "type" in flags:
         return "tenhou"
-    if "の間" in name or name.startswith(("雀", "友人")):
+    if majsoul_room(name):
         return "majsoul"
     if name[:2] in ("三鳳", "三特", "三上", "三般"):
         return "tenhou"
@@ -363,16 +365,17 @@ class _Replayer:
         self.rec = record
         self.rules = rules
         self.out = GameReplay(source=record.source, rules=rules.name, notes=notes)
-        self.fold_kita = platform_of(record) == "tenhou"
+        self.fold_kita = record.kita_in_dora  # the readers know their platform (P16)
         self.game: Game | None = None
         self.games_started = 0
         self.cursor = 0  # engine events already looked at
         self.wall_index = 0  # the record kyoku whose wall the engine's next hand gets
         self.label = ""
-        self.draws: deque[dict[str, Any]] = deque()
-        self.doras: deque[dict[str, Any]] = deque()
-        self.reaches: deque[dict[str, Any]] = deque()
-        self.results: list[dict[str, Any]] = []
+        # the engine's events of the hand, typed (sanma.events)
+        self.draws: deque[ev.Tsumo] = deque()
+        self.doras: deque[ev.Dora] = deque()
+        self.reaches: deque[ev.ReachAccepted] = deque()
+        self.results: list[ev.Event] = []
         self.hand_over = False  # the engine's events after end_kyoku belong to the next hand
         self.at = ""  # the record event being replayed, for messages
         self.bad = False  # the current kyoku has a mismatch
@@ -433,17 +436,17 @@ class _Replayer:
         if self.hand_over:
             return
         for i in range(self.cursor, len(g.events)):
-            e = g.events[i]
-            t = e["type"]
-            if t == "tsumo":
+            e = ev.parse_event(g.events[i])
+            if isinstance(e, ev.Tsumo):
                 self.draws.append(e)
-            elif t == "dora":
+            elif isinstance(e, ev.Dora):
                 self.doras.append(e)
-            elif t == "reach_accepted":
+            elif isinstance(e, ev.ReachAccepted):
                 self.reaches.append(e)
-            elif t in ("hora", "ryukyoku", "chombo", "end_kyoku", "start_kyoku", "end_game", "flower"):
+            elif isinstance(e, ev.Hora | ev.Ryukyoku | ev.Chombo | ev.EndKyoku | ev.StartKyoku | ev.EndGame
+                            | ev.Flower):
                 self.results.append(e)
-            if t == "end_kyoku":
+            if isinstance(e, ev.EndKyoku):
                 self.cursor = i + 1
                 self.hand_over = True
                 return
@@ -487,7 +490,7 @@ class _Replayer:
             raise _Diverged
         return g.legal_actions(seat)
 
-    def _pop(self, queue: deque[dict[str, Any]], what: str) -> dict[str, Any]:
+    def _pop(self, queue: deque[_E], what: str) -> _E:
         if not queue:
             self._pass_all()
         if not queue:
@@ -503,7 +506,7 @@ class _Replayer:
         if isinstance(e, Draw):
             got = self._pop(self.draws, "draw")
             exp = {"actor": e.seat, "pai": e.tile.mjai, "rinshan": e.replacement}
-            have = {"actor": got["actor"], "pai": got["pai"], "rinshan": bool(got.get("rinshan"))}
+            have = {"actor": got.actor, "pai": ev.HIDDEN if got.pai is None else got.pai.mjai, "rinshan": got.rinshan}
             if exp != have:
                 self.mismatch("draw", exp, have)
                 raise _Diverged
@@ -542,18 +545,23 @@ class _Replayer:
                 self._illegal(Action("kita", e.seat, e.tile), legal)
             self._apply(cands[0], "kita")
         elif isinstance(e, Flower):
-            got = self._pop_result("flower")
-            if got.get("actor") != e.seat or got.get("pai") != str(e.tile):
-                self.mismatch("flower", {"actor": e.seat, "pai": str(e.tile)}, got)
+            flower = self._pop_result(ev.Flower)
+            if flower.actor != e.seat or flower.pai != e.tile:
+                self.mismatch("flower", {"actor": e.seat, "pai": str(e.tile)}, flower.to_mjai())
         else:  # pragma: no cover - every Event type is handled above
             raise RecordError(f"unknown record event {e!r}")
 
-    def _pop_result(self, what: str) -> dict[str, Any]:
+    def _pop_result(self, what: type[_E]) -> _E:
         for i, r in enumerate(self.results):
-            if r["type"] == what:
-                return self.results.pop(i)
-        self.mismatch(what, "an engine event", "none")
+            if isinstance(r, what):
+                self.results.pop(i)
+                return r
+        self.mismatch(what.TYPE, "an engine event", "none")
         raise _Diverged
+
+    def _first(self, what: type[_E]) -> _E | None:
+        """The engine's first result event of a type in this hand."""
+        return next((r for r in self.results if isinstance(r, what)), None)
 
     def _illegal(self, action: Action, legal: Sequence[Action]) -> None:
         word = {"dahai": "discard", "reach": "riichi", "hora": "win", "ryukyoku": "nine-terminals abort"}
@@ -588,14 +596,14 @@ class _Replayer:
         """The engine's hand starts with the recorded round (and its lap), dealer, honba, sticks and scores."""
         g = self.game
         assert g is not None
-        start = next((r for r in self.results if r["type"] == "start_kyoku"), None)
+        start = self._first(ev.StartKyoku)
         if start is None:
             self.mismatch("next hand", k.label, "the engine ended the game" if g.done else "no new hand")
             return False
         exp = {"round": k.round_wind, "lap": lap, "dealer": k.dealer, "honba": k.honba, "kyotaku": k.kyotaku,
                "scores": list(k.start_scores)}
-        have = {"round": start["bakaze"], "lap": g.round_index, "dealer": start["oya"], "honba": start["honba"],
-                "kyotaku": start["kyotaku"], "scores": list(start["scores"])}
+        have = {"round": start.bakaze, "lap": g.round_index, "dealer": start.oya, "honba": start.honba,
+                "kyotaku": start.kyotaku, "scores": list(start.scores)}
         if exp != have:
             self.mismatch("hand start", exp, have)
             return False
@@ -625,9 +633,9 @@ class _Replayer:
                         self._illegal(Action("hora", w.seat, Tile.parse(w.win), target=w.from_seat), legal)
                     self._apply(cands[0], "ron")
                 self._pass_all()
-            horas = [r for r in self.results if r["type"] == "hora"]
-            if [h["actor"] for h in horas] != [w.seat for w in wins]:
-                self.mismatch("winners", [w.seat for w in wins], [h["actor"] for h in horas])
+            horas = [r for r in self.results if isinstance(r, ev.Hora)]
+            if [h.actor for h in horas] != [w.seat for w in wins]:
+                self.mismatch("winners", [w.seat for w in wins], [h.actor for h in horas])
             for i, (w, h) in enumerate(zip(wins, horas, strict=False)):
                 self.compare_win(w, h, honba if i == 0 else 0, sticks if i == 0 else 0, kita[w.seat])
         else:
@@ -639,17 +647,17 @@ class _Replayer:
     def leftovers(self, k: KyokuRecord) -> None:
         """Accepted riichi and kan dora of the hand, in order; no draw the record does not have."""
         exp_r = [e.seat for e in k.events if isinstance(e, RiichiAccepted)]
-        got_r = [e["actor"] for e in self.reaches]
+        got_r = [e.actor for e in self.reaches]
         if exp_r != got_r:
             self.mismatch("riichi accepted (seats)", exp_r, got_r)
         # mjlog and mjai show each kan dora as an event; tenhou.net/6 only lists the indicators
         exp_d = [e.indicator.mjai for e in k.events if isinstance(e, DoraRevealed)] or \
             [t.mjai for t in k.dora_indicators[k.initial_indicators:]]
-        got_d = [e["dora_marker"] for e in self.doras]
+        got_d = [e.marker.mjai for e in self.doras]
         if exp_d != got_d:
             self.mismatch("kan dora indicators", exp_d, got_d)
         if self.draws:
-            self.mismatch("extra engine draw", None, self.draws[0])
+            self.mismatch("extra engine draw", None, self.draws[0].to_mjai())
         self.draws.clear()
         self.doras.clear()
         self.reaches.clear()
@@ -671,21 +679,21 @@ class _Replayer:
             self._apply(cands[0], "kyuushu")
         else:
             self._pass_all()
-        ryu = [x for x in self.results if x["type"] == "ryukyoku"]
+        ryu = [x for x in self.results if isinstance(x, ev.Ryukyoku)]
         if not ryu:
-            nxt = self.draws[0] if self.draws else (self.results[0] if self.results else "nothing")
+            nxt = self.draws[0].to_mjai() if self.draws else (self.results[0].to_mjai() if self.results else "nothing")
             self.mismatch("draw", r.kind, f"the hand goes on: {nxt}")
             self.draws.clear()
             raise _Diverged
         e = ryu[0]
-        if e.get("reason") != reason and not (r.kind == "nagashi" and e.get("reason") == "nagashi"):
-            self.mismatch("draw kind", reason, e.get("reason"))
-        end = next((x for x in self.results if x["type"] == "end_kyoku"), None)
-        deltas = list(e.get("deltas") or (end or {}).get("deltas") or [0, 0, 0])
+        if e.reason != reason and not (r.kind == "nagashi" and e.reason == "nagashi"):
+            self.mismatch("draw kind", reason, e.reason)
+        end = self._first(ev.EndKyoku)
+        deltas = list(e.deltas or (end.deltas if end is not None else None) or [0, 0, 0])
         if list(r.deltas) != deltas:
             self.mismatch("draw payments", list(r.deltas), deltas)
-        if r.tenpai and "tenpai" in e and sorted(r.tenpai) != sorted(e["tenpai"]):
-            self.mismatch("tenpai seats", sorted(r.tenpai), sorted(e["tenpai"]))
+        if r.tenpai and e.tenpai is not None and sorted(r.tenpai) != sorted(e.tenpai):
+            self.mismatch("tenpai seats", sorted(r.tenpai), sorted(e.tenpai))
 
     def chombo_result(self, r: DrawResult) -> None:
         """A hand voided by a chombo (sanma's engine, P80-P102): revealed by the offender's own win
@@ -696,50 +704,50 @@ class _Replayer:
         for a in wins:
             self._apply(a, "win revealing a chombo")
         self._pass_all()
-        if not any(x["type"] == "chombo" for x in self.results):
+        if self._first(ev.Chombo) is None:
             self.mismatch("chombo", "a chombo", "the hand goes on")
             self.draws.clear()
             raise _Diverged
-        end = next((x for x in self.results if x["type"] == "end_kyoku"), None)
-        deltas = list((end or {}).get("deltas") or [0, 0, 0])
+        end = self._first(ev.EndKyoku)
+        deltas = list((end.deltas if end is not None else None) or [0, 0, 0])
         if list(r.deltas) != deltas:
             self.mismatch("chombo payments", list(r.deltas), deltas)
 
-    def compare_win(self, w: RecordedWin, h: dict[str, Any], honba: int, sticks: int, kita: int) -> None:
-        if h["target"] != w.from_seat:
-            self.mismatch(f"seat {w.seat} wins from", w.from_seat, h["target"])
+    def compare_win(self, w: RecordedWin, h: ev.Hora, honba: int, sticks: int, kita: int) -> None:
+        if h.target != w.from_seat:
+            self.mismatch(f"seat {w.seat} wins from", w.from_seat, h.target)
         who = f"seat {w.seat} "
         if w.scored:  # a standard mjai hora holds no han, fu, yaku or limit: compare only what it holds
             yakuman = w.yakuman or (1 if w.kazoe else 0)
-            if h["yakuman"] != yakuman:
-                self.mismatch(who + "yakuman", yakuman, h["yakuman"])
+            if h.yakuman != yakuman:
+                self.mismatch(who + "yakuman", yakuman, h.yakuman)
             if w.yakuman:
                 exp_y: dict[str, int] = dict(Counter({n: m for n, m in w.yaku}))
-                got_y = {y["name"]: y.get("yakuman", 0) for y in h["yaku"] if y.get("yakuman")}
+                got_y = {y.name: y.yakuman for y in h.yaku if y.yakuman}
             else:
                 exp_y = _yaku_table(list(w.yaku), self.fold_kita)
-                got_y = _yaku_table([(y["name"], y["han"]) for y in h["yaku"]], self.fold_kita)
-                if h["han"] != w.han:
-                    self.mismatch(who + "han", w.han, h["han"])
-                if w.fu is not None and h["fu"] != w.fu:
-                    self.mismatch(who + "fu", w.fu, h["fu"])
+                got_y = _yaku_table([(y.name, y.han) for y in h.yaku], self.fold_kita)
+                if h.han != w.han:
+                    self.mismatch(who + "han", w.han, h.han)
+                if w.fu is not None and h.fu != w.fu:
+                    self.mismatch(who + "fu", w.fu, h.fu)
             if exp_y != got_y:
                 self.mismatch(who + "yaku", exp_y, got_y)
-            if w.limit != h["limit"]:
-                self.mismatch(who + "limit", w.limit, h["limit"])
-        if w.points and w.points != h["points"]:
-            self.mismatch(who + "points", w.points, h["points"])
-        if list(w.deltas) != list(h["deltas"]):
-            diff = [g - e for e, g in zip(w.deltas, h["deltas"], strict=False)]
+            if w.limit != h.limit:
+                self.mismatch(who + "limit", w.limit, h.limit)
+        if w.points and w.points != h.points:
+            self.mismatch(who + "points", w.points, h.points)
+        if list(w.deltas) != list(h.deltas):
+            diff = [g - e for e, g in zip(w.deltas, h.deltas, strict=False)]
             stick_only = len(diff) == 3 and diff[w.seat] > 0 and diff[w.seat] % self.rules.riichi_deposit == 0 \
                 and all(d == 0 for i, d in enumerate(diff) if i != w.seat)
             if stick_only:
                 # Possibly a record whose payments leave out riichi sticks its own scores include:
                 # decided at the end of the game, against the record's final scores.
                 self.stick_anomalies.append(Mismatch(self.rec.source, self.label, who + "payments",
-                                                     list(w.deltas), list(h["deltas"]), self.at))
+                                                     list(w.deltas), list(h.deltas), self.at))
             else:
-                self.mismatch(who + "payments", list(w.deltas), list(h["deltas"]))
+                self.mismatch(who + "payments", list(w.deltas), list(h.deltas))
         if w.honba != honba:
             self.mismatch(who + "honba", w.honba, honba)
         if w.kyotaku != sticks:
@@ -805,18 +813,19 @@ class _Replayer:
         self.hand_over = False
         self._collect()
         if not rec.complete:  # an excerpt: the scores after its last hand
-            end = next((r for r in self.results if r["type"] == "end_kyoku"), None)
-            if rec.final_scores is not None and end is not None and list(end["scores"]) != list(rec.final_scores):
-                self.mismatch("scores after the last hand", list(rec.final_scores), end["scores"], kyoku="end")
+            end = self._first(ev.EndKyoku)
+            if rec.final_scores is not None and end is not None and end.scores is not None \
+                    and list(end.scores) != list(rec.final_scores):
+                self.mismatch("scores after the last hand", list(rec.final_scores), list(end.scores), kyoku="end")
             return
-        end_game = next((r for r in self.results if r["type"] == "end_game"), None)
+        end_game = self._first(ev.EndGame)
         if end_game is None:
-            nxt = next((r for r in self.results if r["type"] == "start_kyoku"), None)
-            got = f"the engine plays on: {nxt['bakaze']}{nxt['oya'] + 1}-{nxt['honba']}" if nxt else "no end"
+            nxt = self._first(ev.StartKyoku)
+            got = f"the engine plays on: {nxt.bakaze}{nxt.oya + 1}-{nxt.honba}" if nxt else "no end"
             self.mismatch("game end", f"the game ends after {last.label}", got, kyoku="end")
             return
-        if rec.final_scores is not None and list(end_game["scores"]) != list(rec.final_scores):
-            self.mismatch("final scores", list(rec.final_scores), end_game["scores"], kyoku="end")
+        if rec.final_scores is not None and list(end_game.scores) != list(rec.final_scores):
+            self.mismatch("final scores", list(rec.final_scores), list(end_game.scores), kyoku="end")
         elif rec.final_scores is not None:
             # The record's own final scores agree with the engine: payments that differed only by
             # riichi sticks paid to the winner were a slip of the record, not of the engine.
@@ -825,9 +834,8 @@ class _Replayer:
                     f"record anomaly in {m.kyoku}: its {m.what} {m.expected} leave out riichi sticks that its "
                     f"own final scores include; the engine paid {m.got}")
             self.stick_anomalies.clear()
-        if rec.final_points is not None and [float(p) for p in end_game["points"]] != \
-                [float(p) for p in rec.final_points]:
-            self.mismatch("final points", list(rec.final_points), end_game["points"], kyoku="end")
+        if rec.final_points is not None and list(end_game.points or ()) != [float(p) for p in rec.final_points]:
+            self.mismatch("final points", list(rec.final_points), list(end_game.points or ()), kyoku="end")
 
 
 def _without(tiles: tuple[Tile, ...], called: Tile) -> tuple[Tile, ...]:

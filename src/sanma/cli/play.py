@@ -309,7 +309,8 @@ class TerminalTable:
         elif t == "flower":
             self.say(f"  {self.who(a)} {self.verb(a, 'sets')} a flower aside ({mjai_text(e['pai'])})", style="cyan")
         elif t == "reach":
-            self.say(f"  {self.who(a)} {self.verb(a, 'declares')} RIICHI", style="bold yellow")
+            what = "OPEN RIICHI" if e.get("open") else "RIICHI"
+            self.say(f"  {self.who(a)} {self.verb(a, 'declares')} {what}", style="bold yellow")
         elif t == "reach_accepted":
             self.sticks += 1
         elif t == "dora":
@@ -497,6 +498,10 @@ class TerminalTable:
             row += [Text(self.melds_text(s)), river]
             tbl.add_row(*row)
         self.say(tbl)
+        for s in range(SEATS):  # P82 open riichi: the hand is shown to everyone
+            shown = obs["seats"][s].get("open_hand")
+            if shown and s != self.human:
+                self.say(f"  {self.who(s)} open riichi hand: {hand_text(shown)}", style="yellow")
         if not self.legend_shown:
             self.say(RIVER_LEGEND, style="dim")
             self.legend_shown = True
@@ -821,7 +826,8 @@ def play(
     rules: Annotated[str, typer.Option("--rules", help=RULES_HELP)] = "tenhou",
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, max=SEED_LIMIT - 1,
-        help="Seed of the walls (the same seed, the same game). Default: a random seed, shown at the start.")] = None,
+        help="Seed of the walls: the same seed, the same game (so a chosen seed is guessable). Default: a "
+             "random seed, shown at the start.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat: 0 deals first.", min=0, max=2)] = 0,
     opponent: Annotated[str, typer.Option("--bot", help=f"Opponents: {', '.join(sorted(BOTS))}.")] = "efficient",
     auto_win: Annotated[bool, typer.Option("--auto-win", help="Take every win on offer without asking "

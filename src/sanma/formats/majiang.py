@@ -27,6 +27,7 @@ from .record import (
     build_win,
     kyoku_label,
     limit_from_han_fu,
+    majsoul_room,
     parse_json,
     read_guarded,
     yaku_name,
@@ -264,7 +265,7 @@ class _Reader:
             players=tuple(str(x) for x in players) if isinstance(players, list) else (),
             start_scores=kyoku[0].start_scores if kyoku else (), kyoku=tuple(kyoku),
             final_scores=final_scores, final_points=final_points, complete=final_scores is not None,
-            errors=tuple(p.items))
+            errors=tuple(p.items), kita_in_dora=not majsoul_room(str(d.get("title", ""))))
 
 
 def read_majiang(path_or_text: str | Path | bytes, *, strict: bool = False,

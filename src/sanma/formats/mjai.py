@@ -13,8 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .. import events as ev
 from ..errors import RecordError, SanmaError
-from ..tiles import NORTH, Tile
+from ..events import parse_event
+from ..tiles import Tile
 from .record import (
     LIMITS,
     DrawResult,
@@ -23,12 +25,12 @@ from .record import (
     KyokuReplay,
     Problems,
     Result,
-    as_int,
     build_win,
     check_json_depth,
     kyoku_label,
     limit_from_han_fu,
     live_draws_for,
+    named_rules,
     read_guarded,
     yaku_name,
 )
@@ -36,167 +38,118 @@ from .record import (
 MAX_LINES = 100_000
 
 
-def tile(name: Any) -> Tile:
-    if not isinstance(name, str):
-        raise RecordError(f"mjai tile {name!r} is not text")
-    return Tile.from_mjai(name)
+def _known(t: Tile | None, field: str) -> Tile:
+    """A record's tile: a hidden one (``"?"``, a seat's masked view) cannot be replayed."""
+    if t is None:
+        raise RecordError(f"{field}: a hidden tile ('?') in a record")
+    return t
 
 
 class _Kyoku:
-    def __init__(self, reader: _Reader, ev: dict[str, Any], index: int) -> None:
+    def __init__(self, reader: _Reader, e: ev.StartKyoku, index: int) -> None:
         self.r = reader
         self.index = index
-        bakaze = ev.get("bakaze")
-        if bakaze not in ("E", "S", "W", "N"):
-            raise RecordError(f"bakaze {bakaze!r} is not E/S/W/N")
-        self.round_wind = str(bakaze)
-        self.dealer = as_int(ev.get("oya"), "oya")
-        if not 0 <= self.dealer < 3:
-            raise RecordError(f"oya {self.dealer} is not a seat 0..2")
-        self.honba = as_int(ev.get("honba", 0), "honba")
-        self.kyotaku = as_int(ev.get("kyotaku", 0), "kyotaku")
+        self.round_wind = e.bakaze
+        self.dealer = e.oya
+        self.honba = e.honba
+        self.kyotaku = e.kyotaku
         self.label = kyoku_label(self.round_wind, self.dealer, self.honba)
-        scores = ev.get("scores")
-        if not isinstance(scores, list) or len(scores) != 3:
-            raise RecordError(f"scores {scores!r}: expected 3 scores (a 4-player record?)")
-        self.start = tuple(as_int(x, "score") for x in scores)
-        tehais = ev.get("tehais")
-        if not isinstance(tehais, list) or len(tehais) != 3:
-            raise RecordError("tehais: expected 3 hands (a 4-player record?)")
-        self.haipai = []
-        for s, h in enumerate(tehais):
-            if not isinstance(h, list) or len(h) != 13:
+        self.start = e.scores
+        self.haipai: list[list[Tile]] = []
+        for s, h in enumerate(e.tehais):
+            if len(h) != 13:
                 raise RecordError(f"tehais[{s}] is not 13 tiles")
-            self.haipai.append([tile(x) for x in h])
-        markers = ev.get("dora_markers")
-        if isinstance(markers, list) and markers:
-            self.dora = [tile(x) for x in markers]  # sanma's engine: 2 on doubles (P07)
-        else:
-            self.dora = [tile(ev.get("dora_marker"))]
+            self.haipai.append([_known(t, f"tehais[{s}]") for t in h])
+        self.dora = list(e.dora_markers)  # sanma's engine: 2 on doubles (P07)
         self.initial_indicators = len(self.dora)
         self.ura: tuple[Tile, ...] = ()
         self.replay = KyokuReplay(reader.problems, self.label, self.dealer, [list(h) for h in self.haipai],
-                                  kyotaku=self.kyotaku, live_draws=live_draws_for(reader.rule_name))
+                                  kyotaku=self.kyotaku, live_draws=reader.live_draws)
         self.draw_deltas_pending = False
         self.results: list[Result] = []
         self.reach: int | None = None
         self.open_reach = False
         self.events = 0
 
-    def seat(self, ev: dict[str, Any], key: str = "actor") -> int:
-        s = as_int(ev.get(key), key)
-        if not 0 <= s < 3:
-            raise RecordError(f"{key} {s} is not a seat 0..2")
-        return s
-
-    def event(self, ev: dict[str, Any]) -> None:
+    def event(self, e: ev.Event) -> None:
         rp = self.replay
-        kind = ev.get("type")
         self.events += 1
-        if kind == "tsumo":
-            rp.draw(self.seat(ev), tile(ev.get("pai")))
-        elif kind == "dahai":
-            seat = self.seat(ev)
+        if isinstance(e, ev.Tsumo):
+            rp.draw(e.actor, _known(e.pai, "pai"))
+        elif isinstance(e, ev.Dahai):
+            seat = e.actor
             riichi = self.reach == seat
             self.reach = None
-            rp.discard(seat, tile(ev.get("pai")), tsumogiri=bool(ev.get("tsumogiri")), riichi=riichi,
-                       open_riichi=riichi and self.open_reach)
-        elif kind in ("pon", "daiminkan"):
-            seat, target = self.seat(ev), self.seat(ev, "target")
-            consumed = ev.get("consumed")
-            if not isinstance(consumed, list):
-                raise RecordError(f"{kind} without consumed tiles")
-            hand_tiles = tuple(tile(x) for x in consumed)
-            if len(hand_tiles) != (2 if kind == "pon" else 3):
-                raise RecordError(f"{kind} consumes {len(hand_tiles)} tiles")
-            call = rp.pon if kind == "pon" else rp.daiminkan
-            call(seat, target, tile(ev.get("pai")), hand_tiles)
-        elif kind == "kakan":
-            rp.kakan(self.seat(ev), tile(ev.get("pai")))
-        elif kind == "ankan":
-            consumed = ev.get("consumed")
-            if not isinstance(consumed, list) or len(consumed) != 4:
-                raise RecordError("ankan needs 4 consumed tiles")
-            rp.ankan(self.seat(ev), tile(consumed[0]))
-        elif kind in ("kita", "nukidora"):
-            rp.kita(self.seat(ev), tile(ev["pai"]) if "pai" in ev else Tile(NORTH))
-        elif kind == "reach":
-            self.reach = self.seat(ev)
-            self.open_reach = bool(ev.get("open"))
-        elif kind == "flower":
-            rp.flower(self.seat(ev), tile(ev.get("pai")))
-        elif kind == "reach_accepted":
+            rp.discard(seat, e.pai, tsumogiri=e.tsumogiri, riichi=riichi, open_riichi=riichi and self.open_reach)
+        elif isinstance(e, ev.Pon):
+            rp.pon(e.actor, e.target, e.pai, e.consumed)
+        elif isinstance(e, ev.Daiminkan):
+            rp.daiminkan(e.actor, e.target, e.pai, e.consumed)
+        elif isinstance(e, ev.Kakan):
+            rp.kakan(e.actor, e.pai)
+        elif isinstance(e, ev.Ankan):
+            rp.ankan(e.actor, e.consumed[0])
+        elif isinstance(e, ev.Kita):
+            rp.kita(e.actor, ev.NORTH_TILE)
+        elif isinstance(e, ev.Reach):
+            self.reach = e.actor
+            self.open_reach = e.open
+        elif isinstance(e, ev.Flower):
+            rp.flower(e.actor, e.pai)
+        elif isinstance(e, ev.ReachAccepted):
             rp.finish()
-        elif kind == "dora":
-            t = tile(ev.get("dora_marker"))
-            self.dora.append(t)
-            rp.dora(t)
-        elif kind == "hora":
-            self.hora(ev)
-        elif kind == "ryukyoku":
+        elif isinstance(e, ev.Dora):
+            self.dora.append(e.marker)
+            rp.dora(e.marker)
+        elif isinstance(e, ev.Hora):
+            self.hora(e)
+        elif isinstance(e, ev.Ryukyoku):
             rp.finish()
             # sanma's engine writes an abort's or a nagashi win's payments only in end_kyoku
-            self.draw_deltas_pending = "deltas" not in ev
-            deltas = ev.get("deltas") or [0, 0, 0]
-            tenpai = ev.get("tenpai")
-            self.results.append(DrawResult(
-                str(ev.get("reason", "exhaustive")), tuple(as_int(x, "delta") for x in deltas[:3]),
-                tuple(self.seat({"s": s}, "s") for s in tenpai) if isinstance(tenpai, list) else ()))
-        elif kind == "chombo":
+            self.draw_deltas_pending = e.deltas is None
+            self.results.append(DrawResult(e.reason, e.deltas or (0, 0, 0), e.tenpai or ()))
+        elif isinstance(e, ev.Chombo):
             # sanma extension: one event per offender; the hand's score changes (riichi sticks
             # returned included) come in end_kyoku; a riichi pending now is void, never accepted
             if not (self.results and isinstance(self.results[-1], DrawResult) and self.results[-1].kind == "chombo"):
                 self.results.append(DrawResult("chombo", (0, 0, 0)))
             self.draw_deltas_pending = True
+        elif isinstance(e, ev.RiichiBust):  # sanma extension (P79): the hand stops, no payment in it
+            rp.finish()
+            self.results.append(DrawResult("riichi_bust", (0, 0, 0)))
         else:
-            self.r.problems.add(f"unknown event type {kind!r}", self.label, self.replay.where)
+            self.r.problems.add(f"{e.TYPE} event inside a kyoku", self.label, self.replay.where)
 
-    def hora(self, ev: dict[str, Any]) -> None:
+    def hora(self, e: ev.Hora) -> None:
         p = self.r.problems
-        seat, target = self.seat(ev), self.seat(ev, "target")
-        ctx = self.replay.win(seat, target, tile(ev["pai"]) if "pai" in ev else None)
+        seat, target = e.actor, e.target
+        ctx = self.replay.win(seat, target, e.pai)
         if ctx is None:
             raise RecordError(f"cannot reconstruct the winning hand of seat {seat}")
         yaku: list[tuple[str, int]] = []
-        yakuman = 0
-        listed_yakuman = 0
-        for item in ev.get("yaku") or []:
-            if isinstance(item, dict):  # sanma's engine: {"name", "han", "yakuman"?} with sanma names
-                pair: list[Any] = [item.get("name"), item.get("yakuman") or item.get("han", 0)]
-                listed_yakuman += as_int(item.get("yakuman", 0), "yakuman")
-            else:
-                pair = item
-            if not isinstance(pair, list) or len(pair) != 2:
-                p.add(f"yaku entry {item!r} is not [name, han]", self.label)
-                continue
-            name = yaku_name(str(pair[0]))
+        for y in e.yaku:  # a yakuman line carries its multiplier, as in the other readers
+            name = yaku_name(y.name)
             if name is None:
-                p.add(f"unknown yaku {pair[0]!r}", self.label)
+                p.add(f"unknown yaku {y.name!r}", self.label)
                 continue
-            yaku.append((name, as_int(pair[1], "yaku han")))
-        han = as_int(ev.get("han", sum(h for _, h in yaku)), "han")
-        fu = as_int(ev["fu"], "fu") if ev.get("fu") is not None else None
-        if any(isinstance(item, dict) for item in ev.get("yaku") or []):
-            yakuman = listed_yakuman  # a counted yakuman (kazoe) lists ordinary yaku
-        elif "yakuman" in ev:
-            yakuman = as_int(ev["yakuman"], "yakuman")
-        limit = ev["limit"] if "limit" in ev else limit_from_han_fu(han, fu, yakuman)
+            yaku.append((name, y.yakuman or y.han))
+        han = e.han if e.han is not None else sum(h for _, h in yaku)
+        listed_yakuman = sum(y.yakuman for y in e.yaku)
+        # yakuman lines decide; a counted yakuman (kazoe) lists ordinary yaku with its han
+        yakuman = listed_yakuman or (0 if han else e.yakuman)
+        limit = e.limit if e.limit is not None else limit_from_han_fu(han, e.fu, yakuman)
         if limit is not None and limit not in LIMITS:
             p.add(f"limit {limit!r} is not one of {LIMITS}", self.label)
-        ura = tuple(tile(x) for x in ev.get("ura_markers") or ev.get("uradora_markers") or [])
-        self.ura = ura or self.ura
-        deltas = ev.get("deltas")
-        if not isinstance(deltas, list) or len(deltas) != 3:
-            raise RecordError(f"hora deltas {deltas!r}: expected 3 values")
+        self.ura = e.uradora_markers or self.ura
         first = not any(not isinstance(r, DrawResult) for r in self.results)
         self.results.append(build_win(
             ctx, seat=seat, from_seat=target, dealer=self.dealer, round_wind=self.round_wind,
-            honba=self.honba if first else 0, kyotaku=None if first else 0, dora=tuple(self.dora), ura=ura,
-            yaku=tuple(yaku), yakuman=yakuman, han=0 if yakuman else han, fu=fu,
-            limit=limit, points=as_int(ev.get("hora_points", ev.get("points", 0)), "hora_points"),
-            deltas=tuple(as_int(x, "delta") for x in deltas), pao_seat=None, source=self.r.source,
+            honba=self.honba if first else 0, kyotaku=None if first else 0, dora=tuple(self.dora),
+            ura=e.uradora_markers, yaku=tuple(yaku), yakuman=yakuman, han=0 if yakuman else han, fu=e.fu,
+            limit=limit, points=e.points, deltas=e.deltas, pao_seat=None, source=self.r.source,
             label=self.label, index=self.index, problems=p,
-            scored=any(k in ev for k in ("yaku", "han", "fu", "limit", "yakuman"))))
+            # a standard mjai hora (Mortal, mjai.app) gives none of these: only its payments are compared
+            scored=e.han is not None or e.fu is not None or bool(e.yaku) or e.limit is not None))
 
     def record(self) -> KyokuRecord:
         return KyokuRecord(
@@ -205,13 +158,12 @@ class _Kyoku:
             initial_hands=tuple(tuple(h) for h in self.haipai), events=tuple(self.replay.events),
             results=tuple(self.results), initial_indicators=self.initial_indicators)
 
-    def end(self, ev: dict[str, Any]) -> None:
+    def end(self, e: ev.EndKyoku) -> None:
         """``end_kyoku``: the payments of a draw whose ``ryukyoku`` event did not carry them."""
-        deltas = ev.get("deltas")
         if self.draw_deltas_pending and self.results and isinstance(self.results[-1], DrawResult) \
-                and isinstance(deltas, list):
+                and e.deltas is not None:
             last = self.results[-1]
-            self.results[-1] = DrawResult(last.kind, tuple(as_int(x, "delta") for x in deltas[:3]), last.tenpai)
+            self.results[-1] = DrawResult(last.kind, e.deltas, last.tenpai)
 
 
 class _Reader:
@@ -220,6 +172,7 @@ class _Reader:
         self.source = source
         self.problems = Problems(source, strict)
         self.rule_name = ""
+        self.live_draws = live_draws_for(named_rules(""))
 
     def read(self) -> GameRecord:
         import json
@@ -242,47 +195,38 @@ class _Reader:
             label = cur.label if cur else None
             try:
                 check_json_depth(line, f"{self.source}: {where}")
-                ev = json.loads(line)
-                if not isinstance(ev, dict):
+                raw = json.loads(line)
+                if not isinstance(raw, dict):
                     raise RecordError("not a JSON object")
-                kind = ev.get("type")
+                e = parse_event(raw)
                 if cur is not None:
                     cur.replay.where = where
-                if kind == "start_game":
-                    names = ev.get("names")
-                    if isinstance(names, list):
-                        if len(names) != 3:
-                            raise RecordError(f"{len(names)} players in a 3-player record")
-                        players = tuple(str(x) for x in names)
-                    self.rule_name = str(ev.get("rules", "")) if isinstance(ev.get("rules"), str) else ""
-                    flags = tuple(sorted((str(k), v) for k, v in ev.items()
-                                         if k not in ("type", "names", "rules", "scores")
-                                         and isinstance(v, str | int | float | bool)))
-                elif kind == "start_kyoku":
+                if isinstance(e, ev.StartGame):
+                    players = e.names or ()
+                    self.rule_name = e.rules
+                    self.live_draws = live_draws_for(named_rules(self.rule_name))
+                    flags = tuple(sorted(e.extra))
+                elif isinstance(e, ev.StartKyoku):
                     if cur is not None:
                         p.add("start_kyoku before end_kyoku", cur.label, where)
                         kyoku.append(cur.record())
-                    cur = _Kyoku(self, ev, len(kyoku))
-                elif kind == "end_kyoku":
+                    cur = _Kyoku(self, e, len(kyoku))
+                elif isinstance(e, ev.EndKyoku):
                     if cur is None:
                         raise RecordError("end_kyoku outside a kyoku")
                     if not cur.results:
                         p.add("kyoku ends without hora or ryukyoku", cur.label, where)
-                    cur.end(ev)
+                    cur.end(e)
                     kyoku.append(cur.record())
                     cur = None
-                elif kind == "end_game":
+                elif isinstance(e, ev.EndGame):
                     complete = True
-                    scores = ev.get("scores")
-                    if isinstance(scores, list) and len(scores) >= 3:
-                        final_scores = tuple(as_int(x, "score") for x in scores[:3])
-                    points = ev.get("points")
-                    if isinstance(points, list) and len(points) >= 3:
-                        final_points = tuple(float(x) for x in points[:3])
+                    final_scores = e.scores
+                    final_points = e.points
                 elif cur is None:
-                    raise RecordError(f"event {kind!r} outside a kyoku")
+                    raise RecordError(f"event {e.TYPE!r} outside a kyoku")
                 else:
-                    cur.event(ev)
+                    cur.event(e)
             except (SanmaError, ValueError, KeyError, IndexError, TypeError, AttributeError, OverflowError,
                     RecursionError) as e:
                 p.add(str(e) if isinstance(e, SanmaError) else f"{type(e).__name__}: {e}", label, where)

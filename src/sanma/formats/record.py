@@ -19,10 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RecordError
 from ..tiles import NORTH, Tile
+
+if TYPE_CHECKING:
+    from ..rules import Rules
 
 NORTH_TILE = Tile(NORTH)
 WINDS = "ESW"
@@ -305,6 +308,10 @@ class GameRecord:
     # one INIT shuffle="mt19937ar,..." per kyoku (empty where a kyoku has none).
     shuffle_seed: str = ""
     kyoku_seeds: tuple[str, ...] = ()
+    # The yaku lists count pulled Norths inside the ``dora`` line, as Tenhou does (P16); Mahjong
+    # Soul and sanma list ``kita_dora`` apart. Set by the readers of Tenhou's games (mjlog, and
+    # tenhou.net/6 or majiang JSON of a Tenhou game); replay folds kita into dora to compare.
+    kita_in_dora: bool = False
 
     def wins(self) -> tuple[RecordedWin, ...]:
         """Every recorded win, in order."""
@@ -382,12 +389,43 @@ class WinContext:
     kyotaku: int  # sticks on the table, including this kyoku's accepted riichi
 
 
-def live_draws_for(rule_name: str) -> int | None:
-    """Draws a kyoku may hold: 55 for Tenhou / Mahjong Soul (and unnamed) records, None (no check)
-    for sanma's own records under another rule set, whose wall layout the rules decide (P14)."""
-    if not rule_name or rule_name in ("tenhou", "majsoul") or not rule_name.isascii():
-        return 55
+def majsoul_room(name: str) -> bool:
+    """Whether a record's rule name is a Mahjong Soul room (三銀の間赤, 雀聖の間 ...; tenhou.net/6
+    conversions of Mahjong Soul games name one), not a Tenhou lobby (三鳳南喰赤)."""
+    return "の間" in name or name.startswith(("雀", "友人"))
+
+
+def named_rules(rule_name: str) -> Rules | None:
+    """The rule set a record names, for its wall layout: a preset by its name (sanma's own records);
+    Tenhou's rules for an unnamed record or a platform's lobby or room name (Tenhou and Mahjong Soul
+    lay out the same 108-tile wall, PLATFORMS §1-2); None for another name (a club's own rule file)."""
+    from ..rules import Rules
+
+    if rule_name in Rules.presets():
+        return Rules.preset(rule_name)
+    if not rule_name or not rule_name.isascii():
+        return Rules.preset("tenhou")
     return None
+
+
+def live_draws_for(rules: Rules | None) -> int | None:
+    """Draws a kyoku may hold, replacements included, from the wall layout (P14): with a fixed dead
+    wall refilled after each replacement, every tile outside the deal and the dead wall (55 of a
+    108-tile wall with 14 in the dead wall); None (no check) when the count depends on the kans
+    (a dead wall that is not refilled, or one drawn up to the indicator), on flowers (P02, P03:
+    a flower's replacement is not a tile of the hand's count), or for unknown rules.
+
+    >>> from sanma.rules import Rules
+    >>> live_draws_for(Rules.preset("tenhou")), live_draws_for(Rules.preset("kansai")), live_draws_for(None)
+    (55, None, None)
+    >>> live_draws_for(Rules.preset("online")), live_draws_for(Rules.preset("official"))
+    (None, None)
+    """
+    from ..tiles import sanma_wall
+
+    if rules is None or rules.dead_wall != "fixed" or not rules.dead_wall_replenished or rules.flowers:
+        return None
+    return len(sanma_wall()) - 3 * 13 - rules.dead_wall_size
 
 
 def meld_text(kind: str, tiles: tuple[Tile, ...]) -> str:

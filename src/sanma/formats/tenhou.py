@@ -41,6 +41,8 @@ from .record import (
     build_win,
     kyoku_label,
     live_draws_for,
+    majsoul_room,
+    named_rules,
     parse_json,
     read_guarded,
     yaku_name,
@@ -440,7 +442,7 @@ class _MjlogReader:
             start_scores=kyoku[0].start_scores if kyoku else (), kyoku=tuple(kyoku),
             final_scores=final_scores, final_points=final_points, complete=final_scores is not None,
             errors=tuple(p.items), shuffle_seed=shuffle_seed,
-            kyoku_seeds=tuple(kyoku_seeds) if any(kyoku_seeds) else ())
+            kyoku_seeds=tuple(kyoku_seeds) if any(kyoku_seeds) else (), kita_in_dora=True)
 
 
 def _seat(letter: str, letters: str) -> int:
@@ -549,7 +551,7 @@ class _Tenhou6Kyoku:
         self.discards = [_list(data[6 + 3 * s], f"discards {s}") for s in range(3)]
         self.result = _list(data[16], "result")
         self.replay = KyokuReplay(p, self.label, self.dealer, [list(h) for h in self.haipai],
-                                  kyotaku=self.kyotaku, live_draws=live_draws_for(game.rule_name))
+                                  kyotaku=self.kyotaku, live_draws=live_draws_for(named_rules(game.rule_name)))
         initial = game.initial_dora[index] if index < len(game.initial_dora) else 1
         self.initial_indicators = as_int(initial, "sanma.initial_dora")
         self.ti = [0, 0, 0]
@@ -808,7 +810,13 @@ class _Tenhou6Reader:
             rule_flags=tuple(sorted((str(k), v) for k, v in rule.items() if k != "disp")),
             players=players, start_scores=kyoku[0].start_scores if kyoku else (), kyoku=tuple(kyoku),
             final_scores=final_scores, final_points=final_points, complete=final_scores is not None,
-            errors=tuple(p.items))
+            errors=tuple(p.items), kita_in_dora=_tenhou_game(str(rule.get("disp", ""))))
+
+
+def _tenhou_game(disp: str) -> bool:
+    """Whether tenhou.net/6 JSON is of a game played on Tenhou (a lobby name such as 三鳳南喰赤, or
+    none), not a Mahjong Soul conversion (a room name) nor sanma's own (its rule set's name)."""
+    return not majsoul_room(disp) and (not disp or not disp.isascii())
 
 
 def read_tenhou6(path_or_text: str | Path | bytes, *, strict: bool = False,

@@ -34,14 +34,17 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from .. import events as ev
 from ..errors import RecordError
 from ..rules import Rules
 from ..tiles import NUM_KINDS, Tile
 from .record import JAPANESE_YAKU
 
 LIMIT_WORDS = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "sanbaiman": "三倍満", "yakuman": "役満"}
+#: The engine's ``ryukyoku`` reasons (sanma.events.DRAW_REASONS) -> tenhou.net/6 names, which sanma's
+#: tenhou.net/6 reader maps back (``all_riichi``, P95, is written with the four-player name 四家立直).
 DRAW_WORDS = {"exhaustive": "流局", "kyuushu": "九種九牌", "suukaikan": "四槓散了", "sanfuu_renda": "四風連打",
-              "nagashi": "流し満貫", "four_riichi": "四家立直", "triple_ron": "三家和了"}
+              "nagashi": "流し満貫", "all_riichi": "四家立直", "triple_ron": "三家和了"}
 WIND_KANJI = {"E": "東", "S": "南", "W": "西", "N": "北"}
 #: sanma yaku name -> the Japanese name records use (the first one listed in JAPANESE_YAKU).
 YAKU_JAPANESE: dict[str, str] = {}
@@ -50,14 +53,23 @@ for _jp, _name in JAPANESE_YAKU.items():
 YAKU_JAPANESE.update({"yakuhai_haku": "役牌 白", "yakuhai_hatsu": "役牌 發", "yakuhai_chun": "役牌 中"})
 
 
-def _events_of(game_or_events: Any) -> list[dict[str, Any]]:
+def _events_of(game_or_events: Any) -> list[ev.Event]:
+    """The typed events of a ``Game``, of its ``events`` (mjai dicts) or of typed events: each dict
+    is read by :func:`sanma.events.parse_event`, so a malformed one is an error naming it."""
     events = getattr(game_or_events, "events", game_or_events)
-    if isinstance(events, str | bytes) or not isinstance(events, Iterable):
-        raise RecordError(f"expected a Game or a sequence of event dicts, got {type(game_or_events).__name__}")
-    out = list(events)
-    for i, e in enumerate(out):
+    if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
+        raise RecordError(f"expected a Game or a sequence of events, got {type(game_or_events).__name__}")
+    out: list[ev.Event] = []
+    for i, e in enumerate(events):
+        if isinstance(e, ev.Event):
+            out.append(e)
+            continue
         if not isinstance(e, dict) or not isinstance(e.get("type"), str):
             raise RecordError(f"event {i} is not an mjai event (a dict with a 'type'): {e!r}")
+        try:
+            out.append(ev.parse_event(e))
+        except ev.EventError as err:
+            raise ev.EventError(f"event {i}: {err}") from None
     return out
 
 
@@ -67,7 +79,7 @@ def _events_of(game_or_events: Any) -> list[dict[str, Any]]:
 
 
 def write_mjai(game_or_events: Any) -> str:
-    """mjai JSONL: one event per line (a ``Game`` or its ``events``), ending with a newline.
+    """mjai JSONL: one event per line (a ``Game``, its ``events`` or typed events), ending with a newline.
 
     ``hora`` lists its ``yaku`` as ``[name, han]`` pairs, as the mjai protocol and other mjai
     readers (riichienv's ``MjaiReplay``) have them, ``[name, multiplier]`` for a yakuman, with
@@ -76,15 +88,18 @@ def write_mjai(game_or_events: Any) -> str:
 
     >>> write_mjai([{"type": "kita", "actor": 1, "pai": "N"}])
     '{"type":"kita","actor":1,"pai":"N"}\\n'
-    >>> write_mjai([{"type": "hora", "yakuman": 0, "yaku": [{"name": "riichi", "han": 1}]}])
-    '{"type":"hora","yakuman":0,"yaku":[["riichi",1]]}\\n'
     """
     events = _events_of(game_or_events)
-    return "".join(json.dumps(_mjai_form(e), ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
+    return "".join(json.dumps(_mjai_form(e.to_mjai()), ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for e in events)
 
 
 def _mjai_form(e: dict[str, Any]) -> dict[str, Any]:
-    """An engine event as the mjai protocol writes it (only ``hora`` differs: yaku as pairs)."""
+    """An engine event as the mjai protocol writes it (only ``hora`` differs: yaku as pairs).
+
+    >>> _mjai_form({"type": "hora", "yakuman": 0, "yaku": [{"name": "riichi", "han": 1}]})
+    {'type': 'hora', 'yakuman': 0, 'yaku': [['riichi', 1]]}
+    """
     yaku = e.get("yaku") if e.get("type") == "hora" else None
     if not isinstance(yaku, list) or not any(isinstance(y, dict) for y in yaku):
         return e
@@ -124,120 +139,119 @@ def _call_text(letter: str, called: int, consumed: list[int], position: int) -> 
 
 
 class _Tenhou6Kyoku:
-    def __init__(self, start: dict[str, Any], rules: Rules | None) -> None:
+    def __init__(self, start: ev.StartKyoku, rules: Rules | None) -> None:
         self.rules = rules
         rounds = "ESWN"
-        self.dealer = int(start["oya"])
-        self.honba = int(start.get("honba", 0))
-        self.head = [4 * rounds.index(start["bakaze"]) + self.dealer, self.honba, int(start.get("kyotaku", 0))]
-        self.scores = [*start["scores"], 0]
-        self.dora = [tile_code(start.get("dora_markers", [start["dora_marker"]])[0])]
-        self.dora += [tile_code(x) for x in start.get("dora_markers", [])[1:]]
+        self.dealer = start.oya
+        self.honba = start.honba
+        self.head = [4 * rounds.index(start.bakaze) + self.dealer, self.honba, start.kyotaku]
+        self.scores = [*start.scores, 0]
+        self.dora = [tile_code(t.mjai) for t in start.dora_markers]
         self.initial_dora = len(self.dora)
         self.ura: list[int] = []
-        self.haipai = [[tile_code(x) for x in h] for h in start["tehais"]]
+        if any(t is None for h in start.tehais for t in h):
+            raise RecordError("start_kyoku with hidden tiles ('?'): a seat's view is not a whole game")
+        self.haipai = [[tile_code(t.mjai) for t in h if t is not None] for h in start.tehais]
         self.takes: list[list[Any]] = [[], [], []]
         self.discards: list[list[Any]] = [[], [], []]
-        self.drawn: list[str | None] = [None, None, None]
         self.pons: list[dict[int, str]] = [{}, {}, {}]  # kind -> pon string
         self.riichi: int | None = None
         self.open = False
         self.result: list[Any] = []
 
-    def event(self, e: dict[str, Any]) -> None:
-        t = e["type"]
-        if t == "tsumo":
-            self.takes[e["actor"]].append(tile_code(e["pai"]))
-            self.drawn[e["actor"]] = e["pai"]
-        elif t == "reach":
-            self.riichi = e["actor"]
-            self.open = bool(e.get("open"))
-        elif t == "dahai":
-            seat = e["actor"]
-            code = 60 if e.get("tsumogiri") else tile_code(e["pai"])
+    def event(self, e: ev.Event) -> None:
+        if isinstance(e, ev.Tsumo):
+            if e.pai is None:
+                raise RecordError(f"a hidden draw ('?') of seat {e.actor}: a seat's view is not a whole game")
+            self.takes[e.actor].append(tile_code(e.pai.mjai))
+        elif isinstance(e, ev.Reach):
+            self.riichi = e.actor
+            self.open = e.open
+        elif isinstance(e, ev.Dahai):
+            seat = e.actor
+            code = 60 if e.tsumogiri else tile_code(e.pai.mjai)
             if self.riichi == seat:
                 self.discards[seat].append(("o" if self.open else "r") + str(code))
                 self.riichi = None
             else:
                 self.discards[seat].append(code)
-            self.drawn[seat] = None
-        elif t in ("pon", "daiminkan"):
-            seat, target = e["actor"], e["target"]
-            consumed = [tile_code(x) for x in e["consumed"]]
+        elif isinstance(e, ev.Pon | ev.Daiminkan):
+            seat, target = e.actor, e.target
+            consumed = [tile_code(t.mjai) for t in e.consumed]
             pos = _call_position(seat, target)
-            if t == "daiminkan" and pos == 4:
+            pon = isinstance(e, ev.Pon)
+            if not pon and pos == 4:
                 pos = 6  # a kan from the next player: the letter before the last tile
-            text = _call_text("p" if t == "pon" else "m", tile_code(e["pai"]), consumed, pos)
+            text = _call_text("p" if pon else "m", tile_code(e.pai.mjai), consumed, pos)
             self.takes[seat].append(text)
-            if t == "pon":
-                self.pons[seat][Tile.from_mjai(e["pai"]).kind] = text
+            if pon:
+                self.pons[seat][e.pai.kind] = text
             else:
                 self.discards[seat].append(0)  # Tenhou's placeholder: the rinshan draw comes next
-        elif t == "kakan":
-            seat = e["actor"]
-            kind = Tile.from_mjai(e["pai"]).kind
-            pon = self.pons[seat].get(kind)
-            added = tile_code(e["pai"])
-            if pon is None:
-                raise RecordError(f"kakan of {e['pai']} by seat {seat} without a pon")
-            p = pon.index("p")
-            self.discards[seat].append(f"{pon[:p]}k{added}{pon[p + 1:]}")
-        elif t == "ankan":
-            codes = sorted(tile_code(x) for x in e["consumed"])
+        elif isinstance(e, ev.Kakan):
+            seat = e.actor
+            held = self.pons[seat].get(e.pai.kind)
+            if held is None:
+                raise RecordError(f"kakan of {e.pai.mjai} by seat {seat} without a pon")
+            p = held.index("p")
+            self.discards[seat].append(f"{held[:p]}k{tile_code(e.pai.mjai)}{held[p + 1:]}")
+        elif isinstance(e, ev.Ankan):
+            codes = sorted(tile_code(t.mjai) for t in e.consumed)
             # Tenhou writes three tiles, 'a', the fourth (a red five last)
-            self.discards[e["actor"]].append("".join(str(c) for c in codes[:3]) + f"a{codes[3]}")
-        elif t in ("kita", "flower"):
-            self.discards[e["actor"]].append(f"f{tile_code(e['pai'])}")
-        elif t == "dora":
-            self.dora.append(tile_code(e["dora_marker"]))
-        elif t == "hora":
+            self.discards[e.actor].append("".join(str(c) for c in codes[:3]) + f"a{codes[3]}")
+        elif isinstance(e, ev.Kita):
+            self.discards[e.actor].append(f"f{tile_code('N')}")
+        elif isinstance(e, ev.Flower):
+            self.discards[e.actor].append(f"f{tile_code(e.pai.mjai)}")
+        elif isinstance(e, ev.Dora):
+            self.dora.append(tile_code(e.marker.mjai))
+        elif isinstance(e, ev.Hora):
             self.hora(e)
-        elif t == "chombo":
+        elif isinstance(e, ev.Chombo):
             # sanma extension: tenhou.net/6 has no chombo; the result is named 「チョンボ」 with
             # the hand's score changes (from end_kyoku), which sanma's reader understands
             self.result = ["チョンボ"]
-        elif t == "ryukyoku":
-            reason = e.get("reason", "exhaustive")
-            if reason not in DRAW_WORDS:
-                raise RecordError(f"ryukyoku reason {reason!r} has no tenhou.net/6 name")
-            self.result = [DRAW_WORDS[reason]]
-            if "deltas" in e:
-                self.result.append([*e["deltas"], 0])
-        elif t == "end_kyoku" and self.result[:1] != ["和了"] and len(self.result) == 1 \
-                and any(e.get("deltas", ())):
-            self.result.append([*e["deltas"], 0])  # nagashi settled as a win, chombo: deltas only here
+        elif isinstance(e, ev.Ryukyoku):
+            if e.reason not in DRAW_WORDS:
+                raise RecordError(f"ryukyoku reason {e.reason!r} has no tenhou.net/6 name")
+            self.result = [DRAW_WORDS[e.reason]]
+            if e.deltas is not None:
+                self.result.append([*e.deltas, 0])
+        elif isinstance(e, ev.EndKyoku) and self.result[:1] != ["和了"] and len(self.result) == 1 \
+                and e.deltas is not None and any(e.deltas):
+            self.result.append([*e.deltas, 0])  # nagashi settled as a win, chombo: deltas only here
 
-    def hora(self, e: dict[str, Any]) -> None:
-        who, frm = e["actor"], e["target"]
-        if e.get("uradora_markers") and not self.ura:
-            self.ura = [tile_code(x) for x in e["uradora_markers"]]
+    def hora(self, e: ev.Hora) -> None:
+        who, frm = e.actor, e.target
+        if e.uradora_markers and not self.ura:
+            self.ura = [tile_code(t.mjai) for t in e.uradora_markers]
         if not self.result:
             self.result = ["和了"]
         seat_wind = "ESW"[(who - self.dealer) % 3]
         round_wind = "ESWN"[self.head[0] // 4]
         yaku: list[str] = []
-        for y in e["yaku"]:
-            name = y["name"]
-            jp = YAKU_JAPANESE.get(name, name)
-            if name == "yakuhai_seat_wind":
+        for y in e.yaku:
+            jp = YAKU_JAPANESE.get(y.name, y.name)
+            if y.name == "yakuhai_seat_wind":
                 jp = f"自風 {WIND_KANJI[seat_wind]}"
-            elif name == "yakuhai_round_wind":
+            elif y.name == "yakuhai_round_wind":
                 jp = f"場風 {WIND_KANJI[round_wind]}"
-            if y.get("yakuman"):
-                m = int(y["yakuman"])
-                yaku.append(f"{jp}(役満)" if m == 1 else f"{jp}({m}倍役満)")
+            if y.yakuman:
+                yaku.append(f"{jp}(役満)" if y.yakuman == 1 else f"{jp}({y.yakuman}倍役満)")
             else:
-                yaku.append(f"{jp}({y['han']}飜)")
-        self.result += [[*e["deltas"], 0], [who, frm, who, self.points_text(e), *yaku]]
+                yaku.append(f"{jp}({y.han}飜)")
+        self.result += [[*e.deltas, 0], [who, frm, who, self.points_text(e), *yaku]]
 
-    def points_text(self, e: dict[str, Any]) -> str:
+    def points_text(self, e: ev.Hora) -> str:
         """``30符2飜500-1000点``, ``満貫12000点``, ``40符3飜2600点∀`` ... (the reader's forms)."""
-        who, frm, total = e["actor"], e["target"], int(e["points"])
-        limit = e.get("limit")
-        head = LIMIT_WORDS[limit] if limit else f"{e['fu']}符{e['han']}飜"
+        who, frm, total = e.actor, e.target, e.points
+        limit = e.limit
+        if limit is not None and limit not in LIMIT_WORDS:
+            raise RecordError(f"hora limit {limit!r} has no tenhou.net/6 name")
+        head = LIMIT_WORDS[limit] if limit else f"{e.fu}符{e.han}飜"
         if who == frm and self.rules is not None:
             honba = self.honba * self.rules.honba_tsumo
-            pays = {s: -int(d) - honba for s, d in enumerate(e["deltas"]) if s != who}
+            pays = {s: -d - honba for s, d in enumerate(e.deltas) if s != who}
             if who == self.dealer and len(set(pays.values())) == 1 and 2 * next(iter(pays.values())) == total:
                 return f"{head}{next(iter(pays.values()))}点∀"
             if who != self.dealer:
@@ -263,25 +277,24 @@ def write_tenhou6(game_or_events: Any, rules: Rules | None = None, *, as_text: b
     events = _events_of(game_or_events)
     if rules is None:
         rules = getattr(game_or_events, "rules", None)
-    start = next((e for e in events if e["type"] == "start_game"), {})
-    name = str(start.get("rules", ""))
+    start = next((e for e in events if isinstance(e, ev.StartGame)), None)
+    name = start.rules if start is not None else ""
     if rules is None and name in Rules.presets():
         rules = Rules.preset(name)
-    names = list(start.get("names", ["", "", ""]))[:3]
+    names = list(start.names)[:3] if start is not None and start.names else ["", "", ""]
     log: list[list[Any]] = []
     initial_dora: list[int] = []
     cur: _Tenhou6Kyoku | None = None
-    final: dict[str, Any] | None = None
+    final: ev.EndGame | None = None
     for e in events:
-        t = e["type"]
-        if t == "start_kyoku":
+        if isinstance(e, ev.StartKyoku):
             cur = _Tenhou6Kyoku(e, rules)
             initial_dora.append(cur.initial_dora)
-        elif t == "end_game":
+        elif isinstance(e, ev.EndGame):
             final = e
         elif cur is not None:
             cur.event(e)
-            if t == "end_kyoku":
+            if isinstance(e, ev.EndKyoku):
                 log.append(cur.as_json())
                 cur = None
     if cur is not None:
@@ -292,9 +305,9 @@ def write_tenhou6(game_or_events: Any, rules: Rules | None = None, *, as_text: b
     }
     if any(n != 1 for n in initial_dora):  # sanma extension: indicators turned at the deal (P07)
         out["sanma"] = {"initial_dora": initial_dora}
-    if final is not None:
+    if final is not None and final.points is not None:  # Tenhou's sc: score and points per seat
         sc: list[Any] = []
-        for s, p in zip(final["scores"], final["points"], strict=False):
+        for s, p in zip(final.scores, final.points, strict=False):
             sc += [s, p]
         out["sc"] = [*sc, 0, 0]
     return json.dumps(out, ensure_ascii=False, separators=(",", ":")) if as_text else out

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from .. import events as ev
 from ..agari import waits as compute_waits
 from ..errors import IllegalActionError, NotAWinError, SanmaError
 from ..hand import Meld
@@ -225,8 +226,7 @@ class Game:
         self.busted: list[int] = []
         self.busters: list[int] = []
         # no seed here: every seat (and external bot) receives this event (issue 14 item 8)
-        self._emit({"type": "start_game", "names": list(self.names), "rules": rules.name,
-                    "scores": list(self.scores)})
+        self._emit(ev.StartGame(tuple(self.names), rules.name, tuple(self.scores)))
         self._start_hand()
 
     # ------------------------------------------------------------------------------------------
@@ -341,14 +341,9 @@ class Game:
         self._riichi_pending = None
         self._go_around = [set() for _ in range(SEATS)]  # kinds others discarded since my last discard
         self._rinshan_feeder = None
-        self._emit({
-            "type": "start_kyoku", "bakaze": self.round_wind, "kyoku": self.kyoku_in_round + 1,
-            "honba": self.honba, "kyotaku": self.kyotaku, "oya": self.dealer,
-            "dora_marker": self.wall.dora_indicators[0].mjai,
-            "dora_markers": [t.mjai for t in self.wall.dora_indicators],
-            "scores": list(self.scores),
-            "tehais": [[t.mjai if not t.is_flower else str(t) for t in s.hand] for s in self.seats],
-        })
+        self._emit(ev.StartKyoku(self.round_wind, self.kyoku_in_round + 1, self.honba, self.kyotaku, self.dealer,
+                                 tuple(self.wall.dora_indicators), tuple(self.scores),
+                                 tuple(tuple(s.hand) for s in self.seats)))
         for i in range(SEATS):  # flowers in the deal are set aside and replaced (P03)
             self._pull_flowers((self.dealer + i) % SEATS)
         for s in range(SEATS):
@@ -366,12 +361,12 @@ class Game:
             st.flowers += 1
             if f.kind - NUM_KINDS < self.rules.flower_chip_tiles:
                 st.chip_flowers += 1
-            self._emit({"type": "flower", "actor": seat, "pai": str(f)})
+            self._emit(ev.Flower(seat, f))
             if self.rules.flower_breaks_first_turn:
                 self._first_cycle = False
             t = self.wall.draw_replacement()
             st.add(t)
-            self._emit({"type": "tsumo", "actor": seat, "pai": self._tile_name(t), "rinshan": True})
+            self._emit(ev.Tsumo(seat, t, True))
             if self._drawn is not None:
                 self._drawn = t
 
@@ -384,15 +379,10 @@ class Game:
         self._rinshan = replacement
         self._after_call = False
         self._turn_actions = None
-        self._emit({"type": "tsumo", "actor": seat, "pai": self._tile_name(t), **({"rinshan": True}
-                                                                               if replacement else {})})
+        self._emit(ev.Tsumo(seat, t, replacement))
         if t.is_flower:
             self._pull_flowers(seat)
             self._rinshan = self.rules.flower_replacement_is_rinshan
-
-    @staticmethod
-    def _tile_name(t: Tile) -> str:
-        return str(t) if t.is_flower else t.mjai
 
     # ------------------------------------------------------------------------------------------
     # turn actions
@@ -594,7 +584,7 @@ class Game:
             self._settle_wins([seat], discarder=None, tile=a.tile, chankan=False)
             return
         if t == "ryukyoku":
-            self._emit({"type": "ryukyoku", "reason": "kyuushu", "actor": seat})
+            self._emit(ev.Ryukyoku("kyuushu", actor=seat))
             self._end_hand_abort("kyuushu", dealer_continues=True)
             return
         if t in ("dahai", "reach", "open_reach"):
@@ -604,7 +594,7 @@ class Game:
                 return
             if t != "dahai":
                 st.violation = self._riichi_violation(seat, a.tile)
-                self._emit({"type": "reach", "actor": seat, **({"open": True} if t == "open_reach" else {})})
+                self._emit(ev.Reach(seat, t == "open_reach"))
                 st.riichi = True
                 st.double_riichi = self._first_cycle and not st.discards
                 st.open_riichi = t == "open_reach"
@@ -619,7 +609,7 @@ class Game:
             self._update_waits(seat)
             self._kans.append(seat)
             self._break_first_cycle()
-            self._emit(a.to_mjai())
+            self._emit(ev.Ankan(seat, a.consumed))
             # Kokushi may rob an ankan where the rules allow it (P127); a robbed kan turns no
             # kan dora (the Mahjong Soul record of such a win shows none).
             if self.rules.chankan_on_ankan == "kokushi":
@@ -638,7 +628,7 @@ class Game:
                 self._check_pao(seat, old.target, a.tile.kind)
             self._kans.append(seat)
             self._break_first_cycle()
-            self._emit(a.to_mjai())
+            self._emit(ev.Kakan(seat, a.tile, a.consumed))
             self._update_waits(seat)
             self._open_window("kakan", seat, a.tile)  # chankan (Y12)
             if self._pending:
@@ -649,7 +639,7 @@ class Game:
             north = next(x for x in st.hand if x.kind == NORTH)
             st.remove(north)
             st.kita += 1
-            self._emit({"type": "kita", "actor": seat, "pai": "N"})
+            self._emit(ev.Kita(seat))
             self._update_waits(seat)
             if self.rules.ron_on_kita:
                 self._open_window("kita", seat, north)
@@ -694,7 +684,7 @@ class Game:
     def _reveal_kan_dora(self) -> None:
         if self.rules.kan_dora and self.wall.can_reveal_kan_dora:
             t = self.wall.reveal_kan_dora()
-            self._emit({"type": "dora", "dora_marker": t.mjai})
+            self._emit(ev.Dora(t))
 
     def _break_first_cycle(self) -> None:
         self._first_cycle = False
@@ -718,7 +708,7 @@ class Game:
         self._discard_count += 1
         self._drawn = None
         self._last_discard = (seat, tile)
-        self._emit({"type": "dahai", "actor": seat, "pai": tile.mjai, "tsumogiri": tsumogiri})
+        self._emit(ev.Dahai(seat, tile, tsumogiri))
         self._update_waits(seat)
         if riichi and st.open_riichi and st.violation and self.rules.riichi_violation == "chombo":
             # P80 (CLUB) 「オープンリーチの場合は、掛けた時点で発覚したものとし、その時点で成立とする」
@@ -824,9 +814,9 @@ class Game:
             self.kyotaku += 1
             self.seats[seat].stick_paid = True
             self.seats[seat].ippatsu = True
-            self._emit({"type": "reach_accepted", "actor": seat, "scores": list(self.scores)})
+            self._emit(ev.ReachAccepted(seat, tuple(self.scores)))
             if r.abort_all_riichi and all(x.riichi for x in self.seats):  # P95
-                self._emit({"type": "ryukyoku", "reason": "all_riichi"})
+                self._emit(ev.Ryukyoku("all_riichi"))
                 self._end_hand_abort("all_riichi", dealer_continues=True)
                 return
         if self._pending_kan_dora:
@@ -837,11 +827,11 @@ class Game:
         if self._discard_count == SEATS and self._first_cycle and r.abort_three_winds:  # P93
             firsts = [self.seats[s].discards[0].tile.kind for s in range(SEATS) if self.seats[s].discards]
             if len(firsts) == SEATS and len(set(firsts)) == 1 and firsts[0] in WINDS:
-                self._emit({"type": "ryukyoku", "reason": "sanfuu_renda"})
+                self._emit(ev.Ryukyoku("sanfuu_renda"))
                 self._end_hand_abort("three_winds", dealer_continues=True)
                 return
         if len(self._kans) == 4 and len(set(self._kans)) > 1 and r.abort_four_kans and not called:  # P94
-            self._emit({"type": "ryukyoku", "reason": "suukaikan"})
+            self._emit(ev.Ryukyoku("suukaikan"))
             self._end_hand_abort("four_kans",
                                  dealer_continues=self.round_wind not in r.four_kans_dealer_passes_rounds)
             return
@@ -861,7 +851,8 @@ class Game:
         for x in a.consumed:
             st.remove(x)
         self._break_first_cycle()
-        self._emit(a.to_mjai())
+        self._emit(ev.Pon(seat, a.target, a.tile, a.consumed) if a.type == "pon"
+                  else ev.Daiminkan(seat, a.target, a.tile, a.consumed))
         if a.type == "pon":
             meld = CalledMeld(Meld("pon", (*a.consumed, a.tile)), a.target, a.tile)
         else:
@@ -1019,18 +1010,15 @@ class Game:
                     and self._is_bust(self.scores[discarder] + deltas[discarder])):
                 paid_when_bust.append(w)
             self._chips_for_win(w, s, discarder)
-            ura = [t.mjai for t in self.wall.ura_indicators] if self.seats[w].riichi else []
-            self._emit({"type": "hora", "actor": w, "target": w if discarder is None else discarder,
-                        "pai": tile.mjai, "han": s.han, "fu": s.fu, "yakuman": s.yakuman,
-                        "yaku": [y.to_json() for y in s.yaku], "points": s.total, "limit": s.limit,
-                        "uradora_markers": ura, "hora_tehais": [t.mjai for t in self.seats[w].hand],
-                        "deltas": d, "scores": [self.scores[x] + deltas[x] for x in range(SEATS)],
-                        **({"pao": pao} if pao is not None else {})})
+            ura = tuple(self.wall.ura_indicators) if self.seats[w].riichi else ()
+            self._emit(ev.Hora(w, w if discarder is None else discarder, tile, s.han, s.fu, s.yakuman, s.yaku,
+                               s.total, s.limit, ura, tuple(self.seats[w].hand), tuple(d),
+                               tuple(self.scores[x] + deltas[x] for x in range(SEATS)), pao))
         for x in range(SEATS):
             self.scores[x] += deltas[x]
         self.kyotaku = 0
         dealer_won = self.dealer in winners
-        self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
+        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
         self._finish_hand(HandResult("hora", tuple(winners), dealer_continues=dealer_won and (
             r.renchan_on_dealer_win and (len(winners) == 1 or r.double_ron_dealer_renchan)),
             deltas=tuple(deltas), scores=tuple(scores)), first_winner=first, payer=discarder,
@@ -1199,7 +1187,7 @@ class Game:
         nagashi = [s for s in range(SEATS) if self.seats[s].nagashi and self.seats[s].discards] \
             if r.nagashi != "none" else []
         if nagashi and r.nagashi_is_win:
-            self._emit({"type": "ryukyoku", "reason": "nagashi", "nagashi": nagashi})
+            self._emit(ev.Ryukyoku("nagashi", nagashi=tuple(nagashi)))
             self._settle_nagashi_win(nagashi)
             return
         for s in nagashi:
@@ -1227,10 +1215,10 @@ class Game:
                             deltas[t] += r.noten_amount
         for x in range(SEATS):
             self.scores[x] += deltas[x]
-        self._emit({"type": "ryukyoku", "reason": "exhaustive", "tenpai": tenpai,
-                    "tehais": [[t.mjai for t in self.seats[s].hand] if s in tenpai else [] for s in range(SEATS)],
-                    "deltas": deltas, "scores": list(self.scores)})
-        self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
+        self._emit(ev.Ryukyoku("exhaustive", tenpai=tuple(tenpai),
+                               tehais=tuple(tuple(self.seats[s].hand) if s in tenpai else () for s in range(SEATS)),
+                               deltas=tuple(deltas), scores=tuple(self.scores)))
+        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
         dealer_stays = self.dealer in tenpai or self.round_wind in r.dealer_stays_on_noten_draw_rounds
         self._finish_hand(HandResult("ryukyoku", tenpai=tuple(tenpai), dealer_continues=dealer_stays,
                                      deltas=tuple(deltas), reason="exhaustive"))
@@ -1260,7 +1248,7 @@ class Game:
                         self.chips[s] += r.chip_yakuman_tsumo
         for x in range(SEATS):
             self.scores[x] += deltas[x]
-        self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
+        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
         self._finish_hand(HandResult("hora", tuple(players), dealer_continues=self.dealer in players,
                                      deltas=tuple(deltas), reason="nagashi"), first_winner=players[0])
 
@@ -1285,9 +1273,8 @@ class Game:
                 self.scores[x] += d[x]
                 deltas[x] += d[x]
             self.chombos[seat] += 1
-            self._emit({"type": "chombo", "actor": seat, "reason": reason, "deltas": d,
-                        "scores": list(self.scores)})
-        self._emit({"type": "end_kyoku", "deltas": deltas, "scores": list(self.scores)})
+            self._emit(ev.Chombo(seat, reason, tuple(d), tuple(self.scores)))
+        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
         dealer_passes = r.chombo_deal == "offender_dealer_passes" and any(s == self.dealer for s, _ in offenders)
         self._finish_hand(HandResult("chombo", offenders=tuple(s for s, _ in offenders),
                                      dealer_continues=not dealer_passes, deltas=tuple(deltas),
@@ -1299,8 +1286,8 @@ class Game:
         declarer is bust, owing both other players (``settle.riichi_bust_chips``)."""
         r = self.rules
         others = [x for x in range(SEATS) if x != seat]
-        self._emit({"type": "riichi_bust", "actor": seat, "scores": list(self.scores)})
-        self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
+        self._emit(ev.RiichiBust(seat, tuple(self.scores)))
+        self._emit(ev.EndKyoku((0, 0, 0), tuple(self.scores)))
         res = HandResult("abort", offenders=(seat,), dealer_continues=True, reason="riichi_bust")
         if r.bust_ends_game:
             self.hand_results.append(res)
@@ -1339,7 +1326,7 @@ class Game:
         return d
 
     def _end_hand_abort(self, reason: str, dealer_continues: bool) -> None:
-        self._emit({"type": "end_kyoku", "deltas": [0, 0, 0], "scores": list(self.scores)})
+        self._emit(ev.EndKyoku((0, 0, 0), tuple(self.scores)))
         self._finish_hand(HandResult("abort", dealer_continues=dealer_continues, reason=reason))
 
     # ------------------------------------------------------------------------------------------
@@ -1444,15 +1431,14 @@ class Game:
         if r.leftover_riichi == "top":
             self.kyotaku = 0
         self.done = True
-        self._emit({"type": "end_game", "reason": reason, "scores": list(self.result.scores),
-                    "ranks": list(self.result.ranks),
-                    "points": list(self.result.points), "chips": list(self.result.chips)})
+        self._emit(ev.EndGame(self.result.scores, self.result.ranks, self.result.points, reason, self.result.chips))
 
     # ------------------------------------------------------------------------------------------
     # helpers
     # ------------------------------------------------------------------------------------------
-    def _emit(self, e: dict[str, Any]) -> None:
-        self.events.append(e)
+    def _emit(self, e: ev.Event) -> None:
+        """Record one event (its mjai form: ``Game.events`` holds dicts, sanma.events builds them)."""
+        self.events.append(e.to_mjai())
         self._turn_actions = None
 
     def _public_seat(self, s: int) -> dict[str, Any]:

@@ -164,22 +164,32 @@ def _play(rules: Rules, bots: Sequence[str], by_seat: list[Bot], entry_at: list[
 
 
 def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] = ()) -> GameRecord:
+    # Counted per hand as the database counts them (sanma.store.facts, `sanma stats`): a seat's
+    # win, deal-in (a double ron is one), riichi declared (accepted or not) and call (pon or open kan).
     wins = [0] * SEATS
     deal_ins = [0] * SEATS
     riichi = [0] * SEATS
     calls = [0] * SEATS
     value = [0] * SEATS
+    dealt_in: set[int] = set()
+    declared: set[int] = set()
+    called: set[int] = set()
     for e in game.events:
         t = e["type"]
         if t == "hora":
             wins[e["actor"]] += 1
             value[e["actor"]] += int(e.get("points", 0))
             if e["target"] != e["actor"]:
-                deal_ins[e["target"]] += 1
-        elif t == "reach_accepted":
-            riichi[e["actor"]] += 1
+                dealt_in.add(e["target"])
+        elif t == "reach":
+            declared.add(e["actor"])
         elif t in ("pon", "daiminkan"):
-            calls[e["actor"]] += 1
+            called.add(e["actor"])
+        elif t == "end_kyoku":
+            for counts, seats in ((deal_ins, dealt_in), (riichi, declared), (calls, called)):
+                for s in seats:
+                    counts[s] += 1
+                seats.clear()
     result = game.result
     assert result is not None
     entries = [EntryResult(0, 0, 0, 0.0, 0, 0, 0, 0)] * SEATS

@@ -40,12 +40,13 @@ class EntrySummary:
 
     bot: str
     average_placement: float
+    # The rates count hands as `sanma stats` does (sanma.store.facts):
     win_rate: float  # hands won / hands played
-    deal_in_rate: float  # hands dealt into / hands played
+    deal_in_rate: float  # hands dealt into (a double ron is one) / hands played
     average_score: float  # final score (points on the table at the end)
     average_points: float  # final result after uma and oka
-    riichi_rate: float  # riichi declared / hands played
-    call_rate: float  # pon and open kan / hands played
+    riichi_rate: float  # hands with a riichi declared (accepted or not) / hands played
+    call_rate: float  # hands with a pon or an open kan / hands played
     placements: tuple[int, ...]  # how many 1st, 2nd, 3rd places
     average_hand_value: float = 0.0  # mean value (``Score.total``) of the hands it won
     bust_rate: float = 0.0  # games that ended on its bust / games

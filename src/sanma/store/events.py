@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import events as ev
 from ..errors import RecordError
 from ..formats.record import (
     Ankan,
@@ -38,7 +39,8 @@ from ..formats.record import (
     RiichiAccepted,
     Win,
 )
-from ..tiles import Tile
+from ..scoring import Yaku
+from ..tiles import Tile, parse_tiles
 
 SEATS = 3
 
@@ -57,18 +59,14 @@ EXAMPLE = "\n".join([
 ])
 
 
-def _names(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:
-    return [t.mjai for t in tiles]
-
-
-def _without(tiles: tuple[Tile, ...], tile: Tile) -> list[str]:
+def _without(tiles: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
     """The meld's tiles without one copy of ``tile`` (the called or added tile)."""
     rest = list(tiles)
     if tile in rest:
         rest.remove(tile)
     else:  # the record's copy differs only in redness
         rest.remove(next(t for t in rest if t.kind == tile.kind))
-    return _names(rest)
+    return tuple(rest)
 
 
 def ranks(record: GameRecord) -> list[int] | None:
@@ -89,29 +87,29 @@ def ranks(record: GameRecord) -> list[int] | None:
     return out
 
 
-def _hora(w: RecordedWin, tile: Tile) -> dict[str, Any]:
-    return {
-        "type": "hora", "actor": w.seat, "target": w.from_seat, "pai": tile.mjai, "han": w.han, "fu": w.fu,
-        "yakuman": w.yakuman, "yaku": [[name, han] for name, han in w.yaku], "points": w.points,
-        "limit": w.limit, "ura_markers": [Tile.parse(t).mjai for t in w.ura_indicators],
-        "deltas": list(w.deltas), **({"pao": w.pao_seat} if w.pao_seat is not None else {}),
-    }
+def _hora(w: RecordedWin, tile: Tile, scores: tuple[int, ...]) -> ev.Hora:
+    """The engine's ``hora`` of a recorded win: yakuman lines carry their multiplier, the hand is
+    the concealed tiles without a ron tile (with a tsumo tile), ``scores`` are after the win."""
+    hand = list(parse_tiles(w.hand)) if w.hand else []
+    if not w.tsumo and hand:
+        hand.remove(tile if tile in hand else next(t for t in hand if t.kind == tile.kind))
+    yaku = tuple(Yaku(name, 0, han) if w.yakuman else Yaku(name, han) for name, han in w.yaku)
+    return ev.Hora(w.seat, w.from_seat, tile, w.han, w.fu, w.yakuman, yaku, w.points, w.limit,
+                   tuple(Tile.parse(t) for t in w.ura_indicators), tuple(hand), tuple(w.deltas), scores,
+                   w.pao_seat)
 
 
-def kyoku_events(k: KyokuRecord) -> list[dict[str, Any]]:
-    """One kyoku as mjai events, ``start_kyoku`` to ``end_kyoku``."""
+def kyoku_typed(k: KyokuRecord) -> list[ev.Event]:
+    """One kyoku as typed events, ``start_kyoku`` to ``end_kyoku``."""
     if len(k.start_scores) != SEATS or len(k.initial_hands) != SEATS:
         raise RecordError(f"kyoku {k.label}: {len(k.start_scores)} scores and {len(k.initial_hands)} hands "
                           f"(a 3-player kyoku has {SEATS} of each)")
     if not k.dora_indicators:
         raise RecordError(f"kyoku {k.label}: no dora indicator")
     initial = max(1, k.initial_indicators)
-    out: list[dict[str, Any]] = [{
-        "type": "start_kyoku", "bakaze": k.round_wind, "kyoku": k.dealer + 1, "honba": k.honba,
-        "kyotaku": k.kyotaku, "oya": k.dealer, "dora_marker": k.dora_indicators[0].mjai,
-        "dora_markers": _names(k.dora_indicators[:initial]), "scores": list(k.start_scores),
-        "tehais": [_names(h) for h in k.initial_hands],
-    }]
+    out: list[ev.Event] = [ev.StartKyoku(
+        k.round_wind, k.dealer + 1, k.honba, k.kyotaku, k.dealer, tuple(k.dora_indicators[:initial]),
+        tuple(k.start_scores), tuple(tuple(h) for h in k.initial_hands))]
     last_tile: Tile | None = None
     # tenhou.net/6 JSON lists kan dora with the deal and no reveal events: reveal each after its kan
     # as Tenhou does (an ankan's at once, an open kan's after the kan-er's next discard).
@@ -119,77 +117,88 @@ def kyoku_events(k: KyokuRecord) -> list[dict[str, Any]]:
     open_kan_by: int | None = None
     for e in k.events:
         if open_kan_by is not None and isinstance(e, Discard) and e.seat == open_kan_by and unrevealed:
-            out.append({"type": "dahai", "actor": e.seat, "pai": e.tile.mjai, "tsumogiri": e.tsumogiri})
-            out.append({"type": "dora", "dora_marker": unrevealed.pop(0).mjai})
+            out.append(ev.Dahai(e.seat, e.tile, e.tsumogiri))
+            out.append(ev.Dora(unrevealed.pop(0)))
             open_kan_by = None
             last_tile = e.tile
             continue
         if isinstance(e, Draw):
-            out.append({"type": "tsumo", "actor": e.seat, "pai": e.tile.mjai})
+            out.append(ev.Tsumo(e.seat, e.tile))
             last_tile = e.tile
         elif isinstance(e, Discard):
             if e.riichi:
-                out.append({"type": "reach", "actor": e.seat, **({"open": True} if e.open_riichi else {})})
-            out.append({"type": "dahai", "actor": e.seat, "pai": e.tile.mjai, "tsumogiri": e.tsumogiri})
+                out.append(ev.Reach(e.seat, e.open_riichi))
+            out.append(ev.Dahai(e.seat, e.tile, e.tsumogiri))
             last_tile = e.tile
-        elif isinstance(e, Pon | Daiminkan):
-            out.append({"type": "pon" if isinstance(e, Pon) else "daiminkan", "actor": e.seat,
-                        "target": e.from_seat, "pai": e.tile.mjai, "consumed": _without(e.tiles, e.tile)})
-            if isinstance(e, Daiminkan):
-                open_kan_by = e.seat
+        elif isinstance(e, Pon):
+            out.append(ev.Pon(e.seat, e.from_seat, e.tile, _without(e.tiles, e.tile)))
+        elif isinstance(e, Daiminkan):
+            out.append(ev.Daiminkan(e.seat, e.from_seat, e.tile, _without(e.tiles, e.tile)))
+            open_kan_by = e.seat
         elif isinstance(e, Kakan):
-            out.append({"type": "kakan", "actor": e.seat, "pai": e.tile.mjai, "consumed": _without(e.tiles, e.tile)})
+            out.append(ev.Kakan(e.seat, e.tile, _without(e.tiles, e.tile)))
             last_tile = e.tile
             open_kan_by = e.seat
         elif isinstance(e, Ankan):
-            out.append({"type": "ankan", "actor": e.seat, "consumed": _names(e.tiles)})
+            out.append(ev.Ankan(e.seat, tuple(e.tiles)))
             last_tile = e.tiles[0]
             if unrevealed:
-                out.append({"type": "dora", "dora_marker": unrevealed.pop(0).mjai})
+                out.append(ev.Dora(unrevealed.pop(0)))
         elif isinstance(e, Kita):
-            out.append({"type": "kita", "actor": e.seat, "pai": e.tile.mjai})
+            out.append(ev.Kita(e.seat))
             last_tile = e.tile
         elif isinstance(e, Flower):
-            out.append({"type": "flower", "actor": e.seat, "pai": e.tile.mjai})
+            out.append(ev.Flower(e.seat, e.tile))
         elif isinstance(e, RiichiAccepted):
-            out.append({"type": "reach_accepted", "actor": e.seat})
+            out.append(ev.ReachAccepted(e.seat))
         elif isinstance(e, DoraRevealed):
-            out.append({"type": "dora", "dora_marker": e.indicator.mjai})
+            out.append(ev.Dora(e.indicator))
         elif isinstance(e, Win):  # the readers put wins in ``results``; a Win event adds nothing
             continue
         else:  # pragma: no cover - the Event union is closed
             raise RecordError(f"kyoku {k.label}: unknown event {e!r}")
     # an open kan's dora not yet turned when the kyoku ended (a rinshan win, a chankan)
-    out.extend({"type": "dora", "dora_marker": t.mjai} for t in unrevealed)
+    out.extend(ev.Dora(t) for t in unrevealed)
+    running = list(k.start_scores)
     for r in k.results:
         if isinstance(r, RecordedWin):
             tile = Tile.parse(r.win) if r.win else last_tile
             if tile is None:
                 raise RecordError(f"kyoku {k.label}: a win by seat {r.seat} without a winning tile")
-            out.append(_hora(r, tile))
+            if len(r.deltas) >= SEATS:
+                running = [running[s] + r.deltas[s] for s in range(SEATS)]
+            out.append(_hora(r, tile, tuple(running)))
         else:
             assert isinstance(r, DrawResult)
-            out.append({"type": "ryukyoku", "reason": r.kind, "deltas": list(r.deltas[:SEATS]),
-                        "tenpai": list(r.tenpai)})
-    out.append({"type": "end_kyoku", "deltas": list(k.score_deltas()), "scores": list(k.end_scores())})
+            out.append(ev.Ryukyoku(ev.draw_reason(r.kind), tenpai=tuple(r.tenpai), deltas=tuple(r.deltas[:SEATS])))
+    out.append(ev.EndKyoku(tuple(k.score_deltas()), tuple(k.end_scores())))
     return out
 
 
-def record_events(record: GameRecord) -> list[dict[str, Any]]:
-    """The whole record as mjai events: ``start_game``, each kyoku, then ``end_game`` when the
+def kyoku_events(k: KyokuRecord) -> list[dict[str, Any]]:
+    """One kyoku as mjai events, ``start_kyoku`` to ``end_kyoku``."""
+    return [e.to_mjai() for e in kyoku_typed(k)]
+
+
+def record_typed(record: GameRecord) -> list[ev.Event]:
+    """The whole record as typed events: ``start_game``, each kyoku, then ``end_game`` when the
     record has its final result (an excerpt has none)."""
     if record.players and len(record.players) != SEATS:
         raise RecordError(f"{record.source}: {len(record.players)} players in a {SEATS}-player record")
-    names = list(record.players) if record.players else [f"seat {s}" for s in range(SEATS)]
-    flags = {k: v for k, v in record.rule_flags if k not in ("type", "names", "rules", "scores")}
-    start = list(record.start_scores) if record.start_scores else (
-        list(record.kyoku[0].start_scores) if record.kyoku else [])
-    events: list[dict[str, Any]] = [{"type": "start_game", "names": names, "rules": record.rule_name,
-                                     **flags, "scores": start}]
+    names = tuple(record.players) if record.players else tuple(f"seat {s}" for s in range(SEATS))
+    flags = tuple((k, v) for k, v in record.rule_flags if k not in ("type", "names", "rules", "scores"))
+    start = tuple(record.start_scores) if record.start_scores else (
+        tuple(record.kyoku[0].start_scores) if record.kyoku else None)
+    events: list[ev.Event] = [ev.StartGame(names, record.rule_name, start, flags)]
     for k in record.kyoku:
-        events.extend(kyoku_events(k))
+        events.extend(kyoku_typed(k))
     places = ranks(record)
     if places is not None and record.final_scores is not None:
-        events.append({"type": "end_game", "scores": list(record.final_scores), "ranks": places,
-                       "points": list(record.final_points) if record.final_points else None})
+        events.append(ev.EndGame(tuple(record.final_scores), tuple(places),
+                                 tuple(record.final_points) if record.final_points else None))
     return events
+
+
+def record_events(record: GameRecord) -> list[dict[str, Any]]:
+    """The whole record as mjai events (:func:`record_typed` in its mjai form)."""
+    return [e.to_mjai() for e in record_typed(record)]

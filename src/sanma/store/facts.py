@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import events as ev
 from ..errors import RecordError
 
 SEATS = 3
@@ -82,119 +83,70 @@ class GameFacts:
         return len(self.kyoku)
 
 
-def _seat(e: dict[str, Any], key: str, i: int) -> int:
-    v = e.get(key)
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < SEATS:
-        raise RecordError(f"event {i} ({e.get('type')}): {key} {v!r} is not a seat 0..{SEATS - 1}")
-    return v
-
-
-def _int(v: Any, what: str, i: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise RecordError(f"event {i}: {what} {v!r} is not an integer")
-    return v
-
-
-def _ints(v: Any, what: str, i: int) -> tuple[int, ...]:
-    if not isinstance(v, list) or len(v) < SEATS:
-        raise RecordError(f"event {i}: {what} {v!r} is not a list of {SEATS} integers")
-    return tuple(_int(x, what, i) for x in v[:SEATS])
-
-
-def _number(v: Any, what: str, i: int) -> float:
-    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-        raise RecordError(f"event {i}: {what} {v!r} is not a finite number")
-    return float(v)
-
-
 def tally(events: Sequence[dict[str, Any]]) -> GameFacts:
-    """Count each seat's hands, wins, deal-ins ... from a game's mjai events; raises
-    :class:`~sanma.errors.RecordError` naming the event when the stream is malformed."""
-    if not events or not isinstance(events[0], dict) or events[0].get("type") != "start_game":
+    """Count each seat's hands, wins, deal-ins ... from a game's mjai events, read through the one
+    event vocabulary (:mod:`sanma.events`); raises :class:`~sanma.errors.RecordError` naming the
+    event when the stream is malformed."""
+    typed = ev.parse_events(events)
+    if not typed or not isinstance(typed[0], ev.StartGame):
         raise RecordError("a game's events must start with start_game")
-    head = events[0]
-    names = head.get("names")
-    if names is None:
-        names = [f"seat {s}" for s in range(SEATS)]
-    if not isinstance(names, list) or len(names) != SEATS or not all(isinstance(n, str) for n in names):
-        raise RecordError(f"start_game names {names!r}: expected {SEATS} names")
-    rules = head.get("rules", "")
-    facts = GameFacts(tuple(names), rules if isinstance(rules, str) else "", [SeatFacts(n) for n in names])
+    head = typed[0]
+    names = head.names if head.names is not None else tuple(f"seat {s}" for s in range(SEATS))
+    facts = GameFacts(tuple(names), head.rules, [SeatFacts(n) for n in names])
     seats = facts.seats
     cur: dict[str, Any] | None = None  # the open kyoku
-    for i, e in enumerate(events):
-        if not isinstance(e, dict) or not isinstance(e.get("type"), str):
-            raise RecordError(f"event {i} is not an mjai event (a dict with a 'type'): {e!r}")
-        t = e["type"]
-        if i and t == "start_game":
+    for i, e in enumerate(typed):
+        t = e.TYPE
+        if i and isinstance(e, ev.StartGame):
             raise RecordError(f"event {i}: a second start_game")
         if facts.complete:
             raise RecordError(f"event {i} ({t}) after end_game")
-        if t == "start_kyoku":
+        if isinstance(e, ev.StartKyoku):
             if cur is not None:
                 raise RecordError(f"event {i}: start_kyoku before end_kyoku")
-            bakaze = e.get("bakaze")
-            if bakaze not in ("E", "S", "W", "N"):
-                raise RecordError(f"event {i}: bakaze {bakaze!r} is not E/S/W/N")
-            cur = {"index": len(facts.kyoku), "round_wind": bakaze, "dealer": _seat(e, "oya", i),
-                   "honba": _int(e.get("honba", 0), "honba", i), "kyotaku": _int(e.get("kyotaku", 0), "kyotaku", i),
-                   "start_scores": _ints(e.get("scores"), "scores", i), "first_event": i, "outcome": None,
+            cur = {"index": len(facts.kyoku), "round_wind": e.bakaze, "dealer": e.oya, "honba": e.honba,
+                   "kyotaku": e.kyotaku, "start_scores": e.scores, "first_event": i, "outcome": None,
                    "won": set(), "dealt_in": set(), "riichi": set(), "called": set()}
             for st in seats:
                 st.hands += 1
-        elif t in ("start_game", "end_game"):
+        elif isinstance(e, ev.StartGame | ev.EndGame):
             if cur is not None:
                 raise RecordError(f"event {i}: {t} inside a kyoku")
-            if t == "end_game":
+            if isinstance(e, ev.EndGame):
                 facts.complete = True
-                scores = e.get("scores")
-                place = e.get("ranks")
-                points = e.get("points")
-                chips = e.get("chips")
                 for s, st in enumerate(seats):
-                    if scores is not None:
-                        st.score = _ints(scores, "scores", i)[s]
-                    if place is not None:
-                        p = _ints(place, "ranks", i)[s]
-                        if not 1 <= p <= SEATS:
-                            raise RecordError(f"event {i}: rank {p} is not 1..{SEATS}")
-                        st.placement = p
-                    if points is not None:
-                        if not isinstance(points, list) or len(points) < SEATS:
-                            raise RecordError(f"event {i}: points {points!r} is not a list of {SEATS} numbers")
-                        st.points = _number(points[s], "points", i)
-                    if chips is not None:
-                        st.chips = _ints(chips, "chips", i)[s]
+                    st.score = e.scores[s]
+                    if e.ranks is not None:
+                        st.placement = e.ranks[s]
+                    if e.points is not None:
+                        if not math.isfinite(e.points[s]):
+                            raise RecordError(f"event {i}: points {list(e.points)} are not finite numbers")
+                        st.points = e.points[s]
+                    if e.chips is not None:
+                        st.chips = e.chips[s]
         elif cur is None:
             raise RecordError(f"event {i} ({t}) outside a kyoku")
-        elif t == "end_kyoku":
-            deltas = _ints(e["deltas"], "deltas", i) if "deltas" in e else None
-            end = _ints(e["scores"], "scores", i) if "scores" in e else None
-            _close(facts, cur, i, deltas, end)
+        elif isinstance(e, ev.EndKyoku):
+            _close(facts, cur, i, e.deltas, e.scores)
             cur = None
-        elif t == "hora":
-            actor, target = _seat(e, "actor", i), _seat(e, "target", i)
-            points = _int(e.get("points", 0), "points", i)
+        elif isinstance(e, ev.Hora):
             cur["outcome"] = "hora"
-            cur["won"].add(actor)
-            seats[actor].win_points += points
-            if target != actor:
-                cur["dealt_in"].add(target)
-                seats[target].deal_in_points += points
-        elif t == "ryukyoku":
+            cur["won"].add(e.actor)
+            seats[e.actor].win_points += e.points
+            if e.target != e.actor:
+                cur["dealt_in"].add(e.target)
+                seats[e.target].deal_in_points += e.points
+        elif isinstance(e, ev.Ryukyoku):
             if cur["outcome"] is None:
                 cur["outcome"] = "ryukyoku"
-        elif t == "reach":
-            cur["riichi"].add(_seat(e, "actor", i))
-        elif t in ("pon", "daiminkan"):
-            _seat(e, "target", i)
-            cur["called"].add(_seat(e, "actor", i))
-        elif t in ("kita", "nukidora"):
-            seats[_seat(e, "actor", i)].kita += 1
-        elif "actor" in e:
-            _seat(e, "actor", i)
+        elif isinstance(e, ev.Reach):
+            cur["riichi"].add(e.actor)
+        elif isinstance(e, ev.Pon | ev.Daiminkan):
+            cur["called"].add(e.actor)
+        elif isinstance(e, ev.Kita):
+            seats[e.actor].kita += 1
         facts.kyoku_of_event.append(cur["index"] if cur is not None else (
-            facts.kyoku[-1].index if t == "end_kyoku" else None))
+            facts.kyoku[-1].index if isinstance(e, ev.EndKyoku) else None))
     if cur is not None:  # a stream cut in the middle of a kyoku (an excerpt): keep what it shows
         _close(facts, cur, len(events) - 1, None, None)
     return facts
