@@ -276,3 +276,20 @@ def test_simulate_counts_as_stats_counts(preset: str) -> None:
             e, f = rec.entries[seat], facts.seats[seat]
             assert (e.wins, e.deal_ins, e.riichi, e.calls, e.win_value) == \
                 (f.wins, f.deal_ins, f.riichi, f.calls, f.win_points)
+
+
+def test_recorded_chombo_writes_to_tenhou6() -> None:
+    """A chombo read from sanma's mjai (P100-P102) becomes the store's ``ryukyoku`` of kind chombo;
+    write_tenhou6 writes it as the 「チョンボ」 extension with the hand's payments, which reads back."""
+    from sanma.store.events import EXAMPLE
+
+    lines = EXAMPLE.splitlines()
+    lines[3] = json.dumps({"type": "chombo", "actor": 0, "reason": "noten_riichi", "deltas": [-8000, 4000, 4000],
+                           "scores": [27000, 39000, 39000]})
+    lines[4] = json.dumps({"type": "end_kyoku", "deltas": [-8000, 4000, 4000], "scores": [27000, 39000, 39000]})
+    lines[5] = json.dumps({"type": "end_game", "scores": [27000, 39000, 39000], "points": [-23.0, 19.0, 4.0]})
+    rec = read_mjai("\n".join(lines))
+    assert rec.errors == () and rec.kyoku[0].results[0].kind == "chombo"
+    back = read_tenhou6(write_tenhou6(record_events(rec), as_text=True))
+    assert back.errors == ()
+    assert back.kyoku[0].results[0].kind == "chombo" and back.kyoku[0].score_deltas() == (-8000, 4000, 4000)

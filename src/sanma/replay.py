@@ -73,14 +73,15 @@ from .formats.record import (
 )
 from .game.actions import Action, ActionType
 from .game.engine import Game
+from .game.flow import round_wind
 from .game.tenhou_shuffle import TenhouKyokuWall, tenhou_walls
 from .game.wall import HAIPAI_POSITIONS, Wall, tile_set
 from .rules import Rules
+from .scoring import DORA_NAMES
 from .tiles import Tile
 
 _E = TypeVar("_E", bound=ev.Event)
 
-DORA_NAMES = frozenset({"dora", "aka_dora", "ura_dora", "kita_dora"})
 #: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons (sanma.events' table; a
 #: nagashi is an exhaustive draw unless the rules settle it as a win, which compare_draw handles).
 DRAW_REASONS = {**RECORD_DRAW_REASONS, "nagashi": "exhaustive"}
@@ -321,16 +322,9 @@ def _reveal_order(rules: Rules, k: KyokuRecord, count: int) -> dict[str, set[int
 
 
 def lap_wind(rules: Rules, round_index: int) -> str:
-    """The round wind of lap ``round_index`` of ``rules.round_winds`` (P33), beyond it overtime's (P34).
-
-    The same wind as ``Game.round_wind`` at that ``round_index``.
-    """
-    rw = rules.round_winds
-    if round_index < len(rw):
-        return rw[round_index]
-    if rules.overtime == "west":  # sudden death in the wind after the last one
-        return "ESWN"[min(3, "ESWN".index(rw[-1]) + 1)]
-    return rw[-1] if rules.overtime == "club_laps" else "E"
+    """The round wind of lap ``round_index`` of ``rules.round_winds`` (P33), beyond it overtime's (P34):
+    ``game.flow.round_wind``, as ``Game.round_wind`` at that ``round_index``."""
+    return round_wind(rules, round_index)
 
 
 def round_indexes(rules: Rules, kyoku: Sequence[KyokuRecord]) -> list[int]:

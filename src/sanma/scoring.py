@@ -183,6 +183,86 @@ def basic_points(han: int, fu: int, rules: Rules) -> tuple[int, str | None]:
     return b, None
 
 
+#: Basic points of each limit (P55, P57): the one home of these values.
+LIMIT_BASIC: Final = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000, "yakuman": 8000}
+
+
+def limit_basic(limit: str) -> int:
+    """Basic points of a limit hand by name (``mangan`` 2,000 ... ``yakuman`` 8,000), P55 / P57."""
+    try:
+        return LIMIT_BASIC[limit]
+    except KeyError:
+        raise ScoringError(f"unknown limit {limit!r}: expected one of {', '.join(LIMIT_BASIC)}") from None
+
+
+def score_from_han(
+    han: int, fu: int, *, yakuman: int = 0, yaku: Sequence[str] = (), tsumo: bool = False, seat_wind: str = "E",
+    discarder_wind: str | None = None, honba: int = 0, kyotaku: int = 0, rules: Rules | None = None,
+) -> Score:
+    """A :class:`Score` from a hand's value alone (han and fu, or ``yakuman`` times), without its
+    tiles: what a score keeper knows of a hand reported at a physical table. ``yaku`` names lines
+    that matter to the chips (``ippatsu``, ``chinitsu``...; one han each, the yakuman lines carry
+    the multiplier); payments as :func:`score_hand` (§4.2 models, honba P43/P44, sticks P48).
+
+    >>> from sanma.rules.schema import Rules
+    >>> s = score_from_han(3, 30, tsumo=True, seat_wind="S", rules=Rules.preset("tenhou"))
+    >>> s.total, dict(s.payments), s.limit
+    (3000, {'E': 2000, 'W': 1000}, None)
+    >>> score_from_han(0, 0, rules=Rules.preset("tenhou"))
+    Traceback (most recent call last):
+    ...
+    sanma.errors.ScoringError: a hand is worth at least 1 han or 1 yakuman, got 0 han, 0 yakuman
+    """
+    if rules is None:
+        rules = Rules.preset("tenhou")
+    if yakuman < 0 or han < 0 or fu < 0 or honba < 0 or kyotaku < 0:
+        raise ScoringError(f"negative hand value: {han} han, {fu} fu, {yakuman} yakuman, {honba} honba, "
+                           f"{kyotaku} sticks")
+    if not yakuman and han < 1:
+        raise ScoringError(f"a hand is worth at least 1 han or 1 yakuman, got {han} han, {yakuman} yakuman")
+    if not yakuman and han < 5 and (fu < 20 or (fu != 25 and fu % 10)):
+        raise ScoringError(f"invalid fu {fu}: 20, 25 or a multiple of 10 (below 5 han the fu count)")
+    me_or_none = _wind(seat_wind, "seat wind")
+    assert me_or_none is not None
+    me = me_or_none
+    if me == 30:
+        raise ScoringError("invalid seat wind 'N': a sanma seat is E, S or W")
+    disc = None if tsumo else _wind(discarder_wind or WIND_NAMES[(me - 27 + 2) % 3], "discarder wind")
+    if disc is not None and (disc == me or disc == 30):
+        raise ScoringError(f"invalid discarder wind {discarder_wind!r} for seat wind {seat_wind!r}")
+    limit: str | None
+    if yakuman:
+        basic, limit = limit_basic("yakuman") * yakuman, "yakuman"
+    else:
+        basic, limit = basic_points(han, fu, rules)
+    kazoe = not yakuman and limit == "yakuman"
+    if yakuman and len(yaku) > yakuman:
+        raise ScoringError(f"{len(yaku)} yakuman named ({', '.join(yaku)}) for a {yakuman}-times yakuman")
+    # Each named yakuman counts once, the last one takes what is left (a double yakuman named once).
+    lines = tuple(Yaku(n, 0, yakuman=1 + (yakuman - len(yaku) if i == len(yaku) - 1 else 0)) if yakuman
+                  else Yaku(n, 1) for i, n in enumerate(yaku))
+    dealer = me == 27
+    pay_dealer, pay_other = payments(basic, dealer, tsumo, rules)
+    w = WIND_NAMES[me - 27]
+    if tsumo:
+        extra = honba * rules.honba_tsumo
+        paid = {x: pay_other for x in WIND_NAMES if x != w} if dealer else {
+            "E": pay_dealer, ("W" if w == "S" else "S"): pay_other}
+        deltas = {x: -(paid[x] + extra) if x != w else 0 for x in WIND_NAMES}
+        deltas[w] = -sum(deltas.values())
+    else:
+        assert disc is not None
+        dw = WIND_NAMES[disc - 27]
+        paid = {dw: pay_dealer}
+        deltas = {"E": 0, "S": 0, "W": 0}
+        deltas[dw] = -pay_dealer - honba * rules.honba_ron
+        deltas[w] = pay_dealer + honba * rules.honba_ron
+    deltas[w] += kyotaku * rules.riichi_deposit
+    return Score(han=han, fu=fu, yaku=lines, yakuman=1 if kazoe else yakuman, limit=limit,
+                 total=pay_dealer + pay_other if tsumo else pay_dealer, deltas=MappingProxyType(deltas),
+                 payments=MappingProxyType(paid), kazoe=kazoe, dealer=dealer, tsumo=tsumo)
+
+
 def payments(
     basic: int, dealer: bool, tsumo: bool, rules: Rules
 ) -> tuple[int, int]:

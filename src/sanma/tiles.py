@@ -37,7 +37,18 @@ YAOCHUU: Final = frozenset(TERMINALS + WINDS + DRAGONS)
 FIVES: Final = (13, 22)  # 5p, 5s: the only fives in sanma
 
 WIND_LETTERS: Final = "ESWN"
+#: Seats at a sanma table: the one home of the number (P00); every module takes it from here.
+SEATS: Final = 3
 MJAI_HONORS: Final = ("E", "S", "W", "N", "P", "F", "C")
+
+
+def seat_wind(seat: int, dealer: int) -> str:
+    """The seat wind (``E``, ``S`` or ``W``) of ``seat`` while seat ``dealer`` deals.
+
+    >>> [seat_wind(s, 1) for s in range(SEATS)]
+    ['W', 'E', 'S']
+    """
+    return WIND_LETTERS[(seat - dealer) % SEATS]
 
 
 def kind_name(kind: int) -> str:

@@ -14,9 +14,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..game.actions import Action
 from ..rules.schema import Rules
-from ..tiles import DRAGONS, NORTH, NUM_KINDS, Tile, successor
+from ..tiles import DRAGONS, NORTH, NUM_KINDS, Tile, seat_wind, successor
 
-WIND_LETTERS = "ESW"
 WIND_KINDS = {"E": 27, "S": 28, "W": 29, "N": NORTH}
 
 Observation = Mapping[str, Any]
@@ -100,7 +99,7 @@ def read_observation(obs: Observation, rules: Rules) -> HandView:
             riichi.append(s)
     for k in range(NUM_KINDS):  # never more than the four copies (ukeire requires it)
         visible[k] = min(visible[k], 4 - counts[k])
-    sw = WIND_LETTERS[(seat - obs["dealer"]) % 3]
+    sw = seat_wind(seat, obs["dealer"])
     rw = obs["round_wind"]
     drawn = obs.get("drawn")
     return HandView(

@@ -42,6 +42,7 @@ from ..tiles import NUM_KINDS, Tile
 from .base import HandView, Observation, read_observation
 from .efficient import EfficientBot, open_hand_plan
 from .value import (
+    CHIP_POINTS,
     URA_CHANCE,
     Table,
     deal_in_value,
@@ -96,8 +97,9 @@ class DefensiveBot(EfficientBot):
 
     name = "defensive"
 
-    def __init__(self, seed: int | str = 0, rules: Rules | None = None) -> None:
+    def __init__(self, seed: int | str = 0, rules: Rules | None = None, *, chip_points: float = CHIP_POINTS) -> None:
         super().__init__(seed, rules)
+        self.chip_points = chip_points  # the bot's own chip rate when the rules convert none (rules.chip_points 0)
         self._after_riichi: dict[int, set[int]] = {}  # riichi seat -> kinds discarded since
         self._obs: Observation = {}
 
@@ -134,7 +136,7 @@ class DefensiveBot(EfficientBot):
                   unseen: list[int]) -> float:
         """Expected points-equivalent gain of pushing with ``best`` rather than folding."""
         obs, rules = self._obs, self.rules
-        table = table_of(obs, rules)
+        table = table_of(obs, rules, self.chip_points)
         main = max(threats, key=lambda s: (threats[s], -s))
         pool = sum(unseen)
         turns = view.wall_remaining / 3
@@ -207,7 +209,7 @@ class DefensiveBot(EfficientBot):
     # -------------------------------------------------------------------------------- riichi, calls
     def keeps_dama(self, view: HandView, legal: tuple[Action, ...]) -> bool:
         """In the last hand, as the top, a tenpai that wins by ron on every wait stays silent."""
-        table = table_of(self._obs, self.rules)
+        table = table_of(self._obs, self.rules, self.chip_points)
         if table.hands_left or not self.rules.dama_allowed or table.scores[table.seat] < max(table.scores):
             return False
         reach = next(a for a in legal if a.type == "reach" and a.tile is not None)

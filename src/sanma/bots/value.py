@@ -13,7 +13,8 @@ The defensive bot decides push or fold by expected value, in points as the rules
   uma in chips: :func:`sanma.game.settle.final_result`), the placement weighing more as the game
   nears its end and fully in the last hand or when a bust ends the game.
 
-Chips are turned into points at :data:`CHIP_POINTS` (no seed sets an exchange rate). Gaining
+Chips are turned into points at ``rules.chip_points`` when the rules set an exchange rate (no seed
+does), else at the bot's own assumption, :data:`CHIP_POINTS` (``table_of(..., chip_points=)``). Gaining
 8,000 points in the club's first hand is worth more than 8,000 (it lifts the expected placement,
 whose uma is paid in chips), losing them costs more:
 
@@ -32,14 +33,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import SanmaError
-from ..game.settle import bust_chips_owed, final_result
+from ..game.flow import hands_left
+from ..game.payout import Win, expected_win_chips
+from ..game.settle import bust_chips_owed, final_result, is_bust
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, basic_points, payments, score_hand
-from ..tiles import NUM_KINDS, Tile
+from ..tiles import NUM_KINDS, SEATS, Tile, seat_wind
 
-SEATS: Final = 3
-WINDS: Final = "ESW"
 #: What one chip is worth in points when the bot weighs it (a common parlour exchange; the seeds
 #: settle chips separately and set no rate).
 CHIP_POINTS: Final = 2000
@@ -59,36 +60,22 @@ class Table:
     kyotaku: int
     hands_left: int  # hands scheduled after this one (0: the last hand, or overtime)
     opening: bool = False  # East 1 of the first lap (P112's early bust chips)
+    chip_points: float = CHIP_POINTS  # what one chip is worth to the bot (``rules.chip_points`` when set)
 
     def wind(self, seat: int) -> str:
-        return WINDS[(seat - self.dealer) % SEATS]
+        return seat_wind(seat, self.dealer)
 
 
-def hands_left(rules: Rules, round_index: int, kyoku: int) -> int:
-    """Hands scheduled after hand ``kyoku`` (1-based) of lap ``round_index``; renchan not counted.
-
-    >>> from sanma.rules import Rules
-    >>> [hands_left(Rules.preset("tenhou"), r, k) for r, k in ((0, 1), (1, 2), (1, 3), (2, 1))]
-    [5, 1, 0, 0]
-    """
-    laps = len(rules.round_winds)
-    return max(0, (laps - 1 - round_index) * SEATS + SEATS - kyoku)
-
-
-def table_of(obs: Mapping[str, Any], rules: Rules) -> Table:
-    """The :class:`Table` of a ``Game.observation``."""
+def table_of(obs: Mapping[str, Any], rules: Rules, chip_points: float = CHIP_POINTS) -> Table:
+    """The :class:`Table` of a ``Game.observation``; a chip is worth ``rules.chip_points`` when the
+    rules convert chips, else the bot's own ``chip_points``."""
     round_index = obs.get("round_index")
     if round_index is None:  # an observation from before the key existed: the first lap of that wind
         wind = obs["round_wind"]
         round_index = rules.round_winds.index(wind) if wind in rules.round_winds else len(rules.round_winds)
     return Table(seat=obs["seat"], dealer=obs["dealer"], scores=tuple(obs["scores"]), honba=obs["honba"],
                  kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]),
-                 opening=round_index == 0 and obs["kyoku"] == 1)
-
-
-def is_bust(rules: Rules, score: int) -> bool:
-    """P108: bust below zero, or at zero too."""
-    return score < 0 if rules.bust == "below_zero" else score <= 0
+                 opening=round_index == 0 and obs["kyoku"] == 1, chip_points=rules.chip_points or chip_points)
 
 
 def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: float = 0.0) -> float:
@@ -99,9 +86,9 @@ def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: floa
     busted = [s for s in range(SEATS) if is_bust(rules, after[s])] if rules.bust_ends_game else []
     gainers = [s for s in range(SEATS) if deltas[s] > 0]
     left = 0 if busted else table.hands_left
-    now = placement_value(rules, list(table.scores), table.seat, table.hands_left + 1)
-    then = placement_value(rules, after, table.seat, left, busted, gainers)
-    return deltas[table.seat] + chips * CHIP_POINTS + then - now
+    now = placement_value(rules, list(table.scores), table.seat, table.hands_left + 1, chip_points=table.chip_points)
+    then = placement_value(rules, after, table.seat, left, busted, gainers, chip_points=table.chip_points)
+    return deltas[table.seat] + chips * table.chip_points + then - now
 
 
 #: How far one player's score moves in one hand, as a standard deviation (sanma hands are big).
@@ -109,7 +96,8 @@ HAND_SWING: Final = 6000.0
 
 
 def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
-                    busted: Sequence[int] = (), busters: Sequence[int] = ()) -> float:
+                    busted: Sequence[int] = (), busters: Sequence[int] = (), *,
+                    chip_points: float = CHIP_POINTS) -> float:
     """Expected placement bonus of ``seat`` (what its final result adds to its raw points) with
     ``hands`` hands still to play from ``scores``: each opponent stays behind with a normal chance
     of the score gap over ``HAND_SWING`` per hand; with no hand left the ranks are the final ones.
@@ -122,10 +110,10 @@ def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
     res = final_result(rules, scores, busted=list(busted), busters=list(busters) if busted else [])
     bonus = [0.0] * SEATS  # by rank
     for s in range(SEATS):
-        bonus[res.ranks[s] - 1] = res.points[s] * 1000 - (scores[s] - rules.return_points) + res.chips[s] * CHIP_POINTS
+        bonus[res.ranks[s] - 1] = res.points[s] * 1000 - (scores[s] - rules.return_points) + res.chips[s] * chip_points
     if seat == 0 and rules.chips and rules.chip_chiicha_not_top:  # P121: the first dealer pays when not top
         for rank in (1, 2):
-            bonus[rank] -= 2 * rules.chip_chiicha_not_top * CHIP_POINTS
+            bonus[rank] -= 2 * rules.chip_chiicha_not_top * chip_points
     if hands <= 0:
         return bonus[res.ranks[seat] - 1]
     spread = HAND_SWING * math.sqrt(2 * hands)
@@ -154,21 +142,22 @@ def _ura_factor(rules: Rules, score: Score, riichi: bool) -> float:
     return 1.0 + URA_CHANCE * (more - now) / now
 
 
-def win_chips(rules: Rules, score: Score, closed: bool, riichi: bool, tsumo: bool) -> float:
-    """Expected chips a win earns (P114-P118): ura chips by expectation, yakuman, closed chinitsu
-    and junchan chips; from each opponent on a tsumo."""
+def win_chips(rules: Rules, score: Score, closed: bool, riichi: bool, tsumo: bool, *, one_suit: bool = False,
+              flowers: float = 0.0) -> float:
+    """Expected chips a win earns (P114-P119), as ``game.payout`` pays them: ura chips by expectation
+    (``URA_CHANCE`` after a riichi), ``one_suit`` for a yakuman of chinitsu shape (P117), ``flowers``
+    the expected number of chip flowers held (P119)."""
     if not rules.chips:
         return 0.0
-    payers = SEATS - 1 if tsumo else 1
-    chips = URA_CHANCE * rules.chip_ura * payers if riichi and rules.ura_dora else 0.0
-    if score.yakuman and (not score.kazoe or rules.chip_yakuman_kazoe):
-        each = rules.chip_yakuman_tsumo if tsumo else rules.chip_yakuman_ron
-        chips += each * score.yakuman * payers
-    names = {y.name for y in score.yaku}
-    for yaku, (ron, each) in (("chinitsu", rules.chip_menzen_chinitsu), ("junchan", rules.chip_menzen_junchan)):
-        if closed and yaku in names:
-            chips += each * payers if tsumo else ron
-    return chips
+    ura = URA_CHANCE if riichi and rules.ura_dora else 0.0
+    discarder = None if tsumo else 1
+
+    def chips(n: int) -> float:
+        return expected_win_chips(rules, Win(0, score, closed=closed, chinitsu_shape=one_suit, chip_flowers=n),
+                                  discarder, ura)
+
+    base = chips(0)
+    return base + (chips(1) - base) * flowers if flowers else base
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +195,10 @@ def tenpai_value(rules: Rules, obs: Mapping[str, Any], table: Table, hand: HandT
         "flowers": hand.flowers, "honba": table.honba, "kyotaku": table.kyotaku + riichi, "rules": rules,
     }
     win = Tile(wait)
+    kinds = {t.kind for t in hand.concealed} | {m.kind for m in hand.melds} | {wait}
+    one_suit = all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+    # Which flowers it pulled is not in the observation: each is a chip flower with the share of them.
+    chip_flowers = hand.flowers * rules.flower_chip_tiles / rules.flowers if rules.flowers else 0.0
     out: list[float | None] = []
     for tsumo in (False, True):
         try:
@@ -225,7 +218,8 @@ def tenpai_value(rules: Rules, obs: Mapping[str, Any], table: Table, hand: HandT
                 if i != me:
                     deltas[i] -= round(extra * paid[i] / total)
             deltas[me] += extra
-        out.append(outcome_value(rules, table, deltas, win_chips(rules, score, hand.closed, riichi, tsumo)))
+        out.append(outcome_value(rules, table, deltas, win_chips(rules, score, hand.closed, riichi, tsumo,
+                                                                 one_suit=one_suit, flowers=chip_flowers)))
     return WinValue(out[0], out[1])
 
 

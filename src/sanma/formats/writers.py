@@ -44,7 +44,8 @@ LIMIT_WORDS = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "san
 #: The engine's ``ryukyoku`` reasons (sanma.events.DRAW_REASONS) -> tenhou.net/6 names, which sanma's
 #: tenhou.net/6 reader maps back (``all_riichi``, P95, is written with the four-player name 四家立直).
 DRAW_WORDS = {"exhaustive": "流局", "kyuushu": "九種九牌", "suukaikan": "四槓散了", "sanfuu_renda": "四風連打",
-              "nagashi": "流し満貫", "all_riichi": "四家立直", "triple_ron": "三家和了"}
+              "nagashi": "流し満貫", "all_riichi": "四家立直", "triple_ron": "三家和了",
+              "chombo": "チョンボ"}  # a record's voided hand (the store's draw kind), as the chombo extension
 WIND_KANJI = {"E": "東", "S": "南", "W": "西", "N": "北"}
 #: sanma yaku name -> the Japanese name records use (the first one listed in JAPANESE_YAKU).
 YAKU_JAPANESE: dict[str, str] = {}

@@ -32,15 +32,29 @@ from ..agari import waits as compute_waits
 from ..errors import IllegalActionError, NotAWinError, SanmaError
 from ..hand import Meld
 from ..rules.schema import Rules
-from ..scoring import Score, score_hand
+from ..scoring import DORA_NAMES, Score, score_hand
 from ..shanten_table import shanten_trusted
-from ..tiles import NORTH, NUM_KINDS, WINDS, YAOCHUU, Tile, successor
+from ..tiles import NORTH, NUM_KINDS, SEATS, WINDS, YAOCHUU, Tile, seat_wind, successor
+from . import flow
 from .actions import Action
-from .settle import FinalResult, bust_chips_owed, final_result, placement, riichi_bust, riichi_bust_chips
+from .payout import (
+    RINSHAN_PAO,
+    AbortiveDraw,
+    Chombo,
+    ExhaustiveDraw,
+    Hora,
+    Offence,
+    Outcome,
+    Pao,
+    Settlement,
+    Win,
+    settle_chombo,
+    settle_draw,
+    settle_hora,
+)
+from .settle import FinalResult, is_bust, riichi_bust, riichi_bust_chips
 from .wall import Wall, hand_seed
 
-SEATS: Final = 3
-WIND_LETTERS: Final = "ESW"
 DRAGON_KINDS: Final = (31, 32, 33)
 
 
@@ -192,7 +206,6 @@ class Game:
     _riichi_pending: int | None
     _go_around: list[set[int]]
     _rinshan_feeder: tuple[int, int] | None  # (kan-er, feeder) of a daiminkan until the next discard
-    _last_pao: int | None = None  # liable seat of the win being settled (P97)
 
     def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
                  names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
@@ -238,15 +251,10 @@ class Game:
 
     @property
     def round_wind(self) -> str:
-        rw = self.rules.round_winds
-        if self.round_index < len(rw):
-            return rw[self.round_index]
-        if self.rules.overtime == "west":  # sudden death in the next wind (West after South, South after East)
-            return "ESWN"[min(3, "ESWN".index(rw[-1]) + 1)]
-        return rw[-1] if self.rules.overtime == "club_laps" else "E"
+        return flow.round_wind(self.rules, self.round_index)
 
     def seat_wind(self, seat: int) -> str:
-        return WIND_LETTERS[(seat - self.dealer) % SEATS]
+        return seat_wind(seat, self.dealer)
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -519,7 +527,7 @@ class Game:
             except SanmaError:
                 continue  # a wait that cannot be reached (a fifth copy) fixes nothing either way
             counted = s.han if self.rules.shibari_counts_dora else s.han - sum(
-                y.han for y in s.yaku if y.name in ("dora", "aka_dora", "kita_dora", "flower_dora"))
+                y.han for y in s.yaku if y.name in DORA_NAMES)
             if not s.yakuman and counted < 2:
                 return False
         return True
@@ -585,7 +593,7 @@ class Game:
             return
         if t == "ryukyoku":
             self._emit(ev.Ryukyoku("kyuushu", actor=seat))
-            self._end_hand_abort("kyuushu", dealer_continues=True)
+            self._end_hand_abort("kyuushu")
             return
         if t in ("dahai", "reach", "open_reach"):
             assert a.tile is not None
@@ -817,7 +825,7 @@ class Game:
             self._emit(ev.ReachAccepted(seat, tuple(self.scores)))
             if r.abort_all_riichi and all(x.riichi for x in self.seats):  # P95
                 self._emit(ev.Ryukyoku("all_riichi"))
-                self._end_hand_abort("all_riichi", dealer_continues=True)
+                self._end_hand_abort("all_riichi")
                 return
         if self._pending_kan_dora:
             while self._pending_kan_dora:
@@ -828,12 +836,11 @@ class Game:
             firsts = [self.seats[s].discards[0].tile.kind for s in range(SEATS) if self.seats[s].discards]
             if len(firsts) == SEATS and len(set(firsts)) == 1 and firsts[0] in WINDS:
                 self._emit(ev.Ryukyoku("sanfuu_renda"))
-                self._end_hand_abort("three_winds", dealer_continues=True)
+                self._end_hand_abort("three_winds")
                 return
         if len(self._kans) == 4 and len(set(self._kans)) > 1 and r.abort_four_kans and not called:  # P94
             self._emit(ev.Ryukyoku("suukaikan"))
-            self._end_hand_abort("four_kans",
-                                 dealer_continues=self.round_wind not in r.four_kans_dealer_passes_rounds)
+            self._end_hand_abort("four_kans")
             return
         if called:
             return
@@ -983,150 +990,49 @@ class Game:
             if revealed:
                 self._chombo(revealed)
                 return
-        deltas = [0] * SEATS
-        scores: list[Score] = []
-        first = winners[0]
-        upstream_first = r.double_ron_payment_order == "upstream_first"
-        paid_when_bust: list[int] = []  # P91: the winner being paid when the discarder's points ran out
-        for i, w in enumerate(winners):
-            tsumo = discarder is None
-            s = self._score(w, tile, tsumo=tsumo, chankan=chankan, kita_ron=kita_ron, discarder=discarder)
-            scores.append(s)
-            d = [s.deltas.get(self.seat_wind(x), 0) for x in range(SEATS)]
-            # Honba and sticks: only the first winner (head bump) unless the rules share the honba.
-            if i > 0:
-                stick_part = self.kyotaku * r.riichi_deposit
-                d[w] -= stick_part
-                if not r.double_ron_honba_both:
-                    honba_part = self.honba * r.honba_ron
-                    d[w] -= honba_part
-                    assert discarder is not None
-                    d[discarder] += honba_part
-            d, pao = self._apply_pao(w, s, d, discarder)
-            self._last_pao = pao
+        tsumo = discarder is None
+        scores = [self._score(w, tile, tsumo=tsumo, chankan=chankan, kita_ron=kita_ron, discarder=discarder)
+                  for w in winners]
+        hora = Hora(tuple(self._win_of(w, s) for w, s in zip(winners, scores, strict=True)), discarder)
+        paid = settle_hora(r, hora, scores=self.scores, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku)
+        running = list(self.scores)
+        for part, s in zip(paid.wins, scores, strict=True):
+            w = part.seat
             for x in range(SEATS):
-                deltas[x] += d[x]
-            if (upstream_first and discarder is not None and not paid_when_bust
-                    and self._is_bust(self.scores[discarder] + deltas[discarder])):
-                paid_when_bust.append(w)
-            self._chips_for_win(w, s, discarder)
+                running[x] += part.deltas[x]
             ura = tuple(self.wall.ura_indicators) if self.seats[w].riichi else ()
             self._emit(ev.Hora(w, w if discarder is None else discarder, tile, s.han, s.fu, s.yakuman, s.yaku,
-                               s.total, s.limit, ura, tuple(self.seats[w].hand), tuple(d),
-                               tuple(self.scores[x] + deltas[x] for x in range(SEATS)), pao))
-        for x in range(SEATS):
-            self.scores[x] += deltas[x]
-        self.kyotaku = 0
-        dealer_won = self.dealer in winners
-        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
-        self._finish_hand(HandResult("hora", tuple(winners), dealer_continues=dealer_won and (
-            r.renchan_on_dealer_win and (len(winners) == 1 or r.double_ron_dealer_renchan)),
-            deltas=tuple(deltas), scores=tuple(scores)), first_winner=first, payer=discarder,
-            bust_by=tuple(paid_when_bust))
+                               s.total, s.limit, ura, tuple(self.seats[w].hand), part.deltas, tuple(running),
+                               part.pao))
+        self._apply_settlement(paid)
+        self._emit(ev.EndKyoku(paid.deltas, tuple(self.scores)))
+        self._finish_hand(hora, HandResult("hora", tuple(winners), dealer_continues=self._renchan(hora),
+                                           deltas=paid.deltas, scores=tuple(scores)), paid.bust_by)
 
-    def _apply_pao(self, w: int, s: Score, d: list[int], discarder: int | None) -> tuple[list[int], int | None]:
-        """P97-P99 / A000-22: the liable player pays the pao yakuman's ron value on a tsumo, and
-        half of it on a ron by someone else (the discarder pays the rest). Returns the deltas and
-        the liable seat, if any."""
-        from ..scoring import payments
-
+    def _win_of(self, w: int, s: Score) -> Win:
+        """The payout's view of seat ``w``'s win: liable seats (P97), what the chips need (P115-P119)."""
         st = self.seats[w]
         r = self.rules
+        pao: list[Pao] = []
         feeder = self._rinshan_feeder
-        if (discarder is None and r.pao_daiminkan_rinshan and feeder is not None and feeder[0] == w
-                and any(y.name == "rinshan" for y in s.yaku)):
-            # P97 / A003-15 (KANSAI): a rinshan win off a daiminkan is paid by whoever fed the kan.
-            out = [0] * SEATS
-            out[feeder[1]] = -(s.total + self.honba * r.honba_tsumo * (SEATS - 1))
-            out[w] = -sum(out) + self.kyotaku * r.riichi_deposit
-            return out, feeder[1]
-        liable = [(name, seat) for name, seat in st.pao.items() if any(y.name == name for y in s.yaku)]
-        if not liable or not s.yakuman:
-            return d, None
-        name, pao_seat = liable[0]
-        dealer = w == self.dealer
-        pao_mult = s.yakuman if r.pao_compound == "whole" else sum(y.yakuman for y in s.yaku if y.name == name)
-        pao_value = payments(8000 * pao_mult, dealer, False, r)[0]
-        out = [0] * SEATS
-        sticks = self.kyotaku * r.riichi_deposit
-        if discarder is None:
-            if r.pao_tsumo_value == "tsumo_total":
-                pd, pn = payments(8000 * pao_mult, dealer, True, r)
-                pao_value = sum(pd if x == self.dealer else pn for x in range(SEATS) if x != w)
-            out[pao_seat] -= pao_value + self.honba * r.honba_tsumo * (SEATS - 1)
-            rest = s.yakuman - pao_mult
-            if rest:
-                pd, pn = payments(8000 * rest, dealer, True, r)
-                for x in range(SEATS):
-                    if x != w:
-                        out[x] -= pd if x == self.dealer else pn
-        else:
-            if pao_seat == discarder:
-                return d, pao_seat
-            honba = self.honba * r.honba_ron
-            rest_value = s.total - pao_value
-            out[pao_seat] -= pao_value // 2
-            out[discarder] -= pao_value - pao_value // 2 + rest_value + honba
-        out[w] = -sum(out) + sticks
-        return out, pao_seat
-
-    def _chips_for_win(self, w: int, s: Score, discarder: int | None) -> None:
-        r = self.rules
-        if not r.chips:
-            return
-        payers = [discarder] if discarder is not None else [x for x in range(SEATS) if x != w]
-        names = {y.name for y in s.yaku}
-        closed = self.seats[w].closed
-
-        def pay(each: int, who: Sequence[int]) -> None:
-            for p in who:
-                self.chips[p] -= each
-                self.chips[w] += each
-
-        if "ippatsu" in names:
-            pay(r.chip_ippatsu, payers)  # P114
-        ura = sum(y.han for y in s.yaku if y.name == "ura_dora")
-        if ura and r.ura_chip_count == "per_tile":  # A000-25 literal reading: physical tiles held
+        if feeder is not None and feeder[0] == w:
+            pao.append(Pao(feeder[1], RINSHAN_PAO))
+        pao.extend(Pao(seat, name) for name, seat in st.pao.items())
+        ura_tiles: int | None = None
+        if r.chips and r.ura_chip_count == "per_tile" and st.riichi:  # A000-25: physical tiles held
             ura_kinds = {successor(t.kind) for t in self.wall.ura_indicators if not t.is_flower}
-            st = self.seats[w]
-            ura = sum(1 for t in st.hand if t.kind in ura_kinds) + sum(
+            ura_tiles = sum(1 for t in st.hand if t.kind in ura_kinds) + sum(
                 len(cm.meld.tiles) for cm in st.melds if cm.meld.kind in ura_kinds)
-        if ura:
-            pay(r.chip_ura * ura, payers)  # P115
-        real_yakuman = s.yakuman and not s.kazoe
-        if s.yakuman and (real_yakuman or r.chip_yakuman_kazoe):  # P116
-            liable = self._last_pao if r.pao_pays_chips else None
-            if discarder is None:
-                each = r.chip_yakuman_tsumo * s.yakuman
-                if liable is not None:  # P98 (KANSAI): on a tsumo the liable player pays every chip
-                    pay(each * len(payers), [liable])
-                else:
-                    pay(each, payers)
-            elif liable is not None:
-                # P98 (KANSAI): the liable player who deals in pays all; otherwise liable and
-                # discarder pay half each.
-                total = r.chip_yakuman_ron * s.yakuman * (2 if r.chip_yakuman_from_both else 1)
-                if liable == discarder:
-                    pay(total, [liable])
-                else:
-                    pay(total // 2, [liable])
-                    pay(total - total // 2, [discarder])
-            elif r.chip_yakuman_from_both:
-                pay(r.chip_yakuman_ron * s.yakuman, [x for x in range(SEATS) if x != w])
-            else:
-                pay(r.chip_yakuman_ron * s.yakuman, payers)
-        if closed and ("chinitsu" in names or (s.yakuman and self._is_chinitsu_shape(w))):  # P117
-            ron, each = r.chip_menzen_chinitsu
-            pay(each if discarder is None else ron, payers)
-        if closed and ("junchan" in names or "chinroutou" in names):  # P118
-            ron, each = r.chip_menzen_junchan
-            pay(each if discarder is None else ron, payers)
-        if closed and self.seats[w].chip_flowers and r.chip_flower:  # P119
-            pay(r.chip_flower * self.seats[w].chip_flowers, payers)
+        kinds = {t.kind for t in st.hand} | {cm.meld.kind for cm in st.melds}
+        one_suit = bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+        return Win(w, s, tuple(pao), closed=st.closed, ura_tiles=ura_tiles, chinitsu_shape=one_suit,
+                   chip_flowers=st.chip_flowers)
 
-    def _is_chinitsu_shape(self, w: int) -> bool:
-        kinds = {t.kind for t in self.seats[w].hand} | {cm.meld.kind for cm in self.seats[w].melds}
-        return bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+    def _apply_settlement(self, paid: Settlement) -> None:
+        for x in range(SEATS):
+            self.scores[x] += paid.deltas[x]
+            self.chips[x] += paid.chips[x]
+        self.kyotaku = paid.kyotaku
 
     # ------------------------------------------------------------------------------------------
     # draws
@@ -1183,74 +1089,25 @@ class Game:
             self._chombo(revealed)
             return
         tenpai = [s for s in range(SEATS) if self._is_tenpai(s)]
-        deltas = [0] * SEATS
         nagashi = [s for s in range(SEATS) if self.seats[s].nagashi and self.seats[s].discards] \
             if r.nagashi != "none" else []
-        if nagashi and r.nagashi_is_win:
+        draw = ExhaustiveDraw(tuple(tenpai), tuple(nagashi))
+        paid = settle_draw(r, draw, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku)
+        if nagashi and r.nagashi_is_win:  # A000-3, A002-18, A003-12: nagashi as a tsumo win
             self._emit(ev.Ryukyoku("nagashi", nagashi=tuple(nagashi)))
-            self._settle_nagashi_win(nagashi)
+            self._apply_settlement(paid)
+            self._emit(ev.EndKyoku(paid.deltas, tuple(self.scores)))
+            self._finish_hand(draw, HandResult("hora", tuple(nagashi), dealer_continues=self._renchan(draw),
+                                               deltas=paid.deltas, reason="nagashi"))
             return
-        for s in nagashi:
-            value = {"mangan": 2000, "baiman": 4000, "yakuman": 8000}[r.nagashi]
-            from ..scoring import payments
-
-            pd, pn = payments(value, s == self.dealer, True, r)
-            for x in range(SEATS):
-                if x != s:
-                    amount = pd if x == self.dealer else pn
-                    deltas[x] -= amount
-                    deltas[s] += amount
-        if not nagashi or r.nagashi_with_noten_payments:
-            noten = [s for s in range(SEATS) if s not in tenpai]
-            if tenpai and noten:
-                if r.noten_model == "pool":
-                    for s in noten:
-                        deltas[s] -= r.noten_amount // len(noten)
-                    for s in tenpai:
-                        deltas[s] += r.noten_amount // len(tenpai)
-                else:  # per pair (P46: CLUB, KANSAI)
-                    for s in noten:
-                        for t in tenpai:
-                            deltas[s] -= r.noten_amount
-                            deltas[t] += r.noten_amount
-        for x in range(SEATS):
-            self.scores[x] += deltas[x]
+        self._apply_settlement(paid)
+        deltas = paid.deltas
         self._emit(ev.Ryukyoku("exhaustive", tenpai=tuple(tenpai),
                                tehais=tuple(tuple(self.seats[s].hand) if s in tenpai else () for s in range(SEATS)),
-                               deltas=tuple(deltas), scores=tuple(self.scores)))
-        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
-        dealer_stays = self.dealer in tenpai or self.round_wind in r.dealer_stays_on_noten_draw_rounds
-        self._finish_hand(HandResult("ryukyoku", tenpai=tuple(tenpai), dealer_continues=dealer_stays,
-                                     deltas=tuple(deltas), reason="exhaustive"))
-
-    def _settle_nagashi_win(self, players: list[int]) -> None:
-        """Nagashi as a tsumo win (A000-3, A002-18, A003-12): each nagashi player is paid."""
-        from ..scoring import payments
-
-        r = self.rules
-        value = {"mangan": 2000, "baiman": 4000, "yakuman": 8000}[r.nagashi]
-        deltas = [0] * SEATS
-        for i, s in enumerate(players):
-            pd, pn = payments(value, s == self.dealer, True, r)
-            for x in range(SEATS):
-                if x != s:
-                    amount = pd if x == self.dealer else pn
-                    amount += self.honba * r.honba_tsumo if i == 0 else 0
-                    deltas[x] -= amount
-                    deltas[s] += amount
-        deltas[players[0]] += self.kyotaku * r.riichi_deposit
-        self.kyotaku = 0
-        if r.chips and r.nagashi == "yakuman":  # A003-12: a real yakuman (本役満) earns its chips
-            for s in players:
-                for x in range(SEATS):
-                    if x != s:
-                        self.chips[x] -= r.chip_yakuman_tsumo
-                        self.chips[s] += r.chip_yakuman_tsumo
-        for x in range(SEATS):
-            self.scores[x] += deltas[x]
-        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
-        self._finish_hand(HandResult("hora", tuple(players), dealer_continues=self.dealer in players,
-                                     deltas=tuple(deltas), reason="nagashi"), first_winner=players[0])
+                               deltas=deltas, scores=tuple(self.scores)))
+        self._emit(ev.EndKyoku(deltas, tuple(self.scores)))
+        self._finish_hand(draw, HandResult("ryukyoku", tenpai=tuple(tenpai), dealer_continues=self._renchan(draw),
+                                           deltas=tuple(deltas), reason="exhaustive"))
 
     def _chombo(self, offenders: list[tuple[int, str]]) -> None:
         """P100-P102: settle a chombo found in this hand; ``offenders`` are (seat, reason) pairs.
@@ -1260,25 +1117,22 @@ class Game:
         is replayed or the deal moves as ``chombo_deal`` says (A003-7).
         """
         r = self.rules
-        deltas = [0] * SEATS
-        for s in range(SEATS):
-            if self.seats[s].stick_paid:  # P101 「その局に出されたリーチ棒は出した者に戻す」
-                self.seats[s].stick_paid = False
-                self.kyotaku -= 1
-                self.scores[s] += r.riichi_deposit
-                deltas[s] += r.riichi_deposit
-        for seat, reason in offenders:
-            d = self._chombo_payment(seat)
+        sticks = tuple(s for s in range(SEATS) if self.seats[s].stick_paid)
+        for s in sticks:
+            self.seats[s].stick_paid = False
+        chombo = Chombo(tuple(Offence(s, why) for s, why in offenders), sticks)
+        paid = settle_chombo(r, chombo, dealer=self.dealer, kyotaku=self.kyotaku)
+        running = [self.scores[x] + paid.refund[x] for x in range(SEATS)]
+        for (seat, reason), d in zip(offenders, paid.offences, strict=True):
             for x in range(SEATS):
-                self.scores[x] += d[x]
-                deltas[x] += d[x]
+                running[x] += d[x]
             self.chombos[seat] += 1
-            self._emit(ev.Chombo(seat, reason, tuple(d), tuple(self.scores)))
-        self._emit(ev.EndKyoku(tuple(deltas), tuple(self.scores)))
-        dealer_passes = r.chombo_deal == "offender_dealer_passes" and any(s == self.dealer for s, _ in offenders)
-        self._finish_hand(HandResult("chombo", offenders=tuple(s for s, _ in offenders),
-                                     dealer_continues=not dealer_passes, deltas=tuple(deltas),
-                                     reason=offenders[0][1]))
+            self._emit(ev.Chombo(seat, reason, d, tuple(running)))
+        self._apply_settlement(paid)
+        self._emit(ev.EndKyoku(paid.deltas, tuple(self.scores)))
+        self._finish_hand(chombo, HandResult("chombo", offenders=tuple(s for s, _ in offenders),
+                                             dealer_continues=self._renchan(chombo), deltas=paid.deltas,
+                                             reason=offenders[0][1]))
 
     def _riichi_bust(self, seat: int) -> None:
         """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、
@@ -1293,7 +1147,8 @@ class Game:
             self.hand_results.append(res)
             self._pending, self._responses = {}, {}
             self.busted, self.busters = [seat], others
-            self._end_game("bust")  # pays the bust chips and dobon fee to each buster (P110-P112)
+            # pays the bust chips and dobon fee to each buster (P110-P112)
+            self._end_game(flow.HandEnd(self._table(), True, "bust", (seat,), tuple(others)))
             return
         chips, points = riichi_bust_chips(r, self.scores[seat], opening=self._opening_hand(),
                                           dealer=seat == self.dealer)
@@ -1302,136 +1157,56 @@ class Game:
             self.chips[x] += chips
             self.scores[seat] -= points
             self.scores[x] += points
-        self._finish_hand(res)
+        self._finish_hand(AbortiveDraw("riichi_bust"), res)  # the hand is replayed (dealer stays)
 
     def _opening_hand(self) -> bool:
         """East 1 of the first lap (P112's early bust)."""
         return self.round_index == 0 and self.kyoku_in_round == 0
 
-    def _chombo_payment(self, seat: int) -> list[int]:
-        """P100: what ``seat`` pays for one chombo — a mangan or haneman tsumo in reverse (matrix
-        §4.3: the offender pays what each other seat would pay it), nothing for rank points."""
-        from ..scoring import payments
-
-        r = self.rules
-        d = [0] * SEATS
-        basic = 2000 if r.chombo == "mangan" else 3000 if r.chombo == "haneman" else 0
-        if basic:
-            pd, pn = payments(basic, seat == self.dealer, True, r)
-            for x in range(SEATS):
-                if x != seat:
-                    amount = pd if x == self.dealer else pn
-                    d[x] += amount
-                    d[seat] -= amount
-        return d
-
-    def _end_hand_abort(self, reason: str, dealer_continues: bool) -> None:
+    def _end_hand_abort(self, reason: str) -> None:
         self._emit(ev.EndKyoku((0, 0, 0), tuple(self.scores)))
-        self._finish_hand(HandResult("abort", dealer_continues=dealer_continues, reason=reason))
+        abort = AbortiveDraw(reason)
+        self._finish_hand(abort, HandResult("abort", dealer_continues=self._renchan(abort), reason=reason))
 
     # ------------------------------------------------------------------------------------------
-    # between hands
+    # between hands (game/flow.py decides)
     # ------------------------------------------------------------------------------------------
-    def _finish_hand(self, res: HandResult, first_winner: int | None = None, payer: int | None = None,
-                     bust_by: tuple[int, ...] = ()) -> None:
-        """End the hand; ``bust_by`` names who a bust is owed to when not every winner (P91)."""
-        r = self.rules
+    def _renchan(self, outcome: Outcome) -> bool:
+        return flow.dealer_continues(self.rules, self.round_index, self.dealer, outcome)
+
+    def _table(self) -> flow.TableState:
+        return flow.TableState(tuple(self.scores), self.round_index, self.kyoku_in_round, self.honba, self.kyotaku,
+                               tuple(self.chips), tuple(self.chombos), self.hand_number)
+
+    def _finish_hand(self, outcome: Outcome, res: HandResult, bust_by: tuple[int, ...] = ()) -> None:
+        """End the hand (its payments applied): the next hand, or the end of the game (flow.advance)."""
         self.hand_results.append(res)
         self._pending, self._responses = {}, {}
-        was_last = self._is_last_hand()
-        in_overtime = self.round_index >= len(r.round_winds)
-        non_dealer_won = res.kind == "hora" and self.dealer not in res.winners
-        if res.kind == "chombo":  # P101 / A003-7: unchanged, or +1 when the dealer repeats
-            self.honba += 1 if r.chombo_honba == "plus_one_on_renchan" and res.dealer_continues else 0
-        else:  # Honba (P45 / A000-18): +1 after a dealer win or any draw; 0 after a non-dealer win.
-            self.honba = 0 if non_dealer_won else self.honba + 1
-        bust = [s for s in range(SEATS) if self._is_bust(self.scores[s])]
-        if bust and r.bust_ends_game:
-            self.busted = bust
-            if res.kind == "chombo":  # the offender busts paying the others
-                self.busters = [x for x in range(SEATS) if x not in res.offenders]
-            else:
-                self.busters = list(bust_by or res.winners) if res.kind == "hora" else list(res.tenpai)
-            self._end_game("bust")
+        end = flow.advance(self.rules, self._table(), outcome, bust_by=bust_by, max_hands=self.max_hands)
+        st = end.state
+        self.round_index, self.kyoku_in_round, self.honba, self.hand_number = (
+            st.round_index, st.dealer, st.honba, st.hand_number)
+        if end.over:
+            self.busted, self.busters = list(end.busted), list(end.busters)
+            self._end_game(end)
             return
-        reason = self._end_reason(res, was_last, in_overtime, non_dealer_won)
-        if reason:
-            self._end_game(reason)
-            return
-        self.hand_number += 1
         self._start_hand()
 
-    def _end_reason(self, res: HandResult, was_last: bool, in_overtime: bool, non_dealer_won: bool) -> str:
-        """Advance the dealer and round; return why the game ends now, or "" to play on."""
-        r = self.rules
-        dealer = self.dealer
-        top = placement(self.scores, 0).index(1)
-        dealer_top = top == dealer or (r.agari_yame_tied_top and self.scores[dealer] == max(self.scores))
-        reached = not r.top_must_reach_return or max(self.scores) >= r.target_points
-        if was_last and res.dealer_continues and dealer_top and reached:  # P38-P40
-            if res.kind == "hora" and r.agari_yame == "auto":
-                return "agari_yame"
-            if res.kind == "ryukyoku" and r.tenpai_yame == "auto":
-                return "tenpai_yame"
-            if res.kind == "abort" and r.agari_yame_on_abort:
-                return "agari_yame"
-        if in_overtime:  # P34
-            if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
-                return "target_reached"
-            if r.overtime == "club_laps" and non_dealer_won:
-                return "overtime_non_dealer_win"
-        if not res.dealer_continues:
-            self.kyoku_in_round += 1
-            if self.kyoku_in_round == SEATS:
-                self.kyoku_in_round = 0
-                self.round_index += 1
-        if self.round_index >= len(r.round_winds) and not in_overtime:
-            # The last hand is over. Overtime per rules (P34).
-            if r.overtime == "none":
-                return "last_hand"
-            if r.overtime in ("west", "kaeri_ton") and max(self.scores) >= r.target_points:
-                return "last_hand"
-            dealer_noten_draw = res.kind == "ryukyoku" and self.dealer != dealer and dealer not in res.tenpai
-            if r.overtime == "club_laps" and not dealer_noten_draw:
-                return "last_hand"
-        if in_overtime and r.overtime == "west" and self.round_index > len(r.round_winds):
-            return "overtime_over"
-        if self.hand_number + 1 >= self.max_hands:  # safety net: no game runs forever
-            return "hand_limit"
-        return ""
-
     def _is_last_hand(self) -> bool:
-        r = self.rules
-        return self.round_index >= len(r.round_winds) - 1 and self.kyoku_in_round == SEATS - 1
+        return flow.is_last_hand(self.rules, self.round_index, self.kyoku_in_round)
 
     def _is_bust(self, score: int) -> bool:
-        return score < 0 if self.rules.bust == "below_zero" else score <= 0
+        return is_bust(self.rules, score)
 
-    def _end_game(self, reason: str) -> None:
-        r = self.rules
-        self.end_reason = reason
-        if r.chips and r.chip_chiicha_not_top and not self.busted and placement(self.scores, 0)[0] != 1:  # P121
-            for s in (1, 2):
-                self.chips[0] -= r.chip_chiicha_not_top
-                self.chips[s] += r.chip_chiicha_not_top
-        for b in self.busted:
-            owed = bust_chips_owed(r, self.scores[b], opening=self._opening_hand(),
-                                   dealer=b == self.dealer)  # P110-P112 (CLUB)
-            for x in self.busters:
-                if x == b:
-                    continue
-                self.chips[b] -= owed
-                self.chips[x] += owed
-                if r.dobon_fee:  # P110 (KANSAI): the dobon fee to the player being paid
-                    self.scores[b] -= r.dobon_fee
-                    self.scores[x] += r.dobon_fee
-        self.result = final_result(r, self.scores, kyotaku=self.kyotaku, busted=self.busted,
-                                   busters=self.busters, chips=self.chips, chombos=self.chombos)
+    def _end_game(self, end: flow.HandEnd) -> None:
+        self.end_reason = end.reason
+        self.result = flow.final(self.rules, end)
         self.scores = list(self.result.scores)
-        if r.leftover_riichi == "top":
+        if self.rules.leftover_riichi == "top":
             self.kyotaku = 0
         self.done = True
-        self._emit(ev.EndGame(self.result.scores, self.result.ranks, self.result.points, reason, self.result.chips))
+        self._emit(ev.EndGame(self.result.scores, self.result.ranks, self.result.points, end.reason,
+                              self.result.chips))
 
     # ------------------------------------------------------------------------------------------
     # helpers

@@ -75,6 +75,11 @@ def final_result(
     return FinalResult(tuple(s), ranks, tuple(points), tuple(chip_list))
 
 
+def is_bust(rules: Rules, score: int) -> bool:
+    """P108: a player busts below zero, or at zero too (``rules.bust``)."""
+    return score < 0 if rules.bust == "below_zero" else score <= 0
+
+
 def bust_chips_owed(rules: Rules, score: int, *, opening: bool, dealer: bool) -> int:
     """Chips a player busted with ``score`` owes each player who caused it (P110-P112, CLUB): the
     bust chips, more per further box (a box is 15,000 below the return after the first, A000-9),

@@ -357,14 +357,19 @@ class Rules:
     chip_menzen_junchan: tuple[int, int] = _f((0, 0), "Closed junchan chips (ron, tsumo each).", "P118")
     chip_flower: int = _f(0, "Chips for a pulled chip flower when the hand is won closed.", "P119")
     streak_chips: bool = _f(
-        False, "Chips for 4+ consecutive tops or lasts (series level: score keeping across games).", "P120")
+        False, "Chips for 4+ consecutive tops or lasts (series level: score keeping across games). "
+        "Not read by sanma yet: the score keeper will.", "P120")
     chip_chiicha_not_top: int = _f(0, "Chips the first dealer pays each other player when not top.", "P121")
     uma_doubling: bool = _f(
-        False, "Uma doubles after consecutive tops or lasts (series level: score keeping across games).",
-        "P28, A000-10")
+        False, "Uma doubles after consecutive tops or lasts (series level: score keeping across games). "
+        "Not read by sanma yet: the score keeper will.", "P28, A000-10")
+    chip_points: int = _f(
+        0, "Points one chip is worth when chips are converted into points; 0 = chips are not converted "
+        "(no seed gives a rate). A bot weighing chips assumes its own rate when this is 0.", "P113")
 
     # --- seating, special wins (P123-P128) ------------------------------------------------------
-    players_in_rotation: int = _f(3, "People sharing the table (4 = one sits out each game; series level).", "P126")
+    players_in_rotation: int = _f(3, "People sharing the table (4 = one sits out each game; series level). "
+                                     "Not read by sanma yet: the score keeper will.", "P126")
     chankan_on_ankan: ChankanOnAnkan = _f("kokushi", "Robbing an ankan: never, or kokushi only.", "P127")
     kakan_is_discard: bool = _f(True, "A kakan tile passed without ron makes the passer furiten.", "P128")
 
