@@ -195,6 +195,17 @@ def limit_basic(limit: str) -> int:
         raise ScoringError(f"unknown limit {limit!r}: expected one of {', '.join(LIMIT_BASIC)}") from None
 
 
+def min_han_at(rules: Rules, honba: int) -> int:
+    """Han a win needs at ``honba`` (P64): the rules' minimum, or 2 from ``shibari_from_honba`` on
+    (the club's 2-han minimum from 4 honba).
+
+    >>> from sanma.rules.schema import Rules
+    >>> [min_han_at(Rules.preset("club"), h) for h in (3, 4)]
+    [1, 2]
+    """
+    return 2 if rules.shibari_from_honba and honba >= rules.shibari_from_honba else rules.min_han
+
+
 def score_from_han(
     han: int, fu: int, *, yakuman: int = 0, yaku: Sequence[str] = (), tsumo: bool = False, seat_wind: str = "E",
     discarder_wind: str | None = None, honba: int = 0, kyotaku: int = 0, rules: Rules | None = None,
@@ -554,7 +565,7 @@ def score_hand(
     # as (yaku lines, han, yakuman lines, fu, raw fu, wait, fu breakdown).
     candidates: list[Reading | tuple[tuple[Line, ...], int, tuple[Line, ...], int, int, str, tuple[Line, ...]]]
     candidates = readings  # type: ignore[assignment]
-    (fixed_fu, always_dora_fives, shibari_from_honba, min_han, north_restricted, renhou_mangan_rule, kuitan_not_alone,
+    (fixed_fu, always_dora_fives, _shibari_from_honba, _min_han, north_restricted, renhou_mangan_rule, kuitan_not_alone,
      shibari_counts_dora, shibari_counts_ippatsu, yakuman_stacking, kan_han_bonus,
      nondealer_limits) = table.scoring_rules
     if n_melds == 0 and not key & ALL_KINDS:  # only pairs (and fours): seven pairs? (P73)
@@ -577,7 +588,7 @@ def score_hand(
     if dora_ind or (ura_ind and riichi) or red_p or red_s or kita or flowers or always_dora_fives:
         dora_lines = _dora(rules, held, red_p, red_s, dora_ind, ura_ind if riichi else (), kita, flowers)
     dora_han = sum(h for _, h in dora_lines) if dora_lines else 0
-    shibari = 2 if shibari_from_honba and honba >= shibari_from_honba else min_han
+    shibari = min_han_at(rules, honba)
 
     # --- the reading worth most (the first of equal ones) --------------------------------------
     best = None

@@ -284,6 +284,9 @@ def _check_consistency(rules: Rules, source: str) -> None:
     if rules.return_points < rules.start_points and rules.oka:
         raise RulesError(f"{source}: field 'oka' is true but return_points {rules.return_points} is below "
                          f"start_points {rules.start_points}")
+    if rules.penalty_deposit_points % max(1, rules.riichi_deposit):
+        raise RulesError(f"{source}: field 'penalty_deposit_points' is {rules.penalty_deposit_points}: a deposit "
+                         f"lies on the table as riichi sticks of {rules.riichi_deposit} (field 'riichi_deposit')")
     from ..errors import SanmaError
     from ..game.wall import check_layout  # the wall's own check, the one the engine makes at the deal
 

@@ -115,6 +115,7 @@ RiichiViolation = Literal["impossible", "chombo", "chombo_at_draw"]
 ChomboDeal = Literal["repeat", "offender_dealer_passes"]
 DoubleRonPaymentOrder = Literal["together", "upstream_first"]
 ChomboHonba = Literal["unchanged", "plus_one_on_renchan"]
+PenaltyEffect = Literal["chombo", "chombo_at_draw", "dead_hand", "deposit", "none"]
 Overtime = Literal["none", "club_laps", "kaeri_ton", "west"]
 UraChipCount = Literal["per_han", "per_tile"]
 BustAt = Literal["zero_or_below", "below_zero"]
@@ -337,6 +338,29 @@ class Rules:
         "P101, A003-7")
     chombo_honba: ChomboHonba = _f(
         "unchanged", "Honba after a chombo: unchanged, or +1 when the dealer repeats.", "P101, A003-7")
+
+    # --- mistakes at a physical table (score keeper, P102-P107, §5.5) --------------------------------
+    # Each is what one kind of mistake costs: chombo (settled at once, as ``chombo`` says), chombo_at_draw
+    # (a chombo only if the hand reaches the exhaustive draw), dead_hand (no win, noten at the draw, the
+    # hand goes on), deposit (penalty_deposit_points / _chips to the table, won by the next winner), none.
+    penalty_false_call: PenaltyEffect = _f(
+        "none", "誤ポン/誤カン, 空ポン/空カン: a call declared that cannot be made.", "P104, P105")
+    penalty_wrong_call: PenaltyEffect = _f("chombo", "錯ポン/錯カン: a call made with the wrong tiles.", "P102")
+    penalty_false_win: PenaltyEffect = _f(
+        "chombo", "誤ツモ/誤ロン with the hand shown: a win declared that is not one.", "P102")
+    penalty_false_win_voice: PenaltyEffect = _f(
+        "dead_hand", "誤ロン by voice only (the hand not shown).", "P102, P103, P105")
+    penalty_short_hand: PenaltyEffect = _f("dead_hand", "少牌: too few tiles.", "P103")
+    penalty_long_hand: PenaltyEffect = _f("dead_hand", "多牌: too many tiles.", "P102, P103")
+    penalty_wall_collapse: PenaltyEffect = _f(
+        "chombo", "An unrecoverable wall collapse (incl. an automatic table's fault).", "P102, P107")
+    penalty_riichi_voice: PenaltyEffect = _f("none", "Riichi called but no riichi tile discarded.", "P105")
+    penalty_riichi_cancelled: PenaltyEffect = _f(
+        "dead_hand", "A riichi withdrawn before the next player discarded.", "P105")
+    penalty_riichi_late: PenaltyEffect = _f(
+        "chombo_at_draw", "A mistaken riichi found after the next player discarded.", "P102, P105")
+    penalty_deposit_points: int = _f(0, "Points a 'deposit' penalty puts on the table (as riichi sticks).", "P104")
+    penalty_deposit_chips: int = _f(0, "Chips a 'deposit' penalty puts on the table.", "P104, A000-27")
 
     # --- bust and chips (P108-P122) -------------------------------------------------------------
     negative_scores_settled: bool = _f(True, "Scores below zero are settled in full.", "P109")

@@ -2,8 +2,8 @@
 results and simulation runs (see :mod:`sanma.store.migrations` for the tables).
 
 >>> store = open_db(":memory:")
->>> store.schema_version, store.games(), store.records()
-(1, [], [])
+>>> store.schema_version == SCHEMA_VERSION, store.games(), store.records()
+(True, [], [])
 
 The database is ``sanma.sqlite`` in the current directory unless ``$SANMA_DB`` names another
 file; every command that stores takes ``--db PATH``.

@@ -28,6 +28,15 @@ Tables (version 1):
                       games, hands, seconds and the summary JSON.
 ``simulation_results`` one row per game and ``--bots`` entry of a run (seat, placement, score, points,
                       wins, deal-ins, riichi, calls, hands); ``game_id`` when the game's events were kept.
+
+Tables of the score keeper (``sanma table``; version 2, :mod:`sanma.store.keeper`):
+
+``keeper_sessions``   one row per kept session: its series name, rules (name and full JSON), people in
+                      seat-draw order, entry mode (``hands`` or ``final`` scores only) and ``version``
+                      (the number of changes: what an expected-version check compares).
+``keeper_changes``    the session's append-only log (triggers refuse UPDATE and DELETE): ``seq``,
+                      ``kind`` (add / fix / delete / undo), ``target``, the entry as JSON, who, why,
+                      when, and the client id that makes a repeated send a no-op.
 """
 
 from __future__ import annotations
@@ -148,7 +157,40 @@ CREATE TABLE simulation_results (
 );
 """
 
+V2_KEEPER = """
+CREATE TABLE keeper_sessions (
+    id          INTEGER PRIMARY KEY,
+    series      TEXT,
+    rules_name  TEXT NOT NULL,
+    rules_json  TEXT NOT NULL,
+    people      TEXT NOT NULL,              -- JSON list, seat-draw order (E, S, W[, N])
+    mode        TEXT NOT NULL CHECK (mode IN ('hands', 'final')),
+    version     INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
+    created_at  TEXT NOT NULL
+);
+CREATE INDEX keeper_sessions_series ON keeper_sessions(series);
+
+CREATE TABLE keeper_changes (
+    session_id  INTEGER NOT NULL REFERENCES keeper_sessions(id),
+    seq         INTEGER NOT NULL CHECK (seq >= 1),
+    kind        TEXT NOT NULL CHECK (kind IN ('add', 'fix', 'delete', 'undo')),
+    target      INTEGER,
+    entry       TEXT,                       -- JSON object (add, fix)
+    author      TEXT NOT NULL,
+    reason      TEXT NOT NULL,
+    client_id   TEXT,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq),
+    UNIQUE (session_id, client_id)
+) WITHOUT ROWID;
+
+CREATE TRIGGER keeper_changes_no_update BEFORE UPDATE ON keeper_changes
+BEGIN SELECT RAISE(ABORT, 'keeper_changes is append-only'); END;
+CREATE TRIGGER keeper_changes_no_delete BEFORE DELETE ON keeper_changes
+BEGIN SELECT RAISE(ABORT, 'keeper_changes is append-only'); END;
+"""
+
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
-MIGRATIONS: tuple[str, ...] = (V1,)
+MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER)
 
 SCHEMA_VERSION = len(MIGRATIONS)

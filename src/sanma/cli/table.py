@@ -1,0 +1,505 @@
+"""``sanma table ...``: the score keeper for games on a physical table (docs/KEEPER.md).
+
+Every command takes ``--db PATH`` and ``--json`` (the session's state after the command); a
+refused command exits 2 with a message and changes nothing. Writing commands also take
+``--author``, ``--reason``, ``--client-id`` (the same id twice is stored once),
+``--expect-version`` (refused if someone else changed the session since) and ``--preview``
+(show every payment, save nothing).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from .common import RULES_HELP, cli_errors
+
+if TYPE_CHECKING:
+    from ..table.keeper import Keeper
+
+table_app = typer.Typer(
+    name="table",
+    help="Keep score of games played with real tiles: enter each hand's outcome; corrections, penalties, "
+         "chips, four people at a three-player table, standings.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(table_app, name="table")
+
+
+Db = Annotated[str | None, typer.Option("--db", help="The SQLite database (default $SANMA_DB or ./sanma.sqlite).")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print the session's state as one JSON object.")]
+Author = Annotated[str, typer.Option(help="Who makes this entry (kept in the log).")]
+Reason = Annotated[str, typer.Option(help="Why (kept in the log; for corrections and penalties).")]
+ClientId = Annotated[str | None, typer.Option("--client-id", help="An id for this entry: sent twice, stored once.")]
+Expect = Annotated[int | None, typer.Option("--expect-version", help="Refuse unless the session is at this version.")]
+Preview = Annotated[bool, typer.Option("--preview", "--dry-run", help="Show every payment; save nothing.")]
+Names = Annotated[str | None, typer.Option(help="Comma-separated names.")]
+
+
+def _names(text: str | None) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()] if text else []
+
+
+@contextmanager
+def _session(db: str | None) -> Iterator[Keeper]:
+    from ..store import open_db
+    from ..table.keeper import Keeper
+
+    store = open_db(db)
+    try:
+        yield Keeper(store)
+    finally:
+        store.close()
+
+
+def _print(state: dict[str, Any], as_json: bool, note: str = "") -> None:
+    if as_json:
+        typer.echo(json.dumps(state, ensure_ascii=False))
+        return
+    from ..table.keeper import render_text
+
+    if note:
+        typer.echo(note)
+    typer.echo(render_text(state))
+
+
+def _write(db: str | None, as_json: bool, action: Callable[[Keeper], dict[str, Any]]) -> None:
+    with cli_errors(), _session(db) as k:
+        state = action(k)
+    _print(state, as_json, "preview — nothing saved" if state.get("preview") else "")
+
+
+# ---------------------------------------------------------------------------------------------
+# building entries from options
+# ---------------------------------------------------------------------------------------------
+
+def _win_entry(ron: Sequence[str], tsumo: str | None, from_: str | None, hand: Sequence[str], win: Sequence[str],
+               melds: Sequence[str], han: Sequence[int], fu: Sequence[int], yakuman: Sequence[int],
+               yaku: Sequence[str], ura_han: int, closed: bool, flags: Sequence[str], dora: Sequence[str],
+               ura: Sequence[str], kita: int, flowers: int, riichi: str | None, pao: str | None) -> dict[str, Any]:
+    from ..table.entries import KeeperError
+
+    if tsumo and ron:
+        raise KeeperError("give --ron W (with --from L) or --tsumo W, not both")
+    winners = [tsumo] if tsumo else list(ron)
+    if not winners:
+        raise KeeperError("who won? give --ron W --from L or --tsumo W")
+    if ron and not from_:
+        raise KeeperError("a ron needs --from: who dealt in")
+    if tsumo and from_:
+        raise KeeperError("a tsumo has no --from")
+    by_tiles = bool(hand)
+    if by_tiles and (han or fu or yakuman):
+        raise KeeperError("give the hand by its tiles (--hand, --win) or by value (--han, --fu, --yakuman), not both")
+    wins: list[dict[str, Any]] = []
+    for i, w in enumerate(winners):
+        d: dict[str, Any] = {"winner": w}
+        if by_tiles:
+            if len(hand) != len(winners) or len(win) != len(winners):
+                raise KeeperError("give one --hand and one --win per winner, in the order of --ron")
+            d.update(hand=hand[i], win=win[i], melds=_names(melds[i]) if i < len(melds) else [],
+                     flags=list(flags), dora=list(dora), ura=list(ura), kita=kita, flowers=flowers)
+        else:
+            if not (han or yakuman):
+                raise KeeperError(f"the hand of {w}: give --hand TILES --win T, or --han H --fu F, or --yakuman N")
+            if len(han) + len(yakuman) < len(winners):
+                raise KeeperError("give --han (or --yakuman) once per winner, in the order of --ron")
+            if i < len(yakuman) and yakuman[i]:
+                d["yakuman"] = yakuman[i]
+            else:
+                d["han"] = han[i] if i < len(han) else 0
+                d["fu"] = fu[i] if i < len(fu) else 0
+            d.update(yaku=list(yaku), ura_han=ura_han, closed=closed, ippatsu="ippatsu" in flags)
+        wins.append(d)
+    entry: dict[str, Any] = {"kind": "win", "wins": wins, "riichi": _names(riichi)}
+    if from_:
+        entry["from"] = from_
+    if pao:
+        entry["pao"] = pao
+    return entry
+
+
+HandOpts = dict[str, Any]
+
+
+def _flags(**kw: bool) -> list[str]:
+    return [k for k, v in kw.items() if v]
+
+
+# ---------------------------------------------------------------------------------------------
+# commands
+# ---------------------------------------------------------------------------------------------
+
+@table_app.command("new")
+def new(
+    rules: Annotated[str, typer.Option(help=RULES_HELP)],
+    people: Annotated[str, typer.Option(help="Names in seat-draw order: who drew East, South, West (and North).")],
+    series: Annotated[str | None, typer.Option(help="A series (league) this session counts in.")] = None,
+    final_only: Annotated[bool, typer.Option("--final-only", help="Record only each game's final scores.")] = False,
+    db: Db = None, as_json: AsJson = False, author: Author = "",
+) -> None:
+    """Start a kept session. Example: sanma table new --rules club --people Aki,Ben,Chie,Dan"""
+    from .common import load_rules
+
+    def act(k: Keeper) -> dict[str, Any]:
+        return k.new(load_rules(rules), _names(people), series=series, mode="final" if final_only else "hands",
+                     author=author)
+
+    _write(db, as_json, act)
+
+
+def _hand_command(
+    session: int, ron: list[str] | None, tsumo: str | None, from_: str | None, hand: list[str] | None,
+    win: list[str] | None, melds: list[str] | None, han: list[int] | None, fu: list[int] | None,
+    yakuman: list[int] | None, yaku: list[str] | None, ura_han: int, closed: bool, flags: list[str],
+    dora: list[str] | None, ura: list[str] | None, kita: int, flowers: int, riichi: str | None,
+    pao: str | None, entry_json: str | None,
+) -> dict[str, Any]:
+    from ..table.entries import KeeperError
+
+    if entry_json is not None:
+        try:
+            entry = json.loads(entry_json)
+        except json.JSONDecodeError as e:
+            raise KeeperError(f"--entry-json is not JSON: {e}") from None
+        if not isinstance(entry, dict):
+            raise KeeperError("--entry-json must be a JSON object")
+        return entry
+    return _win_entry(ron or [], tsumo, from_, hand or [], win or [], melds or [], han or [], fu or [],
+                      yakuman or [], yaku or [], ura_han, closed, flags, dora or [], ura or [], kita, flowers,
+                      riichi, pao)
+
+
+@table_app.command("hand")
+def hand_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    ron: Annotated[list[str] | None, typer.Option(help="Winner by ron (twice for a double ron).")] = None,
+    tsumo: Annotated[str | None, typer.Option(help="Winner by tsumo.")] = None,
+    from_: Annotated[str | None, typer.Option("--from", help="Who dealt in (ron).")] = None,
+    hand: Annotated[list[str] | None, typer.Option(help="Concealed tiles incl. the winning tile, per winner.")] = None,
+    win: Annotated[list[str] | None, typer.Option(help="The winning tile, per winner.")] = None,
+    melds: Annotated[list[str] | None, typer.Option(help="Melds per winner, e.g. pon:555z,ankan:9999s.")] = None,
+    han: Annotated[list[int] | None, typer.Option(help="Han, per winner (by value).")] = None,
+    fu: Annotated[list[int] | None, typer.Option(help="Fu, per winner (by value).")] = None,
+    yakuman: Annotated[list[int] | None, typer.Option(help="Yakuman multiplier, per winner (by value).")] = None,
+    yaku: Annotated[list[str] | None, typer.Option(help="By value: a yaku that earns chips (chinitsu, ...).")] = None,
+    ura_han: Annotated[int, typer.Option("--ura-han", help="By value: ura dora han (chips).")] = 0,
+    closed: Annotated[bool, typer.Option(help="By value: the hand was closed (chips).")] = False,
+    ippatsu: bool = False, double_riichi: bool = False, open_riichi: bool = False, haitei: bool = False,
+    houtei: bool = False, rinshan: bool = False, chankan: bool = False, kanburi: bool = False,
+    tenhou: bool = False, chiihou: bool = False, renhou: bool = False,
+    dora: Annotated[list[str] | None, typer.Option(help="Dora indicator (repeatable).")] = None,
+    ura: Annotated[list[str] | None, typer.Option(help="Ura dora indicator (repeatable).")] = None,
+    kita: Annotated[int, typer.Option(help="Norths pulled by the winner.")] = 0,
+    flowers: Annotated[int, typer.Option(help="Flowers pulled by the winner.")] = 0,
+    riichi: Names = None,
+    pao: Annotated[str | None, typer.Option(help="Who is liable (pao).")] = None,
+    entry_json: Annotated[str | None, typer.Option("--entry-json", help="The whole entry as JSON.")] = None,
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None, preview: Preview = False,
+) -> None:
+    """Enter a win. Examples:
+    sanma table hand 1 --ron Aki --from Ben --han 3 --fu 40 --riichi Aki;
+    sanma table hand 1 --tsumo Chie --hand 123456789p99m111z --win 9m"""
+    flags = _flags(ippatsu=ippatsu, double_riichi=double_riichi, open_riichi=open_riichi, haitei=haitei,
+                   houtei=houtei, rinshan=rinshan, chankan=chankan, kanburi=kanburi, tenhou=tenhou,
+                   chiihou=chiihou, renhou=renhou)
+
+    def act(k: Keeper) -> dict[str, Any]:
+        entry = _hand_command(session, ron, tsumo, from_, hand, win, melds, han, fu, yakuman, yaku, ura_han, closed,
+                              flags, dora, ura, kita, flowers, riichi, pao, entry_json)
+        return k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                     expected_version=expect_version, preview=preview)
+
+    _write(db, as_json, act)
+
+
+@table_app.command("draw")
+def draw_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    tenpai: Names = None, riichi: Names = None, nagashi: Names = None,
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None, preview: Preview = False,
+) -> None:
+    """Enter an exhaustive draw. Example: sanma table draw 1 --tenpai Aki,Chie --riichi Aki"""
+    entry = {"kind": "draw", "tenpai": _names(tenpai), "riichi": _names(riichi), "nagashi": _names(nagashi)}
+    _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                                        expected_version=expect_version, preview=preview))
+
+
+@table_app.command("abort")
+def abort_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    kind: Annotated[str, typer.Option(help="kyuushu, three_winds, four_kans, all_riichi, or riichi_bust "
+                                           "(P79: club) with --riichi P.")],
+    riichi: Names = None,
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None, preview: Preview = False,
+) -> None:
+    """Enter an abortive draw. Example: sanma table abort 1 --kind kyuushu"""
+    entry = {"kind": "abort", "abort": kind, "riichi": _names(riichi)}
+    _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                                        expected_version=expect_version, preview=preview))
+
+
+@table_app.command("chombo")
+def chombo_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    who: Annotated[str, typer.Option(help="The offender (comma-separated when several in one hand).")],
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None, preview: Preview = False,
+) -> None:
+    """Enter a chombo, settled as the rules say (P100-P101). Example: sanma table chombo 1 --who Ben --reason 誤ロン"""
+    entry = {"kind": "chombo", "who": _names(who), "reason": reason}
+    _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                                        expected_version=expect_version, preview=preview))
+
+
+@table_app.command("penalty")
+def penalty_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    who: Annotated[str, typer.Option(help="Who made the mistake.")],
+    kind: Annotated[str, typer.Option(help="false_call, wrong_call, false_win, false_win_voice, short_hand, "
+                                           "long_hand, wall_collapse, riichi_voice, riichi_cancelled, "
+                                           "riichi_late or free.")],
+    points: Annotated[int, typer.Option(help="A free penalty: points the person pays (to the others).")] = 0,
+    chips: Annotated[int, typer.Option(help="A free penalty: chips the person pays (to the others).")] = 0,
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None, preview: Preview = False,
+) -> None:
+    """Enter a mistake at the table, costed by the rules (P102-P106).
+    Example: sanma table penalty 1 --who Ben --kind false_call"""
+    entry = {"kind": "penalty", "who": who, "penalty": kind, "reason": reason, "points": points, "chips": chips}
+    _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                                        expected_version=expect_version, preview=preview))
+
+
+@table_app.command("seat")
+def seat_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    draw: Annotated[str | None, typer.Option(help="A new seat draw: who drew East, South, West, North.")] = None,
+    dealer: Annotated[str | None, typer.Option(help="The first dealer the dice chose for the coming game.")] = None,
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None,
+) -> None:
+    """Before a game: a new seat draw (P126, every four games) and/or the first dealer."""
+    entry: dict[str, Any] = {"kind": "seating", "draw": _names(draw)}
+    if dealer:
+        entry["dealer"] = dealer
+    _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                                        expected_version=expect_version))
+
+
+@table_app.command("final")
+def final_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    scores: Annotated[str, typer.Option(help="Final scores, e.g. Aki=31000,Ben=9000,Chie=5000.")],
+    chips: Annotated[str | None, typer.Option(help="Chips won in the game, e.g. Aki=6,Ben=-3,Chie=-3.")] = None,
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None, preview: Preview = False,
+) -> None:
+    """Enter one game by its final scores only."""
+    entry = {"kind": "final", "scores": _pairs(scores, "--scores"), "chips": _pairs(chips, "--chips")}
+    _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                                        expected_version=expect_version, preview=preview))
+
+
+def _pairs(text: str | None, what: str) -> dict[str, int]:
+    from ..table.entries import KeeperError
+
+    out: dict[str, int] = {}
+    for part in _names(text):
+        name, sep, value = part.partition("=")
+        try:
+            out[name.strip()] = int(value)
+        except ValueError:
+            raise KeeperError(f"{what}: {part!r} is not NAME=NUMBER") from None
+        if not sep:
+            raise KeeperError(f"{what}: {part!r} is not NAME=NUMBER")
+    return out
+
+
+@table_app.command("fix")
+def fix_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    hand_no: Annotated[int, typer.Argument(help="The entry's number (as `show` lists it).")],
+    delete: Annotated[bool, typer.Option(help="Delete the entry.")] = False,
+    ron: Annotated[list[str] | None, typer.Option()] = None,
+    tsumo: Annotated[str | None, typer.Option()] = None,
+    from_: Annotated[str | None, typer.Option("--from")] = None,
+    hand: Annotated[list[str] | None, typer.Option()] = None,
+    win: Annotated[list[str] | None, typer.Option()] = None,
+    melds: Annotated[list[str] | None, typer.Option()] = None,
+    han: Annotated[list[int] | None, typer.Option()] = None,
+    fu: Annotated[list[int] | None, typer.Option()] = None,
+    yakuman: Annotated[list[int] | None, typer.Option()] = None,
+    yaku: Annotated[list[str] | None, typer.Option()] = None,
+    ura_han: Annotated[int, typer.Option("--ura-han")] = 0,
+    closed: bool = False, ippatsu: bool = False, double_riichi: bool = False, open_riichi: bool = False,
+    haitei: bool = False, houtei: bool = False, rinshan: bool = False, chankan: bool = False,
+    kanburi: bool = False, tenhou: bool = False, chiihou: bool = False, renhou: bool = False,
+    dora: Annotated[list[str] | None, typer.Option()] = None,
+    ura: Annotated[list[str] | None, typer.Option()] = None,
+    kita: int = 0, flowers: int = 0, riichi: Names = None,
+    pao: Annotated[str | None, typer.Option()] = None,
+    draw: Annotated[bool, typer.Option("--draw", help="The entry becomes an exhaustive draw (with --tenpai).")] = False,
+    tenpai: Names = None, nagashi: Names = None,
+    abort: Annotated[str | None, typer.Option(help="The entry becomes an abortive draw of this kind.")] = None,
+    chombo: Annotated[str | None, typer.Option(help="The entry becomes this person's chombo.")] = None,
+    penalty: Annotated[str | None, typer.Option(help="The entry becomes a penalty of this kind (with --who).")] = None,
+    who: Annotated[str | None, typer.Option()] = None,
+    points: int = 0, chips: int = 0,
+    entry_json: Annotated[str | None, typer.Option("--entry-json")] = None,
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None, preview: Preview = False,
+) -> None:
+    """Correct or delete a past entry; everything after it is recomputed.
+    Example: sanma table fix 1 3 --ron Aki --from Chie --han 2 --fu 30 --reason "it was Chie's tile\""""
+    flags = _flags(ippatsu=ippatsu, double_riichi=double_riichi, open_riichi=open_riichi, haitei=haitei,
+                   houtei=houtei, rinshan=rinshan, chankan=chankan, kanburi=kanburi, tenhou=tenhou,
+                   chiihou=chiihou, renhou=renhou)
+
+    def act(k: Keeper) -> dict[str, Any]:
+        from ..table.entries import KeeperError
+
+        entry: dict[str, Any] | None
+        kinds = [delete, draw, abort is not None, chombo is not None, penalty is not None,
+                 bool(ron or tsumo or entry_json)]
+        if sum(kinds) != 1:
+            raise KeeperError("fix: give exactly one of --delete, a win (--ron/--tsumo), --draw, --abort KIND, "
+                              "--chombo P, --penalty KIND --who P, or --entry-json")
+        if delete:
+            entry = None
+        elif draw:
+            entry = {"kind": "draw", "tenpai": _names(tenpai), "riichi": _names(riichi), "nagashi": _names(nagashi)}
+        elif abort is not None:
+            entry = {"kind": "abort", "abort": abort, "riichi": _names(riichi)}
+        elif chombo is not None:
+            entry = {"kind": "chombo", "who": _names(chombo), "reason": reason}
+        elif penalty is not None:
+            entry = {"kind": "penalty", "who": who, "penalty": penalty, "reason": reason, "points": points,
+                     "chips": chips}
+        else:
+            entry = _hand_command(session, ron, tsumo, from_, hand, win, melds, han, fu, yakuman, yaku, ura_han,
+                                  closed, flags, dora, ura, kita, flowers, riichi, pao, entry_json)
+        return k.fix(session, hand_no, entry, author=author, reason=reason, client_id=client_id,
+                     expected_version=expect_version, preview=preview)
+
+    _write(db, as_json, act)
+
+
+@table_app.command("undo")
+def undo_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    change: Annotated[int | None, typer.Option(help="Undo this change of the log (default: the last edit); "
+                                                    "undoing an undo redoes.")] = None,
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None,
+) -> None:
+    """Undo the last change (or any change of the log, `sanma table log`); kept in the log."""
+    _write(db, as_json, lambda k: k.undo(session, change, author=author, reason=reason, client_id=client_id,
+                                         expected_version=expect_version))
+
+
+@table_app.command("show")
+def show_cmd(session: Annotated[int, typer.Argument(help="The session id.")], db: Db = None,
+             as_json: AsJson = False) -> None:
+    """The session: the game in play, scores, chips, every hand with its payments, standings."""
+    with cli_errors(), _session(db) as k:
+        state = k.state(session)
+    _print(state, as_json)
+
+
+@table_app.command("log")
+def log_cmd(session: Annotated[int, typer.Argument(help="The session id.")], db: Db = None,
+            as_json: AsJson = False) -> None:
+    """Every change ever made to the session: who, when, what, why."""
+    with cli_errors(), _session(db) as k:
+        log = k.log(session)
+    if as_json:
+        typer.echo(json.dumps({"session": session, "changes": log}, ensure_ascii=False))
+        return
+    for c in log:
+        what = c["kind"] + (f" {c['target']}" if c["target"] is not None else "")
+        entry = json.dumps(c["entry"], ensure_ascii=False) if c["entry"] else ""
+        typer.echo(f"{c['seq']:>4} {c['at']} {c['author'] or '-':<10} {what:<10} {entry} {c['reason']}".rstrip())
+
+
+@table_app.command("standings")
+def standings_cmd(
+    session: Annotated[int | None, typer.Argument(help="The session id (or --series).")] = None,
+    series: Annotated[str | None, typer.Option(help="Every session of this series together.")] = None,
+    store_games: Annotated[bool, typer.Option("--store-games", help="Also count the database's games (imported "
+                                              "records, games sanma played) among these people.")] = False,
+    db: Db = None, as_json: AsJson = False,
+) -> None:
+    """Per person: games, points, chips, placements (a session or a whole series)."""
+    with cli_errors(), _session(db) as k:
+        from ..table.entries import KeeperError
+
+        if (session is None) == (series is None):
+            raise KeeperError("give a session id or --series NAME")
+        out = k.standings(session, series, store_games=store_games)
+    if as_json:
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    from ..table.keeper import render_standings
+
+    typer.echo(render_standings(out["standings"]))
+
+
+@table_app.command("export")
+def export_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    csv: Annotated[bool, typer.Option("--csv", help="CSV: one row per hand and person.")] = False,
+    db: Db = None,
+) -> None:
+    """Export a session: JSON (re-importable with `import`) or CSV."""
+    with cli_errors(), _session(db) as k:
+        text = k.export_csv(session) if csv else json.dumps(k.export(session), ensure_ascii=False, indent=1)
+    typer.echo(text, nl=not text.endswith("\n"))
+
+
+@table_app.command("import")
+def import_cmd(
+    file: Annotated[Path, typer.Argument(help="A file written by `sanma table export ID`.")],
+    db: Db = None, as_json: AsJson = False,
+) -> None:
+    """Import an exported session as a new session (its whole log, replayed and checked)."""
+    from ..table.entries import KeeperError
+
+    with cli_errors(), _session(db) as k:
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise KeeperError(f"{file}: not a sanma table export: {e}") from None
+        state = k.import_session(data)
+    _print(state, as_json)
+
+
+@table_app.command("backup")
+def backup_cmd(
+    out: Annotated[str, typer.Argument(help="The copy to write (must not exist).")],
+    db: Db = None,
+) -> None:
+    """A consistent copy of a live database (SQLite's backup API)."""
+    from ..store import open_db
+    from ..store.keeper import backup
+
+    with cli_errors():
+        store = open_db(db)
+        try:
+            backup(store, out)
+        finally:
+            store.close()
+    typer.echo(f"backed up {store.path} to {out}")

@@ -1,0 +1,179 @@
+"""The score keeper's tables: sessions and their append-only change logs (migration 2).
+
+Every write is one ``BEGIN IMMEDIATE`` transaction that reads the session's version, compares it
+with the writer's expected version (when given), lets the caller check the new log (the
+keeper recomputes the whole session from it) and only then appends the change and bumps the
+version. Two writers therefore never both append against the same version: the second waits
+for the first and then sees a newer version (refused when it expected the older one), and a
+change sent twice with the same client id is stored once.
+
+>>> from sanma.store import open_db
+>>> store = open_db(":memory:")
+>>> sid = create_session(store, rules_name="club", rules_json="{}", people=["A", "B", "C"], mode="hands")
+>>> r = append_change(store, sid, "add", None, {"kind": "draw"}, client_id="x1")
+>>> again = append_change(store, sid, "add", None, {"kind": "draw"}, client_id="x1")
+>>> r.seq, r.version, again.seq, again.duplicate, session(store, sid).version
+(1, 1, 1, True, 1)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from ..table.log import Change, ChangeKind
+from .db import Store, StoreError, _json, _now
+
+MAX_TEXT = 2000  # characters of an author, a reason or a client id
+
+
+class VersionConflict(StoreError):
+    """The session changed since the writer read it (expected-version check)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    id: int
+    series: str | None
+    rules_name: str
+    rules_json: str
+    people: tuple[str, ...]
+    mode: str
+    version: int
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The outcome of a write: the change's seq, the session's version after it, and whether the
+    same client id was already stored (then nothing was written)."""
+
+    seq: int
+    version: int
+    duplicate: bool
+
+
+def _text(value: str, what: str) -> str:
+    if not isinstance(value, str) or len(value) > MAX_TEXT or "\x00" in value:
+        raise StoreError(f"{what} must be text of at most {MAX_TEXT} characters without NUL")
+    return value
+
+
+def create_session(store: Store, *, rules_name: str, rules_json: str, people: Sequence[str], mode: str,
+                   series: str | None = None) -> int:
+    """A new session; returns its id."""
+    if mode not in ("hands", "final"):
+        raise StoreError(f"entry mode {mode!r}: use 'hands' or 'final'")
+    if series is not None:
+        _text(series, "series name")
+    with store._writing("session"):
+        cur = store.conn.execute(
+            "INSERT INTO keeper_sessions (series, rules_name, rules_json, people, mode, version, created_at) "
+            "VALUES (?, ?, ?, ?, ?, 0, ?)",
+            (series, rules_name, rules_json, _json(list(people), "people"), mode, _now()))
+        return int(cast(int, cur.lastrowid))
+
+
+def _row(r: Sequence[Any]) -> SessionRow:
+    return SessionRow(int(r[0]), r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], int(r[6]), r[7])
+
+
+_COLUMNS = "id, series, rules_name, rules_json, people, mode, version, created_at"
+
+
+def session(store: Store, session_id: int) -> SessionRow:
+    """The session's row; :class:`StoreError` naming the id when there is none."""
+    r = store.conn.execute(f"SELECT {_COLUMNS} FROM keeper_sessions WHERE id = ?", (session_id,)).fetchone()
+    if r is None:
+        raise StoreError(f"{store.path}: no kept session {session_id}")
+    return _row(r)
+
+
+def sessions(store: Store, series: str | None = None) -> list[SessionRow]:
+    """Every session (of one series, when named), oldest first."""
+    if series is None:
+        rows = store.conn.execute(f"SELECT {_COLUMNS} FROM keeper_sessions ORDER BY id").fetchall()
+    else:
+        rows = store.conn.execute(f"SELECT {_COLUMNS} FROM keeper_sessions WHERE series = ? ORDER BY id",
+                                  (series,)).fetchall()
+    return [_row(r) for r in rows]
+
+
+def changes(store: Store, session_id: int) -> list[Change]:
+    """The session's whole log, in order."""
+    rows = store.conn.execute(
+        "SELECT seq, kind, target, entry, author, reason, created_at, client_id FROM keeper_changes "
+        "WHERE session_id = ? ORDER BY seq", (session_id,)).fetchall()
+    return [Change(int(r[0]), cast(ChangeKind, r[1]), r[2], None if r[3] is None else json.loads(r[3]),
+                   r[4], r[5], r[6], r[7]) for r in rows]
+
+
+def append_change(store: Store, session_id: int, kind: ChangeKind, target: int | None,
+                  entry: Mapping[str, Any] | None, *, author: str = "", reason: str = "",
+                  client_id: str | None = None, expected_version: int | None = None,
+                  check: Callable[[list[Change]], None] | None = None) -> Appended:
+    """Append one change in one transaction.
+
+    ``check`` receives the log with the new change appended and raises (a ``SanmaError``) to
+    refuse it; nothing is written then. A ``client_id`` already stored for this session with the
+    same change returns that change (``duplicate``); with a different change it is an error.
+    """
+    _text(author, "author")
+    _text(reason, "reason")
+    if client_id is not None:
+        _text(client_id, "client id")
+    entry_json = None if entry is None else _json(dict(entry), "entry")
+    try:
+        with store.transaction():
+            row = session(store, session_id)
+            if client_id is not None:
+                old = store.conn.execute(
+                    "SELECT seq, kind, target, entry FROM keeper_changes WHERE session_id = ? AND client_id = ?",
+                    (session_id, client_id)).fetchone()
+                if old is not None:
+                    same = (old[1], old[2], None if old[3] is None else json.loads(old[3])) == (
+                        kind, target, None if entry_json is None else json.loads(entry_json))
+                    if not same:
+                        raise StoreError(f"client id {client_id!r} was already used for another change "
+                                         f"(change {old[0]}) in session {session_id}")
+                    return Appended(int(old[0]), row.version, True)
+            if expected_version is not None and expected_version != row.version:
+                raise VersionConflict(f"session {session_id} is at version {row.version}, not the expected "
+                                      f"{expected_version}: someone else changed it; reload and retry")
+            log = changes(store, session_id)
+            seq = log[-1].seq + 1 if log else 1
+            at = _now()
+            new = Change(seq, kind, target, None if entry_json is None else json.loads(entry_json), author, reason,
+                         at, client_id)
+            if check is not None:
+                check([*log, new])
+            store.conn.execute(
+                "INSERT INTO keeper_changes (session_id, seq, kind, target, entry, author, reason, client_id, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (session_id, seq, kind, target, entry_json, author, reason, client_id, at))
+            store.conn.execute("UPDATE keeper_sessions SET version = version + 1 WHERE id = ?", (session_id,))
+            return Appended(seq, row.version + 1, False)
+    except sqlite3.Error as e:
+        raise StoreError(f"{store.path}: change to session {session_id} not saved: {e}") from None
+
+
+def backup(store: Store, out: str) -> None:
+    """A consistent copy of the live database at ``out`` (sqlite3's online backup API: pages
+    copied under a read lock, so a writer in another process never leaves it half-written)."""
+    from pathlib import Path
+
+    if Path(out).exists():
+        raise StoreError(f"{out}: already exists; a backup never overwrites a file")
+    try:
+        dest = sqlite3.connect(out)
+    except sqlite3.Error as e:
+        raise StoreError(f"{out}: cannot create the backup: {e}") from None
+    try:
+        store.conn.backup(dest)
+    except sqlite3.Error as e:
+        raise StoreError(f"{out}: backup failed: {e}") from None
+    finally:
+        dest.close()

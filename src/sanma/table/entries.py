@@ -1,0 +1,307 @@
+"""What people enter at the table: one hand's outcome, a penalty, a seating, a final score.
+
+An entry is stored as a small JSON object (the log keeps it verbatim) and read back through
+:func:`parse_entry`, which checks its shape strictly — every name, number and list — and raises
+:class:`KeeperError` naming the field. Whether a named person is at the table, who the dealer
+is and what the rules allow are checked later, against the game the entry falls into
+(:mod:`sanma.table.keeper`).
+
+>>> e = parse_entry({"kind": "win", "from": "B", "wins": [{"winner": "A", "han": 3, "fu": 40}]})
+>>> e.wins[0].value, e.discarder
+(WinValue(han=3, fu=40, yakuman=0, yaku=(), ura=0, ippatsu=False, closed=False, chip_flowers=0), 'B')
+>>> parse_entry({"kind": "win", "wins": [{"winner": "A", "han": 2, "fu": 27}]})
+Traceback (most recent call last):
+...
+sanma.table.entries.KeeperError: win by A: fu 27 does not exist (fu are 20, 25, 30, 40, ... 110)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import SanmaError
+
+MAX_NAME = 40
+MAX_PEOPLE = 4
+FU_VALUES = (20, 25, *range(30, 120, 10))
+
+#: Abortive draws (P92-P95): the kinds a person may enter.
+ABORT_KINDS = ("kyuushu", "three_winds", "four_kans", "all_riichi", "riichi_bust")
+#: Mistakes at the table (P102-P106, §5.5); what each costs is a field of the rules.
+PENALTY_KINDS = ("false_call", "wrong_call", "false_win", "false_win_voice", "short_hand", "long_hand",
+                 "wall_collapse", "riichi_voice", "riichi_cancelled", "riichi_late", "free")
+#: Score-calculator flags a tile entry may set (the flags of ``sanma score``).
+TILE_FLAGS = ("double_riichi", "open_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "kanburi",
+              "tenhou", "chiihou", "renhou", "open_riichi_deal_in")
+
+
+class KeeperError(SanmaError):
+    """An entry or a command the score keeper refuses; the message says what and where."""
+
+
+def _name(v: Any, where: str) -> str:
+    if not isinstance(v, str) or not v.strip() or len(v) > MAX_NAME or any(c in v for c in ",\n\r\t\x00"):
+        raise KeeperError(f"{where}: {v!r} is not a person's name (1-{MAX_NAME} characters, no commas)")
+    return v.strip()
+
+
+def _names(v: Any, where: str) -> tuple[str, ...]:
+    if v is None:
+        return ()
+    if not isinstance(v, list | tuple) or len(v) > MAX_PEOPLE:
+        raise KeeperError(f"{where}: expected a list of at most {MAX_PEOPLE} names, got {v!r}")
+    out = tuple(_name(x, where) for x in v)
+    if len(set(out)) != len(out):
+        raise KeeperError(f"{where}: {', '.join(out)} names someone twice")
+    return out
+
+
+def _int(v: Any, where: str, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise KeeperError(f"{where}: {v!r} is not a whole number from {lo} to {hi}")
+    return v
+
+
+def _text(v: Any, where: str, limit: int = 500) -> str:
+    if v is None:
+        return ""
+    if not isinstance(v, str) or len(v) > limit or "\x00" in v:
+        raise KeeperError(f"{where}: expected text of at most {limit} characters")
+    return v
+
+
+def _tiles(v: Any, where: str) -> str:
+    if not isinstance(v, str) or not 1 <= len(v) <= 60 or not all(c.isalnum() for c in v):
+        raise KeeperError(f"{where}: {v!r} is not mpsz tiles (e.g. 123p456s99m)")
+    return v
+
+
+def _only(d: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
+    extra = sorted(set(d) - set(allowed))
+    if extra:
+        raise KeeperError(f"{where}: unknown field(s) {', '.join(extra)}; valid: {', '.join(allowed)}")
+
+
+@dataclass(frozen=True, slots=True)
+class WinTiles:
+    """A win given by its tiles: scored by ``sanma.score_hand`` with the situation flags; the seat
+    winds, honba and sticks come from the kept game."""
+
+    hand: str
+    win: str
+    melds: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    dora: tuple[str, ...] = ()
+    ura: tuple[str, ...] = ()
+    kita: int = 0
+    flowers: int = 0
+    chip_flowers: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WinValue:
+    """A win given by its value: han and fu, or a yakuman multiplier; the yaku that earn chips
+    (``chinitsu``, ``junchan``, ``chinroutou``, ``ippatsu`` …), ura dora han and whether the hand was
+    closed, so the chip rules (P114-P119) can be applied as to a scored hand."""
+
+    han: int = 0
+    fu: int = 0
+    yakuman: int = 0
+    yaku: tuple[str, ...] = ()
+    ura: int = 0
+    ippatsu: bool = False
+    closed: bool = False
+    chip_flowers: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Winner:
+    winner: str
+    tiles: WinTiles | None = None
+    value: WinValue | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WinEntry:
+    """Ron (``discarder`` set; two winners = double ron) or tsumo; riichi declared this hand; pao."""
+
+    wins: tuple[Winner, ...]
+    discarder: str | None = None
+    riichi: tuple[str, ...] = ()
+    pao: str | None = None
+    kind: str = "win"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEntry:
+    """An exhaustive draw: who was tenpai, who declared riichi, who made nagashi."""
+
+    tenpai: tuple[str, ...] = ()
+    riichi: tuple[str, ...] = ()
+    nagashi: tuple[str, ...] = ()
+    kind: str = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class AbortEntry:
+    abort: str
+    riichi: tuple[str, ...] = ()
+    kind: str = "abort"
+
+
+@dataclass(frozen=True, slots=True)
+class ChomboEntry:
+    """A chombo (P100-P102); ``who`` names every offender found in the same hand (e.g. two noten
+    riichi shown at the draw)."""
+
+    who: tuple[str, ...]
+    reason: str = ""
+    kind: str = "chombo"
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyEntry:
+    """A mistake at the table (``penalty`` one of :data:`PENALTY_KINDS`); ``free`` takes its points
+    and chips from the entry (a penalty "decided at the table", P106), the others from the rules."""
+
+    who: str
+    penalty: str
+    reason: str = ""
+    points: int = 0
+    chips: int = 0
+    kind: str = "penalty"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingEntry:
+    """Before a game: a new seat draw (E, S, W[, N] drawers) and/or the first dealer the dice chose."""
+
+    draw: tuple[str, ...] = ()
+    dealer: str | None = None
+    kind: str = "seating"
+
+
+@dataclass(frozen=True, slots=True)
+class FinalEntry:
+    """A whole game by its final scores only ("final scores only" mode)."""
+
+    scores: tuple[tuple[str, int], ...]
+    chips: tuple[tuple[str, int], ...] = ()
+    kind: str = "final"
+
+
+Entry = WinEntry | DrawEntry | AbortEntry | ChomboEntry | PenaltyEntry | SeatingEntry | FinalEntry
+
+
+def _winner(d: Any, where: str) -> Winner:
+    if not isinstance(d, Mapping):
+        raise KeeperError(f"{where}: expected an object per winner")
+    _only(d, ("winner", "hand", "win", "melds", "flags", "dora", "ura", "kita", "flowers", "han", "fu",
+              "yakuman", "yaku", "ura_han", "ippatsu", "closed", "chip_flowers"), where)
+    who = _name(d.get("winner"), f"{where}: winner")
+    where = f"win by {who}"
+    if "hand" in d:
+        if any(k in d for k in ("han", "fu", "yakuman", "yaku", "closed")):
+            raise KeeperError(f"{where}: give the hand by its tiles or by han/fu, not both")
+        flags = tuple(_text(f, f"{where}: flag", 20) for f in d.get("flags") or ())
+        for f in flags:
+            if f not in TILE_FLAGS:
+                raise KeeperError(f"{where}: unknown flag {f!r}; valid: {', '.join(TILE_FLAGS)}")
+        melds = tuple(_text(m, f"{where}: meld", 20) for m in d.get("melds") or ())
+        if len(melds) > 4:
+            raise KeeperError(f"{where}: at most four melds")
+        inds = [tuple(_tiles(t, f"{where}: {k} indicator") for t in d.get(k) or ()) for k in ("dora", "ura")]
+        if any(len(x) > 10 for x in inds):
+            raise KeeperError(f"{where}: at most 10 dora / ura indicators")
+        return Winner(who, tiles=WinTiles(
+            _tiles(d["hand"], f"{where}: hand"), _tiles(d.get("win"), f"{where}: winning tile"), melds, flags,
+            inds[0], inds[1], _int(d.get("kita", 0), f"{where}: kita", 0, 4),
+            _int(d.get("flowers", 0), f"{where}: flowers", 0, 8),
+            _int(d.get("chip_flowers", 0), f"{where}: chip flowers", 0, 4)))
+    yakuman = _int(d.get("yakuman", 0), f"{where}: yakuman", 0, 6)
+    han = _int(d.get("han", 0), f"{where}: han", 0, 100)
+    fu = d.get("fu", 0)
+    if yakuman == 0:
+        if han == 0:
+            raise KeeperError(f"{where}: han 0 is not a win (give --han 1 or more, or --yakuman N)")
+        if han < 5:  # from mangan on, fu do not change the value
+            if fu not in FU_VALUES:
+                raise KeeperError(f"{where}: fu {fu!r} does not exist (fu are 20, 25, 30, 40, ... 110)")
+        elif fu not in (0, *FU_VALUES):
+            raise KeeperError(f"{where}: fu {fu!r} does not exist (fu are 20, 25, 30, 40, ... 110)")
+    elif han or fu:
+        raise KeeperError(f"{where}: a yakuman is given by --yakuman N alone, without han or fu")
+    yaku = tuple(_text(y, f"{where}: yaku", 30) for y in d.get("yaku") or ())
+    return Winner(who, value=WinValue(han, int(fu), yakuman, yaku,
+                                      _int(d.get("ura_han", 0), f"{where}: ura han", 0, 30),
+                                      bool(d.get("ippatsu", False)), bool(d.get("closed", False)),
+                                      _int(d.get("chip_flowers", 0), f"{where}: chip flowers", 0, 4)))
+
+
+def parse_entry(d: Any) -> Entry:
+    """The typed entry of a stored or submitted JSON object; :class:`KeeperError` if malformed."""
+    if not isinstance(d, Mapping):
+        raise KeeperError(f"an entry must be a JSON object, not {type(d).__name__}")
+    kind = d.get("kind")
+    if kind == "win":
+        _only(d, ("kind", "wins", "from", "riichi", "pao"), "win")
+        wins = d.get("wins")
+        if not isinstance(wins, list | tuple) or not 1 <= len(wins) <= 2:
+            raise KeeperError("win: give one winner, or two for a double ron")
+        ws = tuple(_winner(w, "win") for w in wins)
+        frm = None if d.get("from") is None else _name(d["from"], "ron: from")
+        if len(ws) == 2 and frm is None:
+            raise KeeperError("win: two winners are a double ron: say who dealt in (--from)")
+        if len({w.winner for w in ws}) != len(ws):
+            raise KeeperError(f"win: {ws[0].winner} is named twice as a winner")
+        pao = None if d.get("pao") is None else _name(d["pao"], "pao")
+        return WinEntry(ws, frm, _names(d.get("riichi"), "riichi"), pao)
+    if kind == "draw":
+        _only(d, ("kind", "tenpai", "riichi", "nagashi"), "draw")
+        return DrawEntry(_names(d.get("tenpai"), "tenpai"), _names(d.get("riichi"), "riichi"),
+                         _names(d.get("nagashi"), "nagashi"))
+    if kind == "abort":
+        _only(d, ("kind", "abort", "riichi"), "abort")
+        if d.get("abort") not in ABORT_KINDS:
+            raise KeeperError(f"abort: kind {d.get('abort')!r} unknown; valid: {', '.join(ABORT_KINDS)}")
+        return AbortEntry(str(d["abort"]), _names(d.get("riichi"), "riichi"))
+    if kind == "chombo":
+        _only(d, ("kind", "who", "reason"), "chombo")
+        who = d.get("who")
+        names = _names(who if isinstance(who, list) else [who], "chombo: who")
+        if not names:
+            raise KeeperError("chombo: who committed it?")
+        return ChomboEntry(names, _text(d.get("reason"), "chombo: reason"))
+    if kind == "penalty":
+        _only(d, ("kind", "who", "penalty", "reason", "points", "chips"), "penalty")
+        if d.get("penalty") not in PENALTY_KINDS:
+            raise KeeperError(f"penalty: kind {d.get('penalty')!r} unknown; valid: {', '.join(PENALTY_KINDS)}")
+        points = _int(d.get("points", 0), "penalty: points", -200000, 200000)
+        chips = _int(d.get("chips", 0), "penalty: chips", -1000, 1000)
+        if d["penalty"] != "free" and (points or chips):
+            raise KeeperError(f"penalty: {d['penalty']} costs what the rules say; only a 'free' penalty "
+                              f"takes --points / --chips")
+        if d["penalty"] == "free" and not (points or chips):
+            raise KeeperError("penalty: a free penalty needs --points or --chips (what the table decided)")
+        return PenaltyEntry(_name(d.get("who"), "penalty: who"), str(d["penalty"]),
+                            _text(d.get("reason"), "penalty: reason"), points, chips)
+    if kind == "seating":
+        _only(d, ("kind", "draw", "dealer"), "seating")
+        dealer = None if d.get("dealer") is None else _name(d["dealer"], "seating: dealer")
+        draw = _names(d.get("draw"), "seating: draw")
+        if not draw and dealer is None:
+            raise KeeperError("seating: give a new seat draw (--draw) or the first dealer (--dealer)")
+        return SeatingEntry(draw, dealer)
+    if kind == "final":
+        _only(d, ("kind", "scores", "chips"), "final")
+        scores, chip_map = d.get("scores"), d.get("chips") or {}
+        if not isinstance(scores, Mapping) or len(scores) != 3 or not isinstance(chip_map, Mapping):
+            raise KeeperError("final: give the final score of each of the three players")
+        sc = tuple((_name(k, "final: player"), _int(v, f"final: score of {k}", -10**6, 10**6))
+                   for k, v in scores.items())
+        ch = tuple((_name(k, "final: player"), _int(v, f"final: chips of {k}", -10**4, 10**4))
+                   for k, v in chip_map.items())
+        return FinalEntry(sc, ch)
+    raise KeeperError(f"entry kind {kind!r} unknown; valid: win, draw, abort, chombo, penalty, seating, final")

@@ -1,0 +1,526 @@
+"""One kept game: people's entries turned into the shared settlement and flow calls.
+
+The keeper has no tiles and no wall, only what people say happened. Each entry is checked
+against the game (the winner plays this game, nobody rons themselves, the rules' han minimum),
+turned into the outcome values of :mod:`sanma.game.payout`, settled there, and the table moves
+on by :mod:`sanma.game.flow` — the same functions the engine calls at the end of every hand, so
+a kept game and an engine game with the same outcomes end with the same result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from ..errors import NotAWinError, SanmaError
+from ..game import flow, payout
+from ..game.settle import final_result, riichi_bust, riichi_bust_chips
+from ..hand import Meld
+from ..rules.schema import Rules
+from ..scoring import Score, min_han_at, score_from_han, score_hand
+from ..tiles import Tile, parse_tiles, successor
+from .entries import (
+    AbortEntry,
+    ChomboEntry,
+    DrawEntry,
+    Entry,
+    FinalEntry,
+    KeeperError,
+    PenaltyEntry,
+    WinEntry,
+    Winner,
+)
+from .series import Series
+
+WINDS = "ESW"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game, per person: final score, rank, points and chips (everything: per hand,
+    end of game, uma in chips, streak chips); who won its last hand (P124)."""
+
+    game: int
+    scores: Mapping[str, int]
+    ranks: Mapping[str, int]
+    points: Mapping[str, float]
+    chips: Mapping[str, int]
+    end_reason: str
+    last_winner: str | None = None
+    uma_multiplier: int = 1
+    streak_chips: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "scores": dict(self.scores), "ranks": dict(self.ranks),
+                "points": dict(self.points), "chips": dict(self.chips), "end_reason": self.end_reason,
+                "last_winner": self.last_winner, "uma_multiplier": self.uma_multiplier,
+                "streak_chips": dict(self.streak_chips)}
+
+
+class KeptGame:
+    """A game in play: its players in seat order (seat 0 = the first dealer, 起家)."""
+
+    def __init__(self, rules: Rules, number: int, order: Sequence[str], *, uma_multiplier: int = 1) -> None:
+        self.rules = rules
+        self.number = number
+        self.players = tuple(order)
+        self.uma_multiplier = uma_multiplier
+        self.hands: list[dict[str, Any]] = []
+        self.finished = False
+        self.end_reason = ""
+        self.last_winner: str | None = None
+        self._final: FinalEntry | None = None
+        self.table = flow.TableState.start(rules)
+        self._end: flow.HandEnd | None = None
+        self.pot_chips = 0  # chips deposited on the table by penalties (P104, A000-27)
+        self.dead: dict[int, str] = {}  # seat -> the mistake that made its hand dead (P103)
+        self.at_draw: dict[int, str] = {}  # seat -> the mistake that is a chombo at the draw (P102)
+
+    # -- people and seats ---------------------------------------------------------------------
+    def seat(self, person: str, what: str) -> int:
+        if person not in self.players:
+            raise KeeperError(f"{what}: {person} is not at the table in game {self.number} "
+                              f"(players: {', '.join(self.players)})")
+        return self.players.index(person)
+
+    def wind_of(self, person: str) -> str | None:
+        if person not in self.players:
+            return None
+        return WINDS[(self.players.index(person) - self.dealer) % 3]
+
+    def _seats(self, people: Sequence[str], what: str) -> tuple[int, ...]:
+        return tuple(self.seat(p, what) for p in people)
+
+    def _by_person(self, values: Sequence[int]) -> dict[str, int]:
+        return {p: int(values[i]) for i, p in enumerate(self.players)}
+
+    # -- applying entries -----------------------------------------------------------------------
+    def apply(self, entry: Entry) -> dict[str, Any]:
+        """Settle ``entry``; return its row for the session's ``hands`` list."""
+        if self.finished:
+            raise KeeperError(f"game {self.number} is over ({self.end_reason})")
+        if isinstance(entry, FinalEntry):
+            return self._apply_final(entry)
+        row: dict[str, Any] = {"game": self.number, "label": self.label(), "honba": self.honba,
+                               "dealer": self.players[self.dealer], "kind": entry.kind}
+        before, chips_before = list(self.scores), list(self.chips)
+        if isinstance(entry, WinEntry):
+            row.update(self._apply_win(entry))
+        elif isinstance(entry, DrawEntry):
+            row.update(self._apply_draw(entry))
+        elif isinstance(entry, AbortEntry):
+            row.update(self._apply_abort(entry))
+        elif isinstance(entry, ChomboEntry):
+            row.update(self._apply_chombo(self._seats(entry.who, "chombo"), entry.reason or "chombo"))
+        elif isinstance(entry, PenaltyEntry):
+            row.update(self._apply_penalty(entry))
+        else:  # pragma: no cover - seatings are handled by the session
+            raise KeeperError(f"entry {entry.kind} does not belong in a game")
+        row["entry"] = _entry_json(entry)
+        row["deltas"] = self._by_person([a - b for a, b in zip(self.scores, before, strict=True)])
+        row["chips"] = self._by_person([a - b for a, b in zip(self.chips, chips_before, strict=True)])
+        row["scores"] = self.scores_by_person()
+        if self.finished:
+            row["game_over"] = self.end_reason
+        self.hands.append(row)
+        return row
+
+    def _deposit_riichi(self, people: Sequence[str]) -> tuple[int, ...]:
+        """P48: each riichi declared this hand puts a stick on the table (P79: if the points allow)."""
+        seats = self._seats(people, "riichi")
+        r = self.rules
+        scores = self.scores
+        for s in seats:
+            if riichi_bust(r, scores[s]):  # P79 / A000-19 (CLUB): the hand stopped at that riichi
+                raise KeeperError(f"riichi: {self.players[s]} declared riichi with {scores[s]:,} points: a bust at "
+                                  f"once under {r.name} (P79, A000-19): enter `table abort --kind riichi_bust "
+                                  f"--riichi {self.players[s]}`")
+            if scores[s] < r.riichi_min_points:  # P79 / A000-19
+                raise KeeperError(f"riichi: {self.players[s]} has {scores[s]:,} points; riichi needs "
+                                  f"{r.riichi_min_points:,} (P79)")
+            scores[s] -= r.riichi_deposit
+        self._move(scores=scores, kyotaku=self.sticks + len(seats))
+        return seats
+
+    def _take_pot(self, seat: int) -> None:
+        """P104 / A000-27: chips a penalty left on the table go to the (first) winner."""
+        if self.pot_chips:
+            chips = self.chips
+            chips[seat] += self.pot_chips
+            self.pot_chips = 0
+            self._move(chips=chips)
+
+    def _check_alive(self, seat: int, what: str) -> None:
+        if seat in self.dead:
+            raise KeeperError(f"{what}: {self.players[seat]} has a dead hand this hand ({self.dead[seat]}): "
+                              f"no win (P103)")
+
+    def _apply_win(self, e: WinEntry) -> dict[str, Any]:
+        r = self.rules
+        discarder = None if e.discarder is None else self.seat(e.discarder, "ron: from")
+        seats = [self.seat(w.winner, "winner") for w in e.wins]
+        for w, s in zip(e.wins, seats, strict=True):
+            if discarder == s:
+                raise KeeperError(f"ron: {w.winner} cannot ron their own discard")
+            self._check_alive(s, "win")
+        if len(seats) > 1 and not r.double_ron:
+            raise KeeperError(f"double ron is not allowed under {r.name} (P88: head bump): enter the first winner")
+        pao_seat = None if e.pao is None else self.seat(e.pao, "pao")
+        if pao_seat is not None and pao_seat in seats:
+            raise KeeperError(f"pao: {e.pao} is the winner, not the liable player")
+        riichi = self._deposit_riichi(e.riichi)
+        # the head bump order (P88-P91): the discarder's shimocha first
+        order = sorted(range(len(seats)), key=lambda i: (seats[i] - (discarder or 0)) % 3)
+        wins: list[payout.Win] = []
+        summaries: list[str] = []
+        for i in order:
+            w, s = e.wins[i], seats[i]
+            score = self._score(w, s, discarder, s in riichi)
+            self._check_han(w, score)
+            pao: tuple[payout.Pao, ...] = ()
+            if pao_seat is not None:
+                liable = [*r.pao_yaku, *((payout.RINSHAN_PAO,) if r.pao_daiminkan_rinshan else ())]
+                pao = tuple(payout.Pao(pao_seat, y) for y in liable)
+                names = {y.name for y in score.yaku}
+                if not (names & set(r.pao_yaku) and score.yakuman) and not (
+                        r.pao_daiminkan_rinshan and "rinshan" in names and discarder is None):
+                    raise KeeperError(f"pao: {w.winner}'s hand has no yakuman with liability under {r.name} "
+                                      f"({', '.join(r.pao_yaku)}; by value, name it with --yaku) (P97)")
+            wins.append(payout.Win(s, score, pao=pao, closed=self._closed(w), ura_tiles=self._ura_tiles(w),
+                                   chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
+            summaries.append(_describe(w.winner, score))
+        paid = self._settle(payout.Hora(tuple(wins), discarder))
+        self._take_pot(wins[0].seat)
+        self.last_winner = self.players[wins[0].seat]
+        how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
+        return {"summary": f"{' & '.join(summaries)} ({how})",
+                "payments": [{"winner": self.players[p.seat], "deltas": self._by_person(p.deltas),
+                              "pao": None if p.pao is None else self.players[p.pao]} for p in paid.wins]}
+
+    def _apply_draw(self, e: DrawEntry) -> dict[str, Any]:
+        r = self.rules
+        tenpai = self._seats(e.tenpai, "tenpai")
+        nagashi = self._seats(e.nagashi, "nagashi")
+        for s in tenpai:
+            if s in self.dead:
+                raise KeeperError(f"tenpai: {self.players[s]} has a dead hand ({self.dead[s]}): noten (P103)")
+        if nagashi and r.nagashi == "none":
+            raise KeeperError(f"nagashi is not a hand under {r.name} (P96)")
+        riichi = self._deposit_riichi(e.riichi)
+        late = list(self.at_draw)
+        if late:  # P102 / A003-7: a mistake that waited for the draw is a chombo now
+            return self._apply_chombo(tuple(late), self.at_draw[late[0]], sticks_this_hand=riichi)
+        for s in riichi:
+            if s not in tenpai and not (nagashi and r.nagashi_is_win):
+                raise KeeperError(f"draw: {self.players[s]} declared riichi but is not tenpai: a noten riichi "
+                                  f"is a chombo (P80): enter it with `table chombo`")
+        self._settle(payout.ExhaustiveDraw(tenpai, nagashi))
+        if nagashi and r.nagashi_is_win:  # P96 / A000-3: nagashi is a win
+            self.last_winner = self.players[nagashi[0]]
+            self._take_pot(nagashi[0])
+        names = ", ".join(self.players[s] for s in tenpai) or "nobody"
+        return {"summary": f"draw, tenpai: {names}" + (f"; nagashi: {', '.join(e.nagashi)}" if nagashi else "")}
+
+    def _apply_abort(self, e: AbortEntry) -> dict[str, Any]:
+        r = self.rules
+        allowed = {"kyuushu": r.abort_kyuushu, "three_winds": r.abort_three_winds, "four_kans": r.abort_four_kans,
+                   "all_riichi": r.abort_all_riichi}
+        if e.abort == "riichi_bust":
+            return self._riichi_bust(e)
+        if not allowed.get(e.abort, False):
+            raise KeeperError(f"abortive draw {e.abort} does not exist under {r.name} (P92-P95)")
+        self._deposit_riichi(e.riichi)
+        self._settle(payout.AbortiveDraw(e.abort))
+        return {"summary": f"abortive draw ({e.abort})"}
+
+    def _riichi_bust(self, e: AbortEntry) -> dict[str, Any]:
+        """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れ」: the hand
+        stops at the declaration (no stick) and the declarer is bust, owing both other players the
+        bust chips (settle.riichi_bust_chips), as the engine settles it."""
+        r = self.rules
+        if len(e.riichi) != 1:
+            raise KeeperError("riichi bust: name the one player who declared it (--riichi P)")
+        seat = self.seat(e.riichi[0], "riichi bust")
+        score = self.table.scores[seat]
+        if not riichi_bust(r, score):
+            raise KeeperError(f"riichi bust: {e.riichi[0]} has {score:,} points; under {r.name} a riichi is a bust "
+                              f"only with {r.riichi_bust_points:,} or fewer (P79, A000-19)"
+                              if r.riichi_bust_points else f"riichi bust: no such rule under {r.name} (P79)")
+        others = tuple(x for x in range(3) if x != seat)
+        if r.bust_ends_game:
+            self._end = flow.HandEnd(self.table, True, "bust", (seat,), others)
+            self.finished, self.end_reason = True, "bust"
+        else:
+            opening = self.table.round_index == 0 and self.table.dealer == 0
+            each, points = riichi_bust_chips(r, score, opening=opening, dealer=seat == self.dealer)
+            chips, scores = self.chips, self.scores
+            for x in others:
+                chips[seat] -= each
+                chips[x] += each
+                scores[seat] -= points
+                scores[x] += points
+            self._move(scores=scores, chips=chips)
+            self._settle(payout.AbortiveDraw("riichi_bust"))  # the hand is replayed (dealer stays)
+        return {"summary": f"riichi bust: {e.riichi[0]} declared riichi with {score:,} points"}
+
+    def _apply_chombo(self, seats: Sequence[int], reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:
+        """P100-P102: the hand is void; each offender pays (rank points at the end under
+        ``chombo = rank_points``); riichi sticks of the hand go back; the deal repeats or passes
+        (P101, A003-7)."""
+        self._settle(payout.Chombo(tuple(payout.Offence(s, reason) for s in seats), tuple(sticks_this_hand)))
+        who = " & ".join(self.players[s] for s in seats)
+        return {"kind": "chombo", "summary": f"chombo by {who} ({reason})"}
+
+    def _apply_penalty(self, e: PenaltyEntry) -> dict[str, Any]:
+        """P102-P106: what the mistake costs under these rules (one field per kind)."""
+        r = self.rules
+        seat = self.seat(e.who, "penalty")
+        what = f"{e.penalty} by {e.who}" + (f" ({e.reason})" if e.reason else "")
+        scores, chips = self.scores, self.chips
+        if e.penalty == "free":  # P106: decided at the table; paid to the others in equal parts
+            for x in range(3):
+                if x != seat:
+                    scores[x] += e.points // 2
+                    chips[x] += e.chips // 2
+            scores[seat] -= e.points // 2 * 2
+            chips[seat] -= e.chips // 2 * 2
+            self._move(scores=scores, chips=chips)
+            return {"summary": f"penalty {what}: {e.points:,} points, {e.chips} chips"}
+        effect = getattr(r, f"penalty_{e.penalty}")
+        if effect == "chombo":
+            row = self._apply_chombo((seat,), e.penalty)
+            row["summary"] = f"penalty {what}: chombo"
+            return row
+        if effect == "chombo_at_draw":
+            self.at_draw.setdefault(seat, e.penalty)
+            return {"summary": f"penalty {what}: a chombo if the hand reaches the draw"}
+        if effect == "dead_hand":
+            self.dead.setdefault(seat, e.penalty)
+            return {"summary": f"penalty {what}: dead hand (no win, noten at the draw)"}
+        if effect == "deposit":  # P104: on the table like a riichi stick; chips in the pot
+            sticks = r.penalty_deposit_points // max(1, r.riichi_deposit)
+            scores[seat] -= sticks * r.riichi_deposit
+            chips[seat] -= r.penalty_deposit_chips
+            self.pot_chips += r.penalty_deposit_chips
+            self._move(scores=scores, chips=chips, kyotaku=self.sticks + sticks)
+            return {"summary": f"penalty {what}: {r.penalty_deposit_points:,} points and "
+                               f"{r.penalty_deposit_chips} chips to the table"}
+        return {"summary": f"penalty {what}: no penalty under {r.name}"}
+
+    # -- hand values ---------------------------------------------------------------------------
+    def _score(self, w: Winner, seat: int, discarder: int | None, riichi: bool) -> Score:
+        """The winner's Score: by tiles through ``score_hand`` with this game's winds, honba and
+        sticks; by value through ``score_from_han``."""
+        r = self.rules
+        where = f"win by {w.winner}"
+        seat_wind = WINDS[(seat - self.dealer) % 3]
+        disc_wind = None if discarder is None else WINDS[(discarder - self.dealer) % 3]
+        try:
+            if w.tiles is not None:
+                t = w.tiles
+                flags = {f: True for f in t.flags}
+                return score_hand(
+                    t.hand, win=t.win, melds=t.melds, tsumo=discarder is None, riichi=riichi,
+                    seat_wind=seat_wind, round_wind=self.round_wind, discarder_wind=disc_wind,
+                    dora_indicators=t.dora, ura_indicators=t.ura if riichi else (), kita=t.kita,
+                    flowers=t.flowers, honba=self.honba, kyotaku=self.sticks, rules=r, **flags)
+            v = w.value
+            assert v is not None
+            if v.ippatsu and not riichi:
+                raise KeeperError(f"{where}: ippatsu needs riichi (give --riichi {w.winner})")
+            yaku = (*v.yaku, *(("ippatsu",) if v.ippatsu else ()), *(("ura_dora",) * v.ura))
+            return score_from_han(v.han, v.fu, yakuman=v.yakuman, yaku=yaku, tsumo=discarder is None,
+                                  seat_wind=seat_wind, discarder_wind=disc_wind, honba=self.honba,
+                                  kyotaku=self.sticks, rules=r)
+        except NotAWinError as e:
+            raise KeeperError(f"{where}: not a win under {r.name}: {e}") from None
+        except KeeperError:
+            raise
+        except SanmaError as e:
+            raise KeeperError(f"{where}: {e}") from None
+
+    def _check_han(self, w: Winner, score: Score) -> None:
+        """P64: the rules' han minimum (the club's 2 han from 4 honba) for a hand given by value;
+        a hand given by tiles was checked by the scorer. A 1-han win under the 2-han minimum is a
+        chombo in seed 000 (L269), so it is refused here."""
+        if w.value is None or w.value.yakuman:
+            return
+        need = min_han_at(self.rules, self.honba)
+        han = w.value.han - (1 if w.value.ippatsu and not self.rules.shibari_counts_ippatsu and need > 1 else 0)
+        if han < need:
+            raise KeeperError(f"win by {w.winner}: {w.value.han} han is below the {need}-han minimum at "
+                              f"{self.honba} honba under {self.rules.name} (P64); under seed 000 that is a "
+                              f"chombo (`table chombo`)")
+
+    @staticmethod
+    def _closed(w: Winner) -> bool:
+        if w.tiles is not None:
+            return all(m.startswith("ankan:") for m in w.tiles.melds)
+        return w.value is not None and w.value.closed
+
+    def _tiles_of(self, w: Winner) -> list[Tile]:
+        assert w.tiles is not None
+        tiles = list(parse_tiles(w.tiles.hand))
+        for m in w.tiles.melds:
+            tiles += list(Meld.parse(m).tiles)
+        return tiles
+
+    def _chinitsu_shape(self, w: Winner) -> bool:
+        if w.tiles is None:
+            return w.value is not None and "chinitsu" in w.value.yaku
+        kinds = {t.kind for t in self._tiles_of(w) if not t.is_flower}
+        return bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+
+    def _ura_tiles(self, w: Winner) -> int | None:
+        """Physical tiles matching the ura indicators (``ura_chip_count = per_tile``, A000-25)."""
+        if w.tiles is None or not w.tiles.ura:
+            return None
+        ura_kinds = {successor(t.kind) for t in parse_tiles("".join(w.tiles.ura)) if not t.is_flower}
+        return sum(1 for t in self._tiles_of(w) if t.kind in ura_kinds)
+
+    def label(self) -> str:
+        lap = f" lap {self.lap + 1}" if self.lap else ""
+        return f"{self.round_wind}{self.kyoku + 1}{lap}"
+
+    # -- reading --------------------------------------------------------------------------------
+    def scores_by_person(self) -> dict[str, int]:
+        return self._by_person(self.scores)
+
+    def chips_by_person(self) -> dict[str, int]:
+        return self._by_person(self.chips)
+
+    def hand_json(self) -> dict[str, Any]:
+        return {"round": self.round_wind, "number": self.kyoku + 1, "lap": self.lap, "honba": self.honba,
+                "sticks": self.sticks, "dealer": self.players[self.dealer]}
+
+    def pot_json(self) -> dict[str, Any]:
+        return {"sticks": self.sticks, "chips": self.pot_chips}
+
+    # -- the table between hands: game/flow.py -------------------------------------------------
+    @property
+    def scores(self) -> list[int]:
+        return list(self.table.scores)
+
+    @property
+    def chips(self) -> list[int]:
+        return list(self.table.chips)
+
+    @property
+    def dealer(self) -> int:
+        return self.table.dealer
+
+    @property
+    def honba(self) -> int:
+        return self.table.honba
+
+    @property
+    def sticks(self) -> int:
+        return self.table.kyotaku
+
+    @property
+    def round_wind(self) -> str:
+        return self.table.round_wind(self.rules)
+
+    @property
+    def kyoku(self) -> int:
+        return self.table.dealer  # seat 0 deals first: hand n of a lap is dealt by seat n - 1
+
+    @property
+    def lap(self) -> int:
+        """Which lap of this round wind (the club's two East laps, overtime back to East)."""
+        wind = self.round_wind
+        return sum(1 for i in range(self.table.round_index) if flow.round_wind(self.rules, i) == wind)
+
+    def _move(self, scores: Sequence[int] | None = None, chips: Sequence[int] | None = None,
+              kyotaku: int | None = None) -> None:
+        """A payment outside a hand's end (riichi sticks, deposits, free penalties)."""
+        self.table = replace(self.table, scores=tuple(scores if scores is not None else self.table.scores),
+                             chips=tuple(chips if chips is not None else self.table.chips),
+                             kyotaku=self.table.kyotaku if kyotaku is None else kyotaku)
+
+    def _settle(self, outcome: payout.Outcome) -> payout.Settlement:
+        """The hand ends with ``outcome``: payout settles it, flow gives the next hand or the end."""
+        t = self.table
+        paid = payout.settle(self.rules, outcome, scores=t.scores, dealer=t.dealer, honba=t.honba, kyotaku=t.kyotaku)
+        end = flow.next_hand(self.rules, t, outcome, paid)
+        self.table = end.state
+        self.dead, self.at_draw = {}, {}
+        if end.over:
+            self.finished = True
+            self.end_reason = end.reason
+            self._end = end
+        return paid
+
+    def _apply_final(self, e: FinalEntry) -> dict[str, Any]:
+        """'Final scores only': the game's result from its final scores (and chips, if given)."""
+        scores = dict(e.scores)
+        if sorted(scores) != sorted(self.players):
+            raise KeeperError(f"final: give the scores of {', '.join(self.players)} (game {self.number}), "
+                              f"got {', '.join(scores)}")
+        total = sum(scores.values())
+        expected = 3 * self.rules.start_points
+        if total != expected:
+            raise KeeperError(f"final: the scores add up to {total:,}, not {expected:,} "
+                              f"(3 x {self.rules.start_points:,})")
+        for p, _ in e.chips:
+            self.seat(p, "final: chips")
+        if sum(c for _, c in e.chips):
+            raise KeeperError("final: chips won and lost must add up to 0")
+        chips = dict(e.chips)
+        self.table = flow.TableState.start(self.rules, [scores[p] for p in self.players])
+        self._move(chips=[chips.get(p, 0) for p in self.players])
+        self._final = e
+        self.finished = True
+        self.end_reason = "final_scores"
+        row = {"game": self.number, "kind": "final", "label": "final", "summary": "final scores",
+               "entry": _entry_json(e), "deltas": {p: scores[p] - self.rules.start_points for p in self.players},
+               "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores)}
+        self.hands.append(row)
+        return row
+
+    # -- the end of the game ---------------------------------------------------------------------
+    def result(self, series: Series) -> GameResult:
+        """Settle the finished game: flow's final settlement (end-of-game payments P110-P112 and
+        P121, placement, sticks, oka, uma — doubled when the series says so, P28), table chips
+        left over to the top (A000-27), and the series' streak chips (P120)."""
+        r = self.rules
+        m = self.uma_multiplier
+        rules = r if m == 1 else replace(r, uma=(r.uma[0] * m, r.uma[1] * m, r.uma[2] * m))  # P28
+        if self._final is not None:
+            fr = final_result(rules, self.table.scores, chips=self.table.chips)
+        else:
+            assert self._end is not None
+            fr = flow.final(rules, self._end)
+        chips = list(fr.chips)
+        if self.pot_chips:
+            chips[fr.ranks.index(1)] += self.pot_chips
+        ranks = self._by_person(fr.ranks)
+        streak = series.streak_chips(ranks, r.streak_chips)
+        total_chips = {p: chips[i] + streak[p] for i, p in enumerate(self.players)}
+        return GameResult(self.number, self._by_person(fr.scores), ranks,
+                          {p: fr.points[i] for i, p in enumerate(self.players)}, total_chips, self.end_reason,
+                          self.last_winner, m, streak)
+
+
+def _chip_flowers(w: Winner) -> int:
+    if w.tiles is not None:
+        return w.tiles.chip_flowers
+    return w.value.chip_flowers if w.value is not None else 0
+
+
+def _describe(name: str, s: Score) -> str:
+    if s.yakuman and not s.kazoe:
+        value = f"{s.yakuman}x yakuman"
+    else:
+        value = f"{s.han} han {s.fu} fu" + (f" {s.limit}" if s.limit else "")
+    return f"{name} {value} = {s.total:,}"
+
+
+def _entry_json(entry: Entry) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in asdict(entry).items():
+        if v in ((), None, "", 0, False, []) and k != "kind":
+            continue
+        out[k] = v
+    return out

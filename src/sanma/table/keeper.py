@@ -1,0 +1,412 @@
+"""A kept session: the log's entries replayed into games, and the store commands around it.
+
+:func:`compute` folds a session's entries, in order, into its games: each hand's outcome goes
+through :mod:`sanma.table.game` (which calls the shared settlement and flow code); a finished game
+is settled and the series (seed 000's rotation, streak chips, doubled uma) moves on. Nothing is
+stored but the entries, so a corrected entry changes everything after it. :class:`Keeper` wraps
+a :class:`~sanma.store.Store`: every write recomputes the session with the new change inside the
+write transaction, and a change that does not fit (a winner not at the table, a hand after the
+session ended, ...) is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules.loader import from_dict, to_dict
+from ..rules.schema import Rules
+from ..store.db import Store, _json
+from ..store.keeper import append_change, changes, create_session, session, sessions
+from .entries import Entry, FinalEntry, KeeperError, SeatingEntry, parse_entry
+from .game import GameResult, KeptGame
+from .log import Change, effective, last_undoable
+from .series import Series, SeriesError
+
+EXPORT_FORMAT = "sanma-table/1"
+
+
+@dataclass
+class Session:
+    """The computed state of a session (recomputed from the log on every read)."""
+
+    id: int
+    rules: Rules
+    people: tuple[str, ...]
+    mode: str
+    series_name: str | None
+    version: int
+    series: Series
+    games: list[GameResult] = field(default_factory=list)
+    current: KeptGame | None = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    next_dealer: str | None = None
+    last_order: tuple[str, ...] = ()
+
+    # -- building ------------------------------------------------------------------------------
+    def _game(self) -> KeptGame:
+        """The game in play, starting the next one when the last has ended."""
+        if self.current is not None and not self.current.finished:
+            return self.current
+        dealer = self.next_dealer if self.next_dealer is not None else self._default_dealer()
+        order = self.series.seat_order(dealer)
+        self.current = KeptGame(self.rules, len(self.games) + 1, order,
+                                uma_multiplier=self.series.uma_multiplier(self.rules.uma_doubling))
+        self.next_dealer = None
+        return self.current
+
+    def _default_dealer(self) -> str:
+        """Without an entered dice result: East's drawer in game 1, else the dice roller (P124)."""
+        if not self.games:
+            return self.series.active()[0]
+        return self.series.roller()
+
+    def apply(self, no: int, uid: int, entry: Entry, raw: Mapping[str, Any]) -> None:
+        if isinstance(entry, SeatingEntry):
+            self._seating(entry)
+            self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1, "kind": "seating",
+                              "summary": "seating: " + ", ".join(self.upcoming()) + " (first dealer first)",
+                              "entry": dict(raw), "deltas": {}, "chips": {}})
+            return
+        if self.mode == "final" and not isinstance(entry, FinalEntry):
+            raise KeeperError(f"session {self.id} records final scores only: enter each game with `table final`")
+        if self.mode == "hands" and isinstance(entry, FinalEntry):
+            raise KeeperError(f"session {self.id} records every hand; final scores alone are for a session "
+                              f"started with --final-only")
+        game = self._game()
+        row = game.apply(entry)
+        row.update(no=no, uid=uid, entry=dict(raw))
+        self.rows.append(row)
+        if game.finished:
+            self.last_order = game.players
+            result = game.result(self.series)
+            self.games.append(result)
+            self.series = self.series.after_game(result.ranks, last_winner=result.last_winner,
+                                                 doubling=self.rules.uma_doubling)
+
+    def _seating(self, entry: SeatingEntry) -> None:
+        if self.current is not None and not self.current.finished and self.current.hands:
+            raise KeeperError(f"a seating goes between games; game {self.current.number} is in play")
+        if entry.draw:
+            self.series = self.series.reseat(entry.draw)
+        if entry.dealer is not None:
+            self.series.seat_order(entry.dealer)  # checks the dealer plays the coming game
+            self.next_dealer = entry.dealer
+        if self.current is not None and not self.current.hands:
+            self.current = None  # not started: it is rebuilt with the new seating
+
+    # -- reading -------------------------------------------------------------------------------
+    def upcoming(self) -> tuple[str, ...]:
+        """The coming game's players in seat order (its first dealer first)."""
+        dealer = self.next_dealer if self.next_dealer is not None else self._default_dealer()
+        return self.series.seat_order(dealer)
+
+    def to_json(self) -> dict[str, Any]:
+        game = self.current if self.current is not None and not self.current.finished else None
+        chips = {p: 0 for p in self.people}
+        for g in self.games:
+            for p, c in g.chips.items():
+                chips[p] += c
+        order = self.upcoming()
+        coming = {"game": len(self.games) + 1, "seats": {p: ("ESW"[order.index(p)] if p in order else None)
+                                                          for p in self.people},
+                  "dealer": order[0], "sitting_out": self.series.sitting_out(), "roller": self.series.roller(),
+                  "reseat_due": self.series.reseat_due(),
+                  "uma_multiplier": self.series.uma_multiplier(self.rules.uma_doubling)}
+        if game is not None:
+            for p, c in game.chips_by_person().items():
+                chips[p] += c
+            state: dict[str, Any] = {
+                "game": game.number, "finished": False, "hand": game.hand_json(),
+                "seats": {p: game.wind_of(p) for p in self.people}, "scores": game.scores_by_person(),
+                "pot": game.pot_json(), "sitting_out": _sitting_out(self.people, game.players),
+                "uma_multiplier": game.uma_multiplier}
+        elif self.games:  # the last game is over; the next entry starts the next one
+            last = self.games[-1]
+            state = {"game": last.game, "finished": True, "hand": None,
+                     "seats": {p: (None if p not in last.ranks else "ESW"[self.last_order.index(p)])
+                               for p in self.people},
+                     "scores": dict(last.scores), "pot": {"sticks": 0, "chips": 0},
+                     "sitting_out": _sitting_out(self.people, tuple(last.ranks)),
+                     "uma_multiplier": last.uma_multiplier}
+        else:  # nothing entered yet
+            state = {"game": 1, "finished": False, "hand": _first_hand(self.rules, order[0]),
+                     "seats": coming["seats"], "scores": {p: self.rules.start_points for p in order},
+                     "pot": {"sticks": 0, "chips": 0}, "sitting_out": self.series.sitting_out(),
+                     "uma_multiplier": coming["uma_multiplier"]}
+        return {
+            "session": self.id, "rules": self.rules.name, "people": list(self.people), "series": self.series_name,
+            "mode": self.mode, "version": self.version, **state, "chips": chips, "next": coming,
+            "hands": self.rows, "games": [g.to_json() for g in self.games],
+            "standings": standings(self.people, self.games),
+        }
+
+
+def _first_hand(rules: Rules, dealer: str) -> dict[str, Any]:
+    return {"round": rules.round_winds[0], "number": 1, "lap": 0, "honba": 0, "sticks": 0, "dealer": dealer}
+
+
+def _sitting_out(people: Sequence[str], players: Sequence[str]) -> str | None:
+    out = [p for p in people if p not in players]
+    return out[0] if out else None
+
+
+def standings(people: Sequence[str], games: Sequence[GameResult]) -> list[dict[str, Any]]:
+    """Per person over ``games``: games played, total points, chips, placements, average placement;
+    ordered by points (then chips)."""
+    rows: dict[str, dict[str, Any]] = {p: {"person": p, "games": 0, "points": 0.0, "chips": 0, "score": 0,
+                                           "placements": [0, 0, 0]} for p in people}
+    for g in games:
+        for p, rank in g.ranks.items():
+            r = rows.setdefault(p, {"person": p, "games": 0, "points": 0.0, "chips": 0, "score": 0,
+                                    "placements": [0, 0, 0]})
+            r["games"] += 1
+            r["points"] = round(r["points"] + g.points[p], 1)
+            r["score"] += g.scores[p]
+            r["placements"][rank - 1] += 1
+        for p, c in g.chips.items():
+            rows[p]["chips"] += c
+    out = []
+    for r in rows.values():
+        n = r["games"]
+        r["average_placement"] = round(sum((i + 1) * k for i, k in enumerate(r["placements"])) / n, 3) if n else None
+        out.append(r)
+    out.sort(key=lambda r: (-r["points"], -r["chips"], r["person"]))
+    return out
+
+
+def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, series_name: str | None,
+            log: Sequence[Change], version: int) -> Session:
+    """The session's state from its log; :class:`KeeperError` naming the entry that does not fit."""
+    try:
+        series = Series.start(people, players_in_rotation=rules.players_in_rotation)
+    except SeriesError as e:
+        raise KeeperError(str(e)) from None
+    s = Session(session_id, rules, tuple(people), mode, series_name, version, series)
+    for no, (uid, raw) in enumerate(effective(log), start=1):
+        try:
+            s.apply(no, uid, parse_entry(raw), raw)
+        except (KeeperError, SeriesError) as e:
+            raise KeeperError(f"entry {no}: {e}") from None
+    return s
+
+
+# ---------------------------------------------------------------------------------------------
+# the store around it
+# ---------------------------------------------------------------------------------------------
+
+
+class Keeper:
+    """The score keeper over one open store (what ``sanma table`` and the server call)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def _load(self, session_id: int, log: Sequence[Change] | None = None) -> Session:
+        row = session(self.store, session_id)
+        import json
+
+        rules = from_dict(json.loads(row.rules_json), f"session {session_id}", name=row.rules_name)
+        if log is None:
+            log = changes(self.store, session_id)
+        return compute(row.id, rules, row.people, row.mode, row.series, log, row.version)
+
+    def new(self, rules: Rules, people: Sequence[str], *, series: str | None = None, mode: str = "hands",
+            author: str = "") -> dict[str, Any]:
+        """A new session under ``rules`` with ``people`` in seat-draw order."""
+        from .entries import _names
+
+        names = list(_names(list(people), "--people"))
+        try:
+            Series.start(names, players_in_rotation=rules.players_in_rotation)
+        except SeriesError as e:
+            raise KeeperError(str(e)) from None
+        sid = create_session(self.store, rules_name=rules.name, rules_json=_json(to_dict(rules), "rules"),
+                             people=names, mode=mode, series=series)
+        return self.state(sid)
+
+    def state(self, session_id: int) -> dict[str, Any]:
+        return self._load(session_id).to_json()
+
+    def log(self, session_id: int) -> list[dict[str, Any]]:
+        session(self.store, session_id)
+        return [c.to_json() for c in changes(self.store, session_id)]
+
+    def _change(self, session_id: int, kind: str, target: int | None, entry: Mapping[str, Any] | None, *,
+                author: str, reason: str, client_id: str | None, expected_version: int | None,
+                preview: bool) -> dict[str, Any]:
+        if entry is not None:
+            parse_entry(entry)  # the shape first: a malformed entry never reaches the store
+        if preview:
+            log = changes(self.store, session_id)
+            seq = log[-1].seq + 1 if log else 1
+            s = self._load(session_id, [*log, Change(seq, kind, target, entry)])  # type: ignore[arg-type]
+            out = s.to_json()
+            out["preview"] = True
+            return out
+
+        def check(new_log: list[Change]) -> None:
+            self._load(session_id, new_log)
+
+        append_change(self.store, session_id, kind, target, entry, author=author, reason=reason,  # type: ignore[arg-type]
+                      client_id=client_id, expected_version=expected_version, check=check)
+        return self.state(session_id)
+
+    def add(self, session_id: int, entry: Mapping[str, Any], *, author: str = "", reason: str = "",
+            client_id: str | None = None, expected_version: int | None = None,
+            preview: bool = False) -> dict[str, Any]:
+        """Append an entry (a hand's outcome, a penalty, a seating, a final score)."""
+        return self._change(session_id, "add", None, entry, author=author, reason=reason, client_id=client_id,
+                            expected_version=expected_version, preview=preview)
+
+    def _uid(self, session_id: int, hand_no: int) -> int:
+        entries = effective(changes(self.store, session_id))
+        if not 1 <= hand_no <= len(entries):
+            raise KeeperError(f"session {session_id} has no entry {hand_no} (entries are 1-{len(entries)})"
+                              if entries else f"session {session_id} has no entries yet")
+        return entries[hand_no - 1][0]
+
+    def fix(self, session_id: int, hand_no: int, entry: Mapping[str, Any] | None, *, author: str = "",
+            reason: str = "", client_id: str | None = None, expected_version: int | None = None,
+            preview: bool = False) -> dict[str, Any]:
+        """Replace entry ``hand_no`` (1-based, as listed), or delete it (``entry`` None)."""
+        session(self.store, session_id)
+        uid = self._uid(session_id, hand_no)
+        return self._change(session_id, "delete" if entry is None else "fix", uid, entry, author=author,
+                            reason=reason, client_id=client_id, expected_version=expected_version, preview=preview)
+
+    def undo(self, session_id: int, change: int | None = None, *, author: str = "", reason: str = "",
+             client_id: str | None = None, expected_version: int | None = None) -> dict[str, Any]:
+        """Revert the last edit, or change ``change`` of the log (an undo of an undo redoes it)."""
+        session(self.store, session_id)
+        log = changes(self.store, session_id)
+        if change is None:
+            target = last_undoable(log)
+            if target is None:
+                raise KeeperError(f"session {session_id}: nothing to undo")
+        else:
+            if not any(c.seq == change for c in log):
+                raise KeeperError(f"session {session_id} has no change {change} (see `sanma table log`)")
+            target = change
+        return self._change(session_id, "undo", target, None, author=author, reason=reason, client_id=client_id,
+                            expected_version=expected_version, preview=False)
+
+    # -- standings and export ------------------------------------------------------------------
+    def standings(self, session_id: int | None, series: str | None, *, store_games: bool = False) -> dict[str, Any]:
+        """Per person over a session's or a series' games; ``store_games`` adds every game of the
+        database (imported records, games sanma played) whose three players are all among them."""
+        if session_id is not None:
+            s = self._load(session_id)
+            people, games = list(s.people), list(s.games)
+            out: dict[str, Any] = {"session": session_id}
+        else:
+            rows = sessions(self.store, series)
+            if not rows:
+                raise KeeperError(f"no session in series {series!r}")
+            people, games = [], []
+            for r in rows:
+                s = self._load(r.id)
+                people += [p for p in s.people if p not in people]
+                games += s.games
+            out = {"series": series, "sessions": [r.id for r in rows]}
+        if store_games:
+            for g in self.store.games():
+                seats = g.seats
+                if (len(seats) == 3 and all(x.name in people and x.placement and x.points is not None
+                                            and x.score is not None for x in seats)):
+                    games.append(GameResult(-g.id, {x.name: int(x.score or 0) for x in seats},
+                                            {x.name: int(x.placement or 0) for x in seats},
+                                            {x.name: float(x.points or 0.0) for x in seats},
+                                            {x.name: 0 for x in seats}, f"store game {g.id} ({g.kind})"))
+        out.update(games=len(games), standings=standings(people, games))
+        return out
+
+    def export(self, session_id: int) -> dict[str, Any]:
+        """The session as JSON: its rules, people and whole log (``import`` replays it)."""
+        import json
+
+        row = session(self.store, session_id)
+        return {"format": EXPORT_FORMAT, "rules": json.loads(row.rules_json), "rules_name": row.rules_name,
+                "people": list(row.people), "mode": row.mode, "series": row.series,
+                "changes": self.log(session_id), "state": self.state(session_id)}
+
+    def export_csv(self, session_id: int) -> str:
+        """One row per entry and person: game, entry number, kind, round, honba, point and chip deltas."""
+        state = self.state(session_id)
+        out = io.StringIO()
+        w = csv.writer(out)
+        w.writerow(["session", "game", "no", "kind", "round", "honba", "person", "points", "chips"])
+        for h in state["hands"]:
+            for p in state["people"]:
+                if p in h["deltas"] or p in h["chips"]:
+                    w.writerow([session_id, h["game"], h["no"], h["kind"], h.get("label", ""), h.get("honba", ""),
+                                p, h["deltas"].get(p, 0), h["chips"].get(p, 0)])
+        for g in state["games"]:
+            for p in g["ranks"]:
+                w.writerow([session_id, g["game"], "", "final", "", "", p, g["scores"][p], g["chips"].get(p, 0)])
+        return out.getvalue()
+
+    def import_session(self, data: Any) -> dict[str, Any]:
+        """A new session from an export: the log's changes are replayed in order and checked."""
+        if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
+            raise KeeperError(f"not a sanma table export (expected \"format\": \"{EXPORT_FORMAT}\")")
+        rules = from_dict(data.get("rules") or {}, "import", name=str(data.get("rules_name") or "custom"))
+        log = data.get("changes")
+        if not isinstance(log, list):
+            raise KeeperError("import: 'changes' must be a list")
+        with self.store.transaction():
+            state = self.new(rules, data.get("people") or [], series=data.get("series"),
+                             mode=str(data.get("mode") or "hands"))
+            sid = int(state["session"])
+            for c in log:
+                if not isinstance(c, Mapping) or c.get("kind") not in ("add", "fix", "delete", "undo"):
+                    raise KeeperError(f"import: change {c!r} is malformed")
+                target = c.get("target")
+                if target is not None and not isinstance(target, int):
+                    raise KeeperError(f"import: change {c.get('seq')!r} has a bad target")
+                self._change(sid, str(c["kind"]), target, c.get("entry"), author=str(c.get("author") or ""),
+                             reason=str(c.get("reason") or ""), client_id=None, expected_version=None,
+                             preview=False)
+        return self.state(sid)
+
+
+# ---------------------------------------------------------------------------------------------
+# text output
+# ---------------------------------------------------------------------------------------------
+
+
+def render_text(state: Mapping[str, Any]) -> str:
+    """A compact readable view of a session's state."""
+    lines = [f"session {state['session']} — {state['rules']} — game {state['game']}"
+             + (" (finished)" if state["finished"] else "") + f" — version {state['version']}"]
+    h = state["hand"]
+    if h is not None:
+        lines.append(f"{h['round']}{h['number']}" + (f" lap {h['lap'] + 1}" if h["lap"] else "")
+                     + f", {h['honba']} honba, {h['sticks']} sticks, dealer {h['dealer']}")
+    for p in state["people"]:
+        wind = state["seats"].get(p)
+        score = state["scores"].get(p)
+        lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else f'{score:>7,}':>7}"
+                     f"  chips {state['chips'].get(p, 0):+d}")
+    for row in state["hands"][-8:]:
+        deltas = ", ".join(f"{p} {d:+,}" for p, d in row["deltas"].items() if d)
+        lines.append(f"  #{row['no']:<3} g{row['game']} {row.get('label', ''):<6} {row.get('summary', row['kind'])}"
+                     + (f" — {deltas}" if deltas else ""))
+    if state["finished"]:
+        nxt = state["next"]
+        lines.append(f"next: game {nxt['game']}, dealer {nxt['dealer']}"
+                     + (f", {nxt['sitting_out']} sits out" if nxt["sitting_out"] else "")
+                     + (f", uma x{nxt['uma_multiplier']}" if nxt["uma_multiplier"] > 1 else "")
+                     + (", seat draw due" if nxt["reseat_due"] else ""))
+    return "\n".join(lines)
+
+
+def render_standings(rows: Sequence[Mapping[str, Any]]) -> str:
+    out = [f"{'person':<12} {'games':>5} {'points':>8} {'chips':>6}  1st/2nd/3rd"]
+    for r in rows:
+        out.append(f"{r['person']:<12} {r['games']:>5} {r['points']:>8.1f} {r['chips']:>6}  "
+                   + "/".join(str(x) for x in r["placements"]))
+    return "\n".join(out)

@@ -1,0 +1,1 @@
+"""The server's pages (``sanma serve``): the score keeper's router is :mod:`sanma.web.keeper`."""

@@ -1,0 +1,199 @@
+"""The score keeper's pages and API in ``sanma serve`` (docs/KEEPER.md): phones at the table.
+
+Every device talks to the same :class:`~sanma.table.keeper.Keeper` over the server's database:
+``POST`` an entry with its client id (a tap sent twice is stored once) and the version it saw
+(a stale device is told to reload, nothing is lost), and each page's WebSocket pushes the
+session's state whenever its version changes — whoever changed it, in whatever process.
+
+    app.include_router(sanma.web.keeper.router)      # in web/app.py; needs app.state.db_path
+
+Errors are ``{"error": "..."}`` with a 4xx status; nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+
+from ..errors import SanmaError
+from ..rules.loader import from_dict, load_preset
+from ..store import StoreError, open_db
+from ..store.keeper import VersionConflict, session
+from ..table.keeper import Keeper
+
+STATIC = Path(__file__).parent / "static" / "keeper"
+MAX_BODY = 64 * 1024
+POLL_SECONDS = 0.3  # how often a page's socket looks for a newer version
+
+router = APIRouter()
+
+
+def _db(request: Request | WebSocket) -> str:
+    return str(getattr(request.app.state, "db_path", "sanma.sqlite"))
+
+
+def _call(request: Request, action: Callable[[Keeper], dict[str, Any]]) -> JSONResponse:
+    try:
+        store = open_db(_db(request))
+    except StoreError as e:
+        return JSONResponse({"error": str(e)}, status_code=503)
+    try:
+        return JSONResponse(action(Keeper(store)))
+    except VersionConflict as e:
+        return JSONResponse({"error": str(e)}, status_code=409)
+    except StoreError as e:
+        status = 404 if "no kept session" in str(e) else 400
+        return JSONResponse({"error": str(e)}, status_code=status)
+    except SanmaError as e:
+        return JSONResponse({"error": str(e)}, status_code=400)
+    finally:
+        store.close()
+
+
+async def _body(request: Request) -> dict[str, Any] | JSONResponse:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return JSONResponse({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
+    try:
+        body = json.loads(raw or b"{}")
+    except ValueError:
+        return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+    if not isinstance(body, dict):
+        return JSONResponse({"error": "the request body must be a JSON object"}, status_code=400)
+    return body
+
+
+def _opt_str(body: dict[str, Any], key: str) -> str:
+    v = body.get(key, "")
+    if not isinstance(v, str):
+        raise SanmaError(f"{key!r} must be text")
+    return v
+
+
+def _opt_int(body: dict[str, Any], key: str) -> int | None:
+    v = body.get(key)
+    if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+        raise SanmaError(f"{key!r} must be a whole number")
+    return v
+
+
+def _common(body: dict[str, Any]) -> dict[str, Any]:
+    cid = body.get("client_id")
+    if cid is not None and not isinstance(cid, str):
+        raise SanmaError("'client_id' must be text")
+    return {"author": _opt_str(body, "author"), "reason": _opt_str(body, "reason"), "client_id": cid,
+            "expected_version": _opt_int(body, "expected_version")}
+
+
+@router.get("/keeper", include_in_schema=False)
+async def keeper_home() -> Response:
+    return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+@router.get("/keeper/{session_id}", include_in_schema=False)
+async def keeper_page(session_id: int) -> Response:
+    return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+@router.post("/api/keeper/sessions")
+async def new_session(request: Request) -> JSONResponse:
+    """``{"rules": NAME | {"extends": NAME, ...}, "people": [..], "series": S?, "final_only": bool?}``."""
+    body = await _body(request)
+    if isinstance(body, JSONResponse):
+        return body
+
+    def act(k: Keeper) -> dict[str, Any]:
+        spec = body.get("rules", "club")
+        if isinstance(spec, str):
+            rules = load_preset(spec)
+        elif isinstance(spec, dict):
+            rules = from_dict(spec, "rules")
+        else:
+            raise SanmaError("'rules' must be a preset name or an object of fields")
+        people = body.get("people")
+        if not isinstance(people, list):
+            raise SanmaError("'people' must be a list of names")
+        series = body.get("series")
+        if series is not None and not isinstance(series, str):
+            raise SanmaError("'series' must be text")
+        return k.new(rules, people, series=series, mode="final" if body.get("final_only") else "hands",
+                     author=_opt_str(body, "author"))
+
+    return _call(request, act)
+
+
+@router.get("/api/keeper/sessions/{session_id}")
+async def get_session(request: Request, session_id: int) -> JSONResponse:
+    return _call(request, lambda k: k.state(session_id))
+
+
+@router.get("/api/keeper/sessions/{session_id}/log")
+async def get_log(request: Request, session_id: int) -> JSONResponse:
+    return _call(request, lambda k: {"session": session_id, "changes": k.log(session_id)})
+
+
+@router.post("/api/keeper/sessions/{session_id}/entries")
+async def add_entry(request: Request, session_id: int) -> JSONResponse:
+    """``{"entry": {...}, "client_id": ID?, "expected_version": N?, "preview": bool?, "author": A?}``."""
+    body = await _body(request)
+    if isinstance(body, JSONResponse):
+        return body
+    entry = body.get("entry")
+    if not isinstance(entry, dict):
+        return JSONResponse({"error": "'entry' must be a JSON object"}, status_code=400)
+    return _call(request, lambda k: k.add(session_id, entry, preview=bool(body.get("preview")), **_common(body)))
+
+
+@router.post("/api/keeper/sessions/{session_id}/entries/{hand_no}")
+async def fix_entry(request: Request, session_id: int, hand_no: int) -> JSONResponse:
+    """Correct entry ``hand_no``: ``{"entry": {...}}``, or ``{"delete": true}``."""
+    body = await _body(request)
+    if isinstance(body, JSONResponse):
+        return body
+    entry = None if body.get("delete") is True else body.get("entry")
+    if not (entry is None or isinstance(entry, dict)) or (entry is None and body.get("delete") is not True):
+        return JSONResponse({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
+    return _call(request, lambda k: k.fix(session_id, hand_no, entry, preview=bool(body.get("preview")),
+                                          **_common(body)))
+
+
+@router.post("/api/keeper/sessions/{session_id}/undo")
+async def undo(request: Request, session_id: int) -> JSONResponse:
+    body = await _body(request)
+    if isinstance(body, JSONResponse):
+        return body
+    return _call(request, lambda k: k.undo(session_id, _opt_int(body, "change"), **_common(body)))
+
+
+@router.websocket("/ws/keeper/{session_id}")
+async def live(ws: WebSocket, session_id: int) -> None:
+    """The session's state now, then again whenever its version changes (live updates for every
+    device at the table)."""
+    await ws.accept()
+    store = open_db(_db(ws))
+    try:
+        try:
+            seen = -1
+            keeper = Keeper(store)
+            while True:
+                version = session(store, session_id).version
+                if version != seen:
+                    await ws.send_text(json.dumps(keeper.state(session_id), ensure_ascii=False))
+                    seen = version
+                try:
+                    await asyncio.wait_for(ws.receive_text(), timeout=POLL_SECONDS)
+                except TimeoutError:
+                    continue
+        except SanmaError as e:
+            await ws.send_text(json.dumps({"error": str(e)}))
+            await ws.close(code=4404)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        store.close()

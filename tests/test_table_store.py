@@ -1,0 +1,139 @@
+"""The score keeper's storage: append-only log, client ids, expected-version check, backup, and
+the fold of corrections (issue 12 items 2 and 8)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sanma.store import Store, StoreError, open_db
+from sanma.store.keeper import VersionConflict, append_change, backup, changes, create_session, session
+from sanma.table.log import Change, ChangeKind, active, effective, last_undoable
+
+
+def _session(path: str | Path = ":memory:") -> tuple[Store, int]:
+    store = open_db(path)
+    sid = create_session(store, rules_name="club", rules_json="{}", people=["A", "B", "C"], mode="hands")
+    return store, sid
+
+
+def test_log_is_append_only_in_the_database() -> None:
+    """Item 8: hand entries are an append-only log; the database itself refuses edits."""
+    store, sid = _session()
+    append_change(store, sid, "add", None, {"kind": "draw"})
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.conn.execute("UPDATE keeper_changes SET reason = 'x'")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.conn.execute("DELETE FROM keeper_changes")
+
+
+def test_same_client_id_is_stored_once_and_a_reused_id_for_another_change_is_refused() -> None:
+    store, sid = _session()
+    a = append_change(store, sid, "add", None, {"kind": "draw"}, client_id="phone-1")
+    b = append_change(store, sid, "add", None, {"kind": "draw"}, client_id="phone-1")
+    assert (a.seq, a.duplicate, b.seq, b.duplicate) == (1, False, 1, True)
+    with pytest.raises(StoreError, match="already used"):
+        append_change(store, sid, "add", None, {"kind": "abort"}, client_id="phone-1")
+    assert len(changes(store, sid)) == 1 and session(store, sid).version == 1
+
+
+def test_expected_version_check_refuses_a_stale_writer_and_changes_nothing() -> None:
+    store, sid = _session()
+    append_change(store, sid, "add", None, {"kind": "draw"}, expected_version=0)
+    with pytest.raises(VersionConflict, match="version 1, not the expected 0"):
+        append_change(store, sid, "add", None, {"kind": "draw"}, expected_version=0)
+    assert session(store, sid).version == 1
+
+
+def test_a_refused_check_writes_nothing() -> None:
+    store, sid = _session()
+
+    def refuse(log: list[Change]) -> None:
+        raise StoreError(f"no ({len(log)})")
+
+    with pytest.raises(StoreError, match=r"no \(1\)"):
+        append_change(store, sid, "add", None, {"kind": "draw"}, check=refuse)
+    assert changes(store, sid) == [] and session(store, sid).version == 0
+
+
+def test_two_threads_against_one_file_lose_and_duplicate_nothing(tmp_path: Path) -> None:
+    """Item 2: two writers on one database, each with its own connection, each sending every
+    entry twice (a flaky connection): every entry stored exactly once, versions 1..n."""
+    path = tmp_path / "k.sqlite"
+    store, sid = _session(path)
+    store.close()
+    errors: list[BaseException] = []
+
+    def writer(name: str) -> None:
+        s = open_db(path)
+        try:
+            for i in range(15):
+                for _ in range(2):
+                    append_change(s, sid, "add", None, {"kind": "draw", "n": f"{name}{i}"}, client_id=f"{name}-{i}")
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+        finally:
+            s.close()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in ("x", "y")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    with open_db(path) as s:
+        log = changes(s, sid)
+        assert sorted(c.entry["n"] for c in log if c.entry) == sorted(f"{n}{i}" for n in "xy" for i in range(15))
+        assert [c.seq for c in log] == list(range(1, 31)) and session(s, sid).version == 30
+
+
+def test_backup_is_a_consistent_copy_and_never_overwrites(tmp_path: Path) -> None:
+    store, sid = _session(tmp_path / "live.sqlite")
+    append_change(store, sid, "add", None, {"kind": "draw"})
+    out = tmp_path / "copy.sqlite"
+    backup(store, str(out))
+    with open_db(out) as copy:
+        assert len(changes(copy, sid)) == 1
+    with pytest.raises(StoreError, match="already exists"):
+        backup(store, str(out))
+
+
+# --- the fold ----------------------------------------------------------------------------------
+
+def test_undo_of_an_undo_redoes_and_fixes_follow_their_entry() -> None:
+    log = [Change(1, "add", None, {"n": 1}), Change(2, "add", None, {"n": 2}), Change(3, "delete", 1, None),
+           Change(4, "undo", 3, None), Change(5, "undo", 4, None), Change(6, "fix", 2, {"n": 20})]
+    assert [e["n"] for _, e in effective(log)] == [20]
+    assert active(log) == {1, 2, 3, 5, 6}
+    assert last_undoable(log) == 6
+    log.append(Change(7, "undo", 6, None))
+    assert last_undoable(log) == 3 and [e["n"] for _, e in effective(log)] == [2]
+
+
+_ops = st.lists(st.tuples(st.sampled_from(["add", "fix", "delete"]), st.integers(0, 30)), max_size=25)
+
+
+@given(_ops, st.integers(0, 24))
+def test_undoing_any_change_then_undoing_the_undo_restores_the_entries(ops: list[tuple[str, int]], k: int) -> None:
+    """Item 3: every change can itself be undone: undo(c) then undo(undo(c)) gives back the log's entries."""
+    log: list[Change] = []
+    for kind, n in ops:
+        uids = [u for u, _ in effective(log)]
+        seq = len(log) + 1
+        if kind == "add" or not uids:
+            log.append(Change(seq, "add", None, {"n": seq}))
+        else:
+            edit: ChangeKind = "fix" if kind == "fix" else "delete"
+            log.append(Change(seq, edit, uids[n % len(uids)], {"n": -seq} if edit == "fix" else None))
+    if not log:
+        return
+    before = effective(log)
+    target = log[k % len(log)].seq
+    log.append(Change(len(log) + 1, "undo", target, None))
+    log.append(Change(len(log) + 1, "undo", len(log), None))
+    assert effective(log) == before

@@ -1,0 +1,142 @@
+"""The score keeper's pages and API in the server (issue 12 item 7): phones at the table.
+
+The API is tested with Starlette's client; the page in real Chromium (Debian's /usr/bin/chromium
+through Playwright): a phone-sized page enters a hand, corrects an old one, and a second device's
+page shows both without reloading.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from sanma.web.keeper import router
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+def _app(db: Path) -> FastAPI:
+    app = FastAPI()
+    app.state.db_path = str(db)
+    app.include_router(router)
+    return app
+
+
+def test_api_session_entries_fix_undo_and_errors(tmp_path: Path) -> None:
+    c = TestClient(_app(tmp_path / "k.sqlite"))
+    r = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]})
+    assert r.status_code == 200, r.text
+    sid = r.json()["session"]
+    win = {"kind": "win", "from": "B", "wins": [{"winner": "A", "han": 2, "fu": 30}]}
+    r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": win, "client_id": "t1", "expected_version": 0})
+    assert r.json()["version"] == 1
+    r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": win, "client_id": "t1", "expected_version": 0})
+    assert r.status_code == 200 and r.json()["version"] == 1  # the same tap twice: stored once
+    r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": win, "expected_version": 0})
+    assert r.status_code == 409 and "expected 0" in r.json()["error"]
+    r = c.post(f"/api/keeper/sessions/{sid}/entries/1", json={"entry": {**win, "from": "C"}, "reason": "C's tile"})
+    assert r.json()["hands"][0]["deltas"]["C"] < 0
+    r = c.post(f"/api/keeper/sessions/{sid}/undo", json={})
+    assert r.json()["hands"][0]["deltas"]["B"] < 0
+    assert [x["kind"] for x in c.get(f"/api/keeper/sessions/{sid}/log").json()["changes"]] == ["add", "fix", "undo"]
+    for body, status in (({"entry": {"kind": "win", "from": "A", "wins": [{"winner": "A", "han": 1, "fu": 30}]}}, 400),
+                         ({"entry": "x"}, 400), ({"entry": win, "expected_version": "1"}, 400)):
+        r = c.post(f"/api/keeper/sessions/{sid}/entries", json=body)
+        assert r.status_code == status and "error" in r.json()
+    assert c.post(f"/api/keeper/sessions/{sid}/entries", content=b"{nope").status_code == 400
+    assert c.get("/api/keeper/sessions/99").status_code == 404
+    assert c.get(f"/api/keeper/sessions/{sid}").json()["version"] == 3
+    with c.websocket_connect(f"/ws/keeper/{sid}") as ws:
+        assert '"version": 3' in ws.receive_text()
+        c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "draw", "tenpai": ["A"]}})
+        assert '"version": 4' in ws.receive_text()  # live update: pushed, not asked for
+
+
+@contextlib.contextmanager
+def _serving(db: Path) -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(_app(db), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the test server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updates(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    errors: list[str] = []
+    with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            other = browser.new_page(viewport={"width": 390, "height": 844})
+            for page in (phone, other):
+                page.set_default_timeout(15_000)
+                page.on("pageerror", lambda e: errors.append(str(e)))
+            phone.goto(f"{base}/keeper")
+            phone.fill("#new-people", "Aki,Ben,Chie")
+            phone.click("#new-go")
+            phone.wait_for_url("**/keeper/1")
+            phone.wait_for_selector("#scores tr[data-person='Aki']")
+            other.goto(f"{base}/keeper/1?centre=1")
+            other.wait_for_selector("#scores tr[data-person='Aki']")
+            # hand 1: Aki (dealer) rons Ben, 2 han 30 fu = 2,900
+            phone.select_option("#kind", "ron")
+            phone.select_option("#winner", "Aki")
+            phone.select_option("#from", "Ben")
+            phone.fill("#han", "2")
+            phone.fill("#fu", "30")
+            phone.click("#preview")
+            phone.wait_for_selector("#preview-out:has-text('Aki +2900')")
+            assert phone.text_content("#state-version") == "0"  # a preview saves nothing
+            phone.click("#save")
+            phone.wait_for_selector("#state-version:has-text('1')")
+            # hand 2: a draw, Chie tenpai
+            phone.select_option("#kind", "draw")
+            phone.check("#tenpai input[value='Chie']")
+            phone.click("#save")
+            phone.wait_for_selector("#state-version:has-text('2')")
+            other.wait_for_selector("#state-version:has-text('2')")
+            # correct hand 1: it was Chie's tile
+            phone.click("#hands button.fix[data-no='1']")
+            phone.select_option("#kind", "ron")
+            phone.select_option("#from", "Chie")
+            phone.fill("#reason", "it was Chie's tile")
+            phone.click("#save")
+            phone.wait_for_selector("#state-version:has-text('3')")
+            other.wait_for_selector("#state-version:has-text('3')")  # the other device, without a reload
+            chie = other.text_content("#scores tr[data-person='Chie'] td.score") or ""
+            ben = other.text_content("#scores tr[data-person='Ben'] td.score") or ""
+            assert chie.replace(",", "") == str(15000 - 2900 + 2000) and ben.replace(",", "") == str(15000 - 1000)
+            # a refused entry shows its error and changes nothing
+            phone.select_option("#kind", "ron")
+            phone.select_option("#winner", "Ben")
+            phone.select_option("#from", "Ben")
+            phone.click("#save")
+            phone.wait_for_selector("#error:has-text('cannot ron their own discard')")
+            assert phone.text_content("#state-version") == "3"
+        finally:
+            browser.close()
+    assert not errors
