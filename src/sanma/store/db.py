@@ -266,7 +266,7 @@ def _check_integrity(conn: sqlite3.Connection, where: str) -> None:
     """Refuse a damaged file (SQLite's quick_check: every page and index is sound) before any write."""
     try:
         rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # a damaged name in the report is not UTF-8
         raise StoreError(f"{where}: not a usable sanma database: the file is damaged or not a database "
                          f"({e}); nothing was written (restore it from a copy)") from None
     if rows != ["ok"]:
