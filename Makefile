@@ -25,8 +25,10 @@ install: $(STAMP) $(NATIVE)
 native: $(STAMP)
 	$(PY) tools/build_native.py
 
+# The browser table on this machine only; the lobby is at the URL printed (terminal play: sanma play).
 run: install
-	$(PY) -m sanma play --rules tenhou
+	@echo "sanma: open http://127.0.0.1:8000/"
+	$(PY) -m sanma serve --host 127.0.0.1 --port 8000 --db sanma.sqlite
 
 lint: install
 	$(PY) -m ruff check src tests benchmarks

@@ -165,13 +165,20 @@ class Checker:
                 expected.update(_mjai(t) for t in st_.hand)
             else:
                 assert pub["open_hand"] is None, f"seat {seat} sees seat {s}'s closed hand"
-            seen = Counter(x for x in _tile_strings({k: v for k, v in pub.items() if k != "open_hand"})
-                           if x in _TILE_NAMES)
+            # "wind" is the seat wind, a meld's "called" repeats one of its tiles (which one came from "target")
+            shown = {k: v for k, v in pub.items() if k not in ("open_hand", "wind")}
+            shown["melds"] = [{k: v for k, v in m.items() if k != "called"} for m in pub["melds"]]
+            seen = Counter(x for x in _tile_strings(shown) if x in _TILE_NAMES)
             seen.update(pub["open_hand"] or [])
             assert seen == expected, f"seat {seat}'s view of seat {s}: {seen} != public {expected}"
             public.update(expected)
-        shown = Counter(x for k, v in obs.items() if k not in ("hand", "drawn", "legal_actions", "round_wind", "seat")
-                        for x in _tile_strings(v) if x in _TILE_NAMES)
+        # own tiles (hand, closed_hand, drawn, waits, legal actions) are checked below; names and winds are not tiles
+        rest = {k: v for k, v in obs.items() if k not in ("hand", "closed_hand", "drawn", "waits", "legal_actions",
+                                                          "round_wind", "seat", "names", "seats")}
+        rest["seats"] = [{**{k: v for k, v in p.items() if k != "wind"},
+                          "melds": [{k: v for k, v in m.items() if k != "called"} for m in p["melds"]]}
+                         for p in obs["seats"]]
+        shown = Counter(x for v in rest.values() for x in _tile_strings(v) if x in _TILE_NAMES)
         assert shown <= public, f"seat {seat} sees tiles that are not public: {shown - public}"
         own = {_mjai(t) for t in me.hand} | {_mjai(t) for cm in me.melds for t in cm.meld.tiles}
         window = {_mjai(g._window_tile)} if g._pending and g._window_tile is not None else set()
@@ -235,6 +242,8 @@ class Checker:
                     assert m["pai"] == (raw["pai"] if raw["actor"] == seat else "?"), (
                         f"seat {seat} sees seat {raw['actor']}'s draw")
                     assert {k: v for k, v in m.items() if k != "pai"} == {k: v for k, v in raw.items() if k != "pai"}
+                elif t == "start_game":  # the wall seed is published only after the game
+                    assert "seed" not in m and m == {k: v for k, v in raw.items() if k != "seed"}
                 else:
                     assert t in PUBLIC_TYPES, f"unknown event type {t!r}: decide whether it must be masked"
                     assert m == raw

@@ -10,9 +10,9 @@ import typer
 from typer.testing import CliRunner
 
 from sanma.cli import simulate as simulate_cli
+from sanma.game.view import mask_event
 from sanma.rules import Rules
 from sanma.sim import SimulationError, play_game, seat_of, simulate
-from sanma.sim.arena import mask_event
 
 TENHOU = Rules.preset("tenhou")
 

@@ -237,6 +237,57 @@ def match_action(msg: Any, legal: Sequence[Action], seat: int) -> Action | str |
     return same[0]
 
 
+class MjaiStream:
+    """The events one seat has not been sent yet, batched as sanma's mjai dialect sends them.
+
+    The one home of the dialect's message building, shared by ``mjai:COMMAND`` and the server's
+    mjai WebSocket: ``start_game`` gets ``"id"`` (the seat), a riichi already announced in the
+    two-step form is not sent again, the last event carries ``possible_actions``.
+    """
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.skip_reach = False  # the seat's reach event was already sent in the two-step form
+
+    def push(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    def batch(self, seat: int, legal: Sequence[Action] = ()) -> list[dict[str, Any]]:
+        """The pending events (then forgotten); ``legal`` becomes the last one's ``possible_actions``."""
+        out: list[dict[str, Any]] = []
+        for e in self.events:
+            t = e.get("type")
+            if t == "start_game":
+                e = {**e, "id": seat}
+            elif t == "reach" and self.skip_reach and e.get("actor") == seat:
+                self.skip_reach = False
+                continue
+            out.append(e)
+        self.events.clear()
+        if out and legal:
+            out[-1] = {**out[-1], "possible_actions": [a.to_mjai() for a in legal]}
+        return out
+
+
+def reach_step(msg: dict[str, Any], legal: Sequence[Action], seat: int) -> tuple[dict[str, Any], list[Action]]:
+    """The two-step riichi: the ``reach`` event to send back and the discards it allows."""
+    kind = "open_reach" if msg.get("open") is True else "reach"
+    reach_tiles = [a for a in legal if a.type == kind]
+    step = {"type": "reach", "actor": seat, **({"open": True} if kind == "open_reach" else {}),
+            "possible_actions": [
+        {"type": "dahai", "actor": seat, "pai": a.tile.mjai if a.tile else "?", "tsumogiri": a.tsumogiri}
+        for a in reach_tiles]}
+    return step, reach_tiles
+
+
+def match_reach_discard(msg: Any, reach_tiles: Sequence[Action], seat: int) -> Action | None:
+    """The riichi discard a two-step answer (a ``dahai``) means, or None."""
+    if not (isinstance(msg, dict) and msg.get("type") == "dahai" and reach_tiles):
+        return None
+    choice = match_action({**msg, "type": "reach", "open": reach_tiles[0].type == "open_reach"}, reach_tiles, seat)
+    return choice if isinstance(choice, Action) else None
+
+
 class _Process:
     """The running program: one I/O thread writes a request line and reads the answer line.
 
@@ -434,13 +485,12 @@ class MjaiBot:
         self.incidents: list[str] = []
         self.incident_count = 0
         self.fallbacks = 0
-        self._events: list[dict[str, Any]] = []
+        self._stream = MjaiStream()
         self._process: _Process | None = None
         self._started = False
         self._dead = False  # the program stopped or was stopped: tsumogiri for the rest of the game
         self._seat: int | None = None
         self._answered = 0
-        self._skip_reach = False  # the seat's reach event was already sent in the two-step form
 
     def check(self) -> None:
         """Raise ``MjaiBotError`` when the program cannot be found (before any game starts)."""
@@ -450,39 +500,29 @@ class MjaiBot:
 
     # -- the Bot protocol ----------------------------------------------------------------------
     def on_event(self, event: dict[str, Any]) -> None:
-        self._events.append(event)
+        self._stream.push(event)
 
     def act(self, observation: Observation, legal: tuple[Action, ...]) -> Action:
         seat = legal[0].actor
         self._seat = seat
         if self._dead:
             return self._fall_back(legal)
-        batch = self._batch(seat)
-        if batch:
-            batch[-1] = {**batch[-1], "possible_actions": [a.to_mjai() for a in legal]}
+        batch = self._stream.batch(seat, legal)
         msg = self._ask(batch)
         if msg is None:
             return self._fall_back(legal)
         choice = match_action(msg, legal, seat)
         if choice == REACH_STEP:
-            kind = "open_reach" if msg.get("open") is True else "reach"
-            reach_tiles = [a for a in legal if a.type == kind]
-            step = {"type": "reach", "actor": seat, **({"open": True} if kind == "open_reach" else {}),
-                    "possible_actions": [
-                {"type": "dahai", "actor": seat, "pai": a.tile.mjai if a.tile else "?", "tsumogiri": a.tsumogiri}
-                for a in reach_tiles]}
+            step, reach_tiles = reach_step(msg, legal, seat)
             msg2 = self._ask([step])
             if msg2 is None:
                 return self._fall_back(legal)
-            if isinstance(msg2, dict) and msg2.get("type") == "dahai":
-                choice = match_action({**msg2, "type": "reach", "open": kind == "open_reach"}, reach_tiles, seat)
-            else:
-                choice = None
-            if not isinstance(choice, Action):
+            chosen = match_reach_discard(msg2, reach_tiles, seat)
+            if chosen is None:
                 return self._fall_back(legal, f"illegal riichi discard {_short(msg2)}; legal: "
                                               f"{', '.join(a.tile.mjai for a in reach_tiles if a.tile)}")
-            self._skip_reach = True
-            return choice
+            self._stream.skip_reach = True
+            return chosen
         if not isinstance(choice, Action):
             return self._fall_back(legal, f"illegal answer {_short(msg)}; legal: "
                                           f"{', '.join(json.dumps(a.to_mjai()) for a in legal)}")
@@ -496,26 +536,13 @@ class MjaiBot:
         self._process = None
         grace = CLOSE_GRACE
         if not self._dead and self._seat is not None:
-            batch = self._batch(self._seat)
+            batch = self._stream.batch(self._seat)
             if batch and p.ask(_line(batch), min(self.timeout, CLOSE_GRACE)) is None:
                 grace = 0  # it did not even answer end_game: do not wait for it to exit either
         p.close(grace)
-        self._events.clear()
+        self._stream.events.clear()
 
     # -- plumbing ------------------------------------------------------------------------------
-    def _batch(self, seat: int) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for e in self._events:
-            t = e.get("type")
-            if t == "start_game":
-                e = {**e, "id": seat}
-            elif t == "reach" and self._skip_reach and e.get("actor") == seat:
-                self._skip_reach = False
-                continue
-            out.append(e)
-        self._events.clear()
-        return out
-
     def _ask(self, batch: list[dict[str, Any]]) -> Any:
         """Send one batch; the decoded answer, or None after recording an incident."""
         if self._process is None:
@@ -565,7 +592,7 @@ class MjaiBot:
         if why:
             self._incident(why)
         self.fallbacks += 1
-        self._skip_reach = False
+        self._stream.skip_reach = False
         return fallback(legal)
 
     def _incident(self, what: str, *, dead: bool = False) -> None:

@@ -27,7 +27,7 @@ _app = typer.Typer(
 #: sub-command -> module of ``sanma.cli`` that registers it
 COMMANDS = {
     "score": "score", "shanten": "score", "play": "play", "simulate": "simulate", "replay": "replay",
-    "stats": "stats", "rules": "rules", "demo": "demo", "table": "table",
+    "stats": "stats", "rules": "rules", "demo": "demo", "table": "table", "serve": "serve", "verify": "verify",
 }
 _registered: set[str] = set()
 

@@ -33,8 +33,8 @@ from ..bots import BOTS, make_bot
 from ..errors import SanmaError, TileError
 from ..game.actions import Action
 from ..game.engine import Game
+from ..game.view import mask_event
 from ..rules.schema import Rules
-from ..sim.arena import mask_event
 from ..tiles import NUM_KINDS, Tile, parse_tiles, successor
 from .common import RULES_HELP, cli_errors, load_rules
 from .words import HONOUR_SHORT, fu_word, limit_word, yaku_word

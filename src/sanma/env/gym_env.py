@@ -31,8 +31,9 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..game.engine import Game
+from ..game.view import mask_event
 from ..rules.schema import Rules
-from ..sim.arena import LazyObservation, mask_event
+from ..sim.arena import LazyObservation
 from .action_space import NUM_ACTIONS, action_mask
 from .common import IllegalMode, RewardMode, check_modes, choose, render_text, resolve_rules, reward_of
 from .encoding import encode, flatten, observation_space

@@ -53,7 +53,8 @@ from .payout import (
     settle_hora,
 )
 from .settle import FinalResult, is_bust, riichi_bust, riichi_bust_chips
-from .wall import Wall, hand_seed
+from .view import SeatView, public_events, seat_view, spectator_view
+from .wall import Wall, hand_wall
 
 DRAGON_KINDS: Final = (31, 32, 33)
 
@@ -170,8 +171,8 @@ class Game:
     """A whole game (hanchan) under ``rules``, seeded: the same seed gives the same walls.
 
     ``walls`` may supply the wall of each hand (a test wall builder, a Tenhou shuffle); by default
-    each hand's wall is ``Wall.shuffled(rules, hand_seed(seed, hand_number, wall_key))``
-    (``sanma.game.wall.hand_seed``).
+    each hand's wall is ``hand_wall(rules, seed, hand_number, wall_key)``, i.e.
+    ``Wall.shuffled(rules, hand_seed(seed, hand_number, wall_key))`` (``sanma.game.wall``).
 
     The seed is secret while the game runs: no event carries it (every seat receives the events),
     and ``Game.seed`` is there to be published after the game, when anyone can rebuild each
@@ -293,30 +294,34 @@ class Game:
             return
         self._do_turn_action(action)
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand, every public fact, and its legal actions."""
-        me = self.seats[seat]
-        return {
-            "seat": seat,
-            "round_wind": self.round_wind,
-            "round_index": self.round_index,  # which lap of ``rules.round_winds`` ("EE" repeats a wind)
-            "kyoku": self.kyoku_in_round + 1,
-            "honba": self.honba,
-            "kyotaku": self.kyotaku,
-            "dealer": self.dealer,
-            "scores": list(self.scores),
-            "dora_indicators": [t.mjai for t in self.wall.dora_indicators],
-            "wall_remaining": self.wall.remaining,
-            "hand": sorted(t.mjai for t in me.hand),
-            "drawn": self._drawn.mjai if self._drawn is not None and self._turn == seat and not self._pending
-            else None,
-            "seats": [self._public_seat(s) for s in range(SEATS)],
-            "legal_actions": [a.to_mjai() for a in self.legal_actions(seat)],
-        }
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know now, as plain typed values (``sanma.game.view``: the only way out)."""
+        return seat_view(self, seat)
 
-    def public_events(self, seat: int) -> list[dict[str, Any]]:
-        """The event stream as ``seat`` sees it (other seats' tiles hidden)."""
-        return [self._mask(e, seat) for e in self.events]
+    def spectator_view(self) -> SeatView:
+        """The table as a spectator sees it: no concealed tile at all."""
+        return spectator_view(self)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, every public fact, and its legal actions (``view(seat)``)."""
+        return seat_view(self, seat).to_json()
+
+    def public_events(self, seat: int | None) -> list[dict[str, Any]]:
+        """The event stream as ``seat`` sees it (other seats' tiles hidden; ``None``: a spectator)."""
+        return public_events(self.events, seat)
+
+    def furiten(self, seat: int, tile: Tile | None = None) -> bool:
+        """Whether ``seat`` may not ron (``tile``, or any of its waits): its own discards (P75), a win
+        let pass this turn or under riichi (P75), the club's relaxed 13-sided kokushi (P78)."""
+        st = self.seats[seat]
+        if st.furiten_riichi or st.furiten_same_turn:
+            return True
+        if self.rules.kokushi_13_furiten == "club_relaxed" and len(st.waits) == 13:
+            # P78 / §5.4 (CLUB): a 13-sided kokushi is barred only from tiles it discarded itself,
+            # and from any ron in the go-around after it discarded a terminal or honour.
+            own = st.discarded_kinds & (set(st.waits) if tile is None else {tile.kind})
+            return bool(own) or bool(st.discards and st.discards[-1].tile.kind in YAOCHUU)
+        return bool(st.discarded_kinds & set(st.waits))
 
     # ------------------------------------------------------------------------------------------
     # hand set-up
@@ -324,7 +329,7 @@ class Game:
     def _start_hand(self) -> None:
         r = self.rules
         self.wall = (self._walls(r, self.hand_number) if self._walls
-                     else Wall.shuffled(r, hand_seed(self.seed, self.hand_number, self.wall_key)))
+                     else hand_wall(r, self.seed, self.hand_number, self.wall_key))
         self.seats = [SeatState() for _ in range(SEATS)]
         for i, tiles in enumerate(self.wall.haipai):
             seat = (self.dealer + i) % SEATS
@@ -755,16 +760,8 @@ class Game:
                 self._pending[other] = tuple(acts)
 
     def _ron_ok(self, seat: int, tile: Tile, window: str, kokushi_only: bool) -> bool:
-        st = self.seats[seat]
-        if st.furiten_riichi or st.furiten_same_turn:
+        if self.furiten(seat, tile):
             return False
-        if self.rules.kokushi_13_furiten == "club_relaxed" and len(st.waits) == 13:
-            # P78 / §5.4 (CLUB): a 13-sided kokushi is barred only from tiles it discarded itself,
-            # and from any ron in the go-around after it discarded a terminal or honour.
-            if tile.kind in st.discarded_kinds or (st.discards and st.discards[-1].tile.kind in YAOCHUU):
-                return False
-        elif st.discarded_kinds & set(st.waits):
-            return False  # furiten from one's own discards (P75)
         if window == "kita" and not self.rules.ron_on_kita:
             return False
         return self._can_win(seat, tile, tsumo=False, chankan=window == "kakan", kokushi_only=kokushi_only,
@@ -1215,26 +1212,6 @@ class Game:
         """Record one event (its mjai form: ``Game.events`` holds dicts, sanma.events builds them)."""
         self.events.append(e.to_mjai())
         self._turn_actions = None
-
-    def _public_seat(self, s: int) -> dict[str, Any]:
-        st = self.seats[s]
-        return {
-            "discards": [{"pai": d.tile.mjai, "tsumogiri": d.tsumogiri, "riichi": d.riichi, "called": d.called}
-                         for d in st.discards],
-            "melds": [{"type": cm.meld.type, "tiles": [t.mjai for t in cm.meld.tiles], "target": cm.target}
-                      for cm in st.melds],
-            "kita": st.kita, "flowers": st.flowers, "riichi": st.riichi, "hand_size": len(st.hand),
-            "open_hand": [t.mjai for t in st.hand] if st.open_riichi else None,
-        }
-
-    @staticmethod
-    def _mask(e: dict[str, Any], seat: int) -> dict[str, Any]:
-        t = e["type"]
-        if t == "start_kyoku":
-            return {**e, "tehais": [h if i == seat else ["?"] * len(h) for i, h in enumerate(e["tehais"])]}
-        if t == "tsumo" and e["actor"] != seat:
-            return {**e, "pai": "?"}
-        return e
 
     def _why_illegal(self, a: Action, legal: tuple[Action, ...]) -> str:
         where = f"{self.round_wind}-{self.kyoku_in_round + 1}, {self.honba} honba"

@@ -605,3 +605,10 @@ class WallBuilder:
         random.Random(self._seed).shuffle(rest)
         fill = iter(rest)
         return Wall(rules, [t if t is not None else next(fill) for t in order], self._dice)
+
+
+def hand_wall(rules: Rules, seed: int | str, hand_number: int, wall_key: bytes | None = None) -> Wall:
+    """The wall of hand ``hand_number`` (0-based) of a game seeded ``seed`` (and keyed by
+    ``wall_key``, see :func:`hand_seed`): the engine's default deal, and what ``sanma verify``
+    re-deals to check a published seed."""
+    return Wall.shuffled(rules, hand_seed(seed, hand_number, wall_key))

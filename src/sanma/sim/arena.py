@@ -23,6 +23,7 @@ from ..bots import Bot, make_bot
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
+from ..game.view import mask_event
 from ..rules.schema import Rules
 
 SEATS = 3
@@ -89,16 +90,6 @@ class LazyObservation(Mapping[str, Any]):
 def seat_of(entry: int, index: int) -> int:
     """The seat of ``--bots`` entry ``entry`` in game ``index`` (seats rotate every game)."""
     return (entry + index) % SEATS
-
-
-def mask_event(e: dict[str, Any], seat: int) -> dict[str, Any]:
-    """An event as ``seat`` may see it: other seats' deals and draws hidden."""
-    t = e["type"]
-    if t == "start_kyoku":
-        return {**e, "tehais": [h if i == seat else ["?"] * len(h) for i, h in enumerate(e["tehais"])]}
-    if t == "tsumo" and e["actor"] != seat:
-        return {**e, "pai": "?"}
-    return e
 
 
 def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,

@@ -190,7 +190,54 @@ CREATE TRIGGER keeper_changes_no_delete BEFORE DELETE ON keeper_changes
 BEGIN SELECT RAISE(ABORT, 'keeper_changes is append-only'); END;
 """
 
+# Version 3: the browser table's served games (``sanma serve``). A table is its settings, the
+# actions applied to it in order and the events each caused, written in one transaction per action;
+# a restarted server rebuilds every unfinished table from its seed and the actions. A finished
+# table's game is also a ``games`` row (``game_id``) that ``sanma replay`` / ``sanma stats`` read.
+#   ``web_tables``   id (unguessable), rules (name and full JSON), seats (JSON: kind, name and the
+#                    SHA-256 of each seat's token, never the token), seed and its SHA-256, clock,
+#                    per-seat toggles and time banks (JSON), created_at, finished, game_id.
+#   ``web_actions``  (table_id, idx): the seat, the action (mjai JSON and its index among the seat's
+#                    legal actions), how it was chosen (seat, bot, auto, clock) and when.
+#   ``web_events``   (table_id, idx): the engine's mjai events, in order.
+V_WEB = """
+CREATE TABLE web_tables (
+    id          TEXT PRIMARY KEY,
+    rules_name  TEXT NOT NULL,
+    rules_json  TEXT NOT NULL,
+    seats       TEXT NOT NULL,
+    seed        TEXT NOT NULL,
+    seed_hash   TEXT NOT NULL CHECK (length(seed_hash) = 64),
+    clock       TEXT NOT NULL,
+    toggles     TEXT NOT NULL,
+    banks       TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    finished    INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1)),
+    game_id     INTEGER REFERENCES games(id) ON DELETE SET NULL
+);
+CREATE INDEX web_tables_order ON web_tables(finished, created_at);
+
+CREATE TABLE web_actions (
+    table_id  TEXT NOT NULL REFERENCES web_tables(id) ON DELETE CASCADE,
+    idx       INTEGER NOT NULL CHECK (idx >= 0),
+    seat      INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 2),
+    legal_idx INTEGER NOT NULL CHECK (legal_idx >= 0),
+    action    TEXT NOT NULL,
+    how       TEXT NOT NULL CHECK (how IN ('seat', 'bot', 'auto', 'clock')),
+    at        TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE web_events (
+    table_id  TEXT NOT NULL REFERENCES web_tables(id) ON DELETE CASCADE,
+    idx       INTEGER NOT NULL CHECK (idx >= 0),
+    data      TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx)
+) WITHOUT ROWID;
+"""
+
+
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
-MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER)
+MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB)
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,202 @@
+"""What one seat (or a spectator) may know: the only way information leaves the engine.
+
+``seat_view(game, seat)`` is everything seat ``seat`` may see now as plain typed values (own hand
+with the drawn tile apart, its waits and furiten, every public fact, its legal actions);
+``spectator_view(game)`` is the same table with no concealed tile at all. ``mask_event(e, seat)``
+is an engine event as that seat (``None``: a spectator) may see it. Bots (``Game.observation``),
+the mjai adapter, the simulator, the terminal and the browser table all go through here.
+
+>>> from sanma.rules import Rules
+>>> from sanma.game.engine import Game
+>>> g = Game(Rules.preset("tenhou"), seed=1)
+>>> v = g.view(0)
+>>> v.seat, len(v.hand), v.drawn is not None, v.seats[1].hand_size
+(0, 14, True, 13)
+>>> s = g.spectator_view()
+>>> s.seat, s.hand, s.drawn, s.legal_actions
+(None, (), None, ())
+>>> [t for t in mask_event(g.events[1], None)["tehais"][0]][:2]
+['?', '?']
+>>> "seed" in mask_event(g.events[0], 0)
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..tiles import Tile
+from .actions import Action
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+HIDDEN = "?"  # a tile the seat may not see
+WIND_LETTERS = "ESW"
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardView:
+    """One tile of a river: tsumogiri, the riichi tile (drawn sideways), called away by another seat."""
+
+    tile: Tile
+    tsumogiri: bool
+    riichi: bool
+    called: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pai": self.tile.mjai, "tsumogiri": self.tsumogiri, "riichi": self.riichi, "called": self.called}
+
+
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """A called or concealed meld; ``target`` is the seat the called tile came from (None: ankan)."""
+
+    type: str
+    tiles: tuple[Tile, ...]
+    target: int | None
+    called: Tile | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "tiles": [t.mjai for t in self.tiles], "target": self.target,
+                "called": self.called.mjai if self.called is not None else None}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPublic:
+    """What everyone sees of one seat."""
+
+    seat: int
+    wind: str
+    discards: tuple[DiscardView, ...]
+    melds: tuple[MeldView, ...]
+    kita: int
+    flowers: int
+    riichi: bool
+    hand_size: int
+    open_hand: tuple[Tile, ...] | None  # an open riichi hand (club rules) is shown to everyone
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "wind": self.wind, "discards": [d.to_json() for d in self.discards],
+                "melds": [m.to_json() for m in self.melds], "kita": self.kita, "flowers": self.flowers,
+                "riichi": self.riichi, "hand_size": self.hand_size,
+                "open_hand": [t.mjai for t in self.open_hand] if self.open_hand is not None else None}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """The table as seat ``seat`` may see it (``seat`` None: a spectator, no concealed tile)."""
+
+    seat: int | None
+    round_wind: str
+    round_index: int  # which lap of ``rules.round_winds`` ("EE" repeats a wind)
+    kyoku: int
+    honba: int
+    kyotaku: int
+    dealer: int
+    turn: int
+    to_move: tuple[int, ...]
+    scores: tuple[int, ...]
+    names: tuple[str, ...]
+    dora_indicators: tuple[Tile, ...]  # revealed so far
+    wall_remaining: int
+    hand: tuple[Tile, ...]  # own concealed tiles in the order they came, the drawn tile included
+    drawn: Tile | None  # the tile just drawn, when it is this seat's turn to discard
+    waits: tuple[Tile, ...]  # own waits (a 3n+1 hand in tenpai)
+    furiten: bool
+    riichi: bool
+    legal_actions: tuple[Action, ...]
+    seats: tuple[SeatPublic, ...]
+    done: bool
+
+    @property
+    def closed_hand(self) -> tuple[Tile, ...]:
+        """The hand without the drawn tile (which the table shows apart)."""
+        if self.drawn is None:
+            return self.hand
+        hand = list(self.hand)
+        hand.reverse()
+        hand.remove(self.drawn)  # the drawn copy is the last one that came in
+        hand.reverse()
+        return tuple(hand)
+
+    def to_json(self, *, sort: bool = True) -> dict[str, Any]:
+        """Plain JSON; ``sort`` orders ``closed_hand`` (``hand`` is always sorted, as bots read it)."""
+        closed = sorted(self.closed_hand) if sort else list(self.closed_hand)
+        return {
+            "seat": self.seat,
+            "round_wind": self.round_wind,
+            "round_index": self.round_index,
+            "kyoku": self.kyoku,
+            "honba": self.honba,
+            "kyotaku": self.kyotaku,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "to_move": list(self.to_move),
+            "scores": list(self.scores),
+            "names": list(self.names),
+            "dora_indicators": [t.mjai for t in self.dora_indicators],
+            "wall_remaining": self.wall_remaining,
+            "hand": sorted(t.mjai for t in self.hand),
+            "closed_hand": [t.mjai for t in closed],
+            "drawn": self.drawn.mjai if self.drawn is not None else None,
+            "waits": [t.mjai for t in self.waits],
+            "furiten": self.furiten,
+            "riichi": self.riichi,
+            "seats": [s.to_json() for s in self.seats],
+            "legal_actions": [a.to_mjai() for a in self.legal_actions],
+            "done": self.done,
+        }
+
+
+def _public(game: Game, s: int) -> SeatPublic:
+    st = game.seats[s]
+    return SeatPublic(
+        s, game.seat_wind(s),
+        tuple(DiscardView(d.tile, d.tsumogiri, d.riichi, d.called) for d in st.discards),
+        tuple(MeldView(cm.meld.type, tuple(cm.meld.tiles), cm.target, cm.called) for cm in st.melds),
+        st.kita, st.flowers, st.riichi, len(st.hand), tuple(st.hand) if st.open_riichi else None)
+
+
+def _table(game: Game, seat: int | None, hand: tuple[Tile, ...], drawn: Tile | None, waits: tuple[Tile, ...],
+           furiten: bool, riichi: bool, legal: tuple[Action, ...]) -> SeatView:
+    return SeatView(
+        seat, game.round_wind, game.round_index, game.kyoku_in_round + 1, game.honba, game.kyotaku, game.dealer,
+        game._turn, game.to_move, tuple(game.scores), game.names, tuple(game.wall.dora_indicators),
+        game.wall.remaining, hand, drawn, waits, furiten, riichi, legal,
+        tuple(_public(game, s) for s in range(len(game.seats))), game.done)
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    """Everything ``seat`` may know now (issue 10 item 4)."""
+    if not 0 <= seat < len(game.seats):
+        raise ValueError(f"seat {seat} is not a seat of this table (0..{len(game.seats) - 1})")
+    me = game.seats[seat]
+    drawn = game._drawn if game._drawn is not None and game._turn == seat and not game._pending else None
+    waits = tuple(Tile(k) for k in me.waits) if sum(me.counts) % 3 == 1 else ()
+    return _table(game, seat, tuple(me.hand), drawn, waits, bool(waits) and game.furiten(seat), me.riichi,
+                  game.legal_actions(seat))
+
+
+def spectator_view(game: Game) -> SeatView:
+    """The table with no concealed tile at all: rivers, melds, kita, indicators, scores."""
+    return _table(game, None, (), None, (), False, False, ())
+
+
+def mask_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An engine event as ``seat`` may see it (``None``: a spectator): other seats' deals and draws
+    are ``"?"``, and ``start_game`` never carries the wall seed (published only after the game)."""
+    t = e["type"]
+    if t == "start_kyoku":
+        return {**e, "tehais": [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(e["tehais"])]}
+    if t == "tsumo" and e["actor"] != seat:
+        return {**e, "pai": HIDDEN}
+    if t == "start_game" and "seed" in e:
+        return {k: v for k, v in e.items() if k != "seed"}
+    return e
+
+
+def public_events(events: list[dict[str, Any]], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+    """``events[start:]`` as ``seat`` (``None``: a spectator) may see them."""
+    return [mask_event(events[i], seat) for i in range(start, len(events))]

@@ -1,0 +1,181 @@
+"""The web application: the lobby and table pages, the contract endpoints, the WebSockets.
+
+>>> app = create_app(":memory:")
+>>> sorted({r.path for r in app.routes if getattr(r, "path", "").startswith("/api/tables")})[:2]
+['/api/tables', '/api/tables/{table_id}']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..formats.writers import write_mjai, write_tenhou6
+from ..store import open_db
+from .tables import TableError, Tables
+from .ws import BURST, RATE, serve_socket
+
+log = logging.getLogger("sanma.web")
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 128 * 1024  # bytes of a request (a rule file fits many times)
+
+
+def _page(name: str) -> Response:
+    path = STATIC / name
+    if not path.is_file():
+        return JSONResponse({"error": f"page {name} is not part of this build"}, status_code=404)
+    return FileResponse(path, media_type="text/html")
+
+
+def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
+               burst: float = BURST) -> FastAPI:
+    """The whole server over the SQLite database at ``db_path`` (``":memory:"`` for tests).
+
+    ``rate`` / ``burst``: how many messages a second (in bursts of how many) one WebSocket may send.
+    """
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = open_db(db_path)
+        tables = Tables(store)
+        app.state.tables = tables
+        resumed = tables.resume()  # a restarted server goes on with every unfinished table
+        if resumed:
+            log.info("resumed %d unfinished table(s)", resumed)
+        try:
+            yield
+        finally:
+            tables.close()
+            store.close()
+
+    app = FastAPI(title="sanma", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    app.state.db_path = str(db_path)
+    app.state.limits = (rate, burst)
+
+    # Every error is {"error": "..."} with its status; never a stack trace (issue 11 item 6).
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail if isinstance(exc.detail, str) else "request refused"
+        return JSONResponse({"error": detail}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": "malformed request"}, status_code=400)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
+        return JSONResponse({"error": "internal error"}, status_code=500)
+
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> Response:
+        return _page("index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return _page("table.html")
+
+    @app.get("/t/{table_id}/watch", include_in_schema=False)
+    async def watch_page(table_id: str) -> Response:
+        return _page("table.html")
+
+    _api(app)
+    from . import keeper  # the score keeper's pages and API (docs/KEEPER.md)
+
+    app.include_router(keeper.router)
+    # Pages owned by the front end add their routers here (web/calc.py, web/replays.py).
+    return app
+
+
+def _tables(request: Request | WebSocket) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+def _error(e: TableError) -> JSONResponse:
+    return JSONResponse({"error": str(e)}, status_code=e.status)
+
+
+def _api(app: FastAPI) -> None:
+    @app.post("/api/tables")
+    async def create_table(request: Request) -> JSONResponse:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            return JSONResponse({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+        try:
+            table, tokens = _tables(request).create(body)
+        except TableError as e:
+            return _error(e)
+        seats = [{"seat": s, "kind": k, "token": tok, "url": f"/t/{table.id}?token={tok}"}
+                 for s, (k, tok) in enumerate(zip(table.kinds, tokens, strict=True))]
+        return JSONResponse({"id": table.id, "seed_hash": table.seed_hash, "seats": seats,
+                             "watch": f"/t/{table.id}/watch"}, status_code=201)
+
+    @app.get("/api/tables")
+    async def list_tables(request: Request) -> JSONResponse:
+        return JSONResponse({"tables": _tables(request).listing()})
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(request: Request, table_id: str) -> JSONResponse:
+        try:
+            return JSONResponse(_tables(request).get(table_id).public())
+        except TableError as e:
+            return _error(e)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(request: Request, table_id: str, format: str = "tenhou6") -> Response:
+        if format not in ("tenhou6", "mjai"):
+            return JSONResponse({"error": f"unknown format {format[:20]!r}: tenhou6 or mjai"}, status_code=400)
+        try:
+            table, events = _tables(request).finished_events(table_id)
+        except TableError as e:
+            return _error(e)
+        events = published_events(events, table.seed)
+        if format == "mjai":
+            return Response(write_mjai(events), media_type="application/x-ndjson")
+        return JSONResponse(write_tenhou6(events, table.rules))
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(request: Request, table_id: str) -> JSONResponse:
+        try:
+            table, events = _tables(request).finished_events(table_id)
+        except TableError as e:
+            return _error(e)
+        return JSONResponse({"id": table.id, "rules": table.rules.name, "names": list(table.names),
+                             "seed": table.seed, "events": published_events(events, table.seed)})
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True}
+
+    for role in ("play", "watch", "mjai"):
+        _socket(app, role)
+
+
+def _socket(app: FastAPI, role: str) -> None:
+    async def socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        await serve_socket(websocket, _tables(websocket), table_id, role, token, websocket.app.state.limits)
+
+    app.add_api_websocket_route(f"/ws/tables/{{table_id}}/{role}", socket)
+
+
+def published_events(events: list[dict[str, Any]], seed: str) -> list[dict[str, Any]]:
+    """A finished game's events with the seed in ``start_game`` (``sanma verify`` re-deals from it)."""
+    if not events or events[0].get("type") != "start_game":
+        return events
+    return [{**events[0], "seed": seed}, *events[1:]]

@@ -1,0 +1,606 @@
+"""The served tables: the server's game state, its only authority, kept in SQLite.
+
+A ``Table`` holds one ``Game`` and decides everything: the seats' legal actions, the bots' moves,
+the auto toggles, the clock. Every applied action and the events it caused are written in one
+transaction before anyone is told (``web_actions`` / ``web_events``); ``Tables.resume`` rebuilds
+an unfinished table from its seed by re-applying the stored actions (bots are seeded and are
+consulted again, so they go on as they were). Connections (``ws.py``) subscribe to a table and
+are sent what ``sanma.game.view`` lets their seat see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from ..bots import BOTS, Bot, make_bot
+from ..bots.mjai import fallback
+from ..errors import SanmaError
+from ..game.actions import Action
+from ..game.engine import Game
+from ..game.view import mask_event
+from ..rules import Rules
+from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
+from ..scoring import DORA_NAMES
+from ..store import Store
+
+log = logging.getLogger("sanma.web")
+
+SEATS = 3
+SEAT_KINDS = ("human", "mjai")  # besides the built-in bots of sanma.bots.BOTS
+TOGGLE_NAMES = ("auto_win", "auto_kita", "no_calls", "auto_tsumogiri", "auto_sort")
+DEFAULT_TOGGLES: dict[str, bool] = {"auto_win": False, "auto_kita": False, "no_calls": False,
+                                    "auto_tsumogiri": False, "auto_sort": True}
+DEFAULT_CLOCK: dict[str, float] = {"move": 15.0, "bank": 60.0}
+MAX_CLOCK = 3600.0
+MAX_NAME = 40
+MAX_SEED = 200
+
+
+class TableError(SanmaError):
+    """A request the server refuses (bad table settings, unknown table, bad token); nothing changed."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def seed_hash(seed: str) -> str:
+    """The published SHA-256 of the wall seed (shown before the first deal)."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# --------------------------------------------------------------------------------------------
+# Table settings from a request
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    rules: Rules
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+    seed: str
+    clock: dict[str, float]
+
+
+def parse_settings(body: Any) -> Settings:
+    """Validate a ``POST /api/tables`` body; a ``TableError`` names what is wrong."""
+    if not isinstance(body, dict):
+        raise TableError("the request body must be a JSON object")
+    unknown = set(body) - {"rules", "rules_toml", "seats", "names", "seed", "clock"}
+    if unknown:
+        raise TableError(f"unknown field(s) {', '.join(sorted(unknown))}")
+    rules = _rules_of(body)
+    seats = body.get("seats")
+    if not isinstance(seats, list) or len(seats) != SEATS or not all(isinstance(s, str) for s in seats):
+        raise TableError(f"'seats' must be a list of {SEATS} seat kinds (human, mjai or a bot name)")
+    for i, s in enumerate(seats):
+        if s not in SEAT_KINDS and s not in BOTS:
+            raise TableError(f"seat {i}: unknown kind {s!r}; choose from {', '.join((*SEAT_KINDS, *sorted(BOTS)))}")
+    names = body.get("names")
+    if names is None:
+        names = [s if s in BOTS else f"{s} {i + 1}" for i, s in enumerate(seats)]
+    if (not isinstance(names, list) or len(names) != SEATS
+            or not all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in names)):
+        raise TableError(f"'names' must be {SEATS} non-empty names of at most {MAX_NAME} characters")
+    seed = body.get("seed")
+    if seed is None:
+        seed_text = str(secrets.randbits(64))  # fairness: unguessable unless the creator chose one
+    elif isinstance(seed, bool) or not isinstance(seed, int | str) or not 0 < len(str(seed)) <= MAX_SEED:
+        raise TableError(f"'seed' must be an integer or a string of at most {MAX_SEED} characters")
+    else:
+        seed_text = str(seed)
+    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text, _clock_of(body.get("clock")))
+
+
+def _rules_of(body: dict[str, Any]) -> Rules:
+    spec, toml = body.get("rules"), body.get("rules_toml")
+    try:
+        if toml is not None:
+            if spec is not None:
+                raise TableError("give either 'rules' or 'rules_toml', not both")
+            if not isinstance(toml, str) or len(toml) > 64_000:
+                raise TableError("'rules_toml' must be the text of a rule file (at most 64 kB)")
+            return from_dict(parse_toml(toml, "the uploaded rule file"), "the uploaded rule file")
+        if isinstance(spec, str):
+            return load_preset(spec)
+        if isinstance(spec, dict):
+            return from_dict(spec, "'rules'")
+    except TableError:
+        raise
+    except SanmaError as e:
+        raise TableError(str(e)) from None
+    raise TableError("'rules' must be a preset name or a rule object ({\"extends\": NAME, ...})")
+
+
+def _clock_of(value: Any) -> dict[str, float]:
+    if value is None:
+        return dict(DEFAULT_CLOCK)
+    if not isinstance(value, dict) or set(value) - {"move", "bank"}:
+        raise TableError("'clock' must be {\"move\": seconds, \"bank\": seconds}")
+    out = dict(DEFAULT_CLOCK)
+    for k, v in value.items():
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_CLOCK:
+            raise TableError(f"clock {k!r} must be a number of seconds from 0 to {MAX_CLOCK:g}")
+        out[k] = float(v)
+    if out["move"] == 0:
+        out["bank"] = 0.0
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The auto toggles (server-held, per seat)
+# --------------------------------------------------------------------------------------------
+
+
+def auto_action(legal: Sequence[Action], toggles: Mapping[str, bool], riichi: bool) -> Action | None:
+    """The action the seat's toggles take for it, or None to ask the seat.
+
+    ``auto_win`` takes a win; ``auto_kita`` pulls a North; ``no_calls`` passes on pon / kan offers
+    (a ron is still asked); ``auto_tsumogiri`` (and always after riichi) discards the drawn tile
+    when no win, kan or kita is offered.
+    """
+    types = {a.type for a in legal}
+    if toggles.get("auto_win") and "hora" in types:
+        return next(a for a in legal if a.type == "hora")
+    if toggles.get("auto_kita") and "kita" in types and "hora" not in types:
+        return next(a for a in legal if a.type == "kita")
+    if "none" in types:  # a call window
+        if toggles.get("no_calls") and "hora" not in types:
+            return next(a for a in legal if a.type == "none")
+        return None
+    if (toggles.get("auto_tsumogiri") or riichi) and not types & {"hora", "ankan", "kakan", "kita"}:
+        return next((a for a in legal if a.type == "dahai" and a.tsumogiri), None)
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Results sent at the end of a hand and of the game
+# --------------------------------------------------------------------------------------------
+
+# The result screen's dora / ura / aka / kita / flowers counts, from the score's dora lines (scoring.DORA_NAMES).
+DORA_LINE_KEYS = {"dora": "dora", "kan_bonus": "dora", "ura_dora": "ura", "aka_dora": "aka", "kita_dora": "kita",
+                  "flower_dora": "flowers"}
+
+
+def hand_result(game: Game, hand_events: Sequence[dict[str, Any]], chips: Sequence[int]) -> dict[str, Any]:
+    """The result of the hand whose events are ``hand_events`` (start_kyoku .. end_kyoku)."""
+    start = hand_events[0]
+    res = game.hand_results[-1] if game.hand_results else None
+    wins = []
+    scores = list(res.scores) if res is not None and res.kind == "hora" else []
+    for e in hand_events:
+        if e["type"] != "hora":
+            continue
+        s = scores.pop(0) if scores else None
+        lines = {"dora": 0, "ura": 0, "aka": 0, "kita": 0, "flowers": 0}
+        for y in e.get("yaku", ()):
+            name = str(y.get("name", ""))
+            key = DORA_LINE_KEYS.get(name, "dora")
+            if name in DORA_NAMES:
+                lines[key] += int(y.get("han", 0))
+        wins.append({"seat": e["actor"], "from": e["target"], "tsumo": e["actor"] == e["target"], "pai": e["pai"],
+                     "hand": e.get("hora_tehais", []), "yaku": e.get("yaku", []), "han": e.get("han"),
+                     "fu": e.get("fu"), "fu_breakdown": [list(f) for f in s.fu_breakdown] if s is not None else [],
+                     "yakuman": e.get("yakuman", 0), "limit": e.get("limit"), "points": e.get("points"),
+                     "uradora_markers": e.get("uradora_markers", []), "pao": e.get("pao"),
+                     "deltas": e.get("deltas"), **lines})
+    none: dict[str, Any] = {}
+    end = next((e for e in reversed(hand_events) if e["type"] == "end_kyoku"), none)
+    draw = next((e for e in hand_events if e["type"] in ("ryukyoku", "chombo")), none)
+    return {"kind": res.kind if res is not None else "ryukyoku",
+            "round": {"wind": start["bakaze"], "number": start["kyoku"], "honba": start["honba"],
+                      "sticks": start["kyotaku"], "dealer": start["oya"]},
+            "reason": draw.get("reason", res.reason if res is not None else ""),
+            "wins": wins, "tenpai": draw.get("tenpai", list(res.tenpai) if res is not None else []),
+            "deltas": end.get("deltas", [0] * SEATS), "honba": start["honba"], "sticks": start["kyotaku"],
+            "chips": list(chips), "scores": end.get("scores", list(game.scores))}
+
+
+def game_result(game: Game) -> dict[str, Any]:
+    r = game.result
+    assert r is not None
+    end = game.events[-1]
+    return {"scores": list(r.scores), "ranks": list(r.ranks), "points": list(r.points), "chips": list(r.chips),
+            "oka": (game.rules.return_points - game.rules.start_points) * SEATS if game.rules.oka else 0,
+            "uma": list(game.rules.uma), "reason": end.get("reason", game.end_reason)}
+
+
+# --------------------------------------------------------------------------------------------
+# A table
+# --------------------------------------------------------------------------------------------
+
+Listener = Callable[["Table"], None]
+
+
+class Table:
+    """One served game. Driven by ``kick()``; all its methods run on the server's event loop."""
+
+    def __init__(self, tables: Tables, table_id: str, settings: Settings, token_hashes: Sequence[str],
+                 toggles: Sequence[dict[str, bool]], banks: Sequence[float], created_at: str) -> None:
+        self.tables = tables
+        self.id = table_id
+        self.rules = settings.rules
+        self.kinds = settings.kinds
+        self.names = settings.names
+        self.seed = settings.seed
+        self.seed_hash = seed_hash(settings.seed)
+        self.clock = settings.clock
+        self.token_hashes = tuple(token_hashes)
+        self.toggles = [dict(t) for t in toggles]
+        self.banks = [float(b) for b in banks]
+        self.created_at = created_at
+        self.game = Game(self.rules, seed=self.seed, names=self.names)
+        self.bots: dict[int, Bot] = {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
+                                     for s, k in enumerate(self.kinds) if k in BOTS}
+        self.seq = 0  # actions applied
+        self.fed = 0  # events the bots have been given
+        self.prompt_seq = [-1] * SEATS  # the seq a seat's open prompt carries
+        self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS
+        self.prompt_at = [0.0] * SEATS
+        self.timers: dict[int, asyncio.TimerHandle] = {}
+        self.listeners: set[Listener] = set()
+        self.connected = [0] * SEATS
+        self.hand_start = 1  # index of the current hand's start_kyoku event
+        self.hand_chips = [0] * SEATS  # chips when the current hand started
+        self.results: list[tuple[int, dict[str, Any]]] = []  # (events count when sent, hand result)
+        self._running = False
+        self._task: asyncio.Task[None] | None = None
+        self._note_hands(0)
+
+    # -- public state ----------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.game.done
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        if not token or len(token) > 200:
+            return None
+        h = _token_hash(token)
+        for s, th in enumerate(self.token_hashes):
+            if hmac.compare_digest(h, th):
+                return s
+        return None
+
+    def seats_info(self) -> list[dict[str, Any]]:
+        return [{"seat": s, "kind": k, "name": self.names[s], "connected": self.connected[s] > 0 or k in BOTS}
+                for s, k in enumerate(self.kinds)]
+
+    def public(self) -> dict[str, Any]:
+        """``GET /api/tables/ID``: no hidden tile; the seed only after the game."""
+        g = self.game
+        out: dict[str, Any] = {
+            "id": self.id, "rules": self.rules.name, "rules_detail": to_dict(self.rules),
+            "seats": self.seats_info(), "scores": list(g.scores),
+            "round": {"wind": g.round_wind, "number": g.kyoku_in_round + 1, "lap": g.round_index,
+                      "honba": g.honba, "sticks": g.kyotaku, "dealer": g.dealer},
+            "finished": g.done, "seed_hash": self.seed_hash, "clock": self.clock, "created_at": self.created_at,
+            "hands": len(g.hand_results)}
+        if g.done:
+            out["seed"] = self.seed
+            out["result"] = game_result(g)
+        return out
+
+    def legal(self, seat: int) -> tuple[Action, ...]:
+        return self.game.legal_actions(seat)
+
+    # -- acting ----------------------------------------------------------------------------
+    def act(self, seat: int, action: Action, how: str) -> None:
+        """Apply one of ``seat``'s legal actions: stored with its events in one transaction, then told."""
+        legal = self.game.legal_actions(seat)
+        idx = next(i for i, a in enumerate(legal) if a is action or a == action)
+        self._apply(seat, idx, how)
+        self.kick()
+
+    def _apply(self, seat: int, idx: int, how: str, *, store: bool = True) -> None:
+        g = self.game
+        legal = g.legal_actions(seat)
+        action = legal[idx]
+        if seat in self.timers:
+            self.timers.pop(seat).cancel()
+        if how == "seat" and self.clock["move"] > 0 and store:
+            used = time.monotonic() - self.prompt_at[seat]
+            self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, used - self.clock["move"]))
+        elif how == "clock":
+            self.banks[seat] = 0.0
+        n0 = len(g.events)
+        g.apply(action)
+        self.seq += 1
+        if store:
+            self.tables.persist_action(self, seat, idx, action, how, g.events[n0:])
+            if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
+                self.tables.finish(self)
+        self._note_hands(n0)
+
+    def _note_hands(self, n0: int) -> None:
+        """Hand boundaries among the new events (for reconnects and hand results)."""
+        events = self.game.events
+        for i in range(max(n0, 1), len(events)):
+            t = events[i]["type"]
+            if t == "end_kyoku":
+                chips = [c - h for c, h in zip(self.game.chips, self.hand_chips, strict=True)]
+                self.results.append((i + 1, hand_result(self.game, events[self.hand_start:i + 1], chips)))
+                self.hand_chips = list(self.game.chips)
+            elif t == "start_kyoku":
+                self.hand_start = i
+
+    def set_toggle(self, seat: int, name: str, value: bool) -> None:
+        self.toggles[seat][name] = value
+        self.tables.persist_settings(self)
+        self.kick()
+
+    # -- driving ---------------------------------------------------------------------------
+    def kick(self) -> None:
+        """Play the bots' and the toggles' moves, then tell every listener (asynchronously)."""
+        if self._running:
+            return
+        self._running = True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not on the loop (start-up): the next event drives it
+            self._running = False
+            return
+        self._task = loop.create_task(self._drive())
+
+    async def _drive(self) -> None:
+        try:
+            while self._step():
+                self._notify()
+                await asyncio.sleep(0)  # other tables and connections go on between moves
+            self._notify()
+            self._arm_clocks()
+        except Exception:  # pragma: no cover - a bug must not kill the server; the table stays where it was
+            log.exception("table %s: driving failed", self.id)
+        finally:
+            self._running = False
+
+    def _step(self) -> bool:
+        """One automatic move (a bot's or a toggle's); False when only people and mjai bots can move."""
+        g = self.game
+        if g.done:
+            return False
+        for seat in g.to_move:
+            legal = g.legal_actions(seat)
+            if not legal:
+                continue
+            bot = self.bots.get(seat)
+            if bot is not None:
+                self._feed_bots()
+                action = bot.act(g.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
+                self.act_quiet(seat, action, "bot")
+                return True
+            auto = auto_action(legal, self.toggles[seat], g.seats[seat].riichi)
+            if auto is not None and self.kinds[seat] == "human":
+                self.act_quiet(seat, auto, "auto")
+                return True
+        return False
+
+    def act_quiet(self, seat: int, action: Action, how: str) -> None:
+        legal = self.game.legal_actions(seat)
+        idx = next((i for i, a in enumerate(legal) if a is action or a == action), None)
+        if idx is None:  # a bot that chose something illegal plays its fallback
+            log.warning("table %s: %s chose an illegal %s", self.id, self.kinds[seat], action)
+            idx = legal.index(fallback(legal))
+        self._apply(seat, idx, how)
+
+    def _feed_bots(self) -> None:
+        events = self.game.events
+        for e in events[self.fed:]:
+            for s, bot in self.bots.items():
+                on_event = getattr(bot, "on_event", None)
+                if on_event is not None:
+                    on_event(mask_event(e, s))
+        self.fed = len(events)
+
+    def _notify(self) -> None:
+        for seat in range(SEATS):
+            legal = self.game.legal_actions(seat)
+            if legal != self.prompt_legal[seat]:
+                self.prompt_legal[seat] = legal
+                self.prompt_seq[seat] = self.seq
+                self.prompt_at[seat] = time.monotonic()
+                if seat in self.timers:
+                    self.timers.pop(seat).cancel()
+        for listener in list(self.listeners):
+            try:
+                listener(self)
+            except Exception:  # pragma: no cover - a broken connection is dropped by its handler
+                log.exception("table %s: a listener failed", self.id)
+
+    def deadline(self, seat: int) -> float | None:
+        """When the seat's open prompt runs out (time.time() seconds), or None without a clock."""
+        if self.clock["move"] <= 0 or not self.prompt_legal[seat]:
+            return None
+        left = self.clock["move"] + self.banks[seat] - (time.monotonic() - self.prompt_at[seat])
+        return time.time() + max(0.0, left)
+
+    def _arm_clocks(self) -> None:
+        if self.clock["move"] <= 0 or self.game.done:
+            return
+        loop = asyncio.get_running_loop()
+        for seat in self.game.to_move:
+            if seat in self.timers or seat in self.bots or not self.prompt_legal[seat]:
+                continue
+            left = self.clock["move"] + self.banks[seat] - (time.monotonic() - self.prompt_at[seat])
+            self.timers[seat] = loop.call_later(max(0.0, left), self._time_out, seat, self.prompt_seq[seat])
+
+    def _time_out(self, seat: int, seq: int) -> None:
+        self.timers.pop(seat, None)
+        if self.prompt_seq[seat] != seq or self.game.done:
+            return
+        legal = self.game.legal_actions(seat)
+        if legal:
+            self.act(seat, fallback(legal), "clock")
+
+    def close(self) -> None:
+        for t in self.timers.values():
+            t.cancel()
+        self.timers.clear()
+        for bot in self.bots.values():
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+
+
+# --------------------------------------------------------------------------------------------
+# All tables, and their persistence
+# --------------------------------------------------------------------------------------------
+
+
+class Tables:
+    """The server's tables over one ``Store``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.running: dict[str, Table] = {}
+
+    # -- creating and finding --------------------------------------------------------------
+    def create(self, body: Any) -> tuple[Table, list[str]]:
+        settings = parse_settings(body)
+        table_id = secrets.token_urlsafe(9)
+        tokens = [secrets.token_urlsafe(24) for _ in range(SEATS)]
+        toggles = [dict(DEFAULT_TOGGLES) for _ in range(SEATS)]
+        banks = [settings.clock["bank"]] * SEATS
+        table = Table(self, table_id, settings, [_token_hash(t) for t in tokens], toggles, banks, _now())
+        seats = [{"kind": k, "name": n, "token_sha256": th}
+                 for k, n, th in zip(settings.kinds, settings.names, table.token_hashes, strict=True)]
+        with self.store.transaction():
+            self.store.conn.execute(
+                "INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), json.dumps(seats),
+                 settings.seed, table.seed_hash, json.dumps(settings.clock), json.dumps(toggles), json.dumps(banks),
+                 table.created_at))
+            self._insert_events(table_id, 0, table.game.events)
+        self.running[table_id] = table
+        table.kick()
+        return table, tokens
+
+    def get(self, table_id: str) -> Table:
+        table = self.running.get(table_id)
+        if table is None:
+            if len(table_id) > 64 or not self._exists(table_id):
+                raise TableError(f"no table {table_id!r}", 404)
+            table = self._load(table_id)
+        return table
+
+    def _exists(self, table_id: str) -> bool:
+        return self.store.conn.execute("SELECT 1 FROM web_tables WHERE id = ?", (table_id,)).fetchone() is not None
+
+    def listing(self) -> list[dict[str, Any]]:
+        rows = self.store.conn.execute(
+            "SELECT id, rules_name, seats, finished, created_at, seed_hash FROM web_tables "
+            "ORDER BY created_at DESC, id LIMIT 200").fetchall()
+        out = []
+        for tid, rules_name, seats, finished, created, sh in rows:
+            t = self.running.get(tid)
+            out.append({"id": tid, "rules": rules_name, "finished": bool(finished), "created_at": created,
+                        "seed_hash": sh, "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]}
+                                                   for i, s in enumerate(json.loads(seats))],
+                        **({"scores": list(t.game.scores)} if t is not None else {})})
+        return out
+
+    def finished_events(self, table_id: str) -> tuple[Table, list[dict[str, Any]]]:
+        """A finished table and its full events; ``TableError`` 409 while it runs."""
+        table = self.get(table_id)
+        if not table.finished:
+            raise TableError(f"table {table_id!r} is still being played: its record exists after the game", 409)
+        return table, table.game.events
+
+    # -- persistence -----------------------------------------------------------------------
+    def _insert_events(self, table_id: str, start: int, events: Sequence[dict[str, Any]]) -> None:
+        self.store.conn.executemany(
+            "INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
+            [(table_id, start + i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(events)])
+
+    def persist_action(self, table: Table, seat: int, idx: int, action: Action, how: str,
+                       new_events: Sequence[dict[str, Any]]) -> None:
+        """The action and the events it caused, in one transaction (before anyone is told)."""
+        with self.store.transaction():
+            self.store.conn.execute(
+                "INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table.id, table.seq - 1, seat, idx, json.dumps(action.to_mjai()), how, _now()))
+            self._insert_events(table.id, len(table.game.events) - len(new_events), new_events)
+            self.store.conn.execute("UPDATE web_tables SET banks = ? WHERE id = ?",
+                                    (json.dumps(table.banks), table.id))
+
+    def persist_settings(self, table: Table) -> None:
+        with self.store.transaction():
+            self.store.conn.execute("UPDATE web_tables SET toggles = ?, banks = ? WHERE id = ?",
+                                    (json.dumps(table.toggles), json.dumps(table.banks), table.id))
+
+    def finish(self, table: Table) -> None:
+        """A finished game becomes a stored record (``sanma replay`` / ``sanma stats`` read it)."""
+        row = self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?", (table.id,)).fetchone()
+        if row is None or row[0]:
+            return
+        with self.store.transaction():
+            game_id = self.store.save_game(table.game.events, rules=table.rules, seed=table.seed)
+            self.store.conn.execute("UPDATE web_tables SET finished = 1, game_id = ? WHERE id = ?",
+                                    (game_id, table.id))
+        table.close()
+
+    # -- restart ---------------------------------------------------------------------------
+    def resume(self) -> int:
+        """Rebuild every unfinished table from its seed and stored actions; how many."""
+        ids = [r[0] for r in self.store.conn.execute("SELECT id FROM web_tables WHERE finished = 0")]
+        for tid in ids:
+            self._load(tid)
+        return len(ids)
+
+    def _load(self, table_id: str) -> Table:
+        row = self.store.conn.execute(
+            "SELECT rules_json, seats, seed, clock, toggles, banks, created_at, rules_name FROM web_tables "
+            "WHERE id = ?", (table_id,)).fetchone()
+        rules_json, seats_json, seed, clock, toggles, banks, created, rules_name = row
+        rules = from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name)
+        seats = json.loads(seats_json)
+        settings = Settings(rules, tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed,
+                            json.loads(clock))
+        table = Table(self, table_id, settings, [s["token_sha256"] for s in seats], json.loads(toggles),
+                      json.loads(banks), created)
+        finished = bool(self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?",
+                                                (table_id,)).fetchone()[0])
+        for seat, legal_idx, how in self.store.conn.execute(
+                "SELECT seat, legal_idx, how FROM web_actions WHERE table_id = ? ORDER BY idx", (table_id,)).fetchall():
+            bot = table.bots.get(seat)
+            if bot is not None and not finished:  # seeded bots decide again, so their state is where it was
+                table._feed_bots()
+                legal = table.game.legal_actions(seat)
+                with contextlib.suppress(SanmaError, LookupError):
+                    bot.act(table.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
+            table._apply(seat, legal_idx, how, store=False)
+        self.running[table_id] = table
+        if table.game.done and not finished:  # stopped after the last action, before it was marked finished
+            self.finish(table)
+            finished = True
+        if finished:
+            table.close()
+        else:
+            table.kick()
+        return table
+
+    def close(self) -> None:
+        for t in self.running.values():
+            t.close()
+        self.running.clear()

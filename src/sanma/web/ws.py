@@ -1,0 +1,393 @@
+"""The table WebSockets: the page's protocol (docs/WEB_PROTOCOL.md) and the mjai dialect.
+
+Everything a connection is sent is built here from ``sanma.game.view`` (the seat's view and its
+masked events, or the spectator's); everything it sends is checked against the seat's legal
+actions before the table changes. Refusals are ``error`` messages; nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
+from ..game.actions import Action
+from ..game.view import mask_event, public_events
+from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result
+
+log = logging.getLogger("sanma.web")
+
+PROTOCOL = 1
+MAX_FRAME = 4096  # bytes of one client frame
+RATE = 30.0  # messages a second a connection may send ...
+BURST = 60.0  # ... in bursts of this many
+MAX_STRIKES = 60  # refused-for-rate messages before the connection is closed (1008)
+
+
+def _dump(msg: Any) -> str:
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+def label(a: Action) -> str:
+    """A short text for a prompt button: ``pon 5p``, ``riichi 3s``, ``pass``."""
+    names = {"dahai": "discard", "reach": "riichi", "open_reach": "open riichi", "hora": "win", "none": "pass",
+             "ryukyoku": "nine terminals", "daiminkan": "kan", "ankan": "closed kan", "kakan": "added kan"}
+    text = names.get(a.type, a.type)
+    if a.type == "hora":
+        text = "tsumo" if a.target == a.actor else "ron"
+    tile = a.tile.mjai if a.tile is not None else (a.consumed[0].mjai if a.consumed else "")
+    return f"{text} {tile}".strip() if a.type not in ("none", "ryukyoku", "kita") else text
+
+
+class Limiter:
+    """A token bucket: ``allow()`` is False for a message over the rate."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+        self.strikes = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.strikes += 1
+        return False
+
+
+class Connection:
+    """One WebSocket on one table; its messages go out through a queue and one writer task."""
+
+    def __init__(self, ws: WebSocket, table: Table, seat: int | None) -> None:
+        self.ws = ws
+        self.table = table
+        self.seat = seat
+        self.out: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, msg: Any) -> None:
+        if not self.closed:
+            self.out.put_nowait(msg if isinstance(msg, str) else _dump(msg))
+
+    def error(self, code: str, message: str) -> None:
+        self.send({"type": "error", "code": code, "message": message})
+
+    async def writer(self) -> None:
+        while (msg := await self.out.get()) is not None:
+            try:
+                await self.ws.send_text(msg)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.closed = True
+                return
+
+    def update(self, table: Table) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def handle(self, raw: str) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def presence(self, table: Table) -> None:
+        pass
+
+
+class PageConnection(Connection):
+    """A person's seat (``seat``) or a spectator (``None``) on the page's protocol."""
+
+    def __init__(self, ws: WebSocket, table: Table, seat: int | None) -> None:
+        super().__init__(ws, table, seat)
+        self.sent_events = table.hand_start  # a (re)connect gets the current hand as the seat saw it
+        self.sent_results = len(table.results)
+        self.prompted = -1
+        self.ended = False
+        self.first = True
+
+    def hello(self) -> None:
+        t = self.table
+        self.send({"type": "hello", "protocol": PROTOCOL, "table": t.id,
+                   "role": "seat" if self.seat is not None else "spectator", "seat": self.seat,
+                   "rules": t.rules.name, "rules_detail": t.public()["rules_detail"], "seats": t.seats_info(),
+                   "seed_hash": t.seed_hash, "clock": t.clock,
+                   "toggles": dict(t.toggles[self.seat]) if self.seat is not None else None})
+
+    def update(self, table: Table) -> None:
+        g = table.game
+        events = g.events
+        if self.first or len(events) > self.sent_events or (self.seat is not None and self._prompt_due()):
+            view = g.view(self.seat) if self.seat is not None else g.spectator_view()
+            sort = table.toggles[self.seat]["auto_sort"] if self.seat is not None else True
+            self.send({"type": "view", "seq": table.seq, "event_index": self.sent_events,
+                       "view": view.to_json(sort=sort),
+                       "events": public_events(events, self.seat, self.sent_events)})
+            self.sent_events = len(events)
+            self.first = False
+        for _, result in table.results[self.sent_results:]:
+            self.send({"type": "hand_result", "seq": table.seq, "result": result})
+        self.sent_results = len(table.results)
+        if self.seat is not None and self._prompt_due():
+            s = self.seat
+            self.prompted = table.prompt_seq[s]
+            deadline = table.deadline(s)
+            self.send({"type": "prompt", "seq": table.prompt_seq[s],
+                       "actions": [{"id": i, **a.to_mjai(), "label": label(a)}
+                                   for i, a in enumerate(table.prompt_legal[s])],
+                       "clock": None if deadline is None else {"move": table.clock["move"],
+                                                               "bank": round(table.banks[s], 1),
+                                                               "deadline": round(deadline, 3)}})
+        if g.done and not self.ended:
+            self.ended = True
+            self.send({"type": "game_result", "result": game_result(g), "seed": table.seed})
+
+    def _prompt_due(self) -> bool:
+        s = self.seat
+        assert s is not None
+        return bool(self.table.prompt_legal[s]) and self.table.prompt_seq[s] != self.prompted
+
+    def presence(self, table: Table) -> None:
+        self.send({"type": "presence", "seats": table.seats_info()})
+
+    def handle(self, raw: str) -> None:
+        """One client message: act, toggle or ping; anything else is refused with a reason."""
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            return self.error("malformed", "a message must be one JSON object")
+        if not isinstance(msg, dict):
+            return self.error("malformed", "a message must be one JSON object")
+        kind = msg.get("type")
+        if kind == "ping":
+            t = msg.get("t")
+            return self.send({"type": "pong", "t": t if isinstance(t, int | float | str) and len(str(t)) < 64
+                              else None})
+        if kind not in ("action", "toggle"):
+            return self.error("unknown_type", f"unknown message type {str(kind)[:40]!r}; "
+                                              "send action, toggle or ping")
+        if self.seat is None:
+            return self.error("spectator", "a spectator cannot act or set toggles")
+        if kind == "toggle":
+            return self._toggle(msg)
+        return self._action(msg)
+
+    def _toggle(self, msg: dict[str, Any]) -> None:
+        name, value = msg.get("name"), msg.get("value")
+        if name not in TOGGLE_NAMES:
+            return self.error("unknown_toggle",
+                              f"unknown toggle {str(name)[:40]!r}; toggles: {', '.join(TOGGLE_NAMES)}")
+        if not isinstance(value, bool):
+            return self.error("malformed", "a toggle's value must be true or false")
+        assert self.seat is not None
+        self.table.set_toggle(self.seat, name, value)
+        for f in self.table.listeners:
+            c = getattr(f, "__self__", None)
+            if isinstance(c, PageConnection) and c.seat == self.seat:
+                c.send({"type": "toggles", "toggles": dict(self.table.toggles[self.seat])})
+        return None
+
+    def _action(self, msg: dict[str, Any]) -> None:
+        t, s = self.table, self.seat
+        assert s is not None
+        seq, idx = msg.get("seq"), msg.get("id")
+        if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(idx, int) or isinstance(idx, bool):
+            return self.error("malformed", "an action is {\"type\": \"action\", \"seq\": N, \"id\": K} with integers")
+        if t.game.done:
+            return self.error("game_over", "the game is over")
+        legal = t.game.legal_actions(s)
+        if not legal:
+            return self.error("not_your_turn", f"seat {s} has nothing to decide now "
+                                               f"(waiting for seat(s) {list(t.game.to_move)})")
+        if seq != t.prompt_seq[s]:
+            return self.error("stale", f"seq {seq} is not the open prompt's ({t.prompt_seq[s]})")
+        if not 0 <= idx < len(legal):
+            return self.error("no_such_action", f"id {idx} is not one of the prompt's actions 0..{len(legal) - 1}")
+        t.act(s, legal[idx], "seat")
+        return None
+
+
+class MjaiConnection(Connection):
+    """An external bot on a seat, in sanma's mjai dialect (the same messages as ``mjai:COMMAND``)."""
+
+    def __init__(self, ws: WebSocket, table: Table, seat: int) -> None:
+        super().__init__(ws, table, seat)
+        self.stream = MjaiStream()
+        self.fed = 0  # a bot connecting (again) gets the whole game so far, as mjai bots expect
+        self.asked = 0  # frames that want an answer
+        self.answered = 0
+        self.asked_seq = -1
+        self.reach_tiles: list[Action] | None = None
+        self.ended = False
+
+    def update(self, table: Table) -> None:
+        s = self.seat
+        assert s is not None
+        events = table.game.events
+        for e in events[self.fed:]:
+            self.stream.push(mask_event(e, s))
+        self.fed = len(events)
+        legal = table.prompt_legal[s]
+        if legal and table.prompt_seq[s] != self.asked_seq:
+            self.asked_seq = table.prompt_seq[s]
+            self.reach_tiles = None
+            self._ask(self.stream.batch(s, legal))
+        elif table.game.done and not self.ended:
+            self.ended = True
+            batch = self.stream.batch(s)
+            if batch:
+                self.send(batch)
+
+    def _ask(self, batch: list[dict[str, Any]]) -> None:
+        self.asked += 1
+        self.send(batch)
+
+    def handle(self, raw: str) -> None:
+        s, t = self.seat, self.table
+        assert s is not None
+        self.answered += 1
+        if self.answered < self.asked:
+            return  # the answer to a frame the clock already decided: dropped
+        self.answered = self.asked
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            msg = None
+        legal = t.game.legal_actions(s)
+        if not legal:
+            if not t.game.done:
+                self.send([{"type": "error", "message": f"seat {s} has nothing to decide now"}])
+            return
+        if not isinstance(msg, dict):
+            return self._refuse("an answer must be one JSON object (an mjai action)", legal)
+        if self.reach_tiles is not None:
+            chosen = match_reach_discard(msg, self.reach_tiles, s)
+            if chosen is None:
+                return self._refuse("illegal riichi discard", [], step=True)
+            self.stream.skip_reach = True
+            self.reach_tiles = None
+            t.act(s, chosen, "seat")
+            return None
+        choice = match_action(msg, legal, s)
+        if choice == REACH_STEP:
+            step, self.reach_tiles = reach_step(msg, legal, s)
+            self._ask([step])
+            return None
+        if not isinstance(choice, Action):
+            return self._refuse(f"illegal answer {_dump(msg)[:120]}", legal)
+        t.act(s, choice, "seat")
+        return None
+
+    def _refuse(self, why: str, legal: tuple[Action, ...] | list[Action], *, step: bool = False) -> None:
+        s = self.seat
+        possible = ([{"type": "dahai", "actor": s, "pai": a.tile.mjai if a.tile else "?", "tsumogiri": a.tsumogiri}
+                     for a in self.reach_tiles or ()] if step else [a.to_mjai() for a in legal])
+        self._ask([{"type": "error", "message": why, "possible_actions": possible}])
+
+
+# --------------------------------------------------------------------------------------------
+# Serving one socket
+# --------------------------------------------------------------------------------------------
+
+
+async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, token: str | None,
+                       limits: tuple[float, float] = (RATE, BURST)) -> None:
+    """Accept, check the table and token, then run the connection until it closes."""
+    await ws.accept()
+    try:
+        table = tables.get(table_id)
+    except TableError as e:
+        return await _refuse(ws, role, "no_such_table", str(e), 4404)
+    seat: int | None = None
+    if role != "watch":
+        seat = table.seat_of_token(token)
+        want = "mjai" if role == "mjai" else "human"
+        if seat is None:
+            return await _refuse(ws, role, "bad_token", "no seat of this table has that token", 4403)
+        if table.kinds[seat] != want:
+            return await _refuse(ws, role, "bad_token", f"seat {seat} is a {table.kinds[seat]} seat, "
+                                                         f"not a {want} seat", 4403)
+    conn: Connection = MjaiConnection(ws, table, seat) if role == "mjai" and seat is not None \
+        else PageConnection(ws, table, seat)
+    writer = asyncio.get_running_loop().create_task(conn.writer())
+    if isinstance(conn, PageConnection):
+        conn.hello()
+    if seat is not None:
+        table.connected[seat] += 1
+    table.listeners.add(conn.update)
+    conn.update(table)  # hello, then the view (and the open prompt), then who is here
+    _presence(table)
+    limiter = Limiter(*limits)
+    try:
+        while not conn.closed:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
+            if raw is None:
+                data = frame.get("bytes") or b""
+                if len(data) > MAX_FRAME:
+                    _too_large(conn)
+                    continue
+                raw = data.decode("utf-8", "replace")
+            if not limiter.allow():
+                if limiter.strikes > MAX_STRIKES:
+                    conn.send(_error(role, "rate", "too many messages: closing"))
+                    break
+                conn.send(_error(role, "rate", f"more than {limiter.rate:g} messages a second: refused"))
+                continue
+            if len(raw.encode()) > MAX_FRAME:
+                _too_large(conn)
+                continue
+            try:
+                conn.handle(raw)
+            except TableError as e:
+                conn.send(_error(role, "refused", str(e)))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        table.listeners.discard(conn.update)
+        if seat is not None:
+            table.connected[seat] -= 1
+        _presence(table)
+        conn.out.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2)
+        conn.closed = True
+        if ws.application_state != WebSocketState.DISCONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close(1008 if limiter.strikes > MAX_STRIKES else 1000)
+    return None
+
+
+def _error(role: str, code: str, message: str) -> Any:
+    if role == "mjai":
+        return [{"type": "error", "message": message}]
+    return {"type": "error", "code": code, "message": message}
+
+
+def _too_large(conn: Connection) -> None:
+    conn.send(_error("mjai" if isinstance(conn, MjaiConnection) else "play", "too_large",
+                     f"a message may be at most {MAX_FRAME} bytes"))
+
+
+def _presence(table: Table) -> None:
+    for f in list(table.listeners):
+        c = getattr(f, "__self__", None)
+        if isinstance(c, Connection):
+            c.presence(table)
+
+
+async def _refuse(ws: WebSocket, role: str, code: str, message: str, close_code: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(_dump(_error(role, code, message)))
+        await ws.close(close_code)
+
+
+__all__ = ["MjaiConnection", "PageConnection", "serve_socket"]

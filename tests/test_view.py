@@ -1,0 +1,134 @@
+"""The per-seat view (issue 10 item 4): ``Game.view(seat)``, the spectator view, masked events."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from sanma.game.engine import Game
+from sanma.game.view import mask_event, public_events
+from sanma.rules import Rules
+from sanma.tiles import Tile
+
+# Every key bots, sanma.env and the terminal read from Game.observation before the view existed.
+OBSERVATION_KEYS = {"seat", "round_wind", "round_index", "kyoku", "honba", "kyotaku", "dealer", "scores",
+                    "dora_indicators", "wall_remaining", "hand", "drawn", "seats", "legal_actions"}
+# winds, player names ("C") and the kinds a hand waits on: no copy of a tile
+WIND_KEYS = {"round_wind", "wind", "names", "waits"}
+SEAT_KEYS = {"discards", "melds", "kita", "flowers", "riichi", "hand_size", "open_hand"}
+
+
+def _tiles_in(value: object) -> Counter[str]:
+    """Every tile name anywhere in a JSON value."""
+    out: Counter[str] = Counter()
+    if isinstance(value, str):
+        try:
+            Tile.from_mjai(value)
+        except ValueError:
+            return out
+        out[value] += 1
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k not in WIND_KEYS:
+                out += _tiles_in(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            out += _tiles_in(v)
+    return out
+
+
+def _play(game: Game, rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        if game.done:
+            return
+        seat = game.to_move[0]
+        game.apply(rng.choice(game.legal_actions(seat)))
+
+
+def test_observation_is_the_view_and_keeps_every_key() -> None:
+    g = Game(Rules.preset("kansai"), seed=3)
+    _play(g, random.Random(3), 40)
+    for seat in range(3):
+        obs = g.observation(seat)
+        assert obs == g.view(seat).to_json()
+        assert set(obs) >= OBSERVATION_KEYS
+        assert all(set(s) >= SEAT_KEYS for s in obs["seats"])
+        assert obs["hand"] == sorted(t.mjai for t in g.seats[seat].hand)
+
+
+def test_view_shows_own_hand_with_the_drawn_tile_apart() -> None:
+    g = Game(Rules.preset("tenhou"), seed=11)
+    seat = g.to_move[0]
+    v = g.view(seat)
+    assert v.drawn is not None and len(v.hand) == 14 and len(v.closed_hand) == 13
+    assert Counter(v.closed_hand) + Counter([v.drawn]) == Counter(v.hand)
+    other = g.view((seat + 1) % 3)
+    assert other.drawn is None and other.legal_actions == ()
+    assert other.seats[seat].hand_size == 14
+
+
+def test_view_of_a_seat_names_no_tile_beyond_what_it_may_know() -> None:
+    """The seat's view mentions a tile kind only if the seat's own hand or the table shows a copy."""
+    rng = random.Random(5)
+    for seed in range(1):
+        g = Game(Rules.preset("tenhou"), seed=seed, max_hands=4)
+        while not g.done:
+            for seat in (0, 1, 2, None):
+                v = g.view(seat) if seat is not None else g.spectator_view()
+                known = Counter(t.mjai for t in v.hand) + Counter(t.mjai for t in v.dora_indicators)
+                for s in v.seats:
+                    known += Counter(d.tile.mjai for d in s.discards)
+                    known += Counter(t.mjai for m in s.melds for t in m.tiles)
+                    known["N"] += s.kita
+                mentioned = _tiles_in(v.to_json())
+                unknown = {k for k in mentioned if not known[k]}
+                assert not unknown, f"seat {seat} sees {unknown}"
+            _play(g, rng, 1)
+
+
+def test_spectator_view_has_no_concealed_tile() -> None:
+    g = Game(Rules.preset("tenhou"), seed=2)
+    _play(g, random.Random(2), 30)
+    j = g.spectator_view().to_json()
+    assert j["seat"] is None and j["hand"] == [] and j["closed_hand"] == [] and j["drawn"] is None
+    assert j["legal_actions"] == [] and j["waits"] == []
+    assert all(s["open_hand"] is None for s in j["seats"])
+
+
+def test_masked_events_hide_other_deals_draws_and_the_seed() -> None:
+    g = Game(Rules.preset("tenhou"), seed=4)
+    _play(g, random.Random(4), 20)
+    for seat in (0, 1, 2, None):
+        for e, raw in zip(public_events(g.events, seat), g.events, strict=True):
+            assert "seed" not in e
+            if e["type"] == "start_kyoku":
+                for i, h in enumerate(e["tehais"]):
+                    assert h == (raw["tehais"][i] if i == seat else ["?"] * len(h))
+            if e["type"] == "tsumo":
+                assert e["pai"] == (raw["pai"] if raw["actor"] == seat else "?")
+    assert g.public_events(1) == public_events(g.events, 1)
+    assert mask_event({"type": "dahai", "actor": 0, "pai": "1p", "tsumogiri": False}, None)["pai"] == "1p"
+
+
+def test_view_furiten_blocks_ron_P75() -> None:
+    """P75: a seat the view calls furiten is never offered a ron on one of its waits."""
+    checked = 0
+    for seed in range(6):
+        g = Game(Rules.preset("tenhou"), seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            for seat in range(3):
+                v = g.view(seat)
+                if v.furiten and any(a.type == "hora" and a.target != seat for a in v.legal_actions):
+                    pytest.fail(f"seed {seed}: furiten seat {seat} offered ron")
+                checked += v.furiten
+            _play(g, rng, 1)
+    assert checked > 0  # the situation did occur
+
+
+def test_view_rejects_a_seat_that_is_not_there() -> None:
+    g = Game(Rules.preset("tenhou"), seed=1)
+    with pytest.raises(ValueError, match="seat 3"):
+        g.view(3)

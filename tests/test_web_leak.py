@@ -1,0 +1,136 @@
+"""THE LEAK TEST (issue 11): every payload the server sends — to each seat, the spectator, the
+mjai bot and the record/replay requests — through a whole game over the real WebSocket, with a
+reconnect mid-hand and a request for the running game's record: no concealed tile of another seat,
+no wall tile, no unrevealed indicator and no seed is ever in one. And the checker does fire when a
+payload leaks."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+import sanma.web.ws as web_ws
+from web_helpers import Leak, LeakChecker, choose, mjai_answer, serving, ws_url
+
+SEED = "leak-7f3a9c2e51"
+RULES = {"extends": "tenhou", "round_winds": "E"}  # an East-only game: whole, and quick
+
+
+def _spectate(url: str, out: list[dict[str, Any]]) -> None:
+    with connect(url, open_timeout=30) as ws:
+        while True:
+            m = json.loads(ws.recv(timeout=180))
+            out.append(m)
+            if m["type"] == "game_result":
+                return
+
+
+def _mjai(url: str, out: list[list[dict[str, Any]]], seed: int) -> None:
+    rng = random.Random(seed)
+    with connect(url, open_timeout=30) as ws:
+        while True:
+            batch = json.loads(ws.recv(timeout=180))
+            out.append(batch)
+            if any(e.get("type") == "end_game" for e in batch):
+                return
+            answer = mjai_answer(batch, rng)
+            if answer is not None:
+                ws.send(json.dumps(answer))
+
+
+def _play(base: str, path: str, rng: random.Random, connections: list[list[dict[str, Any]]],
+          reconnect_after: int, record_checks: list[httpx.Response], table_id: str) -> None:
+    """A scripted person: plays every prompt; drops the connection mid-hand once and comes back."""
+    acted = 0
+    while True:
+        messages: list[dict[str, Any]] = []
+        connections.append(messages)
+        with connect(ws_url(base, path), open_timeout=30) as ws:
+            while True:
+                m = json.loads(ws.recv(timeout=180))  # a silent server fails the test, never hangs it
+                messages.append(m)
+                assert m["type"] != "error", m
+                if m["type"] == "game_result":
+                    return
+                if m["type"] == "prompt":
+                    a = choose(m["actions"], rng)
+                    ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": a["id"]}))
+                    acted += 1
+                    if acted == 5:  # the running game's record and replay are refused, and say nothing
+                        for fmt in ("mjai", "tenhou6"):
+                            record_checks.append(httpx.get(f"{base}/api/tables/{table_id}/record?format={fmt}"))
+                        record_checks.append(httpx.get(f"{base}/api/tables/{table_id}/replay"))
+                        record_checks.append(httpx.get(f"{base}/api/tables/{table_id}"))
+                    if acted == reconnect_after:
+                        break  # close mid-hand; the next connection must restore the view and nothing more
+
+
+def _whole_game(tmp_path: Path) -> tuple[LeakChecker, dict[str, Any]]:
+    with serving(tmp_path / "db.sqlite", rate=1000, burst=1000) as (base, app):
+        r = httpx.post(f"{base}/api/tables", json={"rules": RULES, "seats": ["human", "mjai", "efficient"],
+                                                  "seed": SEED, "clock": {"move": 0}})
+        assert r.status_code == 201, r.text
+        t = r.json()
+        tid = t["id"]
+        watch: list[dict[str, Any]] = []
+        frames: list[list[dict[str, Any]]] = []
+        threads = [threading.Thread(target=_spectate, args=(ws_url(base, f"/ws/tables/{tid}/watch"), watch)),
+                   threading.Thread(target=_mjai, args=(
+                       ws_url(base, f"/ws/tables/{tid}/mjai?token={t['seats'][1]['token']}"), frames, 2))]
+        for th in threads:
+            th.start()
+        pages: list[list[dict[str, Any]]] = []
+        records: list[httpx.Response] = []
+        _play(base, f"/ws/tables/{tid}/play?token={t['seats'][0]['token']}", random.Random(1), pages, 40,
+              records, tid)
+        for th in threads:
+            th.join(120)
+        game = app.state.tables.get(tid).game
+        assert game.done
+        checker = LeakChecker(game.events, SEED)
+        checker.check_page(None, watch)
+        checker.check_mjai(1, frames)
+        for messages in pages:
+            checker.check_page(0, messages)
+        assert [r.status_code for r in records[:3]] == [409, 409, 409]
+        for r in records:
+            checker.check(None, 0, r.json(), f"GET {r.url}")
+        after = httpx.get(f"{base}/api/tables/{tid}").json()
+        return checker, {"pages": pages, "watch": watch, "frames": frames, "after": after}
+
+
+def test_no_payload_leaks_through_a_whole_game(tmp_path: Path) -> None:
+    checker, seen = _whole_game(tmp_path)
+    pages = seen["pages"]
+    assert len(pages) == 2, "the scripted person reconnected once"
+    again = pages[1]
+    assert again[0]["type"] == "hello" and again[1]["type"] == "view"
+    assert again[1]["events"][0]["type"] == "start_kyoku"  # the current hand as the seat saw it, no more
+    assert seen["watch"][-1]["type"] == "game_result" and seen["frames"]
+    assert seen["after"]["finished"] and seen["after"]["seed"] == SEED  # published after the game
+    assert checker.payloads > 500
+
+
+def test_the_checker_fires_when_a_payload_leaks_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Proof that the leak test can fail: one view message carries the deal unmasked."""
+    real = web_ws.public_events
+    leaked: list[bool] = []
+
+    def leaky(events: list[dict[str, Any]], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        out = real(events, seat, start)
+        if not leaked and out and out[0]["type"] == "start_kyoku" and seat is None:
+            leaked.append(True)
+            return [events[start], *out[1:]]  # the spectator is sent every seat's deal, once
+        return out
+
+    monkeypatch.setattr(web_ws, "public_events", leaky)
+    with pytest.raises(Leak, match="cannot know"):
+        _whole_game(tmp_path)
+    assert leaked == [True]

@@ -1,0 +1,71 @@
+"""The result screen's data (issue 11 item 2): per hand the yaku, han, fu and its breakdown, the
+dora lines, payments per seat with honba and sticks, chips; the final settlement."""
+
+from __future__ import annotations
+
+import random
+
+from sanma.game.engine import Game
+from sanma.rules import Rules
+from sanma.web.tables import auto_action, game_result, hand_result
+
+
+def _games(preset: str, n: int) -> list[tuple[Game, list[dict[str, object]]]]:
+    out = []
+    for seed in range(n):  # whole hanchan, a seeded random player who always wins
+        g = Game(Rules.preset(preset), seed=seed)
+        rng = random.Random(seed)
+        results = []
+        start, chips = 1, [0, 0, 0]
+        while not g.done:
+            seat = g.to_move[0]
+            legal = g.legal_actions(seat)
+            wins = [a for a in legal if a.type == "hora"]
+            n0 = len(g.events)
+            g.apply(wins[0] if wins else rng.choice(legal))
+            for i in range(n0, len(g.events)):
+                if g.events[i]["type"] == "end_kyoku":
+                    delta = [c - h for c, h in zip(g.chips, chips, strict=True)]
+                    results.append(hand_result(g, g.events[start:i + 1], delta))
+                    chips = list(g.chips)
+                elif g.events[i]["type"] == "start_kyoku":
+                    start = i
+        out.append((g, results))
+    return out
+
+
+def test_hand_results_itemise_each_win_and_every_payment() -> None:
+    wins = 0
+    for g, results in _games("kansai", 3):
+        assert len(results) == len(g.hand_results)
+        for r, hr in zip(results, g.hand_results, strict=True):
+            assert r["kind"] == hr.kind and r["deltas"] == list(hr.deltas)
+            for w in r["wins"]:
+                wins += 1
+                assert w["yaku"] and all({"name", "han"} <= set(y) for y in w["yaku"])
+                assert w["han"] == sum(y["han"] for y in w["yaku"]) or w["yakuman"]
+                if not w["yakuman"] and w["limit"] is None:
+                    assert sum(f for _, f in w["fu_breakdown"]) <= w["fu"] < sum(f for _, f in w["fu_breakdown"]) + 10
+                assert w["dora"] + w["aka"] + w["ura"] + w["kita"] + w["flowers"] <= w["han"] or w["yakuman"]
+        final = game_result(g)
+        assert final["scores"] == list(g.result.scores) and sorted(final["ranks"]) == [1, 2, 3]
+        assert final["uma"] == list(g.rules.uma)
+    assert wins > 0
+
+
+def test_auto_toggles_choose_what_they_say() -> None:
+    from sanma.game.actions import Action
+    from sanma.tiles import Tile
+
+    win, none = Action("hora", 0, Tile.parse("1p"), target=1), Action("none", 0)
+    pon = Action("pon", 0, Tile.parse("1p"), consumed=(Tile.parse("1p"), Tile.parse("1p")), target=1)
+    assert auto_action((win, none), {"auto_win": True}, False) == win
+    assert auto_action((win, none), {"no_calls": True}, False) is None  # a ron is still asked
+    assert auto_action((pon, none), {"no_calls": True}, False) == none
+    d1, d2 = Action("dahai", 0, Tile.parse("1p")), Action("dahai", 0, Tile.parse("9s"), tsumogiri=True)
+    kita = Action("kita", 0, Tile.parse("4z"))
+    assert auto_action((d1, d2), {"auto_tsumogiri": True}, False) == d2
+    assert auto_action((d1, d2), {}, True) == d2  # always after riichi
+    assert auto_action((d1, d2, kita), {}, True) is None  # ... unless a kita (or a win, a kan) is offered
+    assert auto_action((d1, d2, kita), {"auto_kita": True}, True) == kita
+    assert auto_action((d1, d2), {}, False) is None
