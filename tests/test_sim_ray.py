@@ -37,13 +37,14 @@ def _games(out: dict[str, Any]) -> dict[str, Any]:
 
 def test_ray_backend_gives_the_same_games_as_local_processes(cluster: None) -> None:
     bots = (f"mjai:{sys.executable} {EXAMPLE}", "efficient", "random")  # an external bot on the workers too
-    on_ray = simulate("tenhou", games=6, seed=21, bots=bots, jobs=2, backend="ray")
-    local = simulate("tenhou", games=6, seed=21, bots=bots, jobs=1)
+    key = b"the same secret for both runs"  # an external bot's walls are keyed: one key repeats a run
+    on_ray = simulate("tenhou", games=6, seed=21, bots=bots, jobs=2, backend="ray", wall_key=key)
+    local = simulate("tenhou", games=6, seed=21, bots=bots, jobs=1, wall_key=key)
     assert on_ray.backend == "ray" and local.backend == "local"
     assert on_ray.records == local.records  # game by game, not only the sums
     assert _games(on_ray.to_json()) == _games(local.to_json())
     assert on_ray.incidents == 0 and on_ray.seats[0].win_rate > 0
-    other = simulate("tenhou", games=6, seed=22, bots=bots, backend="ray")
+    other = simulate("tenhou", games=6, seed=22, bots=bots, backend="ray", wall_key=key)
     assert other.records != on_ray.records  # another seed, other games
 
 

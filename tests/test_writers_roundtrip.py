@@ -23,7 +23,7 @@ from sanma.errors import RecordError
 from sanma.formats import GameRecord, read_mjai, read_tenhou6
 from sanma.formats.record import DoraRevealed
 from sanma.formats.tenhou import _CALL_FROM, _parse_call
-from sanma.formats.writers import _call_position, _call_text, tile_code, write_mjai, write_tenhou6
+from sanma.formats.writers import _call_position, _call_text, _mjai_form, tile_code, write_mjai, write_tenhou6
 from sanma.game.engine import Game
 from sanma.replay import replay_record
 from sanma.rules import Rules
@@ -115,7 +115,9 @@ def test_mjai_is_one_json_event_per_line_with_the_sanma_extensions() -> None:
     g = _game("tenhou", 1)
     lines = write_mjai(g).splitlines()
     events = [json.loads(x) for x in lines]
-    assert events == g.events
+    assert events == [_mjai_form(e) for e in g.events]  # the events as they are, but hora's yaku as pairs
+    horas = [e for e in events if e["type"] == "hora"]
+    assert horas and all(isinstance(y, list) and len(y) == 2 for e in horas for y in e["yaku"])
     assert events[0]["type"] == "start_game" and events[0]["rules"] == "tenhou"
     start = next(e for e in events if e["type"] == "start_kyoku")
     assert len(start["scores"]) == 3 and len(start["tehais"]) == 3

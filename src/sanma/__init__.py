@@ -7,6 +7,22 @@
 0
 """
 
+import sys as _sys
+
+if _sys.argv[:1] == ["-m"] or _sys.argv[0].endswith(("/sanma", "\\sanma", "sanma.exe")):
+    # The command line is starting (``python -m sanma`` or the ``sanma`` script): a Ctrl-C while
+    # the package loads ends it quietly (exit 130), never with a traceback of the import.
+    import signal as _signal
+
+    def _interrupted_while_loading(signum: int, frame: object) -> None:
+        import os
+
+        print("interrupted before the command started: nothing was done", file=_sys.stderr, flush=True)
+        os._exit(130)
+
+    # until sanma.cli.main() starts, which makes Ctrl-C a KeyboardInterrupt again and handles it
+    _signal.signal(_signal.SIGINT, _interrupted_while_loading)
+
 from . import _accel
 
 _accel.extend(__name__, __path__)  # the mypyc-compiled modules, when built from these sources

@@ -206,7 +206,8 @@ class Event:
 
 class StartGame(Event):
     """``start_game``: the players, the rule set's name, the starting scores (``None``: not given);
-    ``extra`` are further scalar fields (the engine's ``seed``, a record's rule flags), written
+    ``extra`` are further scalar fields (a record's rule flags, another engine's seed; sanma's engine writes
+    no seed here, every seat receives this event), written
     before ``scores``."""
 
     __slots__ = ("extra", "names", "rules", "scores")

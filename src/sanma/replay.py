@@ -711,23 +711,24 @@ class _Replayer:
         if h.target != w.from_seat:
             self.mismatch(f"seat {w.seat} wins from", w.from_seat, h.target)
         who = f"seat {w.seat} "
-        yakuman = w.yakuman or (1 if w.kazoe else 0)
-        if h.yakuman != yakuman:
-            self.mismatch(who + "yakuman", yakuman, h.yakuman)
-        if w.yakuman:
-            exp_y: dict[str, int] = dict(Counter({n: m for n, m in w.yaku}))
-            got_y = {y.name: y.yakuman for y in h.yaku if y.yakuman}
-        else:
-            exp_y = _yaku_table(list(w.yaku), self.fold_kita)
-            got_y = _yaku_table([(y.name, y.han) for y in h.yaku], self.fold_kita)
-            if h.han != w.han:
-                self.mismatch(who + "han", w.han, h.han)
-            if w.fu is not None and h.fu != w.fu:
-                self.mismatch(who + "fu", w.fu, h.fu)
-        if exp_y != got_y:
-            self.mismatch(who + "yaku", exp_y, got_y)
-        if w.limit != h.limit:
-            self.mismatch(who + "limit", w.limit, h.limit)
+        if w.scored:  # a standard mjai hora holds no han, fu, yaku or limit: compare only what it holds
+            yakuman = w.yakuman or (1 if w.kazoe else 0)
+            if h.yakuman != yakuman:
+                self.mismatch(who + "yakuman", yakuman, h.yakuman)
+            if w.yakuman:
+                exp_y: dict[str, int] = dict(Counter({n: m for n, m in w.yaku}))
+                got_y = {y.name: y.yakuman for y in h.yaku if y.yakuman}
+            else:
+                exp_y = _yaku_table(list(w.yaku), self.fold_kita)
+                got_y = _yaku_table([(y.name, y.han) for y in h.yaku], self.fold_kita)
+                if h.han != w.han:
+                    self.mismatch(who + "han", w.han, h.han)
+                if w.fu is not None and h.fu != w.fu:
+                    self.mismatch(who + "fu", w.fu, h.fu)
+            if exp_y != got_y:
+                self.mismatch(who + "yaku", exp_y, got_y)
+            if w.limit != h.limit:
+                self.mismatch(who + "limit", w.limit, h.limit)
         if w.points and w.points != h.points:
             self.mismatch(who + "points", w.points, h.points)
         if list(w.deltas) != list(h.deltas):

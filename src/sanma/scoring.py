@@ -512,6 +512,10 @@ def score_hand(
             raise _bad(hand, f"{flowers} flowers pulled, but the {rules.name} rules use {rules.flowers}")
     if seat == 30:
         raise _bad(hand, "seat wind N does not exist in sanma")
+    if not rules.flowers and (dora_ind or ura_ind):
+        for ind in dora_ind + ura_ind:
+            if ind.is_flower:
+                raise _bad(hand, f"dora indicator {ind} is a flower, but the {rules.name} rules have no flowers (P02)")
     if disc is None:
         if not tsumo:
             disc = 27 + (seat - 27 - 1) % 3
@@ -520,6 +524,8 @@ def score_hand(
 
     # --- tile counts ---------------------------------------------------------------------------
     n_melds = len(meld_objs)
+    if n_melds > 4:
+        raise HandError(f"hand {_hand_text(hand)!r} has {n_melds} melds: a hand has at most 4 (a kan counts as one)")
     if n_concealed + 3 * n_melds != 14:
         raise HandError(
             f"hand {_hand_text(hand)!r} has {n_concealed} concealed tiles and {n_melds} melds: "

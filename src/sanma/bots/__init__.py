@@ -69,15 +69,17 @@ def __getattr__(name: str) -> Any:
 MJAI_PREFIX = "mjai:"
 
 
-def make_bot(name: str, seed: int | str = 0, rules: Rules | None = None, *, timeout: float | None = None) -> Bot:
+def make_bot(name: str, seed: int | str = 0, rules: Rules | None = None, *, timeout: float | None = None,
+             budget: float | None = None) -> Bot:
     """A bot by registry name (or ``mjai:COMMAND``), seeded; ``rules`` tell rule-aware bots what is a yaku.
 
-    ``timeout`` (seconds per decision) applies to bots that wait on another program (``mjai:``).
+    ``timeout`` (seconds per decision) and ``budget`` (seconds of thinking per game) apply to bots
+    that wait on another program (``mjai:``).
     """
     if name.startswith(MJAI_PREFIX):
         from .mjai import MjaiBot  # subprocess and threads only for those who seat one
 
-        return MjaiBot(name[len(MJAI_PREFIX):], seed, rules, timeout=timeout)
+        return MjaiBot(name[len(MJAI_PREFIX):], seed, rules, timeout=timeout, budget=budget)
     try:
         factory = BOTS[name]
     except KeyError:

@@ -22,11 +22,16 @@ Riichi works in both forms: the mjai.app two-step form (answer ``{"type":"reach"
 sanma sends ``[{"type":"reach","actor":i}]`` and reads the discard) and sanma's one-step form
 (``{"type":"reach","actor":i,"pai":"3s"}``, as listed in ``possible_actions``).
 
-Nothing the program does can hang or crash a game. An answer that is not JSON, not an action or
-not legal makes that decision fall back to tsumogiri (pass, or discard the drawn tile); no
-answer within ``timeout`` seconds (``startup_timeout`` for the first one, which includes start-up
-and model loading), an over-long line or an exit ends the process and the seat plays tsumogiri
-for the rest of the game. Each such incident is logged on the ``sanma.bots.mjai`` logger,
+Nothing the program does can hang or crash a game. An answer that is not JSON, nested more than
+``MAX_DEPTH`` deep (never parsed), not an action or not legal makes that decision fall back to
+tsumogiri (pass, or discard the drawn tile); no answer within ``timeout`` seconds
+(``startup_timeout`` for the first one, which includes start-up and model loading; both at most
+``MAX_TIMEOUT``), more than ``budget`` seconds of thinking over the game, an over-long line,
+more than ``MAX_STDERR`` bytes on stderr (drained by a thread, only its tail kept) or an exit
+ends the process and the seat plays tsumogiri for the rest of the game. Ending it kills its
+process group and every descendant, also one that left the group with ``setsid()`` (found by
+parent links and by a per-process secret in its environment, ``SANMA_MJAI_SESSION``).
+Each such incident is logged on the ``sanma.bots.mjai`` logger,
 kept in ``incidents`` (with the tail of the program's stderr when it stopped; the first
 ``MAX_LOGGED`` of a game, the rest only counted in ``incident_count``) and counted by the
 simulator; ``fallbacks`` counts the decisions sanma took for the seat.
@@ -43,15 +48,16 @@ import json
 import logging
 import os
 import queue
+import secrets
 import shlex
 import shutil
 import signal
 import subprocess
-import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import Any
 
 from ..errors import SanmaError
 from ..game.actions import Action
@@ -64,14 +70,80 @@ log = logging.getLogger("sanma.bots.mjai")
 PREFIX = "mjai:"
 DEFAULT_TIMEOUT = 5.0  # seconds per decision
 DEFAULT_STARTUP_TIMEOUT = 30.0  # the first answer includes start-up (a model may have to load)
+MAX_TIMEOUT = 3600.0  # the longest --mjai-timeout: a finite wait (``inf`` would overflow the thread wait)
+DEFAULT_GAME_BUDGET = 180.0  # seconds a program may spend thinking over a whole game (all its answers)
 MAX_LINE = 1 << 20  # an answer longer than this is garbage, and the rest of it would desynchronise
+MAX_DEPTH = 16  # an mjai action nests 3 deep; an answer nested deeper is garbage (and never parsed)
 CLOSE_GRACE = 1.0  # seconds a program gets to exit after end_game and EOF before it is killed
 STDERR_TAIL = 400
+MAX_STDERR = 16 << 20  # bytes of stderr a program may write in a game; it is drained, only the tail kept
 MAX_LOGGED = 10  # incidents logged and kept per game and seat; a bot answering garbage every turn is counted
+SESSION_VAR = "SANMA_MJAI_SESSION"  # set in the program's environment: finds its descendants, even setsid() ones
 
 
 class MjaiBotError(SanmaError):
-    """An ``mjai:COMMAND`` bot that cannot even be set up (empty or unparsable command)."""
+    """An ``mjai:COMMAND`` bot that cannot even be set up (empty or unparsable command, bad limits)."""
+
+
+def check_seconds(what: str, value: float) -> float:
+    """``value`` when it is a number of seconds in (0, ``MAX_TIMEOUT``]; else ``MjaiBotError`` naming ``what``.
+
+    >>> check_seconds("--mjai-timeout", float("inf"))
+    Traceback (most recent call last):
+    ...
+    sanma.bots.mjai.MjaiBotError: --mjai-timeout must be at most 3600 seconds, got inf
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise MjaiBotError(f"{what} must be more than 0 seconds, got {value}")
+    if not value <= MAX_TIMEOUT:
+        raise MjaiBotError(f"{what} must be at most {MAX_TIMEOUT:g} seconds, got {value}")
+    return float(value)
+
+
+def _nesting(raw: bytes) -> int:
+    """How deep the JSON text ``raw`` nests (brackets outside strings), without parsing it."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:  # the usual answer: no scan needed
+        return 0
+    depth = deepest = 0
+    in_string = escaped = False
+    for c in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == 0x5C:  # backslash
+                escaped = True
+            elif c == 0x22:  # quote
+                in_string = False
+        elif c == 0x22:
+            in_string = True
+        elif c in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif c in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def decode_answer(raw: bytes) -> dict[str, Any] | str:
+    """An answer line as a JSON object, or a string saying why it is not one (never raises).
+
+    >>> decode_answer(b'{"type": "none"}')
+    {'type': 'none'}
+    >>> decode_answer(b"[" * 1000 + b"]" * 1000)
+    'answer nested more than 16 deep'
+    """
+    if _nesting(raw) > MAX_DEPTH:
+        return f"answer nested more than {MAX_DEPTH} deep"
+    try:
+        msg = json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: belt and braces, the depth is checked above
+        return f"answer is not JSON: {_short(raw)}"
+    if not isinstance(msg, dict):
+        return f"answer is not a JSON object: {_short(raw)}"
+    return msg
 
 
 def fallback(legal: Sequence[Action]) -> Action:
@@ -224,20 +296,35 @@ class _Process:
     """
 
     def __init__(self, argv: Sequence[str]) -> None:
-        # stderr goes to a file: never a pipe that fills up and blocks the program; its tail is quoted in incidents
-        self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process
         posix = os.name == "posix"
-        try:
-            self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self.stderr, start_new_session=posix)
-        except BaseException:
-            self.stderr.close()
-            raise
+        self.session = secrets.token_hex(16)
+        env = {**os.environ, SESSION_VAR: self.session}
+        # stderr is a pipe that a thread drains (the program never blocks on it), keeping only its
+        # tail (quoted in incidents) and counting the rest: nothing grows without bound
+        self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, start_new_session=posix, env=env)
+        self._tail = bytearray()
+        self.stderr_bytes = 0
         self._requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self._answers: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name=f"mjai-{self.proc.pid}", daemon=True)
         self._thread.start()
-        self._finalizer = weakref.finalize(self, _kill, self.proc, posix)
+        self._drain = threading.Thread(target=self._drain_stderr, name=f"mjai-err-{self.proc.pid}", daemon=True)
+        self._drain.start()
+        self._finalizer = weakref.finalize(self, _kill, self.proc, posix, self.session)
+        _LIVE.add(self)
+
+    def _drain_stderr(self) -> None:
+        err = self.proc.stderr
+        assert err is not None
+        fd = err.fileno()
+        try:
+            while chunk := os.read(fd, 1 << 16):
+                self.stderr_bytes += len(chunk)
+                self._tail += chunk
+                del self._tail[:-STDERR_TAIL]
+        except (OSError, ValueError):
+            pass
 
     def _run(self) -> None:
         stdin, stdout = self.proc.stdin, self.proc.stdout
@@ -262,15 +349,10 @@ class _Process:
             return None
 
     def stderr_tail(self) -> str:
-        try:
-            self.stderr.seek(0, os.SEEK_END)
-            size = self.stderr.tell()
-            self.stderr.seek(max(0, size - STDERR_TAIL))
-            return self.stderr.read().decode("utf-8", "replace").strip()
-        except (OSError, ValueError):
-            return ""
+        self._drain.join(timeout=0.2)  # the program is gone: what it wrote last is in the pipe
+        return bytes(self._tail).decode("utf-8", "replace").strip()
 
-    def close(self, grace: float, keep_stderr: bool = False) -> int | None:
+    def close(self, grace: float) -> int | None:
         """EOF on stdin, ``grace`` seconds to exit, then the process group is killed; the exit code."""
         self._requests.put(None)
         if self.proc.stdin is not None and grace > 0 and self.proc.poll() is None:
@@ -285,23 +367,92 @@ class _Process:
         # A thread still blocked on a pipe (a descendant that left the process group keeps it open) holds
         # the pipe's lock: closing it here would block us too, so the pipes are left to that thread.
         pipes = () if self._thread.is_alive() else (self.proc.stdin, self.proc.stdout)
-        for f in (*pipes, None if keep_stderr else self.stderr):
+        self._drain.join(timeout=0.2)
+        if not self._drain.is_alive():
+            pipes = (*pipes, self.proc.stderr)
+        for f in pipes:
             try:
                 if f is not None:
                     f.close()
             except OSError:
                 pass
+        _LIVE.discard(self)
         return self.proc.returncode
 
 
-def _kill(proc: subprocess.Popen[bytes], group: bool) -> None:
-    """Kill the program and anything it started (its own session), then reap it."""
-    if group:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
+_LIVE: weakref.WeakSet[_Process] = weakref.WeakSet()  # running programs, for kill_all()
+
+
+def kill_all() -> None:
+    """Kill every program this process started, with their descendants (a worker told to stop)."""
+    for p in list(_LIVE):
+        p._finalizer()
+
+
+def _descendants(root: int, session: str) -> set[int]:
+    """Every process under ``root`` (by parent links) or carrying ``session`` in its environment.
+
+    The parent links find children that left the process group (``setsid()``) while their parent
+    lives; the environment variable finds them after the parent died and they were re-parented.
+    Linux only (``/proc``); elsewhere the empty set.
+    """
+    parent: dict[int, int] = {}
+    tagged: set[int] = set()
+    marker = f"{SESSION_VAR}={session}".encode()
+    me = os.getpid()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return set()
+    for name in entries:
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read()
+            parent[pid] = int(stat[stat.rindex(b")") + 2:].split()[1])
+            if pid != me:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if marker in f.read().split(b"\0"):
+                        tagged.add(pid)
+        except (OSError, ValueError, IndexError):
+            continue
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parent.items():
+        children.setdefault(ppid, []).append(pid)
+    found: set[int] = set()
+    todo = [root, *tagged]
+    while todo:
+        pid = todo.pop()
+        if pid in found or pid == me:
+            continue
+        found.add(pid)
+        todo.extend(children.get(pid, ()))
+    found.discard(root)
+    return found
+
+
+def _kill(proc: subprocess.Popen[bytes], group: bool, session: str = "") -> None:
+    """Kill the program and everything it started, then reap it.
+
+    Its process group goes first, then every descendant found by parent links or by the session
+    variable (a child that called ``setsid()`` left the group); a few rounds, since a process may
+    have forked between the look and the kill.
+    """
+    for _ in range(3):
+        others = _descendants(proc.pid, session) if group and session else set()
+        if group:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        for pid in others:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+        if not others:
+            break
     with contextlib.suppress(subprocess.TimeoutExpired):  # a process that survives SIGKILL: give up
         proc.wait(timeout=5)
 
@@ -312,7 +463,8 @@ class MjaiBot:
     needs_observation = False
 
     def __init__(self, command: str, seed: int | str = 0, rules: Rules | None = None, *,
-                 timeout: float | None = None, startup_timeout: float | None = None) -> None:
+                 timeout: float | None = None, startup_timeout: float | None = None,
+                 budget: float | None = None) -> None:
         try:
             argv = tuple(shlex.split(command))
         except ValueError as e:
@@ -323,9 +475,13 @@ class MjaiBot:
         self.name = PREFIX + command
         self.argv = argv
         self.seed = seed
-        self.timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else check_seconds("the mjai timeout", timeout)
         self.startup_timeout = (max(DEFAULT_STARTUP_TIMEOUT, self.timeout) if startup_timeout is None
-                                else startup_timeout)
+                                else check_seconds("the mjai start-up timeout", startup_timeout))
+        # all the waiting for this seat's answers in one game, start-up included
+        self.budget = (max(DEFAULT_GAME_BUDGET, self.startup_timeout) if budget is None
+                       else check_seconds("the mjai game budget", budget))
+        self._spent = 0.0
         self.incidents: list[str] = []
         self.incident_count = 0
         self.fallbacks = 0
@@ -400,9 +556,17 @@ class MjaiBot:
                 return None
         p = self._process
         timeout = self.timeout if self._answered else self.startup_timeout
-        raw = p.ask(_line(batch), timeout)
+        left = self.budget - self._spent
+        wait = min(timeout, left)
+        t0 = time.monotonic()
+        raw = p.ask(_line(batch), wait) if wait > 0 else None
+        self._spent += time.monotonic() - t0
         if raw is None:
-            self._incident(f"no answer within {timeout:g} s", dead=True)
+            self._incident(f"no answer within {timeout:g} s" if wait == timeout else
+                           f"used up its {self.budget:g} s of thinking time for the game", dead=True)
+            return None
+        if p.stderr_bytes > MAX_STDERR:
+            self._incident(f"wrote more than {MAX_STDERR} bytes to stderr in one game", dead=True)
             return None
         if not raw.endswith(b"\n"):
             if len(raw) >= MAX_LINE:
@@ -418,13 +582,9 @@ class MjaiBot:
                                + (f" after printing {_short(raw)}" if raw else ""), dead=True)
             return None
         self._answered += 1
-        try:
-            msg = json.loads(raw)
-        except ValueError:
-            self._incident(f"answer is not JSON: {_short(raw)}")
-            return None
-        if not isinstance(msg, dict):
-            self._incident(f"answer is not a JSON object: {_short(raw)}")
+        msg = decode_answer(raw)
+        if isinstance(msg, str):
+            self._incident(msg)
             return None
         return msg
 
@@ -442,9 +602,8 @@ class MjaiBot:
             self._dead = True
             p = self._process
             if p is not None:
-                p.close(0, keep_stderr=True)
+                p.close(0)
                 tail = p.stderr_tail()
-                p.stderr.close()
                 if tail:
                     text += f"; stderr ends: {tail[-STDERR_TAIL:]!r}"
                 self._process = None

@@ -7,7 +7,9 @@ commands): ``main()`` imports only the module of the command being run; ``sanma 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import sys
 from typing import Annotated, Any
 
@@ -77,12 +79,40 @@ def __getattr__(name: str) -> Any:
 
 
 def main() -> None:
-    """Entry point of the ``sanma`` console script and ``python -m sanma``."""
-    first = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
-    if sys.argv[1:2] == ["--version"]:
-        pass  # the version only: no command module needed
-    elif first in COMMANDS:
-        _register([COMMANDS[first]])
-    elif first != "version":  # help, or a mistyped command: show every command
-        _register(list(COMMANDS.values()))
-    _app()
+    """Entry point of the ``sanma`` console script and ``python -m sanma``.
+
+    Ctrl-C at any moment ends the command with exit code 130 and one line, never a traceback
+    (a command that has something to say about what it kept, like ``simulate``, says it first).
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # sanma/__init__ ended quietly while loading
+    try:
+        first = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
+        if sys.argv[1:2] == ["--version"]:
+            pass  # the version only: no command module needed
+        elif first in COMMANDS:
+            _register([COMMANDS[first]])
+        elif first != "version":  # help, or a mistyped command: show every command
+            _register(list(COMMANDS.values()))
+        _app()
+    except KeyboardInterrupt:  # before the command ran (a command that ran says what it kept)
+        print("interrupted before the command started: nothing was done", file=sys.stderr)
+        _exit_interrupted()
+    except SystemExit as e:
+        if e.code == INTERRUPTED:
+            _exit_interrupted()
+        raise
+
+
+INTERRUPTED = 130  # the exit code after Ctrl-C (128 + SIGINT), as shells report it
+
+
+def _exit_interrupted() -> None:
+    # Python 3.11 marks a Ctrl-C that landed inside an exec() (dataclasses and namedtuples are made
+    # that way while modules load) as unhandled even when it was caught, and then ends the process
+    # by SIGINT instead of the exit code: flush and leave with the code directly.
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(INTERRUPTED)

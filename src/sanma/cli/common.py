@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from ..errors import NotAWinError, SanmaError
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..formats import GameRecord
 
 RULES_HELP = "Preset name (club, online, official, kansai, tenhou, majsoul) or a TOML rule file."
 
@@ -20,6 +25,21 @@ def load_rules(spec: str) -> Rules:
     if spec.endswith(".toml") or Path(spec).exists():
         return Rules.load(spec)
     return Rules.preset(spec)
+
+
+def replay_problem(record: GameRecord, rules: Rules | None = None) -> str | None:
+    """Why ``record`` must not enter a database: it does not replay clean through the engine
+    (an illegal action or a result that differs: a tampered or broken record); None when it does."""
+    from ..replay import replay_record
+
+    r = replay_record(record, rules)
+    if r.ok:
+        return None
+    first = r.mismatches[0] if r.mismatches else None
+    detail = (f"; first: {first.kyoku}: {first.what}: record {first.expected!r}, engine {first.got!r}"
+              if first is not None else "")
+    return (f"it does not replay clean through the engine ({len(r.mismatches)} mismatch"
+            f"{'' if len(r.mismatches) == 1 else 'es'}{detail}); see sanma replay FILE --check")
 
 
 @contextmanager
@@ -32,4 +52,7 @@ def cli_errors() -> Iterator[None]:
         raise typer.Exit(1) from None
     except SanmaError as e:
         print(f"error: {e}", file=sys.stderr)
+        raise typer.Exit(2) from None
+    except sqlite3.DatabaseError as e:  # damage found while reading a database that opened (sanma.store)
+        print(f"error: the database is damaged or not a sanma database: {e}", file=sys.stderr)
         raise typer.Exit(2) from None

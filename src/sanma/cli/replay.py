@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..errors import RecordError
+from ..fileio import read_regular
+from ..formats.record import MAX_BYTES
 from ..replay import ReplayReport, replay_record
 from .common import RULES_HELP, cli_errors, load_rules
 
 if TYPE_CHECKING:
     from ..formats.record import GameRecord
+    from ..rules import Rules
+    from ..store import Store
 
 #: the file names ``replay DIR`` reads in a folder (Tenhou mjlog XML, tenhou.net/6 / majiang JSON, mjai JSONL)
 RECORD_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
@@ -58,9 +64,11 @@ def replay(
                                                         "result equals the record.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: games, kyoku, matched, "
                                                          "mismatches (and per-file details).")] = False,
-    db: Annotated[Path | None, typer.Option("--db", help="SQLite database: the files are stored there (once "
-                                                          "each); with no files, every stored record is "
-                                                          "replayed without re-reading files.")] = None,
+    db: Annotated[Path | None, typer.Option("--db", help="SQLite database: the files that replay clean are "
+                                                          "stored there (once each; a record with a mismatch "
+                                                          "is reported and not stored); with no files, "
+                                                          "every stored record is replayed without re-reading "
+                                                          "files.")] = None,
 ) -> None:
     """Replay every action of each record through the engine and compare every hand's result.
 
@@ -81,8 +89,9 @@ def replay(
 
             with open_db(db) as store:
                 if files:
-                    store.import_files(files)  # one transaction; a bad file stores nothing
-                    report = ReplayReport([replay_record(r, rule_set) for r in records])
+                    report, refused = _replay_and_store(store, files, rule_set)
+                    for source in refused:
+                        print(f"not stored: {source}: it does not replay clean", file=sys.stderr)
                 else:
                     report = ReplayReport()
                     for row in store.records():
@@ -93,6 +102,24 @@ def replay(
         _print(report)
     if check and not report.ok:
         raise typer.Exit(1)
+
+
+def _replay_and_store(store: Store, files: list[Path], rules: Rules | None) -> tuple[ReplayReport, list[str]]:
+    """Replay each file and store those that replay clean, from the very bytes replayed, in one
+    transaction (a file that is not a record stores nothing); the report and the files refused."""
+    from ..store import file_checksum, parse_record
+
+    loaded = [(os.fspath(f), read_regular(f, MAX_BYTES, "the record", RecordError)) for f in files]
+    records = [parse_record(data, source) for source, data in loaded]
+    report = ReplayReport([replay_record(r, rules) for r in records])
+    refused: list[str] = []
+    with store.transaction():
+        for (source, data), record, replayed in zip(loaded, records, report.replays, strict=True):
+            if replayed.ok or record.errors:  # errors: save_record refuses it, and with it the whole run
+                store.save_record(record, source, file_checksum(data), content=data)
+            else:
+                refused.append(source)
+    return report, refused
 
 
 def _print(report: ReplayReport) -> None:

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..rules.departures import readings_of
 from ..rules.docs import field_groups, readings_anchor, render, value_text
-from ..rules.loader import PRESETS, diff, load, load_file, load_preset, parse_toml, to_dict
+from ..rules.loader import PRESETS, diff, load, load_file, load_preset, read_toml_file, to_dict
 from ..rules.schema import RULE_FIELDS, Rules
 from .common import cli_errors
 
@@ -113,7 +113,7 @@ def check(file: Annotated[Path, typer.Argument(help="A TOML rule file.")]) -> No
     """Validate a rule file and list what it changes relative to the preset it extends."""
     with cli_errors():
         rules = load_file(file)
-        data = parse_toml(file.read_text(encoding="utf-8"), str(file))
+        data = read_toml_file(file)
         extends = data.get("extends")
         base = load_preset(extends) if isinstance(extends, str) else Rules()
         base_name = f"preset {extends}" if isinstance(extends, str) else "the schema defaults"

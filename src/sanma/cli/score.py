@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import HandError
+from ..errors import HandError, ScoringError
 from ..rules import Rules
 from ..scoring import Score, score_hand
 from ..tiles import parse_tiles, to_mpsz
@@ -110,6 +110,9 @@ def score_request(
     unknown = sorted(set(flags) - set(FLAGS))
     if unknown:
         raise HandError(f"unknown situation flag {unknown[0]!r}; the flags are: {', '.join(FLAGS)}")
+    ura = tuple(ura)
+    if ura and not (flags.get("riichi") or flags.get("double_riichi") or flags.get("open_riichi")):
+        raise ScoringError(f"--ura {' '.join(ura)} without --riichi: ura dora count only for a riichi winner")
     melds = [_meld("pon", t) for t in pon]
     melds += [_meld("kan", t) for t in kan]
     melds += [_meld("ankan", t) for t in ankan]

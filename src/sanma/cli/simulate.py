@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..bots import BOTS
+from ..errors import SanmaError
 from ..sim import Summary, check_bots, simulate
 from ..sim.arena import SimulationError
 from ..sim.local import BACKENDS
@@ -38,13 +39,16 @@ def _count(option: str, text: str) -> int:
 
 
 def _seconds(option: str, text: str) -> float:
+    from ..bots.mjai import check_seconds
+
     try:
         value = float(text)
     except ValueError:
         raise SimulationError(f"{option} must be a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise SimulationError(f"{option} must be more than 0 seconds, got {text}")
-    return value
+    try:
+        return check_seconds(option, value)  # more than 0, at most an hour: never inf or nan
+    except SanmaError as e:
+        raise SimulationError(str(e)) from None
 
 
 def _seed(text: str) -> int:
@@ -79,10 +83,12 @@ def _table(s: Summary) -> Table:
 
 
 def _run(rules: Rules, n: int, seed: int, names: tuple[str, ...], jobs: int, backend: str, address: str | None,
-         timeout: float | None, as_json: bool) -> Summary:
+         limits: tuple[float | None, float | None], as_json: bool) -> Summary:
     """One simulation, with a progress bar on stderr unless ``--json``."""
+    timeout, budget = limits
     if as_json:
-        return simulate(rules, n, seed, names, jobs, backend=backend, address=address, timeout=timeout)
+        return simulate(rules, n, seed, names, jobs, backend=backend, address=address, timeout=timeout,
+                        budget=budget)
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -112,7 +118,7 @@ def _run(rules: Rules, n: int, seed: int, names: tuple[str, ...], jobs: int, bac
         label = f"{rules.name}: {'/'.join(names)}"
         task = bar.add_task(escape(label if len(label) <= 40 else label[:39] + "…"), total=n)
         return simulate(rules, n, seed, names, jobs, progress=lambda k: bar.advance(task, k), backend=backend,
-                        address=address, timeout=timeout)
+                        address=address, timeout=timeout, budget=budget)
 
 
 def _print_tables(summaries: list[Summary]) -> None:
@@ -145,9 +151,9 @@ def _print_tables(summaries: list[Summary]) -> None:
 def _store(db: Path, rule_sets: list[Rules], summaries: list[Summary]) -> list[int]:
     from ..store import open_db
 
-    with open_db(db) as store:
+    with open_db(db) as store, store.transaction():  # all runs or none (Ctrl-C while storing: none)
         return [store.save_simulation(r, x.seed, [e.bot for e in x.seats], x.records, seconds=x.seconds,
-                                      summary=x.to_json()) for r, x in zip(rule_sets, summaries, strict=True)]
+                                      summary=x.to_json()) for r, x in zip(rule_sets, summaries, strict=False)]
 
 
 def simulate_command(
@@ -175,7 +181,11 @@ def simulate_command(
         "--db", help="SQLite database to store the run in (rules, seed, bots, each game's result per bot, "
                      "the summary); one run per rule set with --compare.", dir_okay=False)] = None,
     mjai_timeout: Annotated[str | None, typer.Option(
-        "--mjai-timeout", help="Seconds an mjai:COMMAND bot has per decision (default 5; 30 for the first).")] = None,
+        "--mjai-timeout", help="Seconds an mjai:COMMAND bot has per decision (default 5; 30 for the first; "
+                               "at most 3600).")] = None,
+    mjai_budget: Annotated[str | None, typer.Option(
+        "--mjai-budget", help="Seconds an mjai:COMMAND bot may think over one whole game (default 180); "
+                              "past it the seat plays tsumogiri for the rest of that game.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
 ) -> None:
     """Play GAMES games between bots and report placement, win and deal-in rates per bot.
@@ -186,6 +196,13 @@ def simulate_command(
     With --compare A B the JSON object is rule set A's summary (the usual fields) plus
     "compare": [A's summary, B's summary].
 
+    With an mjai:COMMAND bot at the table the walls are keyed by a secret drawn for the run, so
+    the program cannot rebuild them from the seed (a --seed you chose is easy to guess): such
+    runs are not reproducible from --seed.
+
+    Ctrl-C stops the run at once: the games finished so far are reported (and stored with --db),
+    and the exit code is 130.
+
     \b
     Examples:
       sanma simulate --games 100 --bots efficient,defensive,random --jobs 2
@@ -193,39 +210,72 @@ def simulate_command(
       sanma simulate --games 200 --compare tenhou majsoul --report out/ --db runs.sqlite
       sanma simulate --games 10 --bots "mjai:python examples/mjai_bot.py",efficient,random
     """
-    with cli_errors():
-        n = _count("--games", games)
-        s = _seed(seed)
-        if backend not in BACKENDS:
-            raise SimulationError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-        if address is not None and backend != "ray":
-            raise SimulationError("--address needs --backend ray")
-        if backend == "ray":
-            _need_ray()
-        j = _count("--jobs", jobs) if jobs is not None else os.cpu_count() or 1 if backend == "ray" else 1
-        timeout = _seconds("--mjai-timeout", mjai_timeout) if mjai_timeout is not None else None
-        names = check_bots(bots.split(","))
-        rule_sets = [load_rules(r) for r in (compare if compare else (rules,))]
-        if compare and rule_sets[0].name == rule_sets[1].name and compare[0] != compare[1]:
-            raise SimulationError(f"--compare: both rule sets are named {rule_sets[0].name!r}; rename one file")
-        summaries = [_run(r, n, s, names, j, backend, address, timeout, as_json) for r in rule_sets]
-        if db is not None:
-            ids = _store(db, rule_sets, summaries)
-            if not as_json:
-                print(f"stored in {db}: simulation {', '.join(map(str, ids))}", file=sys.stderr)
-        if report is not None:
-            from ..sim.report import write_report
+    stored: list[int] = []
+    try:
+        with cli_errors():
+            _simulate(games, rules, seed, bots, jobs, backend, address, report, compare, db, mjai_timeout,
+                      mjai_budget, as_json, stored)
+    except KeyboardInterrupt:  # outside the games (loading, storing, printing): say what was kept
+        done = f"the finished games are stored in {db} (simulation {', '.join(map(str, stored))})" if stored \
+            else "nothing was stored"
+        print(f"interrupted: {done}", file=sys.stderr)
+        raise typer.Exit(130) from None
 
-            written = write_report(summaries, report)
-            if not as_json:
-                print(f"report: {', '.join(str(p) for p in written)}", file=sys.stderr)
-        if as_json:
-            out: dict[str, Any] = summaries[0].to_json()
-            if compare:
-                out["compare"] = [x.to_json() for x in summaries]
-            typer.echo(json.dumps(out))
-            return
+
+def _simulate(games: str, rules: str, seed: str, bots: str, jobs: str | None, backend: str, address: str | None,
+              report: Path | None, compare: tuple[str, str] | None, db: Path | None, mjai_timeout: str | None,
+              mjai_budget: str | None, as_json: bool, stored: list[int]) -> None:
+    n = _count("--games", games)
+    s = _seed(seed)
+    if backend not in BACKENDS:
+        raise SimulationError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if address is not None and backend != "ray":
+        raise SimulationError("--address needs --backend ray")
+    if backend == "ray":
+        _need_ray()
+    j = _count("--jobs", jobs) if jobs is not None else os.cpu_count() or 1 if backend == "ray" else 1
+    timeout = _seconds("--mjai-timeout", mjai_timeout) if mjai_timeout is not None else None
+    budget = _seconds("--mjai-budget", mjai_budget) if mjai_budget is not None else None
+    names = check_bots(bots.split(","))
+    rule_sets = [load_rules(r) for r in (compare if compare else (rules,))]
+    if compare and rule_sets[0].name == rule_sets[1].name and compare[0] != compare[1]:
+        raise SimulationError(f"--compare: both rule sets are named {rule_sets[0].name!r}; rename one file")
+    summaries: list[Summary] = []
+    for r in rule_sets:
+        summaries.append(_run(r, n, s, names, j, backend, address, (timeout, budget), as_json))
+        if summaries[-1].interrupted:
+            break
+    interrupted = summaries[-1].interrupted
+    if interrupted:
+        last = summaries[-1]
+        print(f"interrupted: {last.games} of {n} games under {last.rules} finished"
+              + ("; the summary covers them" if last.games else ""), file=sys.stderr)
+        if not last.games:
+            summaries.pop()
+        if not summaries:
+            print("nothing was stored" if db is not None else "nothing to report", file=sys.stderr)
+            raise typer.Exit(130)
+    if db is not None:
+        stored.extend(_store(db, rule_sets, summaries))
+        if not as_json or interrupted:
+            print(f"stored in {db}: simulation {', '.join(map(str, stored))}", file=sys.stderr)
+    elif interrupted:
+        print("nothing was stored (no --db)", file=sys.stderr)
+    if report is not None:
+        from ..sim.report import write_report
+
+        written = write_report(summaries, report)
+        if not as_json:
+            print(f"report: {', '.join(str(p) for p in written)}", file=sys.stderr)
+    if as_json:
+        out: dict[str, Any] = summaries[0].to_json()
+        if compare:
+            out["compare"] = [x.to_json() for x in summaries]
+        typer.echo(json.dumps(out))
+    else:
         _print_tables(summaries)
+    if interrupted:
+        raise typer.Exit(130)
 
 
 def _need_ray() -> None:

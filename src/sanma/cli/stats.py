@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .common import cli_errors
+from .common import cli_errors, replay_problem
 
 if TYPE_CHECKING:
     from ..stats import PlayerStats
@@ -21,7 +21,9 @@ DB_HELP = "SQLite database to store into and read from. Default: $SANMA_DB, else
 def stats(
     files: Annotated[list[Path] | None, typer.Argument(
         help="Records to import (Tenhou mjlog XML, tenhou.net/6 JSON, majiang JSON, mjai JSONL); files "
-             "already in the database are not read again. Without files: every stored game.")] = None,
+             "already in the database are not read again. Each new record is replayed through the engine "
+             "first and stored only if it replays clean; one that does not (a tampered or broken record) "
+             "stores nothing of this run. Without files: every stored game.")] = None,
     player: Annotated[str | None, typer.Option("--player", help="Only this player (default: everyone found).")] = None,
     db: Annotated[Path | None, typer.Option("--db", help=DB_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
@@ -55,7 +57,7 @@ def stats(
         try:
             game_ids = None
             if files:
-                saved = store.import_files(files)
+                saved = store.import_files(files, verify=replay_problem)  # only what replays clean
                 game_ids = list(dict.fromkeys(s.game_id for s in saved))
             rows = player_stats(store, game_ids=game_ids, player=player)
             if not rows:

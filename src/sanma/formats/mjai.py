@@ -147,7 +147,9 @@ class _Kyoku:
             honba=self.honba if first else 0, kyotaku=None if first else 0, dora=tuple(self.dora),
             ura=e.uradora_markers, yaku=tuple(yaku), yakuman=yakuman, han=0 if yakuman else han, fu=e.fu,
             limit=limit, points=e.points, deltas=e.deltas, pao_seat=None, source=self.r.source,
-            label=self.label, index=self.index, problems=p))
+            label=self.label, index=self.index, problems=p,
+            # a standard mjai hora (Mortal, mjai.app) gives none of these: only its payments are compared
+            scored=e.han is not None or e.fu is not None or bool(e.yaku) or e.limit is not None))
 
     def record(self) -> KyokuRecord:
         return KyokuRecord(

@@ -210,6 +210,9 @@ class RecordedWin:
     kyoku: str = ""  # label such as "S2-1"
     kyoku_index: int = 0  # position of the kyoku in the game record
     dealer: int = 0
+    # False: the record gives the win and its payments only, no han, fu, yaku or limit (standard
+    # mjai ``hora``, as Mortal and mjai.app write it): those are not compared, only the payments
+    scored: bool = True
 
     def score_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``sanma.score_hand(self.hand, rules=..., **kwargs)``."""
@@ -780,7 +783,8 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
               honba: int, kyotaku: int | None, dora: tuple[Tile, ...], ura: tuple[Tile, ...],
               yaku: tuple[tuple[str, int], ...], yakuman: int, han: int, fu: int | None,
               limit: str | None, points: int, deltas: tuple[int, ...], pao_seat: int | None,
-              source: str, label: str, index: int, problems: Problems, players: int = 3) -> RecordedWin:
+              source: str, label: str, index: int, problems: Problems, players: int = 3,
+              scored: bool = True) -> RecordedWin:
     """Combine the replay state with the recorded result into a :class:`RecordedWin`.
 
     When the record lists non-yakuman yaku, they decide the situational flags (the record is
@@ -795,7 +799,9 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
         "haitei": ctx.haitei, "houtei": ctx.houtei, "rinshan": ctx.rinshan, "chankan": ctx.chankan,
         "tenhou": ctx.tenhou, "chiihou": ctx.chiihou,
     }
-    if yakuman == 0 and yaku:
+    if not scored:
+        pass  # nothing listed: the replayed events decide every flag
+    elif yakuman == 0 and yaku:
         listed = {
             "riichi": "riichi" in names or "double_riichi" in names,
             "double_riichi": "double_riichi" in names,
@@ -818,7 +824,7 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
         kyotaku=ctx.kyotaku if kyotaku is None else kyotaku, han=han, fu=fu, yaku=yaku,
         yakuman=yakuman, limit=limit, points=points, deltas=deltas, pao_seat=pao_seat,
         ron_on_kita=ctx.ron_on_kita, source=source, kyoku=label, kyoku_index=index, dealer=dealer,
-        **flags)
+        scored=scored, **flags)
 
 
 # --------------------------------------------------------------------------------------------
@@ -851,14 +857,9 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
         source = os.fspath(path_or_text)
         if isinstance(source, bytes):
             source = source.decode(errors="replace")
-        try:
-            size = os.path.getsize(source)
-            if size > MAX_BYTES:
-                raise RecordError(f"{source}: file of {size} bytes is larger than the {MAX_BYTES} limit")
-            with open(source, "rb") as f:
-                data = f.read(MAX_BYTES + 1)
-        except OSError as e:
-            raise RecordError(f"{source}: cannot read the record: {e.strerror or e}") from None
+        from ..fileio import read_regular
+
+        data = read_regular(source, MAX_BYTES, "the record", RecordError)  # no FIFO, device or huge file
     else:
         raise RecordError(f"expected a path or the record text, got {type(path_or_text).__name__}")
     if len(data) > MAX_BYTES:

@@ -1,7 +1,8 @@
 """Writing games: mjai JSONL and tenhou.net/6 JSON, from the engine's event stream.
 
 :func:`write_mjai` writes the engine's events as they are: mjai with sanma's extensions (three
-``scores``/``tehais``, ``kita`` and ``flower`` events, the rule set named in ``start_game``).
+``scores``/``tehais``, ``kita`` and ``flower`` events, the rule set named in ``start_game``),
+except that ``hora`` lists its yaku as ``[name, han]`` pairs, as other mjai readers expect.
 :func:`write_tenhou6` writes tenhou.net/6 JSON for three players as Tenhou does: four-seat
 arrays with an empty fourth seat, kita as ``"f44"`` in the discard column, calls as strings
 whose letter position names the seat called from (see :mod:`sanma.formats.tenhou`).
@@ -81,11 +82,31 @@ def _events_of(game_or_events: Any) -> list[ev.Event]:
 def write_mjai(game_or_events: Any) -> str:
     """mjai JSONL: one event per line (a ``Game``, its ``events`` or typed events), ending with a newline.
 
+    ``hora`` lists its ``yaku`` as ``[name, han]`` pairs, as the mjai protocol and other mjai
+    readers (riichienv's ``MjaiReplay``) have them, ``[name, multiplier]`` for a yakuman, with
+    ``yakuman`` the sum of the listed multipliers (0 for a counted yakuman, which lists ordinary
+    yaku); sanma reads this form and the engine's own (objects) alike.
+
     >>> write_mjai([{"type": "kita", "actor": 1, "pai": "N"}])
     '{"type":"kita","actor":1,"pai":"N"}\\n'
     """
     events = _events_of(game_or_events)
-    return "".join(json.dumps(e.to_mjai(), ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
+    return "".join(json.dumps(_mjai_form(e.to_mjai()), ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for e in events)
+
+
+def _mjai_form(e: dict[str, Any]) -> dict[str, Any]:
+    """An engine event as the mjai protocol writes it (only ``hora`` differs: yaku as pairs).
+
+    >>> _mjai_form({"type": "hora", "yakuman": 0, "yaku": [{"name": "riichi", "han": 1}]})
+    {'type': 'hora', 'yakuman': 0, 'yaku': [['riichi', 1]]}
+    """
+    yaku = e.get("yaku") if e.get("type") == "hora" else None
+    if not isinstance(yaku, list) or not any(isinstance(y, dict) for y in yaku):
+        return e
+    pairs = [[y.get("name"), y.get("yakuman") or y.get("han", 0)] if isinstance(y, dict) else y for y in yaku]
+    listed = sum(int(y.get("yakuman") or 0) for y in yaku if isinstance(y, dict))
+    return {**e, "yaku": pairs, **({"yakuman": listed} if "yakuman" in e else {})}
 
 
 # --------------------------------------------------------------------------------------------

@@ -171,7 +171,15 @@ class Game:
     """A whole game (hanchan) under ``rules``, seeded: the same seed gives the same walls.
 
     ``walls`` may supply the wall of each hand (a test wall builder, a Tenhou shuffle); by default
-    each hand's wall is ``Wall.shuffled(rules, f"{seed}:{hand_number}")``.
+    each hand's wall is ``hand_wall(rules, seed, hand_number, wall_key)``, i.e.
+    ``Wall.shuffled(rules, hand_seed(seed, hand_number, wall_key))`` (``sanma.game.wall``).
+
+    The seed is secret while the game runs: no event carries it (every seat receives the events),
+    and ``Game.seed`` is there to be published after the game, when anyone can rebuild each
+    wall from it. A seed a user chose (``--seed 7``) is reproducible and therefore guessable: where
+    a seat is another program, pass a secret ``wall_key`` (e.g. ``secrets.token_bytes(32)``), so
+    the walls come from a keyed hash of the seed that the program cannot compute; publish the key
+    with the seed after the game. ``wall_key`` is never in an event either.
 
     ``table_mistakes`` emulates a real table where the rules make riichi violations a chombo
     (``rules.riichi_violation``, P80): a noten riichi (and, during the 2-han minimum, a riichi that
@@ -203,11 +211,12 @@ class Game:
     def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
                  names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
                  max_hands: int = 200, round_index: int = 0, kyoku: int = 0, honba: int = 0,
-                 kyotaku: int = 0, table_mistakes: bool = False) -> None:
+                 kyotaku: int = 0, table_mistakes: bool = False, wall_key: bytes | None = None) -> None:
         self.rules = rules
         self.table_mistakes = table_mistakes
         self.chombos = [0] * SEATS  # chombo count per seat (rank points at the end, P100)
-        self.seed = seed
+        self.seed = seed  # published after the game, never sent during it
+        self.wall_key = wall_key  # the same
         self._walls = walls
         self.names = tuple(names)
         self.max_hands = max_hands  # a safety net for degenerate play (e.g. bots that never win)
@@ -230,7 +239,8 @@ class Game:
         self.hand_results: list[HandResult] = []
         self.busted: list[int] = []
         self.busters: list[int] = []
-        self._emit(ev.StartGame(tuple(self.names), rules.name, tuple(self.scores), (("seed", str(seed)),)))
+        # no seed here: every seat (and external bot) receives this event (issue 14 item 8)
+        self._emit(ev.StartGame(tuple(self.names), rules.name, tuple(self.scores)))
         self._start_hand()
 
     # ------------------------------------------------------------------------------------------
@@ -319,7 +329,7 @@ class Game:
     def _start_hand(self) -> None:
         r = self.rules
         self.wall = (self._walls(r, self.hand_number) if self._walls
-                     else hand_wall(r, self.seed, self.hand_number))
+                     else hand_wall(r, self.seed, self.hand_number, self.wall_key))
         self.seats = [SeatState() for _ in range(SEATS)]
         for i, tiles in enumerate(self.wall.haipai):
             seat = (self.dealer + i) % SEATS

@@ -42,6 +42,8 @@ six integers.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -127,6 +129,12 @@ def _layout(dead_wall: str, dead_wall_size: int, rinshan: int, replenished: bool
         raise RulesError(f"{where}: a {n}-tile wall with a {dead}-tile dead wall leaves no live wall (P14)")
     end = n - dead_wall_size if fixed else n - rinshan
     return fixed, fixed and replenished, rinshan_positions(n, rinshan), end
+
+
+def check_layout(rules: Rules) -> None:
+    """Raise ``RulesError`` when ``rules`` give a dead wall the wall cannot be laid out with (P14):
+    what the engine would refuse at the first deal, checked when the rules are loaded."""
+    _check_layout(rules, len(tile_set(rules)))
 
 
 def _check_layout(rules: Rules, n: int) -> None:
@@ -401,6 +409,26 @@ def _shuffle(rules: Rules, rng: random.Random) -> Wall:
     return Wall._trusted(rules, tuple(tiles), dice)
 
 
+def hand_seed(seed: int | str, hand: int, wall_key: bytes | None = None) -> str:
+    """The wall seed of hand ``hand`` (0, 1, ...) of a game seeded ``seed``: the one home of it.
+
+    Without ``wall_key`` it is ``f"{seed}:{hand}"``: anyone who knows the game's seed can rebuild
+    every wall, which is what makes a chosen seed reproducible (and guessable: a seat must never
+    learn it before the game ends). With a secret ``wall_key`` it is the HMAC-SHA256 of that text
+    under the key: a program at the table that guessed or was told the seed still cannot rebuild
+    a wall; publishing seed and key after the game lets anyone check every wall.
+
+    >>> hand_seed(7, 2)
+    '7:2'
+    >>> len(hand_seed(7, 2, b"secret")), hand_seed(7, 2, b"secret") == hand_seed(7, 2, b"other")
+    (64, False)
+    """
+    text = f"{seed}:{hand}"
+    if wall_key is None:
+        return text
+    return hmac.new(wall_key, text.encode(), hashlib.sha256).hexdigest()
+
+
 def seeded_walls(rules: Rules, seed: object) -> Iterator[Wall]:
     """An endless series of walls from one seed, one per hand of a game.
 
@@ -579,7 +607,8 @@ class WallBuilder:
         return Wall(rules, [t if t is not None else next(fill) for t in order], self._dice)
 
 
-def hand_wall(rules: Rules, seed: int | str, hand_number: int) -> Wall:
-    """The wall of hand ``hand_number`` (0-based) of a game seeded ``seed``: the engine's default
-    deal, and what ``sanma verify`` re-deals to check a published seed."""
-    return Wall.shuffled(rules, f"{seed}:{hand_number}")
+def hand_wall(rules: Rules, seed: int | str, hand_number: int, wall_key: bytes | None = None) -> Wall:
+    """The wall of hand ``hand_number`` (0-based) of a game seeded ``seed`` (and keyed by
+    ``wall_key``, see :func:`hand_seed`): the engine's default deal, and what ``sanma verify``
+    re-deals to check a published seed."""
+    return Wall.shuffled(rules, hand_seed(seed, hand_number, wall_key))

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import RulesError
+from ..fileio import read_regular
 from .schema import RULE_FIELDS, STANDARD_YAKU_HAN, STANDARD_YAKUMAN, Rules
 
 #: The built-in presets, in the order they are listed and documented.
@@ -100,12 +101,41 @@ def _type_name(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
+#: A rule file is a few kB; anything larger is not one (and is not read into memory).
+MAX_FILE_BYTES = 1 << 20
+#: A rule file nests three deep (the file, ``[yaku]``, a ``[closed, open]`` pair); deeper is not a rule file.
+MAX_DEPTH = 8
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deep ``value`` nests, counting no further than ``limit + 1`` (iterative: no recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict | list):
+            deepest = max(deepest, d)
+            if d <= limit:
+                stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
 def parse_toml(text: str, source: str) -> dict[str, Any]:
-    """Parse TOML text, turning a syntax error into a ``RulesError`` naming ``source``."""
+    """Parse TOML text, turning a syntax error into a ``RulesError`` naming ``source``.
+
+    Values nested deeper than ``MAX_DEPTH`` are refused (a rule file is shallow; the parser
+    itself gives up on a few hundred levels with a ``RecursionError``, reported the same way).
+    """
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"{source}: malformed TOML: {e}") from None
+    except RecursionError:
+        raise RulesError(f"{source}: malformed rule file: values nested too deep "
+                         f"(a rule file nests at most {MAX_DEPTH} levels)") from None
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise RulesError(f"{source}: malformed rule file: values nested more than {MAX_DEPTH} levels deep")
+    return data
 
 
 def _check_int(value: Any, where: str, *, signed: bool = False,
@@ -257,6 +287,13 @@ def _check_consistency(rules: Rules, source: str) -> None:
     if rules.penalty_deposit_points % max(1, rules.riichi_deposit):
         raise RulesError(f"{source}: field 'penalty_deposit_points' is {rules.penalty_deposit_points}: a deposit "
                          f"lies on the table as riichi sticks of {rules.riichi_deposit} (field 'riichi_deposit')")
+    from ..errors import SanmaError
+    from ..game.wall import check_layout  # the wall's own check, the one the engine makes at the deal
+
+    try:
+        check_layout(rules)
+    except SanmaError as e:
+        raise RulesError(f"{source}: {e}") from None
     # Values no seed uses and the engine does not implement yet: refused rather than ignored.
     unsupported = {
         "paarenchan": (rules.paarenchan, "eight consecutive dealer wins as a yakuman (P41)"),
@@ -309,12 +346,18 @@ def _load_preset(name: str) -> Rules:
 def load_file(path: str | os.PathLike[str]) -> Rules:
     """A rule file in TOML; its name defaults to the file stem."""
     p = Path(path)
+    return from_dict(read_toml_file(p), str(p), name=p.stem)
+
+
+def read_toml_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A rule file's parsed TOML: a regular file of at most ``MAX_FILE_BYTES``, UTF-8, ``MAX_DEPTH`` deep."""
+    p = Path(path)
+    data = read_regular(p, MAX_FILE_BYTES, "rule file", RulesError)  # no FIFO, device or huge file
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
-        raise RulesError(f"{p}: cannot read rule file: {reason}") from None
-    return from_dict(parse_toml(text, str(p)), str(p), name=p.stem)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesError(f"{p}: cannot read rule file: not UTF-8 text (byte {e.start})") from None
+    return parse_toml(text, str(p))
 
 
 def load(name_or_path: str | os.PathLike[str]) -> Rules:

@@ -93,10 +93,13 @@ def seat_of(entry: int, index: int) -> int:
 
 
 def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
-              max_hands: int = 200, timeout: float | None = None) -> GameRecord:
+              max_hands: int = 200, timeout: float | None = None, budget: float | None = None,
+              wall_key: bytes | None = None) -> GameRecord:
     """Play game ``index`` of a simulation seeded ``seed``; ``bots`` are registry names, one per entry.
 
-    ``timeout`` is the per-decision limit of external (``mjai:``) bots. Bots with a ``close()``
+    ``timeout`` is the per-decision limit of external (``mjai:``) bots, ``budget`` their limit per game;
+    ``wall_key`` a secret that keys the walls (``Game``'s ``wall_key``: the walls then do not follow from
+    the seed alone). Bots with a ``close()``
     (external processes) are closed when the game ends, whether it finished or failed.
     """
     if len(bots) != SEATS:
@@ -105,10 +108,11 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
     entry_at = [0] * SEATS
     for j, name in enumerate(bots):
         seat = seat_of(j, index)
-        by_seat[seat] = make_bot(name, seed=f"{seed}-{index}-{j}", rules=rules, timeout=timeout)
+        by_seat[seat] = make_bot(name, seed=f"{seed}-{index}-{j}", rules=rules, timeout=timeout,
+                                 budget=budget)
         entry_at[seat] = j
     try:
-        game = _play(rules, bots, by_seat, entry_at, seed, index, max_hands)
+        game = _play(rules, bots, by_seat, entry_at, seed, index, max_hands, wall_key)
     finally:
         for bot in by_seat:
             close = getattr(bot, "close", None)
@@ -118,9 +122,9 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
 
 
 def _play(rules: Rules, bots: Sequence[str], by_seat: list[Bot], entry_at: list[int], seed: int | str,
-          index: int, max_hands: int) -> Game:
+          index: int, max_hands: int, wall_key: bytes | None = None) -> Game:
     game = Game(rules, seed=f"{seed}-{index}", names=[bots[entry_at[s]] for s in range(SEATS)],
-                max_hands=max_hands)
+                max_hands=max_hands, wall_key=wall_key)
     needs_obs = [getattr(b, "needs_observation", True) for b in by_seat]
     listeners = [(s, b.on_event) for s, b in enumerate(by_seat) if hasattr(b, "on_event")]
     fed = 0

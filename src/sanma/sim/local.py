@@ -3,6 +3,8 @@
 The games of a simulation are numbered ``0..games-1`` and each is played from ``(seed, index)``
 alone (see ``arena``), then the records are put back in index order before summing: the same
 seed gives the same summary whatever ``jobs`` and ``backend`` are (only the timings differ).
+Runs with an ``mjai:`` program at the table are the exception: their walls are keyed by a
+secret drawn for the run (``wall_key``), so that the program cannot rebuild them from the seed.
 
 >>> s = simulate("tenhou", games=2, seed=3, bots=("random", "random", "random"))
 >>> s.games, [e.bot for e in s.seats], round(sum(e.average_placement for e in s.seats), 6)
@@ -11,12 +13,18 @@ seed gives the same summary whatever ``jobs`` and ``backend`` are (only the timi
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import os
+import secrets
+import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import MJAI_PREFIX, make_bot
+from ..errors import SanmaError
 from ..rules.loader import from_dict, load, to_dict
 from ..rules.schema import Rules
 from .arena import SEATS, GameRecord, SimulationError, play_game
@@ -59,6 +67,9 @@ class Summary:
     backend: str = "local"
     incident_log: tuple[str, ...] = ()  # the first INCIDENT_LOG incident messages
     records: tuple[GameRecord, ...] = field(default=(), repr=False, compare=False)  # per game, for reports
+    interrupted: bool = False  # stopped by Ctrl-C: ``games`` counts the games that finished
+    planned: int = 0  # games asked for (0: as many as were played)
+    keyed_walls: bool = False  # walls keyed by a per-run secret (an external bot sat): not reproducible
 
     @property
     def games_per_second(self) -> float:
@@ -80,6 +91,8 @@ class Summary:
             "jobs": self.jobs, "backend": self.backend, "draw_rate": round(self.draw_rate, 6),
             "incidents": self.incidents, "incident_log": list(self.incident_log),
             "seats": [{**asdict(e), "placements": list(e.placements)} for e in self.seats],
+            "interrupted": self.interrupted, "games_planned": self.planned or self.games,
+            "walls": "keyed" if self.keyed_walls else "seeded",
         }
 
 
@@ -129,10 +142,17 @@ def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
 
 
 def play_chunk(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], seed: int | str,
-               indices: list[int], timeout: float | None = None) -> list[GameRecord]:
+               indices: list[int], timeout: float | None = None, budget: float | None = None,
+               wall_key: bytes | None = None) -> list[GameRecord]:
     """Worker entry point (processes and Ray tasks): ``Rules`` travel as a plain dict."""
     rules = from_dict(rules_data, name=name)
-    return [play_game(rules, bots, seed, i, timeout=timeout) for i in indices]
+    return [play_game(rules, bots, seed, i, timeout=timeout, budget=budget, wall_key=wall_key) for i in indices]
+
+
+def needs_wall_key(bots: Sequence[str]) -> bool:
+    """Whether a seat is an outside program (``mjai:``), which must not be able to rebuild the walls
+    from a seed it may guess: such runs key their walls with a per-run secret (issue 14 item 8)."""
+    return any(b.startswith(MJAI_PREFIX) for b in bots)
 
 
 def chunks(games: int, workers: int, most: int = 16) -> list[list[int]]:
@@ -143,12 +163,21 @@ def chunks(games: int, workers: int, most: int = 16) -> list[list[int]]:
 
 def simulate(rules: Rules | str, games: int, seed: int | str = 0, bots: Sequence[str] = ("random",) * SEATS,
              jobs: int = 1, progress: Progress | None = None, *, backend: str = "local",
-             address: str | None = None, timeout: float | None = None) -> Summary:
+             address: str | None = None, timeout: float | None = None, budget: float | None = None,
+             wall_key: bytes | None = None) -> Summary:
     """Play ``games`` games (seeded ``seed``) between ``bots``.
 
     ``backend="local"`` uses ``jobs`` local processes (1: this process); ``backend="ray"`` sends
     chunks of games as Ray tasks to the cluster at ``address`` (a local one with ``jobs`` CPUs
-    when None). ``timeout`` is the per-decision limit of ``mjai:`` bots.
+    when None). ``timeout`` is the per-decision limit of ``mjai:`` bots, ``budget`` their
+    thinking time per game.
+
+    When a seat is an ``mjai:`` program the walls are keyed by ``wall_key``, by default a new
+    secret from ``secrets`` for this run: the program cannot rebuild them from the seed, and the
+    run is not reproducible from the seed (pass the same ``wall_key`` to repeat it).
+
+    Ctrl-C (``KeyboardInterrupt``) stops the run within a second or so, on any backend: the
+    summary then covers the games that finished (``interrupted`` is true, ``games`` counts them).
     """
     if isinstance(rules, str):
         rules = load(rules)
@@ -158,44 +187,119 @@ def simulate(rules: Rules | str, games: int, seed: int | str = 0, bots: Sequence
         raise SimulationError(f"--jobs must be at least 1, got {jobs}")
     if backend not in BACKENDS:
         raise SimulationError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if timeout is not None and not timeout > 0:
-        raise SimulationError(f"the mjai timeout must be a positive number of seconds, got {timeout}")
+    from ..bots.mjai import check_seconds  # subprocess and threads only when asked for
+
+    try:
+        if timeout is not None:
+            check_seconds("the mjai timeout", timeout)
+        if budget is not None:
+            check_seconds("the mjai game budget", budget)
+    except SanmaError as e:
+        raise SimulationError(str(e)) from None
     names = check_bots(bots)
+    key = wall_key if wall_key is not None or not needs_wall_key(names) else secrets.token_bytes(32)
+    opts = (timeout, budget, key)
     t0 = time.perf_counter()
     records: list[GameRecord] = []
+    interrupted = False
     if backend == "ray":
         from .ray_backend import run_on_ray
 
-        records = run_on_ray(to_dict(rules), rules.name, names, seed, games, jobs, address, timeout, progress)
+        records, interrupted = run_on_ray(to_dict(rules), rules.name, names, seed, games, jobs, address, opts,
+                                          progress)
     elif jobs == 1:
-        for i in range(games):
-            records.append(play_game(rules, names, seed, i, timeout=timeout))
-            if progress:
-                progress(1)
+        try:
+            for i in range(games):
+                records.append(play_game(rules, names, seed, i, timeout=timeout, budget=budget, wall_key=key))
+                if progress:
+                    progress(1)
+        except KeyboardInterrupt:  # the game being played is lost (its bots were closed); the rest count
+            interrupted = True
     else:
-        records = _run_processes(rules, names, seed, games, jobs, timeout, progress)
-    return summarise(rules, seed, names, records, time.perf_counter() - t0, jobs, backend)
+        records, interrupted = _run_processes(rules, names, seed, games, jobs, opts, progress)
+    s = summarise(rules, seed, names, records, time.perf_counter() - t0, jobs, backend)
+    return dataclasses.replace(s, interrupted=interrupted, planned=games, keyed_walls=key is not None)
+
+
+Options = tuple[float | None, float | None, bytes | None]  # timeout, budget, wall key of every game
+
+
+def _worker_init() -> None:
+    """A worker process: Ctrl-C is the parent's business; SIGTERM (the parent stopping the run)
+    kills the worker's external bots with their descendants, then the worker, at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def stop(signum: int, frame: object) -> None:
+        from ..bots.mjai import kill_all
+
+        kill_all()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 def _run_processes(rules: Rules, names: tuple[str, ...], seed: int | str, games: int, jobs: int,
-                   timeout: float | None, progress: Progress | None) -> list[GameRecord]:
+                   opts: Options, progress: Progress | None) -> tuple[list[GameRecord], bool]:
+    """The games on ``jobs`` worker processes; ``(records, interrupted)``.
+
+    One game per task, so that on Ctrl-C every finished game is kept; the workers are then
+    terminated (they kill their bots) and nothing waits on a future: the pool's own shutdown
+    could wait for a game in flight.
+    """
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
     data = to_dict(rules)
     records: list[GameRecord] = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # While the workers are forked a Ctrl-C is only noted (a worker inheriting the handler notes it
+    # harmlessly until its initializer ignores SIGINT): no traceback in a worker, no lost Ctrl-C here.
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
         pending: set[Future[list[GameRecord]]] = {
-            pool.submit(play_chunk, data, rules.name, names, seed, idx, timeout) for idx in chunks(games, jobs)}
-        try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in done:
-                    chunk = f.result()
-                    records.extend(chunk)
-                    if progress:
-                        progress(len(chunk))
-        except BaseException:
-            for f in pending:
-                f.cancel()
-            raise
-    return records
+            pool.submit(play_chunk, data, rules.name, names, seed, idx, *opts) for idx in chunks(games, jobs, most=1)}
+    finally:
+        signal.signal(signal.SIGINT, old)
+    interrupted = False
+    every = list(pending)
+    taken: set[Future[list[GameRecord]]] = set()
+    try:
+        if caught:
+            raise KeyboardInterrupt
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                chunk = f.result()
+                taken.add(f)
+                records.extend(chunk)
+                if progress:
+                    progress(len(chunk))
+    except KeyboardInterrupt:
+        interrupted = True
+        for f in every:  # chunks that finished but were not taken yet count too
+            if f not in taken and f.done() and not f.cancelled() and f.exception() is None:
+                records.extend(f.result())
+    except BaseException:
+        _stop(pool)
+        raise
+    if interrupted:
+        _stop(pool)
+    else:
+        pool.shutdown(wait=True)
+    return records, interrupted
+
+
+def _stop(pool: Any) -> None:
+    """Stop a process pool now: cancel what has not started, terminate the workers, reap them."""
+    procs = getattr(pool, "_processes", None)  # the executor has no public way to end its workers
+    processes = list(procs.values()) if isinstance(procs, dict) else []
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            p.terminate()
+    deadline = time.monotonic() + 5
+    for p in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            p.join(timeout=max(0.0, deadline - time.monotonic()))
+            if p.is_alive():
+                p.kill()

@@ -12,17 +12,20 @@ every node plays with this exact code; the nodes need sanma's dependencies insta
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from typing import Any
 
 from .arena import GameRecord, SimulationError
-from .local import Progress, chunks, play_chunk
+from .local import Options, Progress, chunks, play_chunk
 
 
 def run_on_ray(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], seed: int | str, games: int,
-               jobs: int, address: str | None, timeout: float | None,
-               progress: Progress | None) -> list[GameRecord]:
+               jobs: int, address: str | None, opts: Options,
+               progress: Progress | None) -> tuple[list[GameRecord], bool]:
+    """The games as Ray tasks; ``(records, interrupted)``: on Ctrl-C the tasks in flight are
+    cancelled (their workers killed) and the finished ones kept."""
     try:
         import ray
     except ImportError:
@@ -45,16 +48,22 @@ def run_on_ray(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], see
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", jobs)))  # type: ignore[no-untyped-call]
         task = ray.remote(play_chunk)
-        pending = [task.remote(rules_data, name, bots, seed, idx, timeout) for idx in chunks(games, cpus, most=64)]
+        pending = [task.remote(rules_data, name, bots, seed, idx, *opts) for idx in chunks(games, cpus, most=64)]
         records: list[GameRecord] = []
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                chunk: list[GameRecord] = ray.get(ref)
-                records.extend(chunk)
-                if progress:
-                    progress(len(chunk))
-        return records
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    chunk: list[GameRecord] = ray.get(ref)
+                    records.extend(chunk)
+                    if progress:
+                        progress(len(chunk))
+        except KeyboardInterrupt:
+            for ref in pending:
+                with contextlib.suppress(Exception):  # a task that already ended cannot be cancelled
+                    ray.cancel(ref, force=True)
+            return records, True
+        return records, False
     finally:
         if started:
             ray.shutdown()

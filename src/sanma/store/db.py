@@ -25,14 +25,16 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import RecordError, SanmaError
+from ..fileio import read_regular
 from ..formats import GameRecord, detect_format, read_majiang, read_mjai, read_mjlog, read_tenhou6
 from ..formats.record import MAX_BYTES, read_guarded
 from .events import record_events
@@ -52,6 +54,9 @@ SEATS = 3
 LOG_ID = re.compile(r"(?<![0-9])((\d{4})(\d{2})(\d{2})(\d{2})gm-[0-9a-f]{4}-[0-9]{4}-[0-9a-f]{8})(?![0-9a-f])")
 #: The rank and rate majiang (kobalab) JSON appends to Tenhou names: ``"Emurated (八段 R2200)"``.
 RANK_SUFFIX = re.compile(r"\s*[(（][^()（）]*\bR\d+(?:\.\d+)?[)）]\s*$")
+
+
+Verify = Callable[[GameRecord], "str | None"]  # why a record must not be stored, or None
 
 
 class StoreError(SanmaError):
@@ -211,8 +216,8 @@ def open_db(path: str | os.PathLike[str] | None = None) -> Store:
     """Open (creating and migrating as needed) the database at ``path``: default
     :func:`default_db_path`; ``":memory:"`` for a private in-memory database."""
     where = str(default_db_path() if path is None else os.fspath(path))
-    if where != ":memory:" and Path(where).is_dir():
-        raise StoreError(f"{where}: is a directory, not a database file")
+    if where != ":memory:":
+        _check_path(where)
     try:
         conn = sqlite3.connect(where, isolation_level=None, timeout=10.0)
     except sqlite3.Error as e:
@@ -221,9 +226,11 @@ def open_db(path: str | os.PathLike[str] | None = None) -> Store:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA busy_timeout = 10000")
         if where != ":memory:":
+            _check_integrity(conn, where)  # before anything is written: a damaged file is never added to
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
         _migrate(conn, where)
+        _check_tables(conn, where)
     except sqlite3.Error as e:
         conn.close()
         raise StoreError(f"{where}: not a usable sanma database: {e}") from None
@@ -233,6 +240,59 @@ def open_db(path: str | os.PathLike[str] | None = None) -> Store:
     return Store(conn, where)
 
 
+def _check_path(where: str) -> None:
+    """A database path sanma can use: not a directory, not a FIFO or device, in a reachable directory."""
+    import stat
+
+    try:
+        st = os.stat(where)
+    except FileNotFoundError:
+        parent = Path(where).parent
+        try:
+            if not parent.is_dir():
+                raise StoreError(f"{where}: cannot create the database: no directory {parent}")
+        except OSError as e:
+            raise StoreError(f"{where}: cannot create the database: {parent}: {e.strerror or e}") from None
+        return
+    except OSError as e:  # e.g. a directory on the way that may not be entered
+        raise StoreError(f"{where}: cannot open the database: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise StoreError(f"{where}: is a directory, not a database file")
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"{where}: not a regular file, not a database file")
+
+
+def _check_integrity(conn: sqlite3.Connection, where: str) -> None:
+    """Refuse a damaged file (SQLite's quick_check: every page and index is sound) before any write."""
+    try:
+        rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # a damaged name in the report is not UTF-8
+        raise StoreError(f"{where}: not a usable sanma database: the file is damaged or not a database "
+                         f"({e}); nothing was written (restore it from a copy)") from None
+    if rows != ["ok"]:
+        raise StoreError(f"{where}: not a usable sanma database: the file is damaged "
+                         f"({'; '.join(map(str, rows))[:300]}); nothing was written (restore it from a copy)")
+
+
+@cache
+def _expected_tables() -> frozenset[str]:
+    """The tables of a fully migrated database."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        _migrate(conn, ":memory:")
+        return frozenset(r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    finally:
+        conn.close()
+
+
+def _check_tables(conn: sqlite3.Connection, where: str) -> None:
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    missing = sorted(_expected_tables() - tables)
+    if missing:
+        raise StoreError(f"{where}: not a usable sanma database: table{'s' if len(missing) > 1 else ''} "
+                         f"{', '.join(missing)} missing (schema version {_version(conn, where)})")
+
+
 def _version(conn: sqlite3.Connection, where: str) -> int:
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "schema_version" not in tables:
@@ -240,7 +300,13 @@ def _version(conn: sqlite3.Connection, where: str) -> int:
             raise StoreError(f"{where}: not a sanma database (tables {', '.join(sorted(tables))}, "
                              f"no schema_version)")
         return 0
-    return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+    value = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise StoreError(f"{where}: not a usable sanma database: schema version {value!r} is not a "
+                         f"whole number")
+    return value
 
 
 def _migrate(conn: sqlite3.Connection, where: str) -> None:
@@ -377,32 +443,35 @@ class Store:
         assert record_id is not None
         return SavedRecord(record_id, game_id, True, new_game)
 
-    def import_bytes(self, data: bytes, source: str) -> SavedRecord:
-        """Store a record file's bytes (read and checked only when its checksum is new)."""
+    def import_bytes(self, data: bytes, source: str, verify: Verify | None = None) -> SavedRecord:
+        """Store a record file's bytes (read and checked only when its checksum is new).
+
+        ``verify(record)`` (e.g. a replay through the engine) returns why the record must not be
+        stored, or None; a reason refuses the file with a ``StoreError``.
+        """
         checksum = file_checksum(data)
         existing = self.find_record(checksum)
         if existing is not None:
             return existing
         record = parse_record(data, source)
+        if verify is not None and not record.errors:
+            problem = verify(record)
+            if problem:
+                raise StoreError(f"{source}: not stored: {problem}")
         return self.save_record(record, source, checksum, content=data)
 
-    def import_files(self, paths: Iterable[str | os.PathLike[str]]) -> list[SavedRecord]:
+    def import_files(self, paths: Iterable[str | os.PathLike[str]], verify: Verify | None = None) -> list[SavedRecord]:
         """Store every file in one transaction: either all are stored or, if any is bad, none.
 
-        Files already stored (same checksum) are not read again beyond their bytes.
+        Only regular files of at most ``MAX_BYTES`` are read. Files already stored (same
+        checksum) are not read again beyond their bytes; ``verify`` as in :meth:`import_bytes`.
         """
         loaded: list[tuple[str, bytes]] = []
         for p in paths:
             source = os.fspath(p)
-            try:
-                if os.path.getsize(source) > MAX_BYTES:
-                    raise StoreError(f"{source}: larger than the {MAX_BYTES}-byte limit of a record")
-                with open(source, "rb") as f:
-                    loaded.append((source, f.read(MAX_BYTES + 1)))
-            except OSError as e:
-                raise RecordError(f"{source}: cannot read the record: {e.strerror or e}") from None
+            loaded.append((source, read_regular(source, MAX_BYTES, "the record", RecordError)))
         with self._writing("the records were"):
-            return [self.import_bytes(data, source) for source, data in loaded]
+            return [self.import_bytes(data, source, verify) for source, data in loaded]
 
     def records(self) -> list[RecordRow]:
         """Every stored file, in import order."""

@@ -327,6 +327,8 @@ class Table:
         self.seq += 1
         if store:
             self.tables.persist_action(self, seat, idx, action, how, g.events[n0:])
+            if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
+                self.tables.finish(self)
         self._note_hands(n0)
 
     def _note_hands(self, n0: int) -> None:
@@ -423,8 +425,6 @@ class Table:
                 listener(self)
             except Exception:  # pragma: no cover - a broken connection is dropped by its handler
                 log.exception("table %s: a listener failed", self.id)
-        if self.game.done:
-            self.tables.finish(self)
 
     def deadline(self, seat: int) -> float | None:
         """When the seat's open prompt runs out (time.time() seconds), or None without a clock."""
@@ -591,6 +591,9 @@ class Tables:
                     bot.act(table.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
             table._apply(seat, legal_idx, how, store=False)
         self.running[table_id] = table
+        if table.game.done and not finished:  # stopped after the last action, before it was marked finished
+            self.finish(table)
+            finished = True
         if finished:
             table.close()
         else:
