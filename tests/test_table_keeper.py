@@ -688,3 +688,26 @@ def test_p79_club_riichi_with_1000_points_or_fewer_is_a_bust_at_once(keeper: Kee
     assert g["end_reason"] == "bust" and g["ranks"]["C"] == 3
     # 3 bust chips + 5 in East 1 (P110, P112) to each of A and B; uma in chips +4 / -1 / -3
     assert g["chips"] == {"A": 8 + 4, "B": 8 - 1, "C": -16 - 3}
+
+
+@pytest.mark.parametrize(("stack", "multipliers"), [("queue", [1, 1, 2, 2]), ("multiply", [1, 1, 4, 1])])
+def test_p28_uma_doubling_queue_and_multiply_in_a_kept_evening_a000_10(keeper: Keeper, stack: str,
+                                                                       multipliers: list[int]) -> None:
+    """P28 / A000-10 (seed 000 L142-145 「重ねて累積しておき、さらに次の半荘にも引き継いでいく」):
+    A tops and B lasts twice in a row, so two doublings pile up. ``uma_double_stack = "queue"``
+    (the club preset) doubles the next two games; ``"multiply"`` makes the next game's uma x 4
+    and carries nothing further. The second place pays 1 chip x the multiplier (P27, uma in chips)."""
+    from dataclasses import replace
+
+    rules = replace(CLUB, uma_double_stack=stack)
+    sid = keeper.new(rules, ["A", "B", "C"])["session"]
+    keeper.add(sid, ron("A", "B", yakuman=1))  # game 1: B busts in East 1
+    keeper.add(sid, ron("A", "B", yakuman=1))  # game 2: A's 2nd top, B's 2nd last
+    keeper.add(sid, ron("C", "A", yakuman=1))  # game 3: no streak of two
+    s = keeper.add(sid, ron("B", "C", yakuman=1))  # game 4
+    games = s["games"]
+    assert [g["uma_multiplier"] for g in games] == multipliers
+    for g in games:
+        second = next(p for p, r in g["ranks"].items() if r == 2)
+        assert g["chips"][second] == -1 * g["uma_multiplier"], g
+    assert CLUB.uma_double_stack == "queue"

@@ -54,7 +54,8 @@ class Session:
         dealer = self.next_dealer if self.next_dealer is not None else self._default_dealer()
         order = self.series.seat_order(dealer)
         self.current = KeptGame(self.rules, len(self.games) + 1, order,
-                                uma_multiplier=self.series.uma_multiplier(self.rules.uma_doubling))
+                                uma_multiplier=self.series.uma_multiplier(self.rules.uma_doubling,
+                                                                            self.rules.uma_double_stack))
         self.next_dealer = None
         return self.current
 
@@ -85,7 +86,8 @@ class Session:
             result = game.result(self.series)
             self.games.append(result)
             self.series = self.series.after_game(result.ranks, last_winner=result.last_winner,
-                                                 doubling=self.rules.uma_doubling)
+                                                 doubling=self.rules.uma_doubling,
+                                                 stack=self.rules.uma_double_stack)
 
     def _seating(self, entry: SeatingEntry) -> None:
         if self.current is not None and not self.current.finished and self.current.hands:
@@ -115,7 +117,8 @@ class Session:
                                                           for p in self.people},
                   "dealer": order[0], "sitting_out": self.series.sitting_out(), "roller": self.series.roller(),
                   "reseat_due": self.series.reseat_due(),
-                  "uma_multiplier": self.series.uma_multiplier(self.rules.uma_doubling)}
+                  "uma_multiplier": self.series.uma_multiplier(self.rules.uma_doubling,
+                                                                  self.rules.uma_double_stack)}
         if game is not None:
             for p, c in game.chips_by_person().items():
                 chips[p] += c
