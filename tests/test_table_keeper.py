@@ -535,7 +535,7 @@ def test_export_then_import_gives_the_same_session(keeper: Keeper) -> None:
         assert s[key] == orig[key]
     assert [c["kind"] for c in keeper.log(s["session"])] == ["add", "add", "fix"]
     csv_text = keeper.export_csv(sid)
-    assert csv_text.splitlines()[0] == "session,game,no,kind,round,honba,person,points,chips"
+    assert csv_text.splitlines()[0] == "session,game,no,kind,round,honba,person,points,chips,rank,final_points"
     with pytest.raises(KeeperError, match="not a sanma table export"):
         keeper.import_session({"format": "other"})
 
@@ -711,3 +711,65 @@ def test_p28_uma_doubling_queue_and_multiply_in_a_kept_evening_a000_10(keeper: K
         second = next(p for p, r in g["ranks"].items() if r == 2)
         assert g["chips"][second] == -1 * g["uma_multiplier"], g
     assert CLUB.uma_double_stack == "queue"
+
+
+def test_p30_official_score_sheet_writes_minus_as_triangle(tmp_path: Path) -> None:
+    """P30 (seed 002 L39 「成績表に表記するときは、マイナスを△と表記すること」): under the official
+    preset (``score_notation = "triangle"``) the standings table, the hand list and the CSV write a
+    minus as △, and the CSV reads back to the same numbers; the club preset keeps the minus sign."""
+    from sanma.table.keeper import read_csv
+
+    db = str(tmp_path / "k.sqlite")
+    out = {}
+    for preset in ("official", "club"):
+        r = _run("new", "--db", db, "--rules", preset, "--people", "A,B,C", "--json")
+        sid = str(json.loads(r.stdout)["session"])
+        r = _run("hand", sid, "--db", db, "--ron", "A", "--from", "B", "--yakuman", "1", "--json")
+        state = json.loads(r.stdout)
+        assert state["finished"] and state["notation"] == ("triangle" if preset == "official" else "minus")
+        out[preset] = (sid, state)
+    sid, state = out["official"]
+    points = {r["person"]: r["points"] for r in state["standings"]}
+    assert points["B"] < 0
+    text = _run("standings", sid, "--db", db).stdout
+    assert f"△{abs(points['B']):.1f}" in text and "-" not in text.replace("---", "")
+    shown = _run("show", sid, "--db", db).stdout
+    assert "B △" in shown and "B -" not in shown
+    csv_text = _run("export", sid, "--db", db, "--csv").stdout
+    assert "△" in csv_text and ",-" not in csv_text
+    rows = read_csv(csv_text)
+    finals = {r["person"]: r for r in rows if r["kind"] == "final"}
+    for p in "ABC":
+        assert finals[p]["points"] == state["games"][0]["scores"][p]
+        assert finals[p]["final_points"] == state["games"][0]["points"][p]
+        assert finals[p]["chips"] == state["games"][0]["chips"][p]
+    hand = next(r for r in rows if r["kind"] == "win" and r["person"] == "B")
+    assert hand["points"] == state["hands"][0]["deltas"]["B"] < 0
+    club_sid, _ = out["club"]
+    club = _run("standings", club_sid, "--db", db).stdout
+    assert "△" not in club and "-" in club
+    assert "△" not in _run("export", club_sid, "--db", db, "--csv").stdout
+    with pytest.raises(KeeperError, match="CSV line 2"):
+        read_csv(csv_text.splitlines()[0] + "\n1,1,1,win,E1,0,A,△x,0,,\n")
+
+
+@given(st.integers(-10**7, 10**7), st.sampled_from(["minus", "triangle"]), st.sampled_from(["", ","]))
+def test_p30_signed_numbers_read_back_in_either_notation(value: int, notation: str, spec: str) -> None:
+    """P30: whatever notation wrote a number, parse_signed reads it back."""
+    from sanma.table.notation import parse_signed, signed
+
+    assert parse_signed(signed(value, notation, spec)) == value
+    assert parse_signed(signed(value, notation, spec, plus=True)) == value
+
+
+def test_p30_final_scores_may_be_entered_with_triangle(tmp_path: Path) -> None:
+    """P30: a final-scores-only sheet written with △ can be entered as it reads (``--scores B=△5000``);
+    a malformed number is refused with the part named."""
+    db = str(tmp_path / "k.sqlite")
+    r = _run("new", "--db", db, "--rules", "official", "--people", "A,B,C", "--final-only", "--json")
+    sid = str(json.loads(r.stdout)["session"])
+    r = _run("final", sid, "--db", db, "--scores", "A=95000,B=△5000,C=30000", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["games"][0]["scores"]["B"] == -5000
+    r = _run("final", sid, "--db", db, "--scores", "A=95000,B=△x,C=30000")
+    assert r.exit_code == 2 and "'B=△x' is not NAME=NUMBER" in r.output
