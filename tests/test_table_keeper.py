@@ -773,3 +773,22 @@ def test_p30_final_scores_may_be_entered_with_triangle(tmp_path: Path) -> None:
     assert json.loads(r.stdout)["games"][0]["scores"]["B"] == -5000
     r = _run("final", sid, "--db", db, "--scores", "A=95000,B=△x,C=30000")
     assert r.exit_code == 2 and "'B=△x' is not NAME=NUMBER" in r.output
+
+
+def test_p104_p88_club_double_ron_first_winner_takes_the_table_chips_and_sticks(keeper: Keeper) -> None:
+    """P104 / A000-27 / P88 (seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」,
+    L46 「ダブロンの場合のリーチ棒は頭ハネとする」): after B's 誤ポン (3 chips to the table) and A's
+    riichi, A and C ron B's tile; C, B's shimocha, is the head-bump first winner and takes the 3
+    chips and the stick although entered second; both get the honba (P89, L47)."""
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    keeper.add(sid, {"kind": "draw", "tenpai": ["A"]})  # A keeps the deal: 1 honba
+    s = keeper.add(sid, {"kind": "penalty", "who": "B", "penalty": "false_call"})
+    assert s["pot"] == {"sticks": 0, "chips": 3}
+    s = keeper.add(sid, {"kind": "win", "from": "B", "riichi": ["A"],
+                         "wins": [{"winner": "A", "han": 2, "fu": 30}, {"winner": "C", "han": 2, "fu": 30}]})
+    row = s["hands"][-1]
+    assert [p["winner"] for p in row["payments"]] == ["C", "A"]
+    assert s["chips"] == {"A": 0, "B": -3, "C": 3} and s["pot"] == {"sticks": 0, "chips": 0}
+    c, a = row["payments"]
+    # C: 2 han 30 fu non-dealer 2,000 + 1 honba 1,500 + A's stick; A: dealer 2,900 + 1,500
+    assert c["deltas"]["C"] == 2000 + 1500 + 1000 and a["deltas"]["A"] == 2900 + 1500

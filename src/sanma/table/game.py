@@ -144,7 +144,8 @@ class KeptGame:
         return seats
 
     def _take_pot(self, seat: int) -> None:
-        """P104 / A000-27: chips a penalty left on the table go to the (first) winner."""
+        """P104 / A000-27: chips a penalty left on the table go to the winner (in a double ron the
+        first winner, who takes the sticks: seed 000 L281)."""
         if self.pot_chips:
             chips = self.chips
             chips[seat] += self.pot_chips
@@ -191,7 +192,10 @@ class KeptGame:
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
             summaries.append(_describe(w.winner, score))
         paid = self._settle(payout.Hora(tuple(wins), discarder))
-        self._take_pot(wins[0].seat)
+        # P104 / A000-27, seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」: the
+        # table's chips go with the riichi sticks, to the winner payout paid them to (the head bump's
+        # first winner; seed 003 L49 「リーチ棒は上家とり」 reads the same, seed 002 has no double ron)
+        self._take_pot(paid.wins[0].seat)
         self.last_winner = self.players[wins[0].seat]
         how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
         return {"summary": f"{' & '.join(summaries)} ({how})",
