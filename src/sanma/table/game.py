@@ -57,6 +57,12 @@ class GameResult:
                 "last_winner": self.last_winner, "uma_multiplier": self.uma_multiplier,
                 "streak_chips": dict(self.streak_chips)}
 
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> GameResult:
+        """The inverse of :meth:`to_json` (the keeper's cache); a KeyError/TypeError on a bad one."""
+        return GameResult(int(d["game"]), dict(d["scores"]), dict(d["ranks"]), dict(d["points"]), dict(d["chips"]),
+                          str(d["end_reason"]), d["last_winner"], int(d["uma_multiplier"]), dict(d["streak_chips"]))
+
 
 class KeptGame:
     """A game in play: its players in seat order (seat 0 = the first dealer, 起家)."""
