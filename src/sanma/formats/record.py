@@ -22,19 +22,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RecordError
-from ..tiles import NORTH, Tile
+from ..tiles import NORTH, Tile, seat_wind
 
 if TYPE_CHECKING:
     from ..rules import Rules
 
 NORTH_TILE = Tile(NORTH)
-WINDS = "ESW"
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
-
-
-def seat_wind(seat: int, dealer: int, players: int = 3) -> str:
-    """The seat wind of ``seat`` when ``dealer`` deals: ``seat_wind(2, 1) == 'S'``."""
-    return "ESWN"[(seat - dealer) % players]
 
 
 def kyoku_label(round_wind: str, dealer: int, honba: int) -> str:
@@ -229,7 +223,7 @@ class RecordedWin:
     def deltas_by_wind(self, dealer: int | None = None) -> dict[str, int]:
         """The recorded deltas keyed by seat wind (``E`` is the dealer)."""
         d = self.dealer if dealer is None else dealer
-        return {seat_wind(s, d, len(self.deltas)): v for s, v in enumerate(self.deltas)}
+        return {seat_wind(s, d): v for s, v in enumerate(self.deltas)}
 
     @property
     def kazoe(self) -> bool:
@@ -783,7 +777,7 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
               honba: int, kyotaku: int | None, dora: tuple[Tile, ...], ura: tuple[Tile, ...],
               yaku: tuple[tuple[str, int], ...], yakuman: int, han: int, fu: int | None,
               limit: str | None, points: int, deltas: tuple[int, ...], pao_seat: int | None,
-              source: str, label: str, index: int, problems: Problems, players: int = 3,
+              source: str, label: str, index: int, problems: Problems,
               scored: bool = True) -> RecordedWin:
     """Combine the replay state with the recorded result into a :class:`RecordedWin`.
 
@@ -817,8 +811,8 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
         flags["chiihou"] = "chiihou" in names
     return RecordedWin(
         seat=seat, from_seat=from_seat, tsumo=seat == from_seat, hand=to_mpsz(ctx.hand),
-        win=str(ctx.tile), seat_wind=seat_wind(seat, dealer, players), round_wind=round_wind,
-        discarder_wind=None if seat == from_seat else seat_wind(from_seat, dealer, players),
+        win=str(ctx.tile), seat_wind=seat_wind(seat, dealer), round_wind=round_wind,
+        discarder_wind=None if seat == from_seat else seat_wind(from_seat, dealer),
         melds=ctx.melds, kita=ctx.kita, dora_indicators=tuple(str(t) for t in dora),
         ura_indicators=tuple(str(t) for t in ura), honba=honba,
         kyotaku=ctx.kyotaku if kyotaku is None else kyotaku, han=han, fu=fu, yaku=yaku,
