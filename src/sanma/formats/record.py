@@ -19,16 +19,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import RecordError
+from ..rules.schema import Rules
+from ..scoring import basic_points
 from ..tiles import NORTH, Tile, seat_wind
-
-if TYPE_CHECKING:
-    from ..rules import Rules
 
 NORTH_TILE = Tile(NORTH)
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+#: The rules a record's han and fu are read under when it names no limit (``limit_from_han_fu``).
+USUAL_RULES = Rules()
 
 
 def kyoku_label(round_wind: str, dealer: int, honba: int) -> str:
@@ -37,22 +38,17 @@ def kyoku_label(round_wind: str, dealer: int, honba: int) -> str:
 
 
 def limit_from_han_fu(han: int, fu: int | None, yakuman: int = 0) -> str | None:
-    """The usual limit name for ``han``/``fu`` (no kiriage): used when a format does not say.
+    """The usual limit name for ``han``/``fu`` (the default rules: no kiriage, kazoe from 13 han):
+    used when a format does not say. The thresholds are ``scoring.basic_points`` (P55, P57, P59).
 
     >>> limit_from_han_fu(4, 40), limit_from_han_fu(4, 30), limit_from_han_fu(13, 30, 0)
     ('mangan', None, 'yakuman')
+    >>> limit_from_han_fu(5, None), limit_from_han_fu(3, None), limit_from_han_fu(0, None, 2)
+    ('mangan', None, 'yakuman')
     """
-    if yakuman or han >= 13:
+    if yakuman:
         return "yakuman"
-    if han >= 11:
-        return "sanbaiman"
-    if han >= 8:
-        return "baiman"
-    if han >= 6:
-        return "haneman"
-    if han >= 5 or (fu is not None and fu * 2 ** (han + 2) >= 2000):
-        return "mangan"
-    return None
+    return basic_points(han, fu or 0, USUAL_RULES)[1]
 
 
 # --------------------------------------------------------------------------------------------
@@ -393,7 +389,6 @@ def named_rules(rule_name: str) -> Rules | None:
     """The rule set a record names, for its wall layout: a preset by its name (sanma's own records);
     Tenhou's rules for an unnamed record or a platform's lobby or room name (Tenhou and Mahjong Soul
     lay out the same 108-tile wall, PLATFORMS §1-2); None for another name (a club's own rule file)."""
-    from ..rules import Rules
 
     if rule_name in Rules.presets():
         return Rules.preset(rule_name)
