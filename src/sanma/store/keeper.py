@@ -160,6 +160,44 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
         raise StoreError(f"{store.path}: change to session {session_id} not saved: {e}") from None
 
 
+@dataclass(frozen=True, slots=True)
+class CacheRow:
+    """The keeper's derived-state cache of one session (migration 4): the state after the first
+    ``prefix_len`` entries in force, valid while those entries hash to ``prefix_hash``."""
+
+    version: int
+    prefix_len: int
+    prefix_hash: str
+    snapshot: str
+
+
+def cached(store: Store, session_id: int) -> CacheRow | None:
+    """The session's cache row, if any (a damaged or foreign row reads as none)."""
+    try:
+        r = store.conn.execute("SELECT version, prefix_len, prefix_hash, snapshot FROM keeper_cache "
+                               "WHERE session_id = ?", (session_id,)).fetchone()
+    except sqlite3.Error:
+        return None
+    if r is None or not all(isinstance(x, t) for x, t in zip(r, (int, int, str, str), strict=True)):
+        return None
+    return CacheRow(*r)
+
+
+def save_cache(store: Store, session_id: int, row: CacheRow) -> None:
+    """Store the session's cache row unless a newer version's row is already there. The cache is
+    advisory: a failure to write it is ignored (the next read recomputes)."""
+    try:
+        with store.transaction():
+            store.conn.execute(
+                "INSERT INTO keeper_cache (session_id, version, prefix_len, prefix_hash, snapshot) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, "
+                "prefix_len = excluded.prefix_len, prefix_hash = excluded.prefix_hash, snapshot = excluded.snapshot "
+                "WHERE excluded.version >= keeper_cache.version",
+                (session_id, row.version, row.prefix_len, row.prefix_hash, row.snapshot))
+    except sqlite3.Error:
+        pass
+
+
 def backup(store: Store, out: str) -> None:
     """A consistent copy of the live database at ``out`` (sqlite3's online backup API: pages
     copied under a read lock, so a writer in another process never leaves it half-written)."""

@@ -55,6 +55,12 @@ class GameResult:
                 "last_winner": self.last_winner, "uma_multiplier": self.uma_multiplier,
                 "streak_chips": dict(self.streak_chips)}
 
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> GameResult:
+        """The inverse of :meth:`to_json` (the keeper's cache); a KeyError/TypeError on a bad one."""
+        return GameResult(int(d["game"]), dict(d["scores"]), dict(d["ranks"]), dict(d["points"]), dict(d["chips"]),
+                          str(d["end_reason"]), d["last_winner"], int(d["uma_multiplier"]), dict(d["streak_chips"]))
+
 
 class KeptGame:
     """A game in play: its players in seat order (seat 0 = the first dealer, 起家)."""
@@ -142,7 +148,8 @@ class KeptGame:
         return seats
 
     def _take_pot(self, seat: int) -> None:
-        """P104 / A000-27: chips a penalty left on the table go to the (first) winner."""
+        """P104 / A000-27: chips a penalty left on the table go to the winner (in a double ron the
+        first winner, who takes the sticks: seed 000 L281)."""
         if self.pot_chips:
             chips = self.chips
             chips[seat] += self.pot_chips
@@ -189,7 +196,10 @@ class KeptGame:
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
             summaries.append(_describe(w.winner, score))
         paid = self._settle(payout.Hora(tuple(wins), discarder))
-        self._take_pot(wins[0].seat)
+        # P104 / A000-27, seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」: the
+        # table's chips go with the riichi sticks, to the winner payout paid them to (the head bump's
+        # first winner; seed 003 L49 「リーチ棒は上家とり」 reads the same, seed 002 has no double ron)
+        self._take_pot(paid.wins[0].seat)
         self.last_winner = self.players[wins[0].seat]
         how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
         return {"summary": f"{' & '.join(summaries)} ({how})",
