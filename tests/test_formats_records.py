@@ -7,9 +7,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sanma.formats import read_majiang, read_mjai, read_mjlog, read_record, read_tenhou6
-from sanma.formats.record import DrawResult, GameRecord, Kita, RecordedWin
+from sanma.formats.record import DrawResult, GameRecord, Kita, RecordedWin, limit_from_han_fu
+from sanma.rules.schema import Rules
+from sanma.scoring import basic_points
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -176,3 +180,14 @@ def test_game_metadata() -> None:
     assert rec.rule_name == "三鳳南喰赤" and dict(rec.rule_flags)["sanma"] is True
     assert rec.final_points == (8.0, -66.0, 58.0) and len(rec.players) == 3
     assert isinstance(rec.wins()[0], RecordedWin)
+
+
+@given(st.integers(0, 20), st.sampled_from([None, 20, 25, 30, 40, 50, 60, 70, 110]), st.integers(0, 3))
+def test_a_record_without_a_limit_name_gets_the_scorers_limit_p55_p57_p59(han: int, fu: int | None,
+                                                                         yakuman: int) -> None:
+    """P55 / P57 / P59: the limit a record's han and fu imply is the scorer's (``basic_points``
+    under the default rules: no kiriage, kazoe from 13 han), not a second table of thresholds."""
+    want = "yakuman" if yakuman else basic_points(han, fu or 0, Rules())[1]
+    assert limit_from_han_fu(han, fu, yakuman) == want
+    if fu is not None and han < 5 and fu * 2 ** (han + 2) == 1920:
+        assert want is None  # 30 fu 4 han / 60 fu 3 han: no kiriage by default

@@ -19,22 +19,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import RecordError
-from ..tiles import NORTH, Tile
-
-if TYPE_CHECKING:
-    from ..rules import Rules
+from ..rules.schema import Rules
+from ..scoring import basic_points
+from ..tiles import NORTH, Tile, seat_wind
 
 NORTH_TILE = Tile(NORTH)
-WINDS = "ESW"
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
-
-
-def seat_wind(seat: int, dealer: int, players: int = 3) -> str:
-    """The seat wind of ``seat`` when ``dealer`` deals: ``seat_wind(2, 1) == 'S'``."""
-    return "ESWN"[(seat - dealer) % players]
+#: The rules a record's han and fu are read under when it names no limit (``limit_from_han_fu``).
+USUAL_RULES = Rules()
 
 
 def kyoku_label(round_wind: str, dealer: int, honba: int) -> str:
@@ -43,22 +38,17 @@ def kyoku_label(round_wind: str, dealer: int, honba: int) -> str:
 
 
 def limit_from_han_fu(han: int, fu: int | None, yakuman: int = 0) -> str | None:
-    """The usual limit name for ``han``/``fu`` (no kiriage): used when a format does not say.
+    """The usual limit name for ``han``/``fu`` (the default rules: no kiriage, kazoe from 13 han):
+    used when a format does not say. The thresholds are ``scoring.basic_points`` (P55, P57, P59).
 
     >>> limit_from_han_fu(4, 40), limit_from_han_fu(4, 30), limit_from_han_fu(13, 30, 0)
     ('mangan', None, 'yakuman')
+    >>> limit_from_han_fu(5, None), limit_from_han_fu(3, None), limit_from_han_fu(0, None, 2)
+    ('mangan', None, 'yakuman')
     """
-    if yakuman or han >= 13:
+    if yakuman:
         return "yakuman"
-    if han >= 11:
-        return "sanbaiman"
-    if han >= 8:
-        return "baiman"
-    if han >= 6:
-        return "haneman"
-    if han >= 5 or (fu is not None and fu * 2 ** (han + 2) >= 2000):
-        return "mangan"
-    return None
+    return basic_points(han, fu or 0, USUAL_RULES)[1]
 
 
 # --------------------------------------------------------------------------------------------
@@ -229,7 +219,7 @@ class RecordedWin:
     def deltas_by_wind(self, dealer: int | None = None) -> dict[str, int]:
         """The recorded deltas keyed by seat wind (``E`` is the dealer)."""
         d = self.dealer if dealer is None else dealer
-        return {seat_wind(s, d, len(self.deltas)): v for s, v in enumerate(self.deltas)}
+        return {seat_wind(s, d): v for s, v in enumerate(self.deltas)}
 
     @property
     def kazoe(self) -> bool:
@@ -399,7 +389,6 @@ def named_rules(rule_name: str) -> Rules | None:
     """The rule set a record names, for its wall layout: a preset by its name (sanma's own records);
     Tenhou's rules for an unnamed record or a platform's lobby or room name (Tenhou and Mahjong Soul
     lay out the same 108-tile wall, PLATFORMS §1-2); None for another name (a club's own rule file)."""
-    from ..rules import Rules
 
     if rule_name in Rules.presets():
         return Rules.preset(rule_name)
@@ -783,7 +772,7 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
               honba: int, kyotaku: int | None, dora: tuple[Tile, ...], ura: tuple[Tile, ...],
               yaku: tuple[tuple[str, int], ...], yakuman: int, han: int, fu: int | None,
               limit: str | None, points: int, deltas: tuple[int, ...], pao_seat: int | None,
-              source: str, label: str, index: int, problems: Problems, players: int = 3,
+              source: str, label: str, index: int, problems: Problems,
               scored: bool = True) -> RecordedWin:
     """Combine the replay state with the recorded result into a :class:`RecordedWin`.
 
@@ -817,8 +806,8 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
         flags["chiihou"] = "chiihou" in names
     return RecordedWin(
         seat=seat, from_seat=from_seat, tsumo=seat == from_seat, hand=to_mpsz(ctx.hand),
-        win=str(ctx.tile), seat_wind=seat_wind(seat, dealer, players), round_wind=round_wind,
-        discarder_wind=None if seat == from_seat else seat_wind(from_seat, dealer, players),
+        win=str(ctx.tile), seat_wind=seat_wind(seat, dealer), round_wind=round_wind,
+        discarder_wind=None if seat == from_seat else seat_wind(from_seat, dealer),
         melds=ctx.melds, kita=ctx.kita, dora_indicators=tuple(str(t) for t in dora),
         ura_indicators=tuple(str(t) for t in ura), honba=honba,
         kyotaku=ctx.kyotaku if kyotaku is None else kyotaku, han=han, fu=fu, yaku=yaku,

@@ -40,9 +40,7 @@ from ..formats.record import (
     Win,
 )
 from ..scoring import Yaku
-from ..tiles import Tile, parse_tiles
-
-SEATS = 3
+from ..tiles import SEATS, Tile, parse_tiles
 
 #: A tiny mjai record (a dealer tsumo in the first draw would need a real wall; this one ends in a
 #: nine-terminals abort), used by the doctests.

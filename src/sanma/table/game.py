@@ -19,7 +19,7 @@ from ..game.settle import final_result, riichi_bust
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, min_han_at, score_from_han, score_hand
-from ..tiles import Tile, parse_tiles, successor
+from ..tiles import Tile, parse_tiles, seat_wind, successor
 from .entries import (
     AbortEntry,
     ChomboEntry,
@@ -32,8 +32,6 @@ from .entries import (
     Winner,
 )
 from .series import Series
-
-WINDS = "ESW"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +91,7 @@ class KeptGame:
     def wind_of(self, person: str) -> str | None:
         if person not in self.players:
             return None
-        return WINDS[(self.players.index(person) - self.dealer) % 3]
+        return seat_wind(self.players.index(person), self.dealer)
 
     def _seats(self, people: Sequence[str], what: str) -> tuple[int, ...]:
         return tuple(self.seat(p, what) for p in people)
@@ -316,15 +314,15 @@ class KeptGame:
         sticks; by value through ``score_from_han``."""
         r = self.rules
         where = f"win by {w.winner}"
-        seat_wind = WINDS[(seat - self.dealer) % 3]
-        disc_wind = None if discarder is None else WINDS[(discarder - self.dealer) % 3]
+        own_wind = seat_wind(seat, self.dealer)
+        disc_wind = None if discarder is None else seat_wind(discarder, self.dealer)
         try:
             if w.tiles is not None:
                 t = w.tiles
                 flags = {f: True for f in t.flags}
                 return score_hand(
                     t.hand, win=t.win, melds=t.melds, tsumo=discarder is None, riichi=riichi,
-                    seat_wind=seat_wind, round_wind=self.round_wind, discarder_wind=disc_wind,
+                    seat_wind=own_wind, round_wind=self.round_wind, discarder_wind=disc_wind,
                     dora_indicators=t.dora, ura_indicators=t.ura if riichi else (), kita=t.kita,
                     flowers=t.flowers, honba=self.honba, kyotaku=self.sticks, rules=r, **flags)
             v = w.value
@@ -333,7 +331,7 @@ class KeptGame:
                 raise KeeperError(f"{where}: ippatsu needs riichi (give --riichi {w.winner})")
             yaku = (*v.yaku, *(("ippatsu",) if v.ippatsu else ()), *(("ura_dora",) * v.ura))
             return score_from_han(v.han, v.fu, yakuman=v.yakuman, yaku=yaku, tsumo=discarder is None,
-                                  seat_wind=seat_wind, discarder_wind=disc_wind, honba=self.honba,
+                                  seat_wind=own_wind, discarder_wind=disc_wind, honba=self.honba,
                                   kyotaku=self.sticks, rules=r)
         except NotAWinError as e:
             raise KeeperError(f"{where}: not a win under {r.name}: {e}") from None
