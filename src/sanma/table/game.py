@@ -219,7 +219,11 @@ class KeptGame:
         late = list(self.at_draw)
         if late:  # P102 / A003-7: a mistake that waited for the draw is a chombo now
             return self._apply_chombo(tuple(late), self.at_draw[late[0]], sticks_this_hand=riichi)
-        for s in riichi:
+        # P80: a riichi player is tenpai at the draw, unless the rules' tenpai (P47) can be lost
+        # after the riichi: seed 003 L25 「フリテンは一切不可、テンパイにもなりません」 — a riichi hand
+        # that became furiten (a passed win) is noten at the draw, not a chombo (A003-21)
+        riichi_stays_tenpai = r.tenpai_furiten and r.tenpai_karaten
+        for s in riichi if riichi_stays_tenpai else ():
             if s not in tenpai and not (nagashi and r.nagashi_is_win):
                 raise KeeperError(f"draw: {self.players[s]} declared riichi but is not tenpai: a noten riichi "
                                   f"is a chombo (P80): enter it with `table chombo`")

@@ -22,7 +22,17 @@ from typing import Any
 from ..rules.loader import from_dict, to_dict
 from ..rules.schema import Rules
 from ..store.db import Store, _json
-from ..store.keeper import CacheRow, append_change, cached, changes, create_session, save_cache, session, sessions
+from ..store.keeper import (
+    CacheRow,
+    append_change,
+    cached,
+    changes,
+    create_session,
+    save_cache,
+    session,
+    sessions,
+    stored_games,
+)
 from .entries import Entry, FinalEntry, KeeperError, SeatingEntry, parse_entry
 from .game import GameResult, KeptGame
 from .log import Change, effective, last_undoable
@@ -374,9 +384,12 @@ class Keeper:
                             expected_version=expected_version, preview=False)
 
     # -- standings and export ------------------------------------------------------------------
-    def standings(self, session_id: int | None, series: str | None, *, store_games: bool = False) -> dict[str, Any]:
+    def standings(self, session_id: int | None, series: str | None, *, store_games: bool = False,
+                  web_games: bool = False) -> dict[str, Any]:
         """Per person over a session's or a series' games; ``store_games`` adds every game of the
-        database (imported records, games sanma played) whose three players are all among them."""
+        database (imported records, games sanma played) whose three players are all among them,
+        ``web_games`` those played at sanma's browser table (a table whose seats were given these
+        people's names). ``counted`` lists each added game with its rules."""
         if session_id is not None:
             s = self._load(session_id)
             people, games = list(s.people), list(s.games)
@@ -391,16 +404,18 @@ class Keeper:
                 people += [p for p in s.people if p not in people]
                 games += s.games
             out = {"series": series, "sessions": [r.id for r in rows], "notation": s.rules.score_notation}
-        if store_games:
-            for g in self.store.games():
-                seats = g.seats
-                if (len(seats) == 3 and all(x.name in people and x.placement and x.points is not None
-                                            and x.score is not None for x in seats)):
-                    games.append(GameResult(-g.id, {x.name: int(x.score or 0) for x in seats},
-                                            {x.name: int(x.placement or 0) for x in seats},
-                                            {x.name: float(x.points or 0.0) for x in seats},
-                                            {x.name: 0 for x in seats}, f"store game {g.id} ({g.kind})"))
-        out.update(games=len(games), standings=standings(people, games))
+        counted: list[dict[str, Any]] = []
+        if store_games or web_games:
+            for g in stored_games(self.store, web_only=not store_games):
+                names = [x[0] for x in g.seats]
+                if not all(n in people for n in names) or len(set(names)) != 3:
+                    continue
+                games.append(GameResult(-g.id, {x[0]: x[1] for x in g.seats}, {x[0]: x[2] for x in g.seats},
+                                        {x[0]: x[3] for x in g.seats}, {x[0]: x[4] for x in g.seats},
+                                        f"store game {g.id} ({'browser table' if g.web else g.kind})"))
+                counted.append({"game": g.id, "kind": "web" if g.web else g.kind, "rules": g.rules_name,
+                                "players": names})
+        out.update(games=len(games), standings=standings(people, games), counted=counted)
         return out
 
     def export(self, session_id: int) -> dict[str, Any]:
