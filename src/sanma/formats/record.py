@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import events as ev
 from ..errors import RecordError
 from ..rules.schema import Rules
 from ..scoring import basic_points
@@ -133,11 +134,14 @@ class Win:
 @dataclass(frozen=True, slots=True)
 class DrawResult:
     """A kyoku that ended without a win: ``kind`` is ``exhaustive``, ``kyuushu``, ``four_kans``,
-    ``nagashi`` ... and ``deltas`` the per-seat score changes (noten payments)."""
+    ``nagashi`` ... and ``deltas`` the per-seat score changes (noten payments). ``voided_by``: the
+    sanma extension events that ended a ``chombo`` hand (one ``chombo`` per offender, with its
+    reason and payment, P100-P102) or a ``riichi_bust`` one (P79), as a record of sanma's has them."""
 
     kind: str
     deltas: tuple[int, ...]
     tenpai: tuple[int, ...] = ()
+    voided_by: tuple[ev.Chombo | ev.RiichiBust, ...] = ()
 
 
 Event = Draw | Discard | Pon | Daiminkan | Kakan | Ankan | Kita | Flower | RiichiAccepted | DoraRevealed | Win
