@@ -80,10 +80,12 @@ class Action:
         if t == "dahai":
             assert tile is not None
             return ev.Dahai(self.actor, tile, self.tsumogiri).to_mjai()
-        if t == "pon" or t == "daiminkan":
+        if t == "pon":
             assert tile is not None and self.target is not None
-            call = ev.Pon if t == "pon" else ev.Daiminkan
-            return call(self.actor, self.target, tile, self.consumed).to_mjai()
+            return ev.Pon(self.actor, self.target, tile, self.consumed).to_mjai()
+        if t == "daiminkan":
+            assert tile is not None and self.target is not None
+            return ev.Daiminkan(self.actor, self.target, tile, self.consumed).to_mjai()
         if t == "ankan":
             return ev.Ankan(self.actor, self.consumed).to_mjai()
         if t == "kakan":
