@@ -17,6 +17,7 @@ import pytest
 from websockets.sync.client import connect
 
 import sanma.web.ws as web_ws
+from sanma.store import open_db
 from web_helpers import Leak, LeakChecker, choose, mjai_answer, serving, ws_url
 
 SEED = "leak-7f3a9c2e51"
@@ -92,9 +93,11 @@ def _whole_game(tmp_path: Path) -> tuple[LeakChecker, dict[str, Any]]:
               records, tid)
         for th in threads:
             th.join(120)
-        game = app.state.tables.get(tid).game
-        assert game.done
-        checker = LeakChecker(game.events, SEED)
+        with open_db(tmp_path / "db.sqlite") as store:  # the finished game lives in the store only
+            events = [json.loads(r[0]) for r in store.conn.execute(
+                "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (tid,))]
+        assert events[-1]["type"] == "end_game" and tid not in app.state.tables.running
+        checker = LeakChecker(events, SEED)
         checker.check_page(None, watch)
         checker.check_mjai(1, frames)
         for messages in pages:

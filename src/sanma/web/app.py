@@ -137,7 +137,7 @@ def _api(app: FastAPI) -> None:
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> JSONResponse:
         try:
-            return JSONResponse(_tables(request).get(table_id).public())
+            return JSONResponse(_tables(request).info(table_id).public())
         except TableError as e:
             return _error(e)
 

@@ -28,6 +28,7 @@ from ..bots.mjai import fallback
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
+from ..game.settle import uma_by_seat
 from ..game.view import mask_event
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
@@ -216,13 +217,38 @@ def hand_result(game: Game, hand_events: Sequence[dict[str, Any]], chips: Sequen
             "chips": list(chips), "scores": end.get("scores", list(game.scores))}
 
 
+def settlement(rules: Rules, end_game: Mapping[str, Any]) -> dict[str, Any]:
+    """The final settlement exactly as the engine settled it (``flow.final``, carried by its
+    ``end_game`` event): scores, ranks, points and chips are the result's; ``uma_seats`` is each
+    seat's uma from ``settle.uma_by_seat`` (the table sinking uma picks, tied places' shares), in
+    ``uma_unit``; ``uma`` is the rules' list; ``oka`` the amount the top receives."""
+    scores, ranks = list(end_game["scores"]), list(end_game["ranks"])
+    return {"scores": scores, "ranks": ranks, "points": list(end_game["points"]),
+            "chips": list(end_game.get("chips") or [0] * SEATS),
+            "oka": (rules.return_points - rules.start_points) * SEATS if rules.oka else 0,
+            "uma": list(rules.uma), "uma_seats": list(uma_by_seat(rules, scores, ranks)),
+            "uma_unit": "chips" if rules.uma_type == "chips" else "points", "reason": end_game.get("reason")}
+
+
 def game_result(game: Game) -> dict[str, Any]:
-    r = game.result
-    assert r is not None
-    end = game.events[-1]
-    return {"scores": list(r.scores), "ranks": list(r.ranks), "points": list(r.points), "chips": list(r.chips),
-            "oka": (game.rules.return_points - game.rules.start_points) * SEATS if game.rules.oka else 0,
-            "uma": list(game.rules.uma), "reason": end.get("reason", game.end_reason)}
+    """A finished game's :func:`settlement`."""
+    assert game.done and game.events[-1]["type"] == "end_game"
+    return settlement(game.rules, game.events[-1])
+
+
+def round_of(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The round of the last hand dealt in ``events`` (its ``start_kyoku``): wind, number, lap (how
+    many times the round wind changed before it), honba, sticks, dealer; None before the first deal."""
+    last, lap, wind = None, -1, None
+    for e in events:
+        if e["type"] == "start_kyoku":
+            if e["bakaze"] != wind or (last is not None and e["kyoku"] < last["kyoku"]):
+                lap += 1
+            wind, last = e["bakaze"], e
+    if last is None:
+        return None
+    return {"wind": last["bakaze"], "number": last["kyoku"], "lap": lap, "honba": last["honba"],
+            "sticks": last["kyotaku"], "dealer": last["oya"]}
 
 
 # --------------------------------------------------------------------------------------------
@@ -230,6 +256,60 @@ def game_result(game: Game) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------
 
 Listener = Callable[["Table"], None]
+
+
+def _public(t: Table | StoredTable, seats: list[dict[str, Any]], scores: list[int], rnd: dict[str, Any] | None,
+            hands: int, result: dict[str, Any] | None) -> dict[str, Any]:
+    """``GET /api/tables/ID``'s shape, for a running and a stored table alike."""
+    out: dict[str, Any] = {
+        "id": t.id, "rules": t.rules.name, "rules_detail": to_dict(t.rules), "seats": seats, "scores": scores,
+        "round": rnd, "finished": result is not None, "seed_hash": t.seed_hash, "clock": t.clock,
+        "created_at": t.created_at, "hands": hands}
+    if result is not None:
+        out["seed"] = t.seed
+        out["result"] = result
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A finished table as the store keeps it (``web_tables`` and its ``web_events``): what the API
+    and the replay read once the live ``Table`` is gone. No game object, no replay of the actions."""
+
+    id: str
+    rules: Rules
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+    seed: str
+    seed_hash: str
+    clock: dict[str, float]
+    created_at: str
+    events: tuple[dict[str, Any], ...]
+    finished: bool = True
+
+    @staticmethod
+    def load(store: Store, table_id: str) -> StoredTable:
+        row = store.conn.execute(
+            "SELECT rules_json, rules_name, seats, seed, seed_hash, clock, created_at, finished FROM web_tables "
+            "WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise TableError(f"no table {table_id!r}", 404)
+        rules_json, rules_name, seats_json, seed, sh, clock, created, finished = row
+        if not finished:
+            raise TableError(f"table {table_id!r} is still being played", 409)
+        seats = json.loads(seats_json)
+        events = tuple(json.loads(r[0]) for r in store.conn.execute(
+            "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (table_id,)))
+        return StoredTable(table_id, from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name),
+                           tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed, sh,
+                           json.loads(clock), created, events)
+
+    def public(self) -> dict[str, Any]:
+        seats = [{"seat": s, "kind": k, "name": self.names[s], "connected": k in BOTS}
+                 for s, k in enumerate(self.kinds)]
+        end = self.events[-1]
+        return _public(self, seats, list(end["scores"]), round_of(self.events),
+                       sum(1 for e in self.events if e["type"] == "end_kyoku"), settlement(self.rules, end))
 
 
 class Table:
@@ -288,17 +368,11 @@ class Table:
     def public(self) -> dict[str, Any]:
         """``GET /api/tables/ID``: no hidden tile; the seed only after the game."""
         g = self.game
-        out: dict[str, Any] = {
-            "id": self.id, "rules": self.rules.name, "rules_detail": to_dict(self.rules),
-            "seats": self.seats_info(), "scores": list(g.scores),
-            "round": {"wind": g.round_wind, "number": g.kyoku_in_round + 1, "lap": g.round_index,
-                      "honba": g.honba, "sticks": g.kyotaku, "dealer": g.dealer},
-            "finished": g.done, "seed_hash": self.seed_hash, "clock": self.clock, "created_at": self.created_at,
-            "hands": len(g.hand_results)}
-        if g.done:
-            out["seed"] = self.seed
-            out["result"] = game_result(g)
-        return out
+        rnd = round_of(g.events) if g.done else {  # a finished game: its last hand, as the store gives it
+            "wind": g.round_wind, "number": g.kyoku_in_round + 1, "lap": g.round_index, "honba": g.honba,
+            "sticks": g.kyotaku, "dealer": g.dealer}
+        return _public(self, self.seats_info(), list(g.scores), rnd, len(g.hand_results),
+                       game_result(g) if g.done else None)
 
     def legal(self, seat: int) -> tuple[Action, ...]:
         return self.game.legal_actions(seat)
@@ -368,6 +442,8 @@ class Table:
                 await asyncio.sleep(0)  # other tables and connections go on between moves
             self._notify()
             self._arm_clocks()
+            if self.game.done:  # stored and told: pages and the API read it from the store from now on
+                self.tables.release(self)
         except Exception:  # pragma: no cover - a bug must not kill the server; the table stays where it was
             log.exception("table %s: driving failed", self.id)
         finally:
@@ -496,35 +572,64 @@ class Tables:
         return table, tokens
 
     def get(self, table_id: str) -> Table:
+        """The live table (a WebSocket's): a running one, or a finished one rebuilt from the store
+        for this caller only (it is not kept: finished tables live in the store)."""
         table = self.running.get(table_id)
         if table is None:
-            if len(table_id) > 64 or not self._exists(table_id):
-                raise TableError(f"no table {table_id!r}", 404)
+            self._check(table_id)
             table = self._load(table_id)
         return table
+
+    def info(self, table_id: str) -> Table | StoredTable:
+        """What ``GET /api/tables/ID`` shows: the running table, else the stored one."""
+        table = self.running.get(table_id)
+        if table is not None:
+            return table
+        self._check(table_id)
+        return StoredTable.load(self.store, table_id)
+
+    def _check(self, table_id: str) -> None:
+        if len(table_id) > 64 or not self._exists(table_id):
+            raise TableError(f"no table {table_id!r}", 404)
 
     def _exists(self, table_id: str) -> bool:
         return self.store.conn.execute("SELECT 1 FROM web_tables WHERE id = ?", (table_id,)).fetchone() is not None
 
     def listing(self) -> list[dict[str, Any]]:
+        """The lobby's list, newest first: every table with its round and scores (a running table's
+        from its game, a finished one's final scores from its stored ``end_game``)."""
         rows = self.store.conn.execute(
             "SELECT id, rules_name, seats, finished, created_at, seed_hash FROM web_tables "
             "ORDER BY created_at DESC, id LIMIT 200").fetchall()
         out = []
         for tid, rules_name, seats, finished, created, sh in rows:
+            entry: dict[str, Any] = {
+                "id": tid, "rules": rules_name, "finished": bool(finished), "created_at": created, "seed_hash": sh,
+                "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]} for i, s in enumerate(json.loads(seats))]}
             t = self.running.get(tid)
-            out.append({"id": tid, "rules": rules_name, "finished": bool(finished), "created_at": created,
-                        "seed_hash": sh, "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]}
-                                                   for i, s in enumerate(json.loads(seats))],
-                        **({"scores": list(t.game.scores)} if t is not None else {})})
+            if t is not None and not t.finished:
+                entry.update(scores=list(t.game.scores), round=t.public()["round"])
+            elif finished:
+                last = self.store.conn.execute("SELECT data FROM web_events WHERE table_id = ? ORDER BY idx DESC "
+                                               "LIMIT 1", (tid,)).fetchone()
+                end = json.loads(last[0]) if last is not None else {}
+                if end.get("type") == "end_game":
+                    entry["scores"] = list(end["scores"])
+            out.append(entry)
         return out
 
-    def finished_events(self, table_id: str) -> tuple[Table, list[dict[str, Any]]]:
-        """A finished table and its full events; ``TableError`` 409 while it runs."""
-        table = self.get(table_id)
+    def finished_events(self, table_id: str) -> tuple[StoredTable, list[dict[str, Any]]]:
+        """A finished table and its full events, from the store; ``TableError`` 409 while it runs."""
+        table = self.info(table_id)
         if not table.finished:
             raise TableError(f"table {table_id!r} is still being played: its record exists after the game", 409)
-        return table, table.game.events
+        stored = table if isinstance(table, StoredTable) else StoredTable.load(self.store, table_id)
+        return stored, list(stored.events)
+
+    def release(self, table: Table) -> None:
+        """Forget a finished, stored table (its connections keep their reference until they close)."""
+        if self.running.get(table.id) is table:
+            del self.running[table.id]
 
     # -- persistence -----------------------------------------------------------------------
     def _insert_events(self, table_id: str, start: int, events: Sequence[dict[str, Any]]) -> None:
@@ -590,13 +695,13 @@ class Tables:
                 with contextlib.suppress(SanmaError, LookupError):
                     bot.act(table.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
             table._apply(seat, legal_idx, how, store=False)
-        self.running[table_id] = table
         if table.game.done and not finished:  # stopped after the last action, before it was marked finished
             self.finish(table)
             finished = True
-        if finished:
+        if finished:  # rebuilt for one caller (a page on a finished table): not kept
             table.close()
         else:
+            self.running[table_id] = table
             table.kick()
         return table
 

@@ -47,16 +47,16 @@ export function stateAt(rec, k, step) {
         rest.forEach((t) => take(s.tiles, t));
         const from = seats[e.from_seat].discards;
         if (from.length) from[from.length - 1].called = true;
-        s.melds.push({ type: e.type === "pon" ? "pon" : "kan", tiles: e.tiles, target: e.from_seat, called: e.tile });
+        s.melds.push({ type: e.type === "pon" ? "pon" : "kan", kind: e.type, tiles: e.tiles, target: e.from_seat, called: e.tile });
         turn = e.seat; break;
       }
       case "kakan": {
         merge(s); take(s.tiles, e.tile);
         const m = s.melds.find((x) => x.type === "pon" && kindOf(x.tiles[0]) === kindOf(e.tile));
-        if (m) { m.type = "kan"; m.tiles = e.tiles; m.added = true; }
+        if (m) { m.type = "kan"; m.kind = "kakan"; m.tiles = e.tiles; m.added = e.tile; }
         break;
       }
-      case "ankan": merge(s); e.tiles.forEach((t) => take(s.tiles, t)); s.melds.push({ type: "ankan", tiles: e.tiles, target: null, called: null }); break;
+      case "ankan": merge(s); e.tiles.forEach((t) => take(s.tiles, t)); s.melds.push({ type: "ankan", kind: "ankan", tiles: e.tiles, target: null, called: null }); break;
       case "kita": merge(s); take(s.tiles, e.tile); s.kita += 1; break;
       case "flower": merge(s); take(s.tiles, e.tile); s.flower_tiles.push(e.tile); s.flowers += 1; break;
       case "riichiaccepted": s.riichi = true; scores[e.seat] -= 1000; kyotaku += 1; break;

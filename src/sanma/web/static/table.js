@@ -355,20 +355,21 @@ function showGameResult(msg) {
   S.seed = msg.seed;
   renderInfo();
   const order = [0, 1, 2].sort((a, b) => (r.ranks ? r.ranks[a] - r.ranks[b] : 0));
-  // uma is listed by placement (1st, 2nd, 3rd); oka is one amount that goes to the top
+  // every figure is the server's settlement (flow.final): uma_seats is each seat's uma as applied
+  // (sinking uma's table, tied places' shares), in thousands of points or in chips; oka goes to the top
   const num = (x) => (typeof x === "number" ? x : null);
   const cell = (x, fmt) => el("td", { class: "num" }, x === null || x === undefined ? "" : fmt(x));
   const rows = order.map((s) => el("tr", { "data-seat": s },
     el("td", {}, String(r.ranks ? r.ranks[s] : "")), el("td", {}, seatName(s)),
     cell((r.scores || [])[s], (x) => x.toLocaleString("en-US")),
-    cell(r.uma && r.ranks ? num(r.uma[r.ranks[s] - 1]) : null, signed),
+    cell(r.uma_seats ? num(r.uma_seats[s]) : null, (x) => (x > 0 ? "+" : "") + (Number.isInteger(x) ? x : x.toFixed(1))),
     cell(r.chips ? num(r.chips[s]) : null, signed),
     cell(r.points ? num(r.points[s]) : null, (x) => (x > 0 ? "+" : "") + x.toFixed(1))));
   const oka = Array.isArray(r.oka) ? r.oka.join(" / ") : r.oka ? Number(r.oka).toLocaleString("en-US") : "";
   const card = el("div", { class: "card", id: "game-result" },
     el("h2", {}, "Final result" + (r.reason ? ` — ${String(r.reason).replace(/_/g, " ")}` : "")),
     el("table", { class: "data" }, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", { class: "num" }, "score"),
-      el("th", { class: "num" }, "uma"), el("th", { class: "num" }, "chips"), el("th", { class: "num" }, "points")), rows),
+      el("th", { class: "num" }, r.uma_unit === "chips" ? "uma (chips)" : "uma"), el("th", { class: "num" }, "chips"), el("th", { class: "num" }, "points")), rows),
     oka ? el("p", { class: "muted" }, `oka ${oka} (to the top)`) : null,
     el("p", { class: "seedline" }, `seed ${msg.seed} — its SHA-256 is the seed hash shown before the first deal; `,
       el("code", {}, `sanma verify --db PATH ${tableId}`), " re-deals every wall from it."),
