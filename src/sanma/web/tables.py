@@ -81,6 +81,19 @@ class Settings:
     names: tuple[str, ...]
     seed: str
     clock: dict[str, float]
+    wall_key: bytes | None = None  # keys the walls when an external program sits (see wall_key_for)
+
+
+def wall_key_for(kinds: Sequence[str]) -> bytes | None:
+    """A secret wall key (``Game(wall_key=...)``, from ``secrets``) for a table where an external
+    mjai bot sits: its author may have chosen the seed, so the walls must not follow from it alone.
+    Published with the seed after the game; tables of people and built-in bots keep seed-only walls."""
+    return secrets.token_bytes(32) if "mjai" in kinds else None
+
+
+def key_hash(key: bytes) -> str:
+    """The published SHA-256 of a wall key's hex text (shown before the first deal, as the seed's)."""
+    return hashlib.sha256(key.hex().encode()).hexdigest()
 
 
 def parse_settings(body: Any) -> Settings:
@@ -110,7 +123,8 @@ def parse_settings(body: Any) -> Settings:
         raise TableError(f"'seed' must be an integer or a string of at most {MAX_SEED} characters")
     else:
         seed_text = str(seed)
-    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text, _clock_of(body.get("clock")))
+    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text, _clock_of(body.get("clock")),
+                    wall_key_for(seats))
 
 
 def _rules_of(body: dict[str, Any]) -> Rules:
@@ -265,9 +279,13 @@ def _public(t: Table | StoredTable, seats: list[dict[str, Any]], scores: list[in
         "id": t.id, "rules": t.rules.name, "rules_detail": to_dict(t.rules), "seats": seats, "scores": scores,
         "round": rnd, "finished": result is not None, "seed_hash": t.seed_hash, "clock": t.clock,
         "created_at": t.created_at, "hands": hands}
+    if t.wall_key is not None:
+        out["wall_key_hash"] = key_hash(t.wall_key)
     if result is not None:
         out["seed"] = t.seed
         out["result"] = result
+        if t.wall_key is not None:
+            out["wall_key"] = t.wall_key.hex()
     return out
 
 
@@ -285,16 +303,17 @@ class StoredTable:
     clock: dict[str, float]
     created_at: str
     events: tuple[dict[str, Any], ...]
+    wall_key: bytes | None = None
     finished: bool = True
 
     @staticmethod
     def load(store: Store, table_id: str) -> StoredTable:
         row = store.conn.execute(
-            "SELECT rules_json, rules_name, seats, seed, seed_hash, clock, created_at, finished FROM web_tables "
-            "WHERE id = ?", (table_id,)).fetchone()
+            "SELECT rules_json, rules_name, seats, seed, seed_hash, clock, created_at, finished, wall_key "
+            "FROM web_tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             raise TableError(f"no table {table_id!r}", 404)
-        rules_json, rules_name, seats_json, seed, sh, clock, created, finished = row
+        rules_json, rules_name, seats_json, seed, sh, clock, created, finished, key = row
         if not finished:
             raise TableError(f"table {table_id!r} is still being played", 409)
         seats = json.loads(seats_json)
@@ -302,7 +321,7 @@ class StoredTable:
             "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (table_id,)))
         return StoredTable(table_id, from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name),
                            tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed, sh,
-                           json.loads(clock), created, events)
+                           json.loads(clock), created, events, bytes.fromhex(key) if key else None)
 
     def public(self) -> dict[str, Any]:
         seats = [{"seat": s, "kind": k, "name": self.names[s], "connected": k in BOTS}
@@ -324,12 +343,13 @@ class Table:
         self.names = settings.names
         self.seed = settings.seed
         self.seed_hash = seed_hash(settings.seed)
+        self.wall_key = settings.wall_key
         self.clock = settings.clock
         self.token_hashes = tuple(token_hashes)
         self.toggles = [dict(t) for t in toggles]
         self.banks = [float(b) for b in banks]
         self.created_at = created_at
-        self.game = Game(self.rules, seed=self.seed, names=self.names)
+        self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key)
         self.bots: dict[int, Bot] = {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
                                      for s, k in enumerate(self.kinds) if k in BOTS}
         self.seq = 0  # actions applied
@@ -562,10 +582,10 @@ class Tables:
         with self.store.transaction():
             self.store.conn.execute(
                 "INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, wall_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), json.dumps(seats),
                  settings.seed, table.seed_hash, json.dumps(settings.clock), json.dumps(toggles), json.dumps(banks),
-                 table.created_at))
+                 table.created_at, settings.wall_key.hex() if settings.wall_key is not None else None))
             self._insert_events(table_id, 0, table.game.events)
         self.running[table_id] = table
         table.kick()
@@ -675,13 +695,13 @@ class Tables:
 
     def _load(self, table_id: str) -> Table:
         row = self.store.conn.execute(
-            "SELECT rules_json, seats, seed, clock, toggles, banks, created_at, rules_name FROM web_tables "
+            "SELECT rules_json, seats, seed, clock, toggles, banks, created_at, rules_name, wall_key FROM web_tables "
             "WHERE id = ?", (table_id,)).fetchone()
-        rules_json, seats_json, seed, clock, toggles, banks, created, rules_name = row
+        rules_json, seats_json, seed, clock, toggles, banks, created, rules_name, key = row
         rules = from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name)
         seats = json.loads(seats_json)
         settings = Settings(rules, tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed,
-                            json.loads(clock))
+                            json.loads(clock), bytes.fromhex(key) if key else None)
         table = Table(self, table_id, settings, [s["token_sha256"] for s in seats], json.loads(toggles),
                       json.loads(banks), created)
         finished = bool(self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?",

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
 from ..game.view import mask_event, public_events
-from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result
+from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
 log = logging.getLogger("sanma.web")
 
@@ -118,6 +118,7 @@ class PageConnection(Connection):
                    "role": "seat" if self.seat is not None else "spectator", "seat": self.seat,
                    "rules": t.rules.name, "rules_detail": t.public()["rules_detail"], "seats": t.seats_info(),
                    "seed_hash": t.seed_hash, "clock": t.clock,
+                   **({"wall_key_hash": key_hash(t.wall_key)} if t.wall_key is not None else {}),
                    "toggles": dict(t.toggles[self.seat]) if self.seat is not None else None})
 
     def update(self, table: Table) -> None:
@@ -146,7 +147,8 @@ class PageConnection(Connection):
                                                                "deadline": round(deadline, 3)}})
         if g.done and not self.ended:
             self.ended = True
-            self.send({"type": "game_result", "result": game_result(g), "seed": table.seed})
+            key = {"wall_key": table.wall_key.hex()} if table.wall_key is not None else {}
+            self.send({"type": "game_result", "result": game_result(g), "seed": table.seed, **key})
 
     def _prompt_due(self) -> bool:
         s = self.seat
