@@ -309,23 +309,28 @@ def final_cmd(
     expect_version: Expect = None, preview: Preview = False,
 ) -> None:
     """Enter one game by its final scores only."""
-    entry = {"kind": "final", "scores": _pairs(scores, "--scores"), "chips": _pairs(chips, "--chips")}
-    _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
-                                        expected_version=expect_version, preview=preview))
+    def act(k: Keeper) -> dict[str, Any]:  # the pairs are parsed inside _write: a bad one is a clean error
+        entry = {"kind": "final", "scores": _pairs(scores, "--scores"), "chips": _pairs(chips, "--chips")}
+        return k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                     expected_version=expect_version, preview=preview)
+
+    _write(db, as_json, act)
 
 
 def _pairs(text: str | None, what: str) -> dict[str, int]:
     from ..table.entries import KeeperError
+    from ..table.notation import parse_signed
 
     out: dict[str, int] = {}
     for part in _names(text):
         name, sep, value = part.partition("=")
         try:
-            out[name.strip()] = int(value)
-        except ValueError:
+            number = parse_signed(value)  # P30: "Ben=△5000" as well as "Ben=-5000"
+        except KeeperError:
             raise KeeperError(f"{what}: {part!r} is not NAME=NUMBER") from None
-        if not sep:
+        if not sep or not isinstance(number, int):
             raise KeeperError(f"{what}: {part!r} is not NAME=NUMBER")
+        out[name.strip()] = number
     return out
 
 
@@ -455,7 +460,7 @@ def standings_cmd(
         return
     from ..table.keeper import render_standings
 
-    typer.echo(render_standings(out["standings"]))
+    typer.echo(render_standings(out["standings"], out["notation"]))
 
 
 @table_app.command("export")

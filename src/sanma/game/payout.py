@@ -2,7 +2,7 @@
 
 The one home of settlement (issue 10 item 1). An *outcome* is a small frozen value —
 :class:`Hora` (one or more :class:`Win`), :class:`ExhaustiveDraw`, :class:`AbortiveDraw`,
-:class:`Chombo` — and :func:`settle` turns it, with the table at the hand's end (scores after
+:class:`Chombo`, :class:`RiichiBust` — and :func:`settle` turns it, with the table at the hand's end (scores after
 this hand's riichi deposits, dealer, honba, sticks), into a :class:`Settlement`: point deltas per
 seat, chip deltas per seat, the sticks left on the table, and the parts the event stream shows
 (each winner's payment and liable seat, each chombo's payment). :func:`game_end_payments` does
@@ -30,15 +30,14 @@ from ..errors import SanmaError
 from ..rules.schema import Rules
 from ..scoring import Score, limit_basic, payments
 from ..tiles import SEATS, seat_wind
-from .settle import bust_chips_owed, is_bust, placement
+from .settle import bust_chips_owed, is_bust, placement, riichi_bust
 
 #: ``Pao.yaku`` of the Kansai rule that the feeder of a daiminkan pays a rinshan win (P97, A003-15).
 RINSHAN_PAO: Final = "daiminkan_rinshan"
 
 
-#: Abortive draws (P92-P95), and P79's riichi bust when the game goes on (its chips and points are
-#: ``settle.riichi_bust_chips``, paid apart; the hand is replayed).
-ABORT_KINDS: Final = ("kyuushu", "all_riichi", "three_winds", "four_kans", "riichi_bust")
+#: Abortive draws (P92-P95). P79's riichi bust is an outcome of its own, :class:`RiichiBust`.
+ABORT_KINDS: Final = ("kyuushu", "all_riichi", "three_winds", "four_kans")
 
 
 class OutcomeError(SanmaError):
@@ -118,7 +117,19 @@ class Chombo:
         return Chombo((Offence(seat, reason),), sticks_this_hand)
 
 
-Outcome = Hora | ExhaustiveDraw | AbortiveDraw | Chombo
+@dataclass(frozen=True, slots=True)
+class RiichiBust:
+    """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、
+    箱割れチップは両者に払う」: ``seat`` declared riichi with too few points (``settle.riichi_bust``);
+    the hand stops there, no stick is placed. ``opening``: East 1 of the first lap (P112's early
+    bust chips). Where a bust ends the game (``bust_ends_game``) the bust is paid with the game's end
+    (``game_end_payments``); otherwise :func:`settle` pays it now and the hand is replayed."""
+
+    seat: int
+    opening: bool = False
+
+
+Outcome = Hora | ExhaustiveDraw | AbortiveDraw | Chombo | RiichiBust
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -179,6 +190,8 @@ def settle(rules: Rules, outcome: Outcome, *, scores: Sequence[int], dealer: int
         return settle_draw(rules, outcome, dealer=dealer, honba=honba, kyotaku=kyotaku)
     if isinstance(outcome, Chombo):
         return settle_chombo(rules, outcome, dealer=dealer, kyotaku=kyotaku)
+    if isinstance(outcome, RiichiBust):
+        return settle_riichi_bust(rules, outcome, scores=scores, dealer=dealer, kyotaku=kyotaku)
     return Settlement((0,) * SEATS, kyotaku=kyotaku)  # an abortive draw moves no money (P92-P95)
 
 
@@ -227,6 +240,8 @@ def check(outcome: Outcome, *, scores: Sequence[int], dealer: int, honba: int, k
         if len(outcome.sticks_this_hand) > kyotaku:
             raise OutcomeError(f"{len(outcome.sticks_this_hand)} riichi sticks placed this hand, "
                                f"only {kyotaku} on the table")
+    elif isinstance(outcome, RiichiBust):
+        _seats("riichi bust", (outcome.seat,))
     elif isinstance(outcome, AbortiveDraw):
         if outcome.kind not in ABORT_KINDS:
             raise OutcomeError(f"unknown abortive draw {outcome.kind!r}: expected one of {', '.join(ABORT_KINDS)}")
@@ -474,6 +489,39 @@ def settle_chombo(rules: Rules, chombo: Chombo, *, dealer: int, kyotaku: int) ->
     return Settlement(tuple(deltas), kyotaku=left, offences=tuple(offences), refund=tuple(refund))
 
 
+def settle_riichi_bust(rules: Rules, bust: RiichiBust, *, scores: Sequence[int], dealer: int,
+                       kyotaku: int) -> Settlement:
+    """P79 / A000-19 (CLUB): the declarer pays *each* other player (「両者に払う」) the bust chips of
+    ``settle.bust_chips_owed`` (P110-P112) and the dobon fee (P110), as a bust would. Where a bust
+    ends the game those are paid at its end (``game_end_payments``, the declarer busted, both others
+    busters, ``bust_by``) and nothing moves here. Raises ``OutcomeError`` when that riichi is no
+    bust under these rules (``riichi_bust_points``).
+
+    >>> from sanma.rules.schema import Rules
+    >>> from dataclasses import replace
+    >>> r = replace(Rules.preset("club"), bust_ends_game=False, dobon_fee=1000)
+    >>> paid = settle(r, RiichiBust(2, opening=True), scores=(50000, 54000, 1000), dealer=0, honba=0, kyotaku=0)
+    >>> paid.deltas, paid.chips
+    ((1000, 1000, -2000), (8, 8, -16))
+    """
+    seat = bust.seat
+    if not riichi_bust(rules, scores[seat]):
+        raise OutcomeError(f"riichi bust: seat {seat} has {scores[seat]:,} points, a riichi is a bust only with "
+                           f"{rules.riichi_bust_points:,} or fewer (P79, riichi_bust_points)")
+    others = tuple(x for x in range(SEATS) if x != seat)
+    if rules.bust_ends_game:  # P42: the game ends; game_end_payments pays the bust to both others
+        return Settlement((0,) * SEATS, kyotaku=kyotaku, bust_by=others)
+    owed = bust_chips_owed(rules, scores[seat], opening=bust.opening, dealer=seat == dealer)
+    deltas = [0] * SEATS
+    chips = [0] * SEATS
+    for x in others:
+        chips[seat] -= owed
+        chips[x] += owed
+        deltas[seat] -= rules.dobon_fee
+        deltas[x] += rules.dobon_fee
+    return Settlement(tuple(deltas), tuple(chips), kyotaku)
+
+
 def game_end_payments(rules: Rules, scores: Sequence[int], chips: Sequence[int], *, busted: Sequence[int] = (),
                       busters: Sequence[int] = (), opening: bool = False,
                       dealer: int = 0) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -517,6 +565,7 @@ __all__ = [
     "Outcome",
     "OutcomeError",
     "Pao",
+    "RiichiBust",
     "Settlement",
     "Win",
     "WinPayment",
@@ -529,5 +578,6 @@ __all__ = [
     "settle_chombo",
     "settle_draw",
     "settle_hora",
+    "settle_riichi_bust",
     "tsumo_from_each",
 ]

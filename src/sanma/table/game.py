@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import NotAWinError, SanmaError
 from ..game import flow, payout
-from ..game.settle import final_result, riichi_bust, riichi_bust_chips
+from ..game.settle import final_result, riichi_bust
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, min_han_at, score_from_han, score_hand
@@ -144,7 +144,8 @@ class KeptGame:
         return seats
 
     def _take_pot(self, seat: int) -> None:
-        """P104 / A000-27: chips a penalty left on the table go to the (first) winner."""
+        """P104 / A000-27: chips a penalty left on the table go to the winner (in a double ron the
+        first winner, who takes the sticks: seed 000 L281)."""
         if self.pot_chips:
             chips = self.chips
             chips[seat] += self.pot_chips
@@ -191,7 +192,10 @@ class KeptGame:
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
             summaries.append(_describe(w.winner, score))
         paid = self._settle(payout.Hora(tuple(wins), discarder))
-        self._take_pot(wins[0].seat)
+        # P104 / A000-27, seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」: the
+        # table's chips go with the riichi sticks, to the winner payout paid them to (the head bump's
+        # first winner; seed 003 L49 「リーチ棒は上家とり」 reads the same, seed 002 has no double ron)
+        self._take_pot(paid.wins[0].seat)
         self.last_winner = self.players[wins[0].seat]
         how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
         return {"summary": f"{' & '.join(summaries)} ({how})",
@@ -237,7 +241,7 @@ class KeptGame:
     def _riichi_bust(self, e: AbortEntry) -> dict[str, Any]:
         """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れ」: the hand
         stops at the declaration (no stick) and the declarer is bust, owing both other players the
-        bust chips (settle.riichi_bust_chips), as the engine settles it."""
+        bust chips (payout.RiichiBust), as the engine settles it."""
         r = self.rules
         if len(e.riichi) != 1:
             raise KeeperError("riichi bust: name the one player who declared it (--riichi P)")
@@ -247,21 +251,9 @@ class KeptGame:
             raise KeeperError(f"riichi bust: {e.riichi[0]} has {score:,} points; under {r.name} a riichi is a bust "
                               f"only with {r.riichi_bust_points:,} or fewer (P79, A000-19)"
                               if r.riichi_bust_points else f"riichi bust: no such rule under {r.name} (P79)")
-        others = tuple(x for x in range(3) if x != seat)
-        if r.bust_ends_game:
-            self._end = flow.HandEnd(self.table, True, "bust", (seat,), others)
-            self.finished, self.end_reason = True, "bust"
-        else:
-            opening = self.table.round_index == 0 and self.table.dealer == 0
-            each, points = riichi_bust_chips(r, score, opening=opening, dealer=seat == self.dealer)
-            chips, scores = self.chips, self.scores
-            for x in others:
-                chips[seat] -= each
-                chips[x] += each
-                scores[seat] -= points
-                scores[x] += points
-            self._move(scores=scores, chips=chips)
-            self._settle(payout.AbortiveDraw("riichi_bust"))  # the hand is replayed (dealer stays)
+        opening = self.table.round_index == 0 and self.table.dealer == 0
+        # payout settles it (now, or with the game's end where a bust ends it); flow: end or replay
+        self._settle(payout.RiichiBust(seat, opening=opening))
         return {"summary": f"riichi bust: {e.riichi[0]} declared riichi with {score:,} points"}
 
     def _apply_chombo(self, seats: Sequence[int], reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:

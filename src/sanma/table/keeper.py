@@ -24,9 +24,11 @@ from ..store.keeper import append_change, changes, create_session, session, sess
 from .entries import Entry, FinalEntry, KeeperError, SeatingEntry, parse_entry
 from .game import GameResult, KeptGame
 from .log import Change, effective, last_undoable
+from .notation import signed
 from .series import Series, SeriesError
 
 EXPORT_FORMAT = "sanma-table/1"
+CSV_HEADER = ("session", "game", "no", "kind", "round", "honba", "person", "points", "chips", "rank", "final_points")
 
 
 @dataclass
@@ -54,7 +56,8 @@ class Session:
         dealer = self.next_dealer if self.next_dealer is not None else self._default_dealer()
         order = self.series.seat_order(dealer)
         self.current = KeptGame(self.rules, len(self.games) + 1, order,
-                                uma_multiplier=self.series.uma_multiplier(self.rules.uma_doubling))
+                                uma_multiplier=self.series.uma_multiplier(self.rules.uma_doubling,
+                                                                            self.rules.uma_double_stack))
         self.next_dealer = None
         return self.current
 
@@ -85,7 +88,8 @@ class Session:
             result = game.result(self.series)
             self.games.append(result)
             self.series = self.series.after_game(result.ranks, last_winner=result.last_winner,
-                                                 doubling=self.rules.uma_doubling)
+                                                 doubling=self.rules.uma_doubling,
+                                                 stack=self.rules.uma_double_stack)
 
     def _seating(self, entry: SeatingEntry) -> None:
         if self.current is not None and not self.current.finished and self.current.hands:
@@ -115,7 +119,8 @@ class Session:
                                                           for p in self.people},
                   "dealer": order[0], "sitting_out": self.series.sitting_out(), "roller": self.series.roller(),
                   "reseat_due": self.series.reseat_due(),
-                  "uma_multiplier": self.series.uma_multiplier(self.rules.uma_doubling)}
+                  "uma_multiplier": self.series.uma_multiplier(self.rules.uma_doubling,
+                                                                  self.rules.uma_double_stack)}
         if game is not None:
             for p, c in game.chips_by_person().items():
                 chips[p] += c
@@ -139,7 +144,8 @@ class Session:
                      "uma_multiplier": coming["uma_multiplier"]}
         return {
             "session": self.id, "rules": self.rules.name, "people": list(self.people), "series": self.series_name,
-            "mode": self.mode, "version": self.version, **state, "chips": chips, "next": coming,
+            "mode": self.mode, "version": self.version, "notation": self.rules.score_notation, **state,
+            "chips": chips, "next": coming,
             "hands": self.rows, "games": [g.to_json() for g in self.games],
             "standings": standings(self.people, self.games),
         }
@@ -301,7 +307,7 @@ class Keeper:
         if session_id is not None:
             s = self._load(session_id)
             people, games = list(s.people), list(s.games)
-            out: dict[str, Any] = {"session": session_id}
+            out: dict[str, Any] = {"session": session_id, "notation": s.rules.score_notation}
         else:
             rows = sessions(self.store, series)
             if not rows:
@@ -311,7 +317,7 @@ class Keeper:
                 s = self._load(r.id)
                 people += [p for p in s.people if p not in people]
                 games += s.games
-            out = {"series": series, "sessions": [r.id for r in rows]}
+            out = {"series": series, "sessions": [r.id for r in rows], "notation": s.rules.score_notation}
         if store_games:
             for g in self.store.games():
                 seats = g.seats
@@ -336,17 +342,19 @@ class Keeper:
     def export_csv(self, session_id: int) -> str:
         """One row per entry and person: game, entry number, kind, round, honba, point and chip deltas."""
         state = self.state(session_id)
+        n = state["notation"]  # P30: under "triangle" a minus is written △ (read back by read_csv)
         out = io.StringIO()
         w = csv.writer(out)
-        w.writerow(["session", "game", "no", "kind", "round", "honba", "person", "points", "chips"])
+        w.writerow(CSV_HEADER)
         for h in state["hands"]:
             for p in state["people"]:
                 if p in h["deltas"] or p in h["chips"]:
                     w.writerow([session_id, h["game"], h["no"], h["kind"], h.get("label", ""), h.get("honba", ""),
-                                p, h["deltas"].get(p, 0), h["chips"].get(p, 0)])
+                                p, signed(h["deltas"].get(p, 0), n), signed(h["chips"].get(p, 0), n), "", ""])
         for g in state["games"]:
             for p in g["ranks"]:
-                w.writerow([session_id, g["game"], "", "final", "", "", p, g["scores"][p], g["chips"].get(p, 0)])
+                w.writerow([session_id, g["game"], "", "final", "", "", p, signed(g["scores"][p], n),
+                            signed(g["chips"].get(p, 0), n), g["ranks"][p], signed(g["points"][p], n)])
         return out.getvalue()
 
     def import_session(self, data: Any) -> dict[str, Any]:
@@ -378,8 +386,31 @@ class Keeper:
 # ---------------------------------------------------------------------------------------------
 
 
+def read_csv(text: str) -> list[dict[str, Any]]:
+    """The rows of :meth:`Keeper.export_csv` with their numbers read back in either notation
+    (P30's △ or a minus sign); :class:`KeeperError` names a row that is not one."""
+    from .notation import parse_signed
+
+    rows = list(csv.DictReader(io.StringIO(text)))
+    out = []
+    for i, r in enumerate(rows, start=2):
+        if set(r) != set(CSV_HEADER):
+            raise KeeperError(f"CSV line {i}: expected the columns {', '.join(CSV_HEADER)}")
+        try:
+            row: dict[str, Any] = dict(r)
+            for k in ("session", "game", "no", "honba", "rank"):
+                row[k] = int(r[k]) if r[k] else None
+            for k in ("points", "chips", "final_points"):
+                row[k] = parse_signed(r[k]) if r[k] else None
+        except (KeeperError, ValueError) as e:
+            raise KeeperError(f"CSV line {i}: {e}") from None
+        out.append(row)
+    return out
+
+
 def render_text(state: Mapping[str, Any]) -> str:
-    """A compact readable view of a session's state."""
+    """A compact readable view of a session's state (negative numbers as the rules write them, P30)."""
+    n = state.get("notation", "minus")
     lines = [f"session {state['session']} — {state['rules']} — game {state['game']}"
              + (" (finished)" if state["finished"] else "") + f" — version {state['version']}"]
     h = state["hand"]
@@ -389,10 +420,10 @@ def render_text(state: Mapping[str, Any]) -> str:
     for p in state["people"]:
         wind = state["seats"].get(p)
         score = state["scores"].get(p)
-        lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else f'{score:>7,}':>7}"
-                     f"  chips {state['chips'].get(p, 0):+d}")
+        lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else signed(score, n, ','):>7}"
+                     f"  chips {signed(state['chips'].get(p, 0), n, plus=True) if state['chips'].get(p, 0) else '+0'}")
     for row in state["hands"][-8:]:
-        deltas = ", ".join(f"{p} {d:+,}" for p, d in row["deltas"].items() if d)
+        deltas = ", ".join(f"{p} {signed(d, n, ',', plus=True)}" for p, d in row["deltas"].items() if d)
         lines.append(f"  #{row['no']:<3} g{row['game']} {row.get('label', ''):<6} {row.get('summary', row['kind'])}"
                      + (f" — {deltas}" if deltas else ""))
     if state["finished"]:
@@ -404,9 +435,10 @@ def render_text(state: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_standings(rows: Sequence[Mapping[str, Any]]) -> str:
+def render_standings(rows: Sequence[Mapping[str, Any]], notation: str = "minus") -> str:
+    """The standings table; a minus written as the rules say (P30: △ under ``triangle``)."""
     out = [f"{'person':<12} {'games':>5} {'points':>8} {'chips':>6}  1st/2nd/3rd"]
     for r in rows:
-        out.append(f"{r['person']:<12} {r['games']:>5} {r['points']:>8.1f} {r['chips']:>6}  "
-                   + "/".join(str(x) for x in r["placements"]))
+        out.append(f"{r['person']:<12} {r['games']:>5} {signed(r['points'], notation, '.1f'):>8} "
+                   f"{signed(r['chips'], notation):>6}  " + "/".join(str(x) for x in r["placements"]))
     return "\n".join(out)

@@ -141,9 +141,18 @@ class Series:
         return replace(self, positions=new.positions, out=out, since_reseat=0)
 
     # -- uma doubling and streak chips ---------------------------------------------------------
-    def uma_multiplier(self, doubling: bool) -> int:
-        """2 when a doubling is queued for the coming game (P28, A000-10 queue model), else 1."""
-        return 2 if doubling and self.pending_double > 0 else 1
+    def uma_multiplier(self, doubling: bool, stack: str = "queue") -> int:
+        """The coming game's uma multiplier (P28, A000-10): with doublings pending, 2 under the
+        ``queue`` reading (one doubled game per doubling) and ``2 ** pending`` under ``multiply``
+        (all of them at once, in the next game only); 1 with none pending.
+
+        >>> s = replace(Series(("A", "B", "C", None), None), pending_double=2)
+        >>> s.uma_multiplier(True, "queue"), s.uma_multiplier(True, "multiply"), s.uma_multiplier(False)
+        (2, 4, 1)
+        """
+        if not doubling or self.pending_double <= 0:
+            return 1
+        return 2 ** self.pending_double if stack == "multiply" else 2
 
     def streak_chips(self, ranks: Mapping[str, int], enabled: bool) -> dict[str, int]:
         """Streak chips of a finished game with ``ranks`` (person → 1..3), P120: the others in
@@ -167,16 +176,18 @@ class Series:
                     chips[p] += sign * each
         return chips
 
-    def after_game(self, ranks: Mapping[str, int], *, last_winner: str | None, doubling: bool = True) -> Series:
+    def after_game(self, ranks: Mapping[str, int], *, last_winner: str | None, doubling: bool = True,
+                   stack: str = "queue") -> Series:
         """The series after a game with ``ranks`` (person → 1..3): streaks, the uma doubling
-        queue (one used if this game had one; +1 for a top streak ≥ 2, +1 for a last streak ≥ 2),
-        and who sits out next: the second place (P126)."""
+        queue (P28, A000-10: under ``queue`` one is used if this game had one, under ``multiply``
+        this game used them all; then +1 for a top streak ≥ 2, +1 for a last streak ≥ 2), and who
+        sits out next: the second place (P126)."""
         top, last = dict(self.top_streak), dict(self.last_streak)
         n = len(ranks)
         for p, r in ranks.items():
             top[p] = top.get(p, 0) + 1 if r == 1 else 0
             last[p] = last.get(p, 0) + 1 if r == n else 0
-        pending = self.pending_double - (1 if self.pending_double > 0 else 0)
+        pending = 0 if stack == "multiply" else max(0, self.pending_double - 1)
         if doubling:
             pending += int(any(v >= 2 for v in top.values())) + int(any(v >= 2 for v in last.values()))
         second = next(p for p, r in ranks.items() if r == 2)
