@@ -78,6 +78,7 @@ def _bot_plays(client: TestClient, tid: str, token: str, rng: random.Random, lim
             batch = ws.receive_json()
             if any(e["type"] == "end_game" for e in batch):
                 return True
+            assert batch[-1]["type"] != "error", batch
             a = mjai_answer(batch, rng)
             if a is not None:
                 if limit is not None and answered >= limit:
@@ -95,13 +96,14 @@ def test_a_table_with_an_mjai_seat_keys_its_walls_and_verify_checks_them(tmp_pat
     body = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["mjai", "efficient", "random"],
             "seed": 31, "clock": {"move": 0}}
     rng = random.Random(4)
-    with TestClient(create_app(db)) as client:
+    fast = {"rate": 10_000, "burst": 10_000}  # the scripted bot answers at once: no rate refusals
+    with TestClient(create_app(db, **fast)) as client:
         t = client.post("/api/tables", json=body).json()
         tid, token = t["id"], t["seats"][0]["token"]
         before = client.get(f"/api/tables/{tid}").json()
         assert len(before["wall_key_hash"]) == 64 and "wall_key" not in before and "seed" not in before
         assert not _bot_plays(client, tid, token, rng, 15)
-    with TestClient(create_app(db)) as client:  # a restart mid-game: the same keyed walls go on
+    with TestClient(create_app(db, **fast)) as client:  # a restart mid-game: the same keyed walls go on
         assert _bot_plays(client, tid, token, rng, None)
         deadline = time.monotonic() + 60
         while not (after := client.get(f"/api/tables/{tid}").json())["finished"]:

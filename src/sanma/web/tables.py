@@ -357,6 +357,7 @@ class Table:
         self.prompt_seq = [-1] * SEATS  # the seq a seat's open prompt carries
         self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS
         self.prompt_at = [0.0] * SEATS
+        self.acted = [-1] * SEATS  # the seq right after each seat's last applied action
         self.timers: dict[int, asyncio.TimerHandle] = {}
         self.listeners: set[Listener] = set()
         self.connected = [0] * SEATS
@@ -419,6 +420,7 @@ class Table:
         n0 = len(g.events)
         g.apply(action)
         self.seq += 1
+        self.acted[seat] = self.seq
         if store:
             self.tables.persist_action(self, seat, idx, action, how, g.events[n0:])
             if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
@@ -510,7 +512,9 @@ class Table:
     def _notify(self) -> None:
         for seat in range(SEATS):
             legal = self.game.legal_actions(seat)
-            if legal != self.prompt_legal[seat]:
+            # a new prompt: other actions, or the seat answered its prompt and must decide again (the
+            # same actions can come back: draw 1p, discard it, draw another 1p)
+            if legal != self.prompt_legal[seat] or (legal and self.acted[seat] > self.prompt_seq[seat]):
                 self.prompt_legal[seat] = legal
                 self.prompt_seq[seat] = self.seq
                 self.prompt_at[seat] = time.monotonic()

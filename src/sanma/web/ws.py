@@ -286,6 +286,18 @@ class MjaiConnection(Connection):
         t.act(s, choice, "seat")
         return None
 
+    def refused(self, why: str) -> None:
+        """A frame refused unread (over the rate): it counts as the answer it was meant to be, and an
+        open question is asked again with its ``possible_actions`` (a bot never waits for nothing)."""
+        s = self.seat
+        assert s is not None
+        legal = self.table.game.legal_actions(s)
+        if legal and self.answered < self.asked:
+            self.answered += 1
+            self._refuse(why, legal, step=self.reach_tiles is not None)
+        else:
+            self.send([{"type": "error", "message": why}])
+
     def _refuse(self, why: str, legal: tuple[Action, ...] | list[Action], *, step: bool = False) -> None:
         s = self.seat
         possible = ([{"type": "dahai", "actor": s, "pai": a.tile.mjai if a.tile else "?", "tsumogiri": a.tsumogiri}
@@ -342,7 +354,11 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
                 if limiter.strikes > MAX_STRIKES:
                     conn.send(_error(role, "rate", "too many messages: closing"))
                     break
-                conn.send(_error(role, "rate", f"more than {limiter.rate:g} messages a second: refused"))
+                why = f"more than {limiter.rate:g} messages a second: refused"
+                if isinstance(conn, MjaiConnection):
+                    conn.refused(why)
+                else:
+                    conn.send(_error(role, "rate", why))
                 continue
             if len(raw.encode()) > MAX_FRAME:
                 _too_large(conn)

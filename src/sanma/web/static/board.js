@@ -3,7 +3,7 @@
 // The table page draws the server's view; the replay viewer builds the same shape with every
 // hand open (``seats[i].tiles`` / ``seats[i].drawn``).
 import { tileEl, sortTiles, windSVG } from "/static/tiles.js";
-import { el } from "/static/common.js";
+import { el, displayName, realName } from "/static/common.js";
 
 export const WINDS = { E: "East", S: "South", W: "West", N: "North" };
 
@@ -130,7 +130,7 @@ function centreEl(view, opts) {
       windEl(s.wind),
       el("span", { class: "score" }, view.scores[s.seat].toLocaleString("en-US")),
       s.riichi ? el("span", { class: "stick", title: "riichi" }) : null,
-      el("span", { class: "pname" }, name)));
+      el("span", { class: "pname", title: realName(name) || null }, displayName(name, s.seat))));
   });
   return c;
 }

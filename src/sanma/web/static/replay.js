@@ -2,7 +2,7 @@
 // hand open, from any seat's viewpoint. Stored games come from the server's record endpoint,
 // which answers only for finished games.
 import { tileEl } from "/static/tiles.js";
-import { el, getJSON, signed } from "/static/common.js";
+import { el, getJSON, signed, displayName } from "/static/common.js";
 import { renderBoard } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -68,7 +68,7 @@ export function stateAt(rec, k, step) {
   const done = step >= ky.events.length;
   return {
     seat: null, round_wind: ky.round_wind, round_index: 0, kyoku: ky.dealer + 1, honba: ky.honba, kyotaku,
-    dealer: ky.dealer, turn, scores: done ? ky.end_scores : scores, names: rec.players.length ? rec.players : ["seat 0", "seat 1", "seat 2"],
+    dealer: ky.dealer, turn, scores: done ? ky.end_scores : scores, names: [0, 1, 2].map((i) => displayName(rec.players[i], i)),
     dora_indicators: ky.dora_indicators.slice(0, dora), wall_remaining: Math.max(0, 55 - draws), seats, done,
     ura: done ? ky.ura_indicators : [],
   };
@@ -135,7 +135,7 @@ function load(rec, title) {
   rec.kyoku.forEach((k, i) => hs.appendChild(el("option", { value: String(i) }, `${i + 1}. ${k.label}`)));
   const vp = $("viewpoint");
   vp.innerHTML = "";
-  const names = rec.players.length ? rec.players : ["seat 0", "seat 1", "seat 2"];
+  const names = [0, 1, 2].map((i) => displayName(rec.players[i], i));
   names.forEach((n, i) => vp.appendChild(el("option", { value: String(i) }, n)));
   const probs = $("problems");
   probs.innerHTML = "";

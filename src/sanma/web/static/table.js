@@ -1,7 +1,7 @@
 // The table page: a seat (/t/ID?token=T) or a spectator (/t/ID/watch), speaking docs/WEB_PROTOCOL.md.
 // The server decides everything: this page draws its view and sends the id of an action it offered.
 import { tileEl, sortTiles, tileLabel } from "/static/tiles.js";
-import { el, signed } from "/static/common.js";
+import { el, signed, displayName } from "/static/common.js";
 import { renderBoard, WINDS, meldEl, lapOf } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -20,7 +20,7 @@ const TOGGLE_NAMES = { auto_win: "Auto win", auto_kita: "Auto kita", no_calls: "
 
 function names() {  // the lobby's names first, then the engine's
   const v = S.view;
-  return [0, 1, 2].map((i) => (S.seats[i] && S.seats[i].name) || (v && v.names && v.names[i]) || `seat ${i}`);
+  return [0, 1, 2].map((i) => displayName((S.seats[i] && S.seats[i].name) || (v && v.names && v.names[i]), i));
 }
 function seatName(i) { return names()[i] || `seat ${i}`; }
 
@@ -187,7 +187,7 @@ function renderPrompt() {
   const hint = $("prompt-hint");
   hint.textContent = "";
   if (watching) { $("prompt-title").textContent = "Watching"; return; }
-  if (!S.prompt) { $("prompt-title").textContent = S.view && S.view.done ? "Game over" : "Waiting"; $("clock").textContent = ""; return; }
+  if (!S.prompt) { $("prompt-title").textContent = S.view && S.view.done ? "Game over" : "Waiting"; showClock(); return; }
   const hasDiscard = actions().some((a) => a.type === "dahai");
   $("prompt-title").textContent = S.mode ? "Riichi: choose the discard" : hasDiscard ? "Your turn" : "Call?";
   if (S.mode) {
@@ -238,7 +238,7 @@ function renderInfo() {
   for (const s of S.seats) {
     const you = !watching && h.seat === s.seat ? " (you)" : "";
     list.appendChild(el("div", { class: "muted", style: "font-size:12px" },
-      `${s.name || "seat " + s.seat}${you} — ${s.kind}`, s.kind === "human" || s.kind === "mjai"
+      `${displayName(s.name, s.seat)}${you} — ${s.kind}`, s.kind === "human" || s.kind === "mjai"
         ? el("span", { class: s.connected ? "plus" : "minus" }, s.connected ? " ●" : " ○") : null));
   }
   box.appendChild(list);
@@ -414,14 +414,31 @@ function pressKey(key) {
   (exact || keyed[0]).click();
 }
 
-setInterval(() => {  // the clock: the server enforces it, the page shows it
+/** The clock (the server enforces it, the page shows it): the move's own seconds and the time bank
+ * apart. The prompt's deadline is now + move + bank; the move's seconds go first, then the bank. */
+function clockParts(c, now) {
+  const left = Math.max(0, c.deadline - now);
+  return { move: Math.max(0, left - c.bank), bank: Math.min(c.bank, left) };
+}
+
+function showClock() {
   const c = S.prompt && S.prompt.clock;
-  if (!c || !c.deadline) { $("clock").textContent = ""; return; }
-  const left = Math.max(0, c.deadline - Date.now() / 1000);
-  $("clock").textContent = `${Math.ceil(left)}s`;
-  $("clock").title = `${c.move}s a move, time bank ${c.bank}s`;
-  $("clock").classList.toggle("low", left < 5);
-}, 250);
+  const move = $("clock-move"), bank = $("clock-bank");
+  if (!c || !c.deadline) {
+    move.textContent = "";
+    bank.textContent = S.bank !== undefined && S.bank !== null ? `bank ${Math.round(S.bank)}s` : "";
+    move.classList.remove("low"); bank.classList.remove("low", "spending");
+    return;
+  }
+  const p = clockParts(c, Date.now() / 1000);
+  S.bank = p.bank;
+  move.textContent = `${Math.ceil(p.move)}s`;
+  bank.textContent = `bank ${Math.ceil(p.bank)}s`;
+  move.classList.toggle("low", p.move > 0 && p.move < 5);
+  bank.classList.toggle("spending", p.move <= 0);
+  bank.classList.toggle("low", p.move <= 0 && p.bank < 5);
+}
+setInterval(showClock, 250);
 
 if (!tableId) setStatus("no table in the address");
 else connect();
