@@ -235,12 +235,12 @@ def test_fuzz_parse_event(base: dict[str, Any], data: st.DataObject) -> None:
 def test_live_draws_from_the_wall_layout() -> None:
     """P14: the draws a kyoku may hold come from the wall layout (Rules fields), not a rule set's
     name: 108 tiles - 39 dealt - 14 dead = 55 with a refilled fixed dead wall (Tenhou, Mahjong Soul,
-    club); no fixed count when the dead wall is not refilled (online, P14 A001-11), drawn up to the
-    indicator (official, A002-1), or the wall holds flowers (Kansai, P02)."""
+    club), 112 - 39 - 14 = 59 with Kansai's flowers (P02); no fixed count when the dead wall is not
+    refilled (online, P14 A001-11) or drawn up to the indicator (official, A002-1)."""
     import dataclasses
 
     counts = {p: live_draws_for(Rules.preset(p)) for p in PRESETS}
-    assert counts == {"club": 55, "online": None, "official": None, "kansai": None, "tenhou": 55, "majsoul": 55}
+    assert counts == {"club": 55, "online": None, "official": None, "kansai": 59, "tenhou": 55, "majsoul": 55}
     club = Rules.preset("club")
     assert live_draws_for(dataclasses.replace(club, name="my club", dead_wall_size=18)) == 108 - 39 - 18
 

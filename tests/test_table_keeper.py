@@ -792,3 +792,19 @@ def test_p104_p88_club_double_ron_first_winner_takes_the_table_chips_and_sticks(
     c, a = row["payments"]
     # C: 2 han 30 fu non-dealer 2,000 + 1 honba 1,500 + A's stick; A: dealer 2,900 + 1,500
     assert c["deltas"]["C"] == 2000 + 1500 + 1000 and a["deltas"]["A"] == 2900 + 1500
+
+
+def test_p47_kansai_riichi_that_became_furiten_is_noten_at_the_draw_a003_21(keeper: Keeper) -> None:
+    """P47 / A003-21 (seed 003 L25 「フリテンは一切不可、テンパイにもなりません」): under kansai a riichi
+    hand that became furiten after the declaration (a passed win) is noten at the exhaustive
+    draw: entered as riichi and not tenpai, it pays noten, with no chombo (found by the golden
+    engine games); under the club's rules a riichi player is always tenpai, so the same entry is
+    refused as a noten riichi (P80)."""
+    kansai = Rules.preset("kansai")
+    sid = keeper.new(kansai, ["A", "B", "C"])["session"]
+    s = keeper.add(sid, {"kind": "draw", "tenpai": ["B"], "riichi": ["A"]})
+    assert "chombo" not in s["hands"][-1]["summary"] and s["hands"][-1]["deltas"]["A"] < -1000
+    assert s["pot"]["sticks"] == 1  # A's stick stays on the table
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    with pytest.raises(KeeperError, match="noten riichi is a chombo"):
+        keeper.add(sid, {"kind": "draw", "tenpai": ["B"], "riichi": ["A"]})

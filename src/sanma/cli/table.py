@@ -446,6 +446,8 @@ def standings_cmd(
     series: Annotated[str | None, typer.Option(help="Every session of this series together.")] = None,
     store_games: Annotated[bool, typer.Option("--store-games", help="Also count the database's games (imported "
                                               "records, games sanma played) among these people.")] = False,
+    web_games: Annotated[bool, typer.Option("--web-games", help="Also count the games these people played at "
+                                            "sanma's browser table (sanma serve), by their seat names.")] = False,
     db: Db = None, as_json: AsJson = False,
 ) -> None:
     """Per person: games, points, chips, placements (a session or a whole series)."""
@@ -454,7 +456,7 @@ def standings_cmd(
 
         if (session is None) == (series is None):
             raise KeeperError("give a session id or --series NAME")
-        out = k.standings(session, series, store_games=store_games)
+        out = k.standings(session, series, store_games=store_games, web_games=web_games)
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
         return

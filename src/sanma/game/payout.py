@@ -522,6 +522,18 @@ def settle_riichi_bust(rules: Rules, bust: RiichiBust, *, scores: Sequence[int],
     return Settlement(tuple(deltas), tuple(chips), kyotaku)
 
 
+def chiicha_chips(rules: Rules, *, top: bool) -> tuple[int, ...]:
+    """P121 (CLUB): the chips the first dealer (seat 0) pays each other seat when a game that nobody
+    busted ends with it not on ``top``; nothing when it is top or the rules have no such chips.
+
+    >>> from sanma.rules.schema import Rules
+    >>> chiicha_chips(Rules.preset("club"), top=False), chiicha_chips(Rules.preset("club"), top=True)
+    ((-6, 3, 3), (0, 0, 0))
+    """
+    each = rules.chip_chiicha_not_top if rules.chips and not top else 0
+    return (-each * (SEATS - 1),) + (each,) * (SEATS - 1)
+
+
 def game_end_payments(rules: Rules, scores: Sequence[int], chips: Sequence[int], *, busted: Sequence[int] = (),
                       busters: Sequence[int] = (), opening: bool = False,
                       dealer: int = 0) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -537,10 +549,8 @@ def game_end_payments(rules: Rules, scores: Sequence[int], chips: Sequence[int],
     r = rules
     s = list(scores)
     c = list(chips)
-    if r.chips and r.chip_chiicha_not_top and not busted and placement(s, 0)[0] != 1:  # P121
-        for x in (1, 2):
-            c[0] -= r.chip_chiicha_not_top
-            c[x] += r.chip_chiicha_not_top
+    if not busted:
+        c = [x + d for x, d in zip(c, chiicha_chips(r, top=placement(s, 0)[0] == 1), strict=True)]
     for b in busted:
         owed = bust_chips_owed(r, s[b], opening=opening, dealer=b == dealer)  # P110-P112 (CLUB)
         for x in busters:
@@ -570,6 +580,7 @@ __all__ = [
     "Win",
     "WinPayment",
     "check",
+    "chiicha_chips",
     "chombo_payment",
     "expected_win_chips",
     "game_end_payments",

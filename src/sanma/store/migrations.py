@@ -236,15 +236,29 @@ CREATE TABLE web_events (
 ) WITHOUT ROWID;
 """
 
-# The served tables' wall key (issue 11, issue 14 item 8): a table with an external mjai seat keys
-# its walls with a secret from ``secrets`` (``Game(wall_key=...)``, 32 bytes as hex), so a bot
-# that knows or chose the seed still cannot rebuild a wall; published with the seed after the
+# Version 4: the score keeper's derived-state cache (docs/KEEPER.md "Storage"). Never a source of
+# truth: one row per session holding the computed state after the first ``prefix_len`` entries
+# in force (the games finished by then), valid only while the SHA-256 of those entries is still
+# ``prefix_hash``; a write or read then replays only the entries after it (the game in play).
+V4_KEEPER_CACHE = """
+CREATE TABLE keeper_cache (
+    session_id   INTEGER PRIMARY KEY REFERENCES keeper_sessions(id),
+    version      INTEGER NOT NULL CHECK (version >= 0),
+    prefix_len   INTEGER NOT NULL CHECK (prefix_len >= 0),
+    prefix_hash  TEXT NOT NULL CHECK (length(prefix_hash) = 64),
+    snapshot     TEXT NOT NULL                -- JSON (sanma.table.keeper.Session.snapshot)
+);
+"""
+
+# Version 5: the served tables' wall key (issue 11, issue 14 item 8): a table with an external
+# mjai seat keys its walls with a secret from ``secrets`` (``Game(wall_key=...)``, 32 bytes as
+# hex), so a bot that knows or chose the seed still cannot rebuild a wall; published with the seed after the
 # game (``sanma verify`` re-deals with both). NULL: the walls follow from the seed alone.
 V_WEB_WALL_KEY = """
 ALTER TABLE web_tables ADD COLUMN wall_key TEXT CHECK (wall_key IS NULL OR length(wall_key) = 64);
 """
 
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
-MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V_WEB_WALL_KEY)
+MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY)
 
 SCHEMA_VERSION = len(MIGRATIONS)

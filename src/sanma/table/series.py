@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Any
 
 from ..errors import SanmaError
 
@@ -91,6 +92,18 @@ class Series:
                               f"players_in_rotation = 4 (P126); these rules seat {players_in_rotation}")
         positions: tuple[str | None, ...] = (*people, None) if len(people) == 3 else people
         return Series(positions, people[3] if len(people) == 4 else None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"positions": list(self.positions), "out": self.out, "top_streak": dict(self.top_streak),
+                "last_streak": dict(self.last_streak), "pending_double": self.pending_double, "games": self.games,
+                "since_reseat": self.since_reseat, "previous_top": self.previous_top, "last_winner": self.last_winner}
+
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> Series:
+        """The inverse of :meth:`to_json` (the keeper's cache); a KeyError/TypeError on a bad one."""
+        return Series(tuple(d["positions"]), d["out"], _frozen({str(k): int(v) for k, v in d["top_streak"].items()}),
+                      _frozen({str(k): int(v) for k, v in d["last_streak"].items()}), int(d["pending_double"]),
+                      int(d["games"]), int(d["since_reseat"]), d["previous_top"], d["last_winner"])
 
     # -- who plays ------------------------------------------------------------------------------
     def people(self) -> tuple[str, ...]:
