@@ -56,8 +56,14 @@ class TableError(SanmaError):
         self.status = status
 
 
+_clock_text: list[Any] = [-1, ""]  # (whole second, its ISO text): one isoformat a second, not one an action
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    second = int(time.time())
+    if second != _clock_text[0]:
+        _clock_text[0], _clock_text[1] = second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")
+    return str(_clock_text[1])
 
 
 def seed_hash(seed: str) -> str:
@@ -348,6 +354,7 @@ class Table:
         self.token_hashes = tuple(token_hashes)
         self.toggles = [dict(t) for t in toggles]
         self.banks = [float(b) for b in banks]
+        self.stored_banks = list(self.banks)  # as the database has them
         self.created_at = created_at
         self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key)
         self.bots: dict[int, Bot] = {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
@@ -389,11 +396,16 @@ class Table:
     def public(self) -> dict[str, Any]:
         """``GET /api/tables/ID``: no hidden tile; the seed only after the game."""
         g = self.game
-        rnd = round_of(g.events) if g.done else {  # a finished game: its last hand, as the store gives it
-            "wind": g.round_wind, "number": g.kyoku_in_round + 1, "lap": g.round_index, "honba": g.honba,
-            "sticks": g.kyotaku, "dealer": g.dealer}
-        return _public(self, self.seats_info(), list(g.scores), rnd, len(g.hand_results),
+        return _public(self, self.seats_info(), list(g.scores), self.round(), len(g.hand_results),
                        game_result(g) if g.done else None)
+
+    def round(self) -> dict[str, Any] | None:
+        """The hand being played (a finished game: its last hand, as the store gives it)."""
+        g = self.game
+        if g.done:
+            return round_of(g.events)
+        return {"wind": g.round_wind, "number": g.kyoku_in_round + 1, "lap": g.round_index, "honba": g.honba,
+                "sticks": g.kyotaku, "dealer": g.dealer}
 
     def legal(self, seat: int) -> tuple[Action, ...]:
         return self.game.legal_actions(seat)
@@ -632,7 +644,7 @@ class Tables:
                 "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]} for i, s in enumerate(json.loads(seats))]}
             t = self.running.get(tid)
             if t is not None and not t.finished:
-                entry.update(scores=list(t.game.scores), round=t.public()["round"])
+                entry.update(scores=list(t.game.scores), round=t.round())
             elif finished:
                 last = self.store.conn.execute("SELECT data FROM web_events WHERE table_id = ? ORDER BY idx DESC "
                                                "LIMIT 1", (tid,)).fetchone()
@@ -670,13 +682,16 @@ class Tables:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table.id, table.seq - 1, seat, idx, json.dumps(action.to_mjai()), how, _now()))
             self._insert_events(table.id, len(table.game.events) - len(new_events), new_events)
-            self.store.conn.execute("UPDATE web_tables SET banks = ? WHERE id = ?",
-                                    (json.dumps(table.banks), table.id))
+            if table.banks != table.stored_banks:  # a bank spent (most moves spend none)
+                self.store.conn.execute("UPDATE web_tables SET banks = ? WHERE id = ?",
+                                        (json.dumps(table.banks), table.id))
+                table.stored_banks = list(table.banks)
 
     def persist_settings(self, table: Table) -> None:
         with self.store.transaction():
             self.store.conn.execute("UPDATE web_tables SET toggles = ?, banks = ? WHERE id = ?",
                                     (json.dumps(table.toggles), json.dumps(table.banks), table.id))
+        table.stored_banks = list(table.banks)
 
     def finish(self, table: Table) -> None:
         """A finished game becomes a stored record (``sanma replay`` / ``sanma stats`` read it)."""
