@@ -3,15 +3,30 @@ bookkeeping match PROVENANCE.md (issue 2, "real data")."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sanma import events as ev
 from sanma.formats import read_majiang, read_mjai, read_mjlog, read_record, read_tenhou6
-from sanma.formats.record import DrawResult, GameRecord, Kita, RecordedWin, limit_from_han_fu
+from sanma.formats.record import (
+    DrawResult,
+    GameRecord,
+    Kita,
+    KyokuReplay,
+    RecordedWin,
+    Win,
+    limit_from_han_fu,
+    live_draws_for,
+)
+from sanma.formats.writers import write_mjai
+from sanma.game.engine import Game
+from sanma.replay import replay_record
 from sanma.rules.schema import Rules
 from sanma.scoring import basic_points
 
@@ -189,5 +204,60 @@ def test_a_record_without_a_limit_name_gets_the_scorers_limit_p55_p57_p59(han: i
     under the default rules: no kiriage, kazoe from 13 han), not a second table of thresholds."""
     want = "yakuman" if yakuman else basic_points(han, fu or 0, Rules())[1]
     assert limit_from_han_fu(han, fu, yakuman) == want
-    if fu is not None and han < 5 and fu * 2 ** (han + 2) == 1920:
+    if not yakuman and fu is not None and han < 5 and fu * 2 ** (han + 2) == 1920:
         assert want is None  # 30 fu 4 han / 60 fu 3 han: no kiriage by default
+
+
+def _kansai_kyoku_with_a_flower_drawn_last() -> list[dict[str, Any]]:
+    """The events of a seeded Kansai game, up to the first kyoku whose last live tile is a flower
+    (its replacement is the kyoku's 60th draw); the bots pull every flower and never win."""
+    for seed in range(20):
+        g = Game(Rules.preset("kansai"), seed=seed, max_hands=8)
+        rng = random.Random(seed)
+        while not g.done:
+            acts = g.legal_actions(g.to_move[0])
+            pick = [a for a in acts if a.type == "flower"] or [a for a in acts if a.type in ("dahai", "none")] or acts
+            g.apply(rng.choice(pick))
+        n = 0
+        for i, e in enumerate(g.events):
+            n = 0 if e["type"] == "start_kyoku" else n + (e["type"] == "tsumo")
+            if e["type"] == "end_kyoku" and n > 59:
+                return g.events[:i + 1]
+    raise AssertionError("no seed drew a flower as the last tile")
+
+
+def test_kansai_draws_59_tiles_and_a_last_flower_one_more_from_the_dead_wall_p14_p02() -> None:
+    """P14 (fixed 14-tile dead wall, refilled after each replacement) with P02 (4 flowers): a
+    112-tile wall leaves 112 - 39 - 14 = 59 draws; a flower drawn as the last live tile is replaced
+    from the dead wall, which no live tile is left to refill: a 60th draw the wall layout allows.
+    Such a kyoku reads back with no problem and replays with no mismatch."""
+    assert live_draws_for(Rules.preset("kansai")) == 59
+    events = _kansai_kyoku_with_a_flower_drawn_last()
+    rec = read_mjai(write_mjai(events), source="kansai.mjson", strict=True)
+    assert rec.errors == ()
+    assert [str(m) for m in replay_record(rec).mismatches] == []
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_reader_replays_typed_events(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 10 item 3: each reader (mjlog, tenhou.net/6, majiang, mjai) turns its format's moves
+    into ``sanma.events`` values and replays them through ``KyokuReplay.play``, the one place that
+    maps an event to the replay: every draw, discard, call, kita and kan dora of the record came
+    through it as its typed event."""
+    seen: Counter[str] = Counter()
+    play = KyokuReplay.play
+
+    def counting(self: KyokuReplay, e: ev.Event) -> bool:
+        played = play(self, e)
+        seen[type(e).__name__] += played
+        return played
+
+    monkeypatch.setattr(KyokuReplay, "play", counting)
+    rec = load(name)
+    events = Counter(type(e).__name__ for k in rec.kyoku for e in k.events if not isinstance(e, Win))
+    accepted = events.pop("RiichiAccepted", 0)  # a format without the step is accepted by the replay itself
+    as_events = {"Draw": "Tsumo", "Discard": "Dahai", "DoraRevealed": "Dora"}
+    expected = Counter({as_events.get(n, n): c for n, c in events.items()})
+    declared = seen.pop("Reach", 0)
+    seen.pop("ReachAccepted", None)
+    assert seen == expected and declared >= accepted

@@ -402,23 +402,25 @@ def named_rules(rule_name: str) -> Rules | None:
 
 
 def live_draws_for(rules: Rules | None) -> int | None:
-    """Draws a kyoku may hold, replacements included, from the wall layout (P14): with a fixed dead
-    wall refilled after each replacement, every tile outside the deal and the dead wall (55 of a
-    108-tile wall with 14 in the dead wall); None (no check) when the count depends on the kans
-    (a dead wall that is not refilled, or one drawn up to the indicator), on flowers (P02, P03:
-    a flower's replacement is not a tile of the hand's count), or for unknown rules.
+    """Tiles the draws of a kyoku take from outside the dead wall (P14), replacements included: with
+    a fixed dead wall refilled from the live wall after each replacement, every tile outside the
+    deal and the dead wall — 55 of Tenhou's 108-tile wall with 14 in the dead wall, 59 of Kansai's
+    112 with its 4 flowers (P02). A replacement taken once the live wall is empty (a flower drawn
+    as the last tile) comes from the dead wall, which nothing refills then: it is beyond this count
+    (``KyokuReplay.draw``). None (no check) when the count depends on the kans (a dead wall that is
+    not refilled, or one drawn up to the indicator), or for unknown rules.
 
     >>> from sanma.rules import Rules
     >>> live_draws_for(Rules.preset("tenhou")), live_draws_for(Rules.preset("kansai")), live_draws_for(None)
-    (55, None, None)
+    (55, 59, None)
     >>> live_draws_for(Rules.preset("online")), live_draws_for(Rules.preset("official"))
     (None, None)
     """
-    from ..tiles import sanma_wall
+    from ..game.wall import tile_set
 
-    if rules is None or rules.dead_wall != "fixed" or not rules.dead_wall_replenished or rules.flowers:
+    if rules is None or rules.dead_wall != "fixed" or not rules.dead_wall_replenished:
         return None
-    return len(sanma_wall()) - 3 * 13 - rules.dead_wall_size
+    return len(tile_set(rules)) - 3 * 13 - rules.dead_wall_size
 
 
 def meld_text(kind: str, tiles: tuple[Tile, ...]) -> str:
@@ -431,10 +433,10 @@ def meld_text(kind: str, tiles: tuple[Tile, ...]) -> str:
 class KyokuReplay:
     """Replays one kyoku's actions, checking each against the hands; problems go to ``problems``.
 
-    ``live_draws`` is how many tiles all draws together (replacements included) may take:
-    55 in Tenhou / Mahjong Soul sanma (108 - 39 dealt - 14 dead wall); ``None`` when the rules
-    of the record are not Tenhou's layout (sanma's own records under other rule sets): no
-    check, and haitei/houtei are left to the recorded yaku.
+    ``live_draws`` is how many tiles all draws together (replacements included) may take
+    (``live_draws_for``): 55 in Tenhou / Mahjong Soul sanma (108 - 39 dealt - 14 dead wall), 59
+    under Kansai's flowers; a replacement once they are all drawn is not counted. ``None`` when
+    the record's rules have no fixed count: no check, and haitei/houtei are left to the recorded yaku.
     """
 
     def __init__(self, problems: Problems, label: str, dealer: int, hands: list[list[Tile]],
@@ -463,6 +465,7 @@ class KyokuReplay:
         self.last_was_replacement = [False] * self.n
         # the last tile offered to the others: (kind, seat, tile) with kind discard/kakan/ankan/kita
         self.offer: tuple[str, int, Tile] | None = None
+        self.declared: tuple[int, bool] | None = None  # a ``reach`` (seat, open) whose discard comes next
         self.where = ""
 
     # -- helpers ------------------------------------------------------------------------------
@@ -501,6 +504,50 @@ class KyokuReplay:
         self.ippatsu = [False] * self.n
 
     # -- actions ------------------------------------------------------------------------------
+    def play(self, e: ev.Event) -> bool:
+        """Replay one typed play event — what every reader turns its format's moves into (mjai,
+        mjlog, tenhou.net/6, majiang): a draw, a discard (riichi when a ``reach`` came just before),
+        a call, kita, a flower, a riichi accepted, a kan dora. False for any other event (a kyoku's
+        start, end or result: the reader's own).
+
+        >>> rp = KyokuReplay(Problems("x", False), "E1", 0, [[Tile.parse("1p")] * 13] * 3)
+        >>> rp.play(ev.Tsumo(0, Tile.parse("9s"))), rp.play(ev.Reach(0)), rp.play(ev.Dahai(0, Tile.parse("9s"), True))
+        (True, True, True)
+        >>> rp.events[-1], rp.play(ev.EndKyoku(None, None))
+        (Discard(seat=0, tile=Tile.parse('9s'), tsumogiri=True, riichi=True, open_riichi=False), False)
+        """
+        if isinstance(e, ev.Tsumo):
+            if e.pai is None:
+                raise RecordError("pai: a hidden tile ('?') in a record")
+            self.draw(e.actor, e.pai)
+        elif isinstance(e, ev.Dahai):
+            declared = self.declared
+            self.declared = None
+            riichi = declared is not None and declared[0] == e.actor
+            self.discard(e.actor, e.pai, tsumogiri=e.tsumogiri, riichi=riichi,
+                         open_riichi=riichi and declared is not None and declared[1])
+        elif isinstance(e, ev.Pon):
+            self.pon(e.actor, e.target, e.pai, e.consumed)
+        elif isinstance(e, ev.Daiminkan):
+            self.daiminkan(e.actor, e.target, e.pai, e.consumed)
+        elif isinstance(e, ev.Kakan):
+            self.kakan(e.actor, e.pai)
+        elif isinstance(e, ev.Ankan):
+            self.ankan(e.actor, e.consumed[0])
+        elif isinstance(e, ev.Kita):
+            self.kita(e.actor, NORTH_TILE)
+        elif isinstance(e, ev.Flower):
+            self.flower(e.actor, e.pai)
+        elif isinstance(e, ev.Reach):
+            self.declared = (e.actor, e.open)
+        elif isinstance(e, ev.ReachAccepted):
+            self.finish()
+        elif isinstance(e, ev.Dora):
+            self.dora(e.marker)
+        else:
+            return False
+        return True
+
     def draw(self, seat: int, tile: Tile) -> None:
         if not self._seat_ok(seat):
             return
@@ -508,9 +555,12 @@ class KyokuReplay:
         self.offer = None
         replacement = self.pending_replacement[seat]
         self.pending_replacement[seat] = False
-        self.draws += 1
-        if self.live_draws is not None and self.draws > self.live_draws:
-            self.problem(f"draw {self.draws} exceeds the {self.live_draws} tiles of the wall")
+        if replacement and self.live_draws is not None and self.draws >= self.live_draws:
+            pass  # P14: the live wall is empty (a flower drawn last): from the dead wall, not refilled
+        else:
+            self.draws += 1
+            if self.live_draws is not None and self.draws > self.live_draws:
+                self.problem(f"draw {self.draws} exceeds the {self.live_draws} tiles of the wall")
         self.own_draws[seat] += 1
         self.hands[seat].append(tile)
         self.last_draw[seat] = tile
