@@ -833,3 +833,29 @@ def test_cli_preview_shows_every_payment_before_saving(tmp_path: Path) -> None:
     _run("hand", sid, "--db", db, "--ron", "A", "--from", "B", "--han", "2", "--fu", "30")
     r = _run("fix", sid, "1", "--db", db, "--ron", "A", "--from", "C", "--han", "2", "--fu", "30", "--preview")
     assert r.exit_code == 0 and "payments of #1" in r.stdout and "C -2,900" in r.stdout
+
+
+@given(st.text(max_size=40))
+def test_p30_parse_signed_fuzz_gives_a_number_or_a_clear_error(text: str) -> None:
+    """P30's reader never fails any other way: any text is a number or a KeeperError naming it."""
+    from sanma.table.notation import parse_signed
+
+    try:
+        value = parse_signed(text)
+    except KeeperError as e:
+        assert repr(text) in str(e)
+    else:
+        assert isinstance(value, int | float)
+
+
+@given(st.text(max_size=200))
+def test_read_csv_fuzz_gives_rows_or_a_clear_error(text: str) -> None:
+    """The CSV reader: any text is rows or a KeeperError naming the line (no other exception)."""
+    from sanma.table.keeper import CSV_HEADER, read_csv
+
+    try:
+        rows = read_csv(",".join(CSV_HEADER) + "\n" + text)
+    except KeeperError as e:
+        assert "CSV line" in str(e)
+    else:
+        assert all(set(r) == set(CSV_HEADER) for r in rows)

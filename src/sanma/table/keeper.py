@@ -480,10 +480,14 @@ def read_csv(text: str) -> list[dict[str, Any]]:
     (P30's △ or a minus sign); :class:`KeeperError` names a row that is not one."""
     from .notation import parse_signed
 
-    rows = list(csv.DictReader(io.StringIO(text)))
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        rows = list(reader)
+    except csv.Error as e:
+        raise KeeperError(f"CSV line {reader.line_num}: not CSV ({e})") from None
     out = []
     for i, r in enumerate(rows, start=2):
-        if set(r) != set(CSV_HEADER):
+        if set(r) != set(CSV_HEADER) or any(v is None for v in r.values()):
             raise KeeperError(f"CSV line {i}: expected the columns {', '.join(CSV_HEADER)}")
         try:
             row: dict[str, Any] = dict(r)

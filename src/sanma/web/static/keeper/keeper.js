@@ -310,7 +310,7 @@ async function send(preview) {
   try {
     const s = await api(path, body);
     if (preview) {
-      const r = fixing === null ? s.hands[s.hands.length - 1] : s.hands[fixing - 1];
+      const r = s.hands.find(h => h.no === s.preview_of);  // the entry previewed (new or corrected)
       $("preview-out").innerHTML = r ? previewTable(r, s.pot) : "";
       return;
     }
