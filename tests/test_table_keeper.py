@@ -873,3 +873,14 @@ def test_p131_official_tsumo_is_called_non_dealer_first_with_the_honba(keeper: K
     assert s["hands"][-1]["deltas"] == {"A": -2000, "B": 3500, "C": -1500}
     s = keeper.add(sid, tsumo("B", 2, 30))  # B deals now, 0 honba: a dealer's 2 han 30 fu tsumo
     assert s["hands"][-1]["summary"].endswith("(tsumo 1,000 all)"), s["hands"][-1]["summary"]
+
+
+def test_p122_club_no_yakitori_penalty(keeper: Keeper) -> None:
+    """P122 (seed 000 L95 「焼き鳥の罰則はない」): C never wins a hand of the game and pays nothing for it:
+    C's points and chips at the end are only the uma of the second place (P27: 1 chip) — the
+    yakuman and bust chips are A's and B's (P110, P112, P116)."""
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    s = keeper.add(sid, ron("A", "B", yakuman=1))
+    (g,) = s["games"]
+    assert g["ranks"]["C"] == 2 and g["scores"]["C"] == CLUB.start_points
+    assert g["chips"]["C"] == CLUB.uma[1] == -1
