@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import SanmaError
-from ..game.flow import hands_left
+from ..game.flow import hands_left, is_opening_hand
 from ..game.payout import Win, chiicha_chips, expected_win_chips
 from ..game.settle import bust_chips_owed, final_result, is_bust
 from ..hand import Meld
@@ -75,7 +75,7 @@ def table_of(obs: Mapping[str, Any], rules: Rules, chip_points: float = CHIP_POI
         round_index = rules.round_winds.index(wind) if wind in rules.round_winds else len(rules.round_winds)
     return Table(seat=obs["seat"], dealer=obs["dealer"], scores=tuple(obs["scores"]), honba=obs["honba"],
                  kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]),
-                 opening=round_index == 0 and obs["kyoku"] == 1, chip_points=rules.chip_points or chip_points)
+                 opening=is_opening_hand(round_index, obs["kyoku"] - 1), chip_points=rules.chip_points or chip_points)
 
 
 def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: float = 0.0) -> float:
