@@ -34,7 +34,7 @@ from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import DORA_NAMES, Score, score_hand
 from ..shanten_table import shanten_trusted
-from ..tiles import NORTH, NUM_KINDS, SEATS, WINDS, YAOCHUU, Tile, seat_wind, successor
+from ..tiles import NORTH, NUM_KINDS, SEATS, WINDS, YAOCHUU, Tile, seat_wind
 from . import flow
 from .actions import Action
 from .payout import (
@@ -49,10 +49,12 @@ from .payout import (
     RiichiBust,
     Settlement,
     Win,
+    one_suit,
     settle,
     settle_chombo,
     settle_draw,
     settle_hora,
+    ura_tiles_held,
 )
 from .settle import FinalResult, is_bust, riichi_bust
 from .view import SeatView, public_events, seat_view, spectator_view
@@ -1017,14 +1019,11 @@ class Game:
         if feeder is not None and feeder[0] == w:
             pao.append(Pao(feeder[1], RINSHAN_PAO))
         pao.extend(Pao(seat, name) for name, seat in st.pao.items())
+        tiles = list(st.hand) + [t for cm in st.melds for t in cm.meld.tiles]
         ura_tiles: int | None = None
         if r.chips and r.ura_chip_count == "per_tile" and st.riichi:  # A000-25: physical tiles held
-            ura_kinds = {successor(t.kind) for t in self.wall.ura_indicators if not t.is_flower}
-            ura_tiles = sum(1 for t in st.hand if t.kind in ura_kinds) + sum(
-                len(cm.meld.tiles) for cm in st.melds if cm.meld.kind in ura_kinds)
-        kinds = {t.kind for t in st.hand} | {cm.meld.kind for cm in st.melds}
-        one_suit = bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
-        return Win(w, s, tuple(pao), closed=st.closed, ura_tiles=ura_tiles, chinitsu_shape=one_suit,
+            ura_tiles = ura_tiles_held(self.wall.ura_indicators, tiles)
+        return Win(w, s, tuple(pao), closed=st.closed, ura_tiles=ura_tiles, chinitsu_shape=one_suit(tiles),
                    chip_flowers=st.chip_flowers)
 
     def _apply_settlement(self, paid: Settlement) -> None:

@@ -19,7 +19,7 @@ from ..game.settle import final_result, riichi_bust
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, min_han_at, score_from_han, score_hand
-from ..tiles import Tile, parse_tiles, seat_wind, successor
+from ..tiles import Tile, parse_tiles, seat_wind
 from .entries import (
     AbortEntry,
     ChomboEntry,
@@ -368,15 +368,13 @@ class KeptGame:
     def _chinitsu_shape(self, w: Winner) -> bool:
         if w.tiles is None:
             return w.value is not None and "chinitsu" in w.value.yaku
-        kinds = {t.kind for t in self._tiles_of(w) if not t.is_flower}
-        return bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+        return payout.one_suit(self._tiles_of(w))
 
     def _ura_tiles(self, w: Winner) -> int | None:
         """Physical tiles matching the ura indicators (``ura_chip_count = per_tile``, A000-25)."""
         if w.tiles is None or not w.tiles.ura:
             return None
-        ura_kinds = {successor(t.kind) for t in parse_tiles("".join(w.tiles.ura)) if not t.is_flower}
-        return sum(1 for t in self._tiles_of(w) if t.kind in ura_kinds)
+        return payout.ura_tiles_held(parse_tiles("".join(w.tiles.ura)), self._tiles_of(w))
 
     def label(self) -> str:
         lap = f" lap {self.lap + 1}" if self.lap else ""
