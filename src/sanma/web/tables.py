@@ -601,6 +601,8 @@ class Tables:
     def create(self, body: Any) -> tuple[Table, list[str]]:
         settings = parse_settings(body)
         table_id = secrets.token_urlsafe(9)
+        while table_id.startswith("-"):  # an id is a command-line argument too (sanma verify --db DB ID)
+            table_id = secrets.token_urlsafe(9)
         tokens = [secrets.token_urlsafe(24) for _ in range(SEATS)]
         toggles = [dict(DEFAULT_TOGGLES) for _ in range(SEATS)]
         banks = [settings.clock["bank"]] * SEATS
