@@ -859,3 +859,17 @@ def test_read_csv_fuzz_gives_rows_or_a_clear_error(text: str) -> None:
         assert "CSV line" in str(e)
     else:
         assert all(set(r) == set(CSV_HEADER) for r in rows)
+
+
+def test_p131_official_tsumo_is_called_non_dealer_first_with_the_honba(keeper: Keeper) -> None:
+    """P131 (seed 002 L109-111 「ツモあがりの点数は子の方から申告してください。積み棒がある場合は、わかりやすく
+    申告してください。（例）500・1000は、1500・2000」): a non-dealer's 2 han 30 fu tsumo at 1 honba
+    (1,000 per payer under the official rules, P44) is written 1,500・2,000; a dealer's as "N all"."""
+    official = Rules.preset("official")
+    sid = keeper.new(official, ["A", "B", "C"])["session"]
+    keeper.add(sid, {"kind": "draw", "tenpai": ["A"]})  # the dealer keeps the deal: 1 honba
+    s = keeper.add(sid, tsumo("B", 2, 30))
+    assert s["hands"][-1]["summary"].endswith("(tsumo 1,500・2,000)"), s["hands"][-1]["summary"]
+    assert s["hands"][-1]["deltas"] == {"A": -2000, "B": 3500, "C": -1500}
+    s = keeper.add(sid, tsumo("B", 2, 30))  # B deals now, 0 honba: a dealer's 2 han 30 fu tsumo
+    assert s["hands"][-1]["summary"].endswith("(tsumo 1,000 all)"), s["hands"][-1]["summary"]

@@ -163,6 +163,7 @@ class KeptGame:
 
     def _apply_win(self, e: WinEntry) -> dict[str, Any]:
         r = self.rules
+        dealer = self.dealer
         discarder = None if e.discarder is None else self.seat(e.discarder, "ron: from")
         seats = [self.seat(w.winner, "winner") for w in e.wins]
         for w, s in zip(e.wins, seats, strict=True):
@@ -202,9 +203,22 @@ class KeptGame:
         self._take_pot(paid.wins[0].seat)
         self.last_winner = self.players[wins[0].seat]
         how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
+        if discarder is None and len(paid.wins) == 1 and paid.wins[0].pao is None:
+            how += " " + self._declared(paid.wins[0], dealer)
         return {"summary": f"{' & '.join(summaries)} ({how})",
                 "payments": [{"winner": self.players[p.seat], "deltas": self._by_person(p.deltas),
                               "pao": None if p.pao is None else self.players[p.pao]} for p in paid.wins]}
+
+    @staticmethod
+    def _declared(paid: payout.WinPayment, dealer: int) -> str:
+        """A tsumo as it is called at the table, P131 (seed 002 L109-111 「ツモあがりの点数は子の方から
+        申告してください。積み棒がある場合は…（例）500・1000は、1500・2000」): what each other player
+        pays, honba included, the non-dealer's first (a dealer's tsumo: "N all")."""
+        payers = sorted((x for x in range(len(paid.deltas)) if x != paid.seat), key=lambda x: x == dealer)
+        amounts = [-paid.deltas[x] for x in payers]
+        if paid.seat == dealer and len(set(amounts)) == 1:
+            return f"{amounts[0]:,} all"
+        return "・".join(f"{a:,}" for a in amounts)
 
     def _apply_draw(self, e: DrawEntry) -> dict[str, Any]:
         r = self.rules
