@@ -21,7 +21,7 @@ answers "pon?" through the same API as a bot.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -30,32 +30,26 @@ from ..agari import waits as compute_waits
 from ..errors import IllegalActionError
 from ..hand import Meld
 from ..rules.schema import Rules
-from ..scoring import Score
-from ..tiles import NORTH, NUM_KINDS, SEATS, WINDS, YAOCHUU, Tile, seat_wind, successor
+from ..tiles import NORTH, NUM_KINDS, SEATS, WINDS, YAOCHUU, Tile, seat_wind
 from . import flow, legal
 from .actions import Action
 from .payout import (
-    RINSHAN_PAO,
     AbortiveDraw,
     Chombo,
     ExhaustiveDraw,
     Hora,
     Offence,
     Outcome,
-    Pao,
     Settlement,
-    Win,
     settle_chombo,
     settle_draw,
     settle_hora,
 )
 from .seat import CalledMeld, Discard, HandResult, SeatState
-from .settle import FinalResult, is_bust, riichi_bust, riichi_bust_chips
+from .settle import FinalResult, riichi_bust, riichi_bust_chips
 from .view import SeatView, public_events, seat_view, spectator_view
 from .wall import Wall, hand_wall
-from .winning import Situation, score_win
-
-DRAGON_KINDS: Final = (31, 32, 33)
+from .winning import Situation, pao_completed, score_win, win_facts
 
 WallFactory = Callable[[Rules, int], Wall]
 
@@ -182,9 +176,12 @@ class Game:
         """Carry out ``action``; raises ``IllegalActionError`` naming the rule when it is not legal."""
         if self.done:
             raise IllegalActionError(f"{action}: the game is over")
-        legal = self.legal_actions(action.actor)
-        if not any(a is action for a in legal) and action not in legal:
-            raise IllegalActionError(self._why_illegal(action, legal))
+        offered = self.legal_actions(action.actor)
+        if not any(a is action for a in offered) and action not in offered:
+            where = f"{self.round_wind}-{self.kyoku_in_round + 1}, {self.honba} honba"
+            raise IllegalActionError(legal.why_illegal(action, offered, where=where, st=self.seats[action.actor],
+                                                       after_call=self._after_call,
+                                                       last_call_kind=self._last_call_kind, to_move=self.to_move))
         if self._pending:
             self._responses[action.actor] = action
             if len(self._responses) == len(self._pending):
@@ -366,7 +363,7 @@ class Game:
             old = st.melds[idx]
             st.melds[idx] = CalledMeld(Meld("kan", (*old.meld.tiles, a.tile)), old.target, old.called)
             if old.target is not None:
-                self._check_pao(seat, old.target, a.tile.kind)
+                self._pao(seat, old.target, a.tile.kind)
             self._kans.append(seat)
             self._break_first_cycle()
             self._emit(ev.Kakan(seat, a.tile, a.consumed))
@@ -414,13 +411,10 @@ class Game:
         self._draw(seat, replacement=True)
         self._rinshan = True
         self._kan_discard = True
-        if self._pending_kan_dora and self._kan_dora_before_discard():
+        if self._pending_kan_dora and self.rules.kan_dora_open == "before_discard":
             while self._pending_kan_dora:
                 self._pending_kan_dora -= 1
                 self._reveal_kan_dora()
-
-    def _kan_dora_before_discard(self) -> bool:
-        return self.rules.kan_dora_open == "before_discard"
 
     def _reveal_kan_dora(self) -> None:
         if self.rules.kan_dora and self.wall.can_reveal_kan_dora:
@@ -466,30 +460,13 @@ class Game:
         self._window_seat = seat
         self._pending = {}
         self._responses = {}
-        r = self.rules
-        houtei = self.wall.remaining == 0
-        sit: Situation | None = None
+        sit = self._situation()
         for other in range(SEATS):
-            if other == seat:
-                continue
-            ost = self.seats[other]
-            acts: list[Action] = []
-            if tile.kind in ost.waits:
-                if sit is None:
-                    sit = self._situation()
-                if legal.ron_allowed(sit, other, tile, kind, kokushi_only, seat):
-                    acts.append(Action("hora", other, tile, target=seat))
-            if kind == "dahai" and not ost.riichi and not houtei:
-                c = ost.counts[tile.kind]
-                if c >= 2 and (r.north_can_pon or tile.kind != NORTH):
-                    for pair in legal.pairs(ost.hand, tile.kind):
-                        acts.append(Action("pon", other, tile, consumed=pair, target=seat))
-                if c == 3 and legal.kan_possible(r, self.wall, len(self._kans)):
-                    acts.append(Action("daiminkan", other, tile,
-                                       consumed=tuple(x for x in ost.hand if x.kind == tile.kind), target=seat))
-            if acts:
-                acts.append(Action("none", other))
-                self._pending[other] = tuple(acts)
+            if other != seat:
+                acts = legal.response_actions(sit, other, tile, kind, discarder=seat, kokushi_only=kokushi_only,
+                                              kans=len(self._kans))
+                if acts:
+                    self._pending[other] = acts
 
     def _resolve_responses(self) -> None:
         window, seat, tile = self._window, self._window_seat, self._window_tile
@@ -586,7 +563,7 @@ class Game:
         else:
             meld = CalledMeld(Meld("kan", (*a.consumed, a.tile)), a.target, a.tile)
         st.melds.append(meld)
-        self._check_pao(seat, a.target, a.tile.kind)
+        self._pao(seat, a.target, a.tile.kind)
         self._turn = seat
         self._drawn = None
         self._turn_actions = None
@@ -603,17 +580,9 @@ class Game:
             self._pending_kan_dora += 1
         self._after_kan(seat)
 
-    def _check_pao(self, seat: int, feeder: int, kind: int) -> None:
-        """P97: the player who fed the set completing daisangen / daisuushii (and, where the rules
-        say so, the fourth kan of suukantsu) is liable."""
-        st = self.seats[seat]
-        if "suukantsu" in self.rules.pao_yaku and sum(1 for cm in st.melds if cm.meld.is_kan) == 4:
-            st.pao["suukantsu"] = feeder
-        kinds = {cm.meld.kind for cm in st.melds}
-        if kind in DRAGON_KINDS and all(d in kinds for d in DRAGON_KINDS) and "daisangen" in self.rules.pao_yaku:
-            st.pao["daisangen"] = feeder
-        if kind in WINDS and all(w in kinds for w in WINDS) and "daisuushii" in self.rules.pao_yaku:
-            st.pao["daisuushii"] = feeder
+    def _pao(self, seat: int, feeder: int, kind: int) -> None:
+        for name in pao_completed(self.rules, self.seats[seat].melds, kind):
+            self.seats[seat].pao[name] = feeder  # P97: the feeder of the completing set is liable
 
     # ------------------------------------------------------------------------------------------
     # wins
@@ -632,7 +601,8 @@ class Game:
         sit = self._situation()
         scores = [score_win(sit, w, tile, tsumo=tsumo, chankan=chankan, kita_ron=kita_ron, discarder=discarder)
                   for w in winners]
-        hora = Hora(tuple(self._win_of(w, s) for w, s in zip(winners, scores, strict=True)), discarder)
+        hora = Hora(tuple(win_facts(r, self.seats[w], w, s, self.wall.ura_indicators, self._rinshan_feeder)
+                          for w, s in zip(winners, scores, strict=True)), discarder)
         paid = settle_hora(r, hora, scores=self.scores, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku)
         running = list(self.scores)
         for part, s in zip(paid.wins, scores, strict=True):
@@ -647,25 +617,6 @@ class Game:
         self._emit(ev.EndKyoku(paid.deltas, tuple(self.scores)))
         self._finish_hand(hora, HandResult("hora", tuple(winners), dealer_continues=self._renchan(hora),
                                            deltas=paid.deltas, scores=tuple(scores)), paid.bust_by)
-
-    def _win_of(self, w: int, s: Score) -> Win:
-        """The payout's view of seat ``w``'s win: liable seats (P97), what the chips need (P115-P119)."""
-        st = self.seats[w]
-        r = self.rules
-        pao: list[Pao] = []
-        feeder = self._rinshan_feeder
-        if feeder is not None and feeder[0] == w:
-            pao.append(Pao(feeder[1], RINSHAN_PAO))
-        pao.extend(Pao(seat, name) for name, seat in st.pao.items())
-        ura_tiles: int | None = None
-        if r.chips and r.ura_chip_count == "per_tile" and st.riichi:  # A000-25: physical tiles held
-            ura_kinds = {successor(t.kind) for t in self.wall.ura_indicators if not t.is_flower}
-            ura_tiles = sum(1 for t in st.hand if t.kind in ura_kinds) + sum(
-                len(cm.meld.tiles) for cm in st.melds if cm.meld.kind in ura_kinds)
-        kinds = {t.kind for t in st.hand} | {cm.meld.kind for cm in st.melds}
-        one_suit = bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
-        return Win(w, s, tuple(pao), closed=st.closed, ura_tiles=ura_tiles, chinitsu_shape=one_suit,
-                   chip_flowers=st.chip_flowers)
 
     def _apply_settlement(self, paid: Settlement) -> None:
         for x in range(SEATS):
@@ -788,12 +739,6 @@ class Game:
             return
         self._start_hand()
 
-    def _is_last_hand(self) -> bool:
-        return flow.is_last_hand(self.rules, self.round_index, self.kyoku_in_round)
-
-    def _is_bust(self, score: int) -> bool:
-        return is_bust(self.rules, score)
-
     def _end_game(self, end: flow.HandEnd) -> None:
         self.end_reason = end.reason
         self.result = flow.final(self.rules, end)
@@ -812,21 +757,6 @@ class Game:
         self.events.append(e.to_mjai())
         self._turn_actions = None
 
-    def _why_illegal(self, a: Action, legal: tuple[Action, ...]) -> str:
-        where = f"{self.round_wind}-{self.kyoku_in_round + 1}, {self.honba} honba"
-        if not legal:
-            return f"illegal {a} in {where}: it is not seat {a.actor}'s move (waiting for {list(self.to_move)})"
-        same = [x for x in legal if x.type == a.type]
-        if not same:
-            kinds = sorted({x.type for x in legal})
-            return f"illegal {a} in {where}: seat {a.actor} may only {', '.join(kinds)} now"
-        if a.type in ("dahai", "reach") and a.tile is not None and not self.seats[a.actor].counts[a.tile.kind]:
-            return f"illegal {a} in {where}: {a.tile} is not in seat {a.actor}'s hand"
-        if a.type == "dahai" and self.seats[a.actor].riichi:
-            return f"illegal {a} in {where}: after riichi only the drawn tile may be discarded"
-        if a.type == "dahai" and self._after_call and a.tile is not None and a.tile.kind == self._last_call_kind:
-            return f"illegal {a} in {where}: kuikae (discarding the tile just called) is forbidden (P72)"
-        return f"illegal {a} in {where}: legal {a.type} actions are {[str(x) for x in same]}"
 
 
 def _turn_order(discarder: int) -> list[int]:

@@ -362,3 +362,45 @@ def discard_actions(sit: Situation, seat: int, *, drawn: Tile | None, after_call
     if not out:  # every tile banned (e.g. a hand of Norths): allow any tile rather than deadlock
         out = [Action("dahai", seat, t) for t in dict.fromkeys(st.hand)]
     return out
+
+
+def why_illegal(a: Action, offered: tuple[Action, ...], *, where: str, st: SeatState, after_call: bool,
+                last_call_kind: int | None, to_move: tuple[int, ...]) -> str:
+    """The message of an ``IllegalActionError`` for ``a``, naming the rule it breaks (``offered``:
+    what the seat may do now, ``st``: the actor's seat, ``where``: the hand, as "E-1, 0 honba")."""
+    if not offered:
+        return f"illegal {a} in {where}: it is not seat {a.actor}'s move (waiting for {list(to_move)})"
+    same = [x for x in offered if x.type == a.type]
+    if not same:
+        kinds = sorted({x.type for x in offered})
+        return f"illegal {a} in {where}: seat {a.actor} may only {', '.join(kinds)} now"
+    if a.type in ("dahai", "reach") and a.tile is not None and not st.counts[a.tile.kind]:
+        return f"illegal {a} in {where}: {a.tile} is not in seat {a.actor}'s hand"
+    if a.type == "dahai" and st.riichi:
+        return f"illegal {a} in {where}: after riichi only the drawn tile may be discarded"
+    if a.type == "dahai" and after_call and a.tile is not None and a.tile.kind == last_call_kind:
+        return f"illegal {a} in {where}: kuikae (discarding the tile just called) is forbidden (P72)"
+    return f"illegal {a} in {where}: legal {a.type} actions are {[str(x) for x in same]}"
+
+
+def response_actions(sit: Situation, seat: int, tile: Tile, window: str, *, discarder: int,
+                     kokushi_only: bool = False, kans: int = 0) -> tuple[Action, ...]:
+    """``seat``'s choices on another seat's ``tile`` in a window of kind ``window`` ("dahai",
+    "kakan", "ankan", "kita"): ron (``ron_allowed``), pon (P20 North where the rules allow it)
+    and daiminkan on a discard before the last tile, and pass — or nothing at all."""
+    r = sit.rules
+    st = sit.seats[seat]
+    acts: list[Action] = []
+    if tile.kind in st.waits and ron_allowed(sit, seat, tile, window, kokushi_only, discarder):
+        acts.append(Action("hora", seat, tile, target=discarder))
+    if window == "dahai" and not st.riichi and sit.wall.remaining != 0:
+        c = st.counts[tile.kind]
+        if c >= 2 and (r.north_can_pon or tile.kind != NORTH):
+            for pair in pairs(st.hand, tile.kind):
+                acts.append(Action("pon", seat, tile, consumed=pair, target=discarder))
+        if c == 3 and kan_possible(r, sit.wall, kans):
+            acts.append(Action("daiminkan", seat, tile, consumed=tuple(x for x in st.hand if x.kind == tile.kind),
+                               target=discarder))
+    if acts:
+        acts.append(Action("none", seat))
+    return tuple(acts)

@@ -15,13 +15,17 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ..errors import NotAWinError, SanmaError
 from ..rules.schema import Rules
 from ..scoring import Score, score_hand
-from ..tiles import SEATS, Tile, seat_wind
-from .seat import SeatState
+from ..tiles import SEATS, WINDS, Tile, seat_wind, successor
+from .payout import RINSHAN_PAO, Pao, Win
+from .seat import CalledMeld, SeatState
 from .wall import Wall
+
+DRAGON_KINDS: Final = (31, 32, 33)
 
 
 class Situation:
@@ -135,3 +139,37 @@ def yaku_fixed(sit: Situation, seat: int, tile: Tile, tsumo: bool) -> bool:
         except SanmaError:
             continue  # e.g. a fifth copy: that wait cannot be reached
     return True
+
+
+def win_facts(rules: Rules, st: SeatState, seat: int, score: Score, ura_indicators: Sequence[Tile],
+              rinshan_feeder: tuple[int, int] | None) -> Win:
+    """The payout's view of ``seat``'s win: liable seats (P97; ``rinshan_feeder`` is the (kan-er,
+    feeder) of a daiminkan whose replacement tile won), what the chips need (P115-P119)."""
+    pao: list[Pao] = []
+    if rinshan_feeder is not None and rinshan_feeder[0] == seat:
+        pao.append(Pao(rinshan_feeder[1], RINSHAN_PAO))
+    pao.extend(Pao(liable, name) for name, liable in st.pao.items())
+    ura_tiles: int | None = None
+    if rules.chips and rules.ura_chip_count == "per_tile" and st.riichi:  # A000-25: physical tiles held
+        ura_kinds = {successor(t.kind) for t in ura_indicators if not t.is_flower}
+        ura_tiles = sum(1 for t in st.hand if t.kind in ura_kinds) + sum(
+            len(cm.meld.tiles) for cm in st.melds if cm.meld.kind in ura_kinds)
+    kinds = {t.kind for t in st.hand} | {cm.meld.kind for cm in st.melds}
+    one_suit = bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+    return Win(seat, score, tuple(pao), closed=st.closed, ura_tiles=ura_tiles, chinitsu_shape=one_suit,
+               chip_flowers=st.chip_flowers)
+
+
+def pao_completed(rules: Rules, melds: Sequence[CalledMeld], kind: int) -> tuple[str, ...]:
+    """P97: the yakuman whose liability a call of ``kind`` (the meld just made, now in ``melds``)
+    completes — daisangen's third dragon, daisuushii's fourth wind, and, where the rules say so,
+    suukantsu's fourth kan. The seat that fed it is liable."""
+    out: list[str] = []
+    if "suukantsu" in rules.pao_yaku and sum(1 for cm in melds if cm.meld.is_kan) == 4:
+        out.append("suukantsu")
+    kinds = {cm.meld.kind for cm in melds}
+    if kind in DRAGON_KINDS and all(d in kinds for d in DRAGON_KINDS) and "daisangen" in rules.pao_yaku:
+        out.append("daisangen")
+    if kind in WINDS and all(w in kinds for w in WINDS) and "daisuushii" in rules.pao_yaku:
+        out.append("daisuushii")
+    return tuple(out)
