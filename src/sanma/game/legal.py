@@ -9,9 +9,9 @@ arguments (a trial tile added or removed is put back).
 >>> from sanma.tiles import Tile, parse_tiles
 >>> from sanma.game.seat import SeatState
 >>> st = SeatState()
->>> for t in parse_tiles("123456789p1199s"):
+>>> for t in parse_tiles("123456789p11599s"):
 ...     st.add(t)
->>> riichi_violation(Rules.preset("tenhou"), st, Tile.parse("1s"), honba=0, seat_wind="E", round_wind="E",
+>>> riichi_violation(Rules.preset("tenhou"), st, Tile.parse("5s"), honba=0, seat_wind="E", round_wind="E",
 ...                  other_wind="S", dora_indicators=())
 ''
 >>> riichi_violation(Rules.preset("tenhou"), st, Tile.parse("1p"), honba=0, seat_wind="E", round_wind="E",
@@ -209,11 +209,12 @@ def kind_always_triplet(counts: Sequence[int], waits: Sequence[int], kind: int) 
 # -------------------------------------------------------------------------------------- tenpai
 def visible_counts(seats: Sequence[SeatState], dora_indicators: Sequence[Tile]) -> list[int]:
     """Copies of each kind on the table for everyone to see: rivers, melds, kita, indicators (a
-    called discard counts in the river and in its meld, as the engine always has)."""
+    called discard is counted once, in its meld)."""
     c = [0] * NUM_KINDS
     for s in seats:
         for d in s.discards:
-            c[d.tile.kind] += 1
+            if not d.called:
+                c[d.tile.kind] += 1
         for cm in s.melds:
             for t in cm.meld.tiles:
                 c[t.kind] += 1
