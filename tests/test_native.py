@@ -116,8 +116,9 @@ def test_the_makefile_rebuilds_when_any_compiled_source_changes() -> None:
     the standard library — and it is exactly what ``_accel`` builds from."""
     expected = [str(_accel.source_path(m).relative_to(ROOT)) for m in _accel.INPUTS]
     assert expected[-1] == "src/sanma/data/shanten_tables.npz" and "src/sanma/game/legal.py" in expected
-    listed = subprocess.run([shutil.which("python3") or sys.executable, "-I", "tools/build_native.py", "--sources"], capture_output=True, text=True,
-                            cwd=ROOT, check=True).stdout.split()
+    python3 = shutil.which("python3") or sys.executable  # any Python: no virtualenv, no sanma import
+    listed = subprocess.run([python3, "-I", "tools/build_native.py", "--sources"], capture_output=True,
+                            text=True, cwd=ROOT, check=True).stdout.split()
     assert listed == expected
     makefile = (ROOT / "Makefile").read_text()
     assert "NATIVE_SOURCES := $(shell $(PYTHON) tools/build_native.py --sources)" in makefile

@@ -56,7 +56,7 @@ def test_a_win_let_pass_under_riichi_stays_furiten_a_same_turn_pass_does_not_P75
 def test_thirteen_sided_kokushi_uses_the_club_relaxed_rule_P78() -> None:
     """P78: the table's mark is the engine's rule, so a club's 13-sided kokushi that discarded a
     simple last is not furiten on a tile it never discarded — but a river tile still is."""
-    g, t, _ = scene(CLUB, "19m19p19s1234567z5p", river="1m")
+    g, _, _ = scene(CLUB, "19m19p19s1234567z5p", river="1m")
     assert g.furiten(0, discard=Tile.parse("5p"))  # 1m in its river: every wait is barred
     assert not g.furiten(0, Tile.parse("9s"), discard=Tile.parse("5p"))  # ron on 9s: allowed (P78)
     assert g.furiten(0, Tile.parse("1m"), discard=Tile.parse("5p"))

@@ -96,6 +96,7 @@ class Game:
     _go_around: list[set[int]]
     _rinshan_feeder: tuple[int, int] | None  # (kan-er, feeder) of a daiminkan until the next discard
     _last_call_kind: int | None = None  # the kind just ponned (kuikae, P72)
+    _hand_wind: str
 
     def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
                  names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
@@ -222,7 +223,7 @@ class Game:
 
     def _situation(self) -> Situation:
         """The facts of this moment the win evaluation reads (``game/winning.py``)."""
-        return Situation(self.rules, self.seats, self.wall, dealer=self.dealer, round_wind=self.round_wind,
+        return Situation(self.rules, self.seats, self.wall, dealer=self.dealer, round_wind=self._hand_wind,
                          honba=self.honba, kyotaku=self.kyotaku, first_cycle=self._first_cycle,
                          rinshan=self._rinshan, window=self._window, kan_discard=self._kan_discard,
                          riichi_pending=self._riichi_pending)
@@ -261,6 +262,7 @@ class Game:
         self._riichi_pending = None
         self._go_around = [set() for _ in range(SEATS)]  # kinds others discarded since my last discard
         self._rinshan_feeder = None
+        self._hand_wind = self.round_wind  # fixed for the hand (flow.round_wind is not compiled)
         self._emit(ev.StartKyoku(self.round_wind, self.kyoku_in_round + 1, self.honba, self.kyotaku, self.dealer,
                                  tuple(self.wall.dora_indicators), tuple(self.scores),
                                  tuple(tuple(s.hand) for s in self.seats)))

@@ -346,7 +346,6 @@ def discard_actions(sit: Situation, seat: int, *, drawn: Tile | None, after_call
         noten_riichi_offered(r, table_mistakes)
         or shanten_trusted(st.counts, len(st.melds), r.chiitoi_four_of_a_kind) <= 0)
     out: list[Action] = []
-    other_wind = sit.seat_wind((seat + 1) % SEATS)
     for t, n in copies.items():
         if t.kind in banned:
             continue
@@ -354,7 +353,8 @@ def discard_actions(sit: Situation, seat: int, *, drawn: Tile | None, after_call
             out.append(dahai(seat, t, False))
         if can_riichi and riichi_offered(r, riichi_violation(
                 r, st, t, honba=sit.honba, seat_wind=sit.seat_wind(seat), round_wind=sit.round_wind,
-                other_wind=other_wind, dora_indicators=sit.wall.dora_indicators), table_mistakes):
+                other_wind=sit.seat_wind((seat + 1) % SEATS), dora_indicators=sit.wall.dora_indicators),
+                table_mistakes):
             out.append(Action("reach", seat, t, tsumogiri=n == 0))
             if r.open_riichi:
                 out.append(Action("open_reach", seat, t, tsumogiri=n == 0))
