@@ -16,6 +16,7 @@ Expected values are data from RULES_MATRIX (rows in the names) and the seeds, ne
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +35,7 @@ from engine_helpers import (
     tsumogiri,
     walls_in_order,
 )
+from sanma import events as ev
 from sanma.bots.defensive import DefensiveBot
 from sanma.bots.efficient import EfficientBot
 from sanma.formats import read_mjai, read_tenhou6
@@ -42,6 +44,8 @@ from sanma.game.engine import Game
 from sanma.game.settle import final_result
 from sanma.game.wall import Wall
 from sanma.replay import replay_record
+from sanma.store import open_db
+from sanma.store.events import record_typed
 
 IND = "9m"  # dora indicator -> 1m, in no hand below
 TANKI_1S = "234p789p789s555z1s"  # closed, tanki on 1s, haku
@@ -383,3 +387,28 @@ def test_games_with_a_chombo_round_trip_through_mjai_and_tenhou6_P102(case: str)
         replay = replay_record(rec)
         assert [str(m) for m in replay.mismatches] == []
         assert replay.events[1:] == g.events[1:]
+
+
+def test_an_mjai_chombo_keeps_its_offender_and_reason_through_the_store_P100_P102(tmp_path: Path) -> None:
+    """P100 / P102: a chombo read from mjai keeps, through the store, each offender, its reason and
+    payment (the ``chombo`` events), not a bare 「chombo」 draw; reading the stored events gives the
+    same kyoku back."""
+    g = _south_furiten_riichi("club", open_riichi=True)
+    play_out(g)
+    rec = read_mjai(write_mjai(g), strict=True)
+    (result,) = rec.kyoku[0].results
+    assert [(c.actor, c.reason) for c in result.voided_by] == [(1, "furiten_riichi")]
+    typed = record_typed(rec)
+    engine_chombo = [ev.parse_event(e) for e in events_of(g, "chombo")]
+    assert [e for e in typed if isinstance(e, ev.Chombo)] == engine_chombo
+    assert not any(isinstance(e, ev.Ryukyoku) for e in typed[:typed.index(engine_chombo[0]) + 2])
+    store = open_db(tmp_path / "s.sqlite")
+    try:
+        saved = store.import_bytes(write_mjai(g).encode(), "chombo.mjson")
+        stored = store.events(saved.game_id)
+        (c,) = [e for e in stored if e["type"] == "chombo"]
+        assert (c["actor"], c["reason"], c["deltas"]) == (1, "furiten_riichi", events_of(g, "chombo")[0]["deltas"])
+        again = read_mjai(write_mjai(stored), strict=True)
+        assert again.kyoku[0].results == rec.kyoku[0].results
+    finally:
+        store.close()

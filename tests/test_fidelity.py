@@ -21,7 +21,8 @@ import sanma
 from engine_helpers import act, events_of, find, last, pass_all, start, tsumogiri
 from sanma.cli.rules import readings_note
 from sanma.game.engine import Game
-from sanma.game.settle import riichi_bust, riichi_bust_chips
+from sanma.game.payout import RiichiBust, settle
+from sanma.game.settle import riichi_bust
 from sanma.rules.departures import READINGS, Reading, other_rules, problems, readings_of
 from sanma.rules.docs import preset_source, readings_anchor, silent_fields, value_text
 from sanma.rules.loader import from_dict, parse_toml
@@ -244,17 +245,16 @@ def test_club_riichi_with_1000_or_less_busts_at_once_at_an_emulated_table_P79_P1
     assert g.done and g.result is not None and g.result.chips[1] == -16 - 3
 
 
-def test_riichi_bust_chips_for_the_score_keeper_P79_P110_A000_19() -> None:
-    """The settlement the engine uses, for the score keeper: chips (and dobon points) to *each* of
-    the two others; nothing where the rule is off (KANSAI 「残り1000点からリーチはできます」)."""
+def test_riichi_bust_settled_by_payout_for_the_score_keeper_P79_P110_A000_19() -> None:
+    """The settlement the engine and the score keeper both use (``payout.RiichiBust``): where a bust
+    ends the game nothing moves at the hand (the end pays it); nothing is a bust where the rule is
+    off (KANSAI 「残り1000点からリーチはできます」)."""
     club = P("club")
     assert riichi_bust(club, 1000) and riichi_bust(club, 0) and not riichi_bust(club, 1100)
-    assert riichi_bust_chips(club, 1000, opening=False, dealer=True) == (3, 0)
-    assert riichi_bust_chips(club, 1000, opening=True, dealer=True) == (3 + 8, 0)  # P112 dealer
-    assert riichi_bust_chips(club, 1100, opening=True, dealer=True) == (0, 0)
+    paid = settle(club, RiichiBust(1), scores=(52000, 1000, 52000), dealer=0, honba=0, kyotaku=1)
+    assert paid.deltas == (0, 0, 0) and paid.chips == (0, 0, 0) and paid.bust_by == (0, 2) and paid.kyotaku == 1
     assert_quote("003", 18, "ただし残り1000点からリーチはできます")
-    assert not riichi_bust(P("kansai"), 1000) and riichi_bust_chips(P("kansai"), 1000, opening=True,
-                                                                    dealer=False) == (0, 0)
+    assert not riichi_bust(P("kansai"), 1000)
 
 
 def test_club_ura_chips_per_tile_held_by_default_per_han_one_field_away_P115_A000_25() -> None:

@@ -6,6 +6,8 @@ P45 honba; P94 four kans; P101 / A003-7 chombo; P108 bust) with the presets' val
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from sanma.game.flow import (
@@ -19,7 +21,7 @@ from sanma.game.flow import (
     next_hand,
     round_wind,
 )
-from sanma.game.payout import AbortiveDraw, Chombo, ExhaustiveDraw, Hora, Outcome, Win, settle
+from sanma.game.payout import AbortiveDraw, Chombo, ExhaustiveDraw, Hora, Outcome, RiichiBust, Win, settle
 from sanma.game.settle import final_result
 from sanma.rules.schema import Rules
 from sanma.scoring import score_from_han
@@ -123,6 +125,21 @@ def test_bust_ends_the_game_p42_p108() -> None:
     res = final(c, end)
     assert res.chips[0] < 0 < res.chips[1]
     assert res.points == final_result(c, end.state.scores, busted=(0,), busters=(1,)).points
+
+
+def test_riichi_bust_ends_the_game_or_replays_the_hand_p79_a000_19() -> None:
+    """P79 / A000-19 (CLUB): a riichi bust ends the game at once (P42), the declarer busted and both
+    others its busters (the table as it was: honba unchanged); with ``bust_ends_game`` off the hand is
+    replayed, the dealer staying (P92-like, honba +1)."""
+    c = rules("club")
+    t = at(c, 0, 1, scores=(52000, 1000, 52000), honba=1)
+    end = step(c, t, RiichiBust(1))
+    assert end.over and end.reason == "bust" and end.busted == (1,) and end.busters == (0, 2)
+    assert end.state == t
+    assert final(c, end).chips[1] == -2 * 3 - 3  # P110 bust chips to both others, P27 uma chips
+    going_on = dataclasses.replace(c, bust_ends_game=False)
+    end = step(going_on, t, RiichiBust(1))
+    assert not end.over and end.state.dealer == 1 and end.state.honba == 2
 
 
 def test_agari_yame_and_tenpai_yame_p38_p39() -> None:

@@ -3,13 +3,22 @@ bookkeeping match PROVENANCE.md (issue 2, "real data")."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sanma.formats import read_majiang, read_mjai, read_mjlog, read_record, read_tenhou6
-from sanma.formats.record import DrawResult, GameRecord, Kita, RecordedWin
+from sanma.formats.record import DrawResult, GameRecord, Kita, RecordedWin, limit_from_han_fu, live_draws_for
+from sanma.formats.writers import write_mjai
+from sanma.game.engine import Game
+from sanma.replay import replay_record
+from sanma.rules.schema import Rules
+from sanma.scoring import basic_points
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -176,3 +185,44 @@ def test_game_metadata() -> None:
     assert rec.rule_name == "三鳳南喰赤" and dict(rec.rule_flags)["sanma"] is True
     assert rec.final_points == (8.0, -66.0, 58.0) and len(rec.players) == 3
     assert isinstance(rec.wins()[0], RecordedWin)
+
+
+@given(st.integers(0, 20), st.sampled_from([None, 20, 25, 30, 40, 50, 60, 70, 110]), st.integers(0, 3))
+def test_a_record_without_a_limit_name_gets_the_scorers_limit_p55_p57_p59(han: int, fu: int | None,
+                                                                         yakuman: int) -> None:
+    """P55 / P57 / P59: the limit a record's han and fu imply is the scorer's (``basic_points``
+    under the default rules: no kiriage, kazoe from 13 han), not a second table of thresholds."""
+    want = "yakuman" if yakuman else basic_points(han, fu or 0, Rules())[1]
+    assert limit_from_han_fu(han, fu, yakuman) == want
+    if not yakuman and fu is not None and han < 5 and fu * 2 ** (han + 2) == 1920:
+        assert want is None  # 30 fu 4 han / 60 fu 3 han: no kiriage by default
+
+
+def _kansai_kyoku_with_a_flower_drawn_last() -> list[dict[str, Any]]:
+    """The events of a seeded Kansai game, up to the first kyoku whose last live tile is a flower
+    (its replacement is the kyoku's 60th draw); the bots pull every flower and never win."""
+    for seed in range(20):
+        g = Game(Rules.preset("kansai"), seed=seed, max_hands=8)
+        rng = random.Random(seed)
+        while not g.done:
+            acts = g.legal_actions(g.to_move[0])
+            pick = [a for a in acts if a.type == "flower"] or [a for a in acts if a.type in ("dahai", "none")] or acts
+            g.apply(rng.choice(pick))
+        n = 0
+        for i, e in enumerate(g.events):
+            n = 0 if e["type"] == "start_kyoku" else n + (e["type"] == "tsumo")
+            if e["type"] == "end_kyoku" and n > 59:
+                return g.events[:i + 1]
+    raise AssertionError("no seed drew a flower as the last tile")
+
+
+def test_kansai_draws_59_tiles_and_a_last_flower_one_more_from_the_dead_wall_p14_p02() -> None:
+    """P14 (fixed 14-tile dead wall, refilled after each replacement) with P02 (4 flowers): a
+    112-tile wall leaves 112 - 39 - 14 = 59 draws; a flower drawn as the last live tile is replaced
+    from the dead wall, which no live tile is left to refill: a 60th draw the wall layout allows.
+    Such a kyoku reads back with no problem and replays with no mismatch."""
+    assert live_draws_for(Rules.preset("kansai")) == 59
+    events = _kansai_kyoku_with_a_flower_drawn_last()
+    rec = read_mjai(write_mjai(events), source="kansai.mjson", strict=True)
+    assert rec.errors == ()
+    assert [str(m) for m in replay_record(rec).mismatches] == []

@@ -7,6 +7,8 @@ P97-P99 pao, P100-P101 chombo, P110-P112 bust, P114-P121 chips).
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from sanma.errors import ScoringError
@@ -19,6 +21,7 @@ from sanma.game.payout import (
     Offence,
     OutcomeError,
     Pao,
+    RiichiBust,
     Win,
     chombo_payment,
     expected_win_chips,
@@ -334,6 +337,42 @@ def test_bust_chips_p110_p112() -> None:
                              dealer=0)[1] == (8, 0, -8)
     assert game_end_payments(r, [-5000, 50000, 60000], [0, 0, 0], busted=[0], busters=[2], opening=True,
                              dealer=0)[1] == (-11, 0, 11)
+
+
+def test_riichi_bust_where_a_bust_ends_the_game_is_paid_at_the_end_p79_a000_19_p110_p112() -> None:
+    """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、
+    箱割れチップは両者に払う」: nothing moves at the hand (no stick, no points), both others are owed
+    the bust (``bust_by``); ``game_end_payments`` then pays 3 chips (P110) + 5 in East 1 (P112) each."""
+    r = rules("club")
+    paid = settle(r, RiichiBust(1, opening=True), scores=(52000, 1000, 52000), dealer=0, honba=2, kyotaku=1)
+    assert paid.deltas == (0, 0, 0) and paid.chips == (0, 0, 0)
+    assert paid.kyotaku == 1 and paid.bust_by == (0, 2)
+    assert game_end_payments(r, (52000, 1000, 52000), (0, 0, 0), busted=(1,), busters=paid.bust_by, opening=True,
+                             dealer=0)[1] == (8, -16, 8)
+
+
+def test_riichi_bust_when_the_game_goes_on_pays_both_others_now_p79_a000_19_p110_p112() -> None:
+    """P79 with ``bust_ends_game`` off: the declarer pays *each* other player (「両者に払う」) the bust
+    chips (P110 3, P112 +8 as the dealer in East 1) and the dobon fee (P110) at once; the sticks on
+    the table stay."""
+    r = dataclasses.replace(rules("club"), bust_ends_game=False, dobon_fee=1000)
+    paid = settle(r, RiichiBust(0, opening=True), scores=(800, 50000, 54200), dealer=0, honba=0, kyotaku=2)
+    assert paid.deltas == (-2000, 1000, 1000) and paid.chips == (-22, 11, 11) and paid.kyotaku == 2
+    paid = settle(r, RiichiBust(2), scores=(50000, 54000, 1000), dealer=0, honba=0, kyotaku=0)
+    assert paid.chips == (3, 3, -6) and sum(paid.deltas) == 0
+
+
+def test_riichi_bust_refused_where_it_is_no_bust_p79() -> None:
+    """P79: 1,100 points is an ordinary riichi under CLUB; KANSAI has no riichi bust at all
+    (seed 003 「ただし残り1000点からリーチはできます」, ``riichi_bust_points = 0``)."""
+    with pytest.raises(OutcomeError, match="1,100 points"):
+        settle(rules("club"), RiichiBust(1), scores=(50000, 1100, 53900), dealer=0, honba=0, kyotaku=0)
+    with pytest.raises(OutcomeError, match="bust only with 0 or fewer"):
+        settle(rules("kansai"), RiichiBust(1), scores=(50000, 1000, 54000), dealer=0, honba=0, kyotaku=0)
+    with pytest.raises(OutcomeError, match="not a seat"):
+        settle(rules("club"), RiichiBust(3), scores=(50000, 1000, 54000), dealer=0, honba=0, kyotaku=0)
+    with pytest.raises(OutcomeError, match="unknown abortive draw"):  # one outcome: not an abort kind
+        settle(rules("club"), AbortiveDraw("riichi_bust"), scores=(50000, 1000, 54000), dealer=0, honba=0, kyotaku=0)
 
 
 def test_chiicha_not_top_p121() -> None:

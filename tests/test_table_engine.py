@@ -6,6 +6,9 @@ chombo, double ron, nagashi) is replayed outcome by outcome — each win by its 
 yakuman, the chip-relevant yaku, ura, closed, chip flowers, pao), each draw by its tenpai and
 nagashi seats, each abort by its kind, each chombo by its offender — and the keeper's final
 scores, points and chips must equal the engine's. Rows: P43-P48, P88-P101, P108-P121.
+The 6 games the engine ended by its 200-hand safety net are checked too: the keeper has no such
+cap (a real table has none), so its game is still in play, at the engine's very table; settled
+as the engine ended it, it gives the engine's result (``_check_hand_limit_game``).
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from typing import Any
 
 import pytest
 
+from sanma.game import flow
 from sanma.game.engine import Game
-from sanma.table.keeper import compute
+from sanma.table.keeper import Session, compute
 from sanma.table.log import Change
 from sanma.tiles import YAOCHUU, Tile
 
@@ -130,10 +134,14 @@ def _nagashi(hand: list[dict[str, Any]]) -> list[int]:
     return [s for s in range(3) if ok[s] and discarded[s]]
 
 
-def _keep(game: Game) -> dict[str, Any]:
-    """The session state after entering every outcome (the log folded once, as every read does)."""
+def _session(game: Game) -> Session:
+    """The session after entering every outcome (the log folded once, as every read does)."""
     log = [Change(i, "add", None, e) for i, e in enumerate(entries_of(game), start=1)]
-    return compute(1, game.rules, PEOPLE, "hands", None, log, len(log)).to_json()
+    return compute(1, game.rules, PEOPLE, "hands", None, log, len(log))
+
+
+def _keep(game: Game) -> dict[str, Any]:
+    return _session(game).to_json()
 
 
 SPECS = list(GOLDEN.specs())
@@ -146,10 +154,30 @@ def test_engine_game_outcomes_fed_to_the_keeper_give_the_engines_result(spec: An
     game = GOLDEN.play(spec)
     assert game.result is not None
     if game.end_reason == "hand_limit":
-        pytest.skip("the engine stopped this game by its safety net (max_hands), not by a rule")
+        _check_hand_limit_game(game)
+        return
     state = _keep(game)
     assert state["finished"], f"the keeper did not end the game; engine ended it by {game.end_reason}"
     (result,) = state["games"]
     assert [result["scores"][p] for p in PEOPLE] == list(game.result.scores)
     assert [result["points"][p] for p in PEOPLE] == list(game.result.points)
     assert [result["chips"][p] for p in PEOPLE] == list(game.result.chips)
+
+
+def _check_hand_limit_game(game: Game) -> None:
+    """6 of the 60 golden games were ended by the engine's safety net (``max_hands = 200``, bots
+    that never end a game), not by a rule. A table with real people has no such cap, so the
+    keeper does not stop there: after the same 200 outcomes its game is still in play. What it
+    can reproduce it does: its running scores and chips are the engine's at its last hand's end,
+    and settling that very table as the engine ended it (flow.final with the ``hand_limit`` end)
+    gives the engine's final scores, points and chips."""
+    s = _session(game)
+    kept = s.current
+    assert kept is not None and not kept.finished and not s.games
+    last = [e for e in game.events if e["type"] == "end_kyoku"][-1]
+    assert kept.scores == list(last["scores"]) and len(kept.hands) == game.hand_number + 1
+    result = flow.final(game.rules, flow.HandEnd(kept.table, True, "hand_limit"))
+    assert game.result is not None
+    assert list(result.scores) == list(game.result.scores)
+    assert list(result.points) == list(game.result.points)
+    assert list(result.chips) == list(game.result.chips)

@@ -535,7 +535,7 @@ def test_export_then_import_gives_the_same_session(keeper: Keeper) -> None:
         assert s[key] == orig[key]
     assert [c["kind"] for c in keeper.log(s["session"])] == ["add", "add", "fix"]
     csv_text = keeper.export_csv(sid)
-    assert csv_text.splitlines()[0] == "session,game,no,kind,round,honba,person,points,chips"
+    assert csv_text.splitlines()[0] == "session,game,no,kind,round,honba,person,points,chips,rank,final_points"
     with pytest.raises(KeeperError, match="not a sanma table export"):
         keeper.import_session({"format": "other"})
 
@@ -688,3 +688,123 @@ def test_p79_club_riichi_with_1000_points_or_fewer_is_a_bust_at_once(keeper: Kee
     assert g["end_reason"] == "bust" and g["ranks"]["C"] == 3
     # 3 bust chips + 5 in East 1 (P110, P112) to each of A and B; uma in chips +4 / -1 / -3
     assert g["chips"] == {"A": 8 + 4, "B": 8 - 1, "C": -16 - 3}
+
+
+@pytest.mark.parametrize(("stack", "multipliers"), [("queue", [1, 1, 2, 2]), ("multiply", [1, 1, 4, 1])])
+def test_p28_uma_doubling_queue_and_multiply_in_a_kept_evening_a000_10(keeper: Keeper, stack: str,
+                                                                       multipliers: list[int]) -> None:
+    """P28 / A000-10 (seed 000 L142-145 「重ねて累積しておき、さらに次の半荘にも引き継いでいく」):
+    A tops and B lasts twice in a row, so two doublings pile up. ``uma_double_stack = "queue"``
+    (the club preset) doubles the next two games; ``"multiply"`` makes the next game's uma x 4
+    and carries nothing further. The second place pays 1 chip x the multiplier (P27, uma in chips)."""
+    from dataclasses import replace
+
+    rules = replace(CLUB, uma_double_stack=stack)
+    sid = keeper.new(rules, ["A", "B", "C"])["session"]
+    keeper.add(sid, ron("A", "B", yakuman=1))  # game 1: B busts in East 1
+    keeper.add(sid, ron("A", "B", yakuman=1))  # game 2: A's 2nd top, B's 2nd last
+    keeper.add(sid, ron("C", "A", yakuman=1))  # game 3: no streak of two
+    s = keeper.add(sid, ron("B", "C", yakuman=1))  # game 4
+    games = s["games"]
+    assert [g["uma_multiplier"] for g in games] == multipliers
+    for g in games:
+        second = next(p for p, r in g["ranks"].items() if r == 2)
+        assert g["chips"][second] == -1 * g["uma_multiplier"], g
+    assert CLUB.uma_double_stack == "queue"
+
+
+def test_p30_official_score_sheet_writes_minus_as_triangle(tmp_path: Path) -> None:
+    """P30 (seed 002 L39 「成績表に表記するときは、マイナスを△と表記すること」): under the official
+    preset (``score_notation = "triangle"``) the standings table, the hand list and the CSV write a
+    minus as △, and the CSV reads back to the same numbers; the club preset keeps the minus sign."""
+    from sanma.table.keeper import read_csv
+
+    db = str(tmp_path / "k.sqlite")
+    out = {}
+    for preset in ("official", "club"):
+        r = _run("new", "--db", db, "--rules", preset, "--people", "A,B,C", "--json")
+        sid = str(json.loads(r.stdout)["session"])
+        r = _run("hand", sid, "--db", db, "--ron", "A", "--from", "B", "--yakuman", "1", "--json")
+        state = json.loads(r.stdout)
+        assert state["finished"] and state["notation"] == ("triangle" if preset == "official" else "minus")
+        out[preset] = (sid, state)
+    sid, state = out["official"]
+    points = {r["person"]: r["points"] for r in state["standings"]}
+    assert points["B"] < 0
+    text = _run("standings", sid, "--db", db).stdout
+    assert f"△{abs(points['B']):.1f}" in text and "-" not in text.replace("---", "")
+    shown = _run("show", sid, "--db", db).stdout
+    assert "B △" in shown and "B -" not in shown
+    csv_text = _run("export", sid, "--db", db, "--csv").stdout
+    assert "△" in csv_text and ",-" not in csv_text
+    rows = read_csv(csv_text)
+    finals = {r["person"]: r for r in rows if r["kind"] == "final"}
+    for p in "ABC":
+        assert finals[p]["points"] == state["games"][0]["scores"][p]
+        assert finals[p]["final_points"] == state["games"][0]["points"][p]
+        assert finals[p]["chips"] == state["games"][0]["chips"][p]
+    hand = next(r for r in rows if r["kind"] == "win" and r["person"] == "B")
+    assert hand["points"] == state["hands"][0]["deltas"]["B"] < 0
+    club_sid, _ = out["club"]
+    club = _run("standings", club_sid, "--db", db).stdout
+    assert "△" not in club and "-" in club
+    assert "△" not in _run("export", club_sid, "--db", db, "--csv").stdout
+    with pytest.raises(KeeperError, match="CSV line 2"):
+        read_csv(csv_text.splitlines()[0] + "\n1,1,1,win,E1,0,A,△x,0,,\n")
+
+
+@given(st.integers(-10**7, 10**7), st.sampled_from(["minus", "triangle"]), st.sampled_from(["", ","]))
+def test_p30_signed_numbers_read_back_in_either_notation(value: int, notation: str, spec: str) -> None:
+    """P30: whatever notation wrote a number, parse_signed reads it back."""
+    from sanma.table.notation import parse_signed, signed
+
+    assert parse_signed(signed(value, notation, spec)) == value
+    assert parse_signed(signed(value, notation, spec, plus=True)) == value
+
+
+def test_p30_final_scores_may_be_entered_with_triangle(tmp_path: Path) -> None:
+    """P30: a final-scores-only sheet written with △ can be entered as it reads (``--scores B=△5000``);
+    a malformed number is refused with the part named."""
+    db = str(tmp_path / "k.sqlite")
+    r = _run("new", "--db", db, "--rules", "official", "--people", "A,B,C", "--final-only", "--json")
+    sid = str(json.loads(r.stdout)["session"])
+    r = _run("final", sid, "--db", db, "--scores", "A=95000,B=△5000,C=30000", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["games"][0]["scores"]["B"] == -5000
+    r = _run("final", sid, "--db", db, "--scores", "A=95000,B=△x,C=30000")
+    assert r.exit_code == 2 and "'B=△x' is not NAME=NUMBER" in r.output
+
+
+def test_p104_p88_club_double_ron_first_winner_takes_the_table_chips_and_sticks(keeper: Keeper) -> None:
+    """P104 / A000-27 / P88 (seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」,
+    L46 「ダブロンの場合のリーチ棒は頭ハネとする」): after B's 誤ポン (3 chips to the table) and A's
+    riichi, A and C ron B's tile; C, B's shimocha, is the head-bump first winner and takes the 3
+    chips and the stick although entered second; both get the honba (P89, L47)."""
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    keeper.add(sid, {"kind": "draw", "tenpai": ["A"]})  # A keeps the deal: 1 honba
+    s = keeper.add(sid, {"kind": "penalty", "who": "B", "penalty": "false_call"})
+    assert s["pot"] == {"sticks": 0, "chips": 3}
+    s = keeper.add(sid, {"kind": "win", "from": "B", "riichi": ["A"],
+                         "wins": [{"winner": "A", "han": 2, "fu": 30}, {"winner": "C", "han": 2, "fu": 30}]})
+    row = s["hands"][-1]
+    assert [p["winner"] for p in row["payments"]] == ["C", "A"]
+    assert s["chips"] == {"A": 0, "B": -3, "C": 3} and s["pot"] == {"sticks": 0, "chips": 0}
+    c, a = row["payments"]
+    # C: 2 han 30 fu non-dealer 2,000 + 1 honba 1,500 + A's stick; A: dealer 2,900 + 1,500
+    assert c["deltas"]["C"] == 2000 + 1500 + 1000 and a["deltas"]["A"] == 2900 + 1500
+
+
+def test_p47_kansai_riichi_that_became_furiten_is_noten_at_the_draw_a003_21(keeper: Keeper) -> None:
+    """P47 / A003-21 (seed 003 L25 「フリテンは一切不可、テンパイにもなりません」): under kansai a riichi
+    hand that became furiten after the declaration (a passed win) is noten at the exhaustive
+    draw: entered as riichi and not tenpai, it pays noten, with no chombo (found by the golden
+    engine games); under the club's rules a riichi player is always tenpai, so the same entry is
+    refused as a noten riichi (P80)."""
+    kansai = Rules.preset("kansai")
+    sid = keeper.new(kansai, ["A", "B", "C"])["session"]
+    s = keeper.add(sid, {"kind": "draw", "tenpai": ["B"], "riichi": ["A"]})
+    assert "chombo" not in s["hands"][-1]["summary"] and s["hands"][-1]["deltas"]["A"] < -1000
+    assert s["pot"]["sticks"] == 1  # A's stick stays on the table
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    with pytest.raises(KeeperError, match="noten riichi is a chombo"):
+        keeper.add(sid, {"kind": "draw", "tenpai": ["B"], "riichi": ["A"]})

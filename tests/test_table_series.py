@@ -104,3 +104,20 @@ def test_p120_streak_chips_sum_to_zero_and_the_sit_out_is_always_the_last_second
         s = s.after_game(ranks, last_winner=None)
         assert s.sitting_out() == next(p for p, r in ranks.items() if r == 2)
         assert s.sitting_out() not in s.active() and len(s.active()) == 3
+
+
+def test_p28_uma_doubling_multiply_reading_a000_10() -> None:
+    """P28 / A000-10, the "multiply" reading of 「重ねて累積しておき」: two doublings at once make the
+    next game's uma x 4, and none is carried to the game after (queue: x2 and x2)."""
+    q = m = Series.start(("A", "B", "C"), players_in_rotation=3)
+    for ranks in ({"A": 1, "B": 2, "C": 3}, {"A": 1, "B": 2, "C": 3}):  # A top twice, C last twice
+        q = q.after_game(ranks, last_winner=None, stack="queue")
+        m = m.after_game(ranks, last_winner=None, stack="multiply")
+    assert (q.uma_multiplier(True, "queue"), m.uma_multiplier(True, "multiply")) == (2, 4)
+    no_streak = {"A": 3, "B": 1, "C": 2}
+    q = q.after_game(no_streak, last_winner=None, stack="queue")
+    m = m.after_game(no_streak, last_winner=None, stack="multiply")
+    assert (q.uma_multiplier(True, "queue"), m.uma_multiplier(True, "multiply")) == (2, 1)
+    # a new trigger after a multiplied game starts a new count
+    m = m.after_game({"A": 2, "B": 1, "C": 3}, last_winner=None, stack="multiply")  # B's 2nd top
+    assert m.uma_multiplier(True, "multiply") == 2

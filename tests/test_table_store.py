@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sanma.store import Store, StoreError, open_db
@@ -137,3 +137,95 @@ def test_undoing_any_change_then_undoing_the_undo_restores_the_entries(ops: list
     log.append(Change(len(log) + 1, "undo", target, None))
     log.append(Change(len(log) + 1, "undo", len(log), None))
     assert effective(log) == before
+
+
+# --- the derived-state cache (migration 4; issue 12: CLI write speed) -----------------------------
+
+def _json_state(state: dict[str, object]) -> str:
+    import json
+
+    return json.dumps(state, sort_keys=True, ensure_ascii=False)
+
+
+_PEOPLE = ("A", "B", "C")
+_op = st.one_of(
+    st.tuples(st.just("add"), st.sampled_from(["bust", "ron", "draw", "chombo"]), st.permutations(_PEOPLE)),
+    st.tuples(st.just("fix"), st.integers(1, 40), st.permutations(_PEOPLE)),
+    st.tuples(st.just("delete"), st.integers(1, 40), st.permutations(_PEOPLE)),
+    st.tuples(st.just("undo"), st.integers(0, 40), st.permutations(_PEOPLE)),
+)
+
+
+def _entry(kind: str, people: tuple[str, ...]) -> dict[str, object]:
+    a, b, _c = people
+    if kind == "bust":  # a yakuman ron: the loser busts and the game ends (club, P108)
+        return {"kind": "win", "from": b, "wins": [{"winner": a, "yakuman": 1}]}
+    if kind == "ron":
+        return {"kind": "win", "from": b, "wins": [{"winner": a, "han": 2, "fu": 30}]}
+    if kind == "draw":
+        return {"kind": "draw", "tenpai": [a]}
+    return {"kind": "chombo", "who": [a]}
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.lists(_op, min_size=1, max_size=30))
+def test_cached_state_equals_a_full_recompute_after_random_entries_and_corrections(
+        ops: list[tuple[str, object, tuple[str, ...]]]) -> None:
+    """Issue 12 (CLI write speed): every write keeps the state at the last finished game in
+    keeper_cache and the next read or write replays only the entries after it. After any
+    sequence of entries, corrections, deletions and undos (refused ones included), the state read
+    through the cache is the state recomputed from the whole log."""
+    from sanma.rules.schema import Rules
+    from sanma.table.entries import KeeperError
+    from sanma.table.keeper import Keeper
+
+    store = open_db(":memory:")
+    k = Keeper(store)
+    sid = k.new(Rules.preset("club"), list(_PEOPLE))["session"]
+    for op, arg, people in ops:
+        try:
+            if op == "add":
+                k.add(sid, _entry(str(arg), people))
+            elif op == "fix":
+                k.fix(sid, int(str(arg)), _entry("ron", people))
+            elif op == "delete":
+                k.fix(sid, int(str(arg)), None)
+            else:
+                k.undo(sid, int(str(arg)) or None)
+        except (KeeperError, StoreError):
+            pass  # a refused change: nothing is written
+        cached = k._load(sid)
+        full = k._load(sid, use_cache=False)
+        assert full.cache_used == 0
+        assert _json_state(cached.to_json()) == _json_state(full.to_json())
+    store.close()
+
+
+def test_the_cache_is_used_and_a_stale_or_damaged_one_is_ignored() -> None:
+    """The cache covers the finished games (3 here) and the next read replays only the rest; a
+    correction of an old game makes it stale (its hash no longer matches) and a damaged row
+    reads as none: both fall back to the whole log, with the same state."""
+    from sanma.rules.schema import Rules
+    from sanma.store.keeper import cached
+    from sanma.table.keeper import Keeper
+
+    store = open_db(":memory:")
+    k = Keeper(store)
+    sid = k.new(Rules.preset("club"), list(_PEOPLE))["session"]
+    for _ in range(3):
+        k.add(sid, _entry("bust", _PEOPLE))
+    k.add(sid, _entry("draw", _PEOPLE))
+    row = cached(store, sid)
+    assert row is not None and row.prefix_len == 3
+    s = k._load(sid)
+    assert s.cache_used == 3 and len(s.games) == 3
+    before = _json_state({**k.state(sid), "version": None})
+    k.fix(sid, 1, _entry("ron", _PEOPLE))  # game 1 no longer ends at entry 1
+    s = k._load(sid)
+    assert len(s.games) == 2 and _json_state(s.to_json()) == _json_state(k._load(sid, use_cache=False).to_json())
+    k.undo(sid)
+    assert _json_state({**k.state(sid), "version": None}) == before
+    store.conn.execute("UPDATE keeper_cache SET snapshot = '{\"format\": \"sanma-table-cache/1\"}'")
+    s = k._load(sid)
+    assert s.cache_used == 0 and _json_state({**s.to_json(), "version": None}) == before
+    store.close()

@@ -140,3 +140,40 @@ def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updat
         finally:
             browser.close()
     assert not errors
+
+
+def test_browser_table_games_of_the_same_people_count_in_standings_with_web_games(tmp_path: Path) -> None:
+    """Issue 12 item 6 (standings: "games played in sanma's browser table ... can count too"): a
+    finished browser-table game whose seats carry the people's names counts with
+    ``standings --web-games``, with its scores, placements, points and chips as stored (P113
+    chips of a club game); a game with someone else at the table does not; without the flag the
+    session's own games alone count."""
+    from sanma.rules.schema import Rules
+    from sanma.store import open_db
+    from sanma.table.keeper import Keeper
+    from sanma.web import create_app
+
+    db = tmp_path / "db.sqlite"
+    bots = ["efficient", "efficient", "efficient"]
+    with TestClient(create_app(db)) as client:
+        for names in (["Aki", "Ben", "Chie"], ["Aki", "Ben", "Zed"]):
+            t = client.post("/api/tables", json={"rules": "club", "seats": bots, "names": names, "seed": 5}).json()
+            deadline = time.monotonic() + 240
+            while not client.get(f"/api/tables/{t['id']}").json()["finished"]:
+                assert time.monotonic() < deadline, "the bot table did not finish"
+                time.sleep(0.1)
+    with open_db(db) as store:
+        k = Keeper(store)
+        sid = k.new(Rules.preset("club"), ["Aki", "Ben", "Chie", "Dan"])["session"]
+        k.add(sid, {"kind": "win", "from": "Ben", "wins": [{"winner": "Aki", "yakuman": 1}]})
+        alone = k.standings(sid, None)
+        both = k.standings(sid, None, web_games=True)
+        web = next(g for g in store.games() if {s.name for s in g.seats} == {"Aki", "Ben", "Chie"})
+        chips = store.conn.execute("SELECT SUM(ABS(chips)) FROM results WHERE game_id = ?", (web.id,)).fetchone()[0]
+    assert alone["games"] == 1 and both["games"] == 2 and alone["counted"] == []
+    assert both["counted"] == [{"game": web.id, "kind": "web", "rules": "club", "players": ["Aki", "Ben", "Chie"]}]
+    rows = {r["person"]: r for r in both["standings"]}
+    assert rows["Chie"]["games"] == 2 and rows["Dan"]["games"] == 0 and "Zed" not in rows
+    placed = {s.name: s.placement for s in web.seats}
+    assert sum(rows["Chie"]["placements"]) == 2 and rows["Chie"]["placements"][placed["Chie"] - 1] >= 1
+    assert sum(r["chips"] for r in both["standings"]) == 0 and chips > 0  # club chips are counted, not 0

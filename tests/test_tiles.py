@@ -1,11 +1,15 @@
 """Tiles and mpsz notation (P01, P05, P08)."""
 
+import ast
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import sanma
 from sanma import SanmaError, Tile, TileError, parse_tiles, to_mpsz
-from sanma.tiles import SANMA_KINDS, kind_name, sanma_wall, successor
+from sanma.tiles import SANMA_KINDS, SEATS, kind_name, sanma_wall, seat_wind, successor
 
 
 def test_p01_sanma108_has_108_tiles_without_2m_to_8m() -> None:
@@ -79,3 +83,31 @@ def test_parser_fuzz_only_raises_sanma_errors(text: str) -> None:
         assert repr(text) in str(e) or "tile string" in str(e)
         return
     assert sorted(parse_tiles(to_mpsz(tiles))) == sorted(tiles)
+
+
+def _source_modules() -> list[tuple[str, ast.Module]]:
+    root = Path(sanma.__file__).parent
+    return [(str(p.relative_to(root)), ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(root.rglob("*.py"))]
+
+
+def test_seats_and_the_seat_wind_formula_have_one_home_p22() -> None:
+    """P22 (three seats, East/South/West; issue 10 item 6): ``SEATS`` is assigned only in
+    ``sanma.tiles``, and no module writes the seat-wind formula ``"ESW"[(seat - dealer) % n]``
+    itself: they call ``tiles.seat_wind``."""
+    seats_defined, formulas = [], []
+    for name, tree in _source_modules():
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, ast.AnnAssign) else []
+            if any(isinstance(t, ast.Name) and t.id == "SEATS" for t in targets):
+                seats_defined.append(name)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Constant | ast.Name)
+                    and (node.value.value if isinstance(node.value, ast.Constant) else node.value.id) in (
+                        "ESW", "ESWN", "WINDS", "WIND_LETTERS")
+                    and isinstance(node.slice, ast.BinOp) and isinstance(node.slice.op, ast.Mod)
+                    and isinstance(node.slice.left, ast.BinOp) and isinstance(node.slice.left.op, ast.Sub)):
+                formulas.append(f"{name}:{node.lineno}")
+    assert seats_defined == ["tiles.py"]
+    assert formulas == ["tiles.py:51"]
+    assert [seat_wind(s, 2) for s in range(SEATS)] == ["S", "W", "E"]

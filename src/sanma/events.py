@@ -34,9 +34,8 @@ from typing import Any, ClassVar, Final
 
 from .errors import RecordError, TileError
 from .scoring import Yaku
-from .tiles import NORTH, Tile
+from .tiles import NORTH, SEATS, Tile
 
-SEATS: Final = 3
 HIDDEN: Final = "?"  # a tile another seat may not see (masked views)
 NORTH_TILE: Final = Tile(NORTH)
 

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import SanmaError
+from .tiles import SEATS
 
 if TYPE_CHECKING:
     from .store import Store
 
-SEATS = 3
 MAX_CHART_PLAYERS = 8
 #: Fonts with Japanese glyphs, used for names when one is installed.
 CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "TakaoGothic", "VL Gothic",

@@ -34,7 +34,7 @@ from typing import Any, Final
 
 from ..errors import SanmaError
 from ..game.flow import hands_left
-from ..game.payout import Win, expected_win_chips
+from ..game.payout import Win, chiicha_chips, expected_win_chips
 from ..game.settle import bust_chips_owed, final_result, is_bust
 from ..hand import Meld
 from ..rules.schema import Rules
@@ -111,9 +111,11 @@ def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
     bonus = [0.0] * SEATS  # by rank
     for s in range(SEATS):
         bonus[res.ranks[s] - 1] = res.points[s] * 1000 - (scores[s] - rules.return_points) + res.chips[s] * chip_points
-    if seat == 0 and rules.chips and rules.chip_chiicha_not_top:  # P121: the first dealer pays when not top
+    if seat == 0:  # P121: the first dealer pays when not top (payout.chiicha_chips)
+        # The bot weighs it after a bust as well (the rule pays it only when nobody busted): counted
+        # exactly, a bust would look 6 chips cheaper to a low first dealer. docs/BOTS.md measures this.
         for rank in (1, 2):
-            bonus[rank] -= 2 * rules.chip_chiicha_not_top * chip_points
+            bonus[rank] += chiicha_chips(rules, top=False)[0] * chip_points
     if hands <= 0:
         return bonus[res.ranks[seat] - 1]
     spread = HAND_SWING * math.sqrt(2 * hands)

@@ -35,12 +35,10 @@ from ..game.actions import Action
 from ..game.engine import Game
 from ..game.view import mask_event
 from ..rules.schema import Rules
-from ..tiles import NUM_KINDS, Tile, parse_tiles, successor
+from ..tiles import NUM_KINDS, SEATS, Tile, parse_tiles, seat_wind, successor
 from .common import RULES_HELP, cli_errors, load_rules
 from .words import HONOUR_SHORT, fu_word, limit_word, yaku_word
 
-SEATS = 3
-WINDS = "ESW"
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 HONOURS = HONOUR_SHORT
 HONOUR_INPUT = {"e": 27, "s": 28, "w": 29, "n": 30, "wh": 31, "g": 32, "r": 33,
@@ -208,7 +206,7 @@ class TerminalTable:
         return verb[:-1] if seat == self.human and verb.endswith("s") else verb
 
     def who(self, seat: int) -> str:
-        wind = WINDS[(seat - self.dealer) % SEATS]
+        wind = seat_wind(seat, self.dealer)
         name = "You" if seat == self.human else self.game.names[seat]
         return f"{name} ({wind})"
 
@@ -290,7 +288,7 @@ class TerminalTable:
             self.legend_shown = False
             self.con.rule(Text(f"{WIND_NAMES.get(e['bakaze'], e['bakaze'])} {e['kyoku']}, {e['honba']} honba, "
                           f"{e['kyotaku']} riichi stick(s) — dealer {self.who(e['oya'])}; "
-                          f"you are {WIND_NAMES[WINDS[(self.human - e['oya']) % SEATS]]}"))
+                          f"you are {WIND_NAMES[seat_wind(self.human, e['oya'])]}"))
         elif t == "dahai" and a != self.human:
             self.say(f"  {self.who(a)} {self.verb(a, 'discards')} {mjai_text(e['pai'])}"
                            + (" (drawn tile)" if e.get("tsumogiri") else ""))

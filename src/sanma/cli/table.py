@@ -309,23 +309,28 @@ def final_cmd(
     expect_version: Expect = None, preview: Preview = False,
 ) -> None:
     """Enter one game by its final scores only."""
-    entry = {"kind": "final", "scores": _pairs(scores, "--scores"), "chips": _pairs(chips, "--chips")}
-    _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
-                                        expected_version=expect_version, preview=preview))
+    def act(k: Keeper) -> dict[str, Any]:  # the pairs are parsed inside _write: a bad one is a clean error
+        entry = {"kind": "final", "scores": _pairs(scores, "--scores"), "chips": _pairs(chips, "--chips")}
+        return k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                     expected_version=expect_version, preview=preview)
+
+    _write(db, as_json, act)
 
 
 def _pairs(text: str | None, what: str) -> dict[str, int]:
     from ..table.entries import KeeperError
+    from ..table.notation import parse_signed
 
     out: dict[str, int] = {}
     for part in _names(text):
         name, sep, value = part.partition("=")
         try:
-            out[name.strip()] = int(value)
-        except ValueError:
+            number = parse_signed(value)  # P30: "Ben=△5000" as well as "Ben=-5000"
+        except KeeperError:
             raise KeeperError(f"{what}: {part!r} is not NAME=NUMBER") from None
-        if not sep:
+        if not sep or not isinstance(number, int):
             raise KeeperError(f"{what}: {part!r} is not NAME=NUMBER")
+        out[name.strip()] = number
     return out
 
 
@@ -441,6 +446,8 @@ def standings_cmd(
     series: Annotated[str | None, typer.Option(help="Every session of this series together.")] = None,
     store_games: Annotated[bool, typer.Option("--store-games", help="Also count the database's games (imported "
                                               "records, games sanma played) among these people.")] = False,
+    web_games: Annotated[bool, typer.Option("--web-games", help="Also count the games these people played at "
+                                            "sanma's browser table (sanma serve), by their seat names.")] = False,
     db: Db = None, as_json: AsJson = False,
 ) -> None:
     """Per person: games, points, chips, placements (a session or a whole series)."""
@@ -449,13 +456,13 @@ def standings_cmd(
 
         if (session is None) == (series is None):
             raise KeeperError("give a session id or --series NAME")
-        out = k.standings(session, series, store_games=store_games)
+        out = k.standings(session, series, store_games=store_games, web_games=web_games)
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
     from ..table.keeper import render_standings
 
-    typer.echo(render_standings(out["standings"]))
+    typer.echo(render_standings(out["standings"], out["notation"]))
 
 
 @table_app.command("export")

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..tiles import NUM_KINDS, Tile, successor
+from ..tiles import NUM_KINDS, SEATS, Tile, successor
 from .action_space import NUM_SLOTS, tile_slot
 
 if TYPE_CHECKING:
@@ -64,7 +64,6 @@ if TYPE_CHECKING:
 
     from ..game.engine import Game
 
-SEATS = 3
 MAX_DISCARDS = 40  # a seat rarely discards more than ~25 tiles in a hand; longer rivers keep the last 40
 MAX_MELDS = 4
 MAX_INDICATORS = 8  # initial indicators (up to 2 on doubles) + 4 kan dora, with room to spare

@@ -34,11 +34,10 @@ from ..game.engine import Game
 from ..game.view import mask_event
 from ..rules.schema import Rules
 from ..sim.arena import LazyObservation
+from ..tiles import SEATS
 from .action_space import NUM_ACTIONS, action_mask
 from .common import IllegalMode, RewardMode, check_modes, choose, render_text, resolve_rules, reward_of
 from .encoding import encode, flatten, observation_space
-
-SEATS = 3
 
 
 class SanmaEnv(gymnasium.Env[Any, np.int64]):

@@ -31,11 +31,11 @@ from pettingzoo.utils import wrappers
 
 from ..game.engine import Game
 from ..rules.schema import Rules
+from ..tiles import SEATS
 from .action_space import NUM_ACTIONS, action_mask
 from .common import IllegalMode, RewardMode, check_modes, choose, render_text, resolve_rules, reward_of
 from .encoding import FLAT_SIZE, encode, flatten, observation_space
 
-SEATS = 3
 AGENTS = tuple(f"seat_{s}" for s in range(SEATS))
 
 __all__ = ["AGENTS", "FLAT_SIZE", "SanmaAECEnv", "env"]

@@ -10,6 +10,7 @@ Mahjong Soul excerpt) only supplies the scores after the last kyoku.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -111,12 +112,16 @@ class _Kyoku:
         elif isinstance(e, ev.Chombo):
             # sanma extension: one event per offender; the hand's score changes (riichi sticks
             # returned included) come in end_kyoku; a riichi pending now is void, never accepted
-            if not (self.results and isinstance(self.results[-1], DrawResult) and self.results[-1].kind == "chombo"):
-                self.results.append(DrawResult("chombo", (0, 0, 0)))
+            last = self.results[-1] if self.results else None
+            if isinstance(last, DrawResult) and last.kind == "chombo":
+                self.results[-1] = replace(last, voided_by=(*last.voided_by, e))
+            else:
+                self.results.append(DrawResult("chombo", (0, 0, 0), voided_by=(e,)))
             self.draw_deltas_pending = True
         elif isinstance(e, ev.RiichiBust):  # sanma extension (P79): the hand stops, no payment in it
             rp.finish()
-            self.results.append(DrawResult("riichi_bust", (0, 0, 0)))
+            self.results.append(DrawResult("riichi_bust", (0, 0, 0), voided_by=(e,)))
+            self.draw_deltas_pending = True
         else:
             self.r.problems.add(f"{e.TYPE} event inside a kyoku", self.label, self.replay.where)
 
@@ -162,8 +167,7 @@ class _Kyoku:
         """``end_kyoku``: the payments of a draw whose ``ryukyoku`` event did not carry them."""
         if self.draw_deltas_pending and self.results and isinstance(self.results[-1], DrawResult) \
                 and e.deltas is not None:
-            last = self.results[-1]
-            self.results[-1] = DrawResult(last.kind, e.deltas, last.tenpai)
+            self.results[-1] = replace(self.results[-1], deltas=e.deltas)
 
 
 class _Reader:

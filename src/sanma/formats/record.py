@@ -19,22 +19,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .. import events as ev
 from ..errors import RecordError
-from ..tiles import NORTH, Tile
-
-if TYPE_CHECKING:
-    from ..rules import Rules
+from ..rules.schema import Rules
+from ..scoring import basic_points
+from ..tiles import NORTH, Tile, seat_wind
 
 NORTH_TILE = Tile(NORTH)
-WINDS = "ESW"
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
-
-
-def seat_wind(seat: int, dealer: int, players: int = 3) -> str:
-    """The seat wind of ``seat`` when ``dealer`` deals: ``seat_wind(2, 1) == 'S'``."""
-    return "ESWN"[(seat - dealer) % players]
+#: The rules a record's han and fu are read under when it names no limit (``limit_from_han_fu``).
+USUAL_RULES = Rules()
 
 
 def kyoku_label(round_wind: str, dealer: int, honba: int) -> str:
@@ -43,22 +39,17 @@ def kyoku_label(round_wind: str, dealer: int, honba: int) -> str:
 
 
 def limit_from_han_fu(han: int, fu: int | None, yakuman: int = 0) -> str | None:
-    """The usual limit name for ``han``/``fu`` (no kiriage): used when a format does not say.
+    """The usual limit name for ``han``/``fu`` (the default rules: no kiriage, kazoe from 13 han):
+    used when a format does not say. The thresholds are ``scoring.basic_points`` (P55, P57, P59).
 
     >>> limit_from_han_fu(4, 40), limit_from_han_fu(4, 30), limit_from_han_fu(13, 30, 0)
     ('mangan', None, 'yakuman')
+    >>> limit_from_han_fu(5, None), limit_from_han_fu(3, None), limit_from_han_fu(0, None, 2)
+    ('mangan', None, 'yakuman')
     """
-    if yakuman or han >= 13:
+    if yakuman:
         return "yakuman"
-    if han >= 11:
-        return "sanbaiman"
-    if han >= 8:
-        return "baiman"
-    if han >= 6:
-        return "haneman"
-    if han >= 5 or (fu is not None and fu * 2 ** (han + 2) >= 2000):
-        return "mangan"
-    return None
+    return basic_points(han, fu or 0, USUAL_RULES)[1]
 
 
 # --------------------------------------------------------------------------------------------
@@ -143,11 +134,14 @@ class Win:
 @dataclass(frozen=True, slots=True)
 class DrawResult:
     """A kyoku that ended without a win: ``kind`` is ``exhaustive``, ``kyuushu``, ``four_kans``,
-    ``nagashi`` ... and ``deltas`` the per-seat score changes (noten payments)."""
+    ``nagashi`` ... and ``deltas`` the per-seat score changes (noten payments). ``voided_by``: the
+    sanma extension events that ended a ``chombo`` hand (one ``chombo`` per offender, with its
+    reason and payment, P100-P102) or a ``riichi_bust`` one (P79), as a record of sanma's has them."""
 
     kind: str
     deltas: tuple[int, ...]
     tenpai: tuple[int, ...] = ()
+    voided_by: tuple[ev.Chombo | ev.RiichiBust, ...] = ()
 
 
 Event = Draw | Discard | Pon | Daiminkan | Kakan | Ankan | Kita | Flower | RiichiAccepted | DoraRevealed | Win
@@ -229,7 +223,7 @@ class RecordedWin:
     def deltas_by_wind(self, dealer: int | None = None) -> dict[str, int]:
         """The recorded deltas keyed by seat wind (``E`` is the dealer)."""
         d = self.dealer if dealer is None else dealer
-        return {seat_wind(s, d, len(self.deltas)): v for s, v in enumerate(self.deltas)}
+        return {seat_wind(s, d): v for s, v in enumerate(self.deltas)}
 
     @property
     def kazoe(self) -> bool:
@@ -399,7 +393,6 @@ def named_rules(rule_name: str) -> Rules | None:
     """The rule set a record names, for its wall layout: a preset by its name (sanma's own records);
     Tenhou's rules for an unnamed record or a platform's lobby or room name (Tenhou and Mahjong Soul
     lay out the same 108-tile wall, PLATFORMS §1-2); None for another name (a club's own rule file)."""
-    from ..rules import Rules
 
     if rule_name in Rules.presets():
         return Rules.preset(rule_name)
@@ -409,23 +402,25 @@ def named_rules(rule_name: str) -> Rules | None:
 
 
 def live_draws_for(rules: Rules | None) -> int | None:
-    """Draws a kyoku may hold, replacements included, from the wall layout (P14): with a fixed dead
-    wall refilled after each replacement, every tile outside the deal and the dead wall (55 of a
-    108-tile wall with 14 in the dead wall); None (no check) when the count depends on the kans
-    (a dead wall that is not refilled, or one drawn up to the indicator), on flowers (P02, P03:
-    a flower's replacement is not a tile of the hand's count), or for unknown rules.
+    """Tiles the draws of a kyoku take from outside the dead wall (P14), replacements included: with
+    a fixed dead wall refilled from the live wall after each replacement, every tile outside the
+    deal and the dead wall — 55 of Tenhou's 108-tile wall with 14 in the dead wall, 59 of Kansai's
+    112 with its 4 flowers (P02). A replacement taken once the live wall is empty (a flower drawn
+    as the last tile) comes from the dead wall, which nothing refills then: it is beyond this count
+    (``KyokuReplay.draw``). None (no check) when the count depends on the kans (a dead wall that is
+    not refilled, or one drawn up to the indicator), or for unknown rules.
 
     >>> from sanma.rules import Rules
     >>> live_draws_for(Rules.preset("tenhou")), live_draws_for(Rules.preset("kansai")), live_draws_for(None)
-    (55, None, None)
+    (55, 59, None)
     >>> live_draws_for(Rules.preset("online")), live_draws_for(Rules.preset("official"))
     (None, None)
     """
-    from ..tiles import sanma_wall
+    from ..game.wall import tile_set
 
-    if rules is None or rules.dead_wall != "fixed" or not rules.dead_wall_replenished or rules.flowers:
+    if rules is None or rules.dead_wall != "fixed" or not rules.dead_wall_replenished:
         return None
-    return len(sanma_wall()) - 3 * 13 - rules.dead_wall_size
+    return len(tile_set(rules)) - 3 * 13 - rules.dead_wall_size
 
 
 def meld_text(kind: str, tiles: tuple[Tile, ...]) -> str:
@@ -438,10 +433,10 @@ def meld_text(kind: str, tiles: tuple[Tile, ...]) -> str:
 class KyokuReplay:
     """Replays one kyoku's actions, checking each against the hands; problems go to ``problems``.
 
-    ``live_draws`` is how many tiles all draws together (replacements included) may take:
-    55 in Tenhou / Mahjong Soul sanma (108 - 39 dealt - 14 dead wall); ``None`` when the rules
-    of the record are not Tenhou's layout (sanma's own records under other rule sets): no
-    check, and haitei/houtei are left to the recorded yaku.
+    ``live_draws`` is how many tiles all draws together (replacements included) may take
+    (``live_draws_for``): 55 in Tenhou / Mahjong Soul sanma (108 - 39 dealt - 14 dead wall), 59
+    under Kansai's flowers; a replacement once they are all drawn is not counted. ``None`` when
+    the record's rules have no fixed count: no check, and haitei/houtei are left to the recorded yaku.
     """
 
     def __init__(self, problems: Problems, label: str, dealer: int, hands: list[list[Tile]],
@@ -515,9 +510,12 @@ class KyokuReplay:
         self.offer = None
         replacement = self.pending_replacement[seat]
         self.pending_replacement[seat] = False
-        self.draws += 1
-        if self.live_draws is not None and self.draws > self.live_draws:
-            self.problem(f"draw {self.draws} exceeds the {self.live_draws} tiles of the wall")
+        if replacement and self.live_draws is not None and self.draws >= self.live_draws:
+            pass  # P14: the live wall is empty (a flower drawn last): from the dead wall, not refilled
+        else:
+            self.draws += 1
+            if self.live_draws is not None and self.draws > self.live_draws:
+                self.problem(f"draw {self.draws} exceeds the {self.live_draws} tiles of the wall")
         self.own_draws[seat] += 1
         self.hands[seat].append(tile)
         self.last_draw[seat] = tile
@@ -783,7 +781,7 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
               honba: int, kyotaku: int | None, dora: tuple[Tile, ...], ura: tuple[Tile, ...],
               yaku: tuple[tuple[str, int], ...], yakuman: int, han: int, fu: int | None,
               limit: str | None, points: int, deltas: tuple[int, ...], pao_seat: int | None,
-              source: str, label: str, index: int, problems: Problems, players: int = 3,
+              source: str, label: str, index: int, problems: Problems,
               scored: bool = True) -> RecordedWin:
     """Combine the replay state with the recorded result into a :class:`RecordedWin`.
 
@@ -817,8 +815,8 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
         flags["chiihou"] = "chiihou" in names
     return RecordedWin(
         seat=seat, from_seat=from_seat, tsumo=seat == from_seat, hand=to_mpsz(ctx.hand),
-        win=str(ctx.tile), seat_wind=seat_wind(seat, dealer, players), round_wind=round_wind,
-        discarder_wind=None if seat == from_seat else seat_wind(from_seat, dealer, players),
+        win=str(ctx.tile), seat_wind=seat_wind(seat, dealer), round_wind=round_wind,
+        discarder_wind=None if seat == from_seat else seat_wind(from_seat, dealer),
         melds=ctx.melds, kita=ctx.kita, dora_indicators=tuple(str(t) for t in dora),
         ura_indicators=tuple(str(t) for t in ura), honba=honba,
         kyotaku=ctx.kyotaku if kyotaku is None else kyotaku, han=han, fu=fu, yaku=yaku,

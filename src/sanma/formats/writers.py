@@ -37,7 +37,7 @@ from typing import Any
 from .. import events as ev
 from ..errors import RecordError
 from ..rules import Rules
-from ..tiles import NUM_KINDS, Tile
+from ..tiles import NUM_KINDS, Tile, seat_wind
 from .record import JAPANESE_YAKU
 
 LIMIT_WORDS = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "sanbaiman": "三倍満", "yakuman": "役満"}
@@ -228,13 +228,13 @@ class _Tenhou6Kyoku:
             self.ura = [tile_code(t.mjai) for t in e.uradora_markers]
         if not self.result:
             self.result = ["和了"]
-        seat_wind = "ESW"[(who - self.dealer) % 3]
+        own_wind = seat_wind(who, self.dealer)
         round_wind = "ESWN"[self.head[0] // 4]
         yaku: list[str] = []
         for y in e.yaku:
             jp = YAKU_JAPANESE.get(y.name, y.name)
             if y.name == "yakuhai_seat_wind":
-                jp = f"自風 {WIND_KANJI[seat_wind]}"
+                jp = f"自風 {WIND_KANJI[own_wind]}"
             elif y.name == "yakuhai_round_wind":
                 jp = f"場風 {WIND_KANJI[round_wind]}"
             if y.yakuman:

@@ -40,13 +40,15 @@ from .payout import (
     Hora,
     Offence,
     Outcome,
+    RiichiBust,
     Settlement,
+    settle,
     settle_chombo,
     settle_draw,
     settle_hora,
 )
 from .seat import CalledMeld, Discard, HandResult, SeatState
-from .settle import FinalResult, riichi_bust, riichi_bust_chips
+from .settle import FinalResult, riichi_bust
 from .view import SeatView, public_events, seat_view, spectator_view
 from .wall import Wall, hand_wall
 from .winning import Situation, pao_completed, score_win, win_facts
@@ -686,27 +688,16 @@ class Game:
     def _riichi_bust(self, seat: int) -> None:
         """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、
         箱割れチップは両者に払う」: the hand stops at the declaration (no stick, no discard) and the
-        declarer is bust, owing both other players (``settle.riichi_bust_chips``)."""
-        r = self.rules
-        others = [x for x in range(SEATS) if x != seat]
+        declarer is bust, owing both other players (``payout.RiichiBust``, settled by payout)."""
+        bust = RiichiBust(seat, opening=self._opening_hand())
+        paid = settle(self.rules, bust, scores=self.scores, dealer=self.dealer, honba=self.honba,
+                      kyotaku=self.kyotaku)
         self._emit(ev.RiichiBust(seat, tuple(self.scores)))
-        self._emit(ev.EndKyoku((0, 0, 0), tuple(self.scores)))
-        res = HandResult("abort", offenders=(seat,), dealer_continues=True, reason="riichi_bust")
-        if r.bust_ends_game:
-            self.hand_results.append(res)
-            self._pending, self._responses = {}, {}
-            self.busted, self.busters = [seat], others
-            # pays the bust chips and dobon fee to each buster (P110-P112)
-            self._end_game(flow.HandEnd(self._table(), True, "bust", (seat,), tuple(others)))
-            return
-        chips, points = riichi_bust_chips(r, self.scores[seat], opening=self._opening_hand(),
-                                          dealer=seat == self.dealer)
-        for x in others:
-            self.chips[seat] -= chips
-            self.chips[x] += chips
-            self.scores[seat] -= points
-            self.scores[x] += points
-        self._finish_hand(AbortiveDraw("riichi_bust"), res)  # the hand is replayed (dealer stays)
+        self._apply_settlement(paid)
+        self._emit(ev.EndKyoku(paid.deltas, tuple(self.scores)))
+        # the game ends (bust_ends_game) or the hand is replayed (dealer stays): flow decides
+        self._finish_hand(bust, HandResult("abort", offenders=(seat,), dealer_continues=self._renchan(bust),
+                                           reason="riichi_bust"), paid.bust_by)
 
     def _opening_hand(self) -> bool:
         """East 1 of the first lap (P112's early bust)."""

@@ -26,7 +26,7 @@ from typing import Final
 
 from ..rules.schema import Rules
 from ..tiles import SEATS, seat_wind
-from .payout import AbortiveDraw, Chombo, ExhaustiveDraw, Hora, Outcome, Settlement, game_end_payments
+from .payout import AbortiveDraw, Chombo, ExhaustiveDraw, Hora, Outcome, RiichiBust, Settlement, game_end_payments
 from .settle import FinalResult, final_result, is_bust, placement
 
 WINDS: Final = "ESWN"
@@ -122,7 +122,8 @@ def dealer_continues(rules: Rules, round_index: int, dealer: int, outcome: Outco
     A dealer win (P35; a double ron with the dealer among the winners, P90), a nagashi win by the
     dealer (P96, A002-18), the dealer tenpai at a draw or a round where the dealer stays anyway
     (P36), the aborts that keep the deal (P92-P95; four kans per round, P94), a chombo unless the
-    rules pass the deal of an offending dealer (A003-7).
+    rules pass the deal of an offending dealer (A003-7), a riichi bust that does not end the game
+    (the hand is replayed, P79).
     """
     r = rules
     won = winners(r, outcome)
@@ -134,7 +135,7 @@ def dealer_continues(rules: Rules, round_index: int, dealer: int, outcome: Outco
         return dealer in outcome.tenpai or round_wind(r, round_index) in r.dealer_stays_on_noten_draw_rounds
     if isinstance(outcome, Chombo):
         return not (r.chombo_deal == "offender_dealer_passes" and any(o.seat == dealer for o in outcome.offences))
-    if outcome.kind == "four_kans":
+    if isinstance(outcome, AbortiveDraw) and outcome.kind == "four_kans":
         return round_wind(r, round_index) not in r.four_kans_dealer_passes_rounds
     return True
 
@@ -164,6 +165,8 @@ def advance(rules: Rules, state: TableState, outcome: Outcome, *, bust_by: Seque
     with ``hand_limit`` when the next hand would be number ``max_hands``)."""
     r = rules
     dealer = state.dealer
+    if isinstance(outcome, RiichiBust) and r.bust_ends_game:  # P79 / A000-19: bust at the declaration
+        return HandEnd(state, True, "bust", (outcome.seat,), tuple(x for x in range(SEATS) if x != outcome.seat))
     won = winners(r, outcome)
     continues = dealer_continues(r, state.round_index, dealer, outcome)
     was_last = is_last_hand(r, state.round_index, dealer)
@@ -197,7 +200,7 @@ def advance(rules: Rules, state: TableState, outcome: Outcome, *, bust_by: Seque
             return HandEnd(state, True, "agari_yame")
         if isinstance(outcome, ExhaustiveDraw) and not is_win and r.tenpai_yame == "auto":
             return HandEnd(state, True, "tenpai_yame")
-        if isinstance(outcome, AbortiveDraw) and r.agari_yame_on_abort:
+        if isinstance(outcome, AbortiveDraw | RiichiBust) and r.agari_yame_on_abort:
             return HandEnd(state, True, "agari_yame")
     if in_overtime:  # P34
         if r.overtime in ("west", "kaeri_ton") and max(scores) >= r.target_points:

@@ -2,7 +2,7 @@
 
 The one home of settlement (issue 10 item 1). An *outcome* is a small frozen value —
 :class:`Hora` (one or more :class:`Win`), :class:`ExhaustiveDraw`, :class:`AbortiveDraw`,
-:class:`Chombo` — and :func:`settle` turns it, with the table at the hand's end (scores after
+:class:`Chombo`, :class:`RiichiBust` — and :func:`settle` turns it, with the table at the hand's end (scores after
 this hand's riichi deposits, dealer, honba, sticks), into a :class:`Settlement`: point deltas per
 seat, chip deltas per seat, the sticks left on the table, and the parts the event stream shows
 (each winner's payment and liable seat, each chombo's payment). :func:`game_end_payments` does
@@ -30,15 +30,14 @@ from ..errors import SanmaError
 from ..rules.schema import Rules
 from ..scoring import Score, limit_basic, payments
 from ..tiles import SEATS, seat_wind
-from .settle import bust_chips_owed, is_bust, placement
+from .settle import bust_chips_owed, is_bust, placement, riichi_bust
 
 #: ``Pao.yaku`` of the Kansai rule that the feeder of a daiminkan pays a rinshan win (P97, A003-15).
 RINSHAN_PAO: Final = "daiminkan_rinshan"
 
 
-#: Abortive draws (P92-P95), and P79's riichi bust when the game goes on (its chips and points are
-#: ``settle.riichi_bust_chips``, paid apart; the hand is replayed).
-ABORT_KINDS: Final = ("kyuushu", "all_riichi", "three_winds", "four_kans", "riichi_bust")
+#: Abortive draws (P92-P95). P79's riichi bust is an outcome of its own, :class:`RiichiBust`.
+ABORT_KINDS: Final = ("kyuushu", "all_riichi", "three_winds", "four_kans")
 
 
 class OutcomeError(SanmaError):
@@ -118,7 +117,19 @@ class Chombo:
         return Chombo((Offence(seat, reason),), sticks_this_hand)
 
 
-Outcome = Hora | ExhaustiveDraw | AbortiveDraw | Chombo
+@dataclass(frozen=True, slots=True)
+class RiichiBust:
+    """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れとして扱い、
+    箱割れチップは両者に払う」: ``seat`` declared riichi with too few points (``settle.riichi_bust``);
+    the hand stops there, no stick is placed. ``opening``: East 1 of the first lap (P112's early
+    bust chips). Where a bust ends the game (``bust_ends_game``) the bust is paid with the game's end
+    (``game_end_payments``); otherwise :func:`settle` pays it now and the hand is replayed."""
+
+    seat: int
+    opening: bool = False
+
+
+Outcome = Hora | ExhaustiveDraw | AbortiveDraw | Chombo | RiichiBust
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -179,6 +190,8 @@ def settle(rules: Rules, outcome: Outcome, *, scores: Sequence[int], dealer: int
         return settle_draw(rules, outcome, dealer=dealer, honba=honba, kyotaku=kyotaku)
     if isinstance(outcome, Chombo):
         return settle_chombo(rules, outcome, dealer=dealer, kyotaku=kyotaku)
+    if isinstance(outcome, RiichiBust):
+        return settle_riichi_bust(rules, outcome, scores=scores, dealer=dealer, kyotaku=kyotaku)
     return Settlement((0,) * SEATS, kyotaku=kyotaku)  # an abortive draw moves no money (P92-P95)
 
 
@@ -227,6 +240,8 @@ def check(outcome: Outcome, *, scores: Sequence[int], dealer: int, honba: int, k
         if len(outcome.sticks_this_hand) > kyotaku:
             raise OutcomeError(f"{len(outcome.sticks_this_hand)} riichi sticks placed this hand, "
                                f"only {kyotaku} on the table")
+    elif isinstance(outcome, RiichiBust):
+        _seats("riichi bust", (outcome.seat,))
     elif isinstance(outcome, AbortiveDraw):
         if outcome.kind not in ABORT_KINDS:
             raise OutcomeError(f"unknown abortive draw {outcome.kind!r}: expected one of {', '.join(ABORT_KINDS)}")
@@ -474,6 +489,51 @@ def settle_chombo(rules: Rules, chombo: Chombo, *, dealer: int, kyotaku: int) ->
     return Settlement(tuple(deltas), kyotaku=left, offences=tuple(offences), refund=tuple(refund))
 
 
+def settle_riichi_bust(rules: Rules, bust: RiichiBust, *, scores: Sequence[int], dealer: int,
+                       kyotaku: int) -> Settlement:
+    """P79 / A000-19 (CLUB): the declarer pays *each* other player (「両者に払う」) the bust chips of
+    ``settle.bust_chips_owed`` (P110-P112) and the dobon fee (P110), as a bust would. Where a bust
+    ends the game those are paid at its end (``game_end_payments``, the declarer busted, both others
+    busters, ``bust_by``) and nothing moves here. Raises ``OutcomeError`` when that riichi is no
+    bust under these rules (``riichi_bust_points``).
+
+    >>> from sanma.rules.schema import Rules
+    >>> from dataclasses import replace
+    >>> r = replace(Rules.preset("club"), bust_ends_game=False, dobon_fee=1000)
+    >>> paid = settle(r, RiichiBust(2, opening=True), scores=(50000, 54000, 1000), dealer=0, honba=0, kyotaku=0)
+    >>> paid.deltas, paid.chips
+    ((1000, 1000, -2000), (8, 8, -16))
+    """
+    seat = bust.seat
+    if not riichi_bust(rules, scores[seat]):
+        raise OutcomeError(f"riichi bust: seat {seat} has {scores[seat]:,} points, a riichi is a bust only with "
+                           f"{rules.riichi_bust_points:,} or fewer (P79, riichi_bust_points)")
+    others = tuple(x for x in range(SEATS) if x != seat)
+    if rules.bust_ends_game:  # P42: the game ends; game_end_payments pays the bust to both others
+        return Settlement((0,) * SEATS, kyotaku=kyotaku, bust_by=others)
+    owed = bust_chips_owed(rules, scores[seat], opening=bust.opening, dealer=seat == dealer)
+    deltas = [0] * SEATS
+    chips = [0] * SEATS
+    for x in others:
+        chips[seat] -= owed
+        chips[x] += owed
+        deltas[seat] -= rules.dobon_fee
+        deltas[x] += rules.dobon_fee
+    return Settlement(tuple(deltas), tuple(chips), kyotaku)
+
+
+def chiicha_chips(rules: Rules, *, top: bool) -> tuple[int, ...]:
+    """P121 (CLUB): the chips the first dealer (seat 0) pays each other seat when a game that nobody
+    busted ends with it not on ``top``; nothing when it is top or the rules have no such chips.
+
+    >>> from sanma.rules.schema import Rules
+    >>> chiicha_chips(Rules.preset("club"), top=False), chiicha_chips(Rules.preset("club"), top=True)
+    ((-6, 3, 3), (0, 0, 0))
+    """
+    each = rules.chip_chiicha_not_top if rules.chips and not top else 0
+    return (-each * (SEATS - 1),) + (each,) * (SEATS - 1)
+
+
 def game_end_payments(rules: Rules, scores: Sequence[int], chips: Sequence[int], *, busted: Sequence[int] = (),
                       busters: Sequence[int] = (), opening: bool = False,
                       dealer: int = 0) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -489,10 +549,8 @@ def game_end_payments(rules: Rules, scores: Sequence[int], chips: Sequence[int],
     r = rules
     s = list(scores)
     c = list(chips)
-    if r.chips and r.chip_chiicha_not_top and not busted and placement(s, 0)[0] != 1:  # P121
-        for x in (1, 2):
-            c[0] -= r.chip_chiicha_not_top
-            c[x] += r.chip_chiicha_not_top
+    if not busted:
+        c = [x + d for x, d in zip(c, chiicha_chips(r, top=placement(s, 0)[0] == 1), strict=True)]
     for b in busted:
         owed = bust_chips_owed(r, s[b], opening=opening, dealer=b == dealer)  # P110-P112 (CLUB)
         for x in busters:
@@ -517,10 +575,12 @@ __all__ = [
     "Outcome",
     "OutcomeError",
     "Pao",
+    "RiichiBust",
     "Settlement",
     "Win",
     "WinPayment",
     "check",
+    "chiicha_chips",
     "chombo_payment",
     "expected_win_chips",
     "game_end_payments",
@@ -529,5 +589,6 @@ __all__ = [
     "settle_chombo",
     "settle_draw",
     "settle_hora",
+    "settle_riichi_bust",
     "tsumo_from_each",
 ]

@@ -113,23 +113,6 @@ def riichi_bust(rules: Rules, score: int) -> bool:
     return rules.riichi_bust_points > 0 and score <= rules.riichi_bust_points
 
 
-def riichi_bust_chips(rules: Rules, score: int, *, opening: bool, dealer: bool) -> tuple[int, int]:
-    """(chips, points) a player who declared riichi with ``score`` points pays *each* other player
-    (both of them, 「箱割れチップは両者に払う」): the bust chips of ``bust_chips_owed`` and the
-    dobon fee; (0, 0) when that riichi is no bust (``riichi_bust``).
-
-    >>> from sanma.rules.schema import Rules
-    >>> club = Rules.preset("club")
-    >>> riichi_bust_chips(club, 1000, opening=False, dealer=False)
-    (3, 0)
-    >>> riichi_bust_chips(club, 800, opening=True, dealer=True)  # P112: +8 for the dealer in East 1
-    (11, 0)
-    """
-    if not riichi_bust(rules, score):
-        return 0, 0
-    return bust_chips_owed(rules, score, opening=opening, dealer=dealer), rules.dobon_fee
-
-
 def _uma(rules: Rules, scores: Sequence[int], ranks: Sequence[int]) -> list[int]:
     if rules.uma_type == "none":
         return [0] * len(scores)

@@ -54,9 +54,8 @@ from mypy_extensions import mypyc_attr
 
 from ..errors import HandError, IllegalActionError, RulesError
 from ..rules.schema import Rules
-from ..tiles import Tile, parse_tiles, sanma_wall
+from ..tiles import SEATS, Tile, parse_tiles, sanma_wall
 
-SEATS: Final = 3
 HAND_SIZE: Final = 13
 #: Tiles dealt before the dealer's first draw (13 per seat).
 DEALT: Final = SEATS * HAND_SIZE

@@ -57,7 +57,7 @@ READINGS: tuple[Reading, ...] = (
             "slip 「うっかり」 names). At an emulated table (Game(table_mistakes=True)) and in the score "
             "keeper the riichi can be declared with 1,000 or less (riichi_bust_points = 1000): the "
             "declarer is bust at once and pays the bust chips to both others "
-            "(sanma.game.settle.riichi_bust_chips).",
+            "(sanma.game.payout.RiichiBust).",
             (("riichi_min_points", 0),), "P79, P110, A000-19"),
     Reading("club", "literal", "000", 116, "裏ドラ（槓裏も含む）の現物が手にあれば、1個につきチップ3枚受け取る",
             "Chips per ura-dora tile held (現物, the physical tile), however many ura indicators point at "

@@ -120,6 +120,8 @@ Overtime = Literal["none", "club_laps", "kaeri_ton", "west"]
 UraChipCount = Literal["per_han", "per_tile"]
 BustAt = Literal["zero_or_below", "below_zero"]
 FinalRounding = Literal["none", "integer"]
+UmaDoubleStack = Literal["queue", "multiply"]
+ScoreNotation = Literal["minus", "triangle"]
 
 
 def _f(default: Any, doc: str, rows: str, *, factory: bool = False) -> Any:
@@ -196,6 +198,9 @@ class Rules:
     tie_break: TieBreak = _f("seat_order", "Ties: earlier from the first dealer ranks higher, or split.", "P29")
     leftover_riichi: Leftover = _f("top", "Riichi sticks left at the end of the game.", "P31")
     final_rounding: FinalRounding = _f("none", "Rounding of final points (thousands).", "PLATFORMS")
+    score_notation: ScoreNotation = _f(
+        "minus", "How a score sheet writes a negative number: '-10' or, under 'triangle', '△10' (score keeper's "
+        "tables, CSV and pages).", "P30")
 
     # --- game length, dealer, end (P33-P42) ---------------------------------------------------
     round_winds: str = _f("ES", "Round wind of each lap, e.g. 'ES' for a hanchan, 'EE' for two East laps.", "P33")
@@ -382,18 +387,21 @@ class Rules:
     chip_flower: int = _f(0, "Chips for a pulled chip flower when the hand is won closed.", "P119")
     streak_chips: bool = _f(
         False, "Chips for 4+ consecutive tops or lasts (series level: score keeping across games). "
-        "Not read by sanma yet: the score keeper will.", "P120")
+        "Read by the score keeper (sanma table).", "P120")
     chip_chiicha_not_top: int = _f(0, "Chips the first dealer pays each other player when not top.", "P121")
     uma_doubling: bool = _f(
         False, "Uma doubles after consecutive tops or lasts (series level: score keeping across games). "
-        "Not read by sanma yet: the score keeper will.", "P28, A000-10")
+        "Read by the score keeper (sanma table).", "P28, A000-10")
+    uma_double_stack: UmaDoubleStack = _f(
+        "queue", "How doublings that pile up apply: 'queue' = one doubled game per doubling, carried forward; "
+        "'multiply' = uma x 2^pending in the next game only (score keeper).", "P28, A000-10")
     chip_points: int = _f(
         0, "Points one chip is worth when chips are converted into points; 0 = chips are not converted "
         "(no seed gives a rate). A bot weighing chips assumes its own rate when this is 0.", "P113")
 
     # --- seating, special wins (P123-P128) ------------------------------------------------------
     players_in_rotation: int = _f(3, "People sharing the table (4 = one sits out each game; series level). "
-                                     "Not read by sanma yet: the score keeper will.", "P126")
+                                     "Read by the score keeper (sanma table).", "P126")
     chankan_on_ankan: ChankanOnAnkan = _f("kokushi", "Robbing an ankan: never, or kokushi only.", "P127")
     kakan_is_discard: bool = _f(True, "A kakan tile passed without ron makes the passer furiten.", "P128")
 

@@ -25,8 +25,7 @@ from ..game.actions import Action
 from ..game.engine import Game
 from ..game.view import mask_event
 from ..rules.schema import Rules
-
-SEATS = 3
+from ..tiles import SEATS
 
 
 class SimulationError(SanmaError):

@@ -27,7 +27,8 @@ from ..bots import MJAI_PREFIX, make_bot
 from ..errors import SanmaError
 from ..rules.loader import from_dict, load, to_dict
 from ..rules.schema import Rules
-from .arena import SEATS, GameRecord, SimulationError, play_game
+from ..tiles import SEATS
+from .arena import GameRecord, SimulationError, play_game
 
 Progress = Callable[[int], None]
 BACKENDS = ("local", "ray")

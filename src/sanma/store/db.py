@@ -37,6 +37,7 @@ from ..errors import RecordError, SanmaError
 from ..fileio import read_regular
 from ..formats import GameRecord, detect_format, read_majiang, read_mjai, read_mjlog, read_tenhou6
 from ..formats.record import MAX_BYTES, read_guarded
+from ..tiles import SEATS
 from .events import record_events
 from .facts import GameFacts, tally
 from .migrations import MIGRATIONS, SCHEMA_VERSION
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
 DEFAULT_NAME = "sanma.sqlite"
 ENV_VAR = "SANMA_DB"
 MAX_NAME = 200  # characters of a player name
-SEATS = 3
 
 #: Tenhou's log id: ``YYYYMMDDHHgm-TTTT-LLLL-XXXXXXXX`` (the hour is Japan time).
 LOG_ID = re.compile(r"(?<![0-9])((\d{4})(\d{2})(\d{2})(\d{2})gm-[0-9a-f]{4}-[0-9]{4}-[0-9a-f]{8})(?![0-9a-f])")

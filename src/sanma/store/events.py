@@ -40,9 +40,7 @@ from ..formats.record import (
     Win,
 )
 from ..scoring import Yaku
-from ..tiles import Tile, parse_tiles
-
-SEATS = 3
+from ..tiles import SEATS, Tile, parse_tiles
 
 #: A tiny mjai record (a dealer tsumo in the first draw would need a real wall; this one ends in a
 #: nine-terminals abort), used by the doctests.
@@ -170,7 +168,11 @@ def kyoku_typed(k: KyokuRecord) -> list[ev.Event]:
             out.append(_hora(r, tile, tuple(running)))
         else:
             assert isinstance(r, DrawResult)
-            out.append(ev.Ryukyoku(ev.draw_reason(r.kind), tenpai=tuple(r.tenpai), deltas=tuple(r.deltas[:SEATS])))
+            if r.voided_by:  # a chombo per offender (its reason and payment, P100) or a riichi bust (P79)
+                out.extend(r.voided_by)
+            else:
+                out.append(ev.Ryukyoku(ev.draw_reason(r.kind), tenpai=tuple(r.tenpai),
+                                       deltas=tuple(r.deltas[:SEATS])))
     out.append(ev.EndKyoku(tuple(k.score_deltas()), tuple(k.end_scores())))
     return out
 

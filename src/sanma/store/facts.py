@@ -32,8 +32,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError
-
-SEATS = 3
+from ..tiles import SEATS
 
 
 @dataclass(slots=True)

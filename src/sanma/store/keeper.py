@@ -160,6 +160,79 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
         raise StoreError(f"{store.path}: change to session {session_id} not saved: {e}") from None
 
 
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A complete stored game as standings count it: per seat (name, score, placement, points,
+    chips); ``web`` when it was played at sanma's browser table (``sanma serve``)."""
+
+    id: int
+    kind: str
+    rules_name: str
+    web: bool
+    seats: tuple[tuple[str, int, int, float, int], ...]
+
+
+def stored_games(store: Store, *, web_only: bool = False) -> list[StoredGame]:
+    """Every stored game with a full result for its three seats, oldest first (``web_only``: only
+    those played at the browser table, web_tables.game_id). Names are the store's canonical ones."""
+    where = "WHERE g.id IN (SELECT game_id FROM web_tables WHERE finished = 1)" if web_only else ""
+    games = store.conn.execute(
+        "SELECT g.id, g.kind, g.rules_name, g.id IN (SELECT game_id FROM web_tables WHERE game_id IS NOT NULL) "
+        f"FROM games g {where} ORDER BY COALESCE(g.played_at, g.created_at), g.id").fetchall()
+    seats: dict[int, list[tuple[str, int, int, float, int]]] = {}
+    for r in store.conn.execute(
+            "SELECT r.game_id, p.name, r.score, r.placement, r.points, r.chips FROM results r "
+            "JOIN players p ON p.id = r.player_id ORDER BY r.game_id, r.seat"):
+        if r[2] is None or r[3] is None or r[4] is None:
+            seats.setdefault(int(r[0]), []).append(("", 0, 0, 0.0, 0))  # incomplete: not counted
+            continue
+        seats.setdefault(int(r[0]), []).append((str(r[1]), int(r[2]), int(r[3]), float(r[4]), int(r[5] or 0)))
+    out = []
+    for gid, kind, rules_name, web in games:
+        s = seats.get(int(gid), [])
+        if len(s) == 3 and all(x[0] and x[2] for x in s):
+            out.append(StoredGame(int(gid), str(kind), str(rules_name), bool(web), tuple(s)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class CacheRow:
+    """The keeper's derived-state cache of one session (migration 4): the state after the first
+    ``prefix_len`` entries in force, valid while those entries hash to ``prefix_hash``."""
+
+    version: int
+    prefix_len: int
+    prefix_hash: str
+    snapshot: str
+
+
+def cached(store: Store, session_id: int) -> CacheRow | None:
+    """The session's cache row, if any (a damaged or foreign row reads as none)."""
+    try:
+        r = store.conn.execute("SELECT version, prefix_len, prefix_hash, snapshot FROM keeper_cache "
+                               "WHERE session_id = ?", (session_id,)).fetchone()
+    except sqlite3.Error:
+        return None
+    if r is None or not all(isinstance(x, t) for x, t in zip(r, (int, int, str, str), strict=True)):
+        return None
+    return CacheRow(*r)
+
+
+def save_cache(store: Store, session_id: int, row: CacheRow) -> None:
+    """Store the session's cache row unless a newer version's row is already there. The cache is
+    advisory: a failure to write it is ignored (the next read recomputes)."""
+    try:
+        with store.transaction():
+            store.conn.execute(
+                "INSERT INTO keeper_cache (session_id, version, prefix_len, prefix_hash, snapshot) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, "
+                "prefix_len = excluded.prefix_len, prefix_hash = excluded.prefix_hash, snapshot = excluded.snapshot "
+                "WHERE excluded.version >= keeper_cache.version",
+                (session_id, row.version, row.prefix_len, row.prefix_hash, row.snapshot))
+    except sqlite3.Error:
+        pass
+
+
 def backup(store: Store, out: str) -> None:
     """A consistent copy of the live database at ``out`` (sqlite3's online backup API: pages
     copied under a read lock, so a writer in another process never leaves it half-written)."""

@@ -236,8 +236,22 @@ CREATE TABLE web_events (
 ) WITHOUT ROWID;
 """
 
+# Version 4: the score keeper's derived-state cache (docs/KEEPER.md "Storage"). Never a source of
+# truth: one row per session holding the computed state after the first ``prefix_len`` entries
+# in force (the games finished by then), valid only while the SHA-256 of those entries is still
+# ``prefix_hash``; a write or read then replays only the entries after it (the game in play).
+V4_KEEPER_CACHE = """
+CREATE TABLE keeper_cache (
+    session_id   INTEGER PRIMARY KEY REFERENCES keeper_sessions(id),
+    version      INTEGER NOT NULL CHECK (version >= 0),
+    prefix_len   INTEGER NOT NULL CHECK (prefix_len >= 0),
+    prefix_hash  TEXT NOT NULL CHECK (length(prefix_hash) = 64),
+    snapshot     TEXT NOT NULL                -- JSON (sanma.table.keeper.Session.snapshot)
+);
+"""
+
 
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
-MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB)
+MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE)
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -15,11 +15,11 @@ from typing import Any
 
 from ..errors import NotAWinError, SanmaError
 from ..game import flow, payout
-from ..game.settle import final_result, riichi_bust, riichi_bust_chips
+from ..game.settle import final_result, riichi_bust
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, min_han_at, score_from_han, score_hand
-from ..tiles import Tile, parse_tiles, successor
+from ..tiles import Tile, parse_tiles, seat_wind, successor
 from .entries import (
     AbortEntry,
     ChomboEntry,
@@ -32,8 +32,6 @@ from .entries import (
     Winner,
 )
 from .series import Series
-
-WINDS = "ESW"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +54,12 @@ class GameResult:
                 "points": dict(self.points), "chips": dict(self.chips), "end_reason": self.end_reason,
                 "last_winner": self.last_winner, "uma_multiplier": self.uma_multiplier,
                 "streak_chips": dict(self.streak_chips)}
+
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> GameResult:
+        """The inverse of :meth:`to_json` (the keeper's cache); a KeyError/TypeError on a bad one."""
+        return GameResult(int(d["game"]), dict(d["scores"]), dict(d["ranks"]), dict(d["points"]), dict(d["chips"]),
+                          str(d["end_reason"]), d["last_winner"], int(d["uma_multiplier"]), dict(d["streak_chips"]))
 
 
 class KeptGame:
@@ -87,7 +91,7 @@ class KeptGame:
     def wind_of(self, person: str) -> str | None:
         if person not in self.players:
             return None
-        return WINDS[(self.players.index(person) - self.dealer) % 3]
+        return seat_wind(self.players.index(person), self.dealer)
 
     def _seats(self, people: Sequence[str], what: str) -> tuple[int, ...]:
         return tuple(self.seat(p, what) for p in people)
@@ -144,7 +148,8 @@ class KeptGame:
         return seats
 
     def _take_pot(self, seat: int) -> None:
-        """P104 / A000-27: chips a penalty left on the table go to the (first) winner."""
+        """P104 / A000-27: chips a penalty left on the table go to the winner (in a double ron the
+        first winner, who takes the sticks: seed 000 L281)."""
         if self.pot_chips:
             chips = self.chips
             chips[seat] += self.pot_chips
@@ -191,7 +196,10 @@ class KeptGame:
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
             summaries.append(_describe(w.winner, score))
         paid = self._settle(payout.Hora(tuple(wins), discarder))
-        self._take_pot(wins[0].seat)
+        # P104 / A000-27, seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」: the
+        # table's chips go with the riichi sticks, to the winner payout paid them to (the head bump's
+        # first winner; seed 003 L49 「リーチ棒は上家とり」 reads the same, seed 002 has no double ron)
+        self._take_pot(paid.wins[0].seat)
         self.last_winner = self.players[wins[0].seat]
         how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
         return {"summary": f"{' & '.join(summaries)} ({how})",
@@ -211,7 +219,11 @@ class KeptGame:
         late = list(self.at_draw)
         if late:  # P102 / A003-7: a mistake that waited for the draw is a chombo now
             return self._apply_chombo(tuple(late), self.at_draw[late[0]], sticks_this_hand=riichi)
-        for s in riichi:
+        # P80: a riichi player is tenpai at the draw, unless the rules' tenpai (P47) can be lost
+        # after the riichi: seed 003 L25 「フリテンは一切不可、テンパイにもなりません」 — a riichi hand
+        # that became furiten (a passed win) is noten at the draw, not a chombo (A003-21)
+        riichi_stays_tenpai = r.tenpai_furiten and r.tenpai_karaten
+        for s in riichi if riichi_stays_tenpai else ():
             if s not in tenpai and not (nagashi and r.nagashi_is_win):
                 raise KeeperError(f"draw: {self.players[s]} declared riichi but is not tenpai: a noten riichi "
                                   f"is a chombo (P80): enter it with `table chombo`")
@@ -237,7 +249,7 @@ class KeptGame:
     def _riichi_bust(self, e: AbortEntry) -> dict[str, Any]:
         """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れ」: the hand
         stops at the declaration (no stick) and the declarer is bust, owing both other players the
-        bust chips (settle.riichi_bust_chips), as the engine settles it."""
+        bust chips (payout.RiichiBust), as the engine settles it."""
         r = self.rules
         if len(e.riichi) != 1:
             raise KeeperError("riichi bust: name the one player who declared it (--riichi P)")
@@ -247,21 +259,9 @@ class KeptGame:
             raise KeeperError(f"riichi bust: {e.riichi[0]} has {score:,} points; under {r.name} a riichi is a bust "
                               f"only with {r.riichi_bust_points:,} or fewer (P79, A000-19)"
                               if r.riichi_bust_points else f"riichi bust: no such rule under {r.name} (P79)")
-        others = tuple(x for x in range(3) if x != seat)
-        if r.bust_ends_game:
-            self._end = flow.HandEnd(self.table, True, "bust", (seat,), others)
-            self.finished, self.end_reason = True, "bust"
-        else:
-            opening = self.table.round_index == 0 and self.table.dealer == 0
-            each, points = riichi_bust_chips(r, score, opening=opening, dealer=seat == self.dealer)
-            chips, scores = self.chips, self.scores
-            for x in others:
-                chips[seat] -= each
-                chips[x] += each
-                scores[seat] -= points
-                scores[x] += points
-            self._move(scores=scores, chips=chips)
-            self._settle(payout.AbortiveDraw("riichi_bust"))  # the hand is replayed (dealer stays)
+        opening = self.table.round_index == 0 and self.table.dealer == 0
+        # payout settles it (now, or with the game's end where a bust ends it); flow: end or replay
+        self._settle(payout.RiichiBust(seat, opening=opening))
         return {"summary": f"riichi bust: {e.riichi[0]} declared riichi with {score:,} points"}
 
     def _apply_chombo(self, seats: Sequence[int], reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:
@@ -314,15 +314,15 @@ class KeptGame:
         sticks; by value through ``score_from_han``."""
         r = self.rules
         where = f"win by {w.winner}"
-        seat_wind = WINDS[(seat - self.dealer) % 3]
-        disc_wind = None if discarder is None else WINDS[(discarder - self.dealer) % 3]
+        own_wind = seat_wind(seat, self.dealer)
+        disc_wind = None if discarder is None else seat_wind(discarder, self.dealer)
         try:
             if w.tiles is not None:
                 t = w.tiles
                 flags = {f: True for f in t.flags}
                 return score_hand(
                     t.hand, win=t.win, melds=t.melds, tsumo=discarder is None, riichi=riichi,
-                    seat_wind=seat_wind, round_wind=self.round_wind, discarder_wind=disc_wind,
+                    seat_wind=own_wind, round_wind=self.round_wind, discarder_wind=disc_wind,
                     dora_indicators=t.dora, ura_indicators=t.ura if riichi else (), kita=t.kita,
                     flowers=t.flowers, honba=self.honba, kyotaku=self.sticks, rules=r, **flags)
             v = w.value
@@ -331,7 +331,7 @@ class KeptGame:
                 raise KeeperError(f"{where}: ippatsu needs riichi (give --riichi {w.winner})")
             yaku = (*v.yaku, *(("ippatsu",) if v.ippatsu else ()), *(("ura_dora",) * v.ura))
             return score_from_han(v.han, v.fu, yakuman=v.yakuman, yaku=yaku, tsumo=discarder is None,
-                                  seat_wind=seat_wind, discarder_wind=disc_wind, honba=self.honba,
+                                  seat_wind=own_wind, discarder_wind=disc_wind, honba=self.honba,
                                   kyotaku=self.sticks, rules=r)
         except NotAWinError as e:
             raise KeeperError(f"{where}: not a win under {r.name}: {e}") from None

@@ -12,7 +12,9 @@ session ended, ...) is refused before anything is written.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,13 +22,26 @@ from typing import Any
 from ..rules.loader import from_dict, to_dict
 from ..rules.schema import Rules
 from ..store.db import Store, _json
-from ..store.keeper import append_change, changes, create_session, session, sessions
+from ..store.keeper import (
+    CacheRow,
+    append_change,
+    cached,
+    changes,
+    create_session,
+    save_cache,
+    session,
+    sessions,
+    stored_games,
+)
 from .entries import Entry, FinalEntry, KeeperError, SeatingEntry, parse_entry
 from .game import GameResult, KeptGame
 from .log import Change, effective, last_undoable
+from .notation import signed
 from .series import Series, SeriesError
 
 EXPORT_FORMAT = "sanma-table/1"
+CACHE_FORMAT = "sanma-table-cache/1"  # bump when a snapshot's shape changes
+CSV_HEADER = ("session", "game", "no", "kind", "round", "honba", "person", "points", "chips", "rank", "final_points")
 
 
 @dataclass
@@ -45,6 +60,12 @@ class Session:
     rows: list[dict[str, Any]] = field(default_factory=list)
     next_dealer: str | None = None
     last_order: tuple[str, ...] = ()
+    # the derived-state cache (migration 4): the entries in force, and the state when the last
+    # game finished (after entry ``boundary``), which the next read or write starts from
+    entries: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    boundary: int = 0
+    cache_used: int = 0
+    _at_boundary: dict[str, Any] | None = None
 
     # -- building ------------------------------------------------------------------------------
     def _game(self) -> KeptGame:
@@ -54,7 +75,8 @@ class Session:
         dealer = self.next_dealer if self.next_dealer is not None else self._default_dealer()
         order = self.series.seat_order(dealer)
         self.current = KeptGame(self.rules, len(self.games) + 1, order,
-                                uma_multiplier=self.series.uma_multiplier(self.rules.uma_doubling))
+                                uma_multiplier=self.series.uma_multiplier(self.rules.uma_doubling,
+                                                                            self.rules.uma_double_stack))
         self.next_dealer = None
         return self.current
 
@@ -85,7 +107,21 @@ class Session:
             result = game.result(self.series)
             self.games.append(result)
             self.series = self.series.after_game(result.ranks, last_winner=result.last_winner,
-                                                 doubling=self.rules.uma_doubling)
+                                                 doubling=self.rules.uma_doubling,
+                                                 stack=self.rules.uma_double_stack)
+            self.boundary = no
+            self._at_boundary = {"series": self.series, "games": len(self.games), "rows": len(self.rows),
+                                 "last_order": self.last_order}
+
+    def snapshot(self) -> dict[str, Any] | None:
+        """The state when the last game finished, as JSON (what the cache stores), or None."""
+        b = self._at_boundary
+        if b is None:
+            return None
+        series: Series = b["series"]
+        return {"format": CACHE_FORMAT, "series": series.to_json(),
+                "games": [g.to_json() for g in self.games[:b["games"]]], "rows": self.rows[:b["rows"]],
+                "last_order": list(b["last_order"])}
 
     def _seating(self, entry: SeatingEntry) -> None:
         if self.current is not None and not self.current.finished and self.current.hands:
@@ -115,7 +151,8 @@ class Session:
                                                           for p in self.people},
                   "dealer": order[0], "sitting_out": self.series.sitting_out(), "roller": self.series.roller(),
                   "reseat_due": self.series.reseat_due(),
-                  "uma_multiplier": self.series.uma_multiplier(self.rules.uma_doubling)}
+                  "uma_multiplier": self.series.uma_multiplier(self.rules.uma_doubling,
+                                                                  self.rules.uma_double_stack)}
         if game is not None:
             for p, c in game.chips_by_person().items():
                 chips[p] += c
@@ -139,7 +176,8 @@ class Session:
                      "uma_multiplier": coming["uma_multiplier"]}
         return {
             "session": self.id, "rules": self.rules.name, "people": list(self.people), "series": self.series_name,
-            "mode": self.mode, "version": self.version, **state, "chips": chips, "next": coming,
+            "mode": self.mode, "version": self.version, "notation": self.rules.score_notation, **state,
+            "chips": chips, "next": coming,
             "hands": self.rows, "games": [g.to_json() for g in self.games],
             "standings": standings(self.people, self.games),
         }
@@ -178,15 +216,52 @@ def standings(people: Sequence[str], games: Sequence[GameResult]) -> list[dict[s
     return out
 
 
+def prefix_hash(entries: Sequence[tuple[int, Mapping[str, Any]]]) -> str:
+    """SHA-256 of entries in force (uid and content), with the cache format and sanma's version:
+    a cached state is used only for the very entries, and the very code, that computed it."""
+    from .. import __version__
+
+    text = json.dumps([CACHE_FORMAT, __version__, [[uid, e] for uid, e in entries]], sort_keys=True,
+                      ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _restore(s: Session, entries: Sequence[tuple[int, Mapping[str, Any]]], cache: CacheRow | None) -> int:
+    """Load ``cache`` into the fresh session ``s`` when it is valid for ``entries``; the number of
+    entries it covers (0: none, compute from the start)."""
+    if cache is None or not 0 < cache.prefix_len <= len(entries):
+        return 0
+    if prefix_hash(entries[:cache.prefix_len]) != cache.prefix_hash:
+        return 0
+    try:
+        snap = json.loads(cache.snapshot)
+        if snap.get("format") != CACHE_FORMAT:
+            return 0
+        series = Series.from_json(snap["series"])
+        games = [GameResult.from_json(g) for g in snap["games"]]
+        rows = [dict(r) for r in snap["rows"]]
+        last_order = tuple(str(p) for p in snap["last_order"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return 0  # a damaged cache is only a slower read
+    s.series, s.games, s.rows, s.last_order = series, games, rows, last_order
+    s.boundary = cache.prefix_len
+    s._at_boundary = {"series": series, "games": len(games), "rows": len(rows), "last_order": last_order}
+    return cache.prefix_len
+
+
 def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, series_name: str | None,
-            log: Sequence[Change], version: int) -> Session:
-    """The session's state from its log; :class:`KeeperError` naming the entry that does not fit."""
+            log: Sequence[Change], version: int, cache: CacheRow | None = None) -> Session:
+    """The session's state from its log; :class:`KeeperError` naming the entry that does not fit.
+    With a valid ``cache`` (the state when a game finished, for the same first entries) only the
+    entries after it are replayed: the same state, without replaying the finished games."""
     try:
         series = Series.start(people, players_in_rotation=rules.players_in_rotation)
     except SeriesError as e:
         raise KeeperError(str(e)) from None
     s = Session(session_id, rules, tuple(people), mode, series_name, version, series)
-    for no, (uid, raw) in enumerate(effective(log), start=1):
+    s.entries = effective(log)
+    start = s.cache_used = _restore(s, s.entries, cache)
+    for no, (uid, raw) in enumerate(s.entries[start:], start=start + 1):
         try:
             s.apply(no, uid, parse_entry(raw), raw)
         except (KeeperError, SeriesError) as e:
@@ -205,14 +280,21 @@ class Keeper:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def _load(self, session_id: int, log: Sequence[Change] | None = None) -> Session:
+    def _load(self, session_id: int, log: Sequence[Change] | None = None, *, use_cache: bool = True) -> Session:
         row = session(self.store, session_id)
-        import json
-
         rules = from_dict(json.loads(row.rules_json), f"session {session_id}", name=row.rules_name)
         if log is None:
             log = changes(self.store, session_id)
-        return compute(row.id, rules, row.people, row.mode, row.series, log, row.version)
+        return compute(row.id, rules, row.people, row.mode, row.series, log, row.version,
+                       cached(self.store, session_id) if use_cache else None)
+
+    def _save_cache(self, s: Session) -> None:
+        """Keep the state at the last finished game when it is newer than the cached one."""
+        snap = s.snapshot()
+        if snap is None or s.boundary == s.cache_used:
+            return
+        save_cache(self.store, s.id, CacheRow(s.version, s.boundary, prefix_hash(s.entries[:s.boundary]),
+                                              json.dumps(snap, ensure_ascii=False)))
 
     def new(self, rules: Rules, people: Sequence[str], *, series: str | None = None, mode: str = "hands",
             author: str = "") -> dict[str, Any]:
@@ -248,12 +330,19 @@ class Keeper:
             out["preview"] = True
             return out
 
-        def check(new_log: list[Change]) -> None:
-            self._load(session_id, new_log)
+        computed: list[Session] = []
 
-        append_change(self.store, session_id, kind, target, entry, author=author, reason=reason,  # type: ignore[arg-type]
-                      client_id=client_id, expected_version=expected_version, check=check)
-        return self.state(session_id)
+        def check(new_log: list[Change]) -> None:
+            computed.append(self._load(session_id, new_log))
+
+        done = append_change(self.store, session_id, kind, target, entry, author=author, reason=reason,  # type: ignore[arg-type]
+                             client_id=client_id, expected_version=expected_version, check=check)
+        if done.duplicate or not computed:
+            return self.state(session_id)
+        s = computed[-1]  # the state the check computed is the new state: no second replay
+        s.version = done.version
+        self._save_cache(s)
+        return s.to_json()
 
     def add(self, session_id: int, entry: Mapping[str, Any], *, author: str = "", reason: str = "",
             client_id: str | None = None, expected_version: int | None = None,
@@ -295,13 +384,16 @@ class Keeper:
                             expected_version=expected_version, preview=False)
 
     # -- standings and export ------------------------------------------------------------------
-    def standings(self, session_id: int | None, series: str | None, *, store_games: bool = False) -> dict[str, Any]:
+    def standings(self, session_id: int | None, series: str | None, *, store_games: bool = False,
+                  web_games: bool = False) -> dict[str, Any]:
         """Per person over a session's or a series' games; ``store_games`` adds every game of the
-        database (imported records, games sanma played) whose three players are all among them."""
+        database (imported records, games sanma played) whose three players are all among them,
+        ``web_games`` those played at sanma's browser table (a table whose seats were given these
+        people's names). ``counted`` lists each added game with its rules."""
         if session_id is not None:
             s = self._load(session_id)
             people, games = list(s.people), list(s.games)
-            out: dict[str, Any] = {"session": session_id}
+            out: dict[str, Any] = {"session": session_id, "notation": s.rules.score_notation}
         else:
             rows = sessions(self.store, series)
             if not rows:
@@ -311,23 +403,23 @@ class Keeper:
                 s = self._load(r.id)
                 people += [p for p in s.people if p not in people]
                 games += s.games
-            out = {"series": series, "sessions": [r.id for r in rows]}
-        if store_games:
-            for g in self.store.games():
-                seats = g.seats
-                if (len(seats) == 3 and all(x.name in people and x.placement and x.points is not None
-                                            and x.score is not None for x in seats)):
-                    games.append(GameResult(-g.id, {x.name: int(x.score or 0) for x in seats},
-                                            {x.name: int(x.placement or 0) for x in seats},
-                                            {x.name: float(x.points or 0.0) for x in seats},
-                                            {x.name: 0 for x in seats}, f"store game {g.id} ({g.kind})"))
-        out.update(games=len(games), standings=standings(people, games))
+            out = {"series": series, "sessions": [r.id for r in rows], "notation": s.rules.score_notation}
+        counted: list[dict[str, Any]] = []
+        if store_games or web_games:
+            for g in stored_games(self.store, web_only=not store_games):
+                names = [x[0] for x in g.seats]
+                if not all(n in people for n in names) or len(set(names)) != 3:
+                    continue
+                games.append(GameResult(-g.id, {x[0]: x[1] for x in g.seats}, {x[0]: x[2] for x in g.seats},
+                                        {x[0]: x[3] for x in g.seats}, {x[0]: x[4] for x in g.seats},
+                                        f"store game {g.id} ({'browser table' if g.web else g.kind})"))
+                counted.append({"game": g.id, "kind": "web" if g.web else g.kind, "rules": g.rules_name,
+                                "players": names})
+        out.update(games=len(games), standings=standings(people, games), counted=counted)
         return out
 
     def export(self, session_id: int) -> dict[str, Any]:
         """The session as JSON: its rules, people and whole log (``import`` replays it)."""
-        import json
-
         row = session(self.store, session_id)
         return {"format": EXPORT_FORMAT, "rules": json.loads(row.rules_json), "rules_name": row.rules_name,
                 "people": list(row.people), "mode": row.mode, "series": row.series,
@@ -336,17 +428,19 @@ class Keeper:
     def export_csv(self, session_id: int) -> str:
         """One row per entry and person: game, entry number, kind, round, honba, point and chip deltas."""
         state = self.state(session_id)
+        n = state["notation"]  # P30: under "triangle" a minus is written △ (read back by read_csv)
         out = io.StringIO()
         w = csv.writer(out)
-        w.writerow(["session", "game", "no", "kind", "round", "honba", "person", "points", "chips"])
+        w.writerow(CSV_HEADER)
         for h in state["hands"]:
             for p in state["people"]:
                 if p in h["deltas"] or p in h["chips"]:
                     w.writerow([session_id, h["game"], h["no"], h["kind"], h.get("label", ""), h.get("honba", ""),
-                                p, h["deltas"].get(p, 0), h["chips"].get(p, 0)])
+                                p, signed(h["deltas"].get(p, 0), n), signed(h["chips"].get(p, 0), n), "", ""])
         for g in state["games"]:
             for p in g["ranks"]:
-                w.writerow([session_id, g["game"], "", "final", "", "", p, g["scores"][p], g["chips"].get(p, 0)])
+                w.writerow([session_id, g["game"], "", "final", "", "", p, signed(g["scores"][p], n),
+                            signed(g["chips"].get(p, 0), n), g["ranks"][p], signed(g["points"][p], n)])
         return out.getvalue()
 
     def import_session(self, data: Any) -> dict[str, Any]:
@@ -378,8 +472,31 @@ class Keeper:
 # ---------------------------------------------------------------------------------------------
 
 
+def read_csv(text: str) -> list[dict[str, Any]]:
+    """The rows of :meth:`Keeper.export_csv` with their numbers read back in either notation
+    (P30's △ or a minus sign); :class:`KeeperError` names a row that is not one."""
+    from .notation import parse_signed
+
+    rows = list(csv.DictReader(io.StringIO(text)))
+    out = []
+    for i, r in enumerate(rows, start=2):
+        if set(r) != set(CSV_HEADER):
+            raise KeeperError(f"CSV line {i}: expected the columns {', '.join(CSV_HEADER)}")
+        try:
+            row: dict[str, Any] = dict(r)
+            for k in ("session", "game", "no", "honba", "rank"):
+                row[k] = int(r[k]) if r[k] else None
+            for k in ("points", "chips", "final_points"):
+                row[k] = parse_signed(r[k]) if r[k] else None
+        except (KeeperError, ValueError) as e:
+            raise KeeperError(f"CSV line {i}: {e}") from None
+        out.append(row)
+    return out
+
+
 def render_text(state: Mapping[str, Any]) -> str:
-    """A compact readable view of a session's state."""
+    """A compact readable view of a session's state (negative numbers as the rules write them, P30)."""
+    n = state.get("notation", "minus")
     lines = [f"session {state['session']} — {state['rules']} — game {state['game']}"
              + (" (finished)" if state["finished"] else "") + f" — version {state['version']}"]
     h = state["hand"]
@@ -389,10 +506,10 @@ def render_text(state: Mapping[str, Any]) -> str:
     for p in state["people"]:
         wind = state["seats"].get(p)
         score = state["scores"].get(p)
-        lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else f'{score:>7,}':>7}"
-                     f"  chips {state['chips'].get(p, 0):+d}")
+        lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else signed(score, n, ','):>7}"
+                     f"  chips {signed(state['chips'].get(p, 0), n, plus=True) if state['chips'].get(p, 0) else '+0'}")
     for row in state["hands"][-8:]:
-        deltas = ", ".join(f"{p} {d:+,}" for p, d in row["deltas"].items() if d)
+        deltas = ", ".join(f"{p} {signed(d, n, ',', plus=True)}" for p, d in row["deltas"].items() if d)
         lines.append(f"  #{row['no']:<3} g{row['game']} {row.get('label', ''):<6} {row.get('summary', row['kind'])}"
                      + (f" — {deltas}" if deltas else ""))
     if state["finished"]:
@@ -404,9 +521,10 @@ def render_text(state: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_standings(rows: Sequence[Mapping[str, Any]]) -> str:
+def render_standings(rows: Sequence[Mapping[str, Any]], notation: str = "minus") -> str:
+    """The standings table; a minus written as the rules say (P30: △ under ``triangle``)."""
     out = [f"{'person':<12} {'games':>5} {'points':>8} {'chips':>6}  1st/2nd/3rd"]
     for r in rows:
-        out.append(f"{r['person']:<12} {r['games']:>5} {r['points']:>8.1f} {r['chips']:>6}  "
-                   + "/".join(str(x) for x in r["placements"]))
+        out.append(f"{r['person']:<12} {r['games']:>5} {signed(r['points'], notation, '.1f'):>8} "
+                   f"{signed(r['chips'], notation):>6}  " + "/".join(str(x) for x in r["placements"]))
     return "\n".join(out)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Any
 
 from ..errors import SanmaError
 
@@ -92,6 +93,18 @@ class Series:
         positions: tuple[str | None, ...] = (*people, None) if len(people) == 3 else people
         return Series(positions, people[3] if len(people) == 4 else None)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"positions": list(self.positions), "out": self.out, "top_streak": dict(self.top_streak),
+                "last_streak": dict(self.last_streak), "pending_double": self.pending_double, "games": self.games,
+                "since_reseat": self.since_reseat, "previous_top": self.previous_top, "last_winner": self.last_winner}
+
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> Series:
+        """The inverse of :meth:`to_json` (the keeper's cache); a KeyError/TypeError on a bad one."""
+        return Series(tuple(d["positions"]), d["out"], _frozen({str(k): int(v) for k, v in d["top_streak"].items()}),
+                      _frozen({str(k): int(v) for k, v in d["last_streak"].items()}), int(d["pending_double"]),
+                      int(d["games"]), int(d["since_reseat"]), d["previous_top"], d["last_winner"])
+
     # -- who plays ------------------------------------------------------------------------------
     def people(self) -> tuple[str, ...]:
         return tuple(p for p in self.positions if p is not None)
@@ -141,9 +154,18 @@ class Series:
         return replace(self, positions=new.positions, out=out, since_reseat=0)
 
     # -- uma doubling and streak chips ---------------------------------------------------------
-    def uma_multiplier(self, doubling: bool) -> int:
-        """2 when a doubling is queued for the coming game (P28, A000-10 queue model), else 1."""
-        return 2 if doubling and self.pending_double > 0 else 1
+    def uma_multiplier(self, doubling: bool, stack: str = "queue") -> int:
+        """The coming game's uma multiplier (P28, A000-10): with doublings pending, 2 under the
+        ``queue`` reading (one doubled game per doubling) and ``2 ** pending`` under ``multiply``
+        (all of them at once, in the next game only); 1 with none pending.
+
+        >>> s = replace(Series(("A", "B", "C", None), None), pending_double=2)
+        >>> s.uma_multiplier(True, "queue"), s.uma_multiplier(True, "multiply"), s.uma_multiplier(False)
+        (2, 4, 1)
+        """
+        if not doubling or self.pending_double <= 0:
+            return 1
+        return 2 ** self.pending_double if stack == "multiply" else 2
 
     def streak_chips(self, ranks: Mapping[str, int], enabled: bool) -> dict[str, int]:
         """Streak chips of a finished game with ``ranks`` (person → 1..3), P120: the others in
@@ -167,16 +189,18 @@ class Series:
                     chips[p] += sign * each
         return chips
 
-    def after_game(self, ranks: Mapping[str, int], *, last_winner: str | None, doubling: bool = True) -> Series:
+    def after_game(self, ranks: Mapping[str, int], *, last_winner: str | None, doubling: bool = True,
+                   stack: str = "queue") -> Series:
         """The series after a game with ``ranks`` (person → 1..3): streaks, the uma doubling
-        queue (one used if this game had one; +1 for a top streak ≥ 2, +1 for a last streak ≥ 2),
-        and who sits out next: the second place (P126)."""
+        queue (P28, A000-10: under ``queue`` one is used if this game had one, under ``multiply``
+        this game used them all; then +1 for a top streak ≥ 2, +1 for a last streak ≥ 2), and who
+        sits out next: the second place (P126)."""
         top, last = dict(self.top_streak), dict(self.last_streak)
         n = len(ranks)
         for p, r in ranks.items():
             top[p] = top.get(p, 0) + 1 if r == 1 else 0
             last[p] = last.get(p, 0) + 1 if r == n else 0
-        pending = self.pending_double - (1 if self.pending_double > 0 else 0)
+        pending = 0 if stack == "multiply" else max(0, self.pending_double - 1)
         if doubling:
             pending += int(any(v >= 2 for v in top.values())) + int(any(v >= 2 for v in last.values()))
         second = next(p for p, r in ranks.items() if r == 2)

@@ -33,10 +33,10 @@ from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
 from ..store import Store
+from ..tiles import SEATS
 
 log = logging.getLogger("sanma.web")
 
-SEATS = 3
 SEAT_KINDS = ("human", "mjai")  # besides the built-in bots of sanma.bots.BOTS
 TOGGLE_NAMES = ("auto_win", "auto_kita", "no_calls", "auto_tsumogiri", "auto_sort")
 DEFAULT_TOGGLES: dict[str, bool] = {"auto_win": False, "auto_kita": False, "no_calls": False,
