@@ -37,7 +37,7 @@ class Situation:
     __slots__ = ("dealer", "first_cycle", "honba", "kan_discard", "kyotaku", "riichi_pending", "rinshan",
                  "round_wind", "rules", "seats", "wall", "window")
 
-    def __init__(self, rules: Rules, seats: Sequence[SeatState], wall: Wall, *, dealer: int, round_wind: str,
+    def __init__(self, rules: Rules, seats: list[SeatState], wall: Wall, *, dealer: int, round_wind: str,
                  honba: int, kyotaku: int, first_cycle: bool, rinshan: bool, window: str, kan_discard: bool,
                  riichi_pending: int | None) -> None:
         self.rules = rules
@@ -89,8 +89,7 @@ def score_win(sit: Situation, seat: int, tile: Tile, *, tsumo: bool, chankan: bo
 
 
 def can_win(sit: Situation, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False,
-            kokushi_only: bool = False, discarder: int | None = None,
-            go_around: set[int] | frozenset[int] = frozenset()) -> bool:
+            kokushi_only: bool = False, discarder: int | None = None, go_around: set[int] | None = None) -> bool:
     """Whether ``seat`` may win on ``tile`` now: tsumo furiten (P76, A002-13), dama (A003-8), a
     yaku (the scorer), kokushi only (a robbed ankan, P127), sakizuke (P67). ``go_around`` is
     the kinds others discarded since this seat's last discard (P76 KANSAI). Ron furiten (P75) is
@@ -106,7 +105,7 @@ def can_win(sit: Situation, seat: int, tile: Tile, *, tsumo: bool, chankan: bool
             return False  # P76 (KANSAI): furiten blocks tsumo too
         if st.riichi and furiten and not r.riichi_furiten_tsumo:
             return False  # A002-13: a furiten riichi hand cannot win at all
-        if r.same_turn_discard_blocks_tsumo and go_around & set(w):
+        if r.same_turn_discard_blocks_tsumo and go_around is not None and go_around & set(w):
             return False  # P76 (KANSAI): a winning tile discarded this go-around blocks tsumo
     if not r.dama_allowed and st.closed and not st.riichi:
         return False  # A003-8 flag: no dama wins
