@@ -98,7 +98,7 @@ class Game:
     _go_around: list[set[int]]
     _rinshan_feeder: tuple[int, int] | None  # (kan-er, feeder) of a daiminkan until the next discard
     _last_call_kind: int | None = None  # the kind just ponned (kuikae, P72)
-    _hand_wind: str
+    _sit: Situation
 
     def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
                  names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
@@ -224,11 +224,16 @@ class Game:
                                                         discard.kind, tile)
 
     def _situation(self) -> Situation:
-        """The facts of this moment the win evaluation reads (``game/winning.py``)."""
-        return Situation(self.rules, self.seats, self.wall, dealer=self.dealer, round_wind=self._hand_wind,
-                         honba=self.honba, kyotaku=self.kyotaku, first_cycle=self._first_cycle,
-                         rinshan=self._rinshan, window=self._window, kan_discard=self._kan_discard,
-                         riichi_pending=self._riichi_pending)
+        """The facts of this moment the win evaluation reads (``game/winning.py``): one value per
+        hand (``_start_hand``), its changing facts refreshed here — no allocation per turn."""
+        sit = self._sit
+        sit.kyotaku = self.kyotaku
+        sit.first_cycle = self._first_cycle
+        sit.rinshan = self._rinshan
+        sit.window = self._window
+        sit.kan_discard = self._kan_discard
+        sit.riichi_pending = self._riichi_pending
+        return sit
 
     def _update_waits(self, seat: int) -> None:
         legal.update_waits(self.rules, self.seats[seat])
@@ -264,7 +269,10 @@ class Game:
         self._riichi_pending = None
         self._go_around = [set() for _ in range(SEATS)]  # kinds others discarded since my last discard
         self._rinshan_feeder = None
-        self._hand_wind = self.round_wind  # fixed for the hand (flow.round_wind is not compiled)
+        # the hand's fixed facts for the win evaluation (flow.round_wind is not compiled: once a hand)
+        self._sit = Situation(self.rules, self.seats, self.wall, dealer=self.dealer, round_wind=self.round_wind,
+                              honba=self.honba, kyotaku=self.kyotaku, first_cycle=True, rinshan=False, window="",
+                              kan_discard=False, riichi_pending=None)
         self._emit(ev.StartKyoku(self.round_wind, self.kyoku_in_round + 1, self.honba, self.kyotaku, self.dealer,
                                  tuple(self.wall.dora_indicators), tuple(self.scores),
                                  tuple(tuple(s.hand) for s in self.seats)))

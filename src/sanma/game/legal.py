@@ -389,8 +389,10 @@ def response_actions(sit: Situation, seat: int, tile: Tile, window: str, *, disc
     """``seat``'s choices on another seat's ``tile`` in a window of kind ``window`` ("dahai",
     "kakan", "ankan", "kita"): ron (``ron_allowed``), pon (P20 North where the rules allow it)
     and daiminkan on a discard before the last tile, and pass — or nothing at all."""
-    r = sit.rules
     st = sit.seats[seat]
+    if tile.kind not in st.waits and (window != "dahai" or st.counts[tile.kind] < 2):
+        return ()  # no ron, no pon, no kan: the common case, answered at once
+    r = sit.rules
     acts: list[Action] = []
     if tile.kind in st.waits and ron_allowed(sit, seat, tile, window, kokushi_only, discarder):
         acts.append(Action("hora", seat, tile, target=discarder))

@@ -29,10 +29,10 @@ DRAGON_KINDS: Final = (31, 32, 33)
 
 
 class Situation:
-    """The hand's situation when a win is judged (a plain class: the compiled engine builds one
-    per evaluation). ``window`` is the kind of the open response window ("dahai", "kakan",
-    "ankan", "kita"; "" before any); ``riichi_pending`` the seat whose riichi discard is not yet
-    accepted (no ippatsu on it)."""
+    """The hand's situation when a win is judged (a plain class). ``window`` is the kind of the
+    open response window ("dahai", "kakan", "ankan", "kita"; "" before any); ``riichi_pending``
+    the seat whose riichi discard is not yet accepted (no ippatsu on it). The engine keeps one per
+    hand and refreshes it before each question (``Game._situation``): read it, do not keep it."""
 
     __slots__ = ("dealer", "first_cycle", "honba", "kan_discard", "kyotaku", "riichi_pending", "rinshan",
                  "round_wind", "rules", "seats", "wall", "window")
