@@ -235,12 +235,12 @@ def test_fuzz_parse_event(base: dict[str, Any], data: st.DataObject) -> None:
 def test_live_draws_from_the_wall_layout() -> None:
     """P14: the draws a kyoku may hold come from the wall layout (Rules fields), not a rule set's
     name: 108 tiles - 39 dealt - 14 dead = 55 with a refilled fixed dead wall (Tenhou, Mahjong Soul,
-    club); no fixed count when the dead wall is not refilled (online, P14 A001-11), drawn up to the
-    indicator (official, A002-1), or the wall holds flowers (Kansai, P02)."""
+    club), 112 - 39 - 14 = 59 with Kansai's flowers (P02); no fixed count when the dead wall is not
+    refilled (online, P14 A001-11) or drawn up to the indicator (official, A002-1)."""
     import dataclasses
 
     counts = {p: live_draws_for(Rules.preset(p)) for p in PRESETS}
-    assert counts == {"club": 55, "online": None, "official": None, "kansai": None, "tenhou": 55, "majsoul": 55}
+    assert counts == {"club": 55, "online": None, "official": None, "kansai": 59, "tenhou": 55, "majsoul": 55}
     club = Rules.preset("club")
     assert live_draws_for(dataclasses.replace(club, name="my club", dead_wall_size=18)) == 108 - 39 - 18
 
@@ -293,3 +293,32 @@ def test_recorded_chombo_writes_to_tenhou6() -> None:
     back = read_tenhou6(write_tenhou6(record_events(rec), as_text=True))
     assert back.errors == ()
     assert back.kyoku[0].results[0].kind == "chombo" and back.kyoku[0].score_deltas() == (-8000, 4000, 4000)
+
+
+def test_actions_speak_as_the_events_they_become() -> None:
+    """A discard or a call a seat takes is sent (``Action.to_mjai``) in the form of the event the
+    engine emits for it: the typed ``sanma.events`` values build both (seeded games of every preset)."""
+    import random
+
+    from sanma.game.engine import Game
+
+    kinds = ("dahai", "pon", "daiminkan", "ankan", "kakan", "kita")
+    seen: set[str] = set()
+    for preset in PRESETS:
+        for seed in range(3):
+            g = Game(Rules.preset(preset), seed=seed)
+            rng = random.Random(seed)
+            taken: list[dict[str, Any]] = []
+            while not g.done:
+                acts = g.legal_actions(g.to_move[0])
+                calls = [a for a in acts if a.type in kinds[1:]]
+                a = rng.choice(calls if calls and rng.random() < 0.7 else acts)
+                g.apply(a)
+                if a.type in kinds:
+                    taken.append(a.to_mjai())
+                    _same(taken[-1])
+            for prev, e in zip(g.events, g.events[1:], strict=False):
+                if e["type"] in kinds and not (e["type"] == "dahai" and prev["type"] == "reach"):
+                    assert e in taken, (preset, seed, e)
+                    seen.add(e["type"])
+    assert {"dahai", "pon", "kita", "ankan"} <= seen

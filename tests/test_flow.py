@@ -235,3 +235,15 @@ def test_a_whole_game_of_non_dealer_wins_ends_p33(preset: str, reason: str, hand
         t = end.state
     assert end.over and end.reason == reason and len(played) == hands
     assert sorted(final(r, end).ranks) == [1, 2, 3]
+
+
+def test_the_opening_hand_is_east_1_of_the_first_lap_only_p112() -> None:
+    """P112 (CLUB): the early bust chips are owed in East 1 of the first lap only — not East 2,
+    not the club's second East lap (round 1 is East again, P33)."""
+    c = rules("club")
+    assert c.round_winds[1] == "E"
+    assert [at(c, r, d).opening for r, d in ((0, 0), (0, 1), (1, 0))] == [True, False, False]
+    low = (60000, 50000, -5000)
+    early = final(c, HandEnd(at(c, 0, 0, scores=low), True, "bust", (2,), (0,)))
+    later = final(c, HandEnd(at(c, 1, 0, scores=low), True, "bust", (2,), (0,)))
+    assert early.chips[2] - later.chips[2] == -5  # P112: +5 from a non-dealer in the opening hand

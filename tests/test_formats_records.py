@@ -12,8 +12,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sanma import events as ev
 from sanma.formats import read_majiang, read_mjai, read_mjlog, read_record, read_tenhou6
-from sanma.formats.record import DrawResult, GameRecord, Kita, RecordedWin, limit_from_han_fu, live_draws_for
+from sanma.formats.record import (
+    DrawResult,
+    GameRecord,
+    Kita,
+    KyokuReplay,
+    RecordedWin,
+    Win,
+    limit_from_han_fu,
+    live_draws_for,
+)
 from sanma.formats.writers import write_mjai
 from sanma.game.engine import Game
 from sanma.replay import replay_record
@@ -226,3 +236,28 @@ def test_kansai_draws_59_tiles_and_a_last_flower_one_more_from_the_dead_wall_p14
     rec = read_mjai(write_mjai(events), source="kansai.mjson", strict=True)
     assert rec.errors == ()
     assert [str(m) for m in replay_record(rec).mismatches] == []
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_reader_replays_typed_events(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 10 item 3: each reader (mjlog, tenhou.net/6, majiang, mjai) turns its format's moves
+    into ``sanma.events`` values and replays them through ``KyokuReplay.play``, the one place that
+    maps an event to the replay: every draw, discard, call, kita and kan dora of the record came
+    through it as its typed event."""
+    seen: Counter[str] = Counter()
+    play = KyokuReplay.play
+
+    def counting(self: KyokuReplay, e: ev.Event) -> bool:
+        played = play(self, e)
+        seen[type(e).__name__] += played
+        return played
+
+    monkeypatch.setattr(KyokuReplay, "play", counting)
+    rec = load(name)
+    events = Counter(type(e).__name__ for k in rec.kyoku for e in k.events if not isinstance(e, Win))
+    accepted = events.pop("RiichiAccepted", 0)  # a format without the step is accepted by the replay itself
+    as_events = {"Draw": "Tsumo", "Discard": "Dahai", "DoraRevealed": "Dora"}
+    expected = Counter({as_events.get(n, n): c for n, c in events.items()})
+    declared = seen.pop("Reach", 0)
+    seen.pop("ReachAccepted", None)
+    assert seen == expected and declared >= accepted

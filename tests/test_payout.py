@@ -11,6 +11,7 @@ import dataclasses
 
 import pytest
 
+from sanma import scoring
 from sanma.errors import ScoringError
 from sanma.game.payout import (
     RINSHAN_PAO,
@@ -389,6 +390,27 @@ def test_score_from_han_matches_limits_p55() -> None:
     assert [score_from_han(h, 30, discarder_wind="E", seat_wind="S", rules=r).total for h in (5, 6, 8, 11)] == [
         8000, 12000, 16000, 24000]
     assert score_from_han(0, 0, yakuman=2, seat_wind="E", discarder_wind="S", rules=r).total == 96000
+
+
+@pytest.mark.parametrize("preset", ["kansai", "tenhou", "online", "club"])
+@pytest.mark.parametrize("model", ["full_amount", "equal_halves", "tsumo_son"])
+def test_score_from_han_pays_as_score_hand_p50_a003_3(preset: str, model: str) -> None:
+    """P50 / A003-3: a hand given by han and fu is paid as the same hand given by its tiles (one
+    home: ``scoring._paid_and_deltas``). Under ``full_amount`` a dealer's 2,900 tsumo is paid
+    1,500 + 1,400; the han/fu path once had both others pay 1,400 (2,800 for a 2,900 hand)."""
+    r = dataclasses.replace(rules(preset), tsumo_payment=model)
+    for seat_wind in "ESW":
+        for tsumo in (True, False):
+            disc = None if tsumo else ("S" if seat_wind != "S" else "W")
+            tiles = scoring.score_hand("111p234p678s99s567s", win="5s", tsumo=tsumo, riichi=True, seat_wind=seat_wind,
+                                       discarder_wind=disc, honba=2, kyotaku=1, rules=r)
+            value = score_from_han(tiles.han, tiles.fu, tsumo=tsumo, seat_wind=seat_wind, discarder_wind=disc,
+                                   honba=2, kyotaku=1, rules=r)
+            assert (dict(value.payments), dict(value.deltas), value.total) == (
+                dict(tiles.payments), dict(tiles.deltas), tiles.total)
+    if model == "full_amount" and preset == "kansai":
+        dealer = score_from_han(2, 30, tsumo=True, seat_wind="E", rules=r)
+        assert dict(dealer.deltas) == {"E": 2900, "S": -1500, "W": -1400}
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -27,9 +28,14 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 
 
 def _app(db: Path) -> FastAPI:
+    from fastapi.staticfiles import StaticFiles
+
+    from sanma.web.app import STATIC
+
     app = FastAPI()
     app.state.db_path = str(db)
     app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")  # tiles.js, as in sanma serve
     return app
 
 
@@ -109,7 +115,7 @@ def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updat
             phone.fill("#han", "2")
             phone.fill("#fu", "30")
             phone.click("#preview")
-            phone.wait_for_selector("#preview-out:has-text('Aki +2900')")
+            phone.wait_for_selector("#preview-table tr.total:has-text('+2,900')")
             assert phone.text_content("#state-version") == "0"  # a preview saves nothing
             phone.click("#save")
             phone.wait_for_selector("#state-version:has-text('1')")
@@ -177,3 +183,120 @@ def test_browser_table_games_of_the_same_people_count_in_standings_with_web_game
     placed = {s.name: s.placement for s in web.seats}
     assert sum(rows["Chie"]["placements"]) == 2 and rows["Chie"]["placements"][placed["Chie"] - 1] >= 1
     assert sum(r["chips"] for r in both["standings"]) == 0 and chips > 0  # club chips are counted, not 0
+
+
+def _cells(page: Any, selector: str) -> list[str]:
+    return [t.strip() for t in page.locator(selector).all_text_contents()]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_payment(tmp_path: Path) -> None:
+    """Issue 12 item 7 (the phone page): a double ron (P88) on Ben's tile — Aki by han/fu, Chie by
+    her tiles picked from the sanma tile set (no 2m-8m in the picker) with a dora indicator —
+    previewed payment by payment (the head bump's first winner, Chie, is Ben's shimocha and
+    takes the riichi stick, P48/P89), then saved; the page shows what the keeper computes for
+    the same entry. Phone-sized screenshots (390x844) are left in the test's tmp_path for a look
+    (``pytest --basetemp=DIR``)."""
+    from playwright.sync_api import sync_playwright
+
+    from sanma.rules.schema import Rules
+    from sanma.store import open_db
+    from sanma.table.keeper import Keeper
+
+    chie = {"winner": "Chie", "hand": "99m123456789p111s", "win": "9m", "dora": ["3p"]}
+    expected_entry = {"kind": "win", "from": "Ben", "riichi": ["Aki"],
+                      "wins": [{"winner": "Aki", "han": 2, "fu": 30}, chie]}
+    with open_db(":memory:") as store:  # what the keeper computes for that entry
+        k = Keeper(store)
+        ref = k.new(Rules.preset("club"), ["Aki", "Ben", "Chie"])["session"]
+        want = k.add(ref, expected_entry)
+    errors: list[str] = []
+    with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            phone.set_default_timeout(15_000)
+            phone.on("pageerror", lambda e: errors.append(str(e)))
+            phone.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            phone.goto(f"{base}/keeper")
+            phone.fill("#new-people", "Aki,Ben,Chie")
+            phone.click("#new-go")
+            phone.wait_for_url("**/keeper/1")
+            phone.wait_for_selector("#scores tr[data-person='Aki']")
+            phone.select_option("#kind", "ron")
+            phone.select_option("#from", "Ben")
+            phone.select_option("#winner", "Aki")
+            phone.fill("#han", "2")
+            phone.fill("#fu", "30")
+            phone.check("#riichi input[value='Aki']")
+            phone.check("#double")
+            phone.select_option("#winner2", "Chie")
+            phone.select_option("#how2", "tiles")
+            picker = phone.locator("#picker .tilebox").evaluate_all("es => es.map(e => e.dataset.tile)")
+            assert len(picker) == 29 and not any(t in picker for t in ("2m", "5m", "8m"))  # the sanma set
+            for t in ["9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "1s", "1s", "9m"]:
+                phone.click(f"#picker .tilebox[data-tile='{t}']")  # the 14th goes to the winning tile
+            assert phone.locator("#t1-win .tilebox").count() == 1 and phone.locator("#t1-hand .tilebox").count() == 13
+            phone.click("#target1-dora")
+            phone.click("#picker .tilebox[data-tile='3p']")
+            phone.click("#preview")
+            phone.wait_for_selector("#preview-table")
+            rows = _cells(phone, "#preview-table th")
+            # head bump order (Ben's shimocha first), then Aki's own stick put down this hand
+            assert rows[4:8] == ["Chie's win", "Aki's win", "riichi sticks", "total"], rows
+            payments = {x["winner"]: x["deltas"] for x in want["hands"][0]["payments"]}
+            chie_row = _cells(phone, "#preview-table tr:nth-child(2) td")
+            assert chie_row[2] == f"+{payments['Chie']['Chie']:,}"  # with Aki's riichi stick (head bump, P48)
+            total = _cells(phone, "#preview-table tr.total td")
+            assert total == [f"{d:+,}".replace("+0", "·") for d in want["hands"][0]["deltas"].values()]
+            assert phone.text_content("#state-version") == "0"
+            phone.screenshot(path=str(tmp_path / "keeper-preview.png"), full_page=True)
+            phone.click("#save")
+            phone.wait_for_selector("#state-version:has-text('1')")
+            for person, score in want["scores"].items():
+                shown = phone.text_content(f"#scores tr[data-person='{person}'] td.score") or ""
+                assert shown.replace(",", "") == str(score)
+            phone.wait_for_selector(f"#hands li[data-no='1']:has-text('{want['hands'][0]['summary']}')")
+            phone.screenshot(path=str(tmp_path / "keeper-saved.png"), full_page=True)
+        finally:
+            browser.close()
+    with open_db(tmp_path / "k.sqlite") as store:
+        (saved,) = Keeper(store).state(1)["hands"]
+    assert saved["entry"] == expected_entry and not errors, errors
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+def test_phone_page_writes_minus_as_triangle_under_the_official_rules(tmp_path: Path) -> None:
+    """P30 (seed 002 L39 「成績表に表記するときは、マイナスを△と表記すること」): an official session's page
+    writes a negative score, hand delta and score-sheet point with △; after the save the form is
+    empty again for the next hand."""
+    from playwright.sync_api import sync_playwright
+
+    errors: list[str] = []
+    with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.set_default_timeout(15_000)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{base}/keeper")
+            page.select_option("#new-rules", "official")
+            page.fill("#new-people", "Aki,Ben,Chie")
+            page.click("#new-go")
+            page.wait_for_selector("#scores tr[data-person='Ben']")
+            page.select_option("#kind", "ron")
+            page.select_option("#winner", "Aki")
+            page.select_option("#from", "Ben")
+            page.fill("#yakuman", "1")
+            page.click("#save")
+            page.wait_for_selector("#state-version:has-text('1')")
+            page.wait_for_selector("#sheet-box:not(.hidden)")
+            ben = page.text_content("#scores tr[data-person='Ben'] td.score") or ""
+            assert ben.startswith("△") and "-" not in ben
+            assert "Ben △" in (page.text_content("#hands li[data-no='1']") or "")
+            sheet = " ".join(_cells(page, "#sheet td"))
+            assert "△" in sheet and " -" not in sheet
+            assert page.input_value("#yakuman") == "0"  # the form is cleared for the next hand
+        finally:
+            browser.close()
+    assert not errors, errors

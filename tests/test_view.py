@@ -132,3 +132,52 @@ def test_view_rejects_a_seat_that_is_not_there() -> None:
     g = Game(Rules.preset("tenhou"), seed=1)
     with pytest.raises(ValueError, match="seat 3"):
         g.view(3)
+
+
+def _play_calls(game: Game, rng: random.Random) -> list[dict[str, object]]:
+    """Play until the game ends, taking every pon and kan on offer; the views seen after each kan."""
+    seen = []
+    melds = 0
+    while not game.done:
+        seat = game.to_move[0]
+        legal = game.legal_actions(seat)
+        order = ("daiminkan", "kakan", "ankan", "pon")
+        calls = sorted((a for a in legal if a.type in order), key=lambda a: order.index(a.type))
+        game.apply(calls[0] if calls else rng.choice([a for a in legal if a.type != "hora"] or legal))
+        now = sum(len(st.melds) for st in game.seats)
+        if now != melds and not game.done:  # a new meld (or a kan made of a pon): every seat's view and a spectator's
+            seen.extend(game.view(s).to_json() for s in range(3))
+            seen.append(game.spectator_view().to_json())
+        melds = now
+    return seen
+
+
+def test_view_names_the_kind_of_each_kan_and_a_kakans_added_tile_P12() -> None:
+    """P12 (kan dora timing differs by ankan / daiminkan / kakan): the view tells the three apart,
+    and a kakan carries the tile that was added, as the table draws it (issue 11)."""
+    kinds: Counter[str] = Counter()
+    for seed in range(40):
+        game = Game(Rules.preset("tenhou"), seed=seed)
+        for view in _play_calls(game, random.Random(seed)):
+            for s in view["seats"]:  # type: ignore[union-attr]
+                for m in s["melds"]:
+                    kinds[m["kind"]] += 1
+                    assert m["kind"] in ("pon", "daiminkan", "kakan", "ankan")
+                    assert (m["type"], m["kind"]) in {("pon", "pon"), ("kan", "daiminkan"), ("kan", "kakan"),
+                                                      ("ankan", "ankan")}
+                    assert (m["added"] is not None) == (m["kind"] == "kakan")
+                    if m["kind"] == "kakan":
+                        assert m["added"] in m["tiles"] and len(m["tiles"]) == 4
+        if all(kinds[k] for k in ("daiminkan", "kakan", "ankan")):
+            break
+    assert all(kinds[k] for k in ("pon", "daiminkan", "kakan", "ankan")), kinds
+
+
+def test_a_kakan_in_the_view_is_the_event_that_made_it_P12() -> None:
+    """The kind and added tile come from the hand's own kakan event (seat and tile), not a guess."""
+    from sanma.game.view import added_kans
+
+    events = [{"type": "start_kyoku"}, {"type": "kakan", "actor": 2, "pai": "5pr", "consumed": ["5p", "5p", "5p"]},
+              {"type": "start_kyoku"}, {"type": "kakan", "actor": 1, "pai": "9s", "consumed": ["9s", "9s", "9s"]}]
+    assert {(s, str(t)) for (s, _), t in added_kans(events).items()} == {(1, "9s")}  # only the current hand
+    assert {(s, t.mjai) for (s, _), t in added_kans(events[:2]).items()} == {(2, "5pr")}

@@ -128,3 +128,44 @@ def test_an_uploaded_rule_file_is_used(client: TestClient) -> None:
     t = client.post("/api/tables", json={"rules_toml": toml, "seats": ["human", "random", "random"]}).json()
     pub = client.get(f"/api/tables/{t['id']}").json()
     assert pub["rules"] == "club night" and pub["rules_detail"]["round_winds"] == "E"
+
+
+def test_a_finished_table_leaves_memory_and_is_read_from_the_store(client: TestClient) -> None:
+    """Issue 11: once finished and stored, the live table is dropped; the API, the record, the
+    replay and a page opened on it afterwards read the stored table (and keep nothing)."""
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    t = client.post("/api/tables", json={**BOTS, "seed": 5}).json()
+    live = tables.running[t["id"]]
+    done = _finish(client, t["id"])
+    deadline = time.monotonic() + 10
+    while t["id"] in tables.running and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert t["id"] not in tables.running
+    assert done["seed"] == "5" and done["result"]["ranks"] == list(live.game.result.ranks)
+    again = client.get(f"/api/tables/{t['id']}").json()  # from the store now: the same answer
+    assert {k: v for k, v in again.items() if k != "seats"} == {k: v for k, v in done.items() if k != "seats"}
+    assert again["round"] == {**live.public()["round"]} and again["hands"] == len(live.game.hand_results)
+    assert again["result"]["points"] == list(live.game.result.points)
+    replay = client.get(f"/api/tables/{t['id']}/replay").json()
+    assert replay["events"][1:] == live.game.events[1:] and replay["seed"] == "5"
+    assert client.get(f"/api/tables/{t['id']}/record?format=mjai").status_code == 200
+    with client.websocket_connect(f"/ws/tables/{t['id']}/watch") as ws:  # a page on the finished table
+        kinds = [ws.receive_json()["type"] for _ in range(3)]
+        while "game_result" not in kinds:
+            kinds.append(ws.receive_json()["type"])
+    assert kinds[0] == "hello" and "view" in kinds
+    assert t["id"] not in tables.running
+
+
+def test_the_lobby_lists_the_round_of_a_running_table_and_the_final_scores_of_a_finished_one(
+        client: TestClient) -> None:
+    """Issue 11: the lobby's round column was always empty (the list carried no round at all)."""
+    running = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "human", "human"]}).json()
+    finished = client.post("/api/tables", json={**BOTS, "seed": 3}).json()
+    done = _finish(client, finished["id"])
+    listing = {x["id"]: x for x in client.get("/api/tables").json()["tables"]}
+    r = listing[running["id"]]
+    assert r["round"] == {"wind": "E", "number": 1, "lap": 0, "honba": 0, "sticks": 0, "dealer": 0}
+    assert r["scores"] == [35000, 35000, 35000] and not r["finished"]
+    f = listing[finished["id"]]
+    assert f["finished"] and f["scores"] == done["result"]["scores"] and "round" not in f

@@ -174,3 +174,43 @@ def test_the_clock_plays_a_silent_seat(client: TestClient, tmp_path: Path) -> No
         rows = store.conn.execute("SELECT how FROM web_actions WHERE table_id = ? AND seat = 0", (tid,)).fetchall()
     assert rows and set(rows) == {("clock",)}
     assert client.app.state.tables.get(tid).banks[0] == 0  # type: ignore[attr-defined]
+
+
+def test_an_mjai_answer_over_the_rate_is_refused_and_asked_again(tmp_path: Path) -> None:
+    """A bot's answer refused for the rate changes nothing, and the bot is asked again with its
+    possible actions (it was left waiting for a frame that never came)."""
+    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1)) as client:
+        t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["mjai", "random", "random"], "seed": 1,
+                                             "clock": {"move": 0}}).json()
+        tid, token = t["id"], t["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/tables/{tid}/mjai?token={token}") as ws:
+            possible = ws.receive_json()[-1]["possible_actions"]
+            before = _state(client, tid)
+            ws.send_text("not even read")  # the burst's one message: refused as illegal, asked again
+            assert ws.receive_json()[0]["possible_actions"] == possible
+            ws.send_json(next(a for a in possible if a["type"] == "dahai"))  # over the rate
+            again = ws.receive_json()
+            assert again[0]["type"] == "error" and "messages a second" in again[0]["message"]
+            assert again[0]["possible_actions"] == possible and _state(client, tid) == before
+
+
+def test_a_seat_that_must_decide_again_gets_a_new_prompt_even_for_the_same_actions(tmp_path: Path) -> None:
+    """Draw 1p, discard it, draw another 1p: the seat's actions are the same as before, but it is a
+    new decision; its prompt must be new (same seq = already answered = never sent again: a stall)."""
+    from sanma.store import open_db
+    from sanma.web.tables import Tables
+
+    with open_db(tmp_path / "t.sqlite") as store:
+        tables = Tables(store)
+        t, _ = tables.create({"rules": "tenhou", "seats": ["human"] * 3, "seed": 1, "clock": {"move": 0}})
+        t._notify()
+        seat = t.game.to_move[0]
+        first, legal = t.prompt_seq[seat], t.prompt_legal[seat]
+        t.game.legal_actions = lambda s: legal if s == seat else ()  # type: ignore[method-assign]
+        t.seq += 1  # another seat's action: the seat's open prompt stays the same one
+        t._notify()
+        assert t.prompt_seq[seat] == first
+        t.seq += 1
+        t.acted[seat] = t.seq  # the seat answered, and now must decide again with the same actions
+        t._notify()
+        assert t.prompt_seq[seat] == t.seq != first

@@ -17,6 +17,7 @@ import pytest
 from websockets.sync.client import connect
 
 import sanma.web.ws as web_ws
+from sanma.store import open_db
 from web_helpers import Leak, LeakChecker, choose, mjai_answer, serving, ws_url
 
 SEED = "leak-7f3a9c2e51"
@@ -92,9 +93,13 @@ def _whole_game(tmp_path: Path) -> tuple[LeakChecker, dict[str, Any]]:
               records, tid)
         for th in threads:
             th.join(120)
-        game = app.state.tables.get(tid).game
-        assert game.done
-        checker = LeakChecker(game.events, SEED)
+        with open_db(tmp_path / "db.sqlite") as store:  # the finished game lives in the store only
+            events = [json.loads(r[0]) for r in store.conn.execute(
+                "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (tid,))]
+            (key,) = store.conn.execute("SELECT wall_key FROM web_tables WHERE id = ?", (tid,)).fetchone()
+        assert events[-1]["type"] == "end_game" and tid not in app.state.tables.running
+        assert key is not None  # an mjai seat sits: the walls are keyed, and the key is as secret as the seed
+        checker = LeakChecker(events, SEED, key)
         checker.check_page(None, watch)
         checker.check_mjai(1, frames)
         for messages in pages:
@@ -134,3 +139,14 @@ def test_the_checker_fires_when_a_payload_leaks_once(tmp_path: Path, monkeypatch
     with pytest.raises(Leak, match="cannot know"):
         _whole_game(tmp_path)
     assert leaked == [True]
+
+
+def test_the_checker_fires_on_the_wall_key_before_the_end() -> None:
+    """Proof for the key check: a payload naming a keyed table's wall key before the end leaks."""
+    events = [{"type": "start_game", "names": ["a", "b", "c"]},
+              {"type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": 0, "kyotaku": 0, "oya": 0,
+               "dora_marker": "1p", "scores": [35000] * 3, "tehais": [["?"] * 13] * 3}]
+    checker = LeakChecker(events, "seed-text", "ab" * 32)
+    checker.check(0, 1, {"type": "hello", "wall_key_hash": "cd" * 32}, "hello")  # its hash is public
+    with pytest.raises(Leak, match="wall key"):
+        checker.check(0, 1, {"type": "hello", "x": "ab" * 32}, "hello")

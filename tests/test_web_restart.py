@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
+from sanma.store import open_db
 from web_helpers import choose, serving, ws_url
 
 TABLE = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["human", "efficient", "random"],
@@ -55,7 +56,10 @@ def test_a_restarted_server_resumes_the_table_mid_hand(tmp_path: Path) -> None:
         assert [a["label"] for a in prompt_after["actions"]] == [a["label"] for a in prompt_before["actions"]]
         final, _ = _play(ws_url(base, path), rng, None)
         assert final[-1]["type"] == "game_result"
-        events = app.state.tables.running[t["id"]].game.events
+        assert t["id"] not in app.state.tables.running  # finished and stored: read from the store
+        with open_db(db) as store:
+            events = [json.loads(r[0]) for r in store.conn.execute(
+                "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (t["id"],))]
         assert httpx.get(f"{base}/api/tables/{t['id']}/replay").json()["events"][1:] == events[1:]
     # a third server rebuilds the finished game from the seed and the stored actions: the same events
     with serving(db) as (base, _):

@@ -69,3 +69,31 @@ def test_auto_toggles_choose_what_they_say() -> None:
     assert auto_action((d1, d2, kita), {}, True) is None  # ... unless a kita (or a win, a kan) is offered
     assert auto_action((d1, d2, kita), {"auto_kita": True}, True) == kita
     assert auto_action((d1, d2), {}, False) is None
+
+
+def test_final_settlement_is_the_engines_with_the_sinking_uma_it_applied_P26_P27() -> None:
+    """P26/P27 (OFFICIAL, seed 002 L37-38): sinking uma is +30/-10/-20 with one player floating but
+    +20/+10/-30 with two; the final table shows the uma the settlement applied (settle.uma_by_seat
+    via flow.final), not the rules' list by placement, and the points are the engine's own."""
+    from sanma.game.settle import uma_by_seat
+
+    rules = Rules.preset("official")
+    two_floating = 0
+    for g, _ in _games("official", 10):  # seed 9 ends 58,000 / 40,000 / 22,000: two float
+        final = game_result(g)
+        r = g.result
+        assert final["points"] == list(r.points) and final["chips"] == list(r.chips)
+        assert final["uma_seats"] == list(uma_by_seat(rules, r.scores, r.ranks))
+        floating = sum(1 for x in r.scores if x >= rules.return_points)
+        by_rank = [final["uma_seats"][r.ranks.index(k)] for k in (1, 2, 3)]
+        if floating >= 2 and len(set(r.scores)) == 3:
+            two_floating += 1
+            assert by_rank == [20, 10, -30]
+            assert by_rank != [rules.uma[k] for k in range(3)]  # what the page used to show
+            for s in range(3):  # no oka in seed 002; the rest of each seat's points is (score - return) / 1000
+                if not g.end_reason or "bust" not in str(g.end_reason):
+                    assert abs(final["points"][s] - ((r.scores[s] - rules.return_points) / 1000
+                                                     + final["uma_seats"][s])) < 0.05 + rules.bust_rank_points
+        elif floating <= 1 and len(set(r.scores)) == 3:
+            assert by_rank == [30, -10, -20]
+    assert two_floating, "no official game with two floating players among the seeds"

@@ -3,7 +3,9 @@ draw checked; a record whose draws do not match the seed's walls is caught."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 import time
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from typer.testing import CliRunner
 
 from sanma.cli import app as cli
 from sanma.web import create_app
+from web_helpers import mjai_answer
 
 runner = CliRunner()
 
@@ -65,3 +68,75 @@ def test_verify_refuses_what_it_cannot_check(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "still being played" in r.output
     r = runner.invoke(cli, ["verify", "--db", str(db), "nosuch"])
     assert r.exit_code == 2 and "no served table" in r.output
+
+
+def _bot_plays(client: TestClient, tid: str, token: str, rng: random.Random, limit: int | None) -> bool:
+    """The external mjai seat answers ``limit`` prompts (None: to the end); True at end_game."""
+    answered = 0
+    with client.websocket_connect(f"/ws/tables/{tid}/mjai?token={token}") as ws:
+        while True:
+            batch = ws.receive_json()
+            if any(e["type"] == "end_game" for e in batch):
+                return True
+            assert batch[-1]["type"] != "error", batch
+            a = mjai_answer(batch, rng)
+            if a is not None:
+                if limit is not None and answered >= limit:
+                    return False
+                ws.send_json(a)
+                answered += 1
+
+
+def test_a_table_with_an_mjai_seat_keys_its_walls_and_verify_checks_them(tmp_path: Path) -> None:
+    """Issue 11 / issue 14 item 8: an external bot's table keys its walls with a secret per table
+    (``Game(wall_key=...)``, from ``secrets``): the key's hash is shown before the deal and the key
+    with the seed after it; a restart goes on with the same walls; ``sanma verify`` re-deals with
+    the key from the record or the database, and without the key the walls are not the seed's."""
+    db = tmp_path / "db.sqlite"
+    body = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["mjai", "efficient", "random"],
+            "seed": 31, "clock": {"move": 0}}
+    rng = random.Random(4)
+    fast = {"rate": 10_000, "burst": 10_000}  # the scripted bot answers at once: no rate refusals
+    with TestClient(create_app(db, **fast)) as client:
+        t = client.post("/api/tables", json=body).json()
+        tid, token = t["id"], t["seats"][0]["token"]
+        before = client.get(f"/api/tables/{tid}").json()
+        assert len(before["wall_key_hash"]) == 64 and "wall_key" not in before and "seed" not in before
+        assert not _bot_plays(client, tid, token, rng, 15)
+    with TestClient(create_app(db, **fast)) as client:  # a restart mid-game: the same keyed walls go on
+        assert _bot_plays(client, tid, token, rng, None)
+        deadline = time.monotonic() + 60
+        while not (after := client.get(f"/api/tables/{tid}").json())["finished"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        record = client.get(f"/api/tables/{tid}/record?format=mjai").text
+        replay = client.get(f"/api/tables/{tid}/replay").json()
+    key = after["wall_key"]
+    assert hashlib.sha256(key.encode()).hexdigest() == before["wall_key_hash"] and replay["wall_key"] == key
+    assert json.loads(record.splitlines()[0])["wall_key"] == key
+    path = tmp_path / "game.mjson"
+    path.write_text(record)
+    for args in (["verify", str(path)], ["verify", "--db", str(db), tid]):
+        ok = runner.invoke(cli, args)
+        assert ok.exit_code == 0 and ok.stdout.startswith("OK: ") and key in ok.stdout, ok.output
+    lines = record.splitlines()
+    first = json.loads(lines[0])
+    del first["wall_key"]
+    unkeyed = tmp_path / "unkeyed.mjson"
+    unkeyed.write_text("\n".join([json.dumps(first), *lines[1:]]))
+    r = runner.invoke(cli, ["verify", str(unkeyed)])
+    assert r.exit_code == 1 and "MISMATCH" in r.stdout  # the seed alone does not give these walls
+    first["wall_key"] = "zz"
+    unkeyed.write_text("\n".join([json.dumps(first), *lines[1:]]))
+    r = runner.invoke(cli, ["verify", str(unkeyed)])
+    assert r.exit_code == 2 and "64 hex digits" in r.output
+
+
+def test_tables_of_people_and_built_in_bots_keep_seed_only_walls() -> None:
+    """Only an external program at the table needs the key: a chosen seed stays reproducible."""
+    from sanma.web.tables import parse_settings
+
+    assert parse_settings({"rules": "tenhou", "seats": ["human", "efficient", "random"]}).wall_key is None
+    keys = {parse_settings({"rules": "tenhou", "seats": ["human", "mjai", "random"], "seed": 1}).wall_key
+            for _ in range(3)}
+    assert len(keys) == 3 and all(k is not None and len(k) == 32 for k in keys)

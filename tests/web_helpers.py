@@ -132,9 +132,10 @@ class LeakChecker:
     seat, a wall tile or an unrevealed indicator: a payload that names one leaks.
     """
 
-    def __init__(self, events: Sequence[dict[str, Any]], seed: str) -> None:
+    def __init__(self, events: Sequence[dict[str, Any]], seed: str, wall_key: str | None = None) -> None:
         self.events = list(events)
         self.seed = seed
+        self.wall_key = wall_key  # a keyed table's wall key (hex): as secret as the seed until the end
         self.known: dict[int | None, list[frozenset[str]]] = {}
         for seat in (0, 1, 2, None):
             seen: set[str] = set()
@@ -168,6 +169,8 @@ class LeakChecker:
         text = json.dumps(payload)
         if self.seed in text:
             raise Leak(f"{what} to seat {seat}: the seed before the game ended: {text[:200]}")
+        if self.wall_key is not None and self.wall_key in text:
+            raise Leak(f"{what} to seat {seat}: the wall key before the game ended: {text[:200]}")
         unknown = tile_names(payload) - self.known[seat][index]
         if unknown:
             raise Leak(f"{what} to seat {seat} at event {index}: names {sorted(unknown)} it cannot know: {text[:300]}")

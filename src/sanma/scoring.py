@@ -206,6 +206,34 @@ def min_han_at(rules: Rules, honba: int) -> int:
     return 2 if rules.shibari_from_honba and honba >= rules.shibari_from_honba else rules.min_han
 
 
+def _paid_and_deltas(seat: int, disc: int | None, pay_dealer: int, pay_other: int, honba: int, kyotaku: int,
+                     rules: Rules) -> tuple[dict[str, int], dict[str, int]]:
+    """A win's payments by seat wind and its deltas (§4.2; honba P43 / P44; riichi sticks P48):
+    ``seat`` and ``disc`` are wind codes (27 = East), ``disc`` None for a tsumo; ``pay_dealer`` /
+    ``pay_other`` as :func:`payments` gives them (a ron: the discarder pays ``pay_dealer``)."""
+    me = WIND_NAMES[seat - 27]
+    if disc is None:
+        extra = honba * rules.honba_tsumo
+        if seat == 27:
+            paid = {"S": pay_dealer, "W": pay_other}  # equal but under full_amount (payments())
+            deltas = {"E": pay_dealer + pay_other + 2 * extra, "S": -pay_dealer - extra, "W": -pay_other - extra}
+        else:
+            other = "W" if me == "S" else "S"
+            paid = {"E": pay_dealer, other: pay_other}
+            deltas = {"E": -pay_dealer - extra, "S": 0, "W": 0}
+            deltas[other] = -pay_other - extra
+            deltas[me] = pay_dealer + pay_other + 2 * extra
+    else:
+        dw = WIND_NAMES[disc - 27]
+        paid = {dw: pay_dealer}
+        deltas = {"E": 0, "S": 0, "W": 0}
+        deltas[dw] = -pay_dealer - honba * rules.honba_ron
+        deltas[me] = pay_dealer + honba * rules.honba_ron
+    if kyotaku:
+        deltas[me] += kyotaku * rules.riichi_deposit
+    return paid, deltas
+
+
 def score_from_han(
     han: int, fu: int, *, yakuman: int = 0, yaku: Sequence[str] = (), tsumo: bool = False, seat_wind: str = "E",
     discarder_wind: str | None = None, honba: int = 0, kyotaku: int = 0, rules: Rules | None = None,
@@ -254,21 +282,7 @@ def score_from_han(
                   else Yaku(n, 1) for i, n in enumerate(yaku))
     dealer = me == 27
     pay_dealer, pay_other = payments(basic, dealer, tsumo, rules)
-    w = WIND_NAMES[me - 27]
-    if tsumo:
-        extra = honba * rules.honba_tsumo
-        paid = {x: pay_other for x in WIND_NAMES if x != w} if dealer else {
-            "E": pay_dealer, ("W" if w == "S" else "S"): pay_other}
-        deltas = {x: -(paid[x] + extra) if x != w else 0 for x in WIND_NAMES}
-        deltas[w] = -sum(deltas.values())
-    else:
-        assert disc is not None
-        dw = WIND_NAMES[disc - 27]
-        paid = {dw: pay_dealer}
-        deltas = {"E": 0, "S": 0, "W": 0}
-        deltas[dw] = -pay_dealer - honba * rules.honba_ron
-        deltas[w] = pay_dealer + honba * rules.honba_ron
-    deltas[w] += kyotaku * rules.riichi_deposit
+    paid, deltas = _paid_and_deltas(me, disc, pay_dealer, pay_other, honba, kyotaku, rules)
     return Score(han=han, fu=fu, yaku=lines, yakuman=1 if kazoe else yakuman, limit=limit,
                  total=pay_dealer + pay_other if tsumo else pay_dealer, deltas=MappingProxyType(deltas),
                  payments=MappingProxyType(paid), kazoe=kazoe, dealer=dealer, tsumo=tsumo)
@@ -671,27 +685,7 @@ def score_hand(
     if pay is None:
         pay = table.payments[basic << 2 | dealer << 1 | tsumo] = payments(basic, dealer, tsumo, rules)
     pay_dealer, pay_other = pay
-    me = WIND_NAMES[seat - 27]
-    if tsumo:
-        extra = honba * rules.honba_tsumo
-        if dealer:
-            paid = {"S": pay_dealer, "W": pay_other}  # equal but under full_amount (payments())
-            deltas = {"E": pay_dealer + pay_other + 2 * extra, "S": -pay_dealer - extra, "W": -pay_other - extra}
-        else:
-            other = "W" if me == "S" else "S"
-            paid = {"E": pay_dealer, other: pay_other}
-            deltas = {"E": -pay_dealer - extra, "S": 0, "W": 0}
-            deltas[other] = -pay_other - extra
-            deltas[me] = pay_dealer + pay_other + 2 * extra
-    else:
-        assert disc is not None
-        dw = WIND_NAMES[disc - 27]
-        paid = {dw: pay_dealer}
-        deltas = {"E": 0, "S": 0, "W": 0}
-        deltas[dw] = -pay_dealer - honba * rules.honba_ron
-        deltas[me] = pay_dealer + honba * rules.honba_ron
-    if kyotaku:
-        deltas[me] += kyotaku * rules.riichi_deposit
+    paid, deltas = _paid_and_deltas(seat, disc, pay_dealer, pay_other, honba, kyotaku, rules)
     return Score(han=han, fu=fu, yaku=yaku_lines, yakuman=multiplier, limit=limit,
                  total=pay_dealer + pay_other if tsumo else pay_dealer, deltas=MappingProxyType(deltas),
                  fu_breakdown=breakdown, payments=MappingProxyType(paid), kazoe=kazoe, dealer=dealer,

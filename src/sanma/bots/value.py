@@ -33,12 +33,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import SanmaError
-from ..game.flow import hands_left
-from ..game.payout import Win, chiicha_chips, expected_win_chips
+from ..game.flow import hands_left, is_opening_hand
+from ..game.payout import Hora, Win, chiicha_chips, expected_win_chips, game_end_payments, settle_hora
 from ..game.settle import bust_chips_owed, final_result, is_bust
 from ..hand import Meld
 from ..rules.schema import Rules
-from ..scoring import Score, basic_points, payments, score_hand
+from ..scoring import Score, basic_points, payments, score_from_han, score_hand
 from ..tiles import NUM_KINDS, SEATS, Tile, seat_wind
 
 #: What one chip is worth in points when the bot weighs it (a common parlour exchange; the seeds
@@ -75,7 +75,7 @@ def table_of(obs: Mapping[str, Any], rules: Rules, chip_points: float = CHIP_POI
         round_index = rules.round_winds.index(wind) if wind in rules.round_winds else len(rules.round_winds)
     return Table(seat=obs["seat"], dealer=obs["dealer"], scores=tuple(obs["scores"]), honba=obs["honba"],
                  kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]),
-                 opening=round_index == 0 and obs["kyoku"] == 1, chip_points=rules.chip_points or chip_points)
+                 opening=is_opening_hand(round_index, obs["kyoku"] - 1), chip_points=rules.chip_points or chip_points)
 
 
 def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: float = 0.0) -> float:
@@ -291,19 +291,20 @@ def deal_in_value(rules: Rules, table: Table, winner: int, han: float) -> float:
     """The worth (negative) to ``table.seat`` of dealing into ``winner``'s hand of about ``han``
     han: its ron, the riichi sticks it collects, expected ura chips and, when this seat would bust,
     the bust chips and dobon fee (P110-P112)."""
-    h = max(1, round(han))
-    basic, _ = basic_points(h, 30, rules)
-    ron, _ = payments(basic, winner == table.dealer, False, rules)
-    cost = ron + table.honba * rules.honba_ron
-    deltas = [0] * SEATS
-    deltas[table.seat] -= cost
-    deltas[winner] += cost + table.kyotaku * rules.riichi_deposit
+    me = table.seat
+    score = score_from_han(max(1, round(han)), 30, seat_wind=table.wind(winner), discarder_wind=table.wind(me),
+                           rules=rules)
+    # the ron, its honba and the sticks as payout settles them (P43, P48)
+    paid = settle_hora(rules, Hora((Win(winner, score),), me), scores=table.scores, dealer=table.dealer,
+                       honba=table.honba, kyotaku=table.kyotaku)
+    deltas = list(paid.deltas)
     chips = -URA_CHANCE * rules.chip_ura if rules.chips and rules.ura_dora else 0.0
-    left = table.scores[table.seat] - cost
-    if is_bust(rules, left):
-        chips -= bust_chips(rules, table, left)
-        deltas[table.seat] -= rules.dobon_fee
-        deltas[winner] += rules.dobon_fee
+    after = [s + d for s, d in zip(table.scores, deltas, strict=True)]
+    if is_bust(rules, after[me]):  # the bust chips and dobon fee as the game's end pays them (P110-P112)
+        end_scores, end_chips = game_end_payments(rules, after, (0,) * SEATS, busted=(me,), busters=(winner,),
+                                                  opening=table.opening, dealer=table.dealer)
+        deltas = [d + e - a for d, e, a in zip(deltas, end_scores, after, strict=True)]
+        chips += end_chips[me]
     return outcome_value(rules, table, deltas, chips)
 
 

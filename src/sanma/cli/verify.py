@@ -2,7 +2,8 @@
 seed and check every deal, draw and indicator (the fairness check of the browser table).
 
 ``FILE`` is the game's mjai record (``GET /api/tables/ID/record?format=mjai``: its ``start_game``
-carries the seed once the game is over); ``--db PATH ID`` reads a served table from the database.
+carries the seed once the game is over, and the wall key of a table where an external mjai bot
+sat); ``--db PATH ID`` reads a served table from the database.
 """
 
 from __future__ import annotations
@@ -40,9 +41,11 @@ def _same(name: Any, tile: Any) -> bool:
     return isinstance(name, str) and name in (tile.mjai, str(tile))
 
 
-def verify_events(events: Sequence[dict[str, Any]], rules: Rules, seed: str) -> Verdict:
-    """Re-deal each hand's wall from ``seed`` and compare the deal, every draw (replacements too),
-    every dora indicator and the ura indicators with what the events say happened."""
+def verify_events(events: Sequence[dict[str, Any]], rules: Rules, seed: str,
+                  wall_key: bytes | None = None) -> Verdict:
+    """Re-deal each hand's wall from ``seed`` (keyed by ``wall_key`` when the table had one) and
+    compare the deal, every draw (replacements too), every dora indicator and the ura indicators
+    with what the events say happened."""
     from ..game.wall import hand_wall
 
     problems: list[str] = []
@@ -53,7 +56,7 @@ def verify_events(events: Sequence[dict[str, Any]], rules: Rules, seed: str) -> 
         t = e.get("type")
         try:
             if t == "start_kyoku":
-                wall = hand_wall(rules, seed, hands)
+                wall = hand_wall(rules, seed, hands, wall_key)
                 hands += 1
                 where = f"hand {hands} ({e.get('bakaze')}{e.get('kyoku')}, {e.get('honba')} honba)"
                 for i, tiles in enumerate(wall.haipai):
@@ -89,7 +92,23 @@ def verify_events(events: Sequence[dict[str, Any]], rules: Rules, seed: str) -> 
     return Verdict(hands, draws, tuple(problems))
 
 
-def _read_file(path: Path, rules_spec: str | None) -> tuple[list[dict[str, Any]], Rules, str]:
+def _key(value: Any, where: str) -> bytes | None:
+    """A published wall key (64 hex digits), or None for a table without one."""
+    if value is None:
+        return None
+    try:
+        key = bytes.fromhex(value) if isinstance(value, str) else b""
+    except ValueError:
+        key = b""
+    if len(key) != 32:
+        raise VerifyError(f"{where}: the wall key must be 64 hex digits, not {str(value)[:80]!r}")
+    return key
+
+
+Source = tuple[list[dict[str, Any]], Rules, str, bytes | None]
+
+
+def _read_file(path: Path, rules_spec: str | None) -> Source:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -111,25 +130,26 @@ def _read_file(path: Path, rules_spec: str | None) -> tuple[list[dict[str, Any]]
     if not isinstance(seed, str | int) or isinstance(seed, bool):
         raise VerifyError(f"{path}: start_game carries no seed (the server publishes it after the game)")
     rules = load_rules(rules_spec) if rules_spec else Rules.preset(str(events[0].get("rules", "")))
-    return events, rules, str(seed)
+    return events, rules, str(seed), _key(events[0].get("wall_key"), f"{path}: start_game")
 
 
-def _read_db(db: Path, table_id: str) -> tuple[list[dict[str, Any]], Rules, str]:
+def _read_db(db: Path, table_id: str) -> Source:
     from ..rules.loader import from_dict
     from ..store import open_db
 
     if not db.exists():
         raise VerifyError(f"{db}: no such database")
     with open_db(db) as store:
-        row = store.conn.execute("SELECT rules_json, rules_name, seed, finished FROM web_tables WHERE id = ?",
-                                 (table_id,)).fetchone()
+        row = store.conn.execute("SELECT rules_json, rules_name, seed, finished, wall_key FROM web_tables "
+                                 "WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             raise VerifyError(f"{db}: no served table {table_id!r}")
         if not row[3]:
             raise VerifyError(f"table {table_id!r} is still being played: its seed is published after the game")
         events = [json.loads(r[0]) for r in store.conn.execute(
             "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (table_id,))]
-    return events, from_dict(json.loads(row[0]), f"table {table_id}", name=row[1]), str(row[2])
+    return (events, from_dict(json.loads(row[0]), f"table {table_id}", name=row[1]), str(row[2]),
+            _key(row[4], f"table {table_id}"))
 
 
 def verify(
@@ -151,15 +171,17 @@ def verify(
     """
     with cli_errors():
         if db is not None:
-            events, ruleset, seed = _read_db(db, target)
+            events, ruleset, seed, key = _read_db(db, target)
         else:
-            events, ruleset, seed = _read_file(Path(target), rules)
-        verdict = verify_events(events, ruleset, seed)
+            events, ruleset, seed, key = _read_file(Path(target), rules)
+        verdict = verify_events(events, ruleset, seed, key)
     for p in verdict.problems:
         typer.echo(p, err=True)
     status = "OK" if verdict.ok else "MISMATCH"
+    keyed = (f" keyed by wall key {key.hex()} (SHA-256 {hashlib.sha256(key.hex().encode()).hexdigest()})"
+             if key is not None else "")
     typer.echo(f"{status}: {verdict.hands} hands, {verdict.draws} draws checked against the walls of seed "
-               f"{seed!r} (SHA-256 {hashlib.sha256(seed.encode()).hexdigest()})")
+               f"{seed!r} (SHA-256 {hashlib.sha256(seed.encode()).hexdigest()}){keyed}")
     if not verdict.ok:
         raise typer.Exit(1)
 

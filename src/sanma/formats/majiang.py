@@ -14,8 +14,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .. import events as ev
 from ..errors import RecordError, SanmaError
-from ..tiles import Tile, to_mpsz
+from ..tiles import NORTH, Tile, to_mpsz
 from .record import (
     DrawResult,
     GameRecord,
@@ -107,20 +108,26 @@ class _Kyoku:
             out[self.seat(rel)] = as_int(v, what)
         return tuple(out)
 
-    def event(self, ev: dict[str, Any]) -> None:
+    def event(self, entry: dict[str, Any]) -> None:
         rp = self.replay
-        (name, body), = ev.items()
+        (name, body), = entry.items()
         if not isinstance(body, dict):
             raise RecordError(f"{name} is not an object")
         if name in ("zimo", "gangzimo"):
-            rp.draw(self.seat(body.get("l")), tile(body.get("p")))
+            rp.play(ev.Tsumo(self.seat(body.get("l")), tile(body.get("p"))))
         elif name == "dapai":
             p = body.get("p")
             t = tile(p)
             assert isinstance(p, str)
-            rp.discard(self.seat(body.get("l")), t, tsumogiri="_" in p, riichi="*" in p)
+            seat = self.seat(body.get("l"))
+            if "*" in p:  # a riichi declared with this discard
+                rp.play(ev.Reach(seat))
+            rp.play(ev.Dahai(seat, t, "_" in p))
         elif name == "penuki":
-            rp.kita(self.seat(body.get("l")), tile(body.get("p", "z4")))
+            seat = self.seat(body.get("l"))
+            if tile(body.get("p", "z4")).kind != NORTH:
+                rp.problem(f"penuki {body.get('p')!r} by seat {seat} is not a North (z4)")
+            rp.play(ev.Kita(seat))
         elif name == "fulou":
             self.fulou(self.seat(body.get("l")), body.get("m"))
         elif name == "gang":
@@ -128,7 +135,7 @@ class _Kyoku:
         elif name == "kaigang":
             t = tile(body.get("baopai"))
             self.dora.append(t)
-            rp.dora(t)
+            rp.play(ev.Dora(t))
         elif name == "hule":
             self.hule(body)
         elif name == "pingju":
@@ -150,9 +157,9 @@ class _Kyoku:
         offer = self.replay.offer
         from_seat = offer[1] if offer else (seat + 2) % 3
         if len(tiles) == 3:
-            self.replay.pon(seat, from_seat, called, tuple(tiles[:-1]))
+            self.replay.play(ev.Pon(seat, from_seat, called, tuple(tiles[:-1])))
         elif len(tiles) == 4:
-            self.replay.daiminkan(seat, from_seat, called, tuple(tiles[:-1]))
+            self.replay.play(ev.Daiminkan(seat, from_seat, called, tuple(tiles[:-1])))
         else:
             raise RecordError(f"fulou {m!r} has {len(tiles)} tiles (chi is not allowed in sanma)")
 
@@ -161,9 +168,10 @@ class _Kyoku:
             raise RecordError(f"gang {m!r} is not like 's4444' or 'z111=1'")
         suit = mm.group(1)
         if mm.group(4):  # kakan: pon digits, mark, added digit
-            self.replay.kakan(seat, Tile.parse(mm.group(4) + suit))
+            pon = tuple(Tile.parse(d + suit) for d in mm.group(2))
+            self.replay.play(ev.Kakan(seat, Tile.parse(mm.group(4) + suit), pon))
         elif len(mm.group(2)) == 4 and not mm.group(3):
-            self.replay.ankan(seat, Tile.parse(mm.group(2)[0] + suit))
+            self.replay.play(ev.Ankan(seat, tuple(Tile.parse(d + suit) for d in mm.group(2))))
         else:
             raise RecordError(f"gang {m!r} is neither an ankan nor a kakan")
 
@@ -239,11 +247,11 @@ class _Reader:
                     raise RecordError("kyoku does not start with qipai")
                 k = _Kyoku(self, events[0]["qipai"], i)
                 label = k.label
-                for j, ev in enumerate(events[1:], 1):
+                for j, entry in enumerate(events[1:], 1):
                     k.replay.where = f"event {j}"
-                    if not isinstance(ev, dict) or len(ev) != 1:
+                    if not isinstance(entry, dict) or len(entry) != 1:
                         raise RecordError(f"event {j} is not a one-key object")
-                    k.event(ev)
+                    k.event(entry)
                 if not k.results:
                     p.add("kyoku has no result (hule/pingju)", label)
                 kyoku.append(k.record())

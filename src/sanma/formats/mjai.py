@@ -68,40 +68,14 @@ class _Kyoku:
                                   kyotaku=self.kyotaku, live_draws=reader.live_draws)
         self.draw_deltas_pending = False
         self.results: list[Result] = []
-        self.reach: int | None = None
-        self.open_reach = False
         self.events = 0
 
     def event(self, e: ev.Event) -> None:
         rp = self.replay
         self.events += 1
-        if isinstance(e, ev.Tsumo):
-            rp.draw(e.actor, _known(e.pai, "pai"))
-        elif isinstance(e, ev.Dahai):
-            seat = e.actor
-            riichi = self.reach == seat
-            self.reach = None
-            rp.discard(seat, e.pai, tsumogiri=e.tsumogiri, riichi=riichi, open_riichi=riichi and self.open_reach)
-        elif isinstance(e, ev.Pon):
-            rp.pon(e.actor, e.target, e.pai, e.consumed)
-        elif isinstance(e, ev.Daiminkan):
-            rp.daiminkan(e.actor, e.target, e.pai, e.consumed)
-        elif isinstance(e, ev.Kakan):
-            rp.kakan(e.actor, e.pai)
-        elif isinstance(e, ev.Ankan):
-            rp.ankan(e.actor, e.consumed[0])
-        elif isinstance(e, ev.Kita):
-            rp.kita(e.actor, ev.NORTH_TILE)
-        elif isinstance(e, ev.Reach):
-            self.reach = e.actor
-            self.open_reach = e.open
-        elif isinstance(e, ev.Flower):
-            rp.flower(e.actor, e.pai)
-        elif isinstance(e, ev.ReachAccepted):
-            rp.finish()
-        elif isinstance(e, ev.Dora):
-            self.dora.append(e.marker)
-            rp.dora(e.marker)
+        if rp.play(e):  # the play itself (draws, discards, calls, kita, flowers, riichi, dora)
+            if isinstance(e, ev.Dora):
+                self.dora.append(e.marker)
         elif isinstance(e, ev.Hora):
             self.hora(e)
         elif isinstance(e, ev.Ryukyoku):

@@ -465,6 +465,7 @@ class KyokuReplay:
         self.last_was_replacement = [False] * self.n
         # the last tile offered to the others: (kind, seat, tile) with kind discard/kakan/ankan/kita
         self.offer: tuple[str, int, Tile] | None = None
+        self.declared: tuple[int, bool] | None = None  # a ``reach`` (seat, open) whose discard comes next
         self.where = ""
 
     # -- helpers ------------------------------------------------------------------------------
@@ -503,6 +504,50 @@ class KyokuReplay:
         self.ippatsu = [False] * self.n
 
     # -- actions ------------------------------------------------------------------------------
+    def play(self, e: ev.Event) -> bool:
+        """Replay one typed play event — what every reader turns its format's moves into (mjai,
+        mjlog, tenhou.net/6, majiang): a draw, a discard (riichi when a ``reach`` came just before),
+        a call, kita, a flower, a riichi accepted, a kan dora. False for any other event (a kyoku's
+        start, end or result: the reader's own).
+
+        >>> rp = KyokuReplay(Problems("x", False), "E1", 0, [[Tile.parse("1p")] * 13] * 3)
+        >>> rp.play(ev.Tsumo(0, Tile.parse("9s"))), rp.play(ev.Reach(0)), rp.play(ev.Dahai(0, Tile.parse("9s"), True))
+        (True, True, True)
+        >>> rp.events[-1], rp.play(ev.EndKyoku(None, None))
+        (Discard(seat=0, tile=Tile.parse('9s'), tsumogiri=True, riichi=True, open_riichi=False), False)
+        """
+        if isinstance(e, ev.Tsumo):
+            if e.pai is None:
+                raise RecordError("pai: a hidden tile ('?') in a record")
+            self.draw(e.actor, e.pai)
+        elif isinstance(e, ev.Dahai):
+            declared = self.declared
+            self.declared = None
+            riichi = declared is not None and declared[0] == e.actor
+            self.discard(e.actor, e.pai, tsumogiri=e.tsumogiri, riichi=riichi,
+                         open_riichi=riichi and declared is not None and declared[1])
+        elif isinstance(e, ev.Pon):
+            self.pon(e.actor, e.target, e.pai, e.consumed)
+        elif isinstance(e, ev.Daiminkan):
+            self.daiminkan(e.actor, e.target, e.pai, e.consumed)
+        elif isinstance(e, ev.Kakan):
+            self.kakan(e.actor, e.pai)
+        elif isinstance(e, ev.Ankan):
+            self.ankan(e.actor, e.consumed[0])
+        elif isinstance(e, ev.Kita):
+            self.kita(e.actor, NORTH_TILE)
+        elif isinstance(e, ev.Flower):
+            self.flower(e.actor, e.pai)
+        elif isinstance(e, ev.Reach):
+            self.declared = (e.actor, e.open)
+        elif isinstance(e, ev.ReachAccepted):
+            self.finish()
+        elif isinstance(e, ev.Dora):
+            self.dora(e.marker)
+        else:
+            return False
+        return True
+
     def draw(self, seat: int, tile: Tile) -> None:
         if not self._seat_ok(seat):
             return

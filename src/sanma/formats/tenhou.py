@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any, cast
 from xml.etree import ElementTree as ET
 
+from .. import events as ev
 from ..errors import RecordError, SanmaError
-from ..tiles import NUM_KINDS, Tile
+from ..tiles import NORTH, NUM_KINDS, Tile
 from .record import (
     LIMITS,
     DrawResult,
@@ -206,7 +207,6 @@ class _MjlogKyoku:
         self.ura: tuple[Tile, ...] = ()
         self.replay = KyokuReplay(p, self.label, self.dealer, hands, kyotaku=self.kyotaku)
         self.results: list[Result] = []
-        self.riichi_step1: int | None = None
         self.last_draw_id: list[int | None] = [None, None, None]
 
     def tile(self, tid: int) -> Tile:
@@ -227,13 +227,11 @@ class _MjlogKyoku:
         self._new_id(tid, "draw")
         self.ids[seat].append(tid)
         self.last_draw_id[seat] = tid
-        self.replay.draw(seat, self.tile(tid))
+        self.replay.play(ev.Tsumo(seat, self.tile(tid)))
 
     def discard(self, seat: int, tid: int) -> None:
         self._remove_id(seat, tid, "discard")
-        riichi = self.riichi_step1 == seat
-        self.riichi_step1 = None
-        self.replay.discard(seat, self.tile(tid), tsumogiri=self.last_draw_id[seat] == tid, riichi=riichi)
+        self.replay.play(ev.Dahai(seat, self.tile(tid), self.last_draw_id[seat] == tid))
         self.last_draw_id[seat] = None
 
     def meld(self, seat: int, m: int) -> None:
@@ -243,16 +241,16 @@ class _MjlogKyoku:
             raise RecordError(f"N m={m}: chi is not allowed in sanma")
         if kind == "kita":
             self._remove_id(seat, called, "kita")
-            rp.kita(seat, self.tile(called))
+            rp.play(ev.Kita(seat))
             return
         if kind == "ankan":
             for i in ids:
                 self._remove_id(seat, i, "ankan")
-            rp.ankan(seat, self.tile(ids[0]))
+            rp.play(ev.Ankan(seat, tuple(self.tile(i) for i in ids)))
             return
         if kind == "kakan":
             self._remove_id(seat, called, "kakan")
-            rp.kakan(seat, self.tile(called))
+            rp.play(ev.Kakan(seat, self.tile(called), tuple(self.tile(i) for i in ids if i != called)))
             return
         from_seat = (seat + rel) % 4
         if from_seat == 3:
@@ -261,10 +259,8 @@ class _MjlogKyoku:
             if i != called:
                 self._remove_id(seat, i, kind)
         hand_tiles = tuple(self.tile(i) for i in ids if i != called)
-        if kind == "pon":
-            rp.pon(seat, from_seat, self.tile(called), hand_tiles)
-        else:
-            rp.daiminkan(seat, from_seat, self.tile(called), hand_tiles)
+        call = ev.Pon if kind == "pon" else ev.Daiminkan
+        rp.play(call(seat, from_seat, self.tile(called), hand_tiles))
 
     def agari(self, el: ET.Element, index: int) -> None:
         p = self.r.problems
@@ -403,14 +399,12 @@ class _MjlogReader:
                     cur.meld(as_int(el.get("who"), "N who"), as_int(el.get("m"), "N m"))
                 elif tag == "REACH":
                     who, step = as_int(el.get("who"), "REACH who"), as_int(el.get("step"), "REACH step")
-                    if step == 1:
-                        cur.riichi_step1 = who
-                    else:
-                        cur.replay.finish()  # the deposit is paid: the stick is on the table
+                    # step 1 declares with the next discard; step 2: the stick is on the table
+                    cur.replay.play(ev.Reach(who) if step == 1 else ev.ReachAccepted(who))
                 elif tag == "DORA":
                     t = cur.tile(as_int(el.get("hai"), "DORA hai"))
                     cur.dora.append(t)
-                    cur.replay.dora(t)
+                    cur.replay.play(ev.Dora(t))
                 elif tag == "AGARI":
                     cur.agari(el, len(kyoku))
                 elif tag == "RYUUKYOKU":
@@ -569,7 +563,7 @@ class _Tenhou6Kyoku:
         self.ti[seat] += 1
         if isinstance(item, str):
             raise RecordError(f"call {item!r} where seat {seat} should draw")
-        self.replay.draw(seat, tile_from_code(item))
+        self.replay.play(ev.Tsumo(seat, tile_from_code(item)))
         return True
 
     def _act(self, seat: int) -> str:
@@ -586,34 +580,37 @@ class _Tenhou6Kyoku:
                 if item == 60:
                     if drawn is None:
                         raise RecordError(f"tsumogiri (60) by seat {seat} without a draw")
-                    rp.discard(seat, drawn, tsumogiri=True)
+                    rp.play(ev.Dahai(seat, drawn, True))
                 else:
-                    rp.discard(seat, tile_from_code(item), tsumogiri=False)
+                    rp.play(ev.Dahai(seat, tile_from_code(item), False))
                 return "discard"
             if not isinstance(item, str):
                 raise RecordError(f"discard entry {item!r} is neither a tile code nor an action")
             if item.startswith(("r", "o")):  # "o": open riichi, a sanma extension (club rules)
                 code = as_int(item[1:], f"riichi discard {item!r}")
                 drawn = rp.last_draw[seat]
-                opened = item.startswith("o")
-                if code == 60:
-                    if drawn is None:
-                        raise RecordError(f"tsumogiri riichi by seat {seat} without a draw")
-                    rp.discard(seat, drawn, tsumogiri=True, riichi=True, open_riichi=opened)
-                else:
-                    rp.discard(seat, tile_from_code(code), tsumogiri=False, riichi=True, open_riichi=opened)
+                if code == 60 and drawn is None:
+                    raise RecordError(f"tsumogiri riichi by seat {seat} without a draw")
+                rp.play(ev.Reach(seat, item.startswith("o")))
+                rp.play(ev.Dahai(seat, drawn, True) if code == 60 and drawn is not None
+                        else ev.Dahai(seat, tile_from_code(code), False))
                 return "discard"
             if "f" in item:
                 _, _, t = _parse_call(item, "f")
                 if t.is_flower:
-                    rp.flower(seat, t)
+                    rp.play(ev.Flower(seat, t))
                 else:
-                    rp.kita(seat, t)
+                    if t.kind != NORTH:
+                        rp.problem(f"kita {item!r} by seat {seat}: {t} is not a North")
+                    rp.play(ev.Kita(seat))
             elif "a" in item:
                 _, tiles, t = _parse_call(item, "a")
                 if len(tiles) != 4:
                     raise RecordError(f"ankan {item!r} does not have 4 tiles")
-                rp.ankan(seat, t)
+                rest = list(tiles)
+                if t in rest:
+                    rest.remove(t)
+                rp.play(ev.Ankan(seat, (t, *rest[:3])))  # the named tile first: the one offered (chankan)
             elif "k" in item:
                 _, tiles, t = _parse_call(item, "k")
                 pon = next((ts for k, ts in rp.melds[seat] if k == "pon" and ts[0].kind == t.kind), ())
@@ -621,7 +618,7 @@ class _Tenhou6Kyoku:
                 for x in pon:
                     if x in added:
                         added.remove(x)
-                rp.kakan(seat, added[0] if len(added) == 1 else t)
+                rp.play(ev.Kakan(seat, added[0] if len(added) == 1 else t, tuple(pon)))
             else:
                 raise RecordError(f"unknown action {item!r} in seat {seat}'s discards")
             if not self._draw(seat):  # robbed (ron on the kita/kan tile), or the record ends
@@ -649,10 +646,8 @@ class _Tenhou6Kyoku:
             self.ti[s] += 1
             hand = list(tiles)
             hand.remove(called)
-            if letter == "p":
-                self.replay.pon(s, discarder, tile, tuple(hand))
-            else:
-                self.replay.daiminkan(s, discarder, tile, tuple(hand))
+            call = ev.Pon if letter == "p" else ev.Daiminkan
+            self.replay.play(call(s, discarder, tile, tuple(hand)))
             return s
         return None
 
@@ -665,7 +660,7 @@ class _Tenhou6Kyoku:
                 if not (isinstance(item, str) and item.startswith("f")):
                     raise RecordError(f"seat {s} was dealt a flower but does not set it aside first")
                 self.di[s] += 1
-                self.replay.flower(s, _parse_call(item, "f")[2])
+                self.replay.play(ev.Flower(s, _parse_call(item, "f")[2]))
                 if not self._draw(s):
                     raise RecordError(f"no replacement draw for seat {s}'s flower")
         seat = self.dealer

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
+from .. import events as ev
 from ..errors import IllegalActionError, TileError
 from ..tiles import Tile
 
@@ -71,27 +72,34 @@ class Action:
         return self
 
     def to_mjai(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.type, "actor": self.actor}
+        """The action's mjai message: a discard or a call in the form of its ``sanma.events`` event
+        (what the engine emits when it is taken); riichi (with its discard), a win, nine
+        terminals and a pass as the mjai protocol has them."""
         t = self.type
-        if t in ("dahai", "reach", "open_reach"):
-            assert self.tile is not None
-            if t == "dahai":
-                d.update(pai=self.tile.mjai, tsumogiri=self.tsumogiri)
-            else:
-                d.update(pai=self.tile.mjai, tsumogiri=self.tsumogiri)
-        elif t in ("pon", "daiminkan"):
-            assert self.tile is not None
-            d.update(target=self.target, pai=self.tile.mjai, consumed=[c.mjai for c in self.consumed])
-        elif t == "ankan":
-            d.update(consumed=[c.mjai for c in self.consumed])
-        elif t == "kakan":
-            assert self.tile is not None
-            d.update(pai=self.tile.mjai, consumed=[c.mjai for c in self.consumed])
-        elif t == "kita":
-            d.update(pai="N")
+        tile = self.tile
+        if t == "dahai":
+            assert tile is not None
+            return ev.Dahai(self.actor, tile, self.tsumogiri).to_mjai()
+        if t == "pon":
+            assert tile is not None and self.target is not None
+            return ev.Pon(self.actor, self.target, tile, self.consumed).to_mjai()
+        if t == "daiminkan":
+            assert tile is not None and self.target is not None
+            return ev.Daiminkan(self.actor, self.target, tile, self.consumed).to_mjai()
+        if t == "ankan":
+            return ev.Ankan(self.actor, self.consumed).to_mjai()
+        if t == "kakan":
+            assert tile is not None
+            return ev.Kakan(self.actor, tile, self.consumed).to_mjai()
+        if t == "kita":
+            return ev.Kita(self.actor).to_mjai()
+        d: dict[str, Any] = {"type": t, "actor": self.actor}
+        if t == "reach" or t == "open_reach":  # the declaration with its discard (events: reach, dahai)
+            assert tile is not None
+            d.update(pai=tile.mjai, tsumogiri=self.tsumogiri)
         elif t == "hora":
-            assert self.tile is not None
-            d.update(target=self.target, pai=self.tile.mjai)
+            assert tile is not None
+            d.update(target=self.target, pai=tile.mjai)
         return d
 
     @staticmethod

@@ -709,7 +709,7 @@ class Game:
 
     def _opening_hand(self) -> bool:
         """East 1 of the first lap (P112's early bust)."""
-        return self.round_index == 0 and self.kyoku_in_round == 0
+        return flow.is_opening_hand(self.round_index, self.kyoku_in_round)
 
     def _end_hand_abort(self, reason: str) -> None:
         self._emit(ev.EndKyoku((0, 0, 0), tuple(self.scores)))

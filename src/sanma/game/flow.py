@@ -60,6 +60,11 @@ class TableState:
     def seat_wind(self, seat: int) -> str:
         return seat_wind(seat, self.dealer)
 
+    @property
+    def opening(self) -> bool:
+        """East 1 of the first lap (:func:`is_opening_hand`)."""
+        return is_opening_hand(self.round_index, self.dealer)
+
 
 @dataclass(frozen=True, slots=True)
 class HandEnd:
@@ -72,6 +77,12 @@ class HandEnd:
     reason: str = ""
     busted: tuple[int, ...] = ()
     busters: tuple[int, ...] = ()
+
+
+def is_opening_hand(round_index: int, dealer: int) -> bool:
+    """East 1 of the first lap — the first dealer (seat 0) dealing in lap 0: where P112's early
+    bust chips are owed (``settle.bust_chips_owed``)."""
+    return round_index == 0 and dealer == 0
 
 
 def round_wind(rules: Rules, round_index: int) -> str:
@@ -236,12 +247,12 @@ def final(rules: Rules, end: HandEnd) -> FinalResult:
     P121, ``payout.game_end_payments``), then placement, sticks, oka and uma (``settle.final_result``)."""
     st = end.state
     scores, chips = game_end_payments(rules, st.scores, st.chips, busted=end.busted, busters=end.busters,
-                                      opening=st.round_index == 0 and st.dealer == 0, dealer=st.dealer)
+                                      opening=st.opening, dealer=st.dealer)
     return final_result(rules, scores, kyotaku=st.kyotaku, busted=end.busted, busters=end.busters, chips=chips,
                         chombos=st.chombos)
 
 
 __all__ = [
-    "HandEnd", "TableState", "advance", "apply_settlement", "dealer_continues", "final", "hands_left", "is_last_hand",
-    "next_hand", "round_wind", "winners",
+    "HandEnd", "TableState", "advance", "apply_settlement", "dealer_continues", "final", "hands_left",
+    "is_last_hand", "is_opening_hand", "next_hand", "round_wind", "winners",
 ]

@@ -125,13 +125,27 @@ def _uma(rules: Rules, scores: Sequence[int], ranks: Sequence[int]) -> list[int]
     return [table[r - 1] for r in ranks]
 
 
+def uma_by_seat(rules: Rules, scores: Sequence[int], ranks: Sequence[int]) -> tuple[float, ...]:
+    """The uma each seat gets in :func:`final_result` (P26, P27): by placement from ``rules.uma``,
+    from ``uma_two_floating`` when two or more float under sinking uma (A002-7), tied places
+    sharing theirs under ``tie_break = "split"`` (P29). ``scores`` / ``ranks`` are the result's.
+
+    >>> from sanma.rules.schema import Rules
+    >>> uma_by_seat(Rules.preset("official"), [50000, 41000, 29000], [1, 2, 3])  # two float: +20 +10 -30
+    (20.0, 10.0, -30.0)
+    """
+    uma = _uma(rules, scores, ranks)
+    if rules.tie_break != "split":
+        return tuple(float(u) for u in uma)
+    out = []
+    for i in range(len(scores)):  # P29 (OFFICIAL): tied places share their rank points equally
+        tied = [j for j in range(len(scores)) if scores[j] == scores[i]]
+        out.append(sum(uma[j] for j in tied) / len(tied))
+    return tuple(out)
+
+
 def _split_ties(rules: Rules, scores: Sequence[int], ranks: Sequence[int], points: list[float],
                 uma: list[int]) -> list[float]:
-    """P29 (OFFICIAL): tied places share their rank points equally."""
-    out = list(points)
-    for i in range(len(scores)):
-        tied = [j for j in range(len(scores)) if scores[j] == scores[i]]
-        if len(tied) > 1:
-            share = sum(uma[j] for j in tied) / len(tied)
-            out[i] = points[i] - uma[i] + share
-    return out
+    """P29 (OFFICIAL): tied places share their rank points equally (``uma_by_seat``)."""
+    shared = uma_by_seat(rules, scores, ranks)
+    return [points[i] - uma[i] + shared[i] for i in range(len(scores))]

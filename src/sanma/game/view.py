@@ -30,7 +30,7 @@ from ..tiles import Tile
 from .actions import Action
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .engine import CalledMeld, Game
 
 HIDDEN = "?"  # a tile the seat may not see
 WIND_LETTERS = "ESW"
@@ -49,18 +49,30 @@ class DiscardView:
         return {"pai": self.tile.mjai, "tsumogiri": self.tsumogiri, "riichi": self.riichi, "called": self.called}
 
 
+MELD_KINDS = ("chi", "pon", "daiminkan", "kakan", "ankan")  # sanma has no chi: it never occurs
+
+
 @dataclass(frozen=True, slots=True)
 class MeldView:
-    """A called or concealed meld; ``target`` is the seat the called tile came from (None: ankan)."""
+    """A called or concealed meld; ``target`` is the seat the called tile came from (None: ankan).
+
+    ``type`` is the engine's meld type (``pon``, ``kan``, ``ankan``); ``kind`` says which call made
+    it (one of ``MELD_KINDS``): an open ``kan`` is a ``daiminkan`` (called from a discard) or a
+    ``kakan`` (a tile added to a pon), and ``added`` is a kakan's added tile (drawn sideways on top
+    of the called one). An ankan's tiles are public, as the engine's events show them.
+    """
 
     type: str
     tiles: tuple[Tile, ...]
     target: int | None
     called: Tile | None
+    kind: str = ""
+    added: Tile | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "tiles": [t.mjai for t in self.tiles], "target": self.target,
-                "called": self.called.mjai if self.called is not None else None}
+        return {"type": self.type, "kind": self.kind or self.type, "tiles": [t.mjai for t in self.tiles],
+                "target": self.target, "called": self.called.mjai if self.called is not None else None,
+                "added": self.added.mjai if self.added is not None else None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,22 +162,45 @@ class SeatView:
         }
 
 
-def _public(game: Game, s: int) -> SeatPublic:
+def added_kans(events: list[dict[str, Any]]) -> dict[tuple[int, int], Tile]:
+    """The current hand's added kans: (seat, tile kind) -> the added tile, from the public ``kakan``
+    events since the last ``start_kyoku`` (the engine's meld keeps no trace of how its kan was made)."""
+    out: dict[tuple[int, int], Tile] = {}
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        t = e["type"]
+        if t == "start_kyoku":
+            break
+        if t == "kakan":
+            tile = Tile.from_mjai(e["pai"])
+            out[(e["actor"], tile.kind)] = tile
+    return out
+
+
+def _meld(cm: CalledMeld, seat: int, kakan: dict[tuple[int, int], Tile]) -> MeldView:
+    m = cm.meld
+    added = kakan.get((seat, m.tiles[0].kind)) if m.type == "kan" else None
+    kind = "daiminkan" if m.type == "kan" and added is None else "kakan" if m.type == "kan" else m.type
+    return MeldView(m.type, tuple(m.tiles), cm.target, cm.called, kind, added)
+
+
+def _public(game: Game, s: int, kakan: dict[tuple[int, int], Tile]) -> SeatPublic:
     st = game.seats[s]
     return SeatPublic(
         s, game.seat_wind(s),
         tuple(DiscardView(d.tile, d.tsumogiri, d.riichi, d.called) for d in st.discards),
-        tuple(MeldView(cm.meld.type, tuple(cm.meld.tiles), cm.target, cm.called) for cm in st.melds),
+        tuple(_meld(cm, s, kakan) for cm in st.melds),
         st.kita, st.flowers, st.riichi, len(st.hand), tuple(st.hand) if st.open_riichi else None)
 
 
 def _table(game: Game, seat: int | None, hand: tuple[Tile, ...], drawn: Tile | None, waits: tuple[Tile, ...],
            furiten: bool, riichi: bool, legal: tuple[Action, ...]) -> SeatView:
+    kakan = added_kans(game.events) if any(cm.meld.type == "kan" for st in game.seats for cm in st.melds) else {}
     return SeatView(
         seat, game.round_wind, game.round_index, game.kyoku_in_round + 1, game.honba, game.kyotaku, game.dealer,
         game._turn, game.to_move, tuple(game.scores), game.names, tuple(game.wall.dora_indicators),
         game.wall.remaining, hand, drawn, waits, furiten, riichi, legal,
-        tuple(_public(game, s) for s in range(len(game.seats))), game.done)
+        tuple(_public(game, s, kakan) for s in range(len(game.seats))), game.done)
 
 
 def seat_view(game: Game, seat: int) -> SeatView:

@@ -250,8 +250,15 @@ CREATE TABLE keeper_cache (
 );
 """
 
+# Version 5: the served tables' wall key (issue 11, issue 14 item 8): a table with an external
+# mjai seat keys its walls with a secret from ``secrets`` (``Game(wall_key=...)``, 32 bytes as
+# hex), so a bot that knows or chose the seed still cannot rebuild a wall; published with the seed after the
+# game (``sanma verify`` re-deals with both). NULL: the walls follow from the seed alone.
+V_WEB_WALL_KEY = """
+ALTER TABLE web_tables ADD COLUMN wall_key TEXT CHECK (wall_key IS NULL OR length(wall_key) = 64);
+"""
 
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
-MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE)
+MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY)
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -259,9 +259,8 @@ class KeptGame:
             raise KeeperError(f"riichi bust: {e.riichi[0]} has {score:,} points; under {r.name} a riichi is a bust "
                               f"only with {r.riichi_bust_points:,} or fewer (P79, A000-19)"
                               if r.riichi_bust_points else f"riichi bust: no such rule under {r.name} (P79)")
-        opening = self.table.round_index == 0 and self.table.dealer == 0
         # payout settles it (now, or with the game's end where a bust ends it); flow: end or replay
-        self._settle(payout.RiichiBust(seat, opening=opening))
+        self._settle(payout.RiichiBust(seat, opening=self.table.opening))
         return {"summary": f"riichi bust: {e.riichi[0]} declared riichi with {score:,} points"}
 
     def _apply_chombo(self, seats: Sequence[int], reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:

@@ -137,7 +137,7 @@ def _api(app: FastAPI) -> None:
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> JSONResponse:
         try:
-            return JSONResponse(_tables(request).get(table_id).public())
+            return JSONResponse(_tables(request).info(table_id).public())
         except TableError as e:
             return _error(e)
 
@@ -149,7 +149,7 @@ def _api(app: FastAPI) -> None:
             table, events = _tables(request).finished_events(table_id)
         except TableError as e:
             return _error(e)
-        events = published_events(events, table.seed)
+        events = published_events(events, table.seed, table.wall_key)
         if format == "mjai":
             return Response(write_mjai(events), media_type="application/x-ndjson")
         return JSONResponse(write_tenhou6(events, table.rules))
@@ -161,7 +161,8 @@ def _api(app: FastAPI) -> None:
         except TableError as e:
             return _error(e)
         return JSONResponse({"id": table.id, "rules": table.rules.name, "names": list(table.names),
-                             "seed": table.seed, "events": published_events(events, table.seed)})
+                             "seed": table.seed, **({"wall_key": table.wall_key.hex()} if table.wall_key else {}),
+                             "events": published_events(events, table.seed, table.wall_key)})
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -178,8 +179,10 @@ def _socket(app: FastAPI, role: str) -> None:
     app.add_api_websocket_route(f"/ws/tables/{{table_id}}/{role}", socket)
 
 
-def published_events(events: list[dict[str, Any]], seed: str) -> list[dict[str, Any]]:
-    """A finished game's events with the seed in ``start_game`` (``sanma verify`` re-deals from it)."""
+def published_events(events: list[dict[str, Any]], seed: str, wall_key: bytes | None = None) -> list[dict[str, Any]]:
+    """A finished game's events with the seed (and the wall key, hex, of a keyed table) in
+    ``start_game``: ``sanma verify`` re-deals every wall from them."""
     if not events or events[0].get("type") != "start_game":
         return events
-    return [{**events[0], "seed": seed}, *events[1:]]
+    key = {"wall_key": wall_key.hex()} if wall_key is not None else {}
+    return [{**events[0], "seed": seed, **key}, *events[1:]]

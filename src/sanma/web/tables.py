@@ -28,6 +28,7 @@ from ..bots.mjai import fallback
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
+from ..game.settle import uma_by_seat
 from ..game.view import mask_event
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
@@ -55,8 +56,14 @@ class TableError(SanmaError):
         self.status = status
 
 
+_clock_text: list[Any] = [-1, ""]  # (whole second, its ISO text): one isoformat a second, not one an action
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    second = int(time.time())
+    if second != _clock_text[0]:
+        _clock_text[0], _clock_text[1] = second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")
+    return str(_clock_text[1])
 
 
 def seed_hash(seed: str) -> str:
@@ -80,6 +87,19 @@ class Settings:
     names: tuple[str, ...]
     seed: str
     clock: dict[str, float]
+    wall_key: bytes | None = None  # keys the walls when an external program sits (see wall_key_for)
+
+
+def wall_key_for(kinds: Sequence[str]) -> bytes | None:
+    """A secret wall key (``Game(wall_key=...)``, from ``secrets``) for a table where an external
+    mjai bot sits: its author may have chosen the seed, so the walls must not follow from it alone.
+    Published with the seed after the game; tables of people and built-in bots keep seed-only walls."""
+    return secrets.token_bytes(32) if "mjai" in kinds else None
+
+
+def key_hash(key: bytes) -> str:
+    """The published SHA-256 of a wall key's hex text (shown before the first deal, as the seed's)."""
+    return hashlib.sha256(key.hex().encode()).hexdigest()
 
 
 def parse_settings(body: Any) -> Settings:
@@ -109,7 +129,8 @@ def parse_settings(body: Any) -> Settings:
         raise TableError(f"'seed' must be an integer or a string of at most {MAX_SEED} characters")
     else:
         seed_text = str(seed)
-    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text, _clock_of(body.get("clock")))
+    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text, _clock_of(body.get("clock")),
+                    wall_key_for(seats))
 
 
 def _rules_of(body: dict[str, Any]) -> Rules:
@@ -216,13 +237,38 @@ def hand_result(game: Game, hand_events: Sequence[dict[str, Any]], chips: Sequen
             "chips": list(chips), "scores": end.get("scores", list(game.scores))}
 
 
+def settlement(rules: Rules, end_game: Mapping[str, Any]) -> dict[str, Any]:
+    """The final settlement exactly as the engine settled it (``flow.final``, carried by its
+    ``end_game`` event): scores, ranks, points and chips are the result's; ``uma_seats`` is each
+    seat's uma from ``settle.uma_by_seat`` (the table sinking uma picks, tied places' shares), in
+    ``uma_unit``; ``uma`` is the rules' list; ``oka`` the amount the top receives."""
+    scores, ranks = list(end_game["scores"]), list(end_game["ranks"])
+    return {"scores": scores, "ranks": ranks, "points": list(end_game["points"]),
+            "chips": list(end_game.get("chips") or [0] * SEATS),
+            "oka": (rules.return_points - rules.start_points) * SEATS if rules.oka else 0,
+            "uma": list(rules.uma), "uma_seats": list(uma_by_seat(rules, scores, ranks)),
+            "uma_unit": "chips" if rules.uma_type == "chips" else "points", "reason": end_game.get("reason")}
+
+
 def game_result(game: Game) -> dict[str, Any]:
-    r = game.result
-    assert r is not None
-    end = game.events[-1]
-    return {"scores": list(r.scores), "ranks": list(r.ranks), "points": list(r.points), "chips": list(r.chips),
-            "oka": (game.rules.return_points - game.rules.start_points) * SEATS if game.rules.oka else 0,
-            "uma": list(game.rules.uma), "reason": end.get("reason", game.end_reason)}
+    """A finished game's :func:`settlement`."""
+    assert game.done and game.events[-1]["type"] == "end_game"
+    return settlement(game.rules, game.events[-1])
+
+
+def round_of(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The round of the last hand dealt in ``events`` (its ``start_kyoku``): wind, number, lap (how
+    many times the round wind changed before it), honba, sticks, dealer; None before the first deal."""
+    last, lap, wind = None, -1, None
+    for e in events:
+        if e["type"] == "start_kyoku":
+            if e["bakaze"] != wind or (last is not None and e["kyoku"] < last["kyoku"]):
+                lap += 1
+            wind, last = e["bakaze"], e
+    if last is None:
+        return None
+    return {"wind": last["bakaze"], "number": last["kyoku"], "lap": lap, "honba": last["honba"],
+            "sticks": last["kyotaku"], "dealer": last["oya"]}
 
 
 # --------------------------------------------------------------------------------------------
@@ -230,6 +276,65 @@ def game_result(game: Game) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------
 
 Listener = Callable[["Table"], None]
+
+
+def _public(t: Table | StoredTable, seats: list[dict[str, Any]], scores: list[int], rnd: dict[str, Any] | None,
+            hands: int, result: dict[str, Any] | None) -> dict[str, Any]:
+    """``GET /api/tables/ID``'s shape, for a running and a stored table alike."""
+    out: dict[str, Any] = {
+        "id": t.id, "rules": t.rules.name, "rules_detail": to_dict(t.rules), "seats": seats, "scores": scores,
+        "round": rnd, "finished": result is not None, "seed_hash": t.seed_hash, "clock": t.clock,
+        "created_at": t.created_at, "hands": hands}
+    if t.wall_key is not None:
+        out["wall_key_hash"] = key_hash(t.wall_key)
+    if result is not None:
+        out["seed"] = t.seed
+        out["result"] = result
+        if t.wall_key is not None:
+            out["wall_key"] = t.wall_key.hex()
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A finished table as the store keeps it (``web_tables`` and its ``web_events``): what the API
+    and the replay read once the live ``Table`` is gone. No game object, no replay of the actions."""
+
+    id: str
+    rules: Rules
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+    seed: str
+    seed_hash: str
+    clock: dict[str, float]
+    created_at: str
+    events: tuple[dict[str, Any], ...]
+    wall_key: bytes | None = None
+    finished: bool = True
+
+    @staticmethod
+    def load(store: Store, table_id: str) -> StoredTable:
+        row = store.conn.execute(
+            "SELECT rules_json, rules_name, seats, seed, seed_hash, clock, created_at, finished, wall_key "
+            "FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise TableError(f"no table {table_id!r}", 404)
+        rules_json, rules_name, seats_json, seed, sh, clock, created, finished, key = row
+        if not finished:
+            raise TableError(f"table {table_id!r} is still being played", 409)
+        seats = json.loads(seats_json)
+        events = tuple(json.loads(r[0]) for r in store.conn.execute(
+            "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (table_id,)))
+        return StoredTable(table_id, from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name),
+                           tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed, sh,
+                           json.loads(clock), created, events, bytes.fromhex(key) if key else None)
+
+    def public(self) -> dict[str, Any]:
+        seats = [{"seat": s, "kind": k, "name": self.names[s], "connected": k in BOTS}
+                 for s, k in enumerate(self.kinds)]
+        end = self.events[-1]
+        return _public(self, seats, list(end["scores"]), round_of(self.events),
+                       sum(1 for e in self.events if e["type"] == "end_kyoku"), settlement(self.rules, end))
 
 
 class Table:
@@ -244,12 +349,14 @@ class Table:
         self.names = settings.names
         self.seed = settings.seed
         self.seed_hash = seed_hash(settings.seed)
+        self.wall_key = settings.wall_key
         self.clock = settings.clock
         self.token_hashes = tuple(token_hashes)
         self.toggles = [dict(t) for t in toggles]
         self.banks = [float(b) for b in banks]
+        self.stored_banks = list(self.banks)  # as the database has them
         self.created_at = created_at
-        self.game = Game(self.rules, seed=self.seed, names=self.names)
+        self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key)
         self.bots: dict[int, Bot] = {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
                                      for s, k in enumerate(self.kinds) if k in BOTS}
         self.seq = 0  # actions applied
@@ -257,6 +364,7 @@ class Table:
         self.prompt_seq = [-1] * SEATS  # the seq a seat's open prompt carries
         self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS
         self.prompt_at = [0.0] * SEATS
+        self.acted = [-1] * SEATS  # the seq right after each seat's last applied action
         self.timers: dict[int, asyncio.TimerHandle] = {}
         self.listeners: set[Listener] = set()
         self.connected = [0] * SEATS
@@ -288,17 +396,16 @@ class Table:
     def public(self) -> dict[str, Any]:
         """``GET /api/tables/ID``: no hidden tile; the seed only after the game."""
         g = self.game
-        out: dict[str, Any] = {
-            "id": self.id, "rules": self.rules.name, "rules_detail": to_dict(self.rules),
-            "seats": self.seats_info(), "scores": list(g.scores),
-            "round": {"wind": g.round_wind, "number": g.kyoku_in_round + 1, "lap": g.round_index,
-                      "honba": g.honba, "sticks": g.kyotaku, "dealer": g.dealer},
-            "finished": g.done, "seed_hash": self.seed_hash, "clock": self.clock, "created_at": self.created_at,
-            "hands": len(g.hand_results)}
+        return _public(self, self.seats_info(), list(g.scores), self.round(), len(g.hand_results),
+                       game_result(g) if g.done else None)
+
+    def round(self) -> dict[str, Any] | None:
+        """The hand being played (a finished game: its last hand, as the store gives it)."""
+        g = self.game
         if g.done:
-            out["seed"] = self.seed
-            out["result"] = game_result(g)
-        return out
+            return round_of(g.events)
+        return {"wind": g.round_wind, "number": g.kyoku_in_round + 1, "lap": g.round_index, "honba": g.honba,
+                "sticks": g.kyotaku, "dealer": g.dealer}
 
     def legal(self, seat: int) -> tuple[Action, ...]:
         return self.game.legal_actions(seat)
@@ -325,6 +432,7 @@ class Table:
         n0 = len(g.events)
         g.apply(action)
         self.seq += 1
+        self.acted[seat] = self.seq
         if store:
             self.tables.persist_action(self, seat, idx, action, how, g.events[n0:])
             if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
@@ -368,6 +476,8 @@ class Table:
                 await asyncio.sleep(0)  # other tables and connections go on between moves
             self._notify()
             self._arm_clocks()
+            if self.game.done:  # stored and told: pages and the API read it from the store from now on
+                self.tables.release(self)
         except Exception:  # pragma: no cover - a bug must not kill the server; the table stays where it was
             log.exception("table %s: driving failed", self.id)
         finally:
@@ -414,7 +524,9 @@ class Table:
     def _notify(self) -> None:
         for seat in range(SEATS):
             legal = self.game.legal_actions(seat)
-            if legal != self.prompt_legal[seat]:
+            # a new prompt: other actions, or the seat answered its prompt and must decide again (the
+            # same actions can come back: draw 1p, discard it, draw another 1p)
+            if legal != self.prompt_legal[seat] or (legal and self.acted[seat] > self.prompt_seq[seat]):
                 self.prompt_legal[seat] = legal
                 self.prompt_seq[seat] = self.seq
                 self.prompt_at[seat] = time.monotonic()
@@ -486,45 +598,74 @@ class Tables:
         with self.store.transaction():
             self.store.conn.execute(
                 "INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, wall_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), json.dumps(seats),
                  settings.seed, table.seed_hash, json.dumps(settings.clock), json.dumps(toggles), json.dumps(banks),
-                 table.created_at))
+                 table.created_at, settings.wall_key.hex() if settings.wall_key is not None else None))
             self._insert_events(table_id, 0, table.game.events)
         self.running[table_id] = table
         table.kick()
         return table, tokens
 
     def get(self, table_id: str) -> Table:
+        """The live table (a WebSocket's): a running one, or a finished one rebuilt from the store
+        for this caller only (it is not kept: finished tables live in the store)."""
         table = self.running.get(table_id)
         if table is None:
-            if len(table_id) > 64 or not self._exists(table_id):
-                raise TableError(f"no table {table_id!r}", 404)
+            self._check(table_id)
             table = self._load(table_id)
         return table
+
+    def info(self, table_id: str) -> Table | StoredTable:
+        """What ``GET /api/tables/ID`` shows: the running table, else the stored one."""
+        table = self.running.get(table_id)
+        if table is not None:
+            return table
+        self._check(table_id)
+        return StoredTable.load(self.store, table_id)
+
+    def _check(self, table_id: str) -> None:
+        if len(table_id) > 64 or not self._exists(table_id):
+            raise TableError(f"no table {table_id!r}", 404)
 
     def _exists(self, table_id: str) -> bool:
         return self.store.conn.execute("SELECT 1 FROM web_tables WHERE id = ?", (table_id,)).fetchone() is not None
 
     def listing(self) -> list[dict[str, Any]]:
+        """The lobby's list, newest first: every table with its round and scores (a running table's
+        from its game, a finished one's final scores from its stored ``end_game``)."""
         rows = self.store.conn.execute(
             "SELECT id, rules_name, seats, finished, created_at, seed_hash FROM web_tables "
             "ORDER BY created_at DESC, id LIMIT 200").fetchall()
         out = []
         for tid, rules_name, seats, finished, created, sh in rows:
+            entry: dict[str, Any] = {
+                "id": tid, "rules": rules_name, "finished": bool(finished), "created_at": created, "seed_hash": sh,
+                "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]} for i, s in enumerate(json.loads(seats))]}
             t = self.running.get(tid)
-            out.append({"id": tid, "rules": rules_name, "finished": bool(finished), "created_at": created,
-                        "seed_hash": sh, "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]}
-                                                   for i, s in enumerate(json.loads(seats))],
-                        **({"scores": list(t.game.scores)} if t is not None else {})})
+            if t is not None and not t.finished:
+                entry.update(scores=list(t.game.scores), round=t.round())
+            elif finished:
+                last = self.store.conn.execute("SELECT data FROM web_events WHERE table_id = ? ORDER BY idx DESC "
+                                               "LIMIT 1", (tid,)).fetchone()
+                end = json.loads(last[0]) if last is not None else {}
+                if end.get("type") == "end_game":
+                    entry["scores"] = list(end["scores"])
+            out.append(entry)
         return out
 
-    def finished_events(self, table_id: str) -> tuple[Table, list[dict[str, Any]]]:
-        """A finished table and its full events; ``TableError`` 409 while it runs."""
-        table = self.get(table_id)
+    def finished_events(self, table_id: str) -> tuple[StoredTable, list[dict[str, Any]]]:
+        """A finished table and its full events, from the store; ``TableError`` 409 while it runs."""
+        table = self.info(table_id)
         if not table.finished:
             raise TableError(f"table {table_id!r} is still being played: its record exists after the game", 409)
-        return table, table.game.events
+        stored = table if isinstance(table, StoredTable) else StoredTable.load(self.store, table_id)
+        return stored, list(stored.events)
+
+    def release(self, table: Table) -> None:
+        """Forget a finished, stored table (its connections keep their reference until they close)."""
+        if self.running.get(table.id) is table:
+            del self.running[table.id]
 
     # -- persistence -----------------------------------------------------------------------
     def _insert_events(self, table_id: str, start: int, events: Sequence[dict[str, Any]]) -> None:
@@ -541,13 +682,16 @@ class Tables:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table.id, table.seq - 1, seat, idx, json.dumps(action.to_mjai()), how, _now()))
             self._insert_events(table.id, len(table.game.events) - len(new_events), new_events)
-            self.store.conn.execute("UPDATE web_tables SET banks = ? WHERE id = ?",
-                                    (json.dumps(table.banks), table.id))
+            if table.banks != table.stored_banks:  # a bank spent (most moves spend none)
+                self.store.conn.execute("UPDATE web_tables SET banks = ? WHERE id = ?",
+                                        (json.dumps(table.banks), table.id))
+                table.stored_banks = list(table.banks)
 
     def persist_settings(self, table: Table) -> None:
         with self.store.transaction():
             self.store.conn.execute("UPDATE web_tables SET toggles = ?, banks = ? WHERE id = ?",
                                     (json.dumps(table.toggles), json.dumps(table.banks), table.id))
+        table.stored_banks = list(table.banks)
 
     def finish(self, table: Table) -> None:
         """A finished game becomes a stored record (``sanma replay`` / ``sanma stats`` read it)."""
@@ -570,13 +714,13 @@ class Tables:
 
     def _load(self, table_id: str) -> Table:
         row = self.store.conn.execute(
-            "SELECT rules_json, seats, seed, clock, toggles, banks, created_at, rules_name FROM web_tables "
+            "SELECT rules_json, seats, seed, clock, toggles, banks, created_at, rules_name, wall_key FROM web_tables "
             "WHERE id = ?", (table_id,)).fetchone()
-        rules_json, seats_json, seed, clock, toggles, banks, created, rules_name = row
+        rules_json, seats_json, seed, clock, toggles, banks, created, rules_name, key = row
         rules = from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name)
         seats = json.loads(seats_json)
         settings = Settings(rules, tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed,
-                            json.loads(clock))
+                            json.loads(clock), bytes.fromhex(key) if key else None)
         table = Table(self, table_id, settings, [s["token_sha256"] for s in seats], json.loads(toggles),
                       json.loads(banks), created)
         finished = bool(self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?",
@@ -590,13 +734,13 @@ class Tables:
                 with contextlib.suppress(SanmaError, LookupError):
                     bot.act(table.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
             table._apply(seat, legal_idx, how, store=False)
-        self.running[table_id] = table
         if table.game.done and not finished:  # stopped after the last action, before it was marked finished
             self.finish(table)
             finished = True
-        if finished:
+        if finished:  # rebuilt for one caller (a page on a finished table): not kept
             table.close()
         else:
+            self.running[table_id] = table
             table.kick()
         return table
 

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
 from ..game.view import mask_event, public_events
-from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result
+from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
 log = logging.getLogger("sanma.web")
 
@@ -118,6 +118,7 @@ class PageConnection(Connection):
                    "role": "seat" if self.seat is not None else "spectator", "seat": self.seat,
                    "rules": t.rules.name, "rules_detail": t.public()["rules_detail"], "seats": t.seats_info(),
                    "seed_hash": t.seed_hash, "clock": t.clock,
+                   **({"wall_key_hash": key_hash(t.wall_key)} if t.wall_key is not None else {}),
                    "toggles": dict(t.toggles[self.seat]) if self.seat is not None else None})
 
     def update(self, table: Table) -> None:
@@ -146,7 +147,8 @@ class PageConnection(Connection):
                                                                "deadline": round(deadline, 3)}})
         if g.done and not self.ended:
             self.ended = True
-            self.send({"type": "game_result", "result": game_result(g), "seed": table.seed})
+            key = {"wall_key": table.wall_key.hex()} if table.wall_key is not None else {}
+            self.send({"type": "game_result", "result": game_result(g), "seed": table.seed, **key})
 
     def _prompt_due(self) -> bool:
         s = self.seat
@@ -284,6 +286,18 @@ class MjaiConnection(Connection):
         t.act(s, choice, "seat")
         return None
 
+    def refused(self, why: str) -> None:
+        """A frame refused unread (over the rate): it counts as the answer it was meant to be, and an
+        open question is asked again with its ``possible_actions`` (a bot never waits for nothing)."""
+        s = self.seat
+        assert s is not None
+        legal = self.table.game.legal_actions(s)
+        if legal and self.answered < self.asked:
+            self.answered += 1
+            self._refuse(why, legal, step=self.reach_tiles is not None)
+        else:
+            self.send([{"type": "error", "message": why}])
+
     def _refuse(self, why: str, legal: tuple[Action, ...] | list[Action], *, step: bool = False) -> None:
         s = self.seat
         possible = ([{"type": "dahai", "actor": s, "pai": a.tile.mjai if a.tile else "?", "tsumogiri": a.tsumogiri}
@@ -340,7 +354,11 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
                 if limiter.strikes > MAX_STRIKES:
                     conn.send(_error(role, "rate", "too many messages: closing"))
                     break
-                conn.send(_error(role, "rate", f"more than {limiter.rate:g} messages a second: refused"))
+                why = f"more than {limiter.rate:g} messages a second: refused"
+                if isinstance(conn, MjaiConnection):
+                    conn.refused(why)
+                else:
+                    conn.send(_error(role, "rate", why))
                 continue
             if len(raw.encode()) > MAX_FRAME:
                 _too_large(conn)

@@ -3,7 +3,7 @@
 // The table page draws the server's view; the replay viewer builds the same shape with every
 // hand open (``seats[i].tiles`` / ``seats[i].drawn``).
 import { tileEl, sortTiles, windSVG } from "/static/tiles.js";
-import { el } from "/static/common.js";
+import { el, displayName, realName } from "/static/common.js";
 
 export const WINDS = { E: "East", S: "South", W: "West", N: "North" };
 
@@ -18,30 +18,37 @@ const SIDES = ["bottom", "right", "left"];  // relative seat 0, +1, +2
 /** The relative side of ``seat`` seen from ``viewpoint``. */
 export function sideOf(seat, viewpoint) { return SIDES[(seat - viewpoint + 3) % 3]; }
 
-/** A meld with the called tile turned toward the seat it came from (P: kamicha left, shimocha right). */
+/** A meld with the called tile turned toward the seat it came from (kamicha left, shimocha right).
+ * ``meld.kind`` (pon, daiminkan, kakan, ankan) says which call made it; a kakan's ``added`` tile lies
+ * sideways on top of the called one, as on Tenhou and Mahjong Soul. */
 export function meldEl(meld, actor, names) {
-  const box = el("span", { class: "meld", "data-type": meld.type });
+  const kind = meld.kind || (meld.type === "kan" && meld.added ? "kakan" : meld.type === "kan" ? "daiminkan" : meld.type);
+  const box = el("span", { class: "meld", "data-type": meld.type, "data-kind": kind });
   const tiles = [...meld.tiles];
-  const calledAt = meld.called ? tiles.lastIndexOf(meld.called) : -1;
-  if (calledAt >= 0) tiles.splice(calledAt, 1);
+  const take = (name) => {  // remove one copy of ``name`` (the last one: the engine appends called and added tiles)
+    const i = typeof name === "string" ? tiles.lastIndexOf(name) : -1;
+    return i >= 0 ? tiles.splice(i, 1)[0] : null;
+  };
+  const added = kind === "kakan" ? (take(meld.added) || tiles.pop()) : null;
+  const calledTile = take(meld.called);
   const rel = meld.target === null || meld.target === undefined ? 0 : (meld.target - actor + 3) % 3;
-  if (meld.type === "ankan") {
+  if (kind === "ankan") {
     tiles.forEach((t, i) => box.appendChild(tileEl(t, { back: i === 0 || i === 3 })));
   } else {
-    const called = tileEl(meld.called || tiles.pop(), { sideways: true, boxCls: "called" });
-    let side = [called];
-    if (tiles.length === 3 && meld.type === "kan" && meld.added) {  // an added kan: the added tile on top
-      side = [el("span", { class: "stack" }, tileEl(tiles.pop(), { sideways: true }), called)];
-    }
+    const called = tileEl(calledTile || tiles.pop(), { sideways: true, boxCls: "called" });
+    const side = added
+      ? [el("span", { class: "stack", title: "added kan (kakan)" }, tileEl(added, { sideways: true, boxCls: "added" }), called)]
+      : [called];
     const parts = rel === 2 ? [...side, ...tiles.map((t) => tileEl(t))] : rel === 1
       ? [...tiles.map((t) => tileEl(t)), ...side] : [tiles.length ? tileEl(tiles.shift()) : null, ...side,
         ...tiles.map((t) => tileEl(t))];
     parts.filter(Boolean).forEach((p) => box.appendChild(p));
   }
+  const label = { pon: "pon", daiminkan: "open kan", kakan: "added kan", ankan: "closed kan" }[kind] || kind;
   if (meld.target !== null && meld.target !== undefined) {
-    box.title = `${meld.type} — from ${names ? names[meld.target] : "seat " + meld.target}`;
+    box.title = `${label} — from ${names ? names[meld.target] : "seat " + meld.target}`;
     box.dataset.from = String(meld.target);
-  } else box.title = meld.type;
+  } else box.title = label;
   return box;
 }
 
@@ -123,7 +130,7 @@ function centreEl(view, opts) {
       windEl(s.wind),
       el("span", { class: "score" }, view.scores[s.seat].toLocaleString("en-US")),
       s.riichi ? el("span", { class: "stick", title: "riichi" }) : null,
-      el("span", { class: "pname" }, name)));
+      el("span", { class: "pname", title: realName(name) || null }, displayName(name, s.seat))));
   });
   return c;
 }

@@ -1,5 +1,5 @@
 // The lobby: create a table (rules, seats, seed, clock), hand out the invite links, list the games.
-import { el, getJSON, postJSON } from "/static/common.js";
+import { el, getJSON, postJSON, displayName } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const KINDS = [["human", "a person"], ["efficient", "bot: efficient"], ["defensive", "bot: defensive"],
@@ -69,7 +69,7 @@ async function refresh() {
     const round = g.round ? `${g.round.wind}${g.round.number}` + (g.round.honba ? `-${g.round.honba}` : "") : "";
     t.appendChild(el("tr", { "data-table": g.id },
       el("td", {}, el("span", { class: `badge ${g.finished ? "finished" : "running"}` }, g.finished ? "finished" : "running"), " ", g.id),
-      el("td", {}, g.rules), el("td", {}, (g.seats || []).map((s) => s.name || s.kind).join(", ")),
+      el("td", {}, g.rules), el("td", {}, (g.seats || []).map((s) => displayName(s.name || s.kind, s.seat)).join(", ")),
       el("td", {}, g.finished ? "" : round), el("td", { class: "mono" }, (g.scores || []).join(" / ")),
       el("td", {}, el("a", { href: `/t/${encodeURIComponent(g.id)}/watch` }, "watch")),
       el("td", {}, g.finished ? el("a", { href: `/replay?table=${encodeURIComponent(g.id)}` }, "replay") : "")));

@@ -2,7 +2,7 @@
 // hand open, from any seat's viewpoint. Stored games come from the server's record endpoint,
 // which answers only for finished games.
 import { tileEl } from "/static/tiles.js";
-import { el, getJSON, signed } from "/static/common.js";
+import { el, getJSON, signed, displayName } from "/static/common.js";
 import { renderBoard } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -47,16 +47,16 @@ export function stateAt(rec, k, step) {
         rest.forEach((t) => take(s.tiles, t));
         const from = seats[e.from_seat].discards;
         if (from.length) from[from.length - 1].called = true;
-        s.melds.push({ type: e.type === "pon" ? "pon" : "kan", tiles: e.tiles, target: e.from_seat, called: e.tile });
+        s.melds.push({ type: e.type === "pon" ? "pon" : "kan", kind: e.type, tiles: e.tiles, target: e.from_seat, called: e.tile });
         turn = e.seat; break;
       }
       case "kakan": {
         merge(s); take(s.tiles, e.tile);
         const m = s.melds.find((x) => x.type === "pon" && kindOf(x.tiles[0]) === kindOf(e.tile));
-        if (m) { m.type = "kan"; m.tiles = e.tiles; m.added = true; }
+        if (m) { m.type = "kan"; m.kind = "kakan"; m.tiles = e.tiles; m.added = e.tile; }
         break;
       }
-      case "ankan": merge(s); e.tiles.forEach((t) => take(s.tiles, t)); s.melds.push({ type: "ankan", tiles: e.tiles, target: null, called: null }); break;
+      case "ankan": merge(s); e.tiles.forEach((t) => take(s.tiles, t)); s.melds.push({ type: "ankan", kind: "ankan", tiles: e.tiles, target: null, called: null }); break;
       case "kita": merge(s); take(s.tiles, e.tile); s.kita += 1; break;
       case "flower": merge(s); take(s.tiles, e.tile); s.flower_tiles.push(e.tile); s.flowers += 1; break;
       case "riichiaccepted": s.riichi = true; scores[e.seat] -= 1000; kyotaku += 1; break;
@@ -68,7 +68,7 @@ export function stateAt(rec, k, step) {
   const done = step >= ky.events.length;
   return {
     seat: null, round_wind: ky.round_wind, round_index: 0, kyoku: ky.dealer + 1, honba: ky.honba, kyotaku,
-    dealer: ky.dealer, turn, scores: done ? ky.end_scores : scores, names: rec.players.length ? rec.players : ["seat 0", "seat 1", "seat 2"],
+    dealer: ky.dealer, turn, scores: done ? ky.end_scores : scores, names: [0, 1, 2].map((i) => displayName(rec.players[i], i)),
     dora_indicators: ky.dora_indicators.slice(0, dora), wall_remaining: Math.max(0, 55 - draws), seats, done,
     ura: done ? ky.ura_indicators : [],
   };
@@ -135,7 +135,7 @@ function load(rec, title) {
   rec.kyoku.forEach((k, i) => hs.appendChild(el("option", { value: String(i) }, `${i + 1}. ${k.label}`)));
   const vp = $("viewpoint");
   vp.innerHTML = "";
-  const names = rec.players.length ? rec.players : ["seat 0", "seat 1", "seat 2"];
+  const names = [0, 1, 2].map((i) => displayName(rec.players[i], i));
   names.forEach((n, i) => vp.appendChild(el("option", { value: String(i) }, n)));
   const probs = $("problems");
   probs.innerHTML = "";

@@ -1,7 +1,7 @@
 // The table page: a seat (/t/ID?token=T) or a spectator (/t/ID/watch), speaking docs/WEB_PROTOCOL.md.
 // The server decides everything: this page draws its view and sends the id of an action it offered.
 import { tileEl, sortTiles, tileLabel } from "/static/tiles.js";
-import { el, signed } from "/static/common.js";
+import { el, signed, displayName } from "/static/common.js";
 import { renderBoard, WINDS, meldEl, lapOf } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -20,7 +20,7 @@ const TOGGLE_NAMES = { auto_win: "Auto win", auto_kita: "Auto kita", no_calls: "
 
 function names() {  // the lobby's names first, then the engine's
   const v = S.view;
-  return [0, 1, 2].map((i) => (S.seats[i] && S.seats[i].name) || (v && v.names && v.names[i]) || `seat ${i}`);
+  return [0, 1, 2].map((i) => displayName((S.seats[i] && S.seats[i].name) || (v && v.names && v.names[i]), i));
 }
 function seatName(i) { return names()[i] || `seat ${i}`; }
 
@@ -187,7 +187,7 @@ function renderPrompt() {
   const hint = $("prompt-hint");
   hint.textContent = "";
   if (watching) { $("prompt-title").textContent = "Watching"; return; }
-  if (!S.prompt) { $("prompt-title").textContent = S.view && S.view.done ? "Game over" : "Waiting"; $("clock").textContent = ""; return; }
+  if (!S.prompt) { $("prompt-title").textContent = S.view && S.view.done ? "Game over" : "Waiting"; showClock(); return; }
   const hasDiscard = actions().some((a) => a.type === "dahai");
   $("prompt-title").textContent = S.mode ? "Riichi: choose the discard" : hasDiscard ? "Your turn" : "Call?";
   if (S.mode) {
@@ -238,7 +238,7 @@ function renderInfo() {
   for (const s of S.seats) {
     const you = !watching && h.seat === s.seat ? " (you)" : "";
     list.appendChild(el("div", { class: "muted", style: "font-size:12px" },
-      `${s.name || "seat " + s.seat}${you} — ${s.kind}`, s.kind === "human" || s.kind === "mjai"
+      `${displayName(s.name, s.seat)}${you} — ${s.kind}`, s.kind === "human" || s.kind === "mjai"
         ? el("span", { class: s.connected ? "plus" : "minus" }, s.connected ? " ●" : " ○") : null));
   }
   box.appendChild(list);
@@ -355,20 +355,21 @@ function showGameResult(msg) {
   S.seed = msg.seed;
   renderInfo();
   const order = [0, 1, 2].sort((a, b) => (r.ranks ? r.ranks[a] - r.ranks[b] : 0));
-  // uma is listed by placement (1st, 2nd, 3rd); oka is one amount that goes to the top
+  // every figure is the server's settlement (flow.final): uma_seats is each seat's uma as applied
+  // (sinking uma's table, tied places' shares), in thousands of points or in chips; oka goes to the top
   const num = (x) => (typeof x === "number" ? x : null);
   const cell = (x, fmt) => el("td", { class: "num" }, x === null || x === undefined ? "" : fmt(x));
   const rows = order.map((s) => el("tr", { "data-seat": s },
     el("td", {}, String(r.ranks ? r.ranks[s] : "")), el("td", {}, seatName(s)),
     cell((r.scores || [])[s], (x) => x.toLocaleString("en-US")),
-    cell(r.uma && r.ranks ? num(r.uma[r.ranks[s] - 1]) : null, signed),
+    cell(r.uma_seats ? num(r.uma_seats[s]) : null, (x) => (x > 0 ? "+" : "") + (Number.isInteger(x) ? x : x.toFixed(1))),
     cell(r.chips ? num(r.chips[s]) : null, signed),
     cell(r.points ? num(r.points[s]) : null, (x) => (x > 0 ? "+" : "") + x.toFixed(1))));
   const oka = Array.isArray(r.oka) ? r.oka.join(" / ") : r.oka ? Number(r.oka).toLocaleString("en-US") : "";
   const card = el("div", { class: "card", id: "game-result" },
     el("h2", {}, "Final result" + (r.reason ? ` — ${String(r.reason).replace(/_/g, " ")}` : "")),
     el("table", { class: "data" }, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", { class: "num" }, "score"),
-      el("th", { class: "num" }, "uma"), el("th", { class: "num" }, "chips"), el("th", { class: "num" }, "points")), rows),
+      el("th", { class: "num" }, r.uma_unit === "chips" ? "uma (chips)" : "uma"), el("th", { class: "num" }, "chips"), el("th", { class: "num" }, "points")), rows),
     oka ? el("p", { class: "muted" }, `oka ${oka} (to the top)`) : null,
     el("p", { class: "seedline" }, `seed ${msg.seed} — its SHA-256 is the seed hash shown before the first deal; `,
       el("code", {}, `sanma verify --db PATH ${tableId}`), " re-deals every wall from it."),
@@ -413,14 +414,31 @@ function pressKey(key) {
   (exact || keyed[0]).click();
 }
 
-setInterval(() => {  // the clock: the server enforces it, the page shows it
+/** The clock (the server enforces it, the page shows it): the move's own seconds and the time bank
+ * apart. The prompt's deadline is now + move + bank; the move's seconds go first, then the bank. */
+function clockParts(c, now) {
+  const left = Math.max(0, c.deadline - now);
+  return { move: Math.max(0, left - c.bank), bank: Math.min(c.bank, left) };
+}
+
+function showClock() {
   const c = S.prompt && S.prompt.clock;
-  if (!c || !c.deadline) { $("clock").textContent = ""; return; }
-  const left = Math.max(0, c.deadline - Date.now() / 1000);
-  $("clock").textContent = `${Math.ceil(left)}s`;
-  $("clock").title = `${c.move}s a move, time bank ${c.bank}s`;
-  $("clock").classList.toggle("low", left < 5);
-}, 250);
+  const move = $("clock-move"), bank = $("clock-bank");
+  if (!c || !c.deadline) {
+    move.textContent = "";
+    bank.textContent = S.bank !== undefined && S.bank !== null ? `bank ${Math.round(S.bank)}s` : "";
+    move.classList.remove("low"); bank.classList.remove("low", "spending");
+    return;
+  }
+  const p = clockParts(c, Date.now() / 1000);
+  S.bank = p.bank;
+  move.textContent = `${Math.ceil(p.move)}s`;
+  bank.textContent = `bank ${Math.ceil(p.bank)}s`;
+  move.classList.toggle("low", p.move > 0 && p.move < 5);
+  bank.classList.toggle("spending", p.move <= 0);
+  bank.classList.toggle("low", p.move <= 0 && p.bank < 5);
+}
+setInterval(showClock, 250);
 
 if (!tableId) setStatus("no table in the address");
 else connect();
