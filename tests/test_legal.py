@@ -289,3 +289,26 @@ def test_the_private_scan_would_catch_a_reach_into_the_engine(tmp_path: Path) ->
     hits = [n.attr for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Attribute) and n.attr in private
             and not (isinstance(n.value, ast.Name) and n.value.id == "self")]
     assert hits == ["_drawn"]
+
+
+def test_a_copied_game_plays_on_with_its_own_situation() -> None:
+    """``copy.deepcopy`` of a game in progress (the invariant tests try every action on a copy)
+    copies the hand's ``Situation`` with the copied seats and wall — also when compiled, where a
+    class has no default copy — and the copy plays on exactly as the original does."""
+    import copy
+    import random
+
+    from sanma.game.engine import Game
+
+    g = Game(CLUB, seed=4)
+    rng = random.Random(1)
+    for _ in range(60):
+        g.apply(rng.choice(g.legal_actions(g.to_move[0])))
+    c = copy.deepcopy(g)
+    assert c._situation().seats is c.seats and c._situation().wall is c.wall
+    assert c._situation() is not g._situation()
+    for game in (g, c):
+        r = random.Random(2)
+        while not game.done and len(game.events) < 2000:
+            game.apply(r.choice(game.legal_actions(game.to_move[0])))
+    assert c.events == g.events

@@ -15,7 +15,8 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from copy import deepcopy
+from typing import Any, Final
 
 from ..errors import NotAWinError, SanmaError
 from ..rules.schema import Rules
@@ -55,6 +56,14 @@ class Situation:
 
     def seat_wind(self, seat: int) -> str:
         return seat_wind(seat, self.dealer)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Situation:
+        # A compiled class has no default copy (its __init__ takes arguments): copy.deepcopy of a
+        # Game copies its situation with the copied seats and wall (``memo`` maps them).
+        return Situation(deepcopy(self.rules, memo), deepcopy(self.seats, memo), deepcopy(self.wall, memo),
+                         dealer=self.dealer, round_wind=self.round_wind, honba=self.honba, kyotaku=self.kyotaku,
+                         first_cycle=self.first_cycle, rinshan=self.rinshan, window=self.window,
+                         kan_discard=self.kan_discard, riichi_pending=self.riichi_pending)
 
 
 def score_win(sit: Situation, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False, kita_ron: bool = False,
