@@ -808,3 +808,68 @@ def test_p47_kansai_riichi_that_became_furiten_is_noten_at_the_draw_a003_21(keep
     sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
     with pytest.raises(KeeperError, match="noten riichi is a chombo"):
         keeper.add(sid, {"kind": "draw", "tenpai": ["B"], "riichi": ["A"]})
+
+
+def test_cli_preview_shows_every_payment_before_saving(tmp_path: Path) -> None:
+    """Issue 12 item 1: ``--preview`` shows every payment — each double-ron winner's points with
+    honba and sticks (the head bump's first winner takes the stick, P48 / P88), the riichi stick
+    put down, the total — and saves nothing; a correction's preview shows the corrected entry."""
+    db = str(tmp_path / "k.sqlite")
+    sid = str(json.loads(_run("new", "--db", db, "--rules", "club", "--people", "A,B,C", "--json").stdout)["session"])
+    r = _run("hand", sid, "--db", db, "--ron", "A", "--ron", "C", "--from", "B", "--han", "2", "--fu", "30",
+             "--han", "1", "--fu", "30", "--riichi", "A", "--preview")
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "preview — nothing saved" in out and "payments of #1 (0 honba):" in out
+    lines = [x.strip() for x in out.splitlines()]
+    c_win = next(x for x in lines if x.startswith("C's win"))
+    a_win = next(x for x in lines if x.startswith("A's win"))
+    assert lines.index(c_win) < lines.index(a_win)  # C is B's shimocha: first in the head bump
+    assert "C +2,000" in c_win and "B -1,000" in c_win  # 1,000 and A's stick
+    assert "A +2,900" in a_win and "B -2,900" in a_win
+    assert next(x for x in lines if x.startswith("riichi sticks")) == "riichi sticks    A -1,000"
+    assert "left on the table: 0 sticks, 0 chips" in out
+    assert json.loads(_run("show", sid, "--db", db, "--json").stdout)["version"] == 0
+    _run("hand", sid, "--db", db, "--ron", "A", "--from", "B", "--han", "2", "--fu", "30")
+    r = _run("fix", sid, "1", "--db", db, "--ron", "A", "--from", "C", "--han", "2", "--fu", "30", "--preview")
+    assert r.exit_code == 0 and "payments of #1" in r.stdout and "C -2,900" in r.stdout
+
+
+@given(st.text(max_size=40))
+def test_p30_parse_signed_fuzz_gives_a_number_or_a_clear_error(text: str) -> None:
+    """P30's reader never fails any other way: any text is a number or a KeeperError naming it."""
+    from sanma.table.notation import parse_signed
+
+    try:
+        value = parse_signed(text)
+    except KeeperError as e:
+        assert repr(text) in str(e)
+    else:
+        assert isinstance(value, int | float)
+
+
+@given(st.text(max_size=200))
+def test_read_csv_fuzz_gives_rows_or_a_clear_error(text: str) -> None:
+    """The CSV reader: any text is rows or a KeeperError naming the line (no other exception)."""
+    from sanma.table.keeper import CSV_HEADER, read_csv
+
+    try:
+        rows = read_csv(",".join(CSV_HEADER) + "\n" + text)
+    except KeeperError as e:
+        assert "CSV line" in str(e)
+    else:
+        assert all(set(r) == set(CSV_HEADER) for r in rows)
+
+
+def test_p131_official_tsumo_is_called_non_dealer_first_with_the_honba(keeper: Keeper) -> None:
+    """P131 (seed 002 L109-111 「ツモあがりの点数は子の方から申告してください。積み棒がある場合は、わかりやすく
+    申告してください。（例）500・1000は、1500・2000」): a non-dealer's 2 han 30 fu tsumo at 1 honba
+    (1,000 per payer under the official rules, P44) is written 1,500・2,000; a dealer's as "N all"."""
+    official = Rules.preset("official")
+    sid = keeper.new(official, ["A", "B", "C"])["session"]
+    keeper.add(sid, {"kind": "draw", "tenpai": ["A"]})  # the dealer keeps the deal: 1 honba
+    s = keeper.add(sid, tsumo("B", 2, 30))
+    assert s["hands"][-1]["summary"].endswith("(tsumo 1,500・2,000)"), s["hands"][-1]["summary"]
+    assert s["hands"][-1]["deltas"] == {"A": -2000, "B": 3500, "C": -1500}
+    s = keeper.add(sid, tsumo("B", 2, 30))  # B deals now, 0 honba: a dealer's 2 han 30 fu tsumo
+    assert s["hands"][-1]["summary"].endswith("(tsumo 1,000 all)"), s["hands"][-1]["summary"]

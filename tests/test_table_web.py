@@ -257,6 +257,15 @@ def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_
                 shown = phone.text_content(f"#scores tr[data-person='{person}'] td.score") or ""
                 assert shown.replace(",", "") == str(score)
             phone.wait_for_selector(f"#hands li[data-no='1']:has-text('{want['hands'][0]['summary']}')")
+            assert phone.locator("#t1-hand .tilebox").count() == 0  # the form is empty for the next hand
+            # correcting it loads both winners back, Chie's by her tiles; without the dora it is worth less
+            phone.click("#hands button.fix[data-no='1']")
+            assert phone.is_checked("#double") and phone.input_value("#how2") == "tiles"
+            assert phone.locator("#t1-hand .tilebox").count() == 13 and phone.input_value("#winner2") == "Chie"
+            assert phone.is_checked("#riichi input[value='Aki']")  # the riichi comes back too
+            phone.click("#t1-dora .tilebox")  # take the indicator back
+            phone.click("#preview")
+            phone.wait_for_selector("#preview-summary:has-text('Chie 3 han 40 fu')")
             phone.screenshot(path=str(tmp_path / "keeper-saved.png"), full_page=True)
         finally:
             browser.close()

@@ -35,7 +35,7 @@ from ..game.actions import Action
 from ..game.engine import Game
 from ..game.view import mask_event
 from ..rules.schema import Rules
-from ..tiles import NUM_KINDS, SEATS, Tile, parse_tiles, seat_wind, successor
+from ..tiles import NUM_KINDS, SEATS, Tile, counts34, parse_tiles, seat_wind, successor
 from .common import RULES_HELP, cli_errors, load_rules
 from .words import HONOUR_SHORT, fu_word, limit_word, yaku_word
 
@@ -520,16 +520,9 @@ class TerminalTable:
             self.say(tenpai, style="green")
 
     # ------------------------------------------------------------------------------ waits
-    def counts(self, tiles: Sequence[Tile]) -> list[int]:
-        c = [0] * NUM_KINDS
-        for t in tiles:
-            if t.kind < NUM_KINDS:
-                c[t.kind] += 1
-        return c
-
     def waits_after(self, hand: Sequence[Tile], discard: Tile | None) -> tuple[int, ...]:
         """Waits of the hand (less ``discard``), from the one waits function (sanma.agari)."""
-        c = self.counts(hand)
+        c = counts34(hand)
         if discard is not None:
             c[discard.kind] -= 1
         if sum(c) % 3 != 1:

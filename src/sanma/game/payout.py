@@ -22,14 +22,14 @@ Nothing here needs the tile-level engine: a :class:`~sanma.scoring.Score` comes 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from ..errors import SanmaError
 from ..rules.schema import Rules
 from ..scoring import Score, limit_basic, payments
-from ..tiles import SEATS, seat_wind
+from ..tiles import SEATS, Tile, seat_wind, successor
 from .settle import bust_chips_owed, is_bust, placement, riichi_bust
 
 #: ``Pao.yaku`` of the Kansai rule that the feeder of a daiminkan pays a rinshan win (P97, A003-15).
@@ -393,6 +393,31 @@ def _win_chips(r: Rules, win: Win, discarder: int | None, liable: int | None, ch
         pay(r.chip_flower * win.chip_flowers, payers)
 
 
+def ura_tiles_held(ura_indicators: Iterable[Tile], tiles: Iterable[Tile]) -> int:
+    """A000-25 (``ura_chip_count = per_tile``, seed 000 「裏ドラ（槓裏も含む）の現物が手にあれば、1個につき」):
+    how many of the winner's physical ``tiles`` (hand and melds) the ura indicators point at —
+    :attr:`Win.ura_tiles`. A flower indicator points at nothing.
+
+    >>> from sanma.tiles import parse_tiles
+    >>> ura_tiles_held(parse_tiles("7z7z"), parse_tiles("555z123p"))  # chun points at haku, once
+    3
+    """
+    kinds = {successor(t.kind) for t in ura_indicators if not t.is_flower}
+    return sum(1 for t in tiles if t.kind in kinds)
+
+
+def one_suit(tiles: Iterable[Tile]) -> bool:
+    """P117: the winner's tiles (hand and melds; flowers aside) are of one suit — a yakuman of that
+    shape earns the closed-chinitsu chips (:attr:`Win.chinitsu_shape`).
+
+    >>> from sanma.tiles import parse_tiles
+    >>> one_suit(parse_tiles("11123455678999p")), one_suit(parse_tiles("1112345567899p11z"))
+    (True, False)
+    """
+    kinds = {t.kind for t in tiles if not t.is_flower}
+    return bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+
+
 def expected_win_chips(rules: Rules, win: Win, discarder: int | None, ura_expected: float = 0.0) -> float:
     """The chips ``win`` earns its winner (what :func:`settle` pays, P114-P119), with the ura
     chips replaced by ``ura_expected`` ura per win (a bot weighing a hand before the ura is known).
@@ -584,6 +609,7 @@ __all__ = [
     "chombo_payment",
     "expected_win_chips",
     "game_end_payments",
+    "one_suit",
     "seat_wind",
     "settle",
     "settle_chombo",
@@ -591,4 +617,5 @@ __all__ = [
     "settle_hora",
     "settle_riichi_bust",
     "tsumo_from_each",
+    "ura_tiles_held",
 ]

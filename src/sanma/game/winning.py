@@ -21,8 +21,8 @@ from typing import Any, Final
 from ..errors import NotAWinError, SanmaError
 from ..rules.schema import Rules
 from ..scoring import Score, score_hand
-from ..tiles import SEATS, WINDS, Tile, seat_wind, successor
-from .payout import RINSHAN_PAO, Pao, Win
+from ..tiles import SEATS, WINDS, Tile, seat_wind
+from .payout import RINSHAN_PAO, Pao, Win, one_suit, ura_tiles_held
 from .seat import CalledMeld, SeatState
 from .wall import Wall
 
@@ -157,14 +157,11 @@ def win_facts(rules: Rules, st: SeatState, seat: int, score: Score, ura_indicato
     if rinshan_feeder is not None and rinshan_feeder[0] == seat:
         pao.append(Pao(rinshan_feeder[1], RINSHAN_PAO))
     pao.extend(Pao(liable, name) for name, liable in st.pao.items())
+    tiles = list(st.hand) + [t for cm in st.melds for t in cm.meld.tiles]
     ura_tiles: int | None = None
     if rules.chips and rules.ura_chip_count == "per_tile" and st.riichi:  # A000-25: physical tiles held
-        ura_kinds = {successor(t.kind) for t in ura_indicators if not t.is_flower}
-        ura_tiles = sum(1 for t in st.hand if t.kind in ura_kinds) + sum(
-            len(cm.meld.tiles) for cm in st.melds if cm.meld.kind in ura_kinds)
-    kinds = {t.kind for t in st.hand} | {cm.meld.kind for cm in st.melds}
-    one_suit = bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
-    return Win(seat, score, tuple(pao), closed=st.closed, ura_tiles=ura_tiles, chinitsu_shape=one_suit,
+        ura_tiles = ura_tiles_held(ura_indicators, tiles)
+    return Win(seat, score, tuple(pao), closed=st.closed, ura_tiles=ura_tiles, chinitsu_shape=one_suit(tiles),
                chip_flowers=st.chip_flowers)
 
 

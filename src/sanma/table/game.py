@@ -19,7 +19,7 @@ from ..game.settle import final_result, riichi_bust
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, min_han_at, score_from_han, score_hand
-from ..tiles import Tile, parse_tiles, seat_wind, successor
+from ..tiles import Tile, parse_tiles, seat_wind
 from .entries import (
     AbortEntry,
     ChomboEntry,
@@ -163,6 +163,7 @@ class KeptGame:
 
     def _apply_win(self, e: WinEntry) -> dict[str, Any]:
         r = self.rules
+        dealer = self.dealer
         discarder = None if e.discarder is None else self.seat(e.discarder, "ron: from")
         seats = [self.seat(w.winner, "winner") for w in e.wins]
         for w, s in zip(e.wins, seats, strict=True):
@@ -202,9 +203,22 @@ class KeptGame:
         self._take_pot(paid.wins[0].seat)
         self.last_winner = self.players[wins[0].seat]
         how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
+        if discarder is None and len(paid.wins) == 1 and paid.wins[0].pao is None:
+            how += " " + self._declared(paid.wins[0], dealer)
         return {"summary": f"{' & '.join(summaries)} ({how})",
                 "payments": [{"winner": self.players[p.seat], "deltas": self._by_person(p.deltas),
                               "pao": None if p.pao is None else self.players[p.pao]} for p in paid.wins]}
+
+    @staticmethod
+    def _declared(paid: payout.WinPayment, dealer: int) -> str:
+        """A tsumo as it is called at the table, P131 (seed 002 L109-111 「ツモあがりの点数は子の方から
+        申告してください。積み棒がある場合は…（例）500・1000は、1500・2000」): what each other player
+        pays, honba included, the non-dealer's first (a dealer's tsumo: "N all")."""
+        payers = sorted((x for x in range(len(paid.deltas)) if x != paid.seat), key=lambda x: x == dealer)
+        amounts = [-paid.deltas[x] for x in payers]
+        if paid.seat == dealer and len(set(amounts)) == 1:
+            return f"{amounts[0]:,} all"
+        return "・".join(f"{a:,}" for a in amounts)
 
     def _apply_draw(self, e: DrawEntry) -> dict[str, Any]:
         r = self.rules
@@ -368,15 +382,13 @@ class KeptGame:
     def _chinitsu_shape(self, w: Winner) -> bool:
         if w.tiles is None:
             return w.value is not None and "chinitsu" in w.value.yaku
-        kinds = {t.kind for t in self._tiles_of(w) if not t.is_flower}
-        return bool(kinds) and all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+        return payout.one_suit(self._tiles_of(w))
 
     def _ura_tiles(self, w: Winner) -> int | None:
         """Physical tiles matching the ura indicators (``ura_chip_count = per_tile``, A000-25)."""
         if w.tiles is None or not w.tiles.ura:
             return None
-        ura_kinds = {successor(t.kind) for t in parse_tiles("".join(w.tiles.ura)) if not t.is_flower}
-        return sum(1 for t in self._tiles_of(w) if t.kind in ura_kinds)
+        return payout.ura_tiles_held(parse_tiles("".join(w.tiles.ura)), self._tiles_of(w))
 
     def label(self) -> str:
         lap = f" lap {self.lap + 1}" if self.lap else ""

@@ -328,6 +328,9 @@ class Keeper:
             s = self._load(session_id, [*log, Change(seq, kind, target, entry)])  # type: ignore[arg-type]
             out = s.to_json()
             out["preview"] = True
+            # the entry previewed: the new one, or the corrected one (deleted: none)
+            uid = seq if kind == "add" else target
+            out["preview_of"] = next((r["no"] for r in s.rows if r["uid"] == uid), None)
             return out
 
         computed: list[Session] = []
@@ -477,10 +480,14 @@ def read_csv(text: str) -> list[dict[str, Any]]:
     (P30's △ or a minus sign); :class:`KeeperError` names a row that is not one."""
     from .notation import parse_signed
 
-    rows = list(csv.DictReader(io.StringIO(text)))
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        rows = list(reader)
+    except csv.Error as e:
+        raise KeeperError(f"CSV line {reader.line_num}: not CSV ({e})") from None
     out = []
     for i, r in enumerate(rows, start=2):
-        if set(r) != set(CSV_HEADER):
+        if set(r) != set(CSV_HEADER) or any(v is None for v in r.values()):
             raise KeeperError(f"CSV line {i}: expected the columns {', '.join(CSV_HEADER)}")
         try:
             row: dict[str, Any] = dict(r)
@@ -512,6 +519,8 @@ def render_text(state: Mapping[str, Any]) -> str:
         deltas = ", ".join(f"{p} {signed(d, n, ',', plus=True)}" for p, d in row["deltas"].items() if d)
         lines.append(f"  #{row['no']:<3} g{row['game']} {row.get('label', ''):<6} {row.get('summary', row['kind'])}"
                      + (f" — {deltas}" if deltas else ""))
+    if state.get("preview_of"):
+        lines += render_payments(state["hands"][state["preview_of"] - 1], state["pot"], n)
     if state["finished"]:
         nxt = state["next"]
         lines.append(f"next: game {nxt['game']}, dealer {nxt['dealer']}"
@@ -519,6 +528,31 @@ def render_text(state: Mapping[str, Any]) -> str:
                      + (f", uma x{nxt['uma_multiplier']}" if nxt["uma_multiplier"] > 1 else "")
                      + (", seat draw due" if nxt["reseat_due"] else ""))
     return "\n".join(lines)
+
+
+def render_payments(row: Mapping[str, Any], pot: Mapping[str, Any], notation: str = "minus") -> list[str]:
+    """Every payment of one entry's row (what ``--preview`` shows before anything is saved): each
+    winner's points with honba and sticks, in head-bump order; the riichi sticks put down this
+    hand; the total; the chips; what is left on the table."""
+    def line(label: str, d: Mapping[str, int]) -> str:
+        return f"    {label:<16} " + ", ".join(f"{p} {signed(v, notation, ',', plus=True)}" for p, v in d.items() if v)
+
+    out = [f"  payments of #{row['no']} ({row.get('honba', 0)} honba):"]
+    paid = {p: 0 for p in row["deltas"]}
+    for pay in row.get("payments") or ():
+        out.append(line(f"{pay['winner']}'s win" + (f" (pao {pay['pao']})" if pay.get("pao") else ""),
+                        pay["deltas"]))
+        for p, v in pay["deltas"].items():
+            paid[p] += v
+    if row.get("payments"):
+        rest = {p: row["deltas"][p] - paid[p] for p in paid}
+        if any(rest.values()):
+            out.append(line("riichi sticks", rest))
+    out.append(line("total", row["deltas"]))
+    if any(row["chips"].values()):
+        out.append(line("chips", row["chips"]))
+    out.append(f"    left on the table: {pot['sticks']} sticks, {pot['chips']} chips")
+    return out
 
 
 def render_standings(rows: Sequence[Mapping[str, Any]], notation: str = "minus") -> str:

@@ -310,7 +310,7 @@ async function send(preview) {
   try {
     const s = await api(path, body);
     if (preview) {
-      const r = fixing === null ? s.hands[s.hands.length - 1] : s.hands[fixing - 1];
+      const r = s.hands.find(h => h.no === s.preview_of);  // the entry previewed (new or corrected)
       $("preview-out").innerHTML = r ? previewTable(r, s.pot) : "";
       return;
     }
@@ -355,8 +355,11 @@ function startFix(no) {
     e.wins.slice(0, 2).forEach((w, i) => loadWinner(i, w));
   } else if (e.kind === "draw") { $("kind").value = "draw"; }
   else if (e.kind === "abort") { $("kind").value = "abort"; $("abort-kind").value = e.abort; }
-  else if (e.kind === "chombo") { $("kind").value = "chombo"; }
-  else if (e.kind === "penalty") { $("kind").value = "penalty"; $("penalty-kind").value = e.penalty; }
+  else if (e.kind === "chombo") { $("kind").value = "chombo"; $("who").value = [].concat(e.who)[0]; }
+  else if (e.kind === "penalty") { $("kind").value = "penalty"; $("penalty-kind").value = e.penalty; $("who").value = e.who; }
+  const tick = (cls, names) => document.querySelectorAll("input." + cls).forEach(b => { b.checked = (names || []).includes(b.value); });
+  tick("riichi", e.riichi);
+  tick("tenpai", e.tenpai);
   showFields();
 }
 
