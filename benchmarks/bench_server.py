@@ -10,6 +10,9 @@ scripted bots in this process (one WebSocket each, sanma's mjai dialect, answeri
 runs ``--seconds`` and then on until N games have finished (one per table on average), at most
 ``--max-seconds``, so that games/s is measured, not guessed.
 
+``--seats human`` plays the same games over the page protocol instead (``/play``: every seat is
+sent its own view after every action), which measures the per-seat views and masking.
+
 Reported per N: games finished per second, hands per second, actions per second, actions per
 game, the action latency p50/p99 (from a bot's answer to the next frame the server sends any
 seat of that table: the server's turnaround for one action, its SQLite transaction included),
@@ -79,6 +82,7 @@ class Stats:
 @dataclass
 class TableClock:
     sent: float | None = None
+    sent_seq: int = -1  # the page protocol: the seq of the prompt answered (a later view is its turnaround)
     actions: int = 0
 
 
@@ -108,16 +112,53 @@ async def _seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event, 
     return False
 
 
-async def _table_loop(base: str, rules: Any, stats: Stats, stop: asyncio.Event, client: httpx.AsyncClient) -> None:
+def page_answer(actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The page protocol's prompt answered as the mjai bots answer: win, pass, tsumogiri, else the first."""
+    for kind in ("hora", "none"):
+        for a in actions:
+            if a["type"] == kind:
+                return a
+    return next((a for a in actions if a["type"] == "dahai" and a.get("tsumogiri")), actions[0])
+
+
+async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event, counts_hands: bool) -> bool:
+    """One person's page connection (``/play``: the per-seat view after every action); True at the end."""
+    async with connect(url, open_timeout=60, max_size=2**22) as ws:
+        async for raw in ws:
+            now = time.perf_counter()
+            m = json.loads(raw)
+            if m["type"] == "view" and clock.sent is not None and m["seq"] > clock.sent_seq:
+                stats.latencies.append(now - clock.sent)
+                clock.sent = None
+            if m["type"] == "hand_result" and counts_hands:
+                stats.hands += 1
+            elif m["type"] == "game_result":
+                return True
+            elif m["type"] == "error":
+                stats.errors += 1
+            elif m["type"] == "prompt":
+                a = page_answer(m["actions"])
+                clock.sent, clock.sent_seq = time.perf_counter(), m["seq"]
+                await ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": a["id"]}))
+                stats.actions += 1
+                clock.actions += 1
+            if stop.is_set():
+                return False
+    return False
+
+
+async def _table_loop(base: str, rules: Any, stats: Stats, stop: asyncio.Event, client: httpx.AsyncClient,
+                      kind: str) -> None:
     while not stop.is_set():
-        r = await client.post(f"{base}/api/tables", json={"rules": rules, "seats": ["mjai"] * 3,
+        r = await client.post(f"{base}/api/tables", json={"rules": rules, "seats": [kind] * 3,
                                                           "clock": {"move": 0}})
         r.raise_for_status()
         t = r.json()
         clock = TableClock()
         ws = "ws" + base.removeprefix("http")
+        role, seat = ("mjai", _seat) if kind == "mjai" else ("play", _page_seat)
         done = await asyncio.gather(*[
-            _seat(f"{ws}/ws/tables/{t['id']}/mjai?token={s['token']}", clock, stats, stop, s["seat"] == 0)
+            seat(f"{ws}/ws/tables/{t['id']}/{role}?token={s['token']}", clock, stats, stop, s["seat"] == 0)
             for s in t["seats"]])
         if all(done):
             stats.games += 1
@@ -141,13 +182,13 @@ async def _probe(base: str, stats: Stats, stop: asyncio.Event) -> None:
                 await asyncio.wait_for(stop.wait(), 1.0)
 
 
-async def _run(base: str, n: int, seconds: float, max_seconds: float, rules: Any) -> tuple[Stats, float]:
+async def _run(base: str, n: int, seconds: float, max_seconds: float, rules: Any, kind: str) -> tuple[Stats, float]:
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=n + 10)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         start = time.perf_counter()
-        tasks = [asyncio.create_task(_table_loop(base, rules, stats, stop, client)) for _ in range(n)]
+        tasks = [asyncio.create_task(_table_loop(base, rules, stats, stop, client, kind)) for _ in range(n)]
         probe = asyncio.create_task(_probe(base, stats, stop))
         await asyncio.sleep(seconds)
         while stats.games < n and time.perf_counter() - start < max_seconds:
@@ -189,16 +230,18 @@ def _build() -> str:
     return "compiled (mypyc)" if _accel.ENABLED else "pure Python (no fresh compiled build)"
 
 
-def _report(base: str, ns: list[int], seconds: float, max_seconds: float, rules: Any, pid: int | None) -> None:
+def _report(base: str, ns: list[int], seconds: float, max_seconds: float, rules: Any, pid: int | None,
+            kind: str = "mjai") -> None:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"# {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, {platform.python_implementation()} "
-          f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load}, server build: {_build()}",
+          f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load}, server build: {_build()}, "
+          f"seats: {kind}",
           flush=True)
     print(f"{'tables':>6} {'games/s':>8} {'hands/s':>8} {'actions/s':>10} {'act/game':>8} {'p50 ms':>8} {'p99 ms':>8} "
           f"{'cpu ms/act':>10} {'probe ms':>13} {'games':>6} {'secs':>5} {'load':>5} errors", flush=True)
     for n in ns:
         cpu0 = _cpu_seconds(pid)
-        stats, elapsed = asyncio.run(_run(base, n, seconds, max_seconds, rules))
+        stats, elapsed = asyncio.run(_run(base, n, seconds, max_seconds, rules, kind))
         cpu1 = _cpu_seconds(pid)
         per_action = (f"{(cpu1 - cpu0) / max(1, stats.actions) * 1e3:>10.2f}" if cpu0 is not None and cpu1 is not None
                       else f"{'-':>10}")
@@ -220,12 +263,15 @@ def main() -> None:
     ap.add_argument("--max-seconds", type=float, default=400.0,
                     help="seconds per N at most, while fewer than N games have finished")
     ap.add_argument("--rules", default="tenhou", help="preset; East-only games (round_winds E) are played")
+    ap.add_argument("--seats", choices=("mjai", "human"), default="mjai",
+                    help="how the scripted players connect: mjai bots, or people's pages (/play: the per-seat "
+                         "view after every action)")
     ap.add_argument("--url", help="use this running server (e.g. http://127.0.0.1:8000) instead of starting one")
     args = ap.parse_args()
     ns = [int(x) for x in args.tables.split(",")]
     rules = {"extends": args.rules, "round_winds": "E"}
     if args.url:
-        _report(args.url.rstrip("/"), ns, args.seconds, args.max_seconds, rules, None)
+        _report(args.url.rstrip("/"), ns, args.seconds, args.max_seconds, rules, None, args.seats)
         return
     port = _port()
     base = f"http://127.0.0.1:{port}"
@@ -244,7 +290,7 @@ def main() -> None:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
-            _report(base, ns, args.seconds, args.max_seconds, rules, server.pid)
+            _report(base, ns, args.seconds, args.max_seconds, rules, server.pid, args.seats)
         finally:
             server.terminate()
             try:

@@ -165,9 +165,9 @@ class Checker:
                 expected.update(_mjai(t) for t in st_.hand)
             else:
                 assert pub["open_hand"] is None, f"seat {seat} sees seat {s}'s closed hand"
-            # "wind" is the seat wind, a meld's "called" repeats one of its tiles (which one came from "target")
+            # "wind" is the seat wind; a meld's "called" (and a kakan's "added") repeats one of its tiles
             shown = {k: v for k, v in pub.items() if k not in ("open_hand", "wind")}
-            shown["melds"] = [{k: v for k, v in m.items() if k != "called"} for m in pub["melds"]]
+            shown["melds"] = [{k: v for k, v in m.items() if k not in ("called", "added")} for m in pub["melds"]]
             seen = Counter(x for x in _tile_strings(shown) if x in _TILE_NAMES)
             seen.update(pub["open_hand"] or [])
             assert seen == expected, f"seat {seat}'s view of seat {s}: {seen} != public {expected}"
@@ -176,7 +176,8 @@ class Checker:
         rest = {k: v for k, v in obs.items() if k not in ("hand", "closed_hand", "drawn", "waits", "legal_actions",
                                                           "round_wind", "seat", "names", "seats")}
         rest["seats"] = [{**{k: v for k, v in p.items() if k != "wind"},
-                          "melds": [{k: v for k, v in m.items() if k != "called"} for m in p["melds"]]}
+                          "melds": [{k: v for k, v in m.items() if k not in ("called", "added")}
+                                    for m in p["melds"]]}
                          for p in obs["seats"]]
         shown = Counter(x for v in rest.values() for x in _tile_strings(v) if x in _TILE_NAMES)
         assert shown <= public, f"seat {seat} sees tiles that are not public: {shown - public}"

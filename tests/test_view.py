@@ -181,3 +181,19 @@ def test_a_kakan_in_the_view_is_the_event_that_made_it_P12() -> None:
               {"type": "start_kyoku"}, {"type": "kakan", "actor": 1, "pai": "9s", "consumed": ["9s", "9s", "9s"]}]
     assert {(s, str(t)) for (s, _), t in added_kans(events).items()} == {(1, "9s")}  # only the current hand
     assert {(s, t.mjai) for (s, _), t in added_kans(events[:2]).items()} == {(2, "5pr")}
+
+
+def test_a_view_built_on_shared_public_seats_is_the_same_view() -> None:
+    """The server builds every seat's public facts once per action for all its connections: each
+    seat's view (and a spectator's) made that way is exactly the view made alone."""
+    from sanma.game.view import public_seats, seat_view, spectator_view
+
+    game = Game(Rules.preset("kansai"), seed=4)
+    rng = random.Random(4)
+    for _ in range(12):
+        _play(game, rng, 15)
+        public = public_seats(game)
+        public_json = [p.to_json() for p in public]
+        for seat in range(3):
+            assert seat_view(game, seat, public).to_json(seats_json=public_json) == game.view(seat).to_json()
+        assert spectator_view(game, public).to_json(seats_json=public_json) == game.spectator_view().to_json()

@@ -119,6 +119,11 @@ def test_replay_viewer_on_a_real_tenhou_record(browser: Any, tmp_path: Path) -> 
             assert name.replace("_", " ") in text
         assert f"{win['points']:,}" in text
         shot(page, "replay")
+        # the players' Japanese names: drawn when a CJK font is installed, else "Player N", never boxes
+        shown = page.eval_on_selector_all(".plate .pname", "els => els.map(e => e.textContent)")
+        drawable = page.evaluate("async () => (await import('/static/common.js')).canDraw('伏屋')")
+        names = expected["players"]
+        assert sorted(shown) == sorted(names if drawable else [f"Player {i + 1}" for i in range(3)]), (shown, names)
         # another viewpoint puts that seat at the bottom
         page.select_option("#viewpoint", "2")
         assert page.locator(".hand-zone.bottom .hand").get_attribute("data-seat") == "2"
@@ -237,13 +242,16 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
     errors: list[str] = []
     with running_server(tmp_path / "db.sqlite") as base:
         # seed 1: with this player's way of playing the game goes the distance (no one busts)
-        t = create_table(base, ["human", "defensive", "efficient"], seed=1)
+        t = create_table(base, ["human", "defensive", "efficient"], seed=1, clock={"move": 600, "bank": 60})
         page = new_page(browser, errors)
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         assert t["seed_hash"] in (page.text_content("#seed-hash") or "")
         player = Player(page)
         player.play(lambda: player.done.get("discard", 0) >= 9, 90)
+        page.wait_for_selector("#clock-bank:has-text('bank')")  # the move's seconds and the bank apart
+        assert re.fullmatch(r"\d+s", page.text_content("#clock-move") or "") and page.text_content(
+            "#clock-bank") == "bank 60s"
         shot(page, "table")
         player.play(lambda: page.locator("#game-result").count() > 0, 420)
         shot(page, "final")

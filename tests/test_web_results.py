@@ -97,3 +97,29 @@ def test_final_settlement_is_the_engines_with_the_sinking_uma_it_applied_P26_P27
         elif floating <= 1 and len(set(r.scores)) == 3:
             assert by_rank == [30, -10, -20]
     assert two_floating, "no official game with two floating players among the seeds"
+
+
+def test_auto_kita_pulls_a_north_in_riichi_else_the_seat_is_asked_P15() -> None:
+    """P15 (kita nuki, ONLINE/tenhou sanma): with the seat's auto-kita toggle a North drawn after
+    riichi is pulled by the server; without it the seat is prompted (not discarded for it), as the
+    drawn tile goes out by itself only when no win, kan or kita is offered. Real engine decisions."""
+    rules = Rules.preset("tenhou")
+    seen = 0
+    for seed in range(13, 60):  # seed 13 is the first whose riichi seat draws a North
+        g = Game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not g.done and seen < 3:
+            seat = g.to_move[0]
+            legal = g.legal_actions(seat)
+            types = {a.type for a in legal}
+            if g.seats[seat].riichi and "kita" in types and "hora" not in types:
+                seen += 1
+                kita = next(a for a in legal if a.type == "kita")
+                assert auto_action(legal, {"auto_kita": True}, True) == kita
+                assert auto_action(legal, {"auto_tsumogiri": True}, True) is None  # asked
+                assert auto_action(legal, {}, True) is None
+            reach = [a for a in legal if a.type == "reach"]
+            g.apply(reach[0] if reach else next((a for a in legal if a.type == "hora"), rng.choice(legal)))
+        if seen:
+            break
+    assert seen, "no riichi seat was offered a kita in these games"

@@ -140,3 +140,15 @@ def test_tables_of_people_and_built_in_bots_keep_seed_only_walls() -> None:
     keys = {parse_settings({"rules": "tenhou", "seats": ["human", "mjai", "random"], "seed": 1}).wall_key
             for _ in range(3)}
     assert len(keys) == 3 and all(k is not None and len(k) == 32 for k in keys)
+
+
+def test_a_table_id_never_starts_with_a_dash_so_verify_takes_it_as_an_argument(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table id like '-x3k...' was read by ``sanma verify --db DB ID`` as an option (a usage error)."""
+    import sanma.web.tables as web_tables
+
+    ids = iter(["-leading", "fine-one"])
+    monkeypatch.setattr(web_tables.secrets, "token_urlsafe", lambda n=None: next(ids, "x" * 32))
+    with TestClient(create_app(tmp_path / "db.sqlite")) as client:
+        t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"]}).json()
+    assert t["id"] == "fine-one"

@@ -134,8 +134,10 @@ class SeatView:
         hand.reverse()
         return tuple(hand)
 
-    def to_json(self, *, sort: bool = True) -> dict[str, Any]:
-        """Plain JSON; ``sort`` orders ``closed_hand`` (``hand`` is always sorted, as bots read it)."""
+    def to_json(self, *, sort: bool = True, seats_json: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Plain JSON; ``sort`` orders ``closed_hand`` (``hand`` is always sorted, as bots read it);
+        ``seats_json`` is ``[s.to_json() for s in self.seats]`` when the caller already made it (the
+        public part is the same for every viewer: a server makes it once per action)."""
         closed = sorted(self.closed_hand) if sort else list(self.closed_hand)
         return {
             "seat": self.seat,
@@ -157,7 +159,7 @@ class SeatView:
             "waits": [t.mjai for t in self.waits],
             "furiten": self.furiten,
             "riichi": self.riichi,
-            "seats": [s.to_json() for s in self.seats],
+            "seats": seats_json if seats_json is not None else [s.to_json() for s in self.seats],
             "legal_actions": [a.to_mjai() for a in self.legal_actions],
             "done": self.done,
         }
@@ -194,30 +196,37 @@ def _public(game: Game, s: int, kakan: dict[tuple[int, int], Tile]) -> SeatPubli
         st.kita, st.flowers, st.riichi, len(st.hand), tuple(st.hand) if st.open_riichi else None)
 
 
-def _table(game: Game, seat: int | None, hand: tuple[Tile, ...], drawn: Tile | None, waits: tuple[Tile, ...],
-           furiten: bool, riichi: bool, legal: tuple[Action, ...]) -> SeatView:
+def public_seats(game: Game) -> tuple[SeatPublic, ...]:
+    """What everyone sees of every seat now: the same for each viewer (pass it to ``seat_view`` /
+    ``spectator_view`` to build it once for all of them)."""
     kakan = added_kans(game.events) if any(cm.meld.type == "kan" for st in game.seats for cm in st.melds) else {}
+    return tuple(_public(game, s, kakan) for s in range(len(game.seats)))
+
+
+def _table(game: Game, seat: int | None, hand: tuple[Tile, ...], drawn: Tile | None, waits: tuple[Tile, ...],
+           furiten: bool, riichi: bool, legal: tuple[Action, ...],
+           public: tuple[SeatPublic, ...] | None) -> SeatView:
     return SeatView(
         seat, game.round_wind, game.round_index, game.kyoku_in_round + 1, game.honba, game.kyotaku, game.dealer,
         game._turn, game.to_move, tuple(game.scores), game.names, tuple(game.wall.dora_indicators),
         game.wall.remaining, hand, drawn, waits, furiten, riichi, legal,
-        tuple(_public(game, s, kakan) for s in range(len(game.seats))), game.done)
+        public if public is not None else public_seats(game), game.done)
 
 
-def seat_view(game: Game, seat: int) -> SeatView:
-    """Everything ``seat`` may know now (issue 10 item 4)."""
+def seat_view(game: Game, seat: int, public: tuple[SeatPublic, ...] | None = None) -> SeatView:
+    """Everything ``seat`` may know now (issue 10 item 4); ``public``: ``public_seats(game)`` if made."""
     if not 0 <= seat < len(game.seats):
         raise ValueError(f"seat {seat} is not a seat of this table (0..{len(game.seats) - 1})")
     me = game.seats[seat]
     drawn = game._drawn if game._drawn is not None and game._turn == seat and not game._pending else None
     waits = tuple(Tile(k) for k in me.waits) if sum(me.counts) % 3 == 1 else ()
     return _table(game, seat, tuple(me.hand), drawn, waits, bool(waits) and game.furiten(seat), me.riichi,
-                  game.legal_actions(seat))
+                  game.legal_actions(seat), public)
 
 
-def spectator_view(game: Game) -> SeatView:
+def spectator_view(game: Game, public: tuple[SeatPublic, ...] | None = None) -> SeatView:
     """The table with no concealed tile at all: rivers, melds, kita, indicators, scores."""
-    return _table(game, None, (), None, (), False, False, ())
+    return _table(game, None, (), None, (), False, False, (), public)
 
 
 def mask_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:

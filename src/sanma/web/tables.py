@@ -29,7 +29,7 @@ from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.settle import uma_by_seat
-from ..game.view import mask_event
+from ..game.view import SeatPublic, mask_event, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
@@ -373,6 +373,8 @@ class Table:
         self.results: list[tuple[int, dict[str, Any]]] = []  # (events count when sent, hand result)
         self._running = False
         self._task: asyncio.Task[None] | None = None
+        self._public_key: tuple[int, int] = (-1, -1)
+        self._public: tuple[tuple[SeatPublic, ...], list[dict[str, Any]]] = ((), [])
         self._note_hands(0)
 
     # -- public state ----------------------------------------------------------------------
@@ -406,6 +408,16 @@ class Table:
             return round_of(g.events)
         return {"wind": g.round_wind, "number": g.kyoku_in_round + 1, "lap": g.round_index, "honba": g.honba,
                 "sticks": g.kyotaku, "dealer": g.dealer}
+
+    def public_seats(self) -> tuple[tuple[SeatPublic, ...], list[dict[str, Any]]]:
+        """Every seat's public facts now and their JSON, made once per action for all connections
+        (``view.public_seats``: the same for every viewer; each view adds only its own seat)."""
+        key = (self.seq, len(self.game.events))
+        if self._public_key != key:
+            public = public_seats(self.game)
+            self._public = (public, [p.to_json() for p in public])
+            self._public_key = key
+        return self._public
 
     def legal(self, seat: int) -> tuple[Action, ...]:
         return self.game.legal_actions(seat)
@@ -589,6 +601,8 @@ class Tables:
     def create(self, body: Any) -> tuple[Table, list[str]]:
         settings = parse_settings(body)
         table_id = secrets.token_urlsafe(9)
+        while table_id.startswith("-"):  # an id is a command-line argument too (sanma verify --db DB ID)
+            table_id = secrets.token_urlsafe(9)
         tokens = [secrets.token_urlsafe(24) for _ in range(SEATS)]
         toggles = [dict(DEFAULT_TOGGLES) for _ in range(SEATS)]
         banks = [settings.clock["bank"]] * SEATS

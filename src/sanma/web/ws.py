@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
-from ..game.view import mask_event, public_events
+from ..game.view import mask_event, public_events, seat_view, spectator_view
 from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
 log = logging.getLogger("sanma.web")
@@ -125,10 +125,11 @@ class PageConnection(Connection):
         g = table.game
         events = g.events
         if self.first or len(events) > self.sent_events or (self.seat is not None and self._prompt_due()):
-            view = g.view(self.seat) if self.seat is not None else g.spectator_view()
+            public, public_json = table.public_seats()
+            view = seat_view(g, self.seat, public) if self.seat is not None else spectator_view(g, public)
             sort = table.toggles[self.seat]["auto_sort"] if self.seat is not None else True
             self.send({"type": "view", "seq": table.seq, "event_index": self.sent_events,
-                       "view": view.to_json(sort=sort),
+                       "view": view.to_json(sort=sort, seats_json=public_json),
                        "events": public_events(events, self.seat, self.sent_events)})
             self.sent_events = len(events)
             self.first = False
