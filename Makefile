@@ -3,12 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# The mypyc-compiled build (tools/build_native.py): the modules of COMPILED in src/sanma/_accel.py.
+# The mypyc-compiled build (tools/build_native.py): the modules of COMPILED in src/sanma/_accel.py,
+# the one list — NATIVE_SOURCES is read from it (standard library only, no virtualenv needed).
 NATIVE := src/sanma/_compiled/MANIFEST.json
-NATIVE_SOURCES := $(addprefix src/sanma/,tiles.py hand.py agari.py yaku.py scoring.py shanten_table.py \
-	events.py game/actions.py game/wall.py game/engine.py data/shanten_tables.npz)
+NATIVE_SOURCES := $(shell $(PYTHON) tools/build_native.py --sources)
 
-.PHONY: install native run test lint typecheck bench docs clean
+.PHONY: install native native-sources run test lint typecheck bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ install: $(STAMP) $(NATIVE)
 
 native: $(STAMP)
 	$(PY) tools/build_native.py
+
+# What the compiled build is made from (tests/test_native.py checks it is _accel's list).
+native-sources:
+	@echo $(NATIVE_SOURCES)
 
 # The browser table on this machine only; the lobby is at the URL printed (terminal play: sanma play).
 run: install

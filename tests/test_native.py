@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -110,12 +111,21 @@ def test_sanma_pure_forces_pure_python() -> None:
 
 
 def test_the_makefile_rebuilds_when_any_compiled_source_changes() -> None:
-    """make's NATIVE_SOURCES (what triggers a rebuild) are exactly what _accel builds from."""
-    text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
-    line = next(x for x in text.splitlines() if x.startswith("NATIVE_SOURCES"))
-    files = line.split("src/sanma/,")[1].rstrip(")").split()
-    listed = {f if f.startswith("data/") else "sanma." + f.removesuffix(".py").replace("/", ".") for f in files}
-    assert listed == set(_accel.INPUTS)
+    """One list of compiled modules (issue 10 item 5): make's NATIVE_SOURCES (what triggers a
+    rebuild) is read from ``_accel`` through ``tools/build_native.py --sources``, which needs only
+    the standard library — and it is exactly what ``_accel`` builds from."""
+    expected = [str(_accel.source_path(m).relative_to(ROOT)) for m in _accel.INPUTS]
+    assert expected[-1] == "src/sanma/data/shanten_tables.npz" and "src/sanma/game/legal.py" in expected
+    python3 = shutil.which("python3") or sys.executable  # any Python: no virtualenv, no sanma import
+    listed = subprocess.run([python3, "-I", "tools/build_native.py", "--sources"], capture_output=True,
+                            text=True, cwd=ROOT, check=True).stdout.split()
+    assert listed == expected
+    makefile = (ROOT / "Makefile").read_text()
+    assert "NATIVE_SOURCES := $(shell $(PYTHON) tools/build_native.py --sources)" in makefile
+    if shutil.which("make"):
+        made = subprocess.run(["make", "-s", "--no-print-directory", "native-sources"], capture_output=True,
+                              text=True, cwd=ROOT, check=True).stdout.split()
+        assert made == expected
 
 
 @pytest.mark.skipif(not _accel.ENABLED, reason="no up-to-date compiled build (make native)")

@@ -8,6 +8,10 @@ no manifest, so sanma keeps working in pure Python.
 
     .venv/bin/python tools/build_native.py           # build (about a minute on two cores)
     .venv/bin/python tools/build_native.py --clean   # remove the compiled modules
+    python3 tools/build_native.py --sources          # what a build is made from (the Makefile reads it)
+
+``--sources`` needs only the standard library (no virtualenv, no import of sanma): the list is
+``_accel.INPUTS``, the one list of compiled modules and the data files the build expands.
 """
 
 from __future__ import annotations
@@ -77,11 +81,21 @@ def build(jobs: int) -> int:
     return 0
 
 
+def sources() -> list[str]:
+    """The files a build is made from, relative to the repository: ``_accel.INPUTS`` as paths."""
+    return [str(_accel.source_path(m).relative_to(ROOT)) for m in _accel.INPUTS]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--clean", action="store_true", help="remove the compiled modules and stop")
+    ap.add_argument("--sources", action="store_true",
+                    help="print the source and data files a build is made from (one line each) and stop")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="C compiler jobs (default: all cores)")
     args = ap.parse_args()
+    if args.sources:
+        print("\n".join(sources()))
+        return 0
     if args.clean:
         shutil.rmtree(OUT, ignore_errors=True)
         return 0

@@ -22,7 +22,9 @@ MANIFEST = OUT / "MANIFEST.json"
 # The package's data files. Compiled modules live in OUT, so they cannot find them from __file__.
 DATA = PACKAGE / "data"
 
-# The hot paths: scoring (issue 2) and the game loop with its shanten checks (issue 3).
+# The hot paths: scoring (issue 2) and the game loop with its shanten checks (issue 3). This is
+# the one list of compiled modules: tools/build_native.py builds it, and the Makefile's
+# NATIVE_SOURCES (what triggers a rebuild) is read from it (`tools/build_native.py --sources`).
 COMPILED = (
     "sanma.tiles",
     "sanma.hand",
@@ -33,6 +35,9 @@ COMPILED = (
     "sanma.events",
     "sanma.game.actions",
     "sanma.game.wall",
+    "sanma.game.seat",
+    "sanma.game.winning",
+    "sanma.game.legal",
     "sanma.game.engine",
 )
 # Data files the build also stores uncompressed in OUT, so that a short run does not spend its
@@ -42,7 +47,8 @@ EXPANDED = ("shanten_tables.npz",)
 INPUTS = COMPILED + tuple(f"data/{name}" for name in EXPANDED)
 
 
-def _source(module: str) -> Path:
+def source_path(module: str) -> Path:
+    """The file of a compiled module (``sanma.game.engine``) or of ``data/NAME``."""
     if module.startswith("data/"):
         return DATA / module.removeprefix("data/")
     return PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
@@ -52,12 +58,12 @@ def source_digest(module: str) -> str:
     """SHA-256 of a compiled module's source file (or of ``data/NAME``)."""
     import hashlib  # only when a source's size or time differs from the build's (about 4 ms to import)
 
-    return hashlib.sha256(_source(module).read_bytes()).hexdigest()
+    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
 
 
 def source_stamp(module: str) -> list[int]:
     """Size and modification time of a source: when both match the build's, it is not hashed."""
-    st = _source(module).stat()
+    st = source_path(module).stat()
     return [st.st_size, st.st_mtime_ns]
 
 

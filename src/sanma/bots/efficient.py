@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..agari import waits
 from ..game.actions import Action
+from ..game.legal import riichi_wait_violation
 from ..rules.schema import Rules
 from ..shanten_table import DiscardOption, discard_candidates, shanten_counts
 from ..tiles import NORTH, NUM_KINDS, YAOCHUU
@@ -104,22 +104,14 @@ class EfficientBot:
     def without_riichi_violations(self, observation: Observation, view: HandView,
                                   legal: tuple[Action, ...]) -> tuple[Action, ...]:
         """Drop a riichi the rules would punish as a chombo (P77, P80): noten, or furiten where
-        furiten riichi is forbidden. Where such a riichi is impossible the engine never offers it."""
+        furiten riichi is forbidden (the engine's rule, ``legal.riichi_wait_violation``). Where
+        such a riichi is impossible the engine never offers it."""
         r = self.rules
         if r.riichi_violation == "impossible":
             return legal
-        furiten_counts = r.furiten_riichi == "forbidden" or not r.tenpai_furiten
         river = {tile_of(d["pai"]).kind for d in observation["seats"][view.seat]["discards"]}
-        out: list[Action] = []
-        for a in legal:
-            if a.type in ("reach", "open_reach") and a.tile is not None:
-                c = list(view.counts)
-                c[a.tile.kind] -= 1
-                w = waits(c, self._four_ok)
-                if not w or (furiten_counts and (river | {a.tile.kind}) & set(w)):
-                    continue
-            out.append(a)
-        return tuple(out)
+        return tuple(a for a in legal if a.type not in ("reach", "open_reach") or a.tile is None
+                     or not riichi_wait_violation(r, view.counts, river, a.tile))
 
     # -------------------------------------------------------------------------------- own turn
     def options(self, view: HandView) -> tuple[DiscardOption, ...]:

@@ -529,13 +529,10 @@ class TerminalTable:
             return ()
         return hand_waits(c, self.game.rules.chiitoi_four_of_a_kind)
 
-    def furiten(self, waits: Sequence[int], discard: Tile | None) -> bool:
-        """Furiten (P75): a wait among one's own discards (incl. ``discard``), or a winning tile
-        let pass (the engine's own flags for the turn and, under riichi, for good)."""
-        st = self.game.seats[self.human]
-        river = {d.tile.kind for d in st.discards} | ({discard.kind} if discard is not None else set())
-        flags = st.furiten_riichi or (discard is None and st.furiten_same_turn)
-        return bool(river & set(waits)) or flags
+    def furiten(self, discard: Tile | None) -> bool:
+        """Furiten (P75, P78) of the player's hand, or of the hand left by ``discard``: the
+        engine's one predicate, ``Game.furiten`` (its river with ``discard``, a win let pass)."""
+        return self.game.furiten(self.human, discard=discard)
 
     def tenpai_text(self, obs: dict[str, Any]) -> str:
         hand = [Tile.from_mjai(x) for x in obs["hand"]]
@@ -545,7 +542,7 @@ class TerminalTable:
                 furiten = bool(obs.get("furiten"))
             else:
                 w = self.waits_after(hand, None)
-                furiten = self.furiten(w, None)
+                furiten = self.furiten(None)
             if not w:
                 return ""
             return f"Tenpai: waiting on {self.waits_text(w, obs)}" + (" — FURITEN (no ron)" if furiten else "")
@@ -553,7 +550,7 @@ class TerminalTable:
         for t in sorted({t.kind: t for t in hand}.values()):
             w = self.waits_after(hand, t)
             if w:
-                out.append(f"{tile_text(t)} → {self.waits_text(w, obs)}" + (" (furiten)" if self.furiten(w, t) else ""))
+                out.append(f"{tile_text(t)} → {self.waits_text(w, obs)}" + (" (furiten)" if self.furiten(t) else ""))
         return ("Tenpai discards: " + "; ".join(out)) if out else ""
 
     @staticmethod

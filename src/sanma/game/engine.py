@@ -21,151 +21,37 @@ answers "pon?" through the same API as a bot.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, Final
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from .. import events as ev
 from ..agari import waits as compute_waits
-from ..errors import IllegalActionError, NotAWinError, SanmaError
+from ..errors import IllegalActionError
 from ..hand import Meld
 from ..rules.schema import Rules
-from ..scoring import DORA_NAMES, Score, score_hand
-from ..shanten_table import shanten_trusted
 from ..tiles import NORTH, NUM_KINDS, SEATS, WINDS, YAOCHUU, Tile, seat_wind
-from . import flow
+from . import flow, legal
 from .actions import Action
 from .payout import (
-    RINSHAN_PAO,
     AbortiveDraw,
     Chombo,
     ExhaustiveDraw,
     Hora,
     Offence,
     Outcome,
-    Pao,
     RiichiBust,
     Settlement,
-    Win,
-    one_suit,
     settle,
     settle_chombo,
     settle_draw,
     settle_hora,
-    ura_tiles_held,
 )
-from .settle import FinalResult, is_bust, riichi_bust
+from .seat import CalledMeld, Discard, HandResult, SeatState
+from .settle import FinalResult, riichi_bust
 from .view import SeatView, public_events, seat_view, spectator_view
 from .wall import Wall, hand_wall
-
-DRAGON_KINDS: Final = (31, 32, 33)
-
-
-# Discard and CalledMeld are plain classes, not dataclasses: the compiled engine builds one per
-# discard, and a dataclass's generated __init__ runs as interpreted code.
-class Discard:
-    __slots__ = ("called", "riichi", "tile", "tsumogiri")
-
-    def __init__(self, tile: Tile, tsumogiri: bool, riichi: bool = False, called: bool = False) -> None:
-        self.tile = tile
-        self.tsumogiri = tsumogiri
-        self.riichi = riichi
-        self.called = called
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Discard) and (self.tile, self.tsumogiri, self.riichi, self.called) == (
-            other.tile, other.tsumogiri, other.riichi, other.called)
-
-    def __repr__(self) -> str:
-        return f"Discard({self.tile!r}, tsumogiri={self.tsumogiri}, riichi={self.riichi}, called={self.called})"
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Discard:
-        return Discard(self.tile, self.tsumogiri, self.riichi, self.called)  # its tile is immutable
-
-
-class CalledMeld:
-    __slots__ = ("called", "meld", "target")
-
-    def __init__(self, meld: Meld, target: int | None, called: Tile | None) -> None:
-        self.meld = meld
-        self.target = target  # seat the called tile came from (None for ankan)
-        self.called = called
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CalledMeld) and (self.meld, self.target, self.called) == (
-            other.meld, other.target, other.called)
-
-    def __repr__(self) -> str:
-        return f"CalledMeld({self.meld!r}, target={self.target}, called={self.called!r})"
-
-    def __deepcopy__(self, memo: dict[int, object]) -> CalledMeld:
-        return CalledMeld(self.meld, self.target, self.called)  # meld and tile are immutable
-
-
-@dataclass(slots=True)
-class SeatState:
-    """One seat's part of a hand in progress (mutable, private to the engine)."""
-
-    hand: list[Tile] = field(default_factory=list)
-    counts: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
-    melds: list[CalledMeld] = field(default_factory=list)
-    discards: list[Discard] = field(default_factory=list)
-    kita: int = 0
-    flowers: int = 0
-    chip_flowers: int = 0
-    riichi: bool = False
-    double_riichi: bool = False
-    open_riichi: bool = False
-    ippatsu: bool = False
-    furiten_same_turn: bool = False
-    furiten_riichi: bool = False
-    violation: str = ""  # why this seat's riichi is a chombo if revealed (P80): "" = a clean riichi
-    stick_paid: bool = False  # its riichi stick went to the table this hand (returned on a chombo, P101)
-    waits: tuple[int, ...] = ()
-    nagashi: bool = True
-    pao: dict[str, int] = field(default_factory=dict)
-
-    def add(self, t: Tile) -> None:
-        self.hand.append(t)
-        if t.kind < NUM_KINDS:  # a flower is held only until it is pulled
-            self.counts[t.kind] += 1
-
-    def remove(self, t: Tile) -> None:
-        self.hand.remove(t)
-        if t.kind < NUM_KINDS:
-            self.counts[t.kind] -= 1
-
-    @property
-    def closed(self) -> bool:
-        return all(not m.meld.is_open for m in self.melds)
-
-    @property
-    def discarded_kinds(self) -> set[int]:
-        return {d.tile.kind for d in self.discards}
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a hand ended, for the game flow and for reports."""
-
-    kind: str  # "hora", "ryukyoku" (exhaustive), "abort", "chombo"
-    winners: tuple[int, ...] = ()
-    offenders: tuple[int, ...] = ()  # seats that committed chombo (kind "chombo")
-    tenpai: tuple[int, ...] = ()
-    dealer_continues: bool = False
-    deltas: tuple[int, ...] = (0, 0, 0)
-    scores: tuple[Score, ...] = ()
-    reason: str = ""
-
-    # Immutable: a copy is the value itself (copy.deepcopy of a Game shares them).
-    def __copy__(self) -> HandResult:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> HandResult:
-        return self
-
+from .winning import Situation, pao_completed, score_win, win_facts
 
 WallFactory = Callable[[Rules, int], Wall]
 
@@ -211,6 +97,8 @@ class Game:
     _riichi_pending: int | None
     _go_around: list[set[int]]
     _rinshan_feeder: tuple[int, int] | None  # (kan-er, feeder) of a daiminkan until the next discard
+    _last_call_kind: int | None = None  # the kind just ponned (kuikae, P72)
+    _sit: Situation
 
     def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
                  names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
@@ -281,16 +169,22 @@ class Game:
         if seat != self._turn:
             return ()
         if self._turn_actions is None:
-            self._turn_actions = self._compute_turn_actions()
+            self._turn_actions = legal.turn_actions(
+                self._situation(), seat, drawn=self._drawn, after_call=self._after_call,
+                last_call_kind=self._last_call_kind, kans=len(self._kans), score=self.scores[seat],
+                go_around=self._go_around[seat], table_mistakes=self.table_mistakes)
         return self._turn_actions
 
     def apply(self, action: Action) -> None:
         """Carry out ``action``; raises ``IllegalActionError`` naming the rule when it is not legal."""
         if self.done:
             raise IllegalActionError(f"{action}: the game is over")
-        legal = self.legal_actions(action.actor)
-        if not any(a is action for a in legal) and action not in legal:
-            raise IllegalActionError(self._why_illegal(action, legal))
+        offered = self.legal_actions(action.actor)
+        if not any(a is action for a in offered) and action not in offered:
+            where = f"{self.round_wind}-{self.kyoku_in_round + 1}, {self.honba} honba"
+            raise IllegalActionError(legal.why_illegal(action, offered, where=where, st=self.seats[action.actor],
+                                                       after_call=self._after_call,
+                                                       last_call_kind=self._last_call_kind, to_move=self.to_move))
         if self._pending:
             self._responses[action.actor] = action
             if len(self._responses) == len(self._pending):
@@ -314,18 +208,35 @@ class Game:
         """The event stream as ``seat`` sees it (other seats' tiles hidden; ``None``: a spectator)."""
         return public_events(self.events, seat)
 
-    def furiten(self, seat: int, tile: Tile | None = None) -> bool:
-        """Whether ``seat`` may not ron (``tile``, or any of its waits): its own discards (P75), a win
-        let pass this turn or under riichi (P75), the club's relaxed 13-sided kokushi (P78)."""
+    def furiten(self, seat: int, tile: Tile | None = None, *, discard: Tile | None = None) -> bool:
+        """Whether ``seat`` may not ron (``tile``, or any of its waits): ``legal.furiten`` (P75, P78).
+        With ``discard``: whether it would be furiten by its river after discarding that tile (its
+        waits then; a win let pass under riichi still counts, one let pass this turn no longer)."""
         st = self.seats[seat]
-        if st.furiten_riichi or st.furiten_same_turn:
-            return True
-        if self.rules.kokushi_13_furiten == "club_relaxed" and len(st.waits) == 13:
-            # P78 / §5.4 (CLUB): a 13-sided kokushi is barred only from tiles it discarded itself,
-            # and from any ron in the go-around after it discarded a terminal or honour.
-            own = st.discarded_kinds & (set(st.waits) if tile is None else {tile.kind})
-            return bool(own) or bool(st.discards and st.discards[-1].tile.kind in YAOCHUU)
-        return bool(st.discarded_kinds & set(st.waits))
+        if discard is None:
+            return legal.furiten(self.rules, st, tile)
+        c = list(st.counts)
+        c[discard.kind] -= 1
+        if sum(c) % 3 != 1:
+            return False
+        waits = compute_waits(c, self.rules.chiitoi_four_of_a_kind)
+        return st.furiten_riichi or legal.river_furiten(self.rules, waits, st.discarded_kinds | {discard.kind},
+                                                        discard.kind, tile)
+
+    def _situation(self) -> Situation:
+        """The facts of this moment the win evaluation reads (``game/winning.py``): one value per
+        hand (``_start_hand``), its changing facts refreshed here — no allocation per turn."""
+        sit = self._sit
+        sit.kyotaku = self.kyotaku
+        sit.first_cycle = self._first_cycle
+        sit.rinshan = self._rinshan
+        sit.window = self._window
+        sit.kan_discard = self._kan_discard
+        sit.riichi_pending = self._riichi_pending
+        return sit
+
+    def _update_waits(self, seat: int) -> None:
+        legal.update_waits(self.rules, self.seats[seat])
 
     # ------------------------------------------------------------------------------------------
     # hand set-up
@@ -358,6 +269,10 @@ class Game:
         self._riichi_pending = None
         self._go_around = [set() for _ in range(SEATS)]  # kinds others discarded since my last discard
         self._rinshan_feeder = None
+        # the hand's fixed facts for the win evaluation (flow.round_wind is not compiled: once a hand)
+        self._sit = Situation(self.rules, self.seats, self.wall, dealer=self.dealer, round_wind=self.round_wind,
+                              honba=self.honba, kyotaku=self.kyotaku, first_cycle=True, rinshan=False, window="",
+                              kan_discard=False, riichi_pending=None)
         self._emit(ev.StartKyoku(self.round_wind, self.kyoku_in_round + 1, self.honba, self.kyotaku, self.dealer,
                                  tuple(self.wall.dora_indicators), tuple(self.scores),
                                  tuple(tuple(s.hand) for s in self.seats)))
@@ -404,191 +319,6 @@ class Game:
     # ------------------------------------------------------------------------------------------
     # turn actions
     # ------------------------------------------------------------------------------------------
-    def _compute_turn_actions(self) -> tuple[Action, ...]:
-        r = self.rules
-        seat = self._turn
-        st = self.seats[seat]
-        out: list[Action] = []
-        drawn = self._drawn
-        if not self._after_call and drawn is not None:
-            if self._can_win(seat, drawn, tsumo=True):
-                out.append(Action("hora", seat, drawn, target=seat))
-            if (r.abort_kyuushu and self._first_cycle and not st.discards
-                    and sum(1 for k in YAOCHUU if st.counts[k]) >= 9):
-                out.append(Action("ryukyoku", seat))
-            quads = [k for k in range(NUM_KINDS) if st.counts[k] == 4]
-            adds = [cm for cm in st.melds if cm.meld.type == "pon" and st.counts[cm.meld.kind] and not st.riichi]
-            if (quads or adds) and self._kan_possible():
-                for k in quads:
-                    if self._ankan_ok(seat, k):
-                        out.append(Action("ankan", seat, consumed=tuple(t for t in st.hand if t.kind == k)))
-                for cm in adds:
-                    t = next(t for t in st.hand if t.kind == cm.meld.kind)
-                    out.append(Action("kakan", seat, t, consumed=cm.meld.tiles))
-            if (r.north_mode in ("nuki", "nuki_restricted") and st.counts[NORTH]
-                    and (self.wall.remaining > 0 or r.kita_on_last_draw)
-                    and (self.wall.rinshan_left > 0 or self.wall.remaining > 0)
-                    and (not st.riichi or drawn.kind == NORTH)):
-                out.append(Action("kita", seat, Tile(NORTH)))
-        elif self._after_call and r.kita_after_pon and st.counts[NORTH] and r.north_mode in ("nuki", "nuki_restricted"):
-            out.append(Action("kita", seat, Tile(NORTH)))
-        out.extend(self._discard_actions(seat))
-        return tuple(out)
-
-    def _discard_actions(self, seat: int) -> list[Action]:
-        r = self.rules
-        st = self.seats[seat]
-        drawn = self._drawn
-        if st.riichi:
-            assert drawn is not None
-            return [Action("dahai", seat, drawn, tsumogiri=True)]
-        banned: set[int] = set()
-        if self._after_call and not r.kuikae and self._last_call_kind is not None:
-            banned.add(self._last_call_kind)  # P72: no kuikae (discarding the tile just ponned)
-        if not r.north_can_discard:
-            banned.add(NORTH)  # P20 (OFFICIAL): North is pulled, never discarded
-        # Distinct tiles (a red five differs from a plain one) and how many of each are held.
-        copies: dict[Tile, int] = {}
-        for t in st.hand:
-            copies[t] = copies.get(t, 0) + 1
-        if drawn is not None and not self._after_call:
-            copies[drawn] -= 1  # the drawn tile is offered separately, as tsumogiri
-        can_riichi = self._riichi_allowed(seat) and (
-            self._noten_riichi_offered()
-            or shanten_trusted(st.counts, len(st.melds), r.chiitoi_four_of_a_kind) <= 0)
-        out: list[Action] = []
-        for t, n in copies.items():
-            if t.kind in banned:
-                continue
-            if n > 0:
-                out.append(_dahai(seat, t, False))
-            if can_riichi and self._riichi_offered(self._riichi_violation(seat, t)):
-                out.append(Action("reach", seat, t, tsumogiri=n == 0))
-                if r.open_riichi:
-                    out.append(Action("open_reach", seat, t, tsumogiri=n == 0))
-        if drawn is not None and not self._after_call and drawn.kind not in banned:
-            out.append(_dahai(seat, drawn, True))
-        if not out:  # every tile banned (e.g. a hand of Norths): allow any tile rather than deadlock
-            out = [Action("dahai", seat, t) for t in dict.fromkeys(st.hand)]
-        return out
-
-    _last_call_kind: int | None = None
-
-    def _riichi_allowed(self, seat: int) -> bool:
-        r = self.rules
-        st = self.seats[seat]
-        if st.riichi or not st.closed or self._after_call:
-            return False
-        if self.scores[seat] < r.riichi_min_points and not (self.table_mistakes and riichi_bust(r, self.scores[seat])):
-            return False  # P79; at an emulated table a CLUB riichi with <= 1,000 is declarable (A000-19)
-        need = SEATS if r.riichi_needs_next_draw else 1  # P81
-        return self.wall.remaining >= need
-
-    def _noten_riichi_offered(self) -> bool:
-        """Table emulation only: a noten riichi is a chombo the rules can settle (P80)."""
-        return self.table_mistakes and self.rules.riichi_violation != "impossible"
-
-    def _riichi_offered(self, violation: str) -> bool:
-        """P80 / §5.5: a clean riichi is always offered; a violation never where the rules make it
-        impossible; a furiten riichi where it is a chombo; a noten or 2-han-minimum violation only
-        at an emulated table (bots would commit it at random)."""
-        if not violation:
-            return True
-        if self.rules.riichi_violation == "impossible":
-            return False
-        return violation == "furiten_riichi" or self.table_mistakes
-
-    def _riichi_violation(self, seat: int, t: Tile) -> str:
-        """Why a riichi discarding ``t`` would be a violation (P77, P80, P87), or "" if it is clean."""
-        st = self.seats[seat]
-        r = self.rules
-        st.counts[t.kind] -= 1
-        try:
-            w = compute_waits(st.counts, r.chiitoi_four_of_a_kind)
-        finally:
-            st.counts[t.kind] += 1
-        if not w:
-            return "noten_riichi"
-        if r.furiten_riichi == "forbidden" or not r.tenpai_furiten:
-            discarded = st.discarded_kinds | {t.kind}
-            if discarded & set(w):
-                return "furiten_riichi"  # P77 (KANSAI: a furiten hand is not tenpai, A003-21)
-        if r.shibari_from_honba and self.honba >= r.shibari_from_honba and not self._riichi_fixes_two_han(
-                seat, t, w):
-            return "shibari_riichi"  # P87 (CLUB)
-        return ""
-
-    def _riichi_fixes_two_han(self, seat: int, t: Tile, waits: tuple[int, ...]) -> bool:
-        """P87 (CLUB): during the 2-han minimum a riichi must already fix 2 han, riichi included,
-        on every winning tile (the han, not the yaku; ippatsu and the moment's yaku do not count,
-        A000-7) — otherwise it is a chombo, offered only at an emulated table."""
-        st = self.seats[seat]
-        hand = list(st.hand)
-        hand.remove(t)
-        other = (seat + 1) % SEATS
-        for k in waits:
-            w = Tile(k)
-            try:
-                s = score_hand([*hand, w], win=w, melds=[cm.meld for cm in st.melds], riichi=True,
-                               seat_wind=self.seat_wind(seat), round_wind=self.round_wind,
-                               discarder_wind=self.seat_wind(other), dora_indicators=self.wall.dora_indicators,
-                               kita=st.kita, flowers=st.flowers, rules=self.rules)
-            except SanmaError:
-                continue  # a wait that cannot be reached (a fifth copy) fixes nothing either way
-            counted = s.han if self.rules.shibari_counts_dora else s.han - sum(
-                y.han for y in s.yaku if y.name in DORA_NAMES)
-            if not s.yakuman and counted < 2:
-                return False
-        return True
-
-    def _kan_possible(self) -> bool:
-        if len(self._kans) >= 4 or self.wall.remaining <= 0:
-            return False
-        if self.rules.kan_requires_indicator and not self.wall.can_reveal_kan_dora:
-            return False  # P13
-        # The kan must leave a replacement tile after its dora indicator is turned (under the
-        # to_indicator dead wall both come from the live wall's tail): try it on a copy.
-        trial = self.wall.copy()
-        try:
-            if trial.can_reveal_kan_dora:
-                trial.reveal_kan_dora()
-            trial.draw_replacement()
-        except IllegalActionError:
-            return False
-        return True
-
-    def _ankan_ok(self, seat: int, kind: int) -> bool:
-        st = self.seats[seat]
-        if not st.riichi:
-            return True
-        if self._drawn is None or self._drawn.kind != kind:
-            return False  # okuri-kan is forbidden everywhere (P84)
-        if self.rules.kan_after_riichi == "no_okurikan":
-            return True  # KANSAI: any ankan with the drawn tile (A003-18)
-        st.counts[kind] -= 4
-        try:
-            blocks_ok = compute_waits(st.counts) == st.waits
-        finally:
-            st.counts[kind] += 4
-        # The waits must stay the same and the four tiles must be a triplet in every reading.
-        return blocks_ok and self._kind_always_triplet(seat, kind)
-
-    def _kind_always_triplet(self, seat: int, kind: int) -> bool:
-        from ..agari import decompositions
-
-        st = self.seats[seat]
-        st.counts[kind] -= 1  # the 13-tile riichi hand
-        try:
-            for w in st.waits:
-                st.counts[w] += 1
-                for d in decompositions(st.counts):
-                    if (1, kind) not in d.blocks:
-                        return False
-                st.counts[w] -= 1
-        finally:
-            st.counts[kind] += 1
-        return True
-
     def _do_turn_action(self, a: Action) -> None:
         seat = a.actor
         st = self.seats[seat]
@@ -610,7 +340,10 @@ class Game:
                 self._riichi_bust(seat)  # P79 / A000-19 (CLUB): bust at the declaration
                 return
             if t != "dahai":
-                st.violation = self._riichi_violation(seat, a.tile)
+                st.violation = legal.riichi_violation(
+                    self.rules, st, a.tile, honba=self.honba, seat_wind=self.seat_wind(seat),
+                    round_wind=self.round_wind, other_wind=self.seat_wind((seat + 1) % SEATS),
+                    dora_indicators=self.wall.dora_indicators)
                 self._emit(ev.Reach(seat, t == "open_reach"))
                 st.riichi = True
                 st.double_riichi = self._first_cycle and not st.discards
@@ -642,7 +375,7 @@ class Game:
             old = st.melds[idx]
             st.melds[idx] = CalledMeld(Meld("kan", (*old.meld.tiles, a.tile)), old.target, old.called)
             if old.target is not None:
-                self._check_pao(seat, old.target, a.tile.kind)
+                self._pao(seat, old.target, a.tile.kind)
             self._kans.append(seat)
             self._break_first_cycle()
             self._emit(ev.Kakan(seat, a.tile, a.consumed))
@@ -690,13 +423,10 @@ class Game:
         self._draw(seat, replacement=True)
         self._rinshan = True
         self._kan_discard = True
-        if self._pending_kan_dora and self._kan_dora_before_discard():
+        if self._pending_kan_dora and self.rules.kan_dora_open == "before_discard":
             while self._pending_kan_dora:
                 self._pending_kan_dora -= 1
                 self._reveal_kan_dora()
-
-    def _kan_dora_before_discard(self) -> bool:
-        return self.rules.kan_dora_open == "before_discard"
 
     def _reveal_kan_dora(self) -> None:
         if self.rules.kan_dora and self.wall.can_reveal_kan_dora:
@@ -742,34 +472,13 @@ class Game:
         self._window_seat = seat
         self._pending = {}
         self._responses = {}
-        r = self.rules
-        houtei = self.wall.remaining == 0
+        sit = self._situation()
         for other in range(SEATS):
-            if other == seat:
-                continue
-            ost = self.seats[other]
-            acts: list[Action] = []
-            if tile.kind in ost.waits and self._ron_ok(other, tile, kind, kokushi_only):
-                acts.append(Action("hora", other, tile, target=seat))
-            if kind == "dahai" and not ost.riichi and not houtei:
-                c = ost.counts[tile.kind]
-                if c >= 2 and (r.north_can_pon or tile.kind != NORTH):
-                    for pair in _pairs(ost.hand, tile.kind):
-                        acts.append(Action("pon", other, tile, consumed=pair, target=seat))
-                if c == 3 and self._kan_possible():
-                    acts.append(Action("daiminkan", other, tile,
-                                       consumed=tuple(x for x in ost.hand if x.kind == tile.kind), target=seat))
-            if acts:
-                acts.append(Action("none", other))
-                self._pending[other] = tuple(acts)
-
-    def _ron_ok(self, seat: int, tile: Tile, window: str, kokushi_only: bool) -> bool:
-        if self.furiten(seat, tile):
-            return False
-        if window == "kita" and not self.rules.ron_on_kita:
-            return False
-        return self._can_win(seat, tile, tsumo=False, chankan=window == "kakan", kokushi_only=kokushi_only,
-                             discarder=self._window_seat)
+            if other != seat:
+                acts = legal.response_actions(sit, other, tile, kind, discarder=seat, kokushi_only=kokushi_only,
+                                              kans=len(self._kans))
+                if acts:
+                    self._pending[other] = acts
 
     def _resolve_responses(self) -> None:
         window, seat, tile = self._window, self._window_seat, self._window_tile
@@ -866,7 +575,7 @@ class Game:
         else:
             meld = CalledMeld(Meld("kan", (*a.consumed, a.tile)), a.target, a.tile)
         st.melds.append(meld)
-        self._check_pao(seat, a.target, a.tile.kind)
+        self._pao(seat, a.target, a.tile.kind)
         self._turn = seat
         self._drawn = None
         self._turn_actions = None
@@ -883,104 +592,13 @@ class Game:
             self._pending_kan_dora += 1
         self._after_kan(seat)
 
-    def _check_pao(self, seat: int, feeder: int, kind: int) -> None:
-        """P97: the player who fed the set completing daisangen / daisuushii (and, where the rules
-        say so, the fourth kan of suukantsu) is liable."""
-        st = self.seats[seat]
-        if "suukantsu" in self.rules.pao_yaku and sum(1 for cm in st.melds if cm.meld.is_kan) == 4:
-            st.pao["suukantsu"] = feeder
-        kinds = {cm.meld.kind for cm in st.melds}
-        if kind in DRAGON_KINDS and all(d in kinds for d in DRAGON_KINDS) and "daisangen" in self.rules.pao_yaku:
-            st.pao["daisangen"] = feeder
-        if kind in WINDS and all(w in kinds for w in WINDS) and "daisuushii" in self.rules.pao_yaku:
-            st.pao["daisuushii"] = feeder
+    def _pao(self, seat: int, feeder: int, kind: int) -> None:
+        for name in pao_completed(self.rules, self.seats[seat].melds, kind):
+            self.seats[seat].pao[name] = feeder  # P97: the feeder of the completing set is liable
 
     # ------------------------------------------------------------------------------------------
     # wins
     # ------------------------------------------------------------------------------------------
-    def _update_waits(self, seat: int) -> None:
-        """Cache the waits of a seat's 3n+1-tile hand (a shanten look-up first: most hands are
-        not tenpai)."""
-        st = self.seats[seat]
-        if sum(st.counts) % 3 != 1:
-            return
-        four = self.rules.chiitoi_four_of_a_kind
-        st.waits = compute_waits(st.counts, four) if shanten_trusted(st.counts, len(st.melds), four) == 0 else ()
-
-    def _score(self, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False, kita_ron: bool = False,
-               discarder: int | None = None, ura: bool = True, situational: bool = True) -> Score:
-        """Score ``seat`` winning on ``tile`` now; ``situational=False`` leaves out the yaku of the
-        moment (last tile, rinshan, first turn...) — a hand's own yaku, as tenpai tests need."""
-        st = self.seats[seat]
-        hand = list(st.hand) if tsumo else [*st.hand, tile]
-        r = self.rules
-        first = situational and self._first_cycle and not st.discards
-        haitei = situational and tsumo and self.wall.remaining == 0 and not self._rinshan
-        houtei = situational and not tsumo and self.wall.remaining == 0 and self._window == "dahai"
-        return score_hand(
-            hand, win=tile, melds=[cm.meld for cm in st.melds], tsumo=tsumo, riichi=st.riichi,
-            double_riichi=st.double_riichi and r.yaku.get("double_riichi", (0, 0))[0] > 0,
-            open_riichi=st.open_riichi, ippatsu=situational and st.ippatsu and self._riichi_pending != seat,
-            haitei=haitei, houtei=houtei, rinshan=situational and tsumo and self._rinshan,
-            chankan=chankan and not kita_ron,
-            kanburi=situational and not tsumo and self._kan_discard and self._window == "dahai",
-            tenhou=tsumo and first and seat == self.dealer, chiihou=tsumo and first and seat != self.dealer,
-            renhou=not tsumo and first and seat != self.dealer and r.renhou_value != "none",
-            open_riichi_deal_in=(not tsumo and discarder is not None and self.seats[discarder].open_riichi is False
-                                 and st.open_riichi and not self.seats[discarder].riichi),
-            seat_wind=self.seat_wind(seat), round_wind=self.round_wind,
-            discarder_wind=None if tsumo or discarder is None else self.seat_wind(discarder),
-            dora_indicators=self.wall.dora_indicators,
-            ura_indicators=self.wall.ura_indicators if (ura and st.riichi) else (),
-            kita=st.kita, flowers=st.flowers, honba=self.honba, kyotaku=self.kyotaku, rules=r,
-        )
-
-    def _can_win(self, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False, kokushi_only: bool = False,
-                 discarder: int | None = None) -> bool:
-        st = self.seats[seat]
-        if tsumo:
-            w = st.waits  # computed on the 13-tile hand before this draw
-            if tile.kind not in w:
-                return False
-            r = self.rules
-            furiten = st.furiten_riichi or st.furiten_same_turn or bool(st.discarded_kinds & set(w))
-            if furiten and not r.furiten_tsumo:
-                return False  # P76 (KANSAI): furiten blocks tsumo too
-            if st.riichi and furiten and not r.riichi_furiten_tsumo:
-                return False  # A002-13: a furiten riichi hand cannot win at all
-            if r.same_turn_discard_blocks_tsumo and self._go_around[seat] & set(w):
-                return False  # P76 (KANSAI): a winning tile discarded this go-around blocks tsumo
-        if not self.rules.dama_allowed and st.closed and not st.riichi:
-            return False  # A003-8 flag: no dama wins
-        try:
-            s = self._score(seat, tile, tsumo=tsumo, chankan=chankan, discarder=discarder, ura=False)
-        except SanmaError:
-            return False
-        if kokushi_only:
-            return any(y.name.startswith("kokushi") for y in s.yaku)
-        return st.closed or self.rules.atozuke != "sakizuke" or self._yaku_fixed(seat, tile, tsumo)
-
-    def _yaku_fixed(self, seat: int, tile: Tile, tsumo: bool) -> bool:
-        """P67 (OFFICIAL 完全先付け, KANSAI 確定1翻縛り): an open hand wins only with a yaku that
-        every one of its winning tiles gives (no katagari, no double back, P69). Situational yaku
-        (haitei, rinshan, chankan) do not fix a yaku, so each wait is tried as a plain ron."""
-        st = self.seats[seat]
-        hand = list(st.hand)
-        if tsumo:
-            hand.remove(tile)
-        other = (seat + 1) % SEATS
-        for k in st.waits:
-            t = Tile(k)
-            try:
-                score_hand([*hand, t], win=t, melds=[cm.meld for cm in st.melds], seat_wind=self.seat_wind(seat),
-                           round_wind=self.round_wind, discarder_wind=self.seat_wind(other), kita=st.kita,
-                           flowers=st.flowers, honba=self.honba, rules=self.rules)
-            except NotAWinError:
-                return False
-            except SanmaError:
-                continue  # e.g. a fifth copy: that wait cannot be reached
-        return True
-
     def _settle_wins(self, winners: list[int], discarder: int | None, tile: Tile | None, chankan: bool,
                      kita_ron: bool = False) -> None:
         assert tile is not None
@@ -992,9 +610,11 @@ class Game:
                 self._chombo(revealed)
                 return
         tsumo = discarder is None
-        scores = [self._score(w, tile, tsumo=tsumo, chankan=chankan, kita_ron=kita_ron, discarder=discarder)
+        sit = self._situation()
+        scores = [score_win(sit, w, tile, tsumo=tsumo, chankan=chankan, kita_ron=kita_ron, discarder=discarder)
                   for w in winners]
-        hora = Hora(tuple(self._win_of(w, s) for w, s in zip(winners, scores, strict=True)), discarder)
+        hora = Hora(tuple(win_facts(r, self.seats[w], w, s, self.wall.ura_indicators, self._rinshan_feeder)
+                          for w, s in zip(winners, scores, strict=True)), discarder)
         paid = settle_hora(r, hora, scores=self.scores, dealer=self.dealer, honba=self.honba, kyotaku=self.kyotaku)
         running = list(self.scores)
         for part, s in zip(paid.wins, scores, strict=True):
@@ -1010,22 +630,6 @@ class Game:
         self._finish_hand(hora, HandResult("hora", tuple(winners), dealer_continues=self._renchan(hora),
                                            deltas=paid.deltas, scores=tuple(scores)), paid.bust_by)
 
-    def _win_of(self, w: int, s: Score) -> Win:
-        """The payout's view of seat ``w``'s win: liable seats (P97), what the chips need (P115-P119)."""
-        st = self.seats[w]
-        r = self.rules
-        pao: list[Pao] = []
-        feeder = self._rinshan_feeder
-        if feeder is not None and feeder[0] == w:
-            pao.append(Pao(feeder[1], RINSHAN_PAO))
-        pao.extend(Pao(seat, name) for name, seat in st.pao.items())
-        tiles = list(st.hand) + [t for cm in st.melds for t in cm.meld.tiles]
-        ura_tiles: int | None = None
-        if r.chips and r.ura_chip_count == "per_tile" and st.riichi:  # A000-25: physical tiles held
-            ura_tiles = ura_tiles_held(self.wall.ura_indicators, tiles)
-        return Win(w, s, tuple(pao), closed=st.closed, ura_tiles=ura_tiles, chinitsu_shape=one_suit(tiles),
-                   chip_flowers=st.chip_flowers)
-
     def _apply_settlement(self, paid: Settlement) -> None:
         for x in range(SEATS):
             self.scores[x] += paid.deltas[x]
@@ -1035,50 +639,6 @@ class Game:
     # ------------------------------------------------------------------------------------------
     # draws
     # ------------------------------------------------------------------------------------------
-    def _is_tenpai(self, seat: int) -> bool:
-        """Tenpai at an exhaustive draw under the rules' definition (P47)."""
-        st = self.seats[seat]
-        r = self.rules
-        if not st.waits:
-            return False
-        if not r.tenpai_furiten and (st.discarded_kinds & set(st.waits) or st.furiten_riichi):
-            return False
-        if not r.tenpai_karaten:
-            visible = self._visible_counts(seat)
-            if all(st.counts[k] + visible[k] >= 4 for k in st.waits):
-                return False
-        if r.tenpai_needs_yaku and not st.riichi:
-            for k in st.waits:
-                t = Tile(k)
-                try:
-                    self._score(seat, t, tsumo=False, discarder=(seat + 1) % SEATS, ura=False, situational=False)
-                    return True
-                except SanmaError:
-                    pass
-                st.add(t)
-                try:
-                    self._score(seat, t, tsumo=True, ura=False, situational=False)
-                    return True
-                except SanmaError:
-                    pass
-                finally:
-                    st.remove(t)
-            return False
-        return True
-
-    def _visible_counts(self, seat: int) -> list[int]:
-        c = [0] * NUM_KINDS
-        for s in self.seats:
-            for d in s.discards:
-                c[d.tile.kind] += 1
-            for cm in s.melds:
-                for t in cm.meld.tiles:
-                    c[t.kind] += 1
-            c[NORTH] += s.kita
-        for t in self.wall.dora_indicators:
-            c[t.kind] += 1
-        return c
-
     def _exhaustive_draw(self) -> None:
         r = self.rules
         # P80 / P102: the hands shown at the draw reveal every riichi violation (nobody won first).
@@ -1086,7 +646,8 @@ class Game:
         if revealed:
             self._chombo(revealed)
             return
-        tenpai = [s for s in range(SEATS) if self._is_tenpai(s)]
+        sit = self._situation()
+        tenpai = [s for s in range(SEATS) if legal.is_tenpai(sit, s)]
         nagashi = [s for s in range(SEATS) if self.seats[s].nagashi and self.seats[s].discards] \
             if r.nagashi != "none" else []
         draw = ExhaustiveDraw(tuple(tenpai), tuple(nagashi))
@@ -1179,12 +740,6 @@ class Game:
             return
         self._start_hand()
 
-    def _is_last_hand(self) -> bool:
-        return flow.is_last_hand(self.rules, self.round_index, self.kyoku_in_round)
-
-    def _is_bust(self, score: int) -> bool:
-        return is_bust(self.rules, score)
-
     def _end_game(self, end: flow.HandEnd) -> None:
         self.end_reason = end.reason
         self.result = flow.final(self.rules, end)
@@ -1203,41 +758,8 @@ class Game:
         self.events.append(e.to_mjai())
         self._turn_actions = None
 
-    def _why_illegal(self, a: Action, legal: tuple[Action, ...]) -> str:
-        where = f"{self.round_wind}-{self.kyoku_in_round + 1}, {self.honba} honba"
-        if not legal:
-            return f"illegal {a} in {where}: it is not seat {a.actor}'s move (waiting for {list(self.to_move)})"
-        same = [x for x in legal if x.type == a.type]
-        if not same:
-            kinds = sorted({x.type for x in legal})
-            return f"illegal {a} in {where}: seat {a.actor} may only {', '.join(kinds)} now"
-        if a.type in ("dahai", "reach") and a.tile is not None and not self.seats[a.actor].counts[a.tile.kind]:
-            return f"illegal {a} in {where}: {a.tile} is not in seat {a.actor}'s hand"
-        if a.type == "dahai" and self.seats[a.actor].riichi:
-            return f"illegal {a} in {where}: after riichi only the drawn tile may be discarded"
-        if a.type == "dahai" and self._after_call and a.tile is not None and a.tile.kind == self._last_call_kind:
-            return f"illegal {a} in {where}: kuikae (discarding the tile just called) is forbidden (P72)"
-        return f"illegal {a} in {where}: legal {a.type} actions are {[str(x) for x in same]}"
-
-
-@cache
-def _dahai(seat: int, tile: Tile, tsumogiri: bool) -> Action:
-    """Discard actions are immutable and few: build each once."""
-    return Action("dahai", seat, tile, tsumogiri=tsumogiri)
 
 
 def _turn_order(discarder: int) -> list[int]:
     return [(discarder + i) % SEATS for i in (1, 2)]
-
-
-def _pairs(hand: list[Tile], kind: int) -> list[tuple[Tile, Tile]]:
-    """Distinct pairs of ``kind`` a pon can consume (a red five makes two choices)."""
-    tiles = sorted(t for t in hand if t.kind == kind)
-    out: list[tuple[Tile, Tile]] = []
-    for i in range(len(tiles)):
-        for j in range(i + 1, len(tiles)):
-            p = (tiles[i], tiles[j])
-            if p not in out:
-                out.append(p)
-    return out
 

@@ -30,7 +30,8 @@ from ..tiles import Tile
 from .actions import Action
 
 if TYPE_CHECKING:
-    from .engine import CalledMeld, Game
+    from .engine import Game
+    from .seat import CalledMeld
 
 HIDDEN = "?"  # a tile the seat may not see
 WIND_LETTERS = "ESW"
