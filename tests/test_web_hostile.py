@@ -194,6 +194,20 @@ def test_an_mjai_answer_over_the_rate_is_refused_and_asked_again(tmp_path: Path)
             assert again[0]["possible_actions"] == possible and _state(client, tid) == before
 
 
+class _SameActions:
+    """The game as it is, except that ``seat`` keeps being offered ``legal`` (a compiled ``Game``
+    cannot have a method patched, so the test wraps it)."""
+
+    def __init__(self, game: Any, seat: int, legal: Any) -> None:
+        self._game, self._seat, self._legal = game, seat, legal
+
+    def legal_actions(self, s: int) -> Any:
+        return self._legal if s == self._seat else ()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+
 def test_a_seat_that_must_decide_again_gets_a_new_prompt_even_for_the_same_actions(tmp_path: Path) -> None:
     """Draw 1p, discard it, draw another 1p: the seat's actions are the same as before, but it is a
     new decision; its prompt must be new (same seq = already answered = never sent again: a stall)."""
@@ -206,7 +220,7 @@ def test_a_seat_that_must_decide_again_gets_a_new_prompt_even_for_the_same_actio
         t._notify()
         seat = t.game.to_move[0]
         first, legal = t.prompt_seq[seat], t.prompt_legal[seat]
-        t.game.legal_actions = lambda s: legal if s == seat else ()  # type: ignore[method-assign]
+        t.game = _SameActions(t.game, seat, legal)  # type: ignore[assignment]
         t.seq += 1  # another seat's action: the seat's open prompt stays the same one
         t._notify()
         assert t.prompt_seq[seat] == first
