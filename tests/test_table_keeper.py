@@ -884,3 +884,76 @@ def test_p122_club_no_yakitori_penalty(keeper: Keeper) -> None:
     (g,) = s["games"]
     assert g["ranks"]["C"] == 2 and g["scores"]["C"] == CLUB.start_points
     assert g["chips"]["C"] == CLUB.uma[1] == -1
+
+
+def test_csv_export_reimports_as_a_final_scores_session_with_the_same_standings(keeper: Keeper) -> None:
+    """Issue 12 item 6 (export CSV and JSON; re-import): a club session's CSV export imported under
+    the club rules gives a "final scores only" session with the same standings — points, chips
+    with the club's uma in chips, streak chips and doubled uma (P26, P28, P29) that the keeper
+    derives again itself — and an edited file is refused with nothing stored."""
+    from sanma.store.keeper import sessions
+
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    for _ in range(4):  # four games, each A's yakuman from B: A's streak of tops, B's of lasts
+        keeper.add(sid, ron("A", "B", yakuman=1))
+    text = keeper.export_csv(sid)
+    imported = keeper.import_csv(text, CLUB)
+    assert imported["mode"] == "final" and len(imported["games"]) == 4
+    assert keeper.standings(imported["session"], None)["standings"] == keeper.standings(sid, None)["standings"]
+    original = {g["game"]: (g["ranks"], g["points"], g["chips"]) for g in keeper.state(sid)["games"]}
+    again = {g["game"]: (g["ranks"], g["points"], g["chips"]) for g in imported["games"]}
+    assert again == original
+    assert any(g["uma_multiplier"] > 1 for g in imported["games"])  # the doubling was derived, not copied
+    before = len(sessions(keeper.store))
+    first_final = next(line for line in text.splitlines() if ",final," in line)
+    edited = text.replace(first_final, first_final[:first_final.rindex(",") + 1] + "99.9")  # its final points
+    with pytest.raises(KeeperError, match=r"CSV game 1: A has rank 1, 99\.9 points and \d+ chips in the file"):
+        keeper.import_csv(edited, CLUB)
+    with pytest.raises(KeeperError, match="no final rows"):
+        keeper.import_csv(text.splitlines()[0] + "\n", CLUB)
+    assert len(sessions(keeper.store)) == before
+
+
+def test_csv_import_refuses_a_game_whose_result_the_csv_cannot_carry(keeper: Keeper) -> None:
+    """P30 (official: final = (points − 40,000)/1,000 + rank points + bust bonus): who caused a bust
+    is not in a CSV's final rows, so the bust bonus cannot be derived again; the import says so
+    (rank, points and chips of the file against the rules') and stores nothing."""
+    from sanma.store.keeper import sessions
+
+    official = Rules.preset("official")
+    sid = keeper.new(official, ["A", "B", "C"])["session"]
+    keeper.add(sid, ron("A", "B", yakuman=1))  # B busts
+    before = len(sessions(keeper.store))
+    with pytest.raises(KeeperError, match=r"CSV game 1: A has rank 1, 78\.0 points.*68\.0 points.*other rules"):
+        keeper.import_csv(keeper.export_csv(sid), official)
+    assert len(sessions(keeper.store)) == before
+
+
+def test_cli_import_reads_a_csv_export_under_rules(tmp_path: Path) -> None:
+    """`sanma table import FILE.csv --rules PRESET`: the CSV export comes back as a "final scores
+    only" session (P30's △ read back too); a CSV without --rules, and --rules with a JSON export,
+    are clear errors (exit 2, no traceback)."""
+    db = str(tmp_path / "k.sqlite")
+    sid = str(json.loads(_run("new", "--db", db, "--rules", "official", "--people", "A,B,C", "--json").stdout)
+              ["session"])
+    r = _run("hand", sid, "--db", db, "--ron", "A", "--from", "B", "--han", "4", "--fu", "30", "--json")
+    assert r.exit_code == 0, r.output
+    for _ in range(12):  # play the game out by draws with nobody tenpai (the deal passes), none busting
+        r = _run("draw", sid, "--db", db, "--json")
+        assert r.exit_code == 0, r.output
+        if json.loads(r.stdout)["games"]:
+            break
+    csv_file = tmp_path / "night.csv"
+    csv_file.write_text(_run("export", sid, "--db", db, "--csv").stdout, encoding="utf-8")
+    assert "△" in csv_file.read_text(encoding="utf-8")
+    r = _run("import", str(csv_file), "--rules", "official", "--db", db, "--json")
+    assert r.exit_code == 0, r.output
+    new = json.loads(r.stdout)
+    old = json.loads(_run("show", sid, "--db", db, "--json").stdout)
+    assert new["mode"] == "final" and [g["points"] for g in new["games"]] == [g["points"] for g in old["games"]]
+    r = _run("import", str(csv_file), "--db", db)
+    assert r.exit_code == 2 and "give --rules" in r.output and "Traceback" not in r.output
+    json_file = tmp_path / "night.json"
+    json_file.write_text(_run("export", sid, "--db", db).stdout, encoding="utf-8")
+    r = _run("import", str(json_file), "--rules", "club", "--db", db)
+    assert r.exit_code == 2 and "are for a CSV" in r.output

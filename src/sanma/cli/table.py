@@ -479,18 +479,40 @@ def export_cmd(
 
 @table_app.command("import")
 def import_cmd(
-    file: Annotated[Path, typer.Argument(help="A file written by `sanma table export ID`.")],
+    file: Annotated[Path, typer.Argument(help="A file written by `sanma table export ID` (JSON), or by "
+                                             "`export ID --csv` (then give --rules).")],
+    rules: Annotated[str | None, typer.Option(help="For a CSV: the preset or rule file its games were played "
+                                                   "under (the file's points are checked against it).")] = None,
+    series: Annotated[str | None, typer.Option(help="For a CSV: a series (league) the new session counts in.")] = None,
     db: Db = None, as_json: AsJson = False,
 ) -> None:
-    """Import an exported session as a new session (its whole log, replayed and checked)."""
+    """Import an exported session as a new session.
+
+    A JSON export is replayed change by change and checked. A CSV export holds each game's final
+    scores, not its hands: it becomes a "final scores only" session under --rules, and every game's
+    ranks, points and chips must come out as the file has them, or nothing is stored.
+    """
     from ..table.entries import KeeperError
+    from .common import load_rules
 
     with cli_errors(), _session(db) as k:
         try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise KeeperError(f"{file}: not a sanma table export: {e}") from None
-        state = k.import_session(data)
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise KeeperError(f"{file}: cannot read it: {e}") from None
+        if file.suffix.lower() == ".csv":
+            if rules is None:
+                raise KeeperError(f"{file}: a CSV export names no rules: give --rules PRESET|FILE")
+            state = k.import_csv(text, load_rules(rules), series=series)
+        else:
+            if rules is not None or series is not None:
+                raise KeeperError(f"{file}: a JSON export carries its own rules and series; --rules/--series "
+                                  "are for a CSV")
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise KeeperError(f"{file}: not a sanma table export: {e}") from None
+            state = k.import_session(data)
     _print(state, as_json)
 
 

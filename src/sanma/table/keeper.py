@@ -469,6 +469,43 @@ class Keeper:
                              preview=False)
         return self.state(sid)
 
+    def import_csv(self, text: str, rules: Rules, *, series: str | None = None, author: str = "") -> dict[str, Any]:
+        """A "final scores only" session from a CSV export (:func:`read_csv`): each game's ``final``
+        rows become one final entry, in the file's order (seat order, which breaks ties). The
+        CSV's chips are the game's total; what the rules add by themselves (uma in chips, streak
+        chips, P26/P28/P29) is found by a preview and only the rest is entered. After each game the
+        rules' ranks, points and chips must be the file's, or nothing is stored: the CSV was
+        written under other rules, or edited."""
+        games: dict[int, list[dict[str, Any]]] = {}
+        for i, r in enumerate(read_csv(text), start=2):
+            if r["kind"] != "final":
+                continue
+            if r["game"] is None or r["points"] is None or not isinstance(r["points"], int) or not r["person"]:
+                raise KeeperError(f"CSV line {i}: a final row needs its game, person and final score")
+            games.setdefault(int(r["game"]), []).append(r)
+        if not games:
+            raise KeeperError("CSV: no final rows (kind = final): nothing to import")
+        people = list(dict.fromkeys(r["person"] for g in sorted(games) for r in games[g]))
+        with self.store.transaction():
+            sid = int(self.new(rules, people, series=series, mode="final", author=author)["session"])
+            for game in sorted(games):
+                rows = games[game]
+                scores = {r["person"]: r["points"] for r in rows}
+                want = {r["person"]: r["chips"] or 0 for r in rows}
+                entry: dict[str, Any] = {"kind": "final", "scores": scores}
+                derived = self.add(sid, entry, preview=True)["games"][-1]["chips"]
+                entry["chips"] = {p: want[p] - derived.get(p, 0) for p in scores if want[p] != derived.get(p, 0)}
+                got = self.add(sid, entry, author=author, reason="imported from CSV")["games"][-1]
+                for r in rows:
+                    p = r["person"]
+                    if (got["ranks"][p] != r["rank"] or got["chips"].get(p, 0) != want[p]
+                            or (r["final_points"] is not None and abs(got["points"][p] - r["final_points"]) > 0.05)):
+                        raise KeeperError(
+                            f"CSV game {game}: {p} has rank {r['rank']}, {r['final_points']} points and {want[p]} "
+                            f"chips in the file but rank {got['ranks'][p]}, {got['points'][p]} points and "
+                            f"{got['chips'].get(p, 0)} chips under {rules.name}: other rules, or an edited file?")
+        return self.state(sid)
+
 
 # ---------------------------------------------------------------------------------------------
 # text output
