@@ -249,7 +249,9 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         assert t["seed_hash"] in (page.text_content("#seed-hash") or "")
         player = Player(page)
         player.play(lambda: player.done.get("discard", 0) >= 9, 90)
-        page.wait_for_selector("#clock-bank:has-text('bank')")  # the move's seconds and the bank apart
+        # the move's seconds and the bank apart; the move's seconds show only while the seat has a prompt
+        # (between its turns the bots may still be thinking), so wait for its next one
+        page.wait_for_function("/^\\d+s$/.test(document.getElementById('clock-move').textContent)", timeout=30_000)
         assert re.fullmatch(r"\d+s", page.text_content("#clock-move") or "") and page.text_content(
             "#clock-bank") == "bank 60s"
         shot(page, "table")
