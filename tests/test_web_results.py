@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from sanma.game.engine import Game
 from sanma.rules import Rules
 from sanma.web.tables import auto_action, game_result, hand_result
@@ -123,3 +125,17 @@ def test_auto_kita_pulls_a_north_in_riichi_else_the_seat_is_asked_P15() -> None:
         if seen:
             break
     assert seen, "no riichi seat was offered a kita in these games"
+
+
+@pytest.mark.parametrize(("preset", "oka"), [("online", 15000), ("kansai", 15000), ("club", 15000),
+                                             ("official", 0), ("majsoul", 0)])
+def test_the_final_table_shows_the_oka_the_settlement_pays_P25_P27(preset: str, oka: int) -> None:
+    """P25/P27: the oka the final table shows is ``settle.oka`` — 3 × (return − start points) with
+    oka (online and kansai 35,000/40,000, club 15,000/20,000), none in official and Mahjong Soul —
+    the amount ``flow.final`` adds to the top."""
+    from sanma.game import settle
+
+    rules = Rules.preset(preset)
+    assert settle.oka(rules, 3) == oka
+    g, _ = next(iter(_games(preset, 1)))
+    assert game_result(g)["oka"] == oka

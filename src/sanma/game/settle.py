@@ -34,6 +34,12 @@ def placement(scores: Sequence[int], first_dealer: int = 0) -> tuple[int, ...]:
     return tuple(ranks)
 
 
+def oka(rules: Rules, seats: int) -> int:
+    """The oka the top takes (P27), in points: what each of ``seats`` paid in above the start
+    (return points − start points); 0 without oka."""
+    return (rules.return_points - rules.start_points) * seats if rules.oka else 0
+
+
 def final_result(
     rules: Rules, scores: Sequence[int], *, kyotaku: int = 0, first_dealer: int = 0,
     busted: Sequence[int] = (), busters: Sequence[int] = (), chips: Sequence[int] = (0, 0, 0),
@@ -55,8 +61,7 @@ def final_result(
     base = [(x - rules.return_points) / 1000 for x in s]
     uma = _uma(rules, s, ranks)
     points = [base[i] + uma[i] for i in range(len(s))]
-    if rules.oka:
-        points[top] += (rules.return_points - rules.start_points) * len(s) / 1000
+    points[top] += oka(rules, len(s)) / 1000
     if rules.uma_type == "chips":
         for i in range(len(s)):
             chip_list[i] += uma[i]

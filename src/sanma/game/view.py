@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from .seat import CalledMeld
 
 HIDDEN = "?"  # a tile the seat may not see
-WIND_LETTERS = "ESW"
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from ..bots.mjai import fallback
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
-from ..game.settle import uma_by_seat
+from ..game.settle import oka, uma_by_seat
 from ..game.view import SeatPublic, mask_event, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
@@ -245,7 +245,7 @@ def settlement(rules: Rules, end_game: Mapping[str, Any]) -> dict[str, Any]:
     scores, ranks = list(end_game["scores"]), list(end_game["ranks"])
     return {"scores": scores, "ranks": ranks, "points": list(end_game["points"]),
             "chips": list(end_game.get("chips") or [0] * SEATS),
-            "oka": (rules.return_points - rules.start_points) * SEATS if rules.oka else 0,
+            "oka": oka(rules, SEATS),
             "uma": list(rules.uma), "uma_seats": list(uma_by_seat(rules, scores, ranks)),
             "uma_unit": "chips" if rules.uma_type == "chips" else "points", "reason": end_game.get("reason")}
 
