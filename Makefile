@@ -20,7 +20,11 @@ $(STAMP): pyproject.toml
 $(NATIVE): $(STAMP) $(NATIVE_SOURCES) tools/build_native.py
 	-$(PY) tools/build_native.py
 
+# Byte-compile the sources as a regular (non-editable) pip install does: with PYTHONDONTWRITEBYTECODE
+# set, Python would otherwise compile every pure module from source at each start (~0.1 s of a
+# short `sanma` command; docs/PERFORMANCE.md). compileall skips what is up to date.
 install: $(STAMP) $(NATIVE)
+	@$(PY) -m compileall -q src > /dev/null
 
 native: $(STAMP)
 	$(PY) tools/build_native.py

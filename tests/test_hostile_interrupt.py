@@ -72,7 +72,8 @@ def test_sigint_to_the_process_group_of_simulate_jobs_2(tmp_path: Path, delay: f
     milliseconds.)"""
     db = tmp_path / "runs.sqlite"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "SANMA_PURE": "1"}
-    p = subprocess.Popen([sys.executable, "-m", "sanma", "simulate", "--games", "400", "--jobs", "2",
+    # far more games than 5 s can play (byte-compiled, pure Python runs ~90 random-bot games a second)
+    p = subprocess.Popen([sys.executable, "-m", "sanma", "simulate", "--games", "20000", "--jobs", "2",
                           "--bots", "random,random,random", "--db", str(db)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, env=env)
     time.sleep(delay)

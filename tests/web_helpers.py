@@ -65,6 +65,12 @@ def ws_url(base: str, path: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+#: Refusals a correct client meets when its answer crosses another seat's move (an external mjai
+#: seat's ron took precedence over this seat's pon offer before the answer arrived): the prompt is
+#: gone; the client waits for the next view (docs/WEB_PROTOCOL.md, "error").
+CROSSED = ("not_your_turn", "stale")
+
+
 def choose(actions: Sequence[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A scripted player: always win, often pass on calls, otherwise anything legal."""
     wins = [a for a in actions if a["type"] == "hora"]

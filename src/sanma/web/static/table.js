@@ -77,6 +77,8 @@ function handle(msg) {
     case "presence":
       S.seats = msg.seats; renderInfo(); break;
     case "error":
+      // an answer that crossed another seat's move (its ron came first): the prompt is gone, not an error of ours
+      if (msg.code === "not_your_turn" || msg.code === "stale") { addLog(`(too late: ${msg.message})`, true); break; }
       addLog(`⚠ ${msg.message}`);
       if (msg.code === "bad_token" || msg.code === "no_such_table") setStatus(msg.message);
       break;
