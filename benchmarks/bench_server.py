@@ -75,6 +75,7 @@ class Stats:
     hands: int = 0
     actions: int = 0
     errors: int = 0
+    first_error: str = ""  # the first refusal the server sent, as it said it
     probes: list[float] = field(default_factory=list)
     probe_failures: int = 0
 
@@ -101,6 +102,7 @@ async def _seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event, 
                 return True
             if any(e.get("type") == "error" for e in batch):
                 stats.errors += 1
+                stats.first_error = stats.first_error or json.dumps(batch)[:300]
             a = answer(batch)
             if a is not None:
                 clock.sent = time.perf_counter()
@@ -252,6 +254,8 @@ def _report(base: str, ns: list[int], seconds: float, max_seconds: float, rules:
               f"{per_game:>8.0f} {_pct(stats.latencies, 0.5) * 1e3:>8.1f} {_pct(stats.latencies, 0.99) * 1e3:>8.1f} "
               f"{per_action} {probe:>13} {stats.games:>6} {elapsed:>5.0f} {os.getloadavg()[0]:>5.2f} {stats.errors}",
               flush=True)
+        if stats.first_error:
+            print(f"  first refusal at N = {n}: {stats.first_error}", flush=True)
     health = httpx.get(f"{base}/api/health", timeout=10).json()
     print(f"server still serving: {health == {'ok': True}}", flush=True)
 

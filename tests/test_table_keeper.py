@@ -98,6 +98,33 @@ def test_by_tiles_and_by_value_give_the_same_game(keeper: Keeper) -> None:
     assert s1["scores"] == s2["scores"] and s1["chips"] == s2["chips"]
 
 
+def test_p129_official_a_winning_tile_mixed_into_the_hand_scores_the_lowest_shape(keeper: Keeper) -> None:
+    """P129 / seed 002 L131-132 「引きヅモ…※あがり牌を手牌の中に入れた場合、最低点でのあがり形となります」:
+    with ``--win mixed`` the hand scores as the lowest shape any of its tiles gives as the winning
+    tile. 234567p 234s 55s 678s: a 4p or 7p is pinfu tanyao (2 han), a 3p kanchan tanyao alone (1 han).
+    Rules that do not say (``mixed_win_tile = "undefined"``, the club) refuse it and store nothing."""
+    official = Rules.preset("official")
+    assert official.mixed_win_tile == "lowest" and CLUB.mixed_win_tile == "undefined"
+    hand = "234567p234s55s678s"
+
+    def win(tile: str) -> dict[str, Any]:
+        return {"kind": "win", "from": "B", "wins": [{"winner": "A", "hand": hand, "win": tile}]}
+
+    known = keeper.add(keeper.new(official, ["A", "B", "C"])["session"], win("4p"))
+    assert "2 han 30 fu" in known["hands"][-1]["summary"]
+    sid = keeper.new(official, ["A", "B", "C"])["session"]
+    mixed = keeper.add(sid, win("mixed"))
+    assert "1 han 30 fu" in mixed["hands"][-1]["summary"] and "P129" in mixed["hands"][-1]["summary"]
+    assert mixed["hands"][-1]["deltas"]["A"] < known["hands"][-1]["deltas"]["A"]
+    club = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    with pytest.raises(KeeperError, match="does not say how a winning tile mixed into the hand"):
+        keeper.add(club, win("mixed"))
+    assert keeper.state(club)["hands"] == []
+    with pytest.raises(KeeperError, match="no tile of"):
+        keeper.add(sid, {"kind": "win", "from": "B", "wins": [{"winner": "A", "hand": "1111p2222s3333s99m",
+                                                              "win": "mixed"}]})
+
+
 def test_p64_club_two_han_minimum_from_four_honba(keeper: Keeper) -> None:
     """P64 / seed 000 L75 「4本場から2ハン縛りとする」: a 1-han win at 4 honba is refused (a chombo, L269)."""
     sid = keeper.new(CLUB, ["A", "B", "C"])["session"]

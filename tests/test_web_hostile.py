@@ -186,12 +186,35 @@ def test_an_mjai_answer_over_the_rate_is_refused_and_asked_again(tmp_path: Path)
         with client.websocket_connect(f"/ws/tables/{tid}/mjai?token={token}") as ws:
             possible = ws.receive_json()[-1]["possible_actions"]
             before = _state(client, tid)
-            ws.send_text("not even read")  # the burst's one message: refused as illegal, asked again
+            ws.send_text("not even read")  # the answer owed (never charged): refused as illegal, asked again
+            assert ws.receive_json()[0]["possible_actions"] == possible
+            ws.send_text("nor this")  # the same question owes nothing more: the burst's one message
             assert ws.receive_json()[0]["possible_actions"] == possible
             ws.send_json(next(a for a in possible if a["type"] == "dahai"))  # over the rate
             again = ws.receive_json()
             assert again[0]["type"] == "error" and "messages a second" in again[0]["message"]
             assert again[0]["possible_actions"] == possible and _state(client, tid) == before
+
+
+def test_a_bot_answering_every_question_at_once_is_never_throttled(tmp_path: Path) -> None:
+    """The rate limit counts what a connection sends beyond the one answer it owes each question:
+    a fast bot (here: every answer at once, under a limit of one message per 1,000 s) plays on."""
+    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1)) as client:
+        t = client.post("/api/tables", json={"rules": {"extends": "tenhou", "round_winds": "E"},
+                                             "seats": ["mjai", "tsumogiri", "tsumogiri"], "seed": 3,
+                                             "clock": {"move": 0}}).json()
+        with client.websocket_connect(f"/ws/tables/{t['id']}/mjai?token={t['seats'][0]['token']}") as ws:
+            answered = 0
+            while answered < 40:
+                batch = ws.receive_json()
+                assert all(e["type"] != "error" for e in batch), batch
+                if any(e["type"] == "end_game" for e in batch):
+                    break
+                possible = batch[-1].get("possible_actions")
+                if possible:
+                    ws.send_json(next((a for a in possible if a["type"] == "none"), possible[-1]))
+                    answered += 1
+        assert answered >= 20
 
 
 class _SameActions:

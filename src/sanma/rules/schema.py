@@ -122,6 +122,7 @@ BustAt = Literal["zero_or_below", "below_zero"]
 FinalRounding = Literal["none", "integer"]
 UmaDoubleStack = Literal["queue", "multiply"]
 ScoreNotation = Literal["minus", "triangle"]
+MixedWinTile = Literal["undefined", "lowest"]
 
 
 def _f(default: Any, doc: str, rows: str, *, factory: bool = False) -> Any:
@@ -366,6 +367,10 @@ class Rules:
         "chombo_at_draw", "A mistaken riichi found after the next player discarded.", "P102, P105")
     penalty_deposit_points: int = _f(0, "Points a 'deposit' penalty puts on the table (as riichi sticks).", "P104")
     penalty_deposit_chips: int = _f(0, "Chips a 'deposit' penalty puts on the table.", "P104, A000-27")
+    mixed_win_tile: MixedWinTile = _f(
+        "undefined", "A winning tile put into the hand before the win was shown (引きヅモ): 'lowest' scores the "
+        "lowest-valued winning shape the hand allows; 'undefined' = the rules do not say (the score keeper then "
+        "needs the winning tile).", "P129")
 
     # --- bust and chips (P108-P122) -------------------------------------------------------------
     negative_scores_settled: bool = _f(True, "Scores below zero are settled in full.", "P109")

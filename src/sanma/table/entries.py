@@ -26,6 +26,9 @@ from ..errors import SanmaError
 MAX_NAME = 40
 MAX_PEOPLE = 4
 FU_VALUES = (20, 25, *range(30, 120, 10))
+#: The winning tile of a hand given by its tiles when it went into the hand before the win was shown
+#: (引きヅモ): scored as the lowest shape where the rules say so (P129, ``Rules.mixed_win_tile``).
+MIXED = "mixed"
 
 #: Abortive draws (P92-P95): the kinds a person may enter.
 ABORT_KINDS = ("kyuushu", "three_winds", "four_kans", "all_riichi", "riichi_bust")
@@ -76,6 +79,10 @@ def _tiles(v: Any, where: str) -> str:
     if not isinstance(v, str) or not 1 <= len(v) <= 60 or not all(c.isalnum() for c in v):
         raise KeeperError(f"{where}: {v!r} is not mpsz tiles (e.g. 123p456s99m)")
     return v
+
+
+def _win_tile(v: Any, where: str) -> str:
+    return MIXED if v == MIXED else _tiles(v, where)
 
 
 def _only(d: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
@@ -216,7 +223,7 @@ def _winner(d: Any, where: str) -> Winner:
         if any(len(x) > 10 for x in inds):
             raise KeeperError(f"{where}: at most 10 dora / ura indicators")
         return Winner(who, tiles=WinTiles(
-            _tiles(d["hand"], f"{where}: hand"), _tiles(d.get("win"), f"{where}: winning tile"), melds, flags,
+            _tiles(d["hand"], f"{where}: hand"), _win_tile(d.get("win"), f"{where}: winning tile"), melds, flags,
             inds[0], inds[1], _int(d.get("kita", 0), f"{where}: kita", 0, 4),
             _int(d.get("flowers", 0), f"{where}: flowers", 0, 8),
             _int(d.get("chip_flowers", 0), f"{where}: chip flowers", 0, 4)))

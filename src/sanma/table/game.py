@@ -9,7 +9,8 @@ a kept game and an engine game with the same outcomes end with the same result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -26,6 +27,7 @@ from .entries import (
     DrawEntry,
     Entry,
     FinalEntry,
+    MIXED,
     KeeperError,
     PenaltyEntry,
     WinEntry,
@@ -195,7 +197,9 @@ class KeptGame:
                                       f"({', '.join(r.pao_yaku)}; by value, name it with --yaku) (P97)")
             wins.append(payout.Win(s, score, pao=pao, closed=self._closed(w), ura_tiles=self._ura_tiles(w),
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
-            summaries.append(_describe(w.winner, score))
+            summaries.append(_describe(w.winner, score) + (
+                " (winning tile mixed into the hand: the lowest shape, P129)"
+                if w.tiles is not None and w.tiles.win == MIXED else ""))
         paid = self._settle(payout.Hora(tuple(wins), discarder))
         # P104 / A000-27, seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」: the
         # table's chips go with the riichi sticks, to the winner payout paid them to (the head bump's
@@ -333,11 +337,17 @@ class KeptGame:
             if w.tiles is not None:
                 t = w.tiles
                 flags = {f: True for f in t.flags}
-                return score_hand(
-                    t.hand, win=t.win, melds=t.melds, tsumo=discarder is None, riichi=riichi,
-                    seat_wind=own_wind, round_wind=self.round_wind, discarder_wind=disc_wind,
-                    dora_indicators=t.dora, ura_indicators=t.ura if riichi else (), kita=t.kita,
-                    flowers=t.flowers, honba=self.honba, kyotaku=self.sticks, rules=r, **flags)
+
+                def scored(win: str) -> Score:
+                    return score_hand(
+                        t.hand, win=win, melds=t.melds, tsumo=discarder is None, riichi=riichi,
+                        seat_wind=own_wind, round_wind=self.round_wind, discarder_wind=disc_wind,
+                        dora_indicators=t.dora, ura_indicators=t.ura if riichi else (), kita=t.kita,
+                        flowers=t.flowers, honba=self.honba, kyotaku=self.sticks, rules=r, **flags)
+
+                if t.win != MIXED:
+                    return scored(t.win)
+                return self._lowest(scored, t.hand, where)
             v = w.value
             assert v is not None
             if v.ippatsu and not riichi:
@@ -352,6 +362,22 @@ class KeptGame:
             raise
         except SanmaError as e:
             raise KeeperError(f"{where}: {e}") from None
+
+    def _lowest(self, scored: Callable[[str], Score], hand: str, where: str) -> Score:
+        """P129 (seed 002 L131-132 「引きヅモ…※あがり牌を手牌の中に入れた場合、最低点でのあがり形となります」):
+        the winning tile went into the hand, so the win is the lowest-valued shape any of the hand's
+        tiles as the winning tile gives."""
+        if self.rules.mixed_win_tile != "lowest":
+            raise KeeperError(f"{where}: {self.rules.name} does not say how a winning tile mixed into the hand "
+                              f"is scored (P129: mixed_win_tile = {self.rules.mixed_win_tile!r}); give the winning "
+                              f"tile the table agrees on")
+        found: list[Score] = []
+        for tile in dict.fromkeys(str(x) for x in parse_tiles(hand)):
+            with contextlib.suppress(NotAWinError):
+                found.append(scored(tile))
+        if not found:
+            raise NotAWinError(f"no tile of {hand} completes a win as the winning tile")
+        return min(found, key=lambda sc: (sc.total, sc.han, sc.fu))
 
     def _check_han(self, w: Winner, score: Score) -> None:
         """P64: the rules' han minimum (the club's 2 han from 4 honba) for a hand given by value;

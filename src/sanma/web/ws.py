@@ -25,7 +25,7 @@ log = logging.getLogger("sanma.web")
 
 PROTOCOL = 1
 MAX_FRAME = 4096  # bytes of one client frame
-RATE = 30.0  # messages a second a connection may send ...
+RATE = 30.0  # messages a second a connection may send (besides the one answer it owes each question) ...
 BURST = 60.0  # ... in bursts of this many
 MAX_STRIKES = 60  # refused-for-rate messages before the connection is closed (1008)
 
@@ -91,6 +91,12 @@ class Connection:
                 self.closed = True
                 return
 
+    def owed_answer(self) -> bool:
+        """True once per open question of this connection's seat: the one answer it owes is not
+        charged to the rate limit (a fast bot is never throttled for answering at the game's pace);
+        everything else a connection sends is."""
+        return False
+
     def update(self, table: Table) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
@@ -111,6 +117,14 @@ class PageConnection(Connection):
         self.prompted = -1
         self.ended = False
         self.first = True
+        self.answered_seq = -1  # the prompt whose owed answer this connection has sent
+
+    def owed_answer(self) -> bool:
+        t, s = self.table, self.seat
+        if s is None or not t.prompt_legal[s] or t.prompt_seq[s] == self.answered_seq:
+            return False
+        self.answered_seq = t.prompt_seq[s]
+        return True
 
     def hello(self) -> None:
         t = self.table
@@ -226,6 +240,7 @@ class MjaiConnection(Connection):
         self.asked = 0  # frames that want an answer
         self.answered = 0
         self.asked_seq = -1
+        self.free_seq = -1  # the question whose owed answer went uncharged
         self.reach_tiles: list[Action] | None = None
         self.ended = False
 
@@ -246,6 +261,13 @@ class MjaiConnection(Connection):
             batch = self.stream.batch(s)
             if batch:
                 self.send(batch)
+
+    def owed_answer(self) -> bool:
+        # once per question (its prompt's seq): a question asked again after a refused answer owes nothing more
+        if self.answered >= self.asked or self.free_seq == self.asked_seq:
+            return False
+        self.free_seq = self.asked_seq
+        return True
 
     def _ask(self, batch: list[dict[str, Any]]) -> None:
         self.asked += 1
@@ -351,7 +373,7 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
                     _too_large(conn)
                     continue
                 raw = data.decode("utf-8", "replace")
-            if not limiter.allow():
+            if not conn.owed_answer() and not limiter.allow():
                 if limiter.strikes > MAX_STRIKES:
                     conn.send(_error(role, "rate", "too many messages: closing"))
                     break
