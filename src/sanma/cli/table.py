@@ -187,8 +187,9 @@ def hand_cmd(
     tsumo: Annotated[str | None, typer.Option(help="Winner by tsumo.")] = None,
     from_: Annotated[str | None, typer.Option("--from", help="Who dealt in (ron).")] = None,
     hand: Annotated[list[str] | None, typer.Option(help="Concealed tiles incl. the winning tile, per winner.")] = None,
-    win: Annotated[list[str] | None, typer.Option(help="The winning tile, per winner; 'mixed' when it went into the hand before the win was shown "
-                               "(scored as the lowest shape where the rules say so, P129: official).")] = None,
+    win: Annotated[list[str] | None, typer.Option(
+        help="The winning tile, per winner; 'mixed' when it went into the hand before the win was shown "
+             "(scored as the lowest shape where the rules say so, P129: official).")] = None,
     melds: Annotated[list[str] | None, typer.Option(help="Melds per winner, e.g. pon:555z,ankan:9999s.")] = None,
     han: Annotated[list[int] | None, typer.Option(help="Han, per winner (by value).")] = None,
     fu: Annotated[list[int] | None, typer.Option(help="Fu, per winner (by value).")] = None,

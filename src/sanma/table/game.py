@@ -22,12 +22,12 @@ from ..rules.schema import Rules
 from ..scoring import Score, min_han_at, score_from_han, score_hand
 from ..tiles import Tile, parse_tiles, seat_wind
 from .entries import (
+    MIXED,
     AbortEntry,
     ChomboEntry,
     DrawEntry,
     Entry,
     FinalEntry,
-    MIXED,
     KeeperError,
     PenaltyEntry,
     WinEntry,
