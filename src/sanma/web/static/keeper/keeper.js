@@ -74,6 +74,7 @@ function winnerBlock(i) {
     <div class="by-tiles hidden" id="bytiles${i}">
       <div class="targets">${targets}</div>
       <label>Kita <input id="kita${s}" type="number" min="0" max="4" value="0"></label>
+      <label title="引きヅモ: the winning tile went into the hand before the win was shown; scored as the lowest shape where the rules say so (P129)"><input type="checkbox" id="mixed${s}"> winning tile mixed into the hand</label>
       <div class="flags">${FLAGS.map(f => `<label><input type="checkbox" class="flag${i}" value="${f}"> ${f.replace("_", " ")}</label>`).join("")}</div>
     </div>
   </div>`;
@@ -150,7 +151,7 @@ function winnerJson(w) {
     const t = tiles[w];
     if (!t.win.length) throw new Error(`${out.winner}: pick the winning tile`);
     out.hand = listToMpsz([...t.hand, ...t.win]);
-    out.win = toMpsz(t.win[0]);
+    out.win = $("mixed" + s).checked ? "mixed" : toMpsz(t.win[0]);  // P129: any tile of the hand stands for it
     const melds = [...t.pon.map(x => meld("pon", x)), ...t.kan.map(x => meld("kan", x)), ...t.ankan.map(x => meld("ankan", x))];
     if (melds.length) out.melds = melds;
     if (t.dora.length) out.dora = t.dora.map(toMpsz);
@@ -170,11 +171,13 @@ function winnerJson(w) {
 function loadWinner(w, d) {  // a stored winner → the form (for a correction)
   const s = sfx(w);
   $("winner" + s).value = d.winner;
+  $("mixed" + s).checked = false;
   for (const k of KEYS) tiles[w][k] = [];
   if (d.hand) {
     $("how" + s).value = "tiles";
     const all = parseMpsz(d.hand);
-    const win = parseMpsz(d.win)[0];
+    $("mixed" + s).checked = d.win === "mixed";
+    const win = d.win === "mixed" ? all[all.length - 1] : parseMpsz(d.win)[0];
     const at = all.lastIndexOf(win);
     tiles[w].win = [win];
     tiles[w].hand = sortTiles(all.filter((_, i) => i !== at));
@@ -330,6 +333,7 @@ function clearForm() {  // after a save: the next hand starts from an empty form
     const x = sfx(w);
     $("han" + x).value = 1; $("fu" + x).value = 30; $("yakuman" + x).value = 0; $("kita" + x).value = 0;
     document.querySelectorAll(`input.flag${w}`).forEach(e => { e.checked = false; });
+    $("mixed" + x).checked = false;
   }
   $("double").checked = false;
   $("reason").value = "";
