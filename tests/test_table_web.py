@@ -309,3 +309,48 @@ def test_phone_page_writes_minus_as_triangle_under_the_official_rules(tmp_path: 
         finally:
             browser.close()
     assert not errors, errors
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+def test_phone_page_enters_a_winning_tile_mixed_into_the_hand_under_the_official_rules(tmp_path: Path) -> None:
+    """P129 (seed 002 L132 「※あがり牌を手牌の中に入れた場合、最低点でのあがり形となります」): the box
+    "winning tile mixed into the hand" sends ``win: "mixed"``; the preview and the saved hand are the
+    lowest shape (1 han: a 3p kanchan, not the 2-han pinfu of a 4p/7p), and a correction loads it back."""
+    from playwright.sync_api import sync_playwright
+
+    errors: list[str] = []
+    with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.set_default_timeout(15_000)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{base}/keeper")
+            page.select_option("#new-rules", "official")
+            page.fill("#new-people", "Aki,Ben,Chie")
+            page.click("#new-go")
+            page.wait_for_selector("#scores tr[data-person='Ben']")
+            page.select_option("#kind", "ron")
+            page.select_option("#winner", "Aki")
+            page.select_option("#from", "Ben")
+            page.select_option("#how", "tiles")
+            for t in ["2p", "3p", "4p", "5p", "6p", "7p", "2s", "3s", "4s", "5s", "5s", "6s", "7s", "8s"]:
+                page.click(f"#picker .tilebox[data-tile='{t}']")
+            page.check("#mixed")
+            page.click("#preview")
+            page.wait_for_selector("#preview-summary:has-text('1 han 30 fu')")
+            assert "P129" in (page.text_content("#preview-summary") or "")
+            page.click("#save")
+            page.wait_for_selector("#state-version:has-text('1')")
+            assert not page.is_checked("#mixed")  # the form is cleared for the next hand
+            page.click("#hands button.fix[data-no='1']")
+            assert page.is_checked("#mixed") and page.locator("#t0-hand .tilebox").count() == 13
+        finally:
+            browser.close()
+    from sanma.store import open_db
+    from sanma.table.keeper import Keeper
+
+    with open_db(tmp_path / "k.sqlite") as store:
+        (saved,) = Keeper(store).state(1)["hands"]
+    assert saved["entry"]["wins"][0]["win"] == "mixed" and "1 han 30 fu" in saved["summary"]
+    assert not errors, errors
