@@ -86,6 +86,26 @@ def test_after_riichi_the_drawn_tile_goes_out_by_itself_and_enter_takes_the_tsum
     assert script.calls == 3
 
 
+def test_in_riichi_the_table_shows_the_hands_waits_not_every_discard() -> None:
+    """After riichi (P79) the hand is fixed: at the tsumo prompt the table names the riichi hand's
+    waits (tanki 1s), not a "Tenpai discards" list over all fourteen tiles (which marked every
+    hypothetical discard furiten and hid the real wait; found playing the terminal game)."""
+    g = south_game("3z" "2z" "6z" "7z" "3p" "4p" "4p" "1s")
+    g, out, _ = table(g, ["riichi 2z"])
+    at_tsumo = out[out.rindex("drawn: 1s"):]
+    assert "Riichi: waiting on 1s" in at_tsumo and "Tenpai discards" not in at_tsumo
+    assert "FURITEN" not in at_tsumo  # the drawn 1s is the tsumo on offer, not a tile let pass
+
+
+def test_typing_auto_at_a_win_prompt_takes_that_win() -> None:
+    """``auto`` switches auto-win on and takes the win on offer now, not only the next one."""
+    g = south_game("3z" "2z" "1s")
+    g, out, _ = table(g, ["2z", "auto"])
+    assert any(e["type"] == "hora" and e["actor"] == 1 for e in g.events)
+    after = out[out.index("auto-win is on"):]
+    assert "[Enter = RON" not in after
+
+
 def test_enter_on_a_ron_offer_is_the_ron_not_a_pass() -> None:
     """Issue 14 item 1: while a win is on offer Enter never means the non-winning choice."""
     g = south_game("3z" "2z" "1s")

@@ -546,6 +546,13 @@ class TerminalTable:
             if not w:
                 return ""
             return f"Tenpai: waiting on {self.waits_text(w, obs)}" + (" — FURITEN (no ron)" if furiten else "")
+        if obs.get("riichi") and obs.get("drawn"):  # the hand is fixed: its waits, not every discard's
+            drawn = Tile.from_mjai(obs["drawn"])
+            w = self.waits_after(hand, drawn)
+            # furiten after the drawn tile goes out; a drawn winning tile is a tsumo on offer, not furiten
+            furiten = drawn.kind not in w and self.furiten(drawn)
+            return (f"Riichi: waiting on {self.waits_text(w, obs)}"
+                    + (" — FURITEN (no ron)" if furiten else "")) if w else ""
         out = []
         for t in sorted({t.kind: t for t in hand}.values()):
             w = self.waits_after(hand, t)
@@ -646,7 +653,8 @@ class TerminalTable:
         if s == "auto":
             self.auto_win = not self.auto_win
             self.say(f"auto-win is {'on: wins are taken' if self.auto_win else 'off: you are asked'}")
-            return ""
+            win = next((a for a in choices if a.type == "hora"), None)
+            return win if self.auto_win and win is not None else ""  # the win on offer now, too
         if s.isascii() and s.isdigit():
             if len(s) > 6 or not 1 <= int(s) <= len(choices):
                 return f"There is no choice {s[:12]}{'…' if len(s) > 12 else ''}: pick 1 to {len(choices)}."
