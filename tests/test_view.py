@@ -197,3 +197,25 @@ def test_a_view_built_on_shared_public_seats_is_the_same_view() -> None:
         for seat in range(3):
             assert seat_view(game, seat, public).to_json(seats_json=public_json) == game.view(seat).to_json()
         assert spectator_view(game, public).to_json(seats_json=public_json) == game.spectator_view().to_json()
+
+
+def test_a_view_never_tells_which_other_seat_was_offered_a_call() -> None:
+    """Hidden information: while seats decide on a discard (ron, pon, kan), a kan (chankan) or a
+    kita, that a seat was asked tells what it holds (a pair of the tile, a wait on it). A seat's
+    view names only its own decision then, a spectator's none; the seat on turn stays public."""
+    windows = 0
+    for seed in range(6):
+        g = Game(Rules.preset("tenhou"), seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            moving = g.to_move
+            if g._pending:  # a call window: every viewer sees at most itself
+                windows += 1
+                for seat in range(3):
+                    assert g.view(seat).to_move == ((seat,) if seat in moving else ()), (seat, moving)
+                assert g.spectator_view().to_move == ()
+            else:
+                assert all(g.view(s).to_move == moving == (g.view(s).turn,) for s in range(3))
+            seat = moving[0]
+            g.apply(rng.choice(g.legal_actions(seat)))
+    assert windows > 50  # random play reaches many call windows

@@ -159,3 +159,14 @@ def test_the_checker_fires_on_the_wall_key_before_the_end() -> None:
     checker.check(0, 1, {"type": "hello", "wall_key_hash": "cd" * 32}, "hello")  # its hash is public
     with pytest.raises(Leak, match="wall key"):
         checker.check(0, 1, {"type": "hello", "x": "ab" * 32}, "hello")
+
+
+def test_the_checker_fires_on_a_view_naming_another_seat_deciding_on_a_call() -> None:
+    """Proof for the to_move check: seat 0's view during a call window names seat 2 (it was offered
+    a pon or a ron on seat 1's discard): a leak; its own decision, or the seat on turn, is not."""
+    LeakChecker.check_to_move(0, {"turn": 1, "to_move": [0]})
+    LeakChecker.check_to_move(None, {"turn": 1, "to_move": [1]})
+    with pytest.raises(Leak, match="deciding on a call"):
+        LeakChecker.check_to_move(0, {"turn": 1, "to_move": [0, 2]})
+    with pytest.raises(Leak, match="deciding on a call"):
+        LeakChecker.check_to_move(None, {"turn": 1, "to_move": [2]})

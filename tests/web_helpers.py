@@ -181,6 +181,15 @@ class LeakChecker:
         if unknown:
             raise Leak(f"{what} to seat {seat} at event {index}: names {sorted(unknown)} it cannot know: {text[:300]}")
 
+    @staticmethod
+    def check_to_move(seat: int | None, view: dict[str, Any]) -> None:
+        """Who must act, as a view tells it: the seat on turn and the viewer itself, never another
+        seat deciding on a call (that it was asked tells what it holds)."""
+        allowed = {view["turn"], *(() if seat is None else (seat,))}
+        if not set(view["to_move"]) <= allowed:
+            raise Leak(f"view to seat {seat}: to_move {view['to_move']} names a seat deciding on a call "
+                       f"(turn {view['turn']})")
+
     def check_page(self, seat: int | None, messages: Sequence[dict[str, Any]]) -> None:
         """Every message one page connection received, in order."""
         last = 0
@@ -195,6 +204,7 @@ class LeakChecker:
                         last_end = start + j
                 last = start + len(m["events"]) - 1
                 self.check(seat, last, m["view"], "view")
+                self.check_to_move(seat, m["view"])
             elif t == "hand_result":
                 self.check(seat, last_end, m, "hand_result")
             elif t == "game_result":

@@ -108,7 +108,7 @@ class SeatView:
     kyotaku: int
     dealer: int
     turn: int
-    to_move: tuple[int, ...]
+    to_move: tuple[int, ...]  # visible_to_move: the seat on turn, or during a call window only own decision
     scores: tuple[int, ...]
     names: tuple[str, ...]
     dora_indicators: tuple[Tile, ...]  # revealed so far
@@ -202,12 +202,22 @@ def public_seats(game: Game) -> tuple[SeatPublic, ...]:
     return tuple(_public(game, s, kakan) for s in range(len(game.seats)))
 
 
+def visible_to_move(game: Game, seat: int | None) -> tuple[int, ...]:
+    """Who must act now, as ``seat`` (``None``: a spectator) may know it. The seat on turn is
+    public; while other seats decide on a discard, a kan or a kita (ron, pon, kan), only the
+    viewer's own decision is: that another seat was offered a call would tell what it holds."""
+    moving = game.to_move
+    if not game._pending:
+        return moving
+    return (seat,) if seat in moving else ()
+
+
 def _table(game: Game, seat: int | None, hand: tuple[Tile, ...], drawn: Tile | None, waits: tuple[Tile, ...],
            furiten: bool, riichi: bool, legal: tuple[Action, ...],
            public: tuple[SeatPublic, ...] | None) -> SeatView:
     return SeatView(
         seat, game.round_wind, game.round_index, game.kyoku_in_round + 1, game.honba, game.kyotaku, game.dealer,
-        game._turn, game.to_move, tuple(game.scores), game.names, tuple(game.wall.dora_indicators),
+        game._turn, visible_to_move(game, seat), tuple(game.scores), game.names, tuple(game.wall.dora_indicators),
         game.wall.remaining, hand, drawn, waits, furiten, riichi, legal,
         public if public is not None else public_seats(game), game.done)
 

@@ -220,8 +220,8 @@ class PageConnection(Connection):
             return self.error("game_over", "the game is over")
         legal = t.game.legal_actions(s)
         if not legal:
-            return self.error("not_your_turn", f"seat {s} has nothing to decide now "
-                                               f"(waiting for seat(s) {list(t.game.to_move)})")
+            # never which seats the game waits for: another seat's pending call would tell what it holds
+            return self.error("not_your_turn", f"seat {s} has nothing to decide now")
         if seq != t.prompt_seq[s]:
             return self.error("stale", f"seq {seq} is not the open prompt's ({t.prompt_seq[s]})")
         if not 0 <= idx < len(legal):
