@@ -573,6 +573,21 @@ def _run(*args: str) -> Any:
     return CliRunner().invoke(app, ["table", *args])
 
 
+def test_cli_standings_alias_is_name_equals_person(tmp_path: Path) -> None:
+    """``standings --alias NAME=PERSON``: a malformed alias or one naming no person of the session is
+    refused (exit 2, one line) and nothing is printed as standings."""
+    db = str(tmp_path / "k.sqlite")
+    sid = str(json.loads(_run("new", "--db", db, "--rules", "club", "--people", "Aki,Ben,Chie", "--json").stdout)
+              ["session"])
+    r = _run("standings", sid, "--db", db, "--store-games", "--alias", "akiko_t=Aki", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["counted"] == []
+    for bad, says in (("akiko_t", "give NAME=PERSON"), ("=Aki", "give NAME=PERSON"),
+                      ("akiko_t=Dan", "Dan is not one of Aki, Ben, Chie")):
+        r = _run("standings", sid, "--db", db, "--store-games", "--alias", bad)
+        assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output, r.output
+
+
 def test_cli_whole_session_scripted_with_json(tmp_path: Path) -> None:
     db = str(tmp_path / "k.sqlite")
     r = _run("new", "--db", db, "--rules", "club", "--people", "Aki,Ben,Chie,Dan", "--json")
@@ -699,6 +714,31 @@ def test_series_standings_can_count_imported_records_among_the_same_people(keepe
     both = keeper.standings(sid, None, store_games=True)
     assert alone["games"] == 1 and both["games"] == 1 + len(files)
     assert sum(r["games"] for r in both["standings"]) == 3 * (1 + len(files))
+
+
+def test_imported_records_count_under_the_peoples_own_names_with_aliases(keeper: Keeper) -> None:
+    """Issue 12 item 6: an online record names its players by their accounts (here A, B, C); with
+    ``aliases`` (``standings --alias A=Aki``) they count as the people of the session, and the
+    standings say which name each was; an alias to someone not in the session is refused."""
+    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "majsoul_tenhou6_json"
+    if not data.is_dir():
+        data = Path("/work/shared/data/majsoul_tenhou6_json")
+    files = sorted(data.glob("*.json"))[:2]
+    if not files:
+        pytest.skip("no Mahjong Soul records in ../shared/data")
+    keeper.store.import_files(files)
+    sid = keeper.new(Rules.preset("majsoul"), ["Aki", "Ben", "Chie"], mode="final")["session"]
+    keeper.add(sid, {"kind": "final", "scores": {"Aki": 50000, "Ben": 30000, "Chie": 25000}})
+    assert keeper.standings(sid, None, store_games=True)["games"] == 1  # A, B, C are not these people
+    aliases = {"A": "Aki", "B": "Ben", "C": "Chie"}
+    both = keeper.standings(sid, None, store_games=True, aliases=aliases)
+    assert both["games"] == 1 + len(files)
+    assert [c["players"] for c in both["counted"]] == [["Aki", "Ben", "Chie"]] * len(files)
+    assert all(sorted(c["as"]) == ["A", "B", "C"] for c in both["counted"])
+    assert {r["person"] for r in both["standings"]} == {"Aki", "Ben", "Chie"}
+    assert sum(r["games"] for r in both["standings"]) == 3 * (1 + len(files))
+    with pytest.raises(KeeperError, match="Dan is not one of Aki, Ben, Chie"):
+        keeper.standings(sid, None, store_games=True, aliases={"A": "Dan"})
 
 
 def test_p79_club_riichi_with_1000_points_or_fewer_is_a_bust_at_once(keeper: Keeper) -> None:

@@ -177,7 +177,8 @@ def test_browser_table_games_of_the_same_people_count_in_standings_with_web_game
         web = next(g for g in store.games() if {s.name for s in g.seats} == {"Aki", "Ben", "Chie"})
         chips = store.conn.execute("SELECT SUM(ABS(chips)) FROM results WHERE game_id = ?", (web.id,)).fetchone()[0]
     assert alone["games"] == 1 and both["games"] == 2 and alone["counted"] == []
-    assert both["counted"] == [{"game": web.id, "kind": "web", "rules": "club", "players": ["Aki", "Ben", "Chie"]}]
+    assert both["counted"] == [{"game": web.id, "kind": "web", "rules": "club", "players": ["Aki", "Ben", "Chie"],
+                                "as": ["Aki", "Ben", "Chie"]}]
     rows = {r["person"]: r for r in both["standings"]}
     assert rows["Chie"]["games"] == 2 and rows["Dan"]["games"] == 0 and "Zed" not in rows
     placed = {s.name: s.placement for s in web.seats}

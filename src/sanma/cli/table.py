@@ -450,6 +450,9 @@ def standings_cmd(
                                               "records, games sanma played) among these people.")] = False,
     web_games: Annotated[bool, typer.Option("--web-games", help="Also count the games these people played at "
                                             "sanma's browser table (sanma serve), by their seat names.")] = False,
+    alias: Annotated[list[str] | None, typer.Option(
+        help="NAME=PERSON: a stored game's player NAME (a Tenhou or Mahjong Soul account, a seat name) is "
+             "PERSON; repeat for each name.")] = None,
     db: Db = None, as_json: AsJson = False,
 ) -> None:
     """Per person: games, points, chips, placements (a session or a whole series)."""
@@ -458,7 +461,13 @@ def standings_cmd(
 
         if (session is None) == (series is None):
             raise KeeperError("give a session id or --series NAME")
-        out = k.standings(session, series, store_games=store_games, web_games=web_games)
+        aliases: dict[str, str] = {}
+        for a in alias or ():
+            name, sep, person = a.partition("=")
+            if not sep or not name.strip() or not person.strip():
+                raise KeeperError(f"--alias {a!r}: give NAME=PERSON, e.g. --alias 'akiko_t=Aki'")
+            aliases[name.strip()] = person.strip()
+        out = k.standings(session, series, store_games=store_games, web_games=web_games, aliases=aliases)
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
         return

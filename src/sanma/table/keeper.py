@@ -388,11 +388,13 @@ class Keeper:
 
     # -- standings and export ------------------------------------------------------------------
     def standings(self, session_id: int | None, series: str | None, *, store_games: bool = False,
-                  web_games: bool = False) -> dict[str, Any]:
+                  web_games: bool = False, aliases: Mapping[str, str] | None = None) -> dict[str, Any]:
         """Per person over a session's or a series' games; ``store_games`` adds every game of the
         database (imported records, games sanma played) whose three players are all among them,
         ``web_games`` those played at sanma's browser table (a table whose seats were given these
-        people's names). ``counted`` lists each added game with its rules."""
+        people's names). ``aliases`` maps a name a stored game gives a player (a Tenhou or Mahjong
+        Soul account, a seat name) to the person it is. ``counted`` lists each added game with its
+        rules, its players as the people they are and the names the game gave them."""
         if session_id is not None:
             s = self._load(session_id)
             people, games = list(s.people), list(s.games)
@@ -407,17 +409,22 @@ class Keeper:
                 people += [p for p in s.people if p not in people]
                 games += s.games
             out = {"series": series, "sessions": [r.id for r in rows], "notation": s.rules.score_notation}
+        aliases = dict(aliases or {})
+        for name, person in aliases.items():
+            if person not in people:
+                raise KeeperError(f"alias {name}={person}: {person} is not one of {', '.join(people)}")
         counted: list[dict[str, Any]] = []
         if store_games or web_games:
             for g in stored_games(self.store, web_only=not store_games):
-                names = [x[0] for x in g.seats]
+                names = [aliases.get(x[0], x[0]) for x in g.seats]
                 if not all(n in people for n in names) or len(set(names)) != 3:
                     continue
-                games.append(GameResult(-g.id, {x[0]: x[1] for x in g.seats}, {x[0]: x[2] for x in g.seats},
-                                        {x[0]: x[3] for x in g.seats}, {x[0]: x[4] for x in g.seats},
+                seats = list(zip(names, g.seats, strict=True))  # (person, (name, score, rank, points, chips))
+                games.append(GameResult(-g.id, {n: x[1] for n, x in seats}, {n: x[2] for n, x in seats},
+                                        {n: x[3] for n, x in seats}, {n: x[4] for n, x in seats},
                                         f"store game {g.id} ({'browser table' if g.web else g.kind})"))
                 counted.append({"game": g.id, "kind": "web" if g.web else g.kind, "rules": g.rules_name,
-                                "players": names})
+                                "players": names, "as": [x[0] for x in g.seats]})
         out.update(games=len(games), standings=standings(people, games), counted=counted)
         return out
 
