@@ -698,9 +698,8 @@ def test_any_submitted_entry_is_taken_or_refused_with_a_keeper_error_and_changes
         assert keeper.state(sid) == before
 
 
-def test_series_standings_can_count_imported_records_among_the_same_people(keeper: Keeper) -> None:
-    """Issue 12 item 6: imported Mahjong Soul records (players anonymised to A, B, C) count in
-    the standings of a session of A, B and C when asked."""
+def _import_majsoul_records(keeper: Keeper) -> list[Path]:
+    """Two real Mahjong Soul records (players anonymised to A, B, C), stored in the keeper's database."""
     data = Path(__file__).resolve().parents[2] / "shared" / "data" / "majsoul_tenhou6_json"
     if not data.is_dir():  # a worktree: the shared folder sits beside the worktrees
         data = Path("/work/shared/data/majsoul_tenhou6_json")
@@ -708,6 +707,13 @@ def test_series_standings_can_count_imported_records_among_the_same_people(keepe
     if not files:
         pytest.skip("no Mahjong Soul records in ../shared/data")
     keeper.store.import_files(files)
+    return files
+
+
+def test_series_standings_can_count_imported_records_among_the_same_people(keeper: Keeper) -> None:
+    """Issue 12 item 6: imported Mahjong Soul records (players anonymised to A, B, C) count in
+    the standings of a session of A, B and C when asked."""
+    files = _import_majsoul_records(keeper)
     sid = keeper.new(Rules.preset("majsoul"), ["A", "B", "C"], mode="final")["session"]
     keeper.add(sid, {"kind": "final", "scores": {"A": 50000, "B": 30000, "C": 25000}})
     alone = keeper.standings(sid, None)
@@ -720,13 +726,7 @@ def test_imported_records_count_under_the_peoples_own_names_with_aliases(keeper:
     """Issue 12 item 6: an online record names its players by their accounts (here A, B, C); with
     ``aliases`` (``standings --alias A=Aki``) they count as the people of the session, and the
     standings say which name each was; an alias to someone not in the session is refused."""
-    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "majsoul_tenhou6_json"
-    if not data.is_dir():
-        data = Path("/work/shared/data/majsoul_tenhou6_json")
-    files = sorted(data.glob("*.json"))[:2]
-    if not files:
-        pytest.skip("no Mahjong Soul records in ../shared/data")
-    keeper.store.import_files(files)
+    files = _import_majsoul_records(keeper)
     sid = keeper.new(Rules.preset("majsoul"), ["Aki", "Ben", "Chie"], mode="final")["session"]
     keeper.add(sid, {"kind": "final", "scores": {"Aki": 50000, "Ben": 30000, "Chie": 25000}})
     assert keeper.standings(sid, None, store_games=True)["games"] == 1  # A, B, C are not these people

@@ -186,6 +186,23 @@ def test_browser_table_games_of_the_same_people_count_in_standings_with_web_game
     assert sum(r["chips"] for r in both["standings"]) == 0 and chips > 0  # club chips are counted, not 0
 
 
+def _official_ron_form(browser: Any, base: str, errors: list[str]) -> Any:
+    """A phone-sized keeper page on a new official session of Aki, Ben and Chie, its form set to a
+    ron by Aki from Ben; page errors are collected in ``errors``."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(15_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/keeper")
+    page.select_option("#new-rules", "official")
+    page.fill("#new-people", "Aki,Ben,Chie")
+    page.click("#new-go")
+    page.wait_for_selector("#scores tr[data-person='Ben']")
+    page.select_option("#kind", "ron")
+    page.select_option("#winner", "Aki")
+    page.select_option("#from", "Ben")
+    return page
+
+
 def _cells(page: Any, selector: str) -> list[str]:
     return [t.strip() for t in page.locator(selector).all_text_contents()]
 
@@ -286,17 +303,7 @@ def test_phone_page_writes_minus_as_triangle_under_the_official_rules(tmp_path: 
     with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.set_default_timeout(15_000)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(f"{base}/keeper")
-            page.select_option("#new-rules", "official")
-            page.fill("#new-people", "Aki,Ben,Chie")
-            page.click("#new-go")
-            page.wait_for_selector("#scores tr[data-person='Ben']")
-            page.select_option("#kind", "ron")
-            page.select_option("#winner", "Aki")
-            page.select_option("#from", "Ben")
+            page = _official_ron_form(browser, base, errors)
             page.fill("#yakuman", "1")
             page.click("#save")
             page.wait_for_selector("#state-version:has-text('1')")
@@ -323,17 +330,7 @@ def test_phone_page_enters_a_winning_tile_mixed_into_the_hand_under_the_official
     with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.set_default_timeout(15_000)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(f"{base}/keeper")
-            page.select_option("#new-rules", "official")
-            page.fill("#new-people", "Aki,Ben,Chie")
-            page.click("#new-go")
-            page.wait_for_selector("#scores tr[data-person='Ben']")
-            page.select_option("#kind", "ron")
-            page.select_option("#winner", "Aki")
-            page.select_option("#from", "Ben")
+            page = _official_ron_form(browser, base, errors)
             page.select_option("#how", "tiles")
             for t in ["2p", "3p", "4p", "5p", "6p", "7p", "2s", "3s", "4s", "5s", "5s", "6s", "7s", "8s"]:
                 page.click(f"#picker .tilebox[data-tile='{t}']")
