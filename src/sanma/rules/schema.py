@@ -370,7 +370,7 @@ class Rules:
     mixed_win_tile: MixedWinTile = _f(
         "undefined", "A winning tile put into the hand before the win was shown (引きヅモ): 'lowest' scores the "
         "lowest-valued winning shape the hand allows; 'undefined' = the rules do not say (the score keeper then "
-        "needs the winning tile).", "P129")
+        "needs the winning tile). The matrix calls it hikizumo_penalty.", "P129")
 
     # --- bust and chips (P108-P122) -------------------------------------------------------------
     negative_scores_settled: bool = _f(True, "Scores below zero are settled in full.", "P109")
