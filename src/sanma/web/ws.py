@@ -75,6 +75,7 @@ class Connection:
         self.seat = seat
         self.out: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.free_seq = -1  # the question whose owed answer went uncharged
 
     def send(self, msg: Any) -> None:
         if not self.closed:
@@ -91,11 +92,19 @@ class Connection:
                 self.closed = True
                 return
 
-    def owed_answer(self) -> bool:
-        """True once per open question of this connection's seat: the one answer it owes is not
-        charged to the rate limit (a fast bot is never throttled for answering at the game's pace);
-        everything else a connection sends is."""
-        return False
+    def open_question(self) -> int | None:
+        """The seq of the question this connection's seat must answer now, if any."""
+        return None
+
+    def take_owed_answer(self) -> bool:
+        """True once per open question: the one answer a seat owes is not charged to the rate limit
+        (a fast bot is never throttled for answering at the game's pace); everything else a
+        connection sends is, a second answer to a question asked again after a refusal included."""
+        q = self.open_question()
+        if q is None or q == self.free_seq:
+            return False
+        self.free_seq = q
+        return True
 
     def update(self, table: Table) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -117,14 +126,10 @@ class PageConnection(Connection):
         self.prompted = -1
         self.ended = False
         self.first = True
-        self.answered_seq = -1  # the prompt whose owed answer this connection has sent
 
-    def owed_answer(self) -> bool:
+    def open_question(self) -> int | None:
         t, s = self.table, self.seat
-        if s is None or not t.prompt_legal[s] or t.prompt_seq[s] == self.answered_seq:
-            return False
-        self.answered_seq = t.prompt_seq[s]
-        return True
+        return t.prompt_seq[s] if s is not None and t.prompt_legal[s] else None
 
     def hello(self) -> None:
         t = self.table
@@ -240,7 +245,6 @@ class MjaiConnection(Connection):
         self.asked = 0  # frames that want an answer
         self.answered = 0
         self.asked_seq = -1
-        self.free_seq = -1  # the question whose owed answer went uncharged
         self.reach_tiles: list[Action] | None = None
         self.ended = False
 
@@ -262,12 +266,8 @@ class MjaiConnection(Connection):
             if batch:
                 self.send(batch)
 
-    def owed_answer(self) -> bool:
-        # once per question (its prompt's seq): a question asked again after a refused answer owes nothing more
-        if self.answered >= self.asked or self.free_seq == self.asked_seq:
-            return False
-        self.free_seq = self.asked_seq
-        return True
+    def open_question(self) -> int | None:
+        return self.asked_seq if self.answered < self.asked else None  # handle() counts the answer
 
     def _ask(self, batch: list[dict[str, Any]]) -> None:
         self.asked += 1
@@ -373,7 +373,7 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
                     _too_large(conn)
                     continue
                 raw = data.decode("utf-8", "replace")
-            if not conn.owed_answer() and not limiter.allow():
+            if not conn.take_owed_answer() and not limiter.allow():
                 if limiter.strikes > MAX_STRIKES:
                     conn.send(_error(role, "rate", "too many messages: closing"))
                     break
