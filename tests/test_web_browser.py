@@ -7,53 +7,21 @@ Few, serial, each bounded in time. ``SANMA_SCREENSHOTS=DIR`` saves a PNG of ever
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from browser_helpers import HAVE_CHROMIUM, WHY_NOT, create_table, new_page, shot
 from web_helpers import running_server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 if not DATA.is_dir():  # a worktree: the shared folder sits beside the worktrees
     DATA = Path("/work/shared/data")
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-def shot(page: Any, name: str) -> None:
-    """Save a screenshot when SANMA_SCREENSHOTS names a folder."""
-    folder = os.environ.get("SANMA_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
-
-
-def new_page(browser: Any, errors: list[str]) -> Any:
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(15_000)
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    return page
+pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason=WHY_NOT)
 
 
 def test_calculator_page_scores_like_the_api(browser: Any, tmp_path: Path) -> None:
@@ -136,13 +104,6 @@ def test_replay_viewer_on_a_real_tenhou_record(browser: Any, tmp_path: Path) -> 
 
 # ---------------------------------------------------------------------------------------------
 # the table
-
-
-def create_table(base: str, seats: list[str], **extra: Any) -> dict[str, Any]:
-    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0}, **extra}
-    r = httpx.post(f"{base}/api/tables", json=body, timeout=20)
-    assert r.status_code in (200, 201), r.text
-    return dict(r.json())
 
 
 # One look at the page per step (each Playwright call is a round trip; the machine is busy).
@@ -396,7 +357,7 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         assert "token=" in invite and page.input_value(".invite[data-seat='1']").startswith("ws://")
         assert page.input_value("#watch-link").endswith("/watch")
         table_id = page.text_content("#created-id") or ""
-        page.wait_for_selector(f"#tables tr[data-table='{table_id}']")
+        page.wait_for_selector(f"#tables li[data-table='{table_id}']")
         shot(page, "lobby")
         assert httpx.get(f"{base}/api/tables/{table_id}").json()["rules"] == "myclub"
         # a broken rule file is refused with the reason, and no table is made

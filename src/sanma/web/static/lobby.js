@@ -42,10 +42,10 @@ async function create() {
   const links = $("links");
   links.innerHTML = "";
   for (const s of data.seats) {
-    const row = el("div", { style: "margin:6px 0" }, el("div", {}, `Seat ${s.seat} (${["East", "South", "West"][s.seat]} at the start) — ${s.kind}`));
+    const row = el("div", { style: "margin:8px 0" }, el("div", {}, `Seat ${s.seat} (${["East", "South", "West"][s.seat]} at the start) — ${s.kind}`));
     if (s.kind === "human") {
       row.appendChild(el("input", { type: "text", readonly: true, value: abs(s.url), class: "invite", "data-seat": s.seat }));
-      row.appendChild(el("a", { href: s.url, target: "_blank", class: "open-seat", "data-seat": s.seat }, "open this seat"));
+      row.appendChild(el("a", { href: s.url, target: "_blank", class: "open-seat button", "data-seat": s.seat, style: "margin-top:4px" }, "Open this seat"));
     } else if (s.kind === "mjai") {
       const ws = abs(`/ws/tables/${data.id}/mjai?token=${s.token}`).replace(/^http/, "ws");
       row.appendChild(el("input", { type: "text", readonly: true, value: ws, class: "invite", "data-seat": s.seat }));
@@ -59,20 +59,22 @@ async function create() {
 }
 
 async function refresh() {
-  const t = $("tables");
+  const list = $("tables");
   let data;
-  try { data = await getJSON("/api/tables"); } catch (e) { t.innerHTML = ""; t.appendChild(el("tr", {}, el("td", { class: "muted" }, e.message))); return; }
-  t.innerHTML = "";
-  t.appendChild(el("tr", {}, ["table", "rules", "seats", "round", "scores", "", ""].map((h) => el("th", {}, h))));
-  if (!data.tables.length) t.appendChild(el("tr", {}, el("td", { class: "muted", colspan: 7 }, "no games yet")));
+  try { data = await getJSON("/api/tables"); } catch (e) { list.innerHTML = ""; list.appendChild(el("li", { class: "muted" }, e.message)); return; }
+  list.innerHTML = "";
+  if (!data.tables.length) list.appendChild(el("li", { class: "muted" }, "no games yet"));
   for (const g of data.tables) {
     const round = g.round ? `${g.round.wind}${g.round.number}` + (g.round.honba ? `-${g.round.honba}` : "") : "";
-    t.appendChild(el("tr", { "data-table": g.id },
-      el("td", {}, el("span", { class: `badge ${g.finished ? "finished" : "running"}` }, g.finished ? "finished" : "running"), " ", g.id),
-      el("td", {}, g.rules), el("td", {}, (g.seats || []).map((s) => displayName(s.name || s.kind, s.seat)).join(", ")),
-      el("td", {}, g.finished ? "" : round), el("td", { class: "mono" }, (g.scores || []).join(" / ")),
-      el("td", {}, el("a", { href: `/t/${encodeURIComponent(g.id)}/watch` }, "watch")),
-      el("td", {}, g.finished ? el("a", { href: `/replay?table=${encodeURIComponent(g.id)}` }, "replay") : "")));
+    list.appendChild(el("li", { "data-table": g.id },
+      el("span", { class: `badge ${g.finished ? "finished" : "running"}` }, g.finished ? "finished" : "running"),
+      el("span", { class: "mono" }, g.id), el("span", { class: "muted" }, g.rules),
+      g.finished ? null : el("span", {}, round),
+      el("span", { class: "who" }, (g.seats || []).map((s) => displayName(s.name || s.kind, s.seat)).join(", ")),
+      el("span", { class: "scores" }, (g.scores || []).map((x) => x.toLocaleString("en-US")).join(" / ")),
+      el("span", { class: "go" },
+        el("a", { class: "button", href: `/t/${encodeURIComponent(g.id)}/watch` }, "Watch"),
+        g.finished ? el("a", { class: "button", href: `/replay?table=${encodeURIComponent(g.id)}` }, "Replay") : null)));
   }
 }
 
@@ -90,7 +92,7 @@ async function init() {
   for (let i = 0; i < 3; i++) {
     const sel = el("select", { id: `seat-${i}` }, KINDS.map(([v, label]) => el("option", { value: v }, label)));
     sel.value = DEFAULT[i];
-    seats.appendChild(el("span", {}, `Seat ${i}`));
+    seats.appendChild(el("label", { for: `seat-${i}` }, `Seat ${i}`));
     seats.appendChild(sel);
     seats.appendChild(el("input", { type: "text", id: `name-${i}`, placeholder: "name (optional)" }));
   }

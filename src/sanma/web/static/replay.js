@@ -3,7 +3,7 @@
 // which answers only for finished games.
 import { tileEl } from "/static/tiles.js";
 import { el, getJSON, signed, displayName } from "/static/common.js";
-import { renderBoard } from "/static/board.js";
+import { renderBoard, watchLayout } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
 const R = { rec: null, hand: 0, step: 0, viewpoint: 0, table: null };
@@ -97,7 +97,7 @@ function render() {
   if (!rec) return;
   const ky = rec.kyoku[R.hand];
   const view = stateAt(rec, R.hand, R.step);
-  renderBoard($("board"), view, { viewpoint: R.viewpoint, names: view.names, ura: view.ura });
+  renderBoard($("board"), view, { viewpoint: R.viewpoint, names: view.names, ura: view.ura, handRoot: $("myhand") });
   $("hand").value = String(R.hand);
   const ev = ky.events[R.step - 1];
   $("step").textContent = `step ${R.step}/${ky.events.length}` + (ev ? ` — ${describe(ev, view.names)}` : " — the deal");
@@ -129,6 +129,8 @@ function renderResult(ky, names, done) {
 function load(rec, title) {
   R.rec = rec; R.hand = 0; R.step = 0; R.viewpoint = 0;
   $("controls").classList.remove("hidden");
+  $("about").classList.remove("hidden");
+  openMenu(false);
   $("title").textContent = title;
   const hs = $("hand");
   hs.innerHTML = "";
@@ -214,6 +216,13 @@ document.addEventListener("keydown", (e) => {
   const map = { ArrowLeft: "prev", ArrowRight: "next", ArrowUp: "prev-hand", ArrowDown: "next-hand", e: "end", E: "end" };
   if (map[e.key]) { e.preventDefault(); $(map[e.key]).click(); }
 });
+
+function openMenu(open) { $("side").classList.toggle("open", open); }
+$("menu").addEventListener("click", () => openMenu(true));
+$("menu-act").addEventListener("click", () => openMenu(true));
+$("open-records").addEventListener("click", () => openMenu(true));
+$("menu-close").addEventListener("click", () => openMenu(false));
+watchLayout(render, $("board"), $("myhand"));
 
 listStored();
 const wanted = new URLSearchParams(location.search).get("table");

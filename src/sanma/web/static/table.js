@@ -2,7 +2,7 @@
 // The server decides everything: this page draws its view and sends the id of an action it offered.
 import { tileEl, sortTiles, tileLabel } from "/static/tiles.js";
 import { el, signed, displayName } from "/static/common.js";
-import { renderBoard, WINDS, meldEl, lapOf } from "/static/board.js";
+import { renderBoard, WINDS, meldEl, lapOf, watchLayout } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
 const path = location.pathname.split("/").filter(Boolean);  // ["t", ID] or ["t", ID, "watch"]
@@ -11,7 +11,7 @@ const token = new URLSearchParams(location.search).get("token");
 const watching = path[2] === "watch" || !token;
 
 const S = { hello: null, view: null, seq: -1, prompt: null, toggles: null, mode: "", choice: null,
-  focus: -1, log: [], ws: null, retry: 0, closed: false, seats: [], lastResult: null };
+  focus: -1, selected: -1, log: [], ws: null, retry: 0, closed: false, seats: [], lastResult: null };
 
 const KEYS = { hora: "W", reach: "R", open_reach: "O", pon: "P", daiminkan: "K", ankan: "K", kakan: "K",
   kita: "N", ryukyoku: "9", none: "X" };
@@ -41,6 +41,7 @@ function connect() {
   };
   ws.onclose = (ev) => {
     if (ev.code === 4403 || ev.code === 4404) { S.closed = true; setStatus("closed: " + (ev.reason || ev.code)); return; }
+    if (S.closed) return;
     S.prompt = null;
     renderPrompt();
     setStatus("disconnected — reconnecting…");
@@ -62,11 +63,11 @@ function handle(msg) {
       renderInfo(); renderToggles(); break;
     case "view":
       S.view = msg.view; S.seq = msg.seq;
-      if (S.prompt && S.prompt.seq !== msg.seq) { S.prompt = null; S.mode = ""; S.choice = null; }
+      if (S.prompt && S.prompt.seq !== msg.seq) { S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1; }
       (msg.events || []).forEach(logEvent);
       render(); break;
     case "prompt":
-      S.prompt = msg; S.mode = ""; S.choice = null; S.focus = -1;
+      S.prompt = msg; S.mode = ""; S.choice = null; S.focus = -1; S.selected = -1;
       render(); break;
     case "hand_result":
       S.lastResult = msg.result; showHandResult(msg.result); break;
@@ -80,7 +81,7 @@ function handle(msg) {
       // an answer that crossed another seat's move (its ron came first): the prompt is gone, not an error of ours
       if (msg.code === "not_your_turn" || msg.code === "stale") { addLog(`(too late: ${msg.message})`, true); break; }
       addLog(`⚠ ${msg.message}`);
-      if (msg.code === "bad_token" || msg.code === "no_such_table") setStatus(msg.message);
+      if (msg.code === "bad_token" || msg.code === "no_such_table") { S.closed = true; setStatus(msg.message); showRefused(msg.message); }
       break;
     default: break;
   }
@@ -94,11 +95,17 @@ function render() {
   const vp = v.seat ?? 0;
   const decorated = decorate(v);
   const lap = lapOf(v, S.hello && S.hello.rules_detail ? S.hello.rules_detail.round_winds : null);
-  renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap });
+  renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap, handRoot: $("myhand") });
   wireHand();
   renderPrompt();
   renderMine();
   renderInfo();
+}
+
+function showRefused(message) {  // a wrong invite or table: say so where the table would be
+  $("board").innerHTML = "";
+  $("board").appendChild(el("div", { class: "banner error", id: "board-error" }, message,
+    el("div", { style: "margin-top:8px" }, el("a", { href: "/" }, "Back to the lobby"))));
 }
 
 function decorate(v) {  // mark the last discard and the tile a call would take
@@ -131,27 +138,39 @@ function dahaiFor(tile, drawn) {
   return opts.find((a) => Boolean(a.tsumogiri) === drawn) || opts[0] || null;
 }
 function reachFor(tile) { return actions().find((a) => a.type === S.mode && a.pai === tile) || null; }
+function mineTiles() { return [...document.querySelectorAll(".hand-zone.bottom .tilebox.mine")]; }
+/** The action a tap or click on the hand's ``i``-th tile takes (a discard, or riichi's discard). */
+function tileAction(i) {
+  const e = mineTiles()[i];
+  if (!e) return null;
+  return S.mode ? reachFor(e.dataset.tile) : dahaiFor(e.dataset.tile, e.classList.contains("drawn"));
+}
 
 function wireHand() {
-  const tiles = [...document.querySelectorAll(".hand-zone.bottom .tilebox.mine")];
+  const tiles = mineTiles();
   const callTiles = new Set();
   for (const a of actions()) if (["pon", "daiminkan"].includes(a.type)) (a.consumed || []).forEach((t) => callTiles.add(t));
   tiles.forEach((e, i) => {
-    const t = e.dataset.tile;
-    const isDrawn = e.classList.contains("drawn");
-    const act = S.mode ? reachFor(t) : dahaiFor(t, isDrawn);
+    const act = tileAction(i);
     if (S.mode) e.classList.add(act ? "riichi-ok" : "riichi-no");
     if (!act) e.classList.add("disabled");
-    if (!S.mode && callTiles.has(t)) e.classList.add("candidate");
+    if (!S.mode && callTiles.has(e.dataset.tile)) e.classList.add("candidate");
     if (i === S.focus) e.classList.add("focus");
-    e.addEventListener("click", () => { if (act) choose(act); });
+    if (i === S.selected && act) e.classList.add("selected");
+    // a mouse click discards at once; a tap selects the tile and a second tap (or Discard) discards it
+    e.addEventListener("click", (ev) => {
+      if (!act) return;
+      const touch = ev.pointerType === "touch" || ev.pointerType === "pen";
+      if (!touch || S.selected === i) choose(act);
+      else { S.selected = i; render(); }
+    });
   });
 }
 
 function choose(action) {
   if (!S.prompt) return;
   send({ type: "action", seq: S.prompt.seq, id: action.id });
-  S.prompt = null; S.mode = ""; S.choice = null;
+  S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1;
   render();
 }
 
@@ -191,9 +210,15 @@ function renderPrompt() {
   if (watching) { $("prompt-title").textContent = "Watching"; return; }
   if (!S.prompt) { $("prompt-title").textContent = S.view && S.view.done ? "Game over" : "Waiting"; showClock(); return; }
   const hasDiscard = actions().some((a) => a.type === "dahai");
+  const touch = window.matchMedia("(hover: none)").matches;
   $("prompt-title").textContent = S.mode ? "Riichi: choose the discard" : hasDiscard ? "Your turn" : "Call?";
+  const selected = S.selected >= 0 ? tileAction(S.selected) : null;
   if (S.mode) {
-    box.appendChild(el("button", { class: "pass", onclick: () => { S.mode = ""; render(); } }, "Cancel", el("kbd", {}, "Esc")));
+    box.appendChild(el("button", { class: "pass", onclick: () => { S.mode = ""; S.selected = -1; render(); } }, "Cancel", el("kbd", {}, "Esc")));
+    if (selected) {
+      box.appendChild(el("button", { class: "discard", id: "discard-selected", "data-action": "discard", onclick: () => choose(selected) },
+        "Riichi, discard", tileEl(selected.pai)));
+    }
     hint.textContent = "Highlighted tiles keep the hand in tenpai.";
     return;
   }
@@ -204,13 +229,18 @@ function renderPrompt() {
     const n = counts[key];
     const shown = n === 1 ? key : `${key}${n}`;
     if (g.mode) {
-      box.appendChild(el("button", { class: "call", "data-action": g.mode, onclick: () => { S.mode = g.mode; render(); } },
+      box.appendChild(el("button", { class: "call", "data-action": g.mode, onclick: () => { S.mode = g.mode; S.selected = -1; render(); } },
         g.mode === "reach" ? "Riichi" : "Open riichi", el("kbd", {}, shown)));
     } else box.appendChild(buttonFor(g.action, shown));
   }
   const drawnAct = S.view && S.view.drawn ? dahaiFor(S.view.drawn, true) : null;
   if (drawnAct) box.appendChild(el("button", { "data-action": "tsumogiri", onclick: () => choose(drawnAct) }, "Tsumogiri", el("kbd", {}, "T")));
-  if (hasDiscard) hint.textContent = "Click a tile to discard (← → and Enter).";
+  if (selected) {
+    box.appendChild(el("button", { class: "discard", id: "discard-selected", "data-action": "discard", onclick: () => choose(selected) },
+      "Discard", tileEl(selected.pai)));
+  }
+  if (hasDiscard) hint.textContent = touch ? "Tap a tile, tap it again to discard." : "Click a tile to discard (← → and Enter).";
+  else if (actions().some((a) => a.type === "none")) hint.textContent = touch ? "" : "Right-click passes.";
   if (S.choice) hint.textContent = `Several ${S.choice} options: press ${S.choice} again with its number, or click one.`;
 }
 
@@ -218,13 +248,11 @@ function renderMine() {
   const v = S.view;
   const box = $("waits");
   box.innerHTML = "";
-  if (watching || !v) { $("mine").classList.add("hidden"); return; }
-  $("mine").classList.remove("hidden");
+  if (watching || !v) return;
   if (v.waits && v.waits.length) {
-    box.appendChild(el("span", {}, "Waits:"));
+    box.appendChild(el("span", {}, "Waits"));
     v.waits.forEach((t) => box.appendChild(tileEl(t)));
-  } else if (!v.drawn) box.appendChild(el("span", { class: "muted" }, "Not tenpai"));
-  else box.appendChild(el("span", { class: "muted" }, "Waits show after your discard"));
+  } else if (v.drawn) box.appendChild(el("span", { class: "muted" }, ""));
   if (v.furiten) box.appendChild(el("span", { class: "furiten", id: "furiten", title: "you cannot ron (furiten)" }, "FURITEN"));
   if (v.riichi) box.appendChild(el("span", { class: "badge" }, "riichi"));
 }
@@ -262,7 +290,7 @@ function renderToggles() {
   for (const [name, label] of Object.entries(TOGGLE_NAMES)) {
     const input = el("input", { type: "checkbox", id: "toggle-" + name, checked: Boolean(S.toggles[name]) });
     input.addEventListener("change", () => send({ type: "toggle", name, value: input.checked }));
-    box.appendChild(el("label", { title: "kept by the server, also while you are away" }, input, " " + label));
+    box.appendChild(el("label", { class: "check", title: "kept by the server, also while you are away" }, input, label));
   }
 }
 
@@ -338,18 +366,24 @@ export function winBlock(w) {
     w.pao !== null && w.pao !== undefined ? el("p", {}, `pao: ${seatName(w.pao)} pays`) : null);
 }
 
+function showCard(id, title, body, foot, dismissable) {
+  const card = el("div", { class: "card", id },
+    el("div", { class: "card-body" }, el("h2", {}, title), body),
+    el("div", { class: "card-foot" }, foot));
+  $("overlay").innerHTML = "";
+  $("overlay").appendChild(el("div", { class: "overlay", onclick: (e) => {
+    if (dismissable && e.target.classList.contains("overlay")) closeOverlay();
+  } }, card));
+}
+
 function showHandResult(r) {
   const title = r.kind === "hora" ? "Win" : r.kind === "ryukyoku" ? "Draw" : r.kind === "abort" ? "Abortive draw" : "Chombo";
-  const card = el("div", { class: "card", id: "hand-result" },
-    el("h2", {}, `${title}${r.reason ? " — " + r.reason.replace(/_/g, " ") : ""}`),
+  showCard("hand-result", `${title}${r.reason ? " — " + r.reason.replace(/_/g, " ") : ""}`, [
     (r.wins || []).map(winBlock),
     r.kind !== "hora" && r.tenpai ? el("p", {}, "Tenpai: " + (r.tenpai.length ? r.tenpai.map(seatName).join(", ") : "nobody")) : null,
     el("p", { class: "muted" }, `honba ${r.honba ?? 0} · riichi sticks ${r.sticks ?? 0}`),
-    payments(r),
-    el("div", { class: "row", style: "margin-top:10px;justify-content:flex-end" },
-      el("button", { class: "primary", id: "result-ok", onclick: closeOverlay }, "OK", el("kbd", {}, "Enter"))));
-  $("overlay").innerHTML = "";
-  $("overlay").appendChild(el("div", { class: "overlay", onclick: (e) => { if (e.target.classList.contains("overlay")) closeOverlay(); } }, card));
+    payments(r)],
+  el("button", { class: "primary", id: "result-ok", onclick: closeOverlay }, "OK", el("kbd", {}, "Enter")), true);
 }
 
 function showGameResult(msg) {
@@ -368,20 +402,16 @@ function showGameResult(msg) {
     cell(r.chips ? num(r.chips[s]) : null, signed),
     cell(r.points ? num(r.points[s]) : null, (x) => (x > 0 ? "+" : "") + x.toFixed(1))));
   const oka = Array.isArray(r.oka) ? r.oka.join(" / ") : r.oka ? Number(r.oka).toLocaleString("en-US") : "";
-  const card = el("div", { class: "card", id: "game-result" },
-    el("h2", {}, "Final result" + (r.reason ? ` — ${String(r.reason).replace(/_/g, " ")}` : "")),
-    el("table", { class: "data" }, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", { class: "num" }, "score"),
-      el("th", { class: "num" }, r.uma_unit === "chips" ? "uma (chips)" : "uma"), el("th", { class: "num" }, "chips"), el("th", { class: "num" }, "points")), rows),
+  showCard("game-result", "Final result" + (r.reason ? ` — ${String(r.reason).replace(/_/g, " ")}` : ""), [
+    el("div", { class: "scroll-x" }, el("table", { class: "data" }, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", { class: "num" }, "score"),
+      el("th", { class: "num" }, r.uma_unit === "chips" ? "uma (chips)" : "uma"), el("th", { class: "num" }, "chips"), el("th", { class: "num" }, "points")), rows)),
     oka ? el("p", { class: "muted" }, `oka ${oka} (to the top)`) : null,
     el("p", { class: "seedline" }, `seed ${msg.seed} — its SHA-256 is the seed hash shown before the first deal; `,
-      el("code", {}, `sanma verify --db PATH ${tableId}`), " re-deals every wall from it."),
-    el("div", { class: "row", style: "justify-content:flex-end;gap:8px" },
-      el("a", { href: `/replay?table=${encodeURIComponent(tableId)}` }, "Replay"),
-      el("a", { href: `/api/tables/${encodeURIComponent(tableId)}/record?format=tenhou6`, download: `${tableId}.json` }, "tenhou.net/6"),
-      el("a", { href: `/api/tables/${encodeURIComponent(tableId)}/record?format=mjai`, download: `${tableId}.mjson` }, "mjai"),
-      el("button", { class: "primary", id: "final-ok", onclick: closeOverlay }, "Close")));
-  $("overlay").innerHTML = "";
-  $("overlay").appendChild(el("div", { class: "overlay" }, card));
+      el("code", {}, `sanma verify --db PATH ${tableId}`), " re-deals every wall from it.")], [
+    el("a", { class: "button", href: `/replay?table=${encodeURIComponent(tableId)}` }, "Replay"),
+    el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=tenhou6`, download: `${tableId}.json` }, "tenhou.net/6"),
+    el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=mjai`, download: `${tableId}.mjson` }, "mjai"),
+    el("button", { class: "primary", id: "final-ok", onclick: closeOverlay }, "Close")], false);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,7 +423,8 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   const k = e.key.length === 1 ? e.key.toUpperCase() : e.key;
-  if (k === "Escape") { if (S.mode || S.choice) { S.mode = ""; S.choice = null; render(); } else pressKey("X"); return; }
+  if (k === "Escape" && $("side").classList.contains("open")) { openMenu(false); return; }
+  if (k === "Escape") { if (S.mode || S.choice) { S.mode = ""; S.choice = null; S.selected = -1; render(); } else pressKey("X"); return; }
   if (!S.prompt) return;
   const mine = [...document.querySelectorAll(".hand-zone.bottom .tilebox.mine")];
   if (k === "ArrowLeft" || k === "ArrowRight") {
@@ -442,5 +473,20 @@ function showClock() {
 }
 setInterval(showClock, 250);
 
-if (!tableId) setStatus("no table in the address");
+// right-click passes a call (a discard prompt is not passed this way)
+document.addEventListener("contextmenu", (e) => {
+  const pass = actions().find((a) => a.type === "none");
+  if (!pass || $("overlay").firstChild || e.target.closest(".side")) return;
+  e.preventDefault();
+  choose(pass);
+});
+
+// the side panel (table, settings, log) is a drawer on phones
+function openMenu(open) { $("side").classList.toggle("open", open); }
+$("menu").addEventListener("click", () => openMenu(true));
+$("menu-act").addEventListener("click", () => openMenu(true));
+$("menu-close").addEventListener("click", () => openMenu(false));
+watchLayout(render, $("board"), $("myhand"));
+
+if (!tableId) { setStatus("no table in the address"); showRefused("No table in the address."); }
 else connect();
