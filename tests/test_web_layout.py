@@ -14,8 +14,17 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import (HAVE_CHROMIUM, MIN_HAND_TILE, SIZES, TARGET, WHY_NOT, create_table, layout_problems,
-                             new_page, shot)
+from browser_helpers import (
+    HAVE_CHROMIUM,
+    MIN_HAND_TILE,
+    SIZES,
+    TARGET,
+    WHY_NOT,
+    create_table,
+    layout_problems,
+    new_page,
+    shot,
+)
 from web_helpers import running_server
 
 pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason=WHY_NOT)
@@ -118,7 +127,8 @@ def test_the_table_is_playable_at_every_size(browser: Any, tmp_path: Path, size:
                 tsumogiri(page, touch)
             page.wait_for_timeout(20)
         card = page.locator("#hand-result").bounding_box()
-        assert card["x"] >= 0 and card["y"] >= 0 and card["x"] + card["width"] <= vw and card["y"] + card["height"] <= vh
+        assert card["x"] >= 0 and card["y"] >= 0
+        assert card["x"] + card["width"] <= vw and card["y"] + card["height"] <= vh
         assert layout_problems(page) == []
         shot(page, f"table-{size}-result", full_page=False)
         page.close()
