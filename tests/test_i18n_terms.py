@@ -25,8 +25,8 @@ from sanma.game.payout import ABORT_KINDS
 from sanma.i18n import fu_line, lookup, record_name, term, term_name, tile_name, yaku_key
 from sanma.i18n.terms import BY_KEY, LIMIT, TERMS, draw_key, limit_prefix
 from sanma.rules.schema import RULE_FIELDS, STANDARD_YAKU_HAN, STANDARD_YAKUMAN, Rules
-from sanma.table.entries import ABORT_KINDS as KEEPER_ABORTS
-from sanma.table.entries import PENALTY_KINDS
+from sanma.keeper.entries import ABORT_KINDS as KEEPER_ABORTS
+from sanma.keeper.entries import PENALTY_KINDS
 
 SRC = Path(sanma.__file__).resolve().parent
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
