@@ -16,17 +16,17 @@ from pathlib import Path
 from typing import Literal, get_args, get_origin, get_type_hints
 
 import pytest
-import test_riichienv_vectors as vectors
 
 import sanma
+import test_riichienv_vectors as vectors
 from sanma import agari, events, scoring
 from sanma.formats.tenhou import TENHOU_YAKU
 from sanma.game.payout import ABORT_KINDS
 from sanma.i18n import fu_line, lookup, record_name, term, term_name, tile_name, yaku_key
 from sanma.i18n.terms import BY_KEY, LIMIT, TERMS, draw_key, limit_prefix
-from sanma.rules.schema import RULE_FIELDS, STANDARD_YAKU_HAN, STANDARD_YAKUMAN, Rules
 from sanma.keeper.entries import ABORT_KINDS as KEEPER_ABORTS
 from sanma.keeper.entries import PENALTY_KINDS
+from sanma.rules.schema import RULE_FIELDS, STANDARD_YAKU_HAN, STANDARD_YAKUMAN, Rules
 
 SRC = Path(sanma.__file__).resolve().parent
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -131,14 +131,6 @@ def test_mjlog_draw_types_are_spellings() -> None:
     for typ, kind in (("yao9", "kyuushu"), ("reach4", "four_riichi"), ("ron3", "triple_ron"),
                       ("kan4", "four_kans"), ("kaze4", "four_winds"), ("nm", "nagashi")):
         assert draw_key(typ) == kind
-
-
-def _strings(node: object) -> list[str]:
-    out: list[str] = []
-    for s in ast.walk(node):  # type: ignore[arg-type]
-        if isinstance(s, ast.Constant) and isinstance(s.value, str):
-            out.append(s.value)
-    return out
 
 
 def test_the_readers_hold_no_table_of_names() -> None:
