@@ -11,13 +11,13 @@ import pytest
 # seeded games by the hundred; a slow test elsewhere carries its own @pytest.mark.slow.
 SLOW_MODULES = (
     "test_web_",  # the server in-process or as a process, and Chromium (test_web_browser)
-    "test_table_web", "test_keeper_web",  # the keeper's pages in Chromium
+    "test_keeper_web",  # the keeper's pages in Chromium
     "test_sim",  # local worker processes, Ray, report plots
     "test_hostile_interrupt", "test_hostile_mjai.py", "test_hostile_seed", "test_mjai_bot",  # child processes
     "test_engine_invariants",  # property tests over thousands of random games
     "test_play",  # the terminal game, whole games scripted
     "test_env_",  # Gymnasium / PettingZoo API checks over whole games
-    "test_table_engine",  # engine games fed to the keeper
+    "test_keeper_engine",  # engine games fed to the keeper
     "test_native",  # the compiled and pure builds in subprocesses
     "test_jansou_bridge",
     "test_corpus",  # the whole Tenhou Phoenix corpus through the engine
