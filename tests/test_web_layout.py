@@ -25,13 +25,12 @@ from browser_helpers import (
     new_page,
     shot,
 )
+from shared_data import data_path
 from web_helpers import running_server
 
 pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason=WHY_NOT)
 
-DATA = Path("/work/shared/data") if not (Path(__file__).resolve().parents[2] / "shared").is_dir() \
-    else Path(__file__).resolve().parents[2] / "shared" / "data"
-RECORD = DATA / "tenhou_mjlog" / "2018110809gm-00b9-0000-00a79b89.xml"
+RECORD = ("tenhou_mjlog", "2018110809gm-00b9-0000-00a79b89.xml")
 
 HAND = ".hand-zone.bottom .concealed .tilebox, .hand-zone.bottom .drawn-slot .tilebox"
 
@@ -155,7 +154,7 @@ def test_the_lobby_replay_viewer_and_calculator_fit(browser: Any, tmp_path: Path
         page.goto(base + "/replay")
         if size != "laptop":  # the record list is in the drawer
             page.click("#open-records")
-        page.set_input_files("#upload", str(RECORD))
+        page.set_input_files("#upload", str(data_path(*RECORD)))
         page.wait_for_selector("#controls:not(.hidden)")
         for _ in range(12):
             page.click("#next")
