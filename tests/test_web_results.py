@@ -9,7 +9,8 @@ import pytest
 
 from sanma.game.engine import Game
 from sanma.rules import Rules
-from sanma.web.tables import auto_action, game_result, hand_result
+from sanma.web.results import hand_result
+from sanma.web.tables import auto_action, game_result
 
 
 def _games(preset: str, n: int) -> list[tuple[Game, list[dict[str, object]]]]:
@@ -28,7 +29,7 @@ def _games(preset: str, n: int) -> list[tuple[Game, list[dict[str, object]]]]:
             for i in range(n0, len(g.events)):
                 if g.events[i]["type"] == "end_kyoku":
                     delta = [c - h for c, h in zip(g.chips, chips, strict=True)]
-                    results.append(hand_result(g, g.events[start:i + 1], delta))
+                    results.append(hand_result(g.rules, g.events[start:i + 1], g.hand_results[-1], delta))
                     chips = list(g.chips)
                 elif g.events[i]["type"] == "start_kyoku":
                     start = i

@@ -79,6 +79,8 @@ class Placement:
     when: str  # when the game was played (else when it was stored), ISO 8601
     dated: bool  # ``when`` comes from the record (file name or header), not the import time
     placement: int
+    points: float | None = None  # the game's final points (after uma and oka), when the record has them
+    score: int | None = None  # the final score
 
 
 def _scope(game_ids: Sequence[int] | None, player: str | None) -> tuple[str, list[Any]]:
@@ -125,15 +127,17 @@ def player_stats(store: Store, *, game_ids: Sequence[int] | None = None,
 
 def placement_history(store: Store, *, game_ids: Sequence[int] | None = None,
                       player: str | None = None) -> dict[str, list[Placement]]:
-    """Each player's placements in game order (the record's date where known, else import order)."""
+    """Each player's placements (with the game's final points and score) in game order (the record's
+    date where known, else import order)."""
     where, args = _scope(game_ids, player)
     rows = store.conn.execute(
-        "SELECT p.name, g.id, COALESCE(g.played_at, g.created_at), g.played_at IS NOT NULL, r.placement "
+        "SELECT p.name, g.id, COALESCE(g.played_at, g.created_at), g.played_at IS NOT NULL, r.placement, r.points, "
+        "r.score "
         "FROM results r JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
         f"WHERE {where} AND r.placement IS NOT NULL ORDER BY COALESCE(g.played_at, g.created_at), g.id", args)
     out: dict[str, list[Placement]] = {}
-    for name, game_id, when, dated, place in rows:
-        out.setdefault(name, []).append(Placement(game_id, when, bool(dated), place))
+    for name, game_id, when, dated, place, points, score in rows:
+        out.setdefault(name, []).append(Placement(game_id, when, bool(dated), place, points, score))
     return out
 
 

@@ -28,13 +28,12 @@ from ..bots.mjai import fallback
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
-from ..game.settle import oka, uma_by_seat
 from ..game.view import SeatPublic, mask_event, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
-from ..scoring import DORA_NAMES
 from ..store import Store
 from ..tiles import SEATS
+from .results import hand_result, settlement
 
 log = logging.getLogger("sanma.web")
 
@@ -197,58 +196,6 @@ def auto_action(legal: Sequence[Action], toggles: Mapping[str, bool], riichi: bo
 # --------------------------------------------------------------------------------------------
 # Results sent at the end of a hand and of the game
 # --------------------------------------------------------------------------------------------
-
-# The result screen's dora / ura / aka / kita / flowers counts, from the score's dora lines (scoring.DORA_NAMES).
-DORA_LINE_KEYS = {"dora": "dora", "kan_bonus": "dora", "ura_dora": "ura", "aka_dora": "aka", "kita_dora": "kita",
-                  "flower_dora": "flowers"}
-
-
-def hand_result(game: Game, hand_events: Sequence[dict[str, Any]], chips: Sequence[int]) -> dict[str, Any]:
-    """The result of the hand whose events are ``hand_events`` (start_kyoku .. end_kyoku)."""
-    start = hand_events[0]
-    res = game.hand_results[-1] if game.hand_results else None
-    wins = []
-    scores = list(res.scores) if res is not None and res.kind == "hora" else []
-    for e in hand_events:
-        if e["type"] != "hora":
-            continue
-        s = scores.pop(0) if scores else None
-        lines = {"dora": 0, "ura": 0, "aka": 0, "kita": 0, "flowers": 0}
-        for y in e.get("yaku", ()):
-            name = str(y.get("name", ""))
-            key = DORA_LINE_KEYS.get(name, "dora")
-            if name in DORA_NAMES:
-                lines[key] += int(y.get("han", 0))
-        wins.append({"seat": e["actor"], "from": e["target"], "tsumo": e["actor"] == e["target"], "pai": e["pai"],
-                     "hand": e.get("hora_tehais", []), "yaku": e.get("yaku", []), "han": e.get("han"),
-                     "fu": e.get("fu"), "fu_breakdown": [list(f) for f in s.fu_breakdown] if s is not None else [],
-                     "yakuman": e.get("yakuman", 0), "limit": e.get("limit"), "points": e.get("points"),
-                     "uradora_markers": e.get("uradora_markers", []), "pao": e.get("pao"),
-                     "deltas": e.get("deltas"), **lines})
-    none: dict[str, Any] = {}
-    end = next((e for e in reversed(hand_events) if e["type"] == "end_kyoku"), none)
-    draw = next((e for e in hand_events if e["type"] in ("ryukyoku", "chombo")), none)
-    return {"kind": res.kind if res is not None else "ryukyoku",
-            "round": {"wind": start["bakaze"], "number": start["kyoku"], "honba": start["honba"],
-                      "sticks": start["kyotaku"], "dealer": start["oya"]},
-            "reason": draw.get("reason", res.reason if res is not None else ""),
-            "wins": wins, "tenpai": draw.get("tenpai", list(res.tenpai) if res is not None else []),
-            "deltas": end.get("deltas", [0] * SEATS), "honba": start["honba"], "sticks": start["kyotaku"],
-            "chips": list(chips), "scores": end.get("scores", list(game.scores))}
-
-
-def settlement(rules: Rules, end_game: Mapping[str, Any]) -> dict[str, Any]:
-    """The final settlement exactly as the engine settled it (``flow.final``, carried by its
-    ``end_game`` event): scores, ranks, points and chips are the result's; ``uma_seats`` is each
-    seat's uma from ``settle.uma_by_seat`` (the table sinking uma picks, tied places' shares), in
-    ``uma_unit``; ``uma`` is the rules' list; ``oka`` the amount the top receives."""
-    scores, ranks = list(end_game["scores"]), list(end_game["ranks"])
-    return {"scores": scores, "ranks": ranks, "points": list(end_game["points"]),
-            "chips": list(end_game.get("chips") or [0] * SEATS),
-            "oka": oka(rules, SEATS),
-            "uma": list(rules.uma), "uma_seats": list(uma_by_seat(rules, scores, ranks)),
-            "uma_unit": "chips" if rules.uma_type == "chips" else "points", "reason": end_game.get("reason")}
-
 
 def game_result(game: Game) -> dict[str, Any]:
     """A finished game's :func:`settlement`."""
@@ -458,7 +405,9 @@ class Table:
             t = events[i]["type"]
             if t == "end_kyoku":
                 chips = [c - h for c, h in zip(self.game.chips, self.hand_chips, strict=True)]
-                self.results.append((i + 1, hand_result(self.game, events[self.hand_start:i + 1], chips)))
+                final = i + 1 < len(events) and events[i + 1]["type"] == "end_game"
+                self.results.append((i + 1, hand_result(self.rules, events[self.hand_start:i + 1],
+                                                        self.game.hand_results[-1], chips, final=final)))
                 self.hand_chips = list(self.game.chips)
             elif t == "start_kyoku":
                 self.hand_start = i

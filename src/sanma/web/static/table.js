@@ -1,8 +1,10 @@
 // The table page: a seat (/t/ID?token=T) or a spectator (/t/ID/watch), speaking docs/WEB_PROTOCOL.md.
 // The server decides everything: this page draws its view and sends the id of an action it offered.
-import { tileEl, sortTiles, tileLabel } from "/static/tiles.js";
-import { el, signed, displayName } from "/static/common.js";
-import { renderBoard, WINDS, meldEl, lapOf, watchLayout } from "/static/board.js";
+import { tileEl, tileLabel } from "/static/tiles.js";
+import { el, displayName } from "/static/common.js";
+import { renderBoard, WINDS, lapOf, watchLayout } from "/static/board.js";
+import { handTitle, handBody, finalBody, describeEvent } from "/static/cards.js";
+import { t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const path = location.pathname.split("/").filter(Boolean);  // ["t", ID] or ["t", ID, "watch"]
@@ -296,26 +298,8 @@ function renderToggles() {
 
 // ---------------------------------------------------------------------------------------------
 // the log
-function describe(e) {
-  const who = (i) => seatName(i);
-  switch (e.type) {
-    case "start_kyoku": return `— ${WINDS[e.bakaze]} ${e.kyoku}, ${e.honba} honba —`;
-    case "dahai": return `${who(e.actor)} discards ${e.pai}${e.tsumogiri ? " (tsumogiri)" : ""}`;
-    case "pon": return `${who(e.actor)} pon ${e.pai} from ${who(e.target)}`;
-    case "daiminkan": return `${who(e.actor)} kan ${e.pai} from ${who(e.target)}`;
-    case "ankan": return `${who(e.actor)} closed kan`;
-    case "kakan": return `${who(e.actor)} added kan ${e.pai}`;
-    case "kita": return `${who(e.actor)} kita`;
-    case "flower": return `${who(e.actor)} flower`;
-    case "reach": return `${who(e.actor)} riichi!`;
-    case "hora": return `${who(e.actor)} ${e.actor === e.target ? "tsumo" : "ron"}!`;
-    case "ryukyoku": return "draw";
-    case "dora": return `new dora indicator ${e.dora_marker}`;
-    default: return null;
-  }
-}
 function logEvent(e) {
-  const text = describe(e);
+  const text = e.type === "start_kyoku" ? `— ${describeEvent(e, names())} —` : describeEvent(e, names());
   S.log.push({ event: e, text });
   if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
   if (text) addLog(text, true);
@@ -332,40 +316,6 @@ function addLog(text, quiet) {
 // results
 function closeOverlay() { $("overlay").innerHTML = ""; }
 
-function payments(result) {
-  const rows = [0, 1, 2].map((s) => el("tr", {},
-    el("td", {}, seatName(s)),
-    el("td", { class: "num " + (result.deltas[s] > 0 ? "plus" : result.deltas[s] < 0 ? "minus" : "") }, signed(result.deltas[s])),
-    result.chips && result.chips.some(Boolean) ? el("td", { class: "num" }, signed(result.chips[s])) : null,
-    el("td", { class: "num" }, (result.scores || [])[s] !== undefined ? result.scores[s].toLocaleString("en-US") : "")));
-  return el("table", { class: "data", id: "result-payments" },
-    el("tr", {}, el("th", {}, "seat"), el("th", { class: "num" }, "points"),
-      result.chips && result.chips.some(Boolean) ? el("th", { class: "num" }, "chips") : null, el("th", { class: "num" }, "score")),
-    rows);
-}
-
-export function winBlock(w) {
-  const hand = el("div", { class: "winhand" },
-    el("span", { class: "tiles" }, sortTiles(w.hand || []).map((t) => tileEl(t))),
-    el("span", { class: "tiles", style: "margin-left:8px" }, tileEl(w.pai, { boxCls: "win-tile" })),
-    el("span", { class: "melds", style: "display:inline-flex;gap:6px;--tile-w:28px" }, (w.melds || []).map((m) => meldEl(m, w.seat, names()))));
-  const value = w.yakuman ? `${w.yakuman}× yakuman` : `${w.han} han ${w.fu} fu` + (w.limit ? ` — ${w.limit}` : "");
-  const extras = [["dora", w.dora], ["ura", w.ura], ["aka", w.aka], ["kita", w.kita], ["flowers", w.flowers]]
-    .filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(" · ");
-  return el("div", { class: "win" },
-    el("h2", {}, `${seatName(w.seat)} — ${w.tsumo ? "tsumo" : "ron from " + seatName(w.from)}`),
-    hand,
-    el("table", { class: "data result-yaku" }, (w.yaku || []).map((y) => el("tr", {},
-      el("td", {}, y.name.replace(/_/g, " ")), el("td", { class: "num" }, y.yakuman ? `yakuman ×${y.yakuman}` : `${y.han} han`)))),
-    el("p", { class: "result-total", style: "font-size:18px" }, `${value} → ${Number(w.points).toLocaleString("en-US")} points`),
-    w.fu_breakdown && w.fu_breakdown.length && !w.yakuman
-      ? el("p", { class: "muted" }, "fu: " + w.fu_breakdown.map(([n, f]) => `${n.replace(/_/g, " ")} ${f}`).join(" + ")) : null,
-    extras ? el("p", { class: "muted" }, extras) : null,
-    w.uradora_markers && w.uradora_markers.length
-      ? el("p", { class: "row" }, "ura indicators", el("span", { class: "tiles small" }, w.uradora_markers.map((t) => tileEl(t)))) : null,
-    w.pao !== null && w.pao !== undefined ? el("p", {}, `pao: ${seatName(w.pao)} pays`) : null);
-}
-
 function showCard(id, title, body, foot, dismissable) {
   const card = el("div", { class: "card", id },
     el("div", { class: "card-body" }, el("h2", {}, title), body),
@@ -376,42 +326,29 @@ function showCard(id, title, body, foot, dismissable) {
   } }, card));
 }
 
+function roundLabel(r) {
+  const round = r.round || {};
+  const lap = "";
+  return `${WINDS[round.wind] || round.wind} ${round.number}${lap}` + (round.honba ? ` — ${t("{n} honba", { n: round.honba })}` : "");
+}
+
 function showHandResult(r) {
-  const title = r.kind === "hora" ? "Win" : r.kind === "ryukyoku" ? "Draw" : r.kind === "abort" ? "Abortive draw" : "Chombo";
-  showCard("hand-result", `${title}${r.reason ? " — " + r.reason.replace(/_/g, " ") : ""}`, [
-    (r.wins || []).map(winBlock),
-    r.kind !== "hora" && r.tenpai ? el("p", {}, "Tenpai: " + (r.tenpai.length ? r.tenpai.map(seatName).join(", ") : "nobody")) : null,
-    el("p", { class: "muted" }, `honba ${r.honba ?? 0} · riichi sticks ${r.sticks ?? 0}`),
-    payments(r)],
-  el("button", { class: "primary", id: "result-ok", onclick: closeOverlay }, "OK", el("kbd", {}, "Enter")), true);
+  showCard("hand-result", handTitle(r, names()), handBody(r, names(), roundLabel(r)),
+    el("button", { class: "primary", id: "result-ok", onclick: closeOverlay }, t("OK"), el("kbd", {}, "Enter")), true);
 }
 
 function showGameResult(msg) {
   const r = msg.result || {};
   S.seed = msg.seed;
   renderInfo();
-  const order = [0, 1, 2].sort((a, b) => (r.ranks ? r.ranks[a] - r.ranks[b] : 0));
-  // every figure is the server's settlement (flow.final): uma_seats is each seat's uma as applied
-  // (sinking uma's table, tied places' shares), in thousands of points or in chips; oka goes to the top
-  const num = (x) => (typeof x === "number" ? x : null);
-  const cell = (x, fmt) => el("td", { class: "num" }, x === null || x === undefined ? "" : fmt(x));
-  const rows = order.map((s) => el("tr", { "data-seat": s },
-    el("td", {}, String(r.ranks ? r.ranks[s] : "")), el("td", {}, seatName(s)),
-    cell((r.scores || [])[s], (x) => x.toLocaleString("en-US")),
-    cell(r.uma_seats ? num(r.uma_seats[s]) : null, (x) => (x > 0 ? "+" : "") + (Number.isInteger(x) ? x : x.toFixed(1))),
-    cell(r.chips ? num(r.chips[s]) : null, signed),
-    cell(r.points ? num(r.points[s]) : null, (x) => (x > 0 ? "+" : "") + x.toFixed(1))));
-  const oka = Array.isArray(r.oka) ? r.oka.join(" / ") : r.oka ? Number(r.oka).toLocaleString("en-US") : "";
-  showCard("game-result", "Final result" + (r.reason ? ` — ${String(r.reason).replace(/_/g, " ")}` : ""), [
-    el("div", { class: "scroll-x" }, el("table", { class: "data" }, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", { class: "num" }, "score"),
-      el("th", { class: "num" }, r.uma_unit === "chips" ? "uma (chips)" : "uma"), el("th", { class: "num" }, "chips"), el("th", { class: "num" }, "points")), rows)),
-    oka ? el("p", { class: "muted" }, `oka ${oka} (to the top)`) : null,
-    el("p", { class: "seedline" }, `seed ${msg.seed} — its SHA-256 is the seed hash shown before the first deal; `,
-      el("code", {}, `sanma verify --db PATH ${tableId}`), " re-deals every wall from it.")], [
-    el("a", { class: "button", href: `/replay?table=${encodeURIComponent(tableId)}` }, "Replay"),
-    el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=tenhou6`, download: `${tableId}.json` }, "tenhou.net/6"),
-    el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=mjai`, download: `${tableId}.mjson` }, "mjai"),
-    el("button", { class: "primary", id: "final-ok", onclick: closeOverlay }, "Close")], false);
+  const seedLine = el("p", { class: "seedline" }, t("seed {seed} — its SHA-256 is the seed hash shown before the first deal; ", { seed: msg.seed }),
+    el("code", {}, `sanma verify --db PATH ${tableId}`), t(" re-deals every wall from it."));
+  showCard("game-result", t("Final result") + (r.reason ? ` — ${String(r.reason).replace(/_/g, " ")}` : ""),
+    finalBody(r, names(), seedLine), [
+      el("a", { class: "button", href: `/replay?table=${encodeURIComponent(tableId)}` }, t("Replay")),
+      el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=tenhou6`, download: `${tableId}.json` }, "tenhou.net/6"),
+      el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=mjai`, download: `${tableId}.mjson` }, "mjai"),
+      el("button", { class: "primary", id: "final-ok", onclick: closeOverlay }, t("Close"))], false);
 }
 
 // ---------------------------------------------------------------------------------------------
