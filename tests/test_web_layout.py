@@ -163,3 +163,64 @@ def test_the_lobby_replay_viewer_and_calculator_fit(browser: Any, tmp_path: Path
         shot(page, f"replay-{size}", full_page=False)
         page.close()
     assert not errors, errors
+
+
+def play_as(base: str, player_token: str, seed: int) -> None:
+    """One East-only game at seat 0 of a new table, played by a script for the browser player whose
+    token it sends (every prompt answered), bots at the other seats."""
+    import json
+    import random
+
+    import httpx
+    from websockets.sync.client import connect
+
+    from web_helpers import choose, ws_url
+
+    body = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seed": seed,
+            "seats": ["human", "efficient", "defensive"], "clock": {"move": 0}}
+    t = httpx.post(f"{base}/api/tables", json=body).json()
+    rng = random.Random(seed)
+    with connect(ws_url(base, f"/ws/tables/{t['id']}/play?token={t['seats'][0]['token']}&player={player_token}"),
+                 open_timeout=30) as ws:
+        while (m := json.loads(ws.recv(timeout=60)))["type"] != "game_result":
+            if m["type"] == "prompt":
+                ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": choose(m["actions"], rng)["id"]}))
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_player_page_fits_and_shows_what_sanma_stats_prints(browser: Any, tmp_path: Path, size: str) -> None:
+    """Issue 18 item 5: a browser's player page, after two games, at one size: it fits, and its
+    figures are the ones ``sanma stats --player web:ID`` prints for the same games."""
+    import json
+
+    import httpx
+    from typer.testing import CliRunner
+
+    from sanma.cli import app as cli
+
+    errors: list[str] = []
+    db = tmp_path / "db.sqlite"
+    with running_server(db) as base:
+        me = httpx.post(f"{base}/api/players", json={}).json()
+        for seed in (1, 2):
+            play_as(base, me["token"], seed)
+        page = new_page(browser, errors, size)
+        page.goto(base + "/")
+        page.evaluate("(me) => localStorage.setItem('sanma_player', JSON.stringify(me))", me)
+        page.goto(base + me["page"])
+        page.wait_for_selector("#stats")
+        assert layout_problems(page) == []
+        shot(page, f"player-{size}")
+        shown = dict(page.eval_on_selector_all("#stats tr",
+                                               "rows => rows.map(r => [r.dataset.key, r.cells[1].textContent])"))
+        r = CliRunner().invoke(cli, ["stats", "--db", str(db), "--player", f"web:{me['id']}", "--json"])
+        stats = json.loads(r.output)["players"][0]
+        assert shown["games"] == str(stats["games"]) == "2"
+        assert shown["placements"] == " / ".join(map(str, stats["placements"]))
+        assert shown["average_placement"] == f"{stats['average_placement']:.2f}"
+        assert shown["win_rate"] == f"{100 * stats['win_rate']:.1f}%"
+        assert shown["deal_in_rate"] == f"{100 * stats['deal_in_rate']:.1f}%"
+        assert page.locator("#games a[href^='/replay?table=']").count() == 2
+        assert page.locator("#points-chart svg").count() == 1
+        page.close()
+    assert not errors, errors

@@ -95,10 +95,11 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
 
     app.include_router(keeper.router)
     # Pages owned by the front end add their routers here (web/calc.py, web/replays.py).
-    from . import calc, replays
+    from . import calc, players, replays
 
     app.include_router(calc.router)
     app.include_router(replays.router)
+    app.include_router(players.router)
     return app
 
 

@@ -32,7 +32,9 @@ from ..game.view import SeatPublic, mask_event, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..store import Store
+from ..store.players import claim_seat
 from ..tiles import SEATS
+from .players import store_name
 from .results import hand_result, settlement
 
 log = logging.getLogger("sanma.web")
@@ -117,7 +119,8 @@ def parse_settings(body: Any) -> Settings:
             raise TableError(f"seat {i}: unknown kind {s!r}; choose from {', '.join((*SEAT_KINDS, *sorted(BOTS)))}")
     names = body.get("names")
     if names is None:
-        names = [s if s in BOTS else f"{s} {i + 1}" for i, s in enumerate(seats)]
+        # a person's or an external bot's seat is "Player N" (never a wind word: "South discards S")
+        names = [s if s in BOTS else f"Player {i + 1}" for i, s in enumerate(seats)]
     if (not isinstance(names, list) or len(names) != SEATS
             or not all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in names)):
         raise TableError(f"'names' must be {SEATS} non-empty names of at most {MAX_NAME} characters")
@@ -299,6 +302,7 @@ class Table:
         self.wall_key = settings.wall_key
         self.clock = settings.clock
         self.token_hashes = tuple(token_hashes)
+        self.players: list[str | None] = [None] * SEATS  # the browser player who sat at each seat (web/players.py)
         self.toggles = [dict(t) for t in toggles]
         self.banks = [float(b) for b in banks]
         self.stored_banks = list(self.banks)  # as the database has them
@@ -411,6 +415,11 @@ class Table:
                 self.hand_chips = list(self.game.chips)
             elif t == "start_kyoku":
                 self.hand_start = i
+
+    def claim(self, seat: int, player: str) -> None:
+        """The browser player ``player`` sits at ``seat`` (the first one to connect keeps it)."""
+        if self.players[seat] is None and not self.finished and claim_seat(self.tables.store, self.id, seat, player):
+            self.players[seat] = player
 
     def set_toggle(self, seat: int, name: str, value: bool) -> None:
         self.toggles[seat][name] = value
@@ -662,7 +671,8 @@ class Tables:
         if row is None or row[0]:
             return
         with self.store.transaction():
-            game_id = self.store.save_game(table.game.events, rules=table.rules, seed=table.seed)
+            players = [None if p is None else store_name(p) for p in table.players]
+            game_id = self.store.save_game(table.game.events, rules=table.rules, seed=table.seed, players=players)
             self.store.conn.execute("UPDATE web_tables SET finished = 1, game_id = ? WHERE id = ?",
                                     (game_id, table.id))
         table.close()
@@ -686,6 +696,7 @@ class Tables:
                             json.loads(clock), bytes.fromhex(key) if key else None)
         table = Table(self, table_id, settings, [s["token_sha256"] for s in seats], json.loads(toggles),
                       json.loads(banks), created)
+        table.players = [s.get("player") for s in seats]
         finished = bool(self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?",
                                                 (table_id,)).fetchone()[0])
         for seat, legal_idx, how in self.store.conn.execute(

@@ -1,5 +1,5 @@
 // The lobby: create a table (rules, seats, seed, clock), hand out the invite links, list the games.
-import { el, getJSON, postJSON, displayName } from "/static/common.js";
+import { el, getJSON, postJSON, displayName, myPlayer, myName, setMyName } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const KINDS = [["human", "a person"], ["efficient", "bot: efficient"], ["defensive", "bot: defensive"],
@@ -26,9 +26,12 @@ async function showRules() {
 async function create() {
   $("create-error").innerHTML = "";
   const seats = [0, 1, 2].map((i) => $(`seat-${i}`).value);
-  const names = [0, 1, 2].map((i) => $(`name-${i}`).value.trim() || null);
+  // a seat without a name: this browser's name for the first person's seat, else "Player N" (a wind
+  // word as a name reads badly: "South discards S")
+  const mine = seats.indexOf("human");
+  const names = [0, 1, 2].map((i) => $(`name-${i}`).value.trim() || (i === mine && myName()) || null);
   const body = { seats, clock: { move: Number($("clock-move").value) || 0, bank: Number($("clock-bank").value) || 0 } };
-  if (names.some(Boolean)) body.names = names.map((n, i) => n || ["East", "South", "West"][i]);
+  if (names.some(Boolean)) body.names = names.map((n, i) => n || (seats[i] === "human" || seats[i] === "mjai" ? `Player ${i + 1}` : seats[i]));
   if (ruleToml !== null) body.rules_toml = ruleToml; else body.rules = $("rules").value;
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const { status, data } = await postJSON("/api/tables", body);
@@ -97,6 +100,11 @@ async function init() {
     seats.appendChild(el("input", { type: "text", id: `name-${i}`, placeholder: "name (optional)" }));
   }
   $("create").addEventListener("click", create);
+  $("my-name").value = myName();
+  $("my-name").addEventListener("change", () => setMyName($("my-name").value));
+  myPlayer().then((me) => {
+    if (me) { $("my-page").href = me.page; $("my-page").classList.remove("hidden"); }
+  });
   showRules();
   refresh();
   setInterval(refresh, 5000);

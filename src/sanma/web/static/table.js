@@ -1,7 +1,7 @@
 // The table page: a seat (/t/ID?token=T) or a spectator (/t/ID/watch), speaking docs/WEB_PROTOCOL.md.
 // The server decides everything: this page draws its view and sends the id of an action it offered.
 import { tileEl, tileLabel } from "/static/tiles.js";
-import { el, displayName } from "/static/common.js";
+import { el, displayName, myPlayer } from "/static/common.js";
 import { renderBoard, WINDS, lapOf, watchLayout } from "/static/board.js";
 import { handTitle, handBody, finalBody, describeEvent } from "/static/cards.js";
 import { t } from "/static/i18n.js";
@@ -28,11 +28,14 @@ function seatName(i) { return names()[i] || `seat ${i}`; }
 
 // ---------------------------------------------------------------------------------------------
 // connection
-function connect() {
+async function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
+  // a seat is claimed for this browser's player (its games then count on its player page)
+  const me = watching ? null : (S.player ??= await myPlayer());
   const url = watching
     ? `${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}/watch`
-    : `${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}/play?token=${encodeURIComponent(token)}`;
+    : `${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}/play?token=${encodeURIComponent(token)}` +
+      (me ? `&player=${encodeURIComponent(me.token)}` : "");
   const ws = new WebSocket(url);
   S.ws = ws;
   ws.onopen = () => { S.retry = 0; setStatus("connected"); };
@@ -282,6 +285,7 @@ function renderInfo() {
       el("pre", { class: "rules" }, Object.entries(h.rules_detail).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n"))));
   }
   if (watching) box.appendChild(el("div", { class: "muted", style: "font-size:12px" }, "Spectator: no concealed tile is ever sent here."));
+  if (S.player) box.appendChild(el("div", { class: "linklist" }, el("a", { href: S.player.page, id: "my-page" }, t("Your player page"))));
 }
 
 function renderToggles() {
