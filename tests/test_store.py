@@ -340,3 +340,16 @@ def test_a_simulation_game_with_events_links_to_its_run_and_stays_out_of_player_
     assert len(player_stats(store, game_ids=[game_id])) == 3
     with pytest.raises(StoreError, match="records use save_record"):
         store.save_game(game.events, kind="record")
+
+
+def test_all_sql_lives_in_the_store_package() -> None:
+    """One home for SQL (STYLE: "All SQL in src/sanma/store/"; issue 22 item 1): no module outside
+    ``sanma.store`` runs a statement or writes SQL text."""
+    import re
+
+    src = Path(__file__).resolve().parents[1] / "src" / "sanma"
+    sql = re.compile(r"\.execute(many|script)?\(|\"(SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE TABLE) ")
+    found = [f"{p.relative_to(src)}:{n}: {line.strip()}" for p in sorted(src.rglob("*.py"))
+             if p.relative_to(src).parts[0] != "store"
+             for n, line in enumerate(p.read_text().splitlines(), 1) if sql.search(line)]
+    assert found == []

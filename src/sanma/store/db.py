@@ -352,6 +352,10 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def ids_in(self, column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
+        """``column IN`` the ids, as a clause and its one argument (any number of ids)."""
+        return f"{column} IN (SELECT value FROM json_each(?))", [json.dumps([int(i) for i in ids])]
+
     @property
     def schema_version(self) -> int:
         return _version(self.conn, self.path)
@@ -693,10 +697,10 @@ class Store:
         if not games:
             return []
         seats: dict[int, list[SeatResult]] = {}
+        clause, ids = self.ids_in("r.game_id", [g[0] for g in games])
         cur = self.conn.execute(
             "SELECT r.game_id, r.seat, p.name, r.score, r.placement, r.points FROM results r "
-            "JOIN players p ON p.id = r.player_id WHERE r.game_id IN (SELECT value FROM json_each(?)) "
-            "ORDER BY r.game_id, r.seat", (json.dumps([g[0] for g in games]),))
+            f"JOIN players p ON p.id = r.player_id WHERE {clause} ORDER BY r.game_id, r.seat", ids)
         for r in cur:
             seats.setdefault(r[0], []).append(SeatResult(*r[1:]))
         return [GameRow(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], bool(g[8]), g[9], tuple(seats.get(g[0], ())))
