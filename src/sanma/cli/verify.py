@@ -19,7 +19,7 @@ import typer
 
 from ..errors import SanmaError
 from ..rules import Rules
-from .common import RULES_HELP, cli_errors, load_rules
+from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
 
 class VerifyError(SanmaError):
@@ -133,12 +133,12 @@ def _read_file(path: Path, rules_spec: str | None) -> Source:
     return events, rules, str(seed), _key(events[0].get("wall_key"), f"{path}: start_game")
 
 
-def _read_db(db: Path, table_id: str) -> Source:
+def _read_db(db: str, table_id: str) -> Source:
     from ..rules.loader import from_dict
-    from ..store import open_db
+    from ..store import is_url, open_db
     from ..store import tables as stored
 
-    if not db.exists():
+    if not is_url(db) and not Path(db).exists():
         raise VerifyError(f"{db}: no such database")
     with open_db(db) as store:
         row = stored.table(store, table_id)
@@ -154,7 +154,8 @@ def _read_db(db: Path, table_id: str) -> Source:
 def verify(
     target: Annotated[str, typer.Argument(
         metavar="FILE|ID", help="The finished game's mjai record (JSONL, with its seed), or with --db a table ID.")],
-    db: Annotated[Path | None, typer.Option("--db", help="A sanma serve database: TARGET is a table ID in it.")]
+    db: Annotated[str | None, typer.Option("--db", help=f"A sanma serve database ({DB_WHERE}): TARGET is a table "
+                                                       "ID in it.")]
     = None,
     rules: Annotated[str | None, typer.Option("--rules", help=RULES_HELP + " Default: the record's.")] = None,
 ) -> None:

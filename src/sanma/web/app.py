@@ -40,7 +40,8 @@ def _page(name: str) -> Response:
 
 def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
                burst: float = BURST) -> FastAPI:
-    """The whole server over the SQLite database at ``db_path`` (``":memory:"`` for tests).
+    """The whole server over the database at ``db_path``: a SQLite file (``":memory:"`` for tests) or a
+    ``postgresql://`` URL.
 
     ``rate`` / ``burst``: how many messages a second (in bursts of how many) one WebSocket may send.
     """
