@@ -30,15 +30,22 @@ def serve(
     import uvicorn
 
     from ..store import default_db_path, display, open_db
+    from ..store.lock import acquire_server_lock
     from ..web import create_app
 
     with cli_errors():
-        path = db if db is not None else default_db_path()
-        open_db(path).close()  # a database that cannot be used is a one-line error, before the server starts
-        app = create_app(path)
-        typer.echo(f"sanma: serving http://{host}:{port}/ (database {display(str(path))}); Ctrl-C stops", err=True)
-        # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+        path = str(db if db is not None else default_db_path())
+        # one server per SQLite file: a second one is refused here, in one line (store/lock.py)
+        lock = acquire_server_lock(path, f"http://{host}:{port}/")
+        try:
+            open_db(path).close()  # a database that cannot be used is a one-line error, before the server starts
+        except BaseException:
+            lock.release()
+            raise
+        app = create_app(path, server_lock=lock)
+    typer.echo(f"sanma: serving http://{host}:{port}/ (database {display(path)}); Ctrl-C stops", err=True)
+    # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
 
 
 def register(app: typer.Typer) -> None:
