@@ -4,7 +4,7 @@ A browser asks for an identity once (``POST /api/players``) and keeps it: a secr
 ``secrets`` and the public ``id`` derived from it (a SHA-256 of the token: the id names the player
 page, it cannot be turned back into the token, and nobody can pick another's). The table page sends
 the token when it connects to a seat (``?player=TOKEN``): the seat is claimed for that player
-(``store/players.claim_seat``) and the finished game counts for ``web:ID``. Two people who both sat
+(``store/tables.claim_seat``) and the finished game counts for ``web:ID``. Two people who both sat
 as "Player 1" are two players.
 
 The player page (``/player/ID``, ``GET /api/players/ID``) shows what ``sanma stats --db DB --player
@@ -25,7 +25,8 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from ..stats import placement_history, player_stats
 from ..store import Store
-from ..store.players import latest_name, tables_of_games
+from ..store.history import latest_name
+from ..store.tables import tables_of_games
 
 router = APIRouter()
 
