@@ -109,3 +109,39 @@ def test_a_claimed_seat_is_kept_through_a_restart_and_not_taken_over(client: Tes
             assert ws.receive_json()["type"] == "hello"
     with open_db(client.app.state.db_path) as store:  # type: ignore[attr-defined]
         assert Tables(store).get(t["id"]).players == [aki["id"], None, None]
+
+
+def test_the_player_store_gives_the_same_on_both_databases(db_target: str) -> None:
+    """store/tables.claim_seat, tables_of_games and history.latest_name on SQLite and PostgreSQL: two
+    finished tables where one player sat at seat 0, the player page's figures are sanma.stats'."""
+    from sanma.game.engine import Game
+    from sanma.rules import Rules
+    from sanma.stats import player_stats
+    from sanma.store import tables as stored
+    from sanma.web.players import player_page
+
+    pid = player_id("a" * 32)
+    assert pid is not None
+    with open_db(db_target) as s:
+        ids = []
+        for n, seed in enumerate((3, 4)):
+            game = Game(Rules.preset("tenhou"), seed=seed, names=("Player 1", "efficient", "defensive"))
+            rng = random.Random(seed)
+            while not game.done:
+                game.apply(rng.choice(game.legal_actions(game.to_move[0])))
+            seat = {"kind": "human", "name": "Player 1", "token_sha256": "f" * 64}
+            tid = f"t{n}"
+            stored.create_table(s, stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, str(seed), "2" * 64,
+                                                   {"move": 0.0, "bank": 0.0}, ({},) * 3, (0.0,) * 3, "2026-01-01"),
+                                game.events[:1])
+            assert stored.claim_seat(s, tid, 0, pid) and not stored.claim_seat(s, tid, 0, "0" * 20)
+            assert stored.claim_seat(s, tid, 0, pid)  # the same player again: still theirs
+            row = stored.table(s, tid)
+            assert row is not None and [x.get("player") for x in row.seats] == [pid, None, None]
+            ids.append(stored.finish(s, tid, game.events, Rules.preset("tenhou"), str(seed),
+                                     players=[f"web:{pid}", None, None]))
+        assert stored.tables_of_games(s, [i for i in ids if i is not None]) == {ids[0]: "t0", ids[1]: "t1"}
+        page = player_page(s, pid)
+        assert page["name"] == "Player 1" and [g["table"] for g in page["games"]] == ["t0", "t1"]
+        assert page["stats"] == player_stats(s, player=f"web:{pid}")[0].to_json() and page["stats"]["games"] == 2
+        assert player_stats(s, player="Player 1") == []  # nobody else counts under the seat's name
