@@ -11,7 +11,7 @@ to the file stem.
 >>> from_dict({"honba_rom": 600}, "my.toml")
 Traceback (most recent call last):
 ...
-sanma.errors.RulesError: my.toml: unknown field 'honba_rom' (did you mean 'honba_ron'?); valid fields: ...
+sanma.errors.RulesError: my.toml: unknown field 'honba_rom' (did you mean 'honba_ron'?); every field is listed by 'sanma rules show PRESET' and in docs/RULES.md
 """
 
 from __future__ import annotations
@@ -68,8 +68,15 @@ _FIELD_NAMES: tuple[str, ...] = tuple(RULE_FIELDS)
 
 
 def _closest(name: str, choices: typing.Iterable[str]) -> str:
-    match = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {match[0]!r}?)" if match else ""
+    """`` (did you mean 'x'?)`` for the closest choice; else up to five choices that share the name's
+    first word (`` (fields like it: 'honba_ron', 'honba_tsumo')``); else nothing."""
+    names = list(choices)
+    match = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    if match:
+        return f" (did you mean {match[0]!r}?)"
+    head = name.split("_")[0]
+    alike = [n for n in names if len(head) >= 3 and n.split("_")[0] == head][:5]
+    return f" (fields like it: {', '.join(repr(n) for n in alike)})" if alike else ""
 
 
 def _toml_value(value: Any) -> str:
@@ -258,8 +265,9 @@ def from_dict(data: Mapping[str, Any], source: str = "<rules>", *, name: str | N
         if key in FILE_KEYS:
             continue
         if key not in RULE_FIELDS:
-            raise RulesError(f"{source}: unknown field {key!r}{_closest(key, _FIELD_NAMES)}; "
-                             f"valid fields: {', '.join(FILE_KEYS + _FIELD_NAMES)}")
+            # the closest names, never all ~200 of them in one paragraph (issue 18)
+            raise RulesError(f"{source}: unknown field {key!r}{_closest(key, FILE_KEYS + _FIELD_NAMES)}; "
+                             "every field is listed by 'sanma rules show PRESET' and in docs/RULES.md")
         where = f"{source}: field {key!r}"
         if key == "yaku":
             changes[key] = _merge_yaku(base.yaku, value, where)

@@ -141,3 +141,32 @@ async def api_rules(name: str) -> JSONResponse:
     except RulesError as e:
         return _error(404, str(e))
     return JSONResponse({"name": rules.name, "description": rules.description, "fields": to_dict(rules)})
+
+
+@router.post("/api/rules/check")
+async def api_rules_check(request: Request) -> JSONResponse:
+    """Check a rule file before a table is made of it (the lobby, on choosing a file): ``{"rules_toml":
+    TEXT}`` is read by the rules loader (as ``POST /api/tables`` reads it) and answered as data: the
+    resolved rule set — its name, whether the file names it, every field, and the fields it changes
+    from its base — or ``{"valid": false, "error"}`` naming what is wrong. A check answers its
+    verdict with 200 either way; a request that is not ``{"rules_toml": TEXT}`` is a 400."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return _error(413, f"the request is larger than {MAX_BODY} bytes")
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return _error(400, "the request body must be JSON")
+    if not isinstance(body, dict) or set(body) != {"rules_toml"} or not isinstance(body["rules_toml"], str):
+        return _error(400, "the request must be {\"rules_toml\": the text of a rule file}")
+    try:
+        data = parse_toml(body["rules_toml"], "the rule file")
+        rules = from_dict(data, "the rule file")
+    except SanmaError as e:
+        return JSONResponse({"valid": False, "error": str(e)})
+    fields = to_dict(rules)
+    base = to_dict(Rules.preset(data["extends"])) if isinstance(data.get("extends"), str) else {}
+    changed = [{"field": k, "base": base.get(k), "value": v} for k, v in fields.items()
+               if base and k not in ("name", "description") and base.get(k) != v]
+    return JSONResponse({"valid": True, "name": rules.name, "named": "name" in data, "extends": data.get("extends"),
+                         "description": rules.description, "fields": fields, "changed": changed})

@@ -6,20 +6,38 @@ const KINDS = [["human", "a person"], ["efficient", "bot: efficient"], ["defensi
   ["random", "bot: random"], ["tsumogiri", "bot: tsumogiri"], ["mjai", "external mjai bot"]];
 const DEFAULT = ["human", "defensive", "efficient"];
 let ruleToml = null;
+let ruleFile = "";  // the uploaded file's name: the table's rule set is named after it unless the file names it
+let ruleCheck = null;
 
 function abs(url) { return new URL(url, location.href).href; }
 
+function fieldLines(fields) { return Object.entries(fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n"); }
+
 async function showRules() {
   const text = $("rules-text");
-  if (ruleToml !== null) {
-    $("rules-desc").textContent = "An uploaded rule file: checked by the server when the table is created.";
-    text.textContent = ruleToml;
+  $("create").disabled = false;
+  if (ruleToml !== null) {  // an uploaded file: the server reads it as it will for the table
+    const { status, data } = await postJSON("/api/rules/check", { rules_toml: ruleToml });
+    ruleCheck = status === 200 ? data : { valid: false, error: data.error || `HTTP ${status}` };
+    if (!ruleCheck.valid) {
+      $("rules-desc").innerHTML = "";
+      $("rules-desc").appendChild(el("span", { class: "error", id: "rules-error" }, ruleCheck.error));
+      text.textContent = "";
+      $("create").disabled = true;
+      return;
+    }
+    const name = ruleCheck.named ? ruleCheck.name : ruleFile.replace(/\.[^.]*$/, "");
+    $("rules-desc").textContent = `${name}: ${ruleCheck.description || ""}` +
+      (ruleCheck.changed.length ? ` — ${ruleCheck.changed.length} change(s) from ${ruleCheck.extends}` : "");
+    const changed = ruleCheck.changed.map((c) => `${c.field} = ${JSON.stringify(c.value)}   (${ruleCheck.extends}: ${JSON.stringify(c.base)})`);
+    text.textContent = (changed.length ? `# changed from ${ruleCheck.extends}\n${changed.join("\n")}\n\n# every rule\n` : "") +
+      fieldLines(ruleCheck.fields);
     return;
   }
   try {
     const r = await getJSON(`/api/rules/${encodeURIComponent($("rules").value)}`);
     $("rules-desc").textContent = r.description || "";
-    text.textContent = Object.entries(r.fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n");
+    text.textContent = fieldLines(r.fields);
   } catch (e) { $("rules-desc").textContent = e.message; }
 }
 
@@ -32,7 +50,11 @@ async function create() {
   const names = [0, 1, 2].map((i) => $(`name-${i}`).value.trim() || (i === mine && myName()) || null);
   const body = { seats, clock: { move: Number($("clock-move").value) || 0, bank: Number($("clock-bank").value) || 0 } };
   if (names.some(Boolean)) body.names = names.map((n, i) => n || (seats[i] === "human" || seats[i] === "mjai" ? `Player ${i + 1}` : seats[i]));
-  if (ruleToml !== null) body.rules_toml = ruleToml; else body.rules = $("rules").value;
+  if (ruleToml !== null) {
+    // a file without a name of its own is named after the file (not after its base preset)
+    const named = ruleCheck && ruleCheck.valid && !ruleCheck.named;
+    body.rules_toml = named ? `name = ${JSON.stringify(ruleFile.replace(/\.[^.]*$/, "") || "uploaded")}\n${ruleToml}` : ruleToml;
+  } else body.rules = $("rules").value;
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const { status, data } = await postJSON("/api/tables", body);
   if (status >= 400) {
@@ -85,10 +107,11 @@ async function init() {
   const opts = await getJSON("/api/score/options");
   for (const p of opts.presets) $("rules").appendChild(el("option", { value: p }, p));
   $("rules").value = "tenhou";
-  $("rules").addEventListener("change", () => { ruleToml = null; $("rulefile").value = ""; showRules(); });
+  $("rules").addEventListener("change", () => { ruleToml = null; ruleFile = ""; ruleCheck = null; $("rulefile").value = ""; showRules(); });
   $("rulefile").addEventListener("change", async () => {
     const f = $("rulefile").files[0];
     ruleToml = f ? await f.text() : null;
+    ruleFile = f ? f.name : "";
     showRules();
   });
   const seats = $("seats");
