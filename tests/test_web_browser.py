@@ -240,23 +240,48 @@ def test_two_browsers_share_a_table_and_a_third_watches(browser: Any, tmp_path: 
     assert not errors, errors
 
 
+def log_lines(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("#log div", "els => els.map(e => e.textContent)"))
+
+
 def test_a_reload_restores_the_seat(browser: Any, tmp_path: Path) -> None:
-    """Reconnecting with the seat's token gives back its hand and the table, nothing more."""
+    """Reconnecting with the seat's token gives back its hand and the table, nothing more; the log
+    keeps the earlier hands (the server sends only the current one again) and no line twice."""
     errors: list[str] = []
     with running_server(tmp_path / "db.sqlite") as base:
-        t = create_table(base, ["human", "tsumogiri", "tsumogiri"])
+        t = create_table(base, ["human", "tsumogiri", "tsumogiri"], seed=1)
         page = new_page(browser, errors)
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         player = Player(page)
-        player.play(lambda: player.done.get("discard", 0) >= 4, 60)
+        player.play(lambda: player.done.get("result", 0) >= 1 and player.done.get("discard", 0) >= 22, 120)
         page.wait_for_selector("#prompt button, .hand-zone.bottom .tilebox.mine:not(.disabled)")
-        before, seen = own_hand(page), rivers(page)
+        before, seen, logged = own_hand(page), rivers(page), log_lines(page)
+        assert sum(1 for line in logged if line.startswith("— ")) == 2, logged  # two hands began
         page.reload()
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
-        page.wait_for_timeout(300)
+        page.wait_for_function(f"document.querySelectorAll('#log div').length >= {len(logged)}")
         assert own_hand(page) == before and rivers(page) == seen
-        player.play(lambda: player.done.get("discard", 0) >= 6, 60)  # and the seat plays on
+        assert log_lines(page) == logged  # the first hand's lines are still there, none written twice
+        player.play(lambda: player.done.get("discard", 0) >= 26, 60)  # and the seat plays on
+        page.close()
+    assert not errors, errors
+
+
+def test_a_wrong_invite_says_so_on_the_board(browser: Any, tmp_path: Path) -> None:
+    """A wrong token or an unknown table: the board says what is wrong (it said "connecting..." for
+    ever), and the page stops trying."""
+    errors: list[str] = []
+    with running_server(tmp_path / "db.sqlite") as base:
+        t = create_table(base, ["human", "tsumogiri", "tsumogiri"])
+        page = new_page(browser, errors)
+        for url, words in ((f"/t/{t['id']}?token=not-the-token", "no seat of this table has that token"),
+                           ("/t/no-such-table?token=x", "no table")):
+            page.goto(base + url)
+            page.wait_for_selector("#board-error")
+            text = page.text_content("#board") or ""
+            assert words in text and "connecting" not in text, text
+            assert page.locator("#board-error a[href='/']").count() == 1
         page.close()
     assert not errors, errors
 

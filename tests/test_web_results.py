@@ -68,6 +68,10 @@ def test_auto_toggles_choose_what_they_say() -> None:
     d1, d2 = Action("dahai", 0, Tile.parse("1p")), Action("dahai", 0, Tile.parse("9s"), tsumogiri=True)
     kita = Action("kita", 0, Tile.parse("4z"))
     assert auto_action((d1, d2), {"auto_tsumogiri": True}, False) == d2
+    # a North held in the hand does not stop auto tsumogiri outside riichi (it asked every turn and the
+    # move clock ran out each time: issue 18); in riichi the kita is still asked (P15, below)
+    assert auto_action((d1, d2, kita), {"auto_tsumogiri": True}, False) == d2
+    assert auto_action((d1, d2, kita), {"auto_tsumogiri": True, "auto_kita": True}, False) == kita
     assert auto_action((d1, d2), {}, True) == d2  # always after riichi
     assert auto_action((d1, d2, kita), {}, True) is None  # ... unless a kita (or a win, a kan) is offered
     assert auto_action((d1, d2, kita), {"auto_kita": True}, True) == kita

@@ -179,8 +179,8 @@ def auto_action(legal: Sequence[Action], toggles: Mapping[str, bool], riichi: bo
     """The action the seat's toggles take for it, or None to ask the seat.
 
     ``auto_win`` takes a win; ``auto_kita`` pulls a North; ``no_calls`` passes on pon / kan offers
-    (a ron is still asked); ``auto_tsumogiri`` (and always after riichi) discards the drawn tile
-    when no win, kan or kita is offered.
+    (a ron is still asked); ``auto_tsumogiri`` discards the drawn tile when no win or kan is offered,
+    and after riichi the drawn tile always goes out when no win, kan or kita is offered.
     """
     types = {a.type for a in legal}
     if toggles.get("auto_win") and "hora" in types:
@@ -191,7 +191,10 @@ def auto_action(legal: Sequence[Action], toggles: Mapping[str, bool], riichi: bo
         if toggles.get("no_calls") and "hora" not in types:
             return next(a for a in legal if a.type == "none")
         return None
-    if (toggles.get("auto_tsumogiri") or riichi) and not types & {"hora", "ankan", "kakan", "kita"}:
+    # after riichi a kita is still asked (P15); auto tsumogiri outside riichi does not stop for a North
+    # held in the hand (it asked every turn and waited out the move clock: issue 18), auto_kita pulls it
+    stops = {"hora", "ankan", "kakan", "kita"} if riichi else {"hora", "ankan", "kakan"}
+    if (toggles.get("auto_tsumogiri") or riichi) and not types & stops:
         return next((a for a in legal if a.type == "dahai" and a.tsumogiri), None)
     return None
 

@@ -69,7 +69,7 @@ function handle(msg) {
     case "view":
       S.view = msg.view; S.seq = msg.seq;
       if (S.prompt && S.prompt.seq !== msg.seq) { S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1; }
-      (msg.events || []).forEach(logEvent);
+      (msg.events || []).forEach((e, j) => logEvent(e, (msg.event_index ?? 0) + j));
       render(); break;
     case "prompt":
       S.prompt = msg; S.mode = ""; S.choice = null; S.focus = -1; S.selected = -1;
@@ -100,7 +100,11 @@ function render() {
   const vp = v.seat ?? 0;
   const decorated = decorate(v);
   const lap = lapOf(v, S.hello && S.hello.rules_detail ? S.hello.rules_detail.round_winds : null);
-  renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap, handRoot: $("myhand") });
+  // a finished game's view already names the hand that would come next: show the last one played
+  const last = S.lastStart;
+  const roundLabel = v.done && last ? `${WINDS[last.bakaze] || last.bakaze} ${last.kyoku}` : null;
+  renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap, handRoot: $("myhand"),
+    roundLabel });
   wireHand();
   renderPrompt();
   renderMine();
@@ -302,16 +306,41 @@ function renderToggles() {
 
 // ---------------------------------------------------------------------------------------------
 // the log
-function logEvent(e) {
+// The log is kept for this browser tab (sessionStorage): a reload shows the earlier hands too (the
+// server sends only the current hand again); each line remembers its event's index, so an event
+// sent again is not written twice.
+const LOG_KEY = `sanma_log:${tableId}:${watching ? "watch" : "seat"}`;
+const LOG_KEEP = 300;
+S.logged = 0;  // events before this index are in the log already
+
+function logEvent(e, index) {
+  if (e.type === "start_kyoku") S.lastStart = e;  // the hand being played (a finished game's: its last)
   const text = e.type === "start_kyoku" ? `— ${describeEvent(e, names())} —` : describeEvent(e, names());
   S.log.push({ event: e, text });
   if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
-  if (text) addLog(text, true);
+  if (index < S.logged) return;
+  S.logged = index + 1;
+  if (!text) return;
+  addLog(text, true);
+  keepLog(index, text);
+}
+function keepLog(index, text) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(LOG_KEY) || "[]");
+    kept.push([index, text]);
+    sessionStorage.setItem(LOG_KEY, JSON.stringify(kept.slice(-LOG_KEEP)));
+  } catch (e) { /* no storage: the log is this page's only */ }
+}
+function restoreLog() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(LOG_KEY) || "[]");
+    for (const [index, text] of kept) { addLog(text, true); S.logged = Math.max(S.logged, index + 1); }
+  } catch (e) { /* nothing kept */ }
 }
 function addLog(text, quiet) {
   const box = $("log");
   box.appendChild(el("div", {}, text));
-  while (box.children.length > 60) box.removeChild(box.firstChild);
+  while (box.children.length > LOG_KEEP) box.removeChild(box.firstChild);
   box.scrollTop = box.scrollHeight;
   if (!quiet) box.lastChild.classList.add("error");
 }
@@ -332,8 +361,7 @@ function showCard(id, title, body, foot, dismissable) {
 
 function roundLabel(r) {
   const round = r.round || {};
-  const lap = "";
-  return `${WINDS[round.wind] || round.wind} ${round.number}${lap}` + (round.honba ? ` — ${t("{n} honba", { n: round.honba })}` : "");
+  return `${WINDS[round.wind] || round.wind} ${round.number}` + (round.honba ? ` — ${t("{n} honba", { n: round.honba })}` : "");
 }
 
 function showHandResult(r) {
@@ -429,5 +457,6 @@ $("menu-act").addEventListener("click", () => openMenu(true));
 $("menu-close").addEventListener("click", () => openMenu(false));
 watchLayout(render, $("board"), $("myhand"));
 
+restoreLog();
 if (!tableId) { setStatus("no table in the address"); showRefused("No table in the address."); }
 else connect();
