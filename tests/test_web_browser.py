@@ -363,3 +363,44 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         page.close()
     assert not errors, errors  # no expected refusal shows as a console error (issue 18)
+
+
+def test_a_rematch_from_the_final_card(browser: Any, tmp_path: Path) -> None:
+    """Issue 18 item 4: the final card's Rematch makes the same table again with a fresh seed and takes
+    the person to their seat there; the other person's final card offers to join it."""
+    import random
+
+    from websockets.sync.client import connect
+
+    from web_helpers import choose, ws_url
+
+    errors: list[str] = []
+    with running_server(tmp_path / "db.sqlite") as base:
+        t = create_table(base, ["human", "efficient", "human"], rules={"extends": "tenhou", "round_winds": "E"},
+                         seed=7)
+        rng = random.Random(7)
+        with connect(ws_url(base, f"/ws/tables/{t['id']}/play?token={t['seats'][2]['token']}")) as ben:
+            for name in ("auto_win", "auto_tsumogiri", "no_calls", "auto_kita"):
+                ben.send(json.dumps({"type": "toggle", "name": name, "value": True}))
+            with connect(ws_url(base, f"/ws/tables/{t['id']}/play?token={t['seats'][0]['token']}")) as ws:
+                while (m := json.loads(ws.recv(timeout=60)))["type"] != "game_result":
+                    if m["type"] == "prompt":
+                        ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": choose(m["actions"], rng)["id"]}))
+        page = new_page(browser, errors, "phone")
+        page.goto(base + t["seats"][0]["url"])
+        page.wait_for_selector("#game-result #rematch")
+        shot(page, "final-phone", full_page=False)
+        page.locator("#rematch").tap()
+        page.wait_for_url(re.compile(r"/t/r[\w-]+\?token="))
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        new_id = page.url.split("/t/")[1].split("?")[0]
+        assert httpx.get(f"{base}/api/tables/{new_id}").json()["seed_hash"] != t["seed_hash"]
+        other = new_page(browser, errors, "laptop")
+        other.goto(base + t["seats"][2]["url"])
+        other.wait_for_selector("#join-rematch")
+        other.click("#join-rematch")
+        other.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        assert other.url.split("/t/")[1].split("?")[0] == new_id
+        page.close()
+        other.close()
+    assert not errors, errors

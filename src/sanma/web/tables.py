@@ -11,6 +11,7 @@ are sent what ``sanma.game.view`` lets their seat see.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -89,6 +90,13 @@ class Settings:
     seed: str
     clock: dict[str, float]
     wall_key: bytes | None = None  # keys the walls when an external program sits (see wall_key_for)
+
+
+def rematch_id(table_id: str) -> str:
+    """The id of a table's rematch: 12 URL-safe characters from the SHA-256 of the table's id (never
+    starting with '-': an id is a command-line argument too)."""
+    digest = base64.urlsafe_b64encode(hashlib.sha256(f"sanma-rematch:{table_id}".encode()).digest()).decode()
+    return "r" + digest[:11]
 
 
 def wall_key_for(kinds: Sequence[str]) -> bytes | None:
@@ -561,9 +569,12 @@ class Tables:
         while table_id.startswith("-"):  # an id is a command-line argument too (sanma verify --db DB ID)
             table_id = secrets.token_urlsafe(9)
         tokens = [secrets.token_urlsafe(24) for _ in range(SEATS)]
+        return self._create(table_id, settings, [_token_hash(t) for t in tokens]), tokens
+
+    def _create(self, table_id: str, settings: Settings, token_hashes: Sequence[str]) -> Table:
         toggles = [dict(DEFAULT_TOGGLES) for _ in range(SEATS)]
         banks = [settings.clock["bank"]] * SEATS
-        table = Table(self, table_id, settings, [_token_hash(t) for t in tokens], toggles, banks, _now())
+        table = Table(self, table_id, settings, token_hashes, toggles, banks, _now())
         seats = [{"kind": k, "name": n, "token_sha256": th}
                  for k, n, th in zip(settings.kinds, settings.names, table.token_hashes, strict=True)]
         stored.create_table(self.store, stored.NewTable(
@@ -572,7 +583,38 @@ class Tables:
             settings.wall_key.hex() if settings.wall_key is not None else None), table.game.events)
         self.running[table_id] = table
         table.kick()
-        return table, tokens
+        return table
+
+    def rematch(self, table_id: str, token: str | None) -> tuple[str, bool]:
+        """Issue 18 item 4: the same seats and rules again, with a fresh secret seed, asked by a person
+        of the finished table (its seat ``token``). Every seat keeps its invite token (each person goes
+        on with the link they have; nobody is handed another's), so the rematch is a table whose id
+        follows from this one's: asked twice, by two people, it is made once. Returns the rematch's
+        id and whether this call made it."""
+        row = stored.table(self.store, table_id) if len(table_id) <= 64 else None
+        if row is None:
+            raise TableError(f"no table {table_id!r}", 404)
+        if not row.finished:
+            raise TableError(f"table {table_id!r} is still being played: a rematch comes after the game", 409)
+        hashes = [str(s["token_sha256"]) for s in row.seats]
+        h = _token_hash(token) if token and len(token) <= 200 else ""
+        seat = next((i for i, th in enumerate(hashes) if h and hmac.compare_digest(h, th)), None)
+        if seat is None or row.seats[seat]["kind"] != "human":
+            raise TableError("only a person of this table (their seat's token) can ask for a rematch", 403)
+        new_id = rematch_id(table_id)
+        if stored.exists(self.store, new_id):
+            return new_id, False
+        kinds = tuple(str(s["kind"]) for s in row.seats)
+        rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
+        settings = Settings(rules, kinds, tuple(str(s["name"]) for s in row.seats), str(secrets.randbits(64)),
+                            dict(row.clock), wall_key_for(kinds))
+        self._create(new_id, settings, hashes)
+        return new_id, True
+
+    def rematch_of(self, table_id: str) -> str | None:
+        """The rematch of a table, once someone asked for it."""
+        new_id = rematch_id(table_id)
+        return new_id if stored.exists(self.store, new_id) else None
 
     def get(self, table_id: str) -> Table:
         """The live table (a WebSocket's): a running one, or a finished one rebuilt from the store

@@ -1,7 +1,7 @@
 // The table page: a seat (/t/ID?token=T) or a spectator (/t/ID/watch), speaking docs/WEB_PROTOCOL.md.
 // The server decides everything: this page draws its view and sends the id of an action it offered.
 import { tileEl, tileLabel } from "/static/tiles.js";
-import { el, displayName, myPlayer } from "/static/common.js";
+import { el, displayName, myPlayer, getJSON, postJSON } from "/static/common.js";
 import { renderBoard, WINDS, lapOf, watchLayout } from "/static/board.js";
 import { handTitle, handBody, finalBody, describeEvent } from "/static/cards.js";
 import { t } from "/static/i18n.js";
@@ -380,7 +380,32 @@ function showGameResult(msg) {
       el("a", { class: "button", href: `/replay?table=${encodeURIComponent(tableId)}` }, t("Replay")),
       el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=tenhou6`, download: `${tableId}.json` }, "tenhou.net/6"),
       el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=mjai`, download: `${tableId}.mjson` }, "mjai"),
-      el("button", { class: "primary", id: "final-ok", onclick: closeOverlay }, t("Close"))], false);
+      watching ? null : el("button", { class: "primary", id: "rematch", onclick: askRematch }, t("Rematch")),
+      el("button", { id: "final-ok", onclick: closeOverlay }, t("Close"))], false);
+  watchRematch();
+}
+
+// a rematch: the same seats and rules, a fresh seed; every seat keeps its invite token
+async function askRematch() {
+  const { status, data } = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { token });
+  if (status === 200 || status === 201) location.href = data.url;
+  else addLog(`⚠ ${data.error || status}`);
+}
+function watchRematch() {  // another person asked for it: offer to join (a spectator: to watch)
+  clearInterval(S.rematchTimer);
+  const look = async () => {
+    if (!document.getElementById("game-result")) { clearInterval(S.rematchTimer); return; }
+    try {
+      const r = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/rematch`);
+      if (!r.rematch) return;
+      clearInterval(S.rematchTimer);
+      const url = watching ? `/t/${encodeURIComponent(r.rematch)}/watch` : `/t/${encodeURIComponent(r.rematch)}?token=${encodeURIComponent(token)}`;
+      const join = el("a", { class: "button primary", id: "join-rematch", href: url }, watching ? t("Watch the rematch") : t("Join the rematch"));
+      if ($("rematch")) $("rematch").replaceWith(join); else $("final-ok").before(join);
+    } catch (e) { /* the next look */ }
+  };
+  look();
+  S.rematchTimer = setInterval(look, 3000);
 }
 
 // ---------------------------------------------------------------------------------------------
