@@ -258,10 +258,18 @@ function renderMine() {
   const box = $("waits");
   box.innerHTML = "";
   if (watching || !v) return;
-  if (v.waits && v.waits.length) {
-    box.appendChild(el("span", {}, "Waits"));
-    v.waits.forEach((t) => box.appendChild(tileEl(t)));
-  } else if (v.drawn) box.appendChild(el("span", { class: "muted" }, ""));
+  // the waits the server computed; in riichi the hand is fixed, so while the seat holds its drawn
+  // tile (14 tiles: no waits to compute) the last ones stay shown
+  let waits = v.waits || [];
+  let left = v.waits_left || null;
+  if (waits.length) S.lastWaits = { waits, left };
+  else if (v.riichi && S.lastWaits) ({ waits, left } = S.lastWaits);
+  if (!v.riichi && !waits.length) S.lastWaits = null;
+  if (waits.length) {
+    box.appendChild(el("span", {}, t("Waits")));
+    waits.forEach((w, i) => box.appendChild(el("span", { class: "wait", "data-tile": w }, tileEl(w),
+      left ? el("span", { class: "tilecount", title: t("copies you cannot see") }, `×${left[i]}`) : null)));
+  }
   if (v.furiten) box.appendChild(el("span", { class: "furiten", id: "furiten", title: "you cannot ron (furiten)" }, "FURITEN"));
   if (v.riichi) box.appendChild(el("span", { class: "badge" }, "riichi"));
 }
@@ -314,7 +322,7 @@ const LOG_KEEP = 300;
 S.logged = 0;  // events before this index are in the log already
 
 function logEvent(e, index) {
-  if (e.type === "start_kyoku") S.lastStart = e;  // the hand being played (a finished game's: its last)
+  if (e.type === "start_kyoku") { S.lastStart = e; S.lastWaits = null; }  // a new hand (a finished game's: its last)
   const text = e.type === "start_kyoku" ? `— ${describeEvent(e, names())} —` : describeEvent(e, names());
   S.log.push({ event: e, text });
   if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
