@@ -404,3 +404,37 @@ def test_a_rematch_from_the_final_card(browser: Any, tmp_path: Path) -> None:
         page.close()
         other.close()
     assert not errors, errors
+
+
+def test_calls_are_announced_and_sounds_are_made_in_the_page(browser: Any, tmp_path: Path) -> None:
+    """Issue 18 item 3: a call is announced beside the seat that made it, a fresh discard drops into its
+    river, and the optional sounds are made in the page (WebAudio): no audio file is fetched. Seed 1:
+    seat 0, discarding what it draws, is offered a pon in the first hand."""
+    errors: list[str] = []
+    fetched: list[str] = []
+    with running_server(tmp_path / "db.sqlite") as base:
+        t = create_table(base, ["human", "tsumogiri", "tsumogiri"], seed=1)
+        page = new_page(browser, errors)
+        page.on("request", lambda r: fetched.append(r.url))
+        page.goto(base + t["seats"][0]["url"])
+        page.wait_for_selector("#toggle-sound")
+        page.click("#toggle-sound")  # a click: the page may start its audio
+        page.evaluate("""() => { window.sawFresh = false; new MutationObserver(() => {
+            if (document.querySelector('.river .tilebox.fresh')) window.sawFresh = true;
+        }).observe(document.body, {subtree: true, childList: true}); }""")
+        for _ in range(30):
+            page.wait_for_selector("#prompt [data-action=tsumogiri], #prompt [data-action=pon]")
+            if page.locator("#prompt [data-action=pon]").count():
+                break
+            page.click("#prompt [data-action=tsumogiri]")
+        assert page.evaluate("window.sawFresh"), "a fresh discard dropped into its river"
+        page.click("#prompt [data-action=pon]")
+        page.wait_for_selector("#announce-bottom")
+        assert (page.text_content("#announce-bottom") or "").strip() == "Pon"
+        shot(page, "announce")
+        played = (page.get_attribute("body", "data-sounds") or "").split()
+        assert "discard" in played and "call" in played and "turn" in played, played
+        page.close()
+    assert not [u for u in fetched if not u.startswith(base)], fetched
+    assert not [u for u in fetched if re.search(r"\.(mp3|ogg|wav|m4a|aac|flac)$", u)], fetched
+    assert not errors, errors

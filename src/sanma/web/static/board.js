@@ -66,7 +66,7 @@ function riverEl(seat) {
   const river = el("div", { class: "river", "data-seat": seat.seat });
   seat.discards.forEach((d, i) => {
     const cls = [d.tsumogiri ? "tsumogiri" : "", d.called ? "called-away" : "", d.riichi ? "riichi-tile" : "",
-      d.last ? "last" : "", d.candidate ? "candidate" : ""].join(" ");
+      d.last ? "last" : "", d.candidate ? "candidate" : "", d.fresh ? "fresh" : ""].join(" ");
     const t = tileEl(d.pai, { sideways: d.riichi, boxCls: cls });
     t.dataset.index = String(i);
     t.title = (d.riichi ? "riichi — " : "") + (d.tsumogiri ? "tsumogiri (the tile just drawn)" : "from the hand") +

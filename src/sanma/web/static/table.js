@@ -2,7 +2,8 @@
 // The server decides everything: this page draws its view and sends the id of an action it offered.
 import { tileEl, tileLabel } from "/static/tiles.js";
 import { el, displayName, myPlayer, getJSON, postJSON } from "/static/common.js";
-import { renderBoard, WINDS, lapOf, watchLayout } from "/static/board.js";
+import { renderBoard, WINDS, lapOf, watchLayout, sideOf } from "/static/board.js";
+import { announce, announcement, sound, soundOn, setSound } from "/static/feel.js";
 import { handTitle, handBody, finalBody, describeEvent } from "/static/cards.js";
 import { t } from "/static/i18n.js";
 
@@ -17,8 +18,8 @@ const S = { hello: null, view: null, seq: -1, prompt: null, toggles: null, mode:
 
 const KEYS = { hora: "W", reach: "R", open_reach: "O", pon: "P", daiminkan: "K", ankan: "K", kakan: "K",
   kita: "N", ryukyoku: "9", none: "X" };
-const TOGGLE_NAMES = { auto_win: "Auto win", auto_kita: "Auto kita", no_calls: "No calls",
-  auto_tsumogiri: "Auto tsumogiri", auto_sort: "Sort hand" };
+const TOGGLE_NAMES = { auto_win: t("Auto win"), auto_kita: t("Auto kita"), no_calls: t("No calls"),
+  auto_tsumogiri: t("Auto tsumogiri"), auto_sort: t("Sort hand") };
 
 function names() {  // the lobby's names first, then the engine's
   const v = S.view;
@@ -64,15 +65,18 @@ function setStatus(text) { $("status").textContent = text; $("status").dataset.s
 function handle(msg) {
   switch (msg.type) {
     case "hello":
+      S.announced = -1;  // the events a (re)connection is sent first were seen before: not announced again
       S.hello = msg; S.seats = msg.seats || []; S.toggles = msg.toggles; S.log = [];
       renderInfo(); renderToggles(); break;
     case "view":
       S.view = msg.view; S.seq = msg.seq;
       if (S.prompt && S.prompt.seq !== msg.seq) { S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1; }
       (msg.events || []).forEach((e, j) => logEvent(e, (msg.event_index ?? 0) + j));
-      render(); break;
+      render();
+      feel(msg); break;
     case "prompt":
       S.prompt = msg; S.mode = ""; S.choice = null; S.focus = -1; S.selected = -1;
+      if (msg.actions.some((a) => a.type === "dahai")) sound("turn");
       render(); break;
     case "hand_result":
       S.lastResult = msg.result; showHandResult(msg.result); break;
@@ -111,6 +115,22 @@ function render() {
   renderInfo();
 }
 
+/** Announce the view's new events beside their seats, drop a fresh discard in, play their sounds. */
+function feel(msg) {
+  const first = msg.event_index ?? 0;
+  const events = msg.events || [];
+  if (S.announced < 0) { S.announced = first + events.length; return; }
+  const vp = S.view && S.view.seat !== null && S.view.seat !== undefined ? S.view.seat : 0;
+  events.forEach((e, j) => {
+    if (first + j < S.announced) return;
+    const a = announcement(e);
+    if (!a) return;
+    if (a.text) announce($("announcements"), a.seat === null ? null : sideOf(a.seat, vp), a.text, e.type);
+    sound(a.sound);
+  });
+  S.announced = Math.max(S.announced, first + events.length);
+}
+
 function showRefused(message) {  // a wrong invite or table: say so where the table would be
   $("board").innerHTML = "";
   $("board").appendChild(el("div", { class: "banner error", id: "board-error" }, message,
@@ -124,6 +144,8 @@ function decorate(v) {  // mark the last discard and the tile a call would take
     const d = copy.seats[last.seat].discards[copy.seats[last.seat].discards.length - 1];
     if (d) {
       d.last = true;
+      // a fresh discard drops into its river (re-drawn within its moment, e.g. for the next prompt, it drops again)
+      d.fresh = S.announced >= 0 && S.freshIndex === last.index && performance.now() < S.freshUntil;
       if (S.prompt && S.prompt.actions.some((a) => ["pon", "daiminkan", "hora"].includes(a.type) && a.target === last.seat
         && a.target !== a.actor)) d.candidate = true;
     }
@@ -135,7 +157,7 @@ function lastDiscard() {
   for (let i = S.log.length - 1; i >= 0; i--) {
     const e = S.log[i].event;
     if (!e) continue;
-    if (e.type === "dahai") return { seat: e.actor, pai: e.pai };
+    if (e.type === "dahai") return { seat: e.actor, pai: e.pai, index: S.log[i].index };
     if (e.type === "start_kyoku") return null;
   }
   return null;
@@ -303,8 +325,10 @@ function renderInfo() {
 function renderToggles() {
   const box = $("toggles");
   box.innerHTML = "";
-  if (watching || !S.toggles) { box.classList.add("hidden"); return; }
-  box.classList.remove("hidden");
+  const sounds = el("input", { type: "checkbox", id: "toggle-sound", checked: soundOn() });
+  sounds.addEventListener("change", () => setSound(sounds.checked));
+  box.appendChild(el("label", { class: "check", title: t("made in the page: nothing is fetched") }, sounds, t("Sounds")));
+  if (watching || !S.toggles) return;  // a spectator has sounds only
   for (const [name, label] of Object.entries(TOGGLE_NAMES)) {
     const input = el("input", { type: "checkbox", id: "toggle-" + name, checked: Boolean(S.toggles[name]) });
     input.addEventListener("change", () => send({ type: "toggle", name, value: input.checked }));
@@ -324,7 +348,8 @@ S.logged = 0;  // events before this index are in the log already
 function logEvent(e, index) {
   if (e.type === "start_kyoku") { S.lastStart = e; S.lastWaits = null; }  // a new hand (a finished game's: its last)
   const text = e.type === "start_kyoku" ? `— ${describeEvent(e, names())} —` : describeEvent(e, names());
-  S.log.push({ event: e, text });
+  S.log.push({ event: e, text, index });
+  if (e.type === "dahai" && index >= S.logged) { S.freshIndex = index; S.freshUntil = performance.now() + 250; }
   if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
   if (index < S.logged) return;
   S.logged = index + 1;
