@@ -39,18 +39,18 @@ async function connect() {
       (me ? `&player=${encodeURIComponent(me.token)}` : "");
   const ws = new WebSocket(url);
   S.ws = ws;
-  ws.onopen = () => { S.retry = 0; setStatus("connected"); };
+  ws.onopen = () => { S.retry = 0; setStatus(t("connected"), "connected"); };
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     handle(msg);
   };
   ws.onclose = (ev) => {
-    if (ev.code === 4403 || ev.code === 4404) { S.closed = true; setStatus("closed: " + (ev.reason || ev.code)); return; }
+    if (ev.code === 4403 || ev.code === 4404) { S.closed = true; setStatus(t("closed: {why}", { why: ev.reason || ev.code }), "closed"); return; }
     if (S.closed) return;
     S.prompt = null;
     renderPrompt();
-    setStatus("disconnected — reconnecting…");
+    setStatus(t("disconnected — reconnecting…"), "disconnected");
     S.retry = Math.min(S.retry + 1, 6);
     setTimeout(connect, 300 * S.retry);
   };
@@ -60,7 +60,8 @@ function send(obj) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
 }
 
-function setStatus(text) { $("status").textContent = text; $("status").dataset.state = text.split(" ")[0]; }
+/** The status line: its words, and its state for scripts (connected, disconnected, closed; not translated). */
+function setStatus(text, state = "") { $("status").textContent = text; $("status").dataset.state = state; }
 
 function handle(msg) {
   switch (msg.type) {
@@ -88,9 +89,9 @@ function handle(msg) {
       S.seats = msg.seats; renderInfo(); break;
     case "error":
       // an answer that crossed another seat's move (its ron came first): the prompt is gone, not an error of ours
-      if (msg.code === "not_your_turn" || msg.code === "stale") { addLog(`(too late: ${msg.message})`, true); break; }
+      if (msg.code === "not_your_turn" || msg.code === "stale") { addLog(t("(too late: {message})", { message: msg.message }), true); break; }
       addLog(`⚠ ${msg.message}`);
-      if (msg.code === "bad_token" || msg.code === "no_such_table") { S.closed = true; setStatus(msg.message); showRefused(msg.message); }
+      if (msg.code === "bad_token" || msg.code === "no_such_table") { S.closed = true; setStatus(msg.message, "closed"); showRefused(msg.message); }
       break;
     default: break;
   }
@@ -134,7 +135,7 @@ function feel(msg) {
 function showRefused(message) {  // a wrong invite or table: say so where the table would be
   $("board").innerHTML = "";
   $("board").appendChild(el("div", { class: "banner error", id: "board-error" }, message,
-    el("div", { style: "margin-top:8px" }, el("a", { href: "/" }, "Back to the lobby"))));
+    el("div", { style: "margin-top:8px" }, el("a", { href: "/" }, t("Back to the lobby")))));
 }
 
 function decorate(v) {  // mark the last discard and the tile a call would take
@@ -208,12 +209,12 @@ function choose(action) {
 function buttonFor(a, key) {
   const kind = a.type === "hora" ? "win" : a.type === "none" ? "pass" : ["pon", "daiminkan", "ankan", "kakan", "kita"].includes(a.type) ? "call" : "";
   const tile = a.pai || (a.consumed && a.consumed[0]);
-  const words = { hora: a.target === a.actor ? "Tsumo" : "Ron", none: "Pass", ryukyoku: "Nine terminals", kita: "Kita",
-    pon: "Pon", daiminkan: "Kan", ankan: "Closed kan", kakan: "Added kan" };
+  const words = { hora: a.target === a.actor ? t("Tsumo") : t("Ron"), none: t("Pass"), ryukyoku: t("Nine terminals"), kita: t("Kita"),
+    pon: t("Pon"), daiminkan: t("Kan"), ankan: t("Closed kan"), kakan: t("Added kan") };
   let label = words[a.type] || a.label || a.type;
   if (["pon", "daiminkan", "ankan", "kakan"].includes(a.type) && tile) {
     label += " " + tileLabel(tile);
-    if (a.type === "pon" && a.consumed && a.consumed.some((t) => t.endsWith("r"))) label += " (with red five)";
+    if (a.type === "pon" && a.consumed && a.consumed.some((t) => t.endsWith("r"))) label += " " + t("(with red five)");
   }
   return el("button", { class: kind, "data-action": a.type, "data-id": a.id, onclick: () => choose(a) },
     label, key ? el("kbd", {}, key) : null);
@@ -238,19 +239,19 @@ function renderPrompt() {
   box.innerHTML = "";
   const hint = $("prompt-hint");
   hint.textContent = "";
-  if (watching) { $("prompt-title").textContent = "Watching"; return; }
-  if (!S.prompt) { $("prompt-title").textContent = S.view && S.view.done ? "Game over" : "Waiting"; showClock(); return; }
+  if (watching) { $("prompt-title").textContent = t("Watching"); return; }
+  if (!S.prompt) { $("prompt-title").textContent = S.view && S.view.done ? t("Game over") : t("Waiting"); showClock(); return; }
   const hasDiscard = actions().some((a) => a.type === "dahai");
   const touch = window.matchMedia("(hover: none)").matches;
-  $("prompt-title").textContent = S.mode ? "Riichi: choose the discard" : hasDiscard ? "Your turn" : "Call?";
+  $("prompt-title").textContent = S.mode ? t("Riichi: choose the discard") : hasDiscard ? t("Your turn") : t("Call?");
   const selected = S.selected >= 0 ? tileAction(S.selected) : null;
   if (S.mode) {
-    box.appendChild(el("button", { class: "pass", onclick: () => { S.mode = ""; S.selected = -1; render(); } }, "Cancel", el("kbd", {}, "Esc")));
+    box.appendChild(el("button", { class: "pass", onclick: () => { S.mode = ""; S.selected = -1; render(); } }, t("Cancel"), el("kbd", {}, "Esc")));
     if (selected) {
       box.appendChild(el("button", { class: "discard", id: "discard-selected", "data-action": "discard", onclick: () => choose(selected) },
-        "Riichi, discard", tileEl(selected.pai)));
+        t("Riichi, discard"), tileEl(selected.pai)));
     }
-    hint.textContent = "Highlighted tiles keep the hand in tenpai.";
+    hint.textContent = t("Highlighted tiles keep the hand in tenpai.");
     return;
   }
   const counts = {};
@@ -261,18 +262,18 @@ function renderPrompt() {
     const shown = n === 1 ? key : `${key}${n}`;
     if (g.mode) {
       box.appendChild(el("button", { class: "call", "data-action": g.mode, onclick: () => { S.mode = g.mode; S.selected = -1; render(); } },
-        g.mode === "reach" ? "Riichi" : "Open riichi", el("kbd", {}, shown)));
+        g.mode === "reach" ? t("Riichi") : t("Open riichi"), el("kbd", {}, shown)));
     } else box.appendChild(buttonFor(g.action, shown));
   }
   const drawnAct = S.view && S.view.drawn ? dahaiFor(S.view.drawn, true) : null;
-  if (drawnAct) box.appendChild(el("button", { "data-action": "tsumogiri", onclick: () => choose(drawnAct) }, "Tsumogiri", el("kbd", {}, "T")));
+  if (drawnAct) box.appendChild(el("button", { "data-action": "tsumogiri", onclick: () => choose(drawnAct) }, t("Tsumogiri"), el("kbd", {}, "T")));
   if (selected) {
     box.appendChild(el("button", { class: "discard", id: "discard-selected", "data-action": "discard", onclick: () => choose(selected) },
-      "Discard", tileEl(selected.pai)));
+      t("Discard"), tileEl(selected.pai)));
   }
-  if (hasDiscard) hint.textContent = touch ? "Tap a tile, tap it again to discard." : "Click a tile to discard (← → and Enter).";
-  else if (actions().some((a) => a.type === "none")) hint.textContent = touch ? "" : "Right-click passes.";
-  if (S.choice) hint.textContent = `Several ${S.choice} options: press ${S.choice} again with its number, or click one.`;
+  if (hasDiscard) hint.textContent = touch ? t("Tap a tile, tap it again to discard.") : t("Click a tile to discard (← → and Enter).");
+  else if (actions().some((a) => a.type === "none")) hint.textContent = touch ? "" : t("Right-click passes.");
+  if (S.choice) hint.textContent = t("Several {key} options: press {key} again with its number, or click one.", { key: S.choice });
 }
 
 function renderMine() {
@@ -292,8 +293,8 @@ function renderMine() {
     waits.forEach((w, i) => box.appendChild(el("span", { class: "wait", "data-tile": w }, tileEl(w),
       left ? el("span", { class: "tilecount", title: t("copies you cannot see") }, `×${left[i]}`) : null)));
   }
-  if (v.furiten) box.appendChild(el("span", { class: "furiten", id: "furiten", title: "you cannot ron (furiten)" }, "FURITEN"));
-  if (v.riichi) box.appendChild(el("span", { class: "badge" }, "riichi"));
+  if (v.furiten) box.appendChild(el("span", { class: "furiten", id: "furiten", title: t("you cannot ron (furiten)") }, t("FURITEN")));
+  if (v.riichi) box.appendChild(el("span", { class: "badge" }, t("riichi")));
 }
 
 function renderInfo() {
@@ -302,23 +303,23 @@ function renderInfo() {
   const box = $("info");
   box.innerHTML = "";
   box.appendChild(el("div", { class: "row", style: "justify-content:space-between" },
-    el("strong", {}, `Table ${tableId}`), el("span", { class: "badge" }, h.rules)));
+    el("strong", {}, t("Table {id}", { id: tableId })), el("span", { class: "badge" }, h.rules)));
   const list = el("div", { style: "margin-top:4px" });
   for (const s of S.seats) {
-    const you = !watching && h.seat === s.seat ? " (you)" : "";
+    const you = !watching && h.seat === s.seat ? ` ${t("(you)")}` : "";
     list.appendChild(el("div", { class: "muted", style: "font-size:12px" },
       `${displayName(s.name, s.seat)}${you} — ${s.kind}`, s.kind === "human" || s.kind === "mjai"
         ? el("span", { class: s.connected ? "plus" : "minus" }, s.connected ? " ●" : " ○") : null));
   }
   box.appendChild(list);
-  box.appendChild(el("div", { class: "seedline", id: "seed-hash", title: "SHA-256 of the wall seed, published before the first deal" },
-    `seed hash ${h.seed_hash}`));
-  if (S.seed !== undefined) box.appendChild(el("div", { class: "seedline", id: "seed" }, `seed ${S.seed}`));
+  box.appendChild(el("div", { class: "seedline", id: "seed-hash", title: t("SHA-256 of the wall seed, published before the first deal") },
+    t("seed hash {hash}", { hash: h.seed_hash })));
+  if (S.seed !== undefined) box.appendChild(el("div", { class: "seedline", id: "seed" }, t("seed {seed}", { seed: S.seed })));
   if (h.rules_detail && Object.keys(h.rules_detail).length) {
-    box.appendChild(el("details", { id: "rules-detail" }, el("summary", { style: "font-size:12px" }, `Rules: ${h.rules}`),
+    box.appendChild(el("details", { id: "rules-detail" }, el("summary", { style: "font-size:12px" }, t("Rules: {rules}", { rules: h.rules })),
       el("pre", { class: "rules" }, Object.entries(h.rules_detail).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n"))));
   }
-  if (watching) box.appendChild(el("div", { class: "muted", style: "font-size:12px" }, "Spectator: no concealed tile is ever sent here."));
+  if (watching) box.appendChild(el("div", { class: "muted", style: "font-size:12px" }, t("Spectator: no concealed tile is ever sent here.")));
   if (S.player) box.appendChild(el("div", { class: "linklist" }, el("a", { href: S.player.page, id: "my-page" }, t("Your player page"))));
 }
 
@@ -332,7 +333,7 @@ function renderToggles() {
   for (const [name, label] of Object.entries(TOGGLE_NAMES)) {
     const input = el("input", { type: "checkbox", id: "toggle-" + name, checked: Boolean(S.toggles[name]) });
     input.addEventListener("change", () => send({ type: "toggle", name, value: input.checked }));
-    box.appendChild(el("label", { class: "check", title: "kept by the server, also while you are away" }, input, label));
+    box.appendChild(el("label", { class: "check", title: t("kept by the server, also while you are away") }, input, label));
   }
 }
 
@@ -516,5 +517,5 @@ $("menu-close").addEventListener("click", () => openMenu(false));
 watchLayout(render, $("board"), $("myhand"));
 
 restoreLog();
-if (!tableId) { setStatus("no table in the address"); showRefused("No table in the address."); }
+if (!tableId) { setStatus(t("no table in the address"), "closed"); showRefused(t("No table in the address.")); }
 else connect();
