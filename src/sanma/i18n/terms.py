@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Final
 
 from .lang import Lang
+from .messages import mark
 from .rule_terms import RULE, RULE_VALUE
 from .term import Term, terms_of
 
@@ -327,7 +328,7 @@ def term_name(kind: str, key: str, lang: Lang) -> str:
     the engine's ``suukaikan`` and the keeper's ``four_kans`` are one draw); a key without a term is
     shown as it is, underscores as spaces (a name a newer engine made, an extension's)."""
     t = term(kind, key) or lookup(kind, key)
-    return t.name(lang) if t is not None else key.replace("_", " ")
+    return mark(t.name(lang) if t is not None else key.replace("_", " "), lang)
 
 
 def record_name(kind: str, key: str) -> str | None:
@@ -391,7 +392,7 @@ def tile_name(text: str, lang: Lang) -> str:
     if t.kind >= 27 and not t.is_flower:
         return term_name("tile", f"{t.kind - 26}z", lang)
     if lang == "en":
-        return mpsz
+        return mpsz  # a number tile is its mpsz name in English (and in the pseudo-locale)
     if t.is_flower:
         return f"花{mpsz[0]}"
     suit = {"m": "萬", "p": "筒", "s": "索"}[mpsz[1]]
