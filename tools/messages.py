@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "sanma" / "i18n" / "locale"
 DOMAIN = "sanma"
 LANGS = ("ja",)
-#: tr("..."), tr_n("one", "many", n), sentence(...), sentence_n(...), and the rule fields' docs _f(default, "doc", rows)
-KEYWORDS = {"tr": None, "tr_n": (1, 2), "sentence": None, "sentence_n": (1, 2), "_f": (2,)}
+#: tr("..."), tr_n("one", "many", n), sentence(...), sentence_n(...); the rule fields' docs _f(default, "doc", rows)
+#: and what a preset does where it reads its seed, Reading(preset, kind, seed, line, quote, "reading", ...)
+KEYWORDS = {"tr": None, "tr_n": (1, 2), "sentence": None, "sentence_n": (1, 2), "_f": (2,), "Reading": (6,)}
 
 
 def _method_map() -> tuple[list[tuple[str, str]], dict[str, dict[str, str]]]:

@@ -20,10 +20,21 @@ from __future__ import annotations
 from .lang import LANG_NAMES, LANGS, Lang, choose_lang, current_lang, from_accept_language, is_lang, set_lang
 from .messages import Message, describe, sentence, sentence_n, tr, tr_n
 from .term import Term
-from .terms import TERMS, fu_line, lookup, record_name, round_name, term, term_name, tile_name, yaku_key
+from .terms import (
+    TERMS,
+    fu_line,
+    lookup,
+    record_name,
+    round_name,
+    term,
+    term_name,
+    tile_name,
+    wind_short,
+    yaku_key,
+)
 
 __all__ = [
     "LANGS", "LANG_NAMES", "TERMS", "Lang", "Message", "Term", "choose_lang", "current_lang", "describe",
     "from_accept_language", "fu_line", "is_lang", "lookup", "record_name", "round_name", "sentence", "sentence_n",
-    "set_lang", "term", "term_name", "tile_name", "tr", "tr_n", "yaku_key",
+    "set_lang", "term", "term_name", "tile_name", "tr", "tr_n", "wind_short", "yaku_key",
 ]

@@ -128,6 +128,17 @@ def page_messages(text: str, kind: str) -> list[Found]:
     return sorted(p.found)
 
 
+_DESCRIPTION = re.compile(r'^description\s*=\s*"((?:[^"\\]|\\.)*)"\s*$', re.M)
+
+
+def extract_toml(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+                 ) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel's extraction method for the presets (``babel.cfg``): a preset's ``description``."""
+    text = fileobj.read().decode("utf-8")
+    for m in _DESCRIPTION.finditer(text):
+        yield text.count("\n", 0, m.start()) + 1, "tr", _unescape(m.group(1)), []
+
+
 def extract_pages(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
                   ) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
     """Babel's extraction method for the pages (``babel.cfg``)."""

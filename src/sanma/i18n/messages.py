@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
 import string
 import warnings
 from collections.abc import Iterable, Mapping
@@ -44,6 +45,13 @@ PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
 def pseudo() -> bool:
     """Whether the pseudo-locale is on (``SANMA_PSEUDO=1``: tests that look for untranslated text)."""
     return os.environ.get("SANMA_PSEUDO", "") not in ("", "0")
+
+
+def in_words(lang: Lang) -> bool:
+    """Whether to show a game's or a rule file's keys in words (``tsumo_son`` → ツモ損) rather than as
+    they are written: not in English, where the keys are the words a rule file uses — except in the
+    pseudo-locale, which stands in for another language."""
+    return lang != "en" or pseudo()
 
 
 def mark(text: str, lang: Lang) -> str:
@@ -71,6 +79,8 @@ def _render(value: object, lang: Lang) -> object:
         return value.text(lang)
     if isinstance(value, Term):
         return mark(value.name(lang), lang)
+    if isinstance(value, BaseException):  # an error inside another error's message
+        return describe(value, lang)
     return value
 
 
@@ -174,3 +184,21 @@ def page_catalogue(lang: Lang, sources: Iterable[Path]) -> dict[str, Any]:
                 plurals[msgid] = [mark(f, lang) for f in forms]
     terms = {t.id: mark(t.name(lang), lang) for t in TERMS}
     return {"lang": lang, "messages": messages, "plurals": plurals, "terms": terms}
+
+
+_INNERMOST = re.compile(f"{PSEUDO_OPEN}[^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*{PSEUDO_CLOSE}")
+_WORD = re.compile(r"(?<![\w./:@-])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w/@(-]|[:.][\w/])")
+
+
+def untranslated(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    """The English words of ``text`` (shown in the pseudo-locale) outside its brackets: sentences
+    and terms that were never routed through the catalogue or the vocabulary. Identifiers (with
+    ``_``, digits or ``.``), options, paths and the ``allowed`` words (names a user chose, preset
+    names) are not words."""
+    while True:
+        shorter = _INNERMOST.sub(" ", text)
+        if shorter == text:
+            break
+        text = shorter
+    keep = set(allowed)
+    return [w for w in _WORD.findall(text) if w not in keep]

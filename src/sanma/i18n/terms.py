@@ -26,7 +26,7 @@ from typing import Final
 
 from .lang import Lang
 from .messages import mark
-from .rule_terms import RULE, RULE_VALUE
+from .rule_terms import RULE, RULE_GROUP, RULE_VALUE
 from .term import Term, terms_of
 
 _WINDS_JA = {"E": "東", "S": "南", "W": "西", "N": "北"}
@@ -297,7 +297,8 @@ TABLE: Final = terms_of("table", (
 
 #: every term
 TERMS: Final[tuple[Term, ...]] = (*YAKU, *FU, *LIMIT, *WIND, *HONOUR, *SUIT, *SEAT, *CALL, *DRAW, *RESULT,
-                                  *PENALTY, *PENALTY_EFFECT, *CHOMBO_REASON, *TABLE, *RULE, *RULE_VALUE)
+                                  *PENALTY, *PENALTY_EFFECT, *CHOMBO_REASON, *TABLE, *RULE, *RULE_VALUE,
+                                  *RULE_GROUP)
 #: kind -> key -> term
 BY_KEY: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType({
     kind: MappingProxyType({t.key: t for t in TERMS if t.kind == kind}) for kind in dict.fromkeys(t.kind for t in TERMS)
@@ -407,6 +408,11 @@ def fu_line(line: str, lang: Lang) -> str:
     if not rest:
         return word
     return f"{tile_name(rest, lang)}の{word}" if lang == "ja" else f"{word} {tile_name(rest, lang)}"
+
+
+def wind_short(wind: str, lang: Lang) -> str:
+    """A wind as a seat's short label: the letter in English (``S``), the kanji in Japanese (``南``)."""
+    return wind if lang == "en" else term_name("wind", wind, lang)
 
 
 def round_name(wind: str, number: int, lang: Lang, honba: int = 0) -> str:
