@@ -225,3 +225,19 @@ def test_every_command_takes_lang() -> None:
     for path in paths:
         r = runner.invoke(app, [*path, "--help"])
         assert r.exit_code == 0 and "--lang" in r.output, path
+
+
+def test_the_japanese_readme_shows_what_the_command_prints() -> None:
+    """README.ja.md's example output is the command's output (its Python example runs as a doctest)."""
+    import re
+
+    from sanma.cli import COMMANDS
+
+    text = (ROOT / "README.ja.md").read_text(encoding="utf-8")
+    command = re.search(r"\.venv/bin/sanma (score [^\n]*--lang ja)\n", text)
+    shown = re.search(r"```text\n(.*?)```", text, re.S)
+    assert command and shown
+    r = runner.invoke(app, command.group(1).split(), env={"COLUMNS": "100"})
+    assert r.exit_code == 0
+    assert [line.strip() for line in r.output.splitlines()] == [line.strip() for line in shown.group(1).splitlines()]
+    assert set(re.findall(r"\.venv/bin/sanma (\w+)", text)) <= set(COMMANDS)

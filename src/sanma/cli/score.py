@@ -132,6 +132,7 @@ def print_score(s: Score, rules_name: str, *, honba: int = 0, kyotaku: int = 0, 
                 winner: str | None = None) -> None:
     """Readable result in a player's words (the words ``sanma play`` uses): yaku table, fu
     breakdown, value and payments, the winner's honba (P43, P44) and riichi sticks (P48) apart."""
+    from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -141,7 +142,8 @@ def print_score(s: Score, rules_name: str, *, honba: int = 0, kyotaku: int = 0, 
     lang = current_lang()
     con = Console(highlight=False, markup=False)  # a rule set's name is never markup (issue 14 item 11)
     how = term_name("result", "tsumo" if s.tsumo else "ron", lang)
-    t = Table(title=tr("{how} — {rules} rules", how=how, rules=rules_name), show_header=True)
+    title = tr("{how} — {rules} rules", how=how, rules=rules_name)
+    t = Table(title=title, show_header=True, min_width=cell_len(title) + 2)  # the title on one line
     t.add_column(tr("yaku"))
     t.add_column(tr("han"), justify="right")
     for y in s.yaku:
