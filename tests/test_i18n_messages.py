@@ -241,3 +241,24 @@ def test_the_japanese_readme_shows_what_the_command_prints() -> None:
     assert r.exit_code == 0
     assert [line.strip() for line in r.output.splitlines()] == [line.strip() for line in shown.group(1).splitlines()]
     assert set(re.findall(r"\.venv/bin/sanma (\w+)", text)) <= set(COMMANDS)
+
+
+def test_help_and_usage_errors_speak_the_command_language() -> None:
+    """--help (every command's description and options) and the option parser's own refusals
+    (click's and Typer's) in Japanese with --lang ja; back in English without it."""
+    import re
+
+    ja = runner.invoke(app, ["score", "--help", "--lang", "ja"], env={"COLUMNS": "200"})
+    assert ja.exit_code == 0
+    assert "使い方:" in ja.output and "あがり牌。例: 9m。" in ja.output and "オプション" in ja.output
+    en = runner.invoke(app, ["score", "--help"], env={"COLUMNS": "200"})
+    assert "Usage:" in en.output and "The winning tile, e.g. 9m." in en.output
+    top = runner.invoke(app, ["--help", "--lang", "ja"], env={"COLUMNS": "200"})
+    for line in top.output.splitlines():  # every command's one-line description is Japanese
+        m = re.match(r"│ (\w+)\s{2,}(.+?)\s*│$", line)
+        if m and m.group(1) not in ("--version", "--lang", "--help"):
+            assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", m.group(2)), line
+    bad = runner.invoke(app, ["score", "19m", "--win", "1m", "--nope", "--lang", "ja"])
+    assert bad.exit_code == 2 and "オプション '--nope' はありません。" in bad.output
+    bad = runner.invoke(app, ["score", "19m", "--lang", "ja"])
+    assert bad.exit_code == 2 and "オプションがありません '--win'." in bad.output

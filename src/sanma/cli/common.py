@@ -69,8 +69,14 @@ LANG_HELP = "Language of what the command says: ja or en (default: SANMA_LANG, t
 
 
 def use_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Set the command's language as the command line is read (eager: before anything is said)."""
+    """Set the command's language as the command line is read (eager: before anything is said),
+    click's and Typer's own refusals included (cli/usage.py)."""
+    from .usage import install
+
+    if value is None and "sanma_lang" in ctx.find_root().meta:
+        return value  # the root group found the command line's --lang already (LangGroup.parse_args)
     set_lang(choose_lang(value))
+    install()
     return value
 
 
@@ -89,10 +95,36 @@ def with_lang(command: click.Command) -> click.Command:
     return command
 
 
+def lang_in(args: list[str]) -> str | None:
+    """The ``--lang X`` (or ``--lang=X``) anywhere on a command line, or None."""
+    for i, a in enumerate(args):
+        if a == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith("--lang="):
+            return a.partition("=")[2]
+        if a == "--":
+            break
+    return None
+
+
 class LangGroup(TyperGroup):
     """The ``sanma`` group: every sub-command it hands out takes ``--lang`` after its name
-    (``sanma score ... --lang ja``), whichever module registered it."""
+    (``sanma score ... --lang ja``), whichever module registered it, and speaks that language from
+    the start — its help and the option parser's own refusals included (cli/usage.py)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from .usage import install, localize
+
+        lang = lang_in(args)
+        set_lang(choose_lang(lang))  # before click reads anything it may refuse
+        install()
+        localize(self)
+        if lang is not None:
+            ctx.meta["sanma_lang"] = lang
+        return super().parse_args(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from .usage import localize
+
         command = super().get_command(ctx, cmd_name)
-        return None if command is None else with_lang(command)
+        return None if command is None else localize(with_lang(command))

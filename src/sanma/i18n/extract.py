@@ -149,3 +149,62 @@ def extract_pages(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options:
             yield line, "tr", msgid, []  # the keywords of Python's tr() and tr_n() (tools/messages.py)
         else:
             yield line, "tr_n", (msgid, plural), []
+
+
+def _is_command(node: Any, registered: set[str]) -> bool:
+    """A function Typer shows: decorated or registered as a command or a callback, or taking typer
+    options or arguments."""
+    import ast
+
+    if not isinstance(node, ast.FunctionDef):
+        return False
+    if node.name in registered or any(
+            isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr in ("command", "callback")
+            for d in node.decorator_list):
+        return True
+    for a in (*node.args.args, *node.args.kwonlyargs):
+        if a.annotation is not None and any(isinstance(n, ast.Attribute) and n.attr in ("Option", "Argument")
+                                            for n in ast.walk(a.annotation)):
+            return True
+    return False
+
+
+def cli_help(text: str) -> list[tuple[int, str]]:
+    """``(line, text)`` of every help text of a command module: each ``help="..."`` of an option, an
+    argument or a Typer app (a literal; one built from names at run time stays as it is), and each
+    command's docstring as Typer shows it (cleaned like ``inspect.getdoc``)."""
+    import ast
+
+    tree = ast.parse(text)
+    out: list[tuple[int, str]] = []
+    registered = {n.args[0].id for n in ast.walk(tree)  # app.command("name")(function)
+                  if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name)
+                  and isinstance(n.func, ast.Call) and isinstance(n.func.func, ast.Attribute)
+                  and n.func.func.attr in ("command", "callback")}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.arg == "help" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                    out.append((kw.value.lineno, kw.value.value))
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str) \
+                and any(isinstance(t, ast.Name) and t.id.endswith("_HELP") for t in node.targets):
+            out.append((node.value.lineno, node.value.value))  # a help text shared by several options
+        if isinstance(node, ast.FunctionDef) and _is_command(node, registered):
+            doc = ast.get_docstring(node, clean=True)
+            if doc:
+                out.append((node.lineno, doc))
+    return sorted(out)
+
+
+def extract_cli_help(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
+    """Babel's extraction method for the command modules (``babel.cfg``): their sentences, as the
+    Python extractor finds them, and their help texts (:func:`cli_help`; shown by ``--help`` in the
+    command's language, sanma/cli/usage.py)."""
+    import io
+
+    from babel.messages.extract import extract_python
+
+    source = fileobj.read()
+    yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)
+    for line, text in cli_help(source.decode("utf-8")):
+        yield line, "tr", text, []
