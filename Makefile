@@ -13,7 +13,7 @@ NATIVE_SOURCES := $(shell $(PYTHON) tools/build_native.py --sources)
 LOCALE := src/sanma/i18n/locale
 CATALOGUES := $(patsubst %.po,%.mo,$(wildcard $(LOCALE)/*/LC_MESSAGES/sanma.po))
 
-.PHONY: install native native-sources run test lint typecheck bench docs messages clean
+.PHONY: install native native-sources run test test-fast lint typecheck bench docs messages clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -55,6 +55,12 @@ lint: install
 
 test: install lint
 	$(PY) -m pytest -q
+
+# The pure layers and unit tests in under a minute (tests/conftest.py says what is slow); `make test`
+# before landing.
+test-fast: install
+	$(PY) -m ruff check src tests benchmarks
+	$(PY) -m pytest -q -m "not slow"
 
 bench: install
 	$(PY) benchmarks/run.py
