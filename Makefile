@@ -66,7 +66,8 @@ bench: install
 	$(PY) benchmarks/run.py
 
 docs: install
-	$(PY) -m sanma rules docs > docs/RULES.md
+	$(PY) -m sanma rules docs --lang en > docs/RULES.md
+	$(PY) -m sanma rules docs --lang ja > docs/RULES.ja.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info src/sanma/_compiled $(CATALOGUES)

@@ -262,3 +262,31 @@ def test_help_and_usage_errors_speak_the_command_language() -> None:
     assert bad.exit_code == 2 and "オプション '--nope' はありません。" in bad.output
     bad = runner.invoke(app, ["score", "19m", "--lang", "ja"])
     assert bad.exit_code == 2 and "オプションがありません '--win'." in bad.output
+
+
+def test_no_sentence_hides_inside_an_f_string() -> None:
+    """Babel does not look inside an f-string's expressions: a tr() or sentence() written there would
+    never reach the catalogue (and stay English in every language)."""
+    import ast
+
+    hidden = []
+    for path in sorted((ROOT / "src" / "sanma").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in (
+                            "tr", "tr_n", "sentence", "sentence_n"):
+                        hidden.append(f"{path.name}:{inner.lineno}")
+    assert hidden == []
+
+
+def test_the_japanese_rules_reference_is_generated_and_current() -> None:
+    """docs/RULES.ja.md is `sanma rules docs --lang ja` (make docs writes both): every field by its
+    Japanese name and meaning, the seed readings quoting the seeds in their own words."""
+    from sanma.rules.docs import render
+
+    text = render("ja")
+    assert (ROOT / "docs" / "RULES.ja.md").read_text(encoding="utf-8") == text
+    assert "| `kuitan` 喰い断 |" in text and "「1,000点以下でうっかりリーチを掛けたときは" in text
+    assert runner.invoke(app, ["rules", "docs", "--lang", "ja"]).stdout == text
+    assert render("en") == (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")  # English unchanged

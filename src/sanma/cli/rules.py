@@ -150,5 +150,7 @@ def _plain(value: Any) -> str:
 @rules_app.command("docs")
 def docs() -> None:
     """Print docs/RULES.md (generated from the schema and the presets)."""
+    from ..i18n import current_lang
+
     with cli_errors():
-        typer.echo(render(), nl=False)
+        typer.echo(render(current_lang()), nl=False)
