@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..errors import HandError, ScoringError
+from ..i18n.messages import sentence
 from ..rules import Rules
 from ..scoring import Score, score_hand
 from ..tiles import parse_tiles, to_mpsz
@@ -24,7 +25,8 @@ def _meld(kind: str, text: str) -> str:
     if len(tiles) == 1:
         tiles = tiles * size
     if len(tiles) != size:
-        raise HandError(f"--{kind} {text!r}: give one tile or all {size}")
+        raise HandError(sentence("--{kind} {text!r}: give one tile or all {size}",
+                                 kind=kind, text=text, size=size))
     return f"{kind}:{to_mpsz(tiles)}"
 
 
@@ -109,10 +111,12 @@ def score_request(
     """``sanma score``'s options → ``score_hand`` (melds given as ``--pon 5z`` etc.); ``flags`` are ``FLAGS``."""
     unknown = sorted(set(flags) - set(FLAGS))
     if unknown:
-        raise HandError(f"unknown situation flag {unknown[0]!r}; the flags are: {', '.join(FLAGS)}")
+        raise HandError(sentence("unknown situation flag {unknown!r}; the flags are: {items}",
+                                 unknown=unknown[0], items=', '.join(FLAGS)))
     ura = tuple(ura)
     if ura and not (flags.get("riichi") or flags.get("double_riichi") or flags.get("open_riichi")):
-        raise ScoringError(f"--ura {' '.join(ura)} without --riichi: ura dora count only for a riichi winner")
+        raise ScoringError(sentence("--ura {items} without --riichi: ura dora count only for a riichi winner",
+                                    items=' '.join(ura)))
     melds = [_meld("pon", t) for t in pon]
     melds += [_meld("kan", t) for t in kan]
     melds += [_meld("ankan", t) for t in ankan]
