@@ -18,7 +18,7 @@ CATALOGUES := $(patsubst %.po,%.mo,$(wildcard $(LOCALE)/*/LC_MESSAGES/sanma.po))
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,ray]'
+	$(PY) -m pip install -q -e '.[dev,ray,postgres]'
 	touch $(STAMP)
 
 # A failed compile is not fatal: sanma then runs in pure Python (and the next make tries again).
