@@ -113,7 +113,10 @@ class Message:
             words = cat.ngettext(self.template, self.plural, self.n if self.n is not None else 1)
         else:
             words = cat.gettext(self.template)
-        return mark(fill(words, self.params, lang), lang)
+        try:
+            return mark(fill(words, self.params, lang), lang)
+        except (KeyError, IndexError, ValueError):  # a translation naming a parameter wrongly: say the English
+            return mark(str(self), lang)
 
     def __str__(self) -> str:
         return fill(self.plural if self.plural is not None and self.n != 1 else self.template, self.params, "en")
