@@ -111,7 +111,7 @@ def test_unknown_field_suggests_the_closest_not_every_field(tmp_path: Path) -> N
     assert "unknown field 'honba_rom'" in m and "did you mean 'honba_ron'?" in m
     assert "sanma rules show" in m and "noten_amount" not in m and len(m) < len(str(tmp_path)) + 200
     m = error(tmp_path, "honba_everything_else_entirely = 600\n")
-    assert "fields like it: 'honba_ron', 'honba_tsumo'" in m, m
+    assert "names like it: 'honba_ron', 'honba_tsumo'" in m, m
     assert "did you mean 'extends'?" in error(tmp_path, "extend = 'tenhou'\n")
 
 

@@ -33,9 +33,11 @@ from ..formats import GameRecord, read_record
 from ..formats.writers import write_mjai
 from ..game.engine import Game
 from ..game.view import public_seats, seat_view, spectator_view
+from ..i18n import sentence, tr
 from ..replay import GameReplay, hand_label, replay_record, round_indexes, rules_for
 from ..rules import Rules
 from ..tiles import SEATS
+from .i18n import error_response
 from .results import hand_result, settlement
 from .tables import TableError, Tables
 
@@ -175,18 +177,21 @@ def replay_json(record: GameRecord, rules: Rules | None = None, source: str = ""
 
 def _read(raw: bytes, name: str) -> GameRecord | JSONResponse:
     if len(raw) > MAX_RECORD:
-        return JSONResponse({"error": f"record too large ({len(raw)} bytes; at most {MAX_RECORD})"}, status_code=413)
+        return error_response(sentence("record too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
+                                       limit=MAX_RECORD), 413)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        return JSONResponse({"error": f"the record is not UTF-8 text (byte {e.start})"}, status_code=400)
+        return error_response(sentence("the record is not UTF-8 text (byte {start})", code="record", start=e.start),
+                              400)
     if not text.strip():
-        return JSONResponse({"error": "the record is empty"}, status_code=400)
+        return error_response(sentence("the record is empty", code="record"), 400)
     # bytes, never a str: read_record takes a short string for a file path to open
     rec = read_record(text.encode("utf-8"))
     if not rec.kyoku:
-        reason = rec.errors[0] if rec.errors else "no hand in it"
-        return JSONResponse({"error": f"{name}: not a record sanma can read: {reason}"}, status_code=400)
+        reason = rec.errors[0] if rec.errors else sentence("no hand in it")
+        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
+                                       reason=reason), 400)
     return rec
 
 
@@ -199,7 +204,7 @@ async def replay_page() -> FileResponse:
 @router.post("/api/replays")
 async def api_replay(request: Request) -> JSONResponse:
     """Replay an uploaded record (the request body) through the engine, step by step."""
-    name = request.query_params.get("name", "")[:200] or "uploaded record"
+    name = request.query_params.get("name", "")[:200] or tr("uploaded record")
     rec = _read(await request.body(), name)
     if isinstance(rec, JSONResponse):
         return rec
@@ -213,7 +218,7 @@ async def api_table_replay(request: Request, table_id: str) -> JSONResponse:
     try:
         table, events = tables.finished_events(table_id)
     except TableError as e:
-        return JSONResponse({"error": str(e)}, status_code=e.status)
+        return error_response(e, e.status)
     rec = read_record(write_mjai(events).encode("utf-8"))
     out = replay_json(rec, table.rules, source=f"table {table_id}")
     out["table"] = table_id
