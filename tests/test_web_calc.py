@@ -188,7 +188,7 @@ def test_a_rule_file_is_checked_before_a_table_is_made_of_it(client: TestClient)
     named = client.post("/api/rules/check", json={"rules_toml": 'extends = "tenhou"\nname = "club"\n'}).json()
     assert named["valid"] and named["named"] and named["name"] == "club" and named["changed"] == []
     bad = client.post("/api/rules/check", json={"rules_toml": 'extends = "tenhou"\nhonba_rn = 1\n'})
-    assert bad.status_code == 200 and bad.json() == {"valid": False, "error": bad.json()["error"]}
+    assert bad.status_code == 200 and bad.json() == {"valid": False, "error": bad.json()["error"], "code": "rules"}
     assert "unknown field 'honba_rn' (did you mean 'honba_ron'?)" in bad.json()["error"]
     for body in ({"rules": "tenhou"}, {"rules_toml": 3}, [1]):
         r = client.post("/api/rules/check", json=body)
