@@ -192,4 +192,4 @@ def test_a_rule_file_is_checked_before_a_table_is_made_of_it(client: TestClient)
     assert "unknown field 'honba_rn' (did you mean 'honba_ron'?)" in bad.json()["error"]
     for body in ({"rules": "tenhou"}, {"rules_toml": 3}, [1]):
         r = client.post("/api/rules/check", json=body)
-        assert r.status_code == 400 and set(r.json()) == {"error"}
+        assert r.status_code == 400 and set(r.json()) == {"error", "code"}
