@@ -183,6 +183,9 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         for score in state["scores"]:
             assert f"{score:,}" in final
         assert player.done.get("result", 0) >= 6, player.done  # East and South: six hands at least
+        # issue 18 item 1: every hand's card was seen, the last one included (the final settlement came 3 ms
+        # after it and replaced it), and only then the settlement
+        assert player.done["result"] == state["hands"], (player.done, state["hands"])
         assert player.done.get("riichi") and player.done.get("win"), player.done  # riichi mode and a win, clicked
         # the finished game in the replay viewer, every hand open, with its downloads
         page.click("#game-result a[href^='/replay']")
