@@ -71,6 +71,9 @@ LOOK = """() => {
     buttons,
     tiles: [...document.querySelectorAll('.hand-zone.bottom .tilebox.mine:not(.disabled)')].map(rect),
     riichi: [...document.querySelectorAll('.hand-zone.bottom .tilebox.riichi-ok')].map(rect),
+    waits: document.querySelectorAll('#waits .wait').length,
+    counted: [...document.querySelectorAll('#waits .tilecount')].filter((e) => /^×\d$/.test(e.textContent)).length,
+    inRiichi: !!document.querySelector('#waits .badge'),
   };
 }"""
 
@@ -96,6 +99,10 @@ class Player:
         buttons = look["buttons"]
         if look["over"]:
             return "over"
+        if look["waits"]:  # each wait with its copies left, also while the seat in riichi holds its draw
+            self.count("waits-counted" if look["counted"] == look["waits"] else "waits-uncounted")
+            if look["inRiichi"] and look["tiles"] and self.count("waits-in-riichi") == 1:
+                shot(p, "riichi-waits")
         if look["result"]:
             if self.count("result") == 1:
                 shot(p, "hand-result")
@@ -186,6 +193,8 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         # issue 18 item 1: every hand's card was seen, the last one included (the final settlement came 3 ms
         # after it and replaced it), and only then the settlement
         assert player.done["result"] == state["hands"], (player.done, state["hands"])
+        assert player.done.get("waits-counted") and not player.done.get("waits-uncounted"), player.done
+        assert player.done.get("waits-in-riichi"), player.done
         assert player.done.get("riichi") and player.done.get("win"), player.done  # riichi mode and a win, clicked
         # the finished game in the replay viewer, every hand open, with its downloads
         page.click("#game-result a[href^='/replay']")

@@ -23,17 +23,19 @@ False
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..tiles import Tile
 from .actions import Action
+from .legal import visible_counts
 
 if TYPE_CHECKING:
     from .engine import Game
     from .seat import CalledMeld
 
 HIDDEN = "?"  # a tile the seat may not see
+COPIES = 4  # copies of each kind in the set (P01; red fives are copies of their kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +123,9 @@ class SeatView:
     legal_actions: tuple[Action, ...]
     seats: tuple[SeatPublic, ...]
     done: bool
+    # per wait, the copies of its kind this seat cannot see (four less its hand, the rivers, melds,
+    # kita and indicators: ``legal.visible_counts``); what the table shows beside each wait (issue 18)
+    waits_left: tuple[int, ...] = ()
 
     @property
     def closed_hand(self) -> tuple[Tile, ...]:
@@ -156,6 +161,7 @@ class SeatView:
             "closed_hand": [t.mjai for t in closed],
             "drawn": self.drawn.mjai if self.drawn is not None else None,
             "waits": [t.mjai for t in self.waits],
+            "waits_left": list(self.waits_left),
             "furiten": self.furiten,
             "riichi": self.riichi,
             "seats": seats_json if seats_json is not None else [s.to_json() for s in self.seats],
@@ -229,8 +235,18 @@ def seat_view(game: Game, seat: int, public: tuple[SeatPublic, ...] | None = Non
     me = game.seats[seat]
     drawn = game._drawn if game._drawn is not None and game._turn == seat and not game._pending else None
     waits = tuple(Tile(k) for k in me.waits) if sum(me.counts) % 3 == 1 else ()
-    return _table(game, seat, tuple(me.hand), drawn, waits, bool(waits) and game.furiten(seat), me.riichi,
+    view = _table(game, seat, tuple(me.hand), drawn, waits, bool(waits) and game.furiten(seat), me.riichi,
                   game.legal_actions(seat), public)
+    return replace(view, waits_left=waits_left(game, seat, waits)) if waits else view
+
+
+def waits_left(game: Game, seat: int, waits: tuple[Tile, ...]) -> tuple[int, ...]:
+    """Per wait, the copies of its kind ``seat`` cannot see: four, less the copies in its own hand and
+    those on the table for everyone (``legal.visible_counts``), never below 0."""
+    seen = visible_counts(game.seats, game.wall.dora_indicators)
+    for t in game.seats[seat].hand:
+        seen[t.kind] += 1
+    return tuple(max(0, COPIES - seen[w.kind]) for w in waits)
 
 
 def spectator_view(game: Game, public: tuple[SeatPublic, ...] | None = None) -> SeatView:
