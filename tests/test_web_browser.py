@@ -61,7 +61,7 @@ def test_calculator_page_scores_like_the_api(browser: Any, tmp_path: Path) -> No
 
 
 # One look at the page per step (each Playwright call is a round trip; the machine is busy).
-LOOK = """() => {
+LOOK = r"""() => {
   const rect = (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
   const buttons = {};
   for (const b of document.querySelectorAll('#prompt button')) buttons[b.dataset.action] ??= rect(b);
@@ -336,9 +336,10 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         page.goto(base + "/")
         page.wait_for_selector("#rules option", state="attached")
         page.select_option("#rules", "kansai")
-        page.wait_for_function("document.getElementById('rules-text').textContent.includes('flowers')")
+        page.wait_for_selector("#rules-text tr[data-field='flowers']", state="attached")
         page.set_input_files("#rulefile", str(rules))
-        page.wait_for_function("document.getElementById('rules-text').textContent.includes('honba_ron = 1500')")
+        page.wait_for_selector("#rules-text tr.changed[data-field='honba_ron']", state="attached")
+        assert (page.text_content("#rules-text tr.changed[data-field='honba_ron'] td") or "").startswith("1,500 ")
         page.select_option("#seat-1", "mjai")
         page.select_option("#seat-2", "efficient")
         page.fill("#name-0", "Aiko")
@@ -356,8 +357,9 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         plain = tmp_path / "thursday.toml"
         plain.write_text('extends = "tenhou"\nhonba_ron = 1200\n', encoding="utf-8")
         page.set_input_files("#rulefile", str(plain))
-        page.wait_for_function(
-            "document.getElementById('rules-text').textContent.includes('honba_ron = 1200   (tenhou: 200)')")
+        page.wait_for_function("(document.querySelector(\"#rules-text tr.changed[data-field='honba_ron'] td\") || {})"
+                               ".textContent === '1,200 (tenhou: 200)'")
+        assert page.locator("#rules-changed tr").count() == 1
         assert "thursday" in (page.text_content("#rules-desc") or "")
         page.click("#create")
         page.wait_for_function(f"document.getElementById('created-id').textContent !== '{table_id}'")

@@ -1,5 +1,6 @@
 // The lobby: create a table (rules, seats, seed, clock), hand out the invite links, list the games.
 import { el, getJSON, postJSON, displayName, myPlayer, myName, setMyName } from "/static/common.js";
+import { t, tn } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const KINDS = [["human", "a person"], ["efficient", "bot: efficient"], ["defensive", "bot: defensive"],
@@ -11,7 +12,27 @@ let ruleCheck = null;
 
 function abs(url) { return new URL(url, location.href).href; }
 
-function fieldLines(fields) { return Object.entries(fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n"); }
+/** The rule sheet the server gives (every field in words, in the page's language: what `sanma rules
+ * show NAME` prints), grouped; each field names its key for rule-file writers. ``changed``: the fields
+ * an uploaded file changes from its base (field → the base's value), listed first and marked. */
+function sheetEl(sheet, changed = new Map(), base = "") {
+  const rows = (fields) => fields.map((f) => el("tr", { "data-field": f.name, class: changed.has(f.name) ? "changed" : "", title: f.meaning || "" },
+    el("th", {}, f.label, el("span", { class: "key" }, f.name)),
+    el("td", {}, f.value, changed.has(f.name) ? el("span", { class: "was" }, ` (${base}: ${JSON.stringify(changed.get(f.name))})`) : null)));
+  const all = sheet.groups.flatMap((g) => g.fields);
+  const out = [];
+  if (changed.size) {
+    out.push(el("h4", {}, t("Changed from {base}", { base })));
+    out.push(el("table", { class: "sheet", id: "rules-changed" }, rows(all.filter((f) => changed.has(f.name)))));
+  }
+  for (const g of sheet.groups) out.push(el("h4", {}, g.title), el("table", { class: "sheet" }, rows(g.fields)));
+  const yaku = sheet.yaku.map((y) => `${y.label} ${y.closed}/${y.open || "–"}`);
+  if (yaku.length) out.push(el("h4", {}, t("Yaku (han closed/open)")), el("p", { class: "small", id: "rules-yaku" }, yaku.join(", ")));
+  const yakuman = sheet.yakuman.map((y) => y.multiplier > 1 ? `${y.label} ×${y.multiplier}` : y.label);
+  if (yakuman.length) out.push(el("h4", {}, t("Yakuman")), el("p", { class: "small" }, yakuman.join(", ")));
+  if (sheet.off.length) out.push(el("p", { class: "small muted" }, t("Not played: {names}", { names: sheet.off.join(", ") })));
+  return out;
+}
 
 async function showRules() {
   const text = $("rules-text");
@@ -22,22 +43,23 @@ async function showRules() {
     if (!ruleCheck.valid) {
       $("rules-desc").innerHTML = "";
       $("rules-desc").appendChild(el("span", { class: "error", id: "rules-error" }, ruleCheck.error));
-      text.textContent = "";
+      text.innerHTML = "";
       $("create").disabled = true;
       return;
     }
     const name = ruleCheck.named ? ruleCheck.name : ruleFile.replace(/\.[^.]*$/, "");
+    const n = ruleCheck.changed.length;
     $("rules-desc").textContent = `${name}: ${ruleCheck.description || ""}` +
-      (ruleCheck.changed.length ? ` — ${ruleCheck.changed.length} change(s) from ${ruleCheck.extends}` : "");
-    const changed = ruleCheck.changed.map((c) => `${c.field} = ${JSON.stringify(c.value)}   (${ruleCheck.extends}: ${JSON.stringify(c.base)})`);
-    text.textContent = (changed.length ? `# changed from ${ruleCheck.extends}\n${changed.join("\n")}\n\n# every rule\n` : "") +
-      fieldLines(ruleCheck.fields);
+      (n ? " — " + tn("{n} change from {base}", "{n} changes from {base}", n, { n, base: ruleCheck.extends }) : "");
+    text.innerHTML = "";
+    text.append(...sheetEl(ruleCheck.sheet, new Map(ruleCheck.changed.map((c) => [c.field, c.base])), ruleCheck.extends));
     return;
   }
   try {
     const r = await getJSON(`/api/rules/${encodeURIComponent($("rules").value)}`);
     $("rules-desc").textContent = r.description || "";
-    text.textContent = fieldLines(r.fields);
+    text.innerHTML = "";
+    text.append(...sheetEl(r.sheet));
   } catch (e) { $("rules-desc").textContent = e.message; }
 }
 
