@@ -1,4 +1,5 @@
-"""Bots: seeded, deterministic players behind one protocol, made by name.
+"""Bots: seeded, deterministic players behind one interface (``Bot``), made by name and driven
+by one loop (``Driver``).
 
 >>> bot = make_bot("efficient", seed=1)
 >>> bot.name, sorted(BOTS)
@@ -22,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import SanmaError
 from ..rules.schema import Rules
-from .base import Bot, HandView, Observation, read_observation
+from .base import Bot, HandView, read_view
+from .drive import Driver
 from .simple import RandomBot, TsumogiriBot
 
 if TYPE_CHECKING:
@@ -97,12 +99,12 @@ __all__ = [
     "MJAI_PREFIX",
     "Bot",
     "DefensiveBot",
+    "Driver",
     "EfficientBot",
     "HandView",
-    "Observation",
     "RandomBot",
     "TsumogiriBot",
     "UnknownBotError",
     "make_bot",
-    "read_observation",
+    "read_view",
 ]

@@ -28,7 +28,7 @@ whose uma is paid in chips), losing them costs more:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -36,6 +36,7 @@ from ..errors import SanmaError
 from ..game.flow import hands_left, is_opening_hand
 from ..game.payout import Hora, Win, chiicha_chips, expected_win_chips, game_end_payments, settle_hora
 from ..game.settle import bust_chips_owed, final_result, is_bust
+from ..game.view import SeatView
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, basic_points, payments, score_from_han, score_hand
@@ -66,16 +67,19 @@ class Table:
         return seat_wind(seat, self.dealer)
 
 
-def table_of(obs: Mapping[str, Any], rules: Rules, chip_points: float = CHIP_POINTS) -> Table:
-    """The :class:`Table` of a ``Game.observation``; a chip is worth ``rules.chip_points`` when the
-    rules convert chips, else the bot's own ``chip_points``."""
-    round_index = obs.get("round_index")
-    if round_index is None:  # an observation from before the key existed: the first lap of that wind
-        wind = obs["round_wind"]
-        round_index = rules.round_winds.index(wind) if wind in rules.round_winds else len(rules.round_winds)
-    return Table(seat=obs["seat"], dealer=obs["dealer"], scores=tuple(obs["scores"]), honba=obs["honba"],
-                 kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]),
-                 opening=is_opening_hand(round_index, obs["kyoku"] - 1), chip_points=rules.chip_points or chip_points)
+def table_of(view: SeatView, rules: Rules, chip_points: float = CHIP_POINTS) -> Table:
+    """The :class:`Table` of a seat's view; a chip is worth ``rules.chip_points`` when the rules
+    convert chips, else the bot's own ``chip_points``."""
+    return Table(seat=_seat(view), dealer=view.dealer, scores=view.scores, honba=view.honba,
+                 kyotaku=view.kyotaku, hands_left=hands_left(rules, view.round_index, view.kyoku),
+                 opening=is_opening_hand(view.round_index, view.kyoku - 1),
+                 chip_points=rules.chip_points or chip_points)
+
+
+def _seat(view: SeatView) -> int:
+    if view.seat is None:
+        raise ValueError("a seat's view is needed, not a spectator's")
+    return view.seat
 
 
 def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: float = 0.0) -> float:
@@ -173,27 +177,26 @@ class HandTiles:
     flowers: int
 
 
-def hand_tiles(obs: Mapping[str, Any], discard: int | None = None) -> HandTiles:
-    """The observing seat's tiles; ``discard`` (a kind) is taken out (a plain five before a red)."""
-    tiles = sorted((Tile.from_mjai(n) for n in obs["hand"]), key=lambda t: (t.kind, not t.red))
+def hand_tiles(view: SeatView, discard: int | None = None) -> HandTiles:
+    """The viewing seat's tiles; ``discard`` (a kind) is taken out (a plain five before a red)."""
+    tiles = sorted(view.hand, key=lambda t: (t.kind, not t.red))
     if discard is not None:
         at = max(i for i, t in enumerate(tiles) if t.kind == discard)
         tiles = tiles[:at] + tiles[at + 1:]
-    me = obs["seats"][obs["seat"]]
-    melds = tuple(Meld(m["type"], tuple(Tile.from_mjai(n) for n in m["tiles"])) for m in me["melds"])
+    me = view.seats[_seat(view)]
+    melds = tuple(Meld(m.type, m.tiles) for m in me.melds)
     return HandTiles(tuple(t for t in tiles if not t.is_flower), melds, all(m.type == "ankan" for m in melds),
-                     me["kita"], me["flowers"])
+                     me.kita, me.flowers)
 
 
-def tenpai_value(rules: Rules, obs: Mapping[str, Any], table: Table, hand: HandTiles, wait: int,
+def tenpai_value(rules: Rules, view: SeatView, table: Table, hand: HandTiles, wait: int,
                  discarder: int, riichi: bool) -> WinValue:
     """The worth of winning on ``wait``: by ron from ``discarder`` and by tsumo, declaring riichi
     first when ``riichi``. Ura dora and chips count by expectation."""
     me = table.seat
-    indicators = [Tile.from_mjai(n) for n in obs["dora_indicators"]]
     common: dict[str, Any] = {
-        "melds": hand.melds, "riichi": riichi, "seat_wind": table.wind(me), "round_wind": obs["round_wind"],
-        "dora_indicators": [t for t in indicators if not t.is_flower], "kita": hand.kita,
+        "melds": hand.melds, "riichi": riichi, "seat_wind": table.wind(me), "round_wind": view.round_wind,
+        "dora_indicators": [t for t in view.dora_indicators if not t.is_flower], "kita": hand.kita,
         "flowers": hand.flowers, "honba": table.honba, "kyotaku": table.kyotaku + riichi, "rules": rules,
     }
     win = Tile(wait)
@@ -261,27 +264,25 @@ def dora_per_copy(rules: Rules, dora: Sequence[int]) -> list[float]:
     return out
 
 
-def own_dora(rules: Rules, obs: Mapping[str, Any], dora: Sequence[int]) -> int:
-    """Dora the observing seat holds: its tiles and melds, red fives, kita (P16)."""
-    me = obs["seats"][obs["seat"]]
-    names = list(obs["hand"]) + [n for m in me["melds"] for n in m["tiles"]]
-    kita: int = me["kita"]
-    return sum(tile_dora(rules, Tile.from_mjai(n), dora) for n in names) + kita * rules.kita_dora
+def own_dora(rules: Rules, view: SeatView, dora: Sequence[int]) -> int:
+    """Dora the viewing seat holds: its tiles and melds, red fives, kita (P16)."""
+    me = view.seats[_seat(view)]
+    tiles = list(view.hand) + [t for m in me.melds for t in m.tiles]
+    return sum(tile_dora(rules, t, dora) for t in tiles) + me.kita * rules.kita_dora
 
 
-def threat_han(rules: Rules, obs: Mapping[str, Any], seat: int, unseen: Sequence[int], dora: Sequence[int]) -> float:
+def threat_han(rules: Rules, view: SeatView, seat: int, unseen: Sequence[int], dora: Sequence[int]) -> float:
     """Expected han of ``seat``'s hand if it wins: its riichi and expected ura, the dora its
     melds and kita show, and the dora its concealed tiles probably hold (their share among the
     tiles the observer cannot see)."""
-    pub = obs["seats"][seat]
-    shown = sum(tile_dora(rules, Tile.from_mjai(n), dora) for m in pub["melds"] for n in m["tiles"])
-    kita: int = pub["kita"]
-    shown += kita * rules.kita_dora
+    pub = view.seats[seat]
+    shown = sum(tile_dora(rules, t, dora) for m in pub.melds for t in m.tiles)
+    shown += pub.kita * rules.kita_dora
     per_copy = dora_per_copy(rules, dora)
     pool = sum(unseen) or 1
-    hidden = int(pub["hand_size"]) * sum(unseen[k] * per_copy[k] for k in range(NUM_KINDS)) / pool
+    hidden = pub.hand_size * sum(unseen[k] * per_copy[k] for k in range(NUM_KINDS)) / pool
     han = shown + hidden + 1.0  # one yaku (riichi, yakuhai, tanyao, ...)
-    if pub["riichi"]:
+    if pub.riichi:
         han += URA_CHANCE if rules.ura_dora else 0.0
         han += 0.5  # pinfu, tsumo, ippatsu, a second yaku: a riichi hand averages more than riichi alone
     return han
