@@ -3,11 +3,11 @@ by one loop (``Driver``).
 
 >>> bot = make_bot("efficient", seed=1)
 >>> bot.name, sorted(BOTS)
-('efficient', ['defensive', 'efficient', 'random', 'tsumogiri'])
->>> make_bot("clever")
+('efficient', ['defensive', 'efficient', 'random', 'review', 'tsumogiri'])
+>>> make_bot("genius")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-sanma.bots.UnknownBotError: unknown bot 'clever': choose from defensive, efficient, random, tsumogiri, or mjai:COMMAND
+sanma.bots.UnknownBotError: unknown bot 'genius': choose from defensive, efficient, random, review, tsumogiri, ...
 
 ``mjai:COMMAND`` seats an external program speaking mjai on stdin/stdout (see ``sanma.bots.mjai``);
 its process starts only when the seat first has to decide.
@@ -48,11 +48,18 @@ def _defensive(seed: int | str, rules: Rules | None) -> Bot:
     return DefensiveBot(seed, rules)
 
 
+def _review(seed: int | str, rules: Rules | None) -> Bot:
+    from ..review.bot import ReviewBot  # the review's value model: its tables load when first seated
+
+    return ReviewBot(seed, rules)
+
+
 BOTS: dict[str, Callable[[int | str, Rules | None], Bot]] = {
     "random": lambda seed, rules: RandomBot(seed),
     "tsumogiri": lambda seed, rules: TsumogiriBot(seed),
     "efficient": _efficient,
     "defensive": _defensive,
+    "review": _review,
 }
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ..game.actions import Action
 from ..game.view import SeatView
@@ -42,9 +42,9 @@ class Bot:
 
     name: str = "bot"
     #: False: ``act`` reads only ``legal`` and is given ``None`` for the view.
-    needs_view: ClassVar[bool] = True
+    needs_view: bool = True
     #: True: the drivers feed ``on_event`` every event of the game as this seat may see it.
-    follows_events: ClassVar[bool] = False
+    follows_events: bool = False
     #: Problems with an external program (as logged), their number, and the decisions sanma took
     #: for the seat after them (tsumogiri); always empty and 0 for the built-in bots.
     incidents: Sequence[str] = ()

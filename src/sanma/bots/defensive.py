@@ -44,9 +44,9 @@ from .base import HandView
 from .efficient import EfficientBot, open_hand_plan
 from .value import (
     CHIP_POINTS,
-    URA_CHANCE,
     Table,
     deal_in_value,
+    distant_han,
     estimated_win_value,
     hand_tiles,
     own_dora,
@@ -189,9 +189,7 @@ class DefensiveBot(EfficientBot):
         """Worth of a win for a hand short of tenpai: its dora, a yaku, and riichi when closed."""
         if not view.closed and open_hand_plan(view.counts, view.meld_kinds, view.yakuhai, self.rules) is None:
             return 0.0  # an open hand with no yaku in reach cannot win
-        han = own_dora(self.rules, self.seen, view.dora) + 1.0  # its dora, and one yaku
-        if view.closed:
-            han += 1 + (URA_CHANCE if self.rules.ura_dora else 0.0)
+        han = distant_han(self.rules, own_dora(self.rules, self.seen, view.dora), view.closed)
         return estimated_win_value(self.rules, table, han, discarder)
 
     def choose_discard(self, view: HandView, options: tuple[DiscardOption, ...],

@@ -34,8 +34,17 @@ from typing import Any, Final
 
 from ..errors import SanmaError
 from ..game.flow import hands_left, is_opening_hand
-from ..game.payout import Hora, Win, chiicha_chips, expected_win_chips, game_end_payments, settle_hora
-from ..game.settle import bust_chips_owed, final_result, is_bust
+from ..game.payout import (
+    ExhaustiveDraw,
+    Hora,
+    Win,
+    chiicha_chips,
+    expected_win_chips,
+    game_end_payments,
+    settle,
+    settle_hora,
+)
+from ..game.settle import bust_chips_owed, final_result, is_bust, placement
 from ..game.view import SeatView
 from ..hand import Meld
 from ..rules.schema import Rules
@@ -122,12 +131,30 @@ def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
             bonus[rank] += chiicha_chips(rules, top=False)[0] * chip_points
     if hands <= 0:
         return bonus[res.ranks[seat] - 1]
+    odds = rank_odds(scores, seat, hands)
+    return odds[0] * bonus[0] + odds[1] * bonus[1] + odds[2] * bonus[2]
+
+
+def rank_odds(scores: Sequence[int], seat: int, hands: int) -> tuple[float, float, float]:
+    """Chances that ``seat`` finishes first, second and third with ``hands`` hands still to play from
+    ``scores``: each opponent stays behind with a normal chance of the score gap over ``HAND_SWING``
+    per hand (the model :func:`placement_value` weighs); no hand left: the ranks as they stand, ties
+    to the seat nearer the first dealer (P29).
+
+    >>> [round(p, 3) for p in rank_odds([40000, 35000, 30000], 0, 6)]
+    [0.407, 0.465, 0.128]
+    >>> rank_odds([40000, 35000, 30000], 2, 0)
+    (0.0, 0.0, 1.0)
+    """
+    if hands <= 0:
+        rank = placement(scores)[seat]
+        return (float(rank == 1), float(rank == 2), float(rank == 3))
     spread = HAND_SWING * math.sqrt(2 * hands)
     ahead = [0.5 * (1 + math.erf((scores[seat] - scores[o]) / (spread * math.sqrt(2))))
              for o in range(SEATS) if o != seat]
     first = ahead[0] * ahead[1]
     last = (1 - ahead[0]) * (1 - ahead[1])
-    return first * bonus[0] + (1 - first - last) * bonus[1] + last * bonus[2]
+    return first, 1 - first - last, last
 
 
 # --------------------------------------------------------------------------------------- wins
@@ -189,10 +216,34 @@ def hand_tiles(view: SeatView, discard: int | None = None) -> HandTiles:
                      me.kita, me.flowers)
 
 
+@dataclass(frozen=True, slots=True)
+class Payoff:
+    """One way the hand can end for ``Table.seat``: every seat's point change (sticks and honba
+    included) and this seat's chips (by expectation)."""
+
+    deltas: tuple[int, ...]
+    chips: float = 0.0
+
+
+def value_of(rules: Rules, table: Table, payoff: Payoff) -> float:
+    """:func:`outcome_value` of a :class:`Payoff`."""
+    return outcome_value(rules, table, payoff.deltas, payoff.chips)
+
+
 def tenpai_value(rules: Rules, view: SeatView, table: Table, hand: HandTiles, wait: int,
                  discarder: int, riichi: bool) -> WinValue:
     """The worth of winning on ``wait``: by ron from ``discarder`` and by tsumo, declaring riichi
     first when ``riichi``. Ura dora and chips count by expectation."""
+    ways = win_payoffs(rules, view, table, hand, wait, discarder, riichi)
+    ron, tsumo = (None if p is None else value_of(rules, table, p) for p in ways)
+    return WinValue(ron, tsumo)
+
+
+def win_payoffs(rules: Rules, view: SeatView, table: Table, hand: HandTiles, wait: int,
+                discarder: int, riichi: bool) -> tuple[Payoff | None, Payoff | None]:
+    """Winning on ``wait`` by ron from ``discarder`` and by tsumo (None: that way does not win),
+    declaring riichi first when ``riichi`` (its stick is then counted as paid): the rules' scorer,
+    expected ura dora and chips."""
     me = table.seat
     common: dict[str, Any] = {
         "melds": hand.melds, "riichi": riichi, "seat_wind": table.wind(me), "round_wind": view.round_wind,
@@ -204,7 +255,7 @@ def tenpai_value(rules: Rules, view: SeatView, table: Table, hand: HandTiles, wa
     one_suit = all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
     # Which flowers it pulled is not in the observation: each is a chip flower with the share of them.
     chip_flowers = hand.flowers * rules.flower_chip_tiles / rules.flowers if rules.flowers else 0.0
-    out: list[float | None] = []
+    out: list[Payoff | None] = []
     for tsumo in (False, True):
         try:
             score = score_hand([*hand.concealed, win], win=win, tsumo=tsumo,
@@ -223,13 +274,35 @@ def tenpai_value(rules: Rules, view: SeatView, table: Table, hand: HandTiles, wa
                 if i != me:
                     deltas[i] -= round(extra * paid[i] / total)
             deltas[me] += extra
-        out.append(outcome_value(rules, table, deltas, win_chips(rules, score, hand.closed, riichi, tsumo,
-                                                                 one_suit=one_suit, flowers=chip_flowers)))
-    return WinValue(out[0], out[1])
+        out.append(Payoff(tuple(deltas), win_chips(rules, score, hand.closed, riichi, tsumo, one_suit=one_suit,
+                                                   flowers=chip_flowers)))
+    return out[0], out[1]
+
+
+def distant_han(rules: Rules, dora: float, closed: bool) -> float:
+    """Expected han of a win for a hand short of tenpai: its ``dora``, one yaku, and riichi with its
+    expected ura dora when the hand is closed."""
+    han = dora + 1.0
+    if closed:
+        han += 1 + (URA_CHANCE if rules.ura_dora else 0.0)
+    return han
+
+
+def draw_payoff(rules: Rules, table: Table, tenpai: Sequence[int]) -> Payoff:
+    """An exhaustive draw with ``tenpai`` seats: the noten payments as ``payout`` settles them (P46)."""
+    paid = settle(rules, ExhaustiveDraw(tuple(sorted(tenpai))), scores=table.scores, dealer=table.dealer,
+                  honba=table.honba, kyotaku=table.kyotaku)
+    return Payoff(tuple(paid.deltas))
 
 
 def estimated_win_value(rules: Rules, table: Table, han: float, discarder: int) -> float:
     """The worth of a win of about ``han`` han at 30 fu (a hand not yet tenpai), half ron, half tsumo."""
+    ron, tsumo = estimated_win_payoffs(rules, table, han, discarder)
+    return (value_of(rules, table, ron) + value_of(rules, table, tsumo)) / 2
+
+
+def estimated_win_payoffs(rules: Rules, table: Table, han: float, discarder: int) -> tuple[Payoff, Payoff]:
+    """A win of about ``han`` han at 30 fu (a hand not yet tenpai): by ron from ``discarder``, by tsumo."""
     h = max(1, round(han))
     basic, _ = basic_points(h, 30, rules)
     dealer = table.seat == table.dealer
@@ -243,7 +316,7 @@ def estimated_win_value(rules: Rules, table: Table, han: float, discarder: int) 
         if s != table.seat:
             tsumo_d[s] -= pd if s == table.dealer or dealer else pn
             tsumo_d[table.seat] -= tsumo_d[s]
-    return (outcome_value(rules, table, ron_d) + outcome_value(rules, table, tsumo_d)) / 2
+    return Payoff(tuple(ron_d)), Payoff(tuple(tsumo_d))
 
 
 # --------------------------------------------------------------------------------------- deal-ins
@@ -292,21 +365,30 @@ def deal_in_value(rules: Rules, table: Table, winner: int, han: float) -> float:
     """The worth (negative) to ``table.seat`` of dealing into ``winner``'s hand of about ``han``
     han: its ron, the riichi sticks it collects, expected ura chips and, when this seat would bust,
     the bust chips and dobon fee (P110-P112)."""
+    return value_of(rules, table, hand_payoff(rules, table, winner, han, table.seat))
+
+
+def hand_payoff(rules: Rules, table: Table, winner: int, han: float, discarder: int | None) -> Payoff:
+    """Another seat's win of about ``han`` han at 30 fu, by ron from ``discarder`` (None: tsumo), as
+    ``payout`` settles it: honba, sticks (P43, P48), the ura chips this seat pays by expectation
+    and, when it busts, the bust chips and dobon fee (P110-P112)."""
     me = table.seat
-    score = score_from_han(max(1, round(han)), 30, seat_wind=table.wind(winner), discarder_wind=table.wind(me),
-                           rules=rules)
-    # the ron, its honba and the sticks as payout settles them (P43, P48)
-    paid = settle_hora(rules, Hora((Win(winner, score),), me), scores=table.scores, dealer=table.dealer,
+    tsumo = discarder is None
+    score = score_from_han(max(1, round(han)), 30, tsumo=tsumo, seat_wind=table.wind(winner),
+                           discarder_wind=None if discarder is None else table.wind(discarder), rules=rules)
+    # the win, its honba and the sticks as payout settles them (P43, P48)
+    paid = settle_hora(rules, Hora((Win(winner, score),), discarder), scores=table.scores, dealer=table.dealer,
                        honba=table.honba, kyotaku=table.kyotaku)
     deltas = list(paid.deltas)
-    chips = -URA_CHANCE * rules.chip_ura if rules.chips and rules.ura_dora else 0.0
+    pays = tsumo or discarder == me
+    chips = -URA_CHANCE * rules.chip_ura if pays and rules.chips and rules.ura_dora else 0.0
     after = [s + d for s, d in zip(table.scores, deltas, strict=True)]
     if is_bust(rules, after[me]):  # the bust chips and dobon fee as the game's end pays them (P110-P112)
         end_scores, end_chips = game_end_payments(rules, after, (0,) * SEATS, busted=(me,), busters=(winner,),
                                                   opening=table.opening, dealer=table.dealer)
         deltas = [d + e - a for d, e, a in zip(deltas, end_scores, after, strict=True)]
         chips += end_chips[me]
-    return outcome_value(rules, table, deltas, chips)
+    return Payoff(tuple(deltas), chips)
 
 
 def bust_chips(rules: Rules, table: Table, score: int) -> int:
@@ -372,7 +454,8 @@ def race(shanten: int, live: int, ukeire: int, pool: int, turns: float, threats:
 
 
 __all__ = [
-    "CHIP_POINTS", "HandTiles", "Race", "Table", "WinValue", "bust_chips", "deal_in_value", "estimated_win_value",
-    "hand_tiles", "hands_left", "is_bust", "outcome_value", "race", "table_of", "tenpai_value", "threat_han",
-    "win_chips",
+    "CHIP_POINTS", "HandTiles", "Payoff", "Race", "Table", "WinValue", "bust_chips", "deal_in_value", "distant_han",
+    "draw_payoff", "estimated_win_payoffs", "estimated_win_value", "hand_payoff", "hand_tiles", "hands_left",
+    "is_bust", "outcome_value", "race", "rank_odds", "table_of", "tenpai_value", "threat_han", "value_of",
+    "win_chips", "win_payoffs",
 ]

@@ -73,6 +73,20 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
     the seed alone). The bots are closed (external processes end) when the game ends, whether it
     finished or failed.
     """
+    game, entry_at, by_seat = _play(rules, bots, seed, index, max_hands=max_hands, timeout=timeout, budget=budget,
+                                    wall_key=wall_key)
+    return _record(game, index, entry_at, by_seat)
+
+
+def play_game_events(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
+                     max_hands: int = 200) -> Game:
+    """Game ``index`` of a simulation seeded ``seed``, played again: the finished ``Game`` (its events)."""
+    return _play(rules, bots, seed, index, max_hands=max_hands)[0]
+
+
+def _play(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *, max_hands: int = 200,
+          timeout: float | None = None, budget: float | None = None,
+          wall_key: bytes | None = None) -> tuple[Game, list[int], list[Bot]]:
     if len(bots) != SEATS:
         raise SimulationError(f"a game needs {SEATS} bots, got {len(bots)}: {', '.join(bots)}")
     by_seat: list[Bot] = [make_bot("random")] * SEATS
@@ -96,7 +110,7 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
     finally:
         for bot in by_seat:
             bot.close()
-    return _record(game, index, entry_at, by_seat)
+    return game, entry_at, by_seat
 
 
 def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] = ()) -> GameRecord:
