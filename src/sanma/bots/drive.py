@@ -13,7 +13,7 @@ learns anything from that order.
 >>> g = Game(Rules.preset("tenhou"), seed=1, max_hands=2)
 >>> d = Driver(g, {s: make_bot("efficient", seed=s) for s in range(3)})
 >>> d.run()
->>> g.done, d.moves > 100
+>>> g.done, d.moves > 20
 (True, True)
 """
 
