@@ -893,3 +893,52 @@ def shanten_batch(
         end = start + _CHUNK
         out[start:end] = _batch_chunk(c[start:end], None if m is None else m[start:end], chiitoi_four_ok, t, start)
     return out
+
+
+def ukeire_batch(
+    counts: npt.ArrayLike,
+    melds: int | npt.ArrayLike | None = None,
+    visible: npt.ArrayLike | None = None,
+    *,
+    chiitoi_four_ok: bool = False,
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
+    """Shanten and ukeire of many 13-tile (3n+1) hands at once: ``counts`` is an (N, 34) array,
+    ``visible`` None or an (N, 34) (or 34) array of tiles seen outside each hand. Returns
+    ``(shanten, ukeire)``, equal to ``shanten_counts`` and ``ukeire`` row by row.
+
+    Vectorised over the draws: every hand with every sanma kind added (N × 27 rows of 14 tiles)
+    goes through :func:`shanten_batch`; a kind improves a hand when its shanten drops, and counts
+    ``4 - in hand - visible`` copies (at least 0).
+
+    >>> import numpy as np
+    >>> hands = np.array([counts34(parse_tiles(h)) for h in ("19m19p19s1234567z", "123456789p1234s")])
+    >>> s, u = ukeire_batch(hands)
+    >>> s.tolist(), u.tolist(), ukeire(hands[1])
+    ([0, 0], [39, 6], 6)
+    """
+    import numpy as np
+
+    c = np.asarray(counts)
+    if c.ndim != 2 or c.shape[1] != NUM_KINDS or not np.issubdtype(c.dtype, np.integer):
+        raise HandError(f"invalid hand batch: expected an (N, 34) integer array, got {c.dtype} {c.shape}")
+    n = len(c)
+    base = shanten_batch(c, melds, chiitoi_four_ok=chiitoi_four_ok)
+    if n == 0:
+        return base, np.zeros(0, dtype=np.int16)
+    if ((c.sum(axis=1) + 3 * (0 if melds is None else np.asarray(melds))) % 3 != 1).any() if melds is not None \
+            else (c.sum(axis=1) % 3 != 1).any():
+        raise HandError("ukeire_batch needs 3n+1 hands (13 tiles less three per meld)")
+    v = np.zeros((n, NUM_KINDS), dtype=np.int16) if visible is None else \
+        np.broadcast_to(np.asarray(visible, dtype=np.int16), (n, NUM_KINDS))
+    kinds = np.array(SANMA_KINDS, dtype=np.intp)
+    grown = np.repeat(c.astype(np.uint8)[:, None, :], len(kinds), axis=1)  # (N, 27, 34)
+    grown[:, np.arange(len(kinds)), kinds] += 1
+    ok = grown[:, np.arange(len(kinds)), kinds] <= 4
+    rows = grown.reshape(-1, NUM_KINDS)
+    m = None if melds is None else np.repeat(np.broadcast_to(np.asarray(melds, dtype=np.intp), (n,)), len(kinds))
+    drawn = np.full(rows.shape[0], 127, dtype=np.int8)
+    fine = ok.reshape(-1)
+    drawn[fine] = shanten_batch(rows[fine], None if m is None else m[fine], chiitoi_four_ok=chiitoi_four_ok)
+    better = drawn.reshape(n, len(kinds)) < base[:, None]
+    left = np.maximum(0, 4 - c[:, kinds].astype(np.int16) - v[:, kinds])
+    return base, (better * left).sum(axis=1).astype(np.int16)
