@@ -29,12 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from sanma.bots import Bot, Driver, make_bot
+from sanma.formats import read_mjai
+from sanma.formats.writers import write_mjai
 from sanma.game.actions import Action
 from sanma.game.engine import Game
 from sanma.game.view import SeatView
-from sanma.review.calibration import Sample, summary
+from sanma.review.calibration import Sample, reliability, summary
 from sanma.review.fit import DEAL_IN, WIN_RON, WIN_TSUMO, distinct, outcome_of
 from sanma.review.model import Estimate, Evaluator
+from sanma.review.report import placement_odds
+from sanma.review.walk import HandFacts, hand_facts
 from sanma.rules import Rules
 
 SKIP = ("hora", "ryukyoku")
@@ -62,7 +66,15 @@ class _Predicting(Bot):
         return choice
 
 
-def simulated(rules: Rules, seed: str, index: int, evaluator: Evaluator) -> list[Sample]:
+Odds = list[list[float]]  # per hand and seat: P(1st), P(2nd), P(3rd), the final rank
+
+
+def odds_of(hands: Sequence[HandFacts], ranks: Sequence[int]) -> Odds:
+    """Each hand's placement odds at the deal for every seat (``report.placement_odds``), with the final rank."""
+    return [[*row, float(ranks[s])] for h in hands for s, row in enumerate(placement_odds(h))]
+
+
+def simulated(rules: Rules, seed: str, index: int, evaluator: Evaluator) -> tuple[list[Sample], Odds]:
     game = Game(rules, seed=f"{seed}-{index}")
     bots = {s: _Predicting(make_bot("defensive", seed=f"{seed}-{index}-{s}", rules=rules), evaluator, game)
             for s in range(3)}
@@ -80,10 +92,11 @@ def simulated(rules: Rules, seed: str, index: int, evaluator: Evaluator) -> list
             final = float(game.result.points[seat]) + game.result.chips[seat] * chip / 1000
             out.append(Sample(est.win, est.deal_in, est.ev_points, est.ev_placement, cat in (WIN_RON, WIN_TSUMO),
                               cat == DEAL_IN, int(after[seat]) - score, final, f"{seed}-{index}:{start}"))
-    return out
+    hands = hand_facts(read_mjai(write_mjai(game)), rules)
+    return out, odds_of(hands, game.result.ranks)
 
 
-def real(path: Path) -> tuple[list[Sample], str]:
+def real(path: Path) -> tuple[list[Sample], str, Odds]:
     from sanma.formats import read_record
     from sanma.review.walk import walk
 
@@ -101,11 +114,13 @@ def real(path: Path) -> tuple[list[Sample], str]:
                           h.outcomes[d.seat] in (WIN_RON, WIN_TSUMO), h.outcomes[d.seat] == DEAL_IN,
                           h.end_scores[d.seat] - d.view.scores[d.seat], final, f"{path.name}:{d.hand}"))
     problems = "" if walked.replay is None or walked.replay.ok else f"{len(walked.replay.mismatches)} mismatch(es)"
-    return out, problems
+    odds = odds_of(walked.hands, walked.final_ranks) if walked.final_ranks is not None else []
+    return out, problems, odds
 
 
-def _write(path: Path, meta: dict[str, Any], samples: Sequence[Sample]) -> None:
-    path.write_text(json.dumps({**meta, "samples": [s.to_json() for s in samples]}, separators=(",", ":")) + "\n")
+def _write(path: Path, meta: dict[str, Any], samples: Sequence[Sample], odds: Odds) -> None:
+    path.write_text(json.dumps({**meta, "samples": [s.to_json() for s in samples],
+                                "odds": [[round(x, 4) for x in row] for row in odds]}, separators=(",", ":")) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,31 +142,36 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     if args.cmd == "sim":
         samples: list[Sample] = []
+        odds: Odds = []
         per: dict[str, int] = {}
         for p in [x.strip() for x in args.presets.split(",") if x.strip()]:
             rules = Rules.preset(p)
             ev = Evaluator(rules)
             before = len(samples)
             for i in range(args.games):
-                samples += simulated(rules, f"{args.seed}-{p}", i, ev)
+                got, o = simulated(rules, f"{args.seed}-{p}", i, ev)
+                samples += got
+                odds += o
             per[p] = len(samples) - before
             print(f"{p}: {per[p]} decisions, {time.monotonic() - t0:.0f} s", file=sys.stderr)
         _write(args.out, {"kind": "simulated", "presets": per, "games_per_preset": args.games, "seed": args.seed,
-                          "model": Evaluator(Rules.preset("tenhou")).name}, samples)
+                          "model": Evaluator(Rules.preset("tenhou")).name}, samples, odds)
     elif args.cmd == "real":
         files = sorted(args.folder.glob("*.xml"))[:args.games]
         samples = []
+        odds = []
         problems = {}
         for n, f in enumerate(files, 1):
-            got, why = real(f)
+            got, why, o = real(f)
             samples += got
+            odds += o
             if why:
                 problems[f.name] = why
             if n % 10 == 0:
                 print(f"{n}/{len(files)} games, {len(samples)} decisions, {time.monotonic() - t0:.0f} s",
                       file=sys.stderr)
         _write(args.out, {"kind": "real", "folder": str(args.folder), "games": len(files),
-                          "replay_problems": problems, "model": Evaluator(Rules.preset("tenhou")).name}, samples)
+                          "replay_problems": problems, "model": Evaluator(Rules.preset("tenhou")).name}, samples, odds)
     else:
         for path in args.inputs:
             data = json.loads(path.read_text())
@@ -169,6 +189,16 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"- {key}: mean predicted {r['mean']:.1f} vs realised {r['rate']:.1f}, mean gap over deciles "
                           f"{r['error']:.1f} (worst {r['worst']:.1f}), RMSE {math.sqrt(r['brier']):.1f} (spread "
                           f"{math.sqrt(r['base_brier']):.1f})")
+            if data.get("odds"):
+                o = data["odds"]
+                pred = [row[r] for row in o for r in range(3)]
+                hit = [int(row[3]) == r + 1 for row in o for r in range(3)]
+                rel = reliability(pred, hit)
+                brier = sum(sum((row[r] - (int(row[3]) == r + 1)) ** 2 for r in range(3)) for row in o) / len(o)
+                print(f"- placement odds at the deal: {len(o):,} (hand, seat) rows, calibration error "
+                      f"{100 * rel.error:.2f} pp (worst bin {100 * rel.worst:.2f} pp), Brier {brier:.4f} "
+                      f"(a third each: {2 / 3:.4f})")
+                s["odds"] = rel
             if args.plots is not None:
                 _plots(s, args.plots, path.stem, data["kind"])
     print(f"{time.monotonic() - t0:.0f} s", file=sys.stderr)
@@ -182,7 +212,8 @@ def _plots(s: dict[str, Any], folder: Path, stem: str, kind: str) -> None:
     import matplotlib.pyplot as plt
 
     folder.mkdir(parents=True, exist_ok=True)
-    fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
+    odds = s.get("odds")
+    fig, axes = plt.subplots(1, 4 if odds is not None else 3, figsize=(17 if odds is not None else 13, 4.2))
     for ax, key, title in ((axes[0], "win", "win chance"), (axes[1], "deal_in", "deal-in chance")):
         r = s[key]
         pts = [(b[3], b[4], b[2]) for b in r["bins"] if b[2]]
@@ -204,6 +235,18 @@ def _plots(s: dict[str, Any], folder: Path, stem: str, kind: str) -> None:
     axes[2].set_xlabel("predicted points this hand (decile means)")
     axes[2].set_ylabel("realised points")
     axes[2].set_title(f"points: mean gap {r['error']:.0f}")
+    if odds is not None:
+        pts = [(b.predicted, b.observed, b.count) for b in odds.bins if b.count]
+        ax = axes[3]
+        ax.plot([0, 1], [0, 1], color="#999", lw=1, ls="--")
+        ax.plot([p for p, _, _ in pts], [o for _, o, _ in pts], marker="o", color="#3b8a3e")
+        for p, o, n in pts:
+            ax.annotate(f"{n:,}", (p, o), textcoords="offset points", xytext=(4, -10), fontsize=7, color="#555")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("predicted chance of a final rank, at each deal")
+        ax.set_ylabel("observed rate")
+        ax.set_title(f"placement odds: error {100 * odds.error:.1f} pp")
     fig.suptitle(f"sanma review calibration, {kind} games: {s['decisions']:,} decisions, {s['hands']:,} hands")
     fig.tight_layout()
     fig.savefig(folder / f"calibration-{stem}.png", dpi=110)

@@ -22,6 +22,7 @@ from sanma.bots.value import (
     table_of,
     tenpai_value,
     win_chips,
+    win_payoffs,
 )
 from sanma.game.actions import Action
 from sanma.game.engine import Game
@@ -258,3 +259,43 @@ def test_sakizuke_rules_make_a_one_sided_yakuhai_shanpon_worthless_P67() -> None
         worth[name] = bot.tenpai_win(view, Tile.parse("9m").kind, table(rules, obs), 1, unseen)
     assert worth["tenhou"][0] > 0 and worth["tenhou"][1] > 0  # wins on the white dragon (katagari allowed)
     assert worth["official"] == (0.0, 0, False)
+
+
+# ---------------------------------------------------------------------------------------- the joint placement model
+def test_rank_odds_are_a_joint_model_every_rank_and_seat_sums_to_one() -> None:
+    """Each seat's chances of 1st, 2nd, 3rd sum to 1, and so do the three seats' chances of each
+    rank; equal scores give a third each (the independent-pairs model gave 25% / 50% / 25%)."""
+    from sanma.bots.value import rank_odds
+
+    for scores in ((35000, 35000, 35000), (48000, 31000, 26000), (20000, 20500, 64500)):
+        for hands in (1, 3, 8):
+            rows = [rank_odds(scores, s, hands) for s in range(3)]
+            assert all(abs(sum(r) - 1) < 1e-9 and min(r) >= 0 for r in rows)
+            assert all(abs(sum(r[k] for r in rows) - 1) < 1e-3 for k in range(3))
+    assert all(abs(p - 1 / 3) < 1e-3 for p in rank_odds((35000, 35000, 35000), 0, 5))
+    near, far = rank_odds((40000, 35000, 30000), 0, 8), rank_odds((40000, 35000, 30000), 0, 1)
+    assert 1 / 3 < near[0] < far[0] < 1  # a lead counts more with fewer hands to play
+
+
+def test_wait_payoffs_score_each_wait_once_and_move_a_rons_payment() -> None:
+    """The batch scoring of every wait (issue 21 item 3) equals win_payoffs wait by wait, discarder
+    by discarder."""
+    from sanma.agari import waits
+    from sanma.bots.value import wait_payoffs
+    from sanma.tiles import counts34
+
+    obs = situation("123p789s11s999m45p", "7z", dealer=1)
+    hand = hand_tiles(obs, Tile.parse("7z").kind)
+    t = table(TENHOU, obs)
+    ws = waits(counts34(list(hand.concealed)), False)
+    assert ws
+    seen = 0
+    for riichi in (False, True):  # without riichi no ron wins (no yaku); with it both do
+        batch = wait_payoffs(TENHOU, obs, t, hand, ws, (1, 2), riichi)
+        seen += sum(len(rons) for _, rons, _ in batch)
+        assert [w for w, _, _ in batch] == list(ws)
+        for w, rons, tsumo in batch:
+            for d in (1, 2):
+                ron, tsu = win_payoffs(TENHOU, obs, t, hand, w, d, riichi)
+                assert rons.get(d) == ron and tsumo == tsu
+    assert seen == 2 * len(ws)

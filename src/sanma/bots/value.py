@@ -104,16 +104,22 @@ def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: floa
     return deltas[table.seat] + chips * table.chip_points + then - now
 
 
-#: How far one player's score moves in one hand, as a standard deviation (sanma hands are big).
-HAND_SWING: Final = 6000.0
+#: How far one player's score moves in one hand, as a standard deviation (sanma hands are big):
+#: 9,000 gives the best Brier score of the placement odds at each deal of 210 simulated hanchan of
+#: the defensive bot (6,000 to 12,000 tried; docs/REVIEW.md), and about the best on real Tenhou games.
+HAND_SWING: Final = 9000.0
+#: Simpson's rule over a standard normal variable: 25 points on [-6, 6] (integration error ~3e-5).
+_Z: Final = tuple(-6.0 + 0.5 * i for i in range(25))
+_ZW: Final = tuple((1 if i in (0, 24) else 4 if i % 2 else 2) * 0.5 / 3 * math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+                   for i, z in enumerate(_Z))
 
 
 def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
                     busted: Sequence[int] = (), busters: Sequence[int] = (), *,
                     chip_points: float = CHIP_POINTS) -> float:
     """Expected placement bonus of ``seat`` (what its final result adds to its raw points) with
-    ``hands`` hands still to play from ``scores``: each opponent stays behind with a normal chance
-    of the score gap over ``HAND_SWING`` per hand; with no hand left the ranks are the final ones.
+    ``hands`` hands still to play from ``scores``, by the chances of each rank (:func:`rank_odds`);
+    with no hand left the ranks are the final ones.
 
     >>> from sanma.rules import Rules
     >>> r = Rules.preset("tenhou")
@@ -137,23 +143,31 @@ def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
 
 def rank_odds(scores: Sequence[int], seat: int, hands: int) -> tuple[float, float, float]:
     """Chances that ``seat`` finishes first, second and third with ``hands`` hands still to play from
-    ``scores``: each opponent stays behind with a normal chance of the score gap over ``HAND_SWING``
-    per hand (the model :func:`placement_value` weighs); no hand left: the ranks as they stand, ties
-    to the seat nearer the first dealer (P29).
+    ``scores``: every seat's score moves by a normal amount of ``HAND_SWING`` × √hands, the three
+    independently, so the seat is first when it stays ahead of both others at once (integrated over
+    its own move); no hand left: the ranks as they stand, ties to the seat nearer the first dealer
+    (P29). Equal scores give a third each; each seat's three chances, and each rank's over the seats,
+    sum to 1.
 
+    >>> [round(p, 3) for p in rank_odds([35000, 35000, 35000], 1, 6)]
+    [0.333, 0.333, 0.333]
     >>> [round(p, 3) for p in rank_odds([40000, 35000, 30000], 0, 6)]
-    [0.407, 0.465, 0.128]
+    [0.432, 0.326, 0.242]
     >>> rank_odds([40000, 35000, 30000], 2, 0)
     (0.0, 0.0, 1.0)
     """
     if hands <= 0:
         rank = placement(scores)[seat]
         return (float(rank == 1), float(rank == 2), float(rank == 3))
-    spread = HAND_SWING * math.sqrt(2 * hands)
-    ahead = [0.5 * (1 + math.erf((scores[seat] - scores[o]) / (spread * math.sqrt(2))))
-             for o in range(SEATS) if o != seat]
-    first = ahead[0] * ahead[1]
-    last = (1 - ahead[0]) * (1 - ahead[1])
+    sigma = HAND_SWING * math.sqrt(hands)
+    a, b = ((scores[seat] - scores[o]) / sigma for o in range(SEATS) if o != seat)
+    first = last = 0.0
+    root2 = math.sqrt(2)
+    for z, w in zip(_Z, _ZW, strict=True):
+        pa = 0.5 * (1 + math.erf((a + z) / root2))  # ahead of one opponent, given the seat's own move
+        pb = 0.5 * (1 + math.erf((b + z) / root2))
+        first += w * pa * pb
+        last += w * (1 - pa) * (1 - pb)
     return first, 1 - first - last, last
 
 
@@ -244,39 +258,69 @@ def win_payoffs(rules: Rules, view: SeatView, table: Table, hand: HandTiles, wai
     """Winning on ``wait`` by ron from ``discarder`` and by tsumo (None: that way does not win),
     declaring riichi first when ``riichi`` (its stick is then counted as paid): the rules' scorer,
     expected ura dora and chips."""
+    ((_, rons, tsumo),) = wait_payoffs(rules, view, table, hand, (wait,), (discarder,), riichi)
+    return rons.get(discarder), tsumo
+
+
+def wait_payoffs(rules: Rules, view: SeatView, table: Table, hand: HandTiles, waits: Sequence[int],
+                 discarders: Sequence[int], riichi: bool
+                 ) -> list[tuple[int, dict[int, Payoff], Payoff | None]]:
+    """Every wait of a tenpai hand scored at once: per wait, its ron from each of ``discarders``
+    (absent where ron does not win) and its tsumo (None where it does not). The scorer runs once
+    per wait and way: a ron from another seat only moves who pays (:func:`win_payoffs` for one)."""
     me = table.seat
     common: dict[str, Any] = {
         "melds": hand.melds, "riichi": riichi, "seat_wind": table.wind(me), "round_wind": view.round_wind,
         "dora_indicators": [t for t in view.dora_indicators if not t.is_flower], "kita": hand.kita,
         "flowers": hand.flowers, "honba": table.honba, "kyotaku": table.kyotaku + riichi, "rules": rules,
     }
-    win = Tile(wait)
-    kinds = {t.kind for t in hand.concealed} | {m.kind for m in hand.melds} | {wait}
-    one_suit = all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+    held = {t.kind for t in hand.concealed} | {m.kind for m in hand.melds}
     # Which flowers it pulled is not in the observation: each is a chip flower with the share of them.
     chip_flowers = hand.flowers * rules.flower_chip_tiles / rules.flowers if rules.flowers else 0.0
-    out: list[Payoff | None] = []
-    for tsumo in (False, True):
-        try:
-            score = score_hand([*hand.concealed, win], win=win, tsumo=tsumo,
-                               discarder_wind=None if tsumo else table.wind(discarder), **common)
-        except SanmaError:  # no yaku this way (e.g. an open hand without one), or a shape the scorer refuses
-            out.append(None)
-            continue
-        deltas = [score.deltas[table.wind(s)] for s in range(SEATS)]
-        deltas[me] -= riichi * rules.riichi_deposit  # its own riichi stick only comes back
-        won = deltas[me] - table.kyotaku * rules.riichi_deposit  # the sticks on the table are not the hand's
-        extra = round(won * (_ura_factor(rules, score, riichi) - 1.0))
-        if extra:  # ura raises what the others pay, in proportion
-            paid = [-d if i != me else 0 for i, d in enumerate(deltas)]
-            total = sum(paid) or 1
-            for i in range(SEATS):
-                if i != me:
-                    deltas[i] -= round(extra * paid[i] / total)
-            deltas[me] += extra
-        out.append(Payoff(tuple(deltas), win_chips(rules, score, hand.closed, riichi, tsumo, one_suit=one_suit,
-                                                   flowers=chip_flowers)))
-    return out[0], out[1]
+    out: list[tuple[int, dict[int, Payoff], Payoff | None]] = []
+    for wait in waits:
+        win = Tile(wait)
+        kinds = held | {wait}
+        one_suit = all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+        ways: list[Payoff | None] = []
+        for tsumo in (False, True):
+            try:
+                score = score_hand([*hand.concealed, win], win=win, tsumo=tsumo,
+                                   discarder_wind=None if tsumo or not discarders else table.wind(discarders[0]),
+                                   **common)
+            except SanmaError:  # no yaku this way (e.g. an open hand without one), or a shape the scorer refuses
+                ways.append(None)
+                continue
+            ways.append(Payoff(_win_deltas(rules, table, score, riichi),
+                               win_chips(rules, score, hand.closed, riichi, tsumo, one_suit=one_suit,
+                                         flowers=chip_flowers)))
+        rons: dict[int, Payoff] = {}
+        first = ways[0]
+        if first is not None and discarders:
+            for d in discarders:
+                deltas = list(first.deltas)  # the first discarder pays: move its payment to d
+                deltas[discarders[0]], deltas[d] = deltas[d], deltas[discarders[0]]
+                rons[d] = Payoff(tuple(deltas), first.chips)
+        out.append((wait, rons, ways[1]))
+    return out
+
+
+def _win_deltas(rules: Rules, table: Table, score: Score, riichi: bool) -> tuple[int, ...]:
+    """Every seat's points after a win scored ``score``, with expected ura dora (declaring riichi:
+    its own stick only comes back)."""
+    me = table.seat
+    deltas = [score.deltas[table.wind(s)] for s in range(SEATS)]
+    deltas[me] -= riichi * rules.riichi_deposit  # its own riichi stick only comes back
+    won = deltas[me] - table.kyotaku * rules.riichi_deposit  # the sticks on the table are not the hand's
+    extra = round(won * (_ura_factor(rules, score, riichi) - 1.0))
+    if extra:  # ura raises what the others pay, in proportion
+        paid = [-d if i != me else 0 for i, d in enumerate(deltas)]
+        total = sum(paid) or 1
+        for i in range(SEATS):
+            if i != me:
+                deltas[i] -= round(extra * paid[i] / total)
+        deltas[me] += extra
+    return tuple(deltas)
 
 
 def distant_han(rules: Rules, dora: float, closed: bool) -> float:
@@ -457,5 +501,5 @@ __all__ = [
     "CHIP_POINTS", "HandTiles", "Payoff", "Race", "Table", "WinValue", "bust_chips", "deal_in_value", "distant_han",
     "draw_payoff", "estimated_win_payoffs", "estimated_win_value", "hand_payoff", "hand_tiles", "hands_left",
     "is_bust", "outcome_value", "race", "rank_odds", "table_of", "tenpai_value", "threat_han", "value_of",
-    "win_chips", "win_payoffs",
+    "wait_payoffs", "win_chips", "win_payoffs",
 ]

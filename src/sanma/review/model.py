@@ -49,6 +49,7 @@ from ..bots.value import (
     threat_han,
     tile_dora,
     value_of,
+    wait_payoffs,
     win_payoffs,
 )
 from ..game.actions import Action
@@ -333,14 +334,11 @@ class _Decision:
             tsumo: list[tuple[float, Payoff]] = []
             wait = [k for k in waits(list(after.counts), r.chiitoi_four_of_a_kind) if self.unseen[k] > 0]
             live = sum(self.unseen[k] for k in wait)
-            for k in wait:
+            for k, rons, tp in wait_payoffs(r, view, self.table, hand, wait, self.opponents, declared):
                 share = self.unseen[k] / live
-                for j in self.opponents:
-                    rp, tp = win_payoffs(r, view, self.table, hand, k, j, declared)
-                    if rp is not None:
-                        ron.append((share / len(self.opponents), rp))
-                    if tp is not None and j == self.opponents[0]:
-                        tsumo.append((share, tp))
+                ron += [(share / len(self.opponents), rp) for rp in rons.values()]
+                if tp is not None:
+                    tsumo.append((share, tp))
             if ron or tsumo:
                 return _normal(ron), _normal(tsumo)
         dora = sum(tile_dora(r, t, self.dora) for t in after.concealed)
