@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import RecordError, SanmaError
-from .common import RULES_HELP, cli_errors, load_rules
+from ..i18n import tr
+from ..i18n.messages import sentence
+from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
 if TYPE_CHECKING:
     from ..formats import GameRecord
@@ -28,7 +30,8 @@ def review(
         help="A record (Tenhou mjlog XML, tenhou.net/6 or Mahjong Soul JSON, majiang JSON, mjai JSONL), or "
              "with --db a game: its id (sanma stats --json lists them), a served table's id, or "
              "sim:ID:INDEX (game INDEX of stored simulation ID, played again from its seed).")],
-    db: Annotated[Path | None, typer.Option("--db", help="A sanma database: GAME is a game in it.")] = None,
+    db: Annotated[str | None, typer.Option("--db", help=f"A sanma database ({DB_WHERE}): GAME is a game in it.")]
+    = None,
     seat: Annotated[str | None, typer.Option("--seat", help="The seat to review: 0, 1, 2 (0 deals first) or "
                                                              "a player's name. Default: the seat named 'You', "
                                                              "else 0.")] = None,
@@ -64,7 +67,7 @@ def review(
         seat_no = _seat(record, seat)
         result = review_record(record, seat_no, rule_set, depth=depth, chip_points=chip_points)
         if not result.hands:
-            raise ReviewError(f"{target}: the record has no hand to review")
+            raise ReviewError(sentence("{target}: the record has no hand to review", target=target))
         if html is not None:
             from ..review.html import write_html
 
@@ -74,23 +77,24 @@ def review(
     elif html is None:
         _print(result)
     else:
-        typer.echo(f"wrote {html}")
+        typer.echo(tr("wrote {path}", path=str(html)))
 
 
-def _record(target: str, db: Path | None) -> tuple[GameRecord, Rules | None]:
+def _record(target: str, db: str | None) -> tuple[GameRecord, Rules | None]:
     if db is None:
         from ..formats import read_record
 
         path = Path(target)
         if not path.is_file():
-            raise RecordError(f"{target}: no such file")
+            raise RecordError(sentence("{p}: no such file or folder", p=target))
         rec = read_record(path)
         if rec.errors and not rec.kyoku:
-            raise RecordError(f"{target}: not a readable record: {rec.errors[0]}")
+            raise RecordError(sentence("{f}: not a readable record: {errors}", f=target, errors=rec.errors[0]))
         return rec, None
-    if not db.exists():
-        raise ReviewError(f"{db}: no such database")
-    from ..store import open_db
+    from ..store import display, is_url, open_db
+
+    if not is_url(db) and not Path(db).exists():  # only reading: a missing file is an error, not a new database
+        raise ReviewError(sentence("{db}: no such database", db=db))
 
     with open_db(db) as store:
         if target.startswith("sim:"):
@@ -99,7 +103,7 @@ def _record(target: str, db: Path | None) -> tuple[GameRecord, Rules | None]:
     from ..formats.mjai import read_mjai
 
     text = "\n".join(json.dumps(e, ensure_ascii=False) for e in events)
-    return read_mjai(text, strict=False, source=f"{db}#{target}"), rules
+    return read_mjai(text, strict=False, source=f"{display(db)}#{target}"), rules
 
 
 def _simulated(store: object, target: str) -> tuple[GameRecord, Rules | None]:
@@ -113,15 +117,18 @@ def _simulated(store: object, target: str) -> tuple[GameRecord, Rules | None]:
     assert isinstance(store, Store)
     parts = target.split(":")
     if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
-        raise ReviewError(f"{target!r}: a stored simulation's game is sim:ID:INDEX, e.g. sim:1:0")
+        raise ReviewError(sentence("{target!r}: a stored simulation's game is sim:ID:INDEX, e.g. sim:1:0",
+                                   target=target))
     sim_id, index = int(parts[1]), int(parts[2])
     row = next((s for s in store.simulations() if s.id == sim_id), None)
     if row is None:
-        raise ReviewError(f"{store.path}: no simulation {sim_id}")
+        raise ReviewError(sentence("{db}: no simulation {id}", db=store.path, id=sim_id))
     if index >= row.games:
-        raise ReviewError(f"simulation {sim_id} has {row.games} games (0..{row.games - 1}), not {index}")
+        raise ReviewError(sentence("simulation {id} has {n} games (0..{last}), not {index}", id=sim_id, n=row.games,
+                                   last=row.games - 1, index=index))
     if any(b.startswith("mjai:") for b in row.bots):
-        raise ReviewError(f"simulation {sim_id} seated an external bot: its games cannot be played again")
+        raise ReviewError(sentence("simulation {id} seated an external bot: its games cannot be played again",
+                                   id=sim_id))
     rules = from_dict(row.rules, f"simulation {sim_id}", name=row.rules_name)
     game = play_game_events(rules, row.bots, row.seed, index)
     return read_mjai(write_mjai(game), strict=False, source=f"{store.path}#{target}"), rules
@@ -135,28 +142,31 @@ def _seat(record: GameRecord, seat: str | None) -> int:
         return int(seat)
     if seat in names:
         return names.index(seat)
-    shown = ", ".join(f"{i} {n!r}" for i, n in enumerate(names)) or "none named"
-    raise ReviewError(f"no seat {seat!r} in this game: seats are 0, 1, 2 ({shown})")
+    shown = ", ".join(f"{i} {n!r}" for i, n in enumerate(names)) or tr("none named")
+    raise ReviewError(sentence("no seat {seat!r} in this game: seats are 0, 1, 2 ({seats})", seat=seat, seats=shown))
 
 
 def _print(r: Review) -> None:
     s = r.summary()
     names = list(r.players) or ["seat 0", "seat 1", "seat 2"]
-    who = names[r.seat] if r.seat < len(names) else f"seat {r.seat}"
-    typer.echo(f"Review of seat {r.seat} ({who}), rules {r.rules}: {s['decisions']} decisions, "
-               f"agreement {100 * s['agreement']:.0f}%, regret {s['regret_placement']:.2f} placement points "
-               f"({s['regret_points']:,} points)")
-    typer.echo(f"model: {r.model}")
+    who = names[r.seat] if r.seat < len(names) else tr("seat {seat}", seat=r.seat)
+    typer.echo(tr("Review of seat {seat} ({who}), rules {rules}: {n} decisions, agreement {agreement:.0f}%, "
+                  "regret {regret:.2f} placement points ({points:,} points)", seat=r.seat, who=who, rules=r.rules,
+                  n=s["decisions"], agreement=100 * s["agreement"], regret=s["regret_placement"],
+                  points=s["regret_points"]))
+    typer.echo(tr("model: {model}", model=r.model))
     for d in r.decisions:
         if d.regret >= 0.05:
-            typer.echo(f"  hand {d.decision.hand} {d.kyoku} step {d.decision.step} [{d.category}] "
-                       f"regret {d.regret:.2f}: {d.why}")
+            typer.echo("  " + tr("hand {hand} {kyoku} step {step} [{category}] regret {regret:.2f}: {why}",
+                                 hand=d.decision.hand, kyoku=d.kyoku, step=d.decision.step, category=d.category,
+                                 regret=d.regret, why=d.why))
     by = s["by_category"]
     if by:
-        typer.echo("by category: " + "; ".join(f"{c} {v['decisions']} decisions, regret {v['regret_placement']:.2f}"
-                                                for c, v in by.items()))
+        parts = [tr("{category} {n} decisions, regret {regret:.2f}", category=c, n=v["decisions"],
+                    regret=v["regret_placement"]) for c, v in by.items()]
+        typer.echo(tr("by category: {categories}", categories="; ".join(parts)))
     for e in r.errors:
-        typer.echo(f"note: the replay of the record: {e}", err=True)
+        typer.echo(tr("note: the replay of the record: {problem}", problem=e), err=True)
 
 
 def register(app: typer.Typer) -> None:
