@@ -23,10 +23,11 @@ False
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..tiles import Tile
+from ..hand import MeldType
+from ..tiles import NUM_KINDS, REMOVED_KINDS, Tile
 from .actions import Action
 from .legal import visible_counts
 
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from .seat import CalledMeld
 
 HIDDEN = "?"  # a tile the seat may not see
-COPIES = 4  # copies of each kind in the set (P01; red fives are copies of their kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ class MeldView:
     of the called one). An ankan's tiles are public, as the engine's events show them.
     """
 
-    type: str
+    type: MeldType
     tiles: tuple[Tile, ...]
     target: int | None
     called: Tile | None
@@ -123,9 +123,35 @@ class SeatView:
     legal_actions: tuple[Action, ...]
     seats: tuple[SeatPublic, ...]
     done: bool
-    # per wait, the copies of its kind this seat cannot see (four less its hand, the rivers, melds,
-    # kita and indicators: ``legal.visible_counts``); what the table shows beside each wait (issue 18)
-    waits_left: tuple[int, ...] = ()
+    # Copies of each of the 34 kinds on the table for everyone to see: rivers (a called discard
+    # once, in its meld), melds, kita, dora indicators (``legal.visible_counts``). The one home of
+    # these counts: bots, the terminal and the review read them here.
+    visible: tuple[int, ...]
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """Copies of each kind this viewer cannot see: four less its own hand (the drawn tile
+        included) and ``visible``, never below 0; 0 for 2m-8m, which sanma does not use. A spectator
+        holds no tile.
+
+        >>> from sanma.rules import Rules
+        >>> from sanma.game.engine import Game
+        >>> v = Game(Rules.preset("tenhou"), seed=1).view(0)
+        >>> sum(v.unseen) == 4 * 27 - len(v.hand) - len(v.dora_indicators)
+        True
+        """
+        left = [0 if k in REMOVED_KINDS else 4 - v for k, v in enumerate(self.visible)]
+        for t in self.hand:
+            if t.kind < NUM_KINDS:
+                left[t.kind] -= 1
+        return tuple(n if n > 0 else 0 for n in left)
+
+    @property
+    def waits_left(self) -> tuple[int, ...]:
+        """Per wait, the copies of its kind this seat cannot see (``unseen``): what the table shows
+        beside each wait (issue 18)."""
+        unseen = self.unseen
+        return tuple(unseen[w.kind] for w in self.waits)
 
     @property
     def closed_hand(self) -> tuple[Tile, ...]:
@@ -225,7 +251,8 @@ def _table(game: Game, seat: int | None, hand: tuple[Tile, ...], drawn: Tile | N
         seat, game.round_wind, game.round_index, game.kyoku_in_round + 1, game.honba, game.kyotaku, game.dealer,
         game._turn, visible_to_move(game, seat), tuple(game.scores), game.names, tuple(game.wall.dora_indicators),
         game.wall.remaining, hand, drawn, waits, furiten, riichi, legal,
-        public if public is not None else public_seats(game), game.done)
+        public if public is not None else public_seats(game), game.done,
+        tuple(visible_counts(game.seats, game.wall.dora_indicators)))
 
 
 def seat_view(game: Game, seat: int, public: tuple[SeatPublic, ...] | None = None) -> SeatView:
@@ -235,18 +262,8 @@ def seat_view(game: Game, seat: int, public: tuple[SeatPublic, ...] | None = Non
     me = game.seats[seat]
     drawn = game._drawn if game._drawn is not None and game._turn == seat and not game._pending else None
     waits = tuple(Tile(k) for k in me.waits) if sum(me.counts) % 3 == 1 else ()
-    view = _table(game, seat, tuple(me.hand), drawn, waits, bool(waits) and game.furiten(seat), me.riichi,
+    return _table(game, seat, tuple(me.hand), drawn, waits, bool(waits) and game.furiten(seat), me.riichi,
                   game.legal_actions(seat), public)
-    return replace(view, waits_left=waits_left(game, seat, waits)) if waits else view
-
-
-def waits_left(game: Game, seat: int, waits: tuple[Tile, ...]) -> tuple[int, ...]:
-    """Per wait, the copies of its kind ``seat`` cannot see: four, less the copies in its own hand and
-    those on the table for everyone (``legal.visible_counts``), never below 0."""
-    seen = visible_counts(game.seats, game.wall.dora_indicators)
-    for t in game.seats[seat].hand:
-        seen[t.kind] += 1
-    return tuple(max(0, COPIES - seen[w.kind]) for w in waits)
 
 
 def spectator_view(game: Game, public: tuple[SeatPublic, ...] | None = None) -> SeatView:
