@@ -207,12 +207,36 @@ def platform_of(record: GameRecord) -> str:
     return "majsoul"
 
 
+def stated_length(record: GameRecord) -> str | None:
+    """The game length a record states: ``"E"`` (East only), ``"ES"`` (East and South), or None.
+
+    Tenhou's mjlog says it in its lobby flags, lobby and room names say 東 or 南 (三鳳東喰赤速,
+    三人南); sanma's own records name their preset. A Mahjong Soul room name alone (三金の間赤)
+    does not: converters of three-player games dropped 東/南 from it (mjai-reviewer3p before
+    its commit f840fae), so :func:`replay_record` finds the length that the record's hands fit.
+    """
+    if record.rule_name in Rules.presets():
+        return Rules.preset(record.rule_name).round_winds
+    flags = dict(record.rule_flags)
+    if "hanchan" in flags:
+        return "ES" if flags["hanchan"] else "E"
+    name = record.rule_name
+    if "南" in name:
+        return "ES"
+    if "東" in name:
+        return "E"
+    if platform_of(record) == "tenhou":
+        return Rules.preset("tenhou").round_winds  # an unnamed Tenhou record: its only sanma lobby
+    return None
+
+
 def rules_for(record: GameRecord) -> tuple[Rules, list[str]]:
     """The rules to replay ``record`` under when none are given, and why they differ from a preset.
 
     * sanma's own records (mjai ``start_game`` naming a preset) use that preset;
     * Tenhou records use ``tenhou``, Mahjong Soul records ``majsoul``;
-    * a rule name without 南 (三鳳東喰赤速, 三銀の間赤) is an East-only game (round_winds = "E");
+    * a stated East-only game (三鳳東喰赤速, 三人東, Tenhou's lobby flags) has round_winds = "E"
+      (:func:`stated_length`; where the record states no length, :func:`replay_record` tries them);
     * final points written as whole numbers (Tenhou before ~2022) mean final_rounding = "integer".
     """
     if record.rule_name in Rules.presets():  # sanma's own record names its preset
@@ -222,10 +246,7 @@ def rules_for(record: GameRecord) -> tuple[Rules, list[str]]:
     notes: list[str] = []
     changes: dict[str, Any] = {}
     name = record.rule_name
-    flags = dict(record.rule_flags)
-    east_only = ("東" in name and "南" not in name) or (platform == "majsoul" and name and "南" not in name) \
-        or flags.get("hanchan") is False
-    if east_only and rules.round_winds != "E":
+    if stated_length(record) == "E" and rules.round_winds != "E":
         changes["round_winds"] = "E"
         notes.append(f"rule name {name!r}: an East-only game (round_winds = 'E')")
     points = record.final_points
@@ -631,7 +652,10 @@ class _Replayer:
             if [h.actor for h in horas] != [w.seat for w in wins]:
                 self.mismatch("winners", [w.seat for w in wins], [h.actor for h in horas])
             for i, (w, h) in enumerate(zip(wins, horas, strict=False)):
-                self.compare_win(w, h, honba if i == 0 else 0, sticks if i == 0 else 0, kita[w.seat])
+                # every winner's record names the hand's honba (Tenhou's AGARI ba repeats it for the
+                # second winner of a double ron, who is paid none under P89): the honba paid shows
+                # in the payments; the sticks go to the first winner only (P89)
+                self.compare_win(w, h, honba, sticks if i == 0 else 0, kita[w.seat])
         else:
             for r in k.results:
                 assert isinstance(r, DrawResult)
@@ -854,11 +878,30 @@ def _yaku_table(pairs: list[tuple[str, int]], fold_kita: bool) -> dict[str, int]
 
 
 def replay_record(record: GameRecord, rules: Rules | None = None) -> GameReplay:
-    """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`."""
-    notes: list[str] = []
-    if rules is None:
-        rules, notes = rules_for(record)
-    return _Replayer(record, rules, notes).run()
+    """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`.
+
+    Where the record states no game length (:func:`stated_length`) and no rules are given, it is
+    replayed as a game of the rules' length (East and South) and as an East-only one: the first
+    whose flow the record's hands fit, every hand and the end, is the replay (a note says which);
+    when none fits, the one with the fewest mismatches is reported."""
+    if rules is not None:
+        return _Replayer(record, rules, []).run()
+    rules, notes = rules_for(record)
+    if stated_length(record) is not None:
+        return _Replayer(record, rules, notes).run()
+    tried = {winds: _Replayer(record, dataclasses.replace(rules, round_winds=winds), list(notes)).run()
+             for winds in dict.fromkeys((rules.round_winds, "E"))}
+    fit = [winds for winds, result in tried.items() if result.ok]
+    winds = fit[0] if fit else min(tried, key=lambda w: len(tried[w].mismatches))
+    result = tried[winds]
+    how = ("which its hands fit" if len(fit) == 1 else
+           "its hands fit every length" + (" (the game ended before its length mattered)" if record.complete
+                                            else " (an excerpt)") if fit else
+           "the closest: no length fits its hands")
+    name = record.rule_name or "no rule name"
+    result.notes.insert(len(notes), f"the record does not state its game's length ({name}): replayed with "
+                                    f"round_winds = {winds!r}, {how}")
+    return result
 
 
 def replay_files(paths: Iterable[str | Path], rules: Rules | None = None) -> ReplayReport:

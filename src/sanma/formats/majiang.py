@@ -209,7 +209,7 @@ class _Kyoku:
         first = not any(r for r in self.results if not isinstance(r, DrawResult))
         self.results.append(build_win(
             ctx, seat=seat, from_seat=from_seat, dealer=self.dealer, round_wind=self.round_wind,
-            honba=self.honba if first else 0, kyotaku=None if first else 0, dora=tuple(self.dora), ura=ura,
+            honba=self.honba, kyotaku=None if first else 0, dora=tuple(self.dora), ura=ura,
             yaku=tuple(yaku), yakuman=yakuman, han=han, fu=fu, limit=limit_from_han_fu(han, fu, yakuman),
             points=as_int(b.get("defen"), "defen"), deltas=self.by_seat(b.get("fenpei"), "fenpei"),
             pao_seat=None, source=self.r.source, label=self.label, index=self.index, problems=p))

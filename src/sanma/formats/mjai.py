@@ -123,7 +123,7 @@ class _Kyoku:
         first = not any(not isinstance(r, DrawResult) for r in self.results)
         self.results.append(build_win(
             ctx, seat=seat, from_seat=target, dealer=self.dealer, round_wind=self.round_wind,
-            honba=self.honba if first else 0, kyotaku=None if first else 0, dora=tuple(self.dora),
+            honba=self.honba, kyotaku=None if first else 0, dora=tuple(self.dora),
             ura=e.uradora_markers, yaku=tuple(yaku), yakuman=yakuman, han=0 if yakuman else han, fu=e.fu,
             limit=limit, points=e.points, deltas=e.deltas, pao_seat=None, source=self.r.source,
             label=self.label, index=self.index, problems=p,

@@ -161,7 +161,10 @@ class RecordedWin:
     gives them (Tenhou folds kita into ``dora``; Mahjong Soul lists ``kita_dora``). ``points``
     is what the winner receives before honba and riichi sticks; ``deltas`` are the recorded
     per-seat score changes including honba and sticks (for one winner of a double ron, only
-    that winner's payments when the record separates them). ``fu`` is None when the record
+    that winner's payments when the record separates them). ``honba`` is the hand's honba, named
+    for every winner of a double ron (Tenhou's mjlog writes it on each ``AGARI``); whether a later
+    winner is paid it is the rules' (P89), and shows in its ``deltas``. ``kyotaku`` is the riichi
+    sticks this win takes (0 for a later winner). ``fu`` is None when the record
     does not give it (tenhou.net/6 JSON limit hands). ``yakuman`` is the multiplier of the
     listed yakuman (0 for ordinary yaku, also for a counted yakuman: see ``kazoe``); for yakuman
     wins ``han`` is 0 and each yaku's number is its yakuman multiplier.
@@ -208,7 +211,8 @@ class RecordedWin:
     scored: bool = True
 
     def score_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``sanma.score_hand(self.hand, rules=..., **kwargs)``."""
+        """Keyword arguments for ``sanma.score_hand(self.hand, rules=..., **kwargs)``: the win as the
+        hand's only (or first) winner, who is paid the honba."""
         return {
             "win": self.win, "melds": self.melds, "tsumo": self.tsumo, "riichi": self.riichi,
             "ippatsu": self.ippatsu, "double_riichi": self.double_riichi, "haitei": self.haitei,

@@ -279,6 +279,8 @@ class _MjlogKyoku:
         self.ura = ura or self.ura
         ba = _ints(el.get("ba"), "AGARI ba")
         honba, kyotaku = [*ba, self.honba, self.kyotaku][:2]
+        if honba != self.honba:  # every AGARI of a hand names its honba, a double ron's second too
+            p.add(f"AGARI ba={el.get('ba')!r}: the hand's honba is {self.honba}", self.label)
         if not any(isinstance(r, RecordedWin) for r in self.results) and kyotaku != ctx.kyotaku:
             p.add(f"AGARI ba={el.get('ba')!r}: replay counts {ctx.kyotaku} riichi sticks", self.label)
         ten = _ints(el.get("ten"), "AGARI ten")
@@ -731,13 +733,20 @@ class _Tenhou6Kyoku:
             a, b = int(m.group(3)), int(m.group(4) or 0)
             # a tsumo is paid by the two others (tsumo-son: "a-b" = non-dealer-dealer, "a∀" each)
             points = (2 * a if m.group(5) else a + b) if who == frm else a
+            if yakuman and who != frm and len(yaku) == 1 and points % (8000 * (6 if who == self.dealer else 4)) == 0:
+                # A ron is paid 4 (the dealer's 6) times the basic points under every payment model,
+                # so its points tell the yakuman multiple; a converter of Mahjong Soul games writes
+                # (役満) for its double yakuman too (mjai-reviewer3p: 国士無双十三面待ち(役満), 64,000)
+                multiple = points // (8000 * (6 if who == self.dealer else 4))
+                if multiple != yakuman:
+                    yaku, yakuman = ((yaku[0][0], multiple),), multiple
             han = 0 if yakuman else sum(h for _, h in yaku)
             if m.group(2) and int(m.group(2)) != han:
                 p.add(f"points {points_text!r} say {m.group(2)} han, the yaku add up to {han}", self.label)
             first = not out
             out.append(build_win(
                 ctx, seat=who, from_seat=frm, dealer=self.dealer, round_wind=self.round_wind,
-                honba=self.honba if first else 0, kyotaku=None if first else 0, dora=self.dora,
+                honba=self.honba, kyotaku=None if first else 0, dora=self.dora,
                 ura=self.ura, yaku=yaku, yakuman=yakuman, han=han, fu=fu, limit=limit, points=points,
                 deltas=deltas[:3], pao_seat=None if pao == who else pao, source=self.g.source,
                 label=self.label, index=self.index, problems=p))

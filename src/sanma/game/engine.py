@@ -88,7 +88,7 @@ class Game:
     _after_call: bool
     _rinshan: bool
     _kan_discard: bool
-    _pending_kan_dora: int
+    _pending_kan_dora: list[str]  # the timing (P12) of each kan whose indicator is still to turn
     _turn_actions: tuple[Action, ...] | None
     _last_discard: tuple[int, Tile] | None
     _window: str
@@ -260,7 +260,7 @@ class Game:
         self._after_call = False  # the turn started with a pon (discard only)
         self._rinshan = False  # the tile just drawn is a replacement
         self._kan_discard = False  # the coming discard follows a kan (kanburi, P12 kan dora)
-        self._pending_kan_dora = 0
+        self._pending_kan_dora = []
         self._turn_actions = None
         self._last_discard = None
         self._window = ""  # "dahai" | "kakan" | "ankan" | "kita"
@@ -360,6 +360,7 @@ class Game:
             self._kans.append(seat)
             self._break_first_cycle()
             self._emit(ev.Ankan(seat, a.consumed))
+            self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): so does a further kan
             # Kokushi may rob an ankan where the rules allow it (P127); a robbed kan turns no
             # kan dora (the Mahjong Soul record of such a win shows none).
             if self.rules.chankan_on_ankan == "kokushi":
@@ -379,6 +380,7 @@ class Game:
             self._kans.append(seat)
             self._break_first_cycle()
             self._emit(ev.Kakan(seat, a.tile, a.consumed))
+            self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): a further kan turns it
             self._update_waits(seat)
             self._open_window("kakan", seat, a.tile)  # chankan (Y12)
             if self._pending:
@@ -390,6 +392,7 @@ class Game:
             st.remove(north)
             st.kita += 1
             self._emit(ev.Kita(seat))
+            self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): a kita turns it too
             self._update_waits(seat)
             if self.rules.ron_on_kita:
                 self._open_window("kita", seat, north)
@@ -400,10 +403,7 @@ class Game:
         raise IllegalActionError(f"{a}: not a turn action")  # pragma: no cover
 
     def _ankan_passed(self, seat: int) -> None:
-        if self.rules.kan_dora_ankan == "immediate":
-            self._reveal_kan_dora()
-        else:
-            self._pending_kan_dora += 1
+        self._kan_dora_at_kan(self.rules.kan_dora_ankan)
         self._after_kan(seat)
 
     def _kita_passed(self, seat: int) -> None:
@@ -413,20 +413,34 @@ class Game:
         self._rinshan = self.rules.kita_replacement_is_rinshan  # P18
 
     def _kakan_passed(self, seat: int) -> None:
-        if self.rules.kan_dora_open == "immediate":
+        self._kan_dora_at_kan(self.rules.kan_dora_open)
+        self._after_kan(seat)
+
+    def _kan_dora_at_kan(self, timing: str) -> None:
+        """A kan's new indicator (P12): turned now, or kept for its later moment."""
+        if timing == "immediate":
             self._reveal_kan_dora()
         else:
-            self._pending_kan_dora += 1
-        self._after_kan(seat)
+            self._pending_kan_dora.append(timing)
+
+    def _reveal_pending_kan_dora(self, *timings: str) -> None:
+        """Turn the waiting indicators of the kans whose timing (P12) is one of ``timings`` (all
+        of them when none is named), in the order of the kans."""
+        if not self._pending_kan_dora:
+            return
+        keep = []
+        for timing in self._pending_kan_dora:
+            if not timings or timing in timings:
+                self._reveal_kan_dora()
+            else:
+                keep.append(timing)
+        self._pending_kan_dora = keep
 
     def _after_kan(self, seat: int) -> None:
         self._draw(seat, replacement=True)
         self._rinshan = True
         self._kan_discard = True
-        if self._pending_kan_dora and self.rules.kan_dora_open == "before_discard":
-            while self._pending_kan_dora:
-                self._pending_kan_dora -= 1
-                self._reveal_kan_dora()
+        self._reveal_pending_kan_dora("before_discard")  # a rinshan win counts it
 
     def _reveal_kan_dora(self) -> None:
         if self.rules.kan_dora and self.wall.can_reveal_kan_dora:
@@ -456,6 +470,7 @@ class Game:
         self._drawn = None
         self._last_discard = (seat, tile)
         self._emit(ev.Dahai(seat, tile, tsumogiri))
+        self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): a ron on this discard counts it
         self._update_waits(seat)
         if riichi and st.open_riichi and st.violation and self.rules.riichi_violation == "chombo":
             # P80 (CLUB) 「オープンリーチの場合は、掛けた時点で発覚したものとし、その時点で成立とする」
@@ -537,10 +552,7 @@ class Game:
                 self._emit(ev.Ryukyoku("all_riichi"))
                 self._end_hand_abort("all_riichi")
                 return
-        if self._pending_kan_dora:
-            while self._pending_kan_dora:
-                self._pending_kan_dora -= 1
-                self._reveal_kan_dora()
+        self._reveal_pending_kan_dora()  # every kan dora still waiting turns once the discard passes (P12)
         self._kan_discard = False
         if self._discard_count == SEATS and self._first_cycle and r.abort_three_winds:  # P93
             firsts = [self.seats[s].discards[0].tile.kind for s in range(SEATS) if self.seats[s].discards]
@@ -586,10 +598,7 @@ class Game:
             return
         self._kans.append(seat)
         self._rinshan_feeder = (seat, a.target)
-        if self.rules.kan_dora_open == "immediate":
-            self._reveal_kan_dora()
-        else:
-            self._pending_kan_dora += 1
+        self._kan_dora_at_kan(self.rules.kan_dora_open)
         self._after_kan(seat)
 
     def _pao(self, seat: int, feeder: int, kind: int) -> None:

@@ -178,8 +178,9 @@ def kan_possible(rules: Rules, wall: Wall, kans: int) -> bool:
 
 
 def ankan_allowed(rules: Rules, st: SeatState, kind: int, drawn: Tile | None) -> bool:
-    """Whether the seat may make a closed kan of ``kind`` (after riichi: with the drawn tile only,
-    P84, and keeping its waits and the four tiles a triplet in every reading, A003-18)."""
+    """Whether the seat may make a closed kan of ``kind`` (after riichi, P84: with the drawn tile
+    only; then by ``rules.kan_after_riichi``: any such kan (A003-18), one keeping the waits, or one
+    keeping the waits with the four tiles a triplet in every reading)."""
     if not st.riichi:
         return True
     if drawn is None or drawn.kind != kind:
@@ -188,8 +189,9 @@ def ankan_allowed(rules: Rules, st: SeatState, kind: int, drawn: Tile | None) ->
         return True  # KANSAI: any ankan with the drawn tile (A003-18)
     c = list(st.counts)
     c[kind] -= 4
-    # The waits must stay the same and the four tiles must be a triplet in every reading.
-    return compute_waits(c) == st.waits and kind_always_triplet(st.counts, st.waits, kind)
+    if compute_waits(c) != st.waits:
+        return False
+    return rules.kan_after_riichi == "waits_only" or kind_always_triplet(st.counts, st.waits, kind)
 
 
 def kind_always_triplet(counts: Sequence[int], waits: Sequence[int], kind: int) -> bool:
