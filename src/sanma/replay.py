@@ -450,8 +450,9 @@ class _Replayer:
         assert g is not None
         if self.hand_over:
             return
-        for i in range(self.cursor, len(g.events)):
-            e = ev.parse_event(g.events[i])
+        log = g.log
+        for i in range(self.cursor, len(log)):
+            e = log[i]
             if isinstance(e, ev.Tsumo):
                 self.draws.append(e)
             elif isinstance(e, ev.Dora):
@@ -465,7 +466,7 @@ class _Replayer:
                 self.cursor = i + 1
                 self.hand_over = True
                 return
-        self.cursor = len(g.events)
+        self.cursor = len(log)
 
     def _apply(self, action: Action, what: str) -> None:
         g = self.game

@@ -33,7 +33,7 @@ from ..bots import BOTS, make_bot
 from ..errors import SanmaError, TileError
 from ..game.actions import Action
 from ..game.engine import Game
-from ..game.view import mask_event
+from ..game.view import public_events
 from ..i18n import current_lang, fu_line, term_name
 from ..i18n.terms import HONOUR_SHORT
 from ..rules.schema import Rules
@@ -264,10 +264,10 @@ class TerminalTable:
         on_event = getattr(self.bots[seat], "on_event", None)
         if on_event is None:
             return
-        events = self.game.events
-        for e in events[self.fed[seat]:]:
-            on_event(mask_event(e, seat))
-        self.fed[seat] = len(events)
+        g = self.game
+        for e in public_events(g.log, seat, self.fed[seat], g.events):
+            on_event(e)
+        self.fed[seat] = len(g.log)
 
     def narrate(self) -> None:
         g = self.game

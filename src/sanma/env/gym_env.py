@@ -31,7 +31,7 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..game.engine import Game
-from ..game.view import mask_event
+from ..game.view import public_events
 from ..rules.schema import Rules
 from ..sim.arena import LazyObservation
 from ..tiles import SEATS
@@ -139,13 +139,12 @@ class SanmaEnv(gymnasium.Env[Any, np.int64]):
 
     def _feed_events(self, game: Game) -> None:
         """Bots that follow the event stream (``on_event``) get what their seat may see."""
-        events = game.events
-        for e in events[self._fed:]:
-            for s, bot in self._bots.items():
-                on_event = getattr(bot, "on_event", None)
-                if on_event is not None:
-                    on_event(mask_event(e, s))
-        self._fed = len(events)
+        for s, bot in self._bots.items():
+            on_event = getattr(bot, "on_event", None)
+            if on_event is not None:
+                for e in public_events(game.log, s, self._fed, game.events):
+                    on_event(e)
+        self._fed = len(game.log)
 
     def _observation(self) -> Any:
         obs = encode(self._require_game(), self.seat)

@@ -1,7 +1,8 @@
 """The game engine: three seats play a whole game under any ``Rules``, as one event stream.
 
-Every change of state is an mjai event (with sanma's extensions: ``kita``, ``flower``, three
-scores). Seats act through ``legal_actions(seat)`` / ``apply(action)``; after a discard every seat
+Every change of state is an event of :mod:`sanma.events` (mjai's, with sanma's extensions: ``kita``,
+``flower``, three scores): ``Game.log`` holds them typed, ``Game.events`` their mjai dicts. Seats
+act through ``legal_actions(seat)`` / ``apply(action)``; after a discard every seat
 that may call or win has an explicit choice window (``pending``), so a person at a browser
 answers "pon?" through the same API as a bot.
 
@@ -9,6 +10,8 @@ answers "pon?" through the same API as a bot.
 >>> g = Game(Rules.preset("tenhou"), seed=1)
 >>> g.events[0]["type"], g.events[1]["type"], g.to_move
 ('start_game', 'start_kyoku', (0,))
+>>> g.log[1].oya, g.events[1] == g.log[1].to_mjai()
+(0, True)
 >>> import random
 >>> rng = random.Random(0)
 >>> while not g.done:
@@ -114,6 +117,9 @@ class Game:
         self.max_hands = max_hands  # a safety net for degenerate play (e.g. bots that never win)
         self.scores = list(scores) if scores is not None else [rules.start_points] * SEATS
         self.chips = [0] * SEATS
+        # the game's events: ``log`` typed (sanma.events), the record of the game; ``events`` their
+        # mjai dicts, derived as each is logged (what readers of the stream, the store and the README take)
+        self.log: list[ev.Event] = []
         self.events: list[dict[str, Any]] = []
         # Where play starts (a record can be replayed from any hand): round_index indexes
         # rules.round_winds (beyond it: overtime); the dealer is seat ``kyoku`` (seat 0 deals first).
@@ -206,7 +212,7 @@ class Game:
 
     def public_events(self, seat: int | None) -> list[dict[str, Any]]:
         """The event stream as ``seat`` sees it (other seats' tiles hidden; ``None``: a spectator)."""
-        return public_events(self.events, seat)
+        return public_events(self.log, seat, 0, self.events)
 
     def furiten(self, seat: int, tile: Tile | None = None, *, discard: Tile | None = None) -> bool:
         """Whether ``seat`` may not ron (``tile``, or any of its waits): ``legal.furiten`` (P75, P78).
@@ -763,7 +769,8 @@ class Game:
     # helpers
     # ------------------------------------------------------------------------------------------
     def _emit(self, e: ev.Event) -> None:
-        """Record one event (its mjai form: ``Game.events`` holds dicts, sanma.events builds them)."""
+        """Log one event (``log``) and its mjai dict (``events``)."""
+        self.log.append(e)
         self.events.append(e.to_mjai())
         self._turn_actions = None
 

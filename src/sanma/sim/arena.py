@@ -23,7 +23,7 @@ from ..bots import Bot, make_bot
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
-from ..game.view import mask_event
+from ..game.view import public_events
 from ..rules.schema import Rules
 from ..tiles import SEATS
 
@@ -127,16 +127,15 @@ def _play(rules: Rules, bots: Sequence[str], by_seat: list[Bot], entry_at: list[
     needs_obs = [getattr(b, "needs_observation", True) for b in by_seat]
     listeners = [(s, b.on_event) for s, b in enumerate(by_seat) if hasattr(b, "on_event")]
     fed = 0
-    events = game.events
     action: Action | None = None
     try:
         while not game.done:
             for seat in game.to_move:
                 if listeners:
-                    for e in events[fed:]:
-                        for s, on_event in listeners:
-                            on_event(mask_event(e, s))
-                    fed = len(events)
+                    for s, on_event in listeners:
+                        for e in public_events(game.log, s, fed, game.events):
+                            on_event(e)
+                    fed = len(game.log)
                 legal = game.legal_actions(seat)
                 obs: Mapping[str, Any] = LazyObservation(game, seat) if needs_obs[seat] else {}
                 action = None
@@ -147,9 +146,9 @@ def _play(rules: Rules, bots: Sequence[str], by_seat: list[Bot], entry_at: list[
         raise SimulationError(f"game {index} (seed {seed!r}, {game.round_wind}-{game.kyoku_in_round + 1}, "
                               f"{game.honba} honba){doing}: {type(e).__name__}: {e}") from e
     if listeners:  # the end of the game (end_kyoku, end_game) for bots that follow the stream
-        for event in events[fed:]:
-            for s, on_event in listeners:
-                on_event(mask_event(event, s))
+        for s, on_event in listeners:
+            for event in public_events(game.log, s, fed, game.events):
+                on_event(event)
     return game
 
 
