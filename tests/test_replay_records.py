@@ -18,8 +18,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from sanma import events as ev
 from sanma.formats import GameRecord, read_record
-from sanma.formats.record import Discard, RecordedWin
+from sanma.formats.record import RecordedWin
 from sanma.replay import platform_of, replay_files, replay_record, rules_for, stated_length
 from sanma.rules import Rules
 from shared_data import data_path, shared_files
@@ -164,13 +165,14 @@ def test_changed_payments_and_yaku_are_reported() -> None:
 def test_an_illegal_discard_is_reported_and_later_hands_still_checked() -> None:
     rec = _record()
     k = rec.kyoku[0]
-    pos = next(n for n, e in enumerate(k.events) if isinstance(e, Discard) and not e.riichi)
+    pos = next(n for n, e in enumerate(k.events) if isinstance(e, ev.Dahai)
+               and not (n and isinstance(k.events[n - 1], ev.Reach)))
     d = k.events[pos]
-    assert isinstance(d, Discard)
-    held = {t.kind for t in k.initial_hands[d.seat]}
+    assert isinstance(d, ev.Dahai)
+    held = {t.kind for t in k.initial_hands[d.actor]}
     absent = next(t for t in read_record(data_path("tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml"))
                   .kyoku[0].initial_hands[0] if t.kind not in held)
-    events = (*k.events[:pos], dataclasses.replace(d, tile=absent), *k.events[pos + 1:])
+    events = (*k.events[:pos], ev.Dahai(d.actor, absent, d.tsumogiri), *k.events[pos + 1:])
     result = replay_record(_with_kyoku(rec, 0, events=events))
     assert result.mismatches[0].what == "illegal discard" and result.mismatches[0].kyoku == k.label
     assert result.mismatches[0].at == f"event {pos + 1} of {len(k.events)}"

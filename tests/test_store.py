@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
+from sanma import events as ev
 from sanma.errors import RecordError, SanmaError
 from sanma.formats import GameRecord, read_mjai, read_record, write_mjai
-from sanma.formats.record import DoraRevealed, KyokuRecord, RecordedWin
+from sanma.formats.record import KyokuRecord, RecordedWin
 from sanma.game.engine import Game
 from sanma.rules import Rules
 from sanma.rules.loader import to_dict
@@ -56,7 +57,7 @@ def dump(store: Store) -> list[str]:
 
 
 def _without_source(k: KyokuRecord, drop_dora_events: bool) -> KyokuRecord:
-    events = tuple(e for e in k.events if not (drop_dora_events and isinstance(e, DoraRevealed)))
+    events = tuple(e for e in k.events if not (drop_dora_events and isinstance(e, ev.Dora)))
     results = tuple(dataclasses.replace(r, source="") if isinstance(r, RecordedWin) else r for r in k.results)
     return dataclasses.replace(k, events=events, results=results)
 

@@ -57,20 +57,7 @@ from . import events as ev
 from .errors import HandError, IllegalActionError, RecordError, SanmaError
 from .events import RECORD_DRAW_REASONS
 from .formats import GameRecord, KyokuRecord, RecordedWin, read_record
-from .formats.record import (
-    Ankan,
-    Daiminkan,
-    Discard,
-    DoraRevealed,
-    Draw,
-    DrawResult,
-    Flower,
-    Kakan,
-    Kita,
-    Pon,
-    RiichiAccepted,
-    majsoul_room,
-)
+from .formats.record import DrawResult, majsoul_room
 from .game.actions import Action, ActionType
 from .game.engine import Game
 from .game.flow import round_wind
@@ -297,11 +284,11 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
     reveals = _reveal_order(rules, k, len(kan_dora))
     try:
         for e in k.events:
-            before = isinstance(e, DoraRevealed) or id(e) in reveals.get("before", set())
+            before = isinstance(e, ev.Dora) or id(e) in reveals.get("before", set())
             if before and kan_dora and probe.can_reveal_kan_dora:
                 put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
-            if isinstance(e, Draw):
-                put(probe.replacement_position() if e.replacement else probe.draw_position(), e.tile, "draw")
+            if isinstance(e, ev.Tsumo) and e.pai is not None:
+                put(probe.replacement_position() if e.rinshan else probe.draw_position(), e.pai, "draw")
             if id(e) in reveals.get("after", set()) and kan_dora and probe.can_reveal_kan_dora:
                 put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
     except IllegalActionError as e:
@@ -322,16 +309,16 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
 def _reveal_order(rules: Rules, k: KyokuRecord, count: int) -> dict[str, set[int]]:
     """When a record lists kan dora without reveal events (tenhou.net/6), place each reveal by the
     rules' timing (P12): at the kan (immediate) or after its replacement draw."""
-    if not count or any(isinstance(e, DoraRevealed) for e in k.events):
+    if not count or any(isinstance(e, ev.Dora) for e in k.events):
         return {}
     out: dict[str, set[int]] = {"before": set(), "after": set()}
     kan_kind = ""
     for e in k.events:
-        if isinstance(e, Ankan):
+        if isinstance(e, ev.Ankan):
             kan_kind = rules.kan_dora_ankan
-        elif isinstance(e, Daiminkan | Kakan):
+        elif isinstance(e, ev.Daiminkan | ev.Kakan):
             kan_kind = rules.kan_dora_open
-        elif isinstance(e, Draw) and e.replacement and kan_kind:
+        elif isinstance(e, ev.Tsumo) and e.rinshan and kan_kind:
             out["before" if kan_kind == "immediate" else "after"].add(id(e))
             kan_kind = ""
     return out
@@ -391,6 +378,7 @@ class _Replayer:
         self.doras: deque[ev.Dora] = deque()
         self.reaches: deque[ev.ReachAccepted] = deque()
         self.results: list[ev.Event] = []
+        self.reach: ev.Reach | None = None  # a riichi declared, its discard next
         self.hand_over = False  # the engine's events after end_kyoku belong to the next hand
         self.at = ""  # the record event being replayed, for messages
         self.bad = False  # the current kyoku has a mismatch
@@ -518,54 +506,59 @@ class _Replayer:
         return queue.popleft()
 
     # -- one record event ----------------------------------------------------------------------
-    def event(self, e: Any) -> None:
-        if isinstance(e, Draw):
+    def event(self, e: ev.Event) -> None:
+        """Play one record event (a kyoku's typed play events, :mod:`sanma.events`) on the engine."""
+        if isinstance(e, ev.Tsumo):
             got = self._pop(self.draws, "draw")
-            exp = {"actor": e.seat, "pai": e.tile.mjai, "rinshan": e.replacement}
+            exp = {"actor": e.actor, "pai": ev.HIDDEN if e.pai is None else e.pai.mjai, "rinshan": e.rinshan}
             have = {"actor": got.actor, "pai": ev.HIDDEN if got.pai is None else got.pai.mjai, "rinshan": got.rinshan}
             if exp != have:
                 self.mismatch("draw", exp, have)
                 raise _Diverged
-        elif isinstance(e, RiichiAccepted | DoraRevealed):
+        elif isinstance(e, ev.Reach):
+            self.reach = e  # the riichi is declared with the discard that follows
+        elif isinstance(e, ev.ReachAccepted | ev.Dora):
             pass  # compared for the whole hand in leftovers(): their timing shows in the sticks and han
-        elif isinstance(e, Discard):
-            legal = self._turn(e.seat, "discard")
-            kind: ActionType = ("open_reach" if e.open_riichi else "reach") if e.riichi else "dahai"
-            cands = [a for a in legal if a.type == kind and a.tile == e.tile]
+        elif isinstance(e, ev.Dahai):
+            reach, self.reach = self.reach, None
+            riichi = reach is not None and reach.actor == e.actor
+            legal = self._turn(e.actor, "discard")
+            kind: ActionType = ("open_reach" if reach is not None and reach.open else "reach") if riichi else "dahai"
+            cands = [a for a in legal if a.type == kind and a.tile == e.pai]
             exact = [a for a in cands if a.tsumogiri == e.tsumogiri]
             if not (exact or cands):
-                self._illegal(Action(kind, e.seat, e.tile, tsumogiri=e.tsumogiri), legal)
-            self._apply((exact or cands)[0], "riichi" if e.riichi else "discard")
-        elif isinstance(e, Pon | Daiminkan):
-            call: ActionType = "pon" if isinstance(e, Pon) else "daiminkan"
-            self._respond(e.seat, lambda a: a.type == call and a.target == e.from_seat
-                          and a.tile is not None and a.tile.kind == e.tile.kind,
-                          lambda a: Counter(a.consumed) == Counter(_without(e.tiles, e.tile)),
-                          Action(call, e.seat, e.tile, consumed=_without(e.tiles, e.tile), target=e.from_seat))
-        elif isinstance(e, Kakan):
-            legal = self._turn(e.seat, "kakan")
-            cands = [a for a in legal if a.type == "kakan" and a.tile is not None and a.tile.kind == e.tile.kind]
+                self._illegal(Action(kind, e.actor, e.pai, tsumogiri=e.tsumogiri), legal)
+            self._apply((exact or cands)[0], "riichi" if riichi else "discard")
+        elif isinstance(e, ev.Pon | ev.Daiminkan):
+            call: ActionType = "pon" if isinstance(e, ev.Pon) else "daiminkan"
+            self._respond(e.actor, lambda a: a.type == call and a.target == e.target
+                          and a.tile is not None and a.tile.kind == e.pai.kind,
+                          lambda a: Counter(a.consumed) == Counter(e.consumed),
+                          Action(call, e.actor, e.pai, consumed=e.consumed, target=e.target))
+        elif isinstance(e, ev.Kakan):
+            legal = self._turn(e.actor, "kakan")
+            cands = [a for a in legal if a.type == "kakan" and a.tile is not None and a.tile.kind == e.pai.kind]
             if not cands:
-                self._illegal(Action("kakan", e.seat, e.tile), legal)
-            self._apply(next((a for a in cands if a.tile == e.tile), cands[0]), "kakan")
-        elif isinstance(e, Ankan):
-            legal = self._turn(e.seat, "ankan")
-            cands = [a for a in legal if a.type == "ankan" and a.consumed[0].kind == e.tiles[0].kind]
+                self._illegal(Action("kakan", e.actor, e.pai), legal)
+            self._apply(next((a for a in cands if a.tile == e.pai), cands[0]), "kakan")
+        elif isinstance(e, ev.Ankan):
+            legal = self._turn(e.actor, "ankan")
+            cands = [a for a in legal if a.type == "ankan" and a.consumed[0].kind == e.consumed[0].kind]
             if not cands:
-                self._illegal(Action("ankan", e.seat, consumed=e.tiles), legal)
+                self._illegal(Action("ankan", e.actor, consumed=e.consumed), legal)
             self._apply(cands[0], "ankan")
-        elif isinstance(e, Kita):
-            legal = self._turn(e.seat, "kita")
+        elif isinstance(e, ev.Kita):
+            legal = self._turn(e.actor, "kita")
             cands = [a for a in legal if a.type == "kita"]
             if not cands:
-                self._illegal(Action("kita", e.seat, e.tile), legal)
+                self._illegal(Action("kita", e.actor, ev.NORTH_TILE), legal)
             self._apply(cands[0], "kita")
-        elif isinstance(e, Flower):
+        elif isinstance(e, ev.Flower):
             flower = self._pop_result(ev.Flower)
-            if flower.actor != e.seat or flower.pai != e.tile:
-                self.mismatch("flower", {"actor": e.seat, "pai": str(e.tile)}, flower.to_mjai())
-        else:  # pragma: no cover - every Event type is handled above
-            raise RecordError(f"unknown record event {e!r}")
+            if flower.actor != e.actor or flower.pai != e.pai:
+                self.mismatch("flower", e.to_mjai(), flower.to_mjai())
+        else:
+            raise RecordError(f"{e.TYPE} is not an event of a kyoku's play")
 
     def _pop_result(self, what: type[_E]) -> _E:
         for i, r in enumerate(self.results):
@@ -602,6 +595,7 @@ class _Replayer:
     def begin_hand(self) -> None:
         """Start looking at the engine's next hand (its events after the last end_kyoku)."""
         self.hand_over = False
+        self.reach = None
         self.results.clear()
         self.draws.clear()
         self.doras.clear()
@@ -665,12 +659,12 @@ class _Replayer:
 
     def leftovers(self, k: KyokuRecord) -> None:
         """Accepted riichi and kan dora of the hand, in order; no draw the record does not have."""
-        exp_r = [e.seat for e in k.events if isinstance(e, RiichiAccepted)]
+        exp_r = [e.actor for e in k.events if isinstance(e, ev.ReachAccepted)]
         got_r = [e.actor for e in self.reaches]
         if exp_r != got_r:
             self.mismatch("riichi accepted (seats)", exp_r, got_r)
         # mjlog and mjai show each kan dora as an event; tenhou.net/6 only lists the indicators
-        exp_d = [e.indicator.mjai for e in k.events if isinstance(e, DoraRevealed)] or \
+        exp_d = [e.marker.mjai for e in k.events if isinstance(e, ev.Dora)] or \
             [t.mjai for t in k.dora_indicators[k.initial_indicators:]]
         got_d = [e.marker.mjai for e in self.doras]
         if exp_d != got_d:
@@ -855,12 +849,6 @@ class _Replayer:
             self.stick_anomalies.clear()
         if rec.final_points is not None and list(end_game.points or ()) != [float(p) for p in rec.final_points]:
             self.mismatch("final points", list(rec.final_points), list(end_game.points or ()), kyoku="end")
-
-
-def _without(tiles: tuple[Tile, ...], called: Tile) -> tuple[Tile, ...]:
-    rest = list(tiles)
-    rest.remove(called) if called in rest else rest.pop(0)
-    return tuple(rest)
 
 
 def _yaku_table(pairs: list[tuple[str, int]], fold_kita: bool) -> dict[str, int]:

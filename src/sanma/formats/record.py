@@ -52,82 +52,15 @@ def limit_from_han_fu(han: int, fu: int | None, yakuman: int = 0) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------
-# Events. Each is a small frozen value; a kyoku's ``events`` is their sequence in play order.
+# Events: a kyoku's ``events`` are the engine's own typed events (:mod:`sanma.events`), in play
+# order — draws (``Tsumo``), ``Reach`` then its ``Dahai``, calls, kans, ``Kita``, ``Flower``,
+# ``ReachAccepted`` and ``Dora`` where the format shows the reveal (tenhou.net/6 lists kan dora
+# with the deal and no reveal: ``dora_indicators`` only). Results are ``results``.
 # --------------------------------------------------------------------------------------------
 
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    seat: int
-    tile: Tile
-    replacement: bool = False  # drawn from the dead wall after a kan or a kita
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    seat: int
-    tile: Tile
-    tsumogiri: bool = False
-    riichi: bool = False  # the discard that declares riichi
-    open_riichi: bool = False  # ... as open riichi (club rules; sanma's own records)
-
-
-@dataclass(frozen=True, slots=True)
-class Pon:
-    seat: int
-    from_seat: int
-    tile: Tile  # the called tile
-    tiles: tuple[Tile, ...]  # all three
-
-
-@dataclass(frozen=True, slots=True)
-class Daiminkan:
-    seat: int
-    from_seat: int
-    tile: Tile
-    tiles: tuple[Tile, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Kakan:
-    seat: int
-    tile: Tile  # the added tile
-    tiles: tuple[Tile, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Ankan:
-    seat: int
-    tiles: tuple[Tile, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Kita:
-    seat: int
-    tile: Tile = NORTH_TILE
-
-
-@dataclass(frozen=True, slots=True)
-class Flower:
-    seat: int
-    tile: Tile
-
-
-@dataclass(frozen=True, slots=True)
-class RiichiAccepted:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class DoraRevealed:
-    indicator: Tile
-
-
-@dataclass(frozen=True, slots=True)
-class Win:
-    seat: int
-    from_seat: int  # == seat for tsumo
-    tile: Tile
+#: The events a kyoku record's ``events`` hold.
+PlayEvent = ev.Tsumo | ev.Dahai | ev.Reach | ev.Pon | ev.Daiminkan | ev.Kakan | ev.Ankan | ev.Kita | ev.Flower \
+    | ev.ReachAccepted | ev.Dora
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +74,6 @@ class DrawResult:
     deltas: tuple[int, ...]
     tenpai: tuple[int, ...] = ()
     voided_by: tuple[ev.Chombo | ev.RiichiBust, ...] = ()
-
-
-Event = Draw | Discard | Pon | Daiminkan | Kakan | Ankan | Kita | Flower | RiichiAccepted | DoraRevealed | Win
 
 
 # --------------------------------------------------------------------------------------------
@@ -253,7 +183,7 @@ class KyokuRecord:
     dora_indicators: tuple[Tile, ...]  # the first indicator, then kan dora in order
     ura_indicators: tuple[Tile, ...] = ()
     initial_hands: tuple[tuple[Tile, ...], ...] = ()
-    events: tuple[Event, ...] = ()
+    events: tuple[PlayEvent, ...] = ()
     results: tuple[Result, ...] = ()
     initial_indicators: int = 1  # dora indicators turned at the deal (2 on doubles under P07)
 
@@ -268,7 +198,7 @@ class KyokuRecord:
     @property
     def riichi_count(self) -> int:
         """Riichi declarations accepted (deposit paid) in this kyoku."""
-        return sum(1 for e in self.events if isinstance(e, RiichiAccepted))
+        return sum(1 for e in self.events if isinstance(e, ev.ReachAccepted))
 
     def score_deltas(self) -> tuple[int, ...]:
         """Sum of all results' deltas, per seat."""
@@ -283,8 +213,8 @@ class KyokuRecord:
         """start + deltas - riichi deposits paid in this kyoku."""
         paid = [0] * len(self.start_scores)
         for e in self.events:
-            if isinstance(e, RiichiAccepted):
-                paid[e.seat] += 1000
+            if isinstance(e, ev.ReachAccepted):
+                paid[e.actor] += 1000
         return tuple(s + d - p for s, d, p in zip(self.start_scores, self.score_deltas(), paid, strict=True))
 
 
@@ -451,7 +381,7 @@ class KyokuReplay:
         self.hands = [list(h) for h in hands]
         self.melds: list[list[tuple[str, tuple[Tile, ...]]]] = [[] for _ in hands]
         self.kita_count = [0] * self.n
-        self.events: list[Event] = []
+        self.events: list[PlayEvent] = []
         self.kyotaku = kyotaku
         self.live_draws = live_draws
         self.draws = 0
@@ -500,7 +430,7 @@ class KyokuReplay:
             self.riichi[seat] = True
             self.ippatsu[seat] = True
             self.kyotaku += 1
-            self.events.append(RiichiAccepted(seat))
+            self.events.append(ev.ReachAccepted(seat))
 
     def _interrupt(self) -> None:
         self.interrupted = True
@@ -516,8 +446,8 @@ class KyokuReplay:
         >>> rp = KyokuReplay(Problems("x", False), "E1", 0, [[Tile.parse("1p")] * 13] * 3)
         >>> rp.play(ev.Tsumo(0, Tile.parse("9s"))), rp.play(ev.Reach(0)), rp.play(ev.Dahai(0, Tile.parse("9s"), True))
         (True, True, True)
-        >>> rp.events[-1], rp.play(ev.EndKyoku(None, None))
-        (Discard(seat=0, tile=Tile.parse('9s'), tsumogiri=True, riichi=True, open_riichi=False), False)
+        >>> [e.to_mjai() for e in rp.events[-2:]], rp.play(ev.EndKyoku(None, None))
+        ([{'type': 'reach', 'actor': 0}, {'type': 'dahai', 'actor': 0, 'pai': '9s', 'tsumogiri': True}], False)
         """
         if isinstance(e, ev.Tsumo):
             if e.pai is None:
@@ -568,7 +498,7 @@ class KyokuReplay:
         self.hands[seat].append(tile)
         self.last_draw[seat] = tile
         self.last_was_replacement[seat] = replacement
-        self.events.append(Draw(seat, tile, replacement))
+        self.events.append(ev.Tsumo(seat, tile, replacement))
         # a flower's replacement restores the hand's size before the flower (13 during the deal)
         size = self.flower_size.pop(seat, 14)
         if len(self.hands[seat]) + 3 * len(self.melds[seat]) != size:
@@ -593,7 +523,9 @@ class KyokuReplay:
         self.discards[seat] += 1
         self.last_draw[seat] = None
         self.offer = ("discard", seat, tile)
-        self.events.append(Discard(seat, tile, tsumogiri, riichi, riichi and open_riichi))
+        if riichi:
+            self.events.append(ev.Reach(seat, open_riichi))
+        self.events.append(ev.Dahai(seat, tile, tsumogiri))
 
     def _call(self, seat: int, from_seat: int, tile: Tile, count: int, kind: str) -> tuple[Tile, ...] | None:
         if not (self._seat_ok(seat) and self._seat_ok(from_seat)):
@@ -627,7 +559,7 @@ class KyokuReplay:
             tiles = self._call(seat, from_seat, tile, 2, "pon")
         if tiles is not None:
             self.melds[seat].append(("pon", tiles))
-            self.events.append(Pon(seat, from_seat, tile, tiles))
+            self.events.append(ev.Pon(seat, from_seat, tile, tiles[1:]))
 
     def _call_checks(self, seat: int, from_seat: int, tile: Tile, kind: str) -> None:
         if self.offer is None or self.offer[0] != "discard" or self.offer[1] != from_seat:
@@ -650,23 +582,24 @@ class KyokuReplay:
         if tiles is not None:
             self.melds[seat].append(("kan", tiles))
             self.pending_replacement[seat] = True
-            self.events.append(Daiminkan(seat, from_seat, tile, tiles))
+            self.events.append(ev.Daiminkan(seat, from_seat, tile, tiles[1:]))
 
     def kakan(self, seat: int, tile: Tile) -> None:
         if not self._seat_ok(seat):
             return
         self._take(seat, tile, "kakan")
+        pon: tuple[Tile, ...] = (tile, tile, tile)
         for i, (k, tiles) in enumerate(self.melds[seat]):
             if k == "pon" and tiles[0].kind == tile.kind:
                 self.melds[seat][i] = ("kan", (*tiles, tile))
+                pon = tiles
                 break
         else:
             self.problem(f"kakan of {tile} by seat {seat} without a pon of it")
         self._interrupt()
         self.pending_replacement[seat] = True
         self.offer = ("kakan", seat, tile)
-        self.events.append(Kakan(seat, tile, tuple(next(
-            (t for k, t in self.melds[seat] if k == "kan" and t[0].kind == tile.kind), (tile,)))))
+        self.events.append(ev.Kakan(seat, tile, pon))
 
     def ankan(self, seat: int, tile: Tile) -> None:
         if not self._seat_ok(seat):
@@ -682,7 +615,7 @@ class KyokuReplay:
         self._interrupt()
         self.pending_replacement[seat] = True
         self.offer = ("ankan", seat, tile)
-        self.events.append(Ankan(seat, tiles))
+        self.events.append(ev.Ankan(seat, tiles))
 
     def kita(self, seat: int, tile: Tile = NORTH_TILE) -> None:
         if not self._seat_ok(seat):
@@ -693,7 +626,7 @@ class KyokuReplay:
         self._interrupt()
         self.pending_replacement[seat] = True
         self.offer = ("kita", seat, tile)
-        self.events.append(Kita(seat, tile))
+        self.events.append(ev.Kita(seat))
 
     def flower(self, seat: int, tile: Tile) -> None:
         """A flower set aside (P03); the replacement draw follows. Not a call: no ippatsu is broken here
@@ -706,10 +639,10 @@ class KyokuReplay:
         self._take(seat, tile, "flower")
         self.pending_replacement[seat] = True
         self.last_draw[seat] = None
-        self.events.append(Flower(seat, tile))
+        self.events.append(ev.Flower(seat, tile))
 
     def dora(self, indicator: Tile) -> None:
-        self.events.append(DoraRevealed(indicator))
+        self.events.append(ev.Dora(indicator))
 
     def win(self, seat: int, from_seat: int, tile: Tile | None = None) -> WinContext | None:
         """The state at a win. For ron, ``tile`` defaults to the tile just offered."""
