@@ -12,16 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sanma import events as ev
-from sanma.formats import read_majiang, read_mjai, read_mjlog, read_record, read_tenhou6
-from sanma.formats.record import (
-    DrawResult,
-    GameRecord,
-    KyokuReplay,
-    RecordedWin,
-    limit_from_han_fu,
-    live_draws_for,
-)
-from sanma.formats.writers import write_mjai
+from sanma.formats import read_majiang, read_mjai, read_mjlog, read_record, read_tenhou6, write_mjai
+from sanma.formats.record import DrawResult, GameRecord, RecordedWin, limit_from_han_fu
+from sanma.formats.tracker import KyokuReplay, live_draws_for
 from sanma.game.engine import Game
 from sanma.replay import replay_record
 from sanma.rules.schema import Rules

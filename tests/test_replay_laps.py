@@ -17,8 +17,7 @@ import pytest
 
 from engine_helpers import shanten_policy_move
 from sanma import events as ev
-from sanma.formats import GameRecord, KyokuRecord, read_mjai, read_tenhou6
-from sanma.formats.writers import write_mjai, write_tenhou6
+from sanma.formats import GameRecord, KyokuRecord, read_mjai, read_tenhou6, write_mjai, write_tenhou6
 from sanma.game.engine import Game
 from sanma.replay import lap_wind, replay_record, round_indexes
 from sanma.rules import Rules

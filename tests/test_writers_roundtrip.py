@@ -21,8 +21,8 @@ from engine_helpers import shanten_policy_move
 from sanma import events as ev
 from sanma.errors import RecordError
 from sanma.formats import GameRecord, read_mjai, read_tenhou6
-from sanma.formats.tenhou import _CALL_FROM, _parse_call
-from sanma.formats.writers import _call_position, _call_text, _mjai_form, tile_code, write_mjai, write_tenhou6
+from sanma.formats.mjai import _mjai_form, write_mjai
+from sanma.formats.tenhou6 import _CALL_FROM, _call_position, _call_text, _parse_call, tenhou6_code, write_tenhou6
 from sanma.game.engine import Game
 from sanma.replay import replay_record
 from sanma.rules import Rules
@@ -169,7 +169,7 @@ def test_call_letter_position_names_the_seat_called_from(actor: int, target: int
 
 
 def test_tile_codes_match_tenhou6() -> None:
-    assert [tile_code(x) for x in ("1m", "9m", "1p", "5pr", "5sr", "9s", "E", "N", "C", "1f")] == \
+    assert [tenhou6_code(x) for x in ("1m", "9m", "1p", "5pr", "5sr", "9s", "E", "N", "C", "1f")] == \
         [11, 19, 21, 52, 53, 39, 41, 44, 47, 61]
 
 

@@ -32,7 +32,7 @@ records).
 
 >>> import random
 >>> from sanma.formats import read_tenhou6
->>> from sanma.formats.writers import write_tenhou6
+>>> from sanma.formats import write_tenhou6
 >>> g = Game(Rules.preset("online"), seed=2)
 >>> rng = random.Random(2)
 >>> while not g.done:

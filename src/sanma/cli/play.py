@@ -811,9 +811,9 @@ def record_format(path: Path, fmt: str | None) -> str:
 
 
 def write_record(game: Game, path: Path, fmt: str) -> None:
-    from ..formats.writers import write_mjai, write_tenhou6
+    from ..formats import write_record
 
-    text = write_mjai(game) if fmt == "mjai" else write_tenhou6(game, game.rules, as_text=True)
+    text = write_record(game, fmt, game.rules)
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:

@@ -12,7 +12,7 @@ import typer
 
 from ..errors import RecordError
 from ..fileio import read_regular
-from ..formats.record import MAX_BYTES
+from ..formats.guard import MAX_BYTES
 from ..replay import ReplayReport, replay_record
 from .common import RULES_HELP, cli_errors, load_rules
 

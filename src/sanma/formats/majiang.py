@@ -18,21 +18,9 @@ from .. import events as ev
 from ..errors import RecordError, SanmaError
 from ..i18n.terms import draw_key, yaku_key
 from ..tiles import NORTH, Tile, to_mpsz
-from .record import (
-    DrawResult,
-    GameRecord,
-    KyokuRecord,
-    KyokuReplay,
-    Problems,
-    Result,
-    as_int,
-    build_win,
-    kyoku_label,
-    limit_from_han_fu,
-    majsoul_room,
-    parse_json,
-    read_guarded,
-)
+from .guard import Problems, as_int, parse_json, read_guarded
+from .record import DrawResult, GameRecord, KyokuRecord, Result, kyoku_label, limit_from_han_fu, majsoul_room
+from .tracker import KyokuReplay, build_win
 
 _TILE = re.compile(r"^([mpsz])([0-9])[_*]*$")
 _MELD = re.compile(r"^([mpsz])(\d+)([-=+]?)(\d?)$")

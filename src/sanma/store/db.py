@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import RecordError, SanmaError
 from ..fileio import read_regular
-from ..formats import GameRecord, detect_format, read_majiang, read_mjai, read_mjlog, read_tenhou6
-from ..formats.record import MAX_BYTES, read_guarded
+from ..formats import GameRecord, read_record
+from ..formats.guard import MAX_BYTES
 from ..tiles import SEATS
 from .events import record_events
 from .facts import GameFacts, tally
@@ -133,13 +133,9 @@ def _json(value: Any, what: str) -> str:
 
 
 def parse_record(data: bytes, source: str) -> GameRecord:
-    """Read a record from its bytes (any supported format), naming it ``source``; lenient."""
-    readers = {"mjlog": read_mjlog, "tenhou6": read_tenhou6, "majiang": read_majiang, "mjai": read_mjai}
-
-    def body(text: str, src: str) -> GameRecord:
-        return readers[detect_format(text)](text, strict=False, source=src)
-
-    return read_guarded("unknown", data, False, source, body)
+    """Read a record from its bytes (any supported format: ``formats.read_record``), naming it
+    ``source``; lenient."""
+    return read_record(data, source=source)
 
 
 # --------------------------------------------------------------------------------------------
