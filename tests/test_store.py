@@ -20,8 +20,7 @@ from sanma.formats.record import KyokuRecord, RecordedWin
 from sanma.game.engine import Game
 from sanma.rules import Rules
 from sanma.rules.loader import to_dict
-from sanma.sim.arena import EntryResult, play_game
-from sanma.sim.arena import GameRecord as SimGame
+from sanma.sim.arena import EntryResult, GameSummary, play_game
 from sanma.sim.local import summarise
 from sanma.store import (
     SCHEMA_VERSION,
@@ -241,7 +240,7 @@ def _hostile_saves(tmp_path: Path) -> list[tuple[str, Any]]:
         ("events after end_game", lambda s: s.save_game([*good_events, good_events[1]], "tenhou")),
         ("no start_game", lambda s: s.save_game(good_events[1:], "tenhou")),
         ("a simulation with two first places", lambda s: s.save_simulation(
-            Rules.preset("tenhou"), 0, ("random",) * 3, [SimGame(0, 4, tuple(
+            Rules.preset("tenhou"), 0, ("random",) * 3, [GameSummary(0, 4, tuple(
                 EntryResult(seat, 1, 35000, 0.0, 0, 0, 0, 0) for seat in range(3)))])),
     ]
 

@@ -71,7 +71,7 @@ _E = TypeVar("_E", bound=ev.Event)
 
 #: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons (sanma.events' table; a
 #: nagashi is an exhaustive draw unless the rules settle it as a win, which compare_draw handles).
-DRAW_REASONS = {**RECORD_DRAW_REASONS, "nagashi": "exhaustive"}
+_REASON_OF_DRAW = {**RECORD_DRAW_REASONS, "nagashi": "exhaustive"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -678,7 +678,7 @@ class _Replayer:
     def draw_result(self, r: DrawResult) -> None:
         g = self.game
         assert g is not None
-        reason = DRAW_REASONS.get(r.kind, r.kind)
+        reason = _REASON_OF_DRAW.get(r.kind, r.kind)
         if reason == "chombo":
             self.chombo_result(r)
             return

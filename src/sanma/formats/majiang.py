@@ -17,7 +17,7 @@ from typing import Any
 from .. import events as ev
 from ..errors import RecordError, SanmaError
 from ..i18n.terms import draw_key, yaku_key
-from ..tiles import NORTH, Tile, to_mpsz
+from ..tiles import NORTH, WIND_LETTERS, Tile, to_mpsz
 from .guard import Problems, as_int, parse_json, read_guarded
 from .record import DrawResult, GameRecord, KyokuRecord, Result, kyoku_label, limit_from_han_fu, majsoul_room
 from .tracker import KyokuReplay, build_win
@@ -58,7 +58,7 @@ class _Kyoku:
         self.index = index
         if not isinstance(qipai, dict):
             raise RecordError("qipai is not an object")
-        self.round_wind = "ESWN"[as_int(qipai.get("zhuangfeng"), "zhuangfeng") % 4]
+        self.round_wind = WIND_LETTERS[as_int(qipai.get("zhuangfeng"), "zhuangfeng") % 4]
         jushu = as_int(qipai.get("jushu"), "jushu")
         if not 0 <= jushu < 3:
             raise RecordError(f"jushu {jushu} is not a sanma dealer 0..2")

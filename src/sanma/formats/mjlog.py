@@ -29,7 +29,7 @@ from xml.etree import ElementTree as ET
 from .. import events as ev
 from ..errors import RecordError, SanmaError
 from ..i18n.terms import draw_key, yaku_key
-from ..tiles import Tile
+from ..tiles import WIND_LETTERS, Tile
 from .guard import Problems, as_int, error_text, read_guarded
 from .record import LIMITS, DrawResult, GameRecord, KyokuRecord, RecordedWin, Result, kyoku_label
 from .tracker import KyokuReplay, build_win
@@ -136,7 +136,7 @@ class _MjlogKyoku:
         kyoku, self.honba, self.kyotaku, _, _, dora = seed
         if not 0 <= kyoku < 16 or kyoku % 4 == 3:
             raise RecordError(f"INIT kyoku index {kyoku} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = 4-6 ...)")
-        self.round_wind = "ESWN"[kyoku // 4]
+        self.round_wind = WIND_LETTERS[kyoku // 4]
         self.dealer = as_int(el.get("oya", kyoku % 4), "INIT oya")
         if self.dealer != kyoku % 4:
             p.add(f"INIT oya={self.dealer} but the kyoku index {kyoku} names dealer {kyoku % 4}")

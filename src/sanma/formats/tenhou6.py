@@ -36,7 +36,7 @@ from .. import events as ev
 from ..errors import RecordError, SanmaError
 from ..i18n.terms import draw_key, limit_prefix, record_name, term_name, yaku_key
 from ..rules import Rules
-from ..tiles import NORTH, NUM_KINDS, Tile, seat_wind
+from ..tiles import NORTH, NUM_KINDS, WIND_LETTERS, Tile, seat_wind
 from .guard import Problems, as_int, error_text, events_of, parse_json, read_guarded
 from .record import DrawResult, GameRecord, KyokuRecord, Result, kyoku_label, majsoul_room
 from .tracker import KyokuReplay, build_win, live_draws_for, named_rules
@@ -114,7 +114,7 @@ class _Tenhou6Kyoku:
         k, self.honba, self.kyotaku = (as_int(x, "kyoku header") for x in head)
         if not 0 <= k < 16 or k % 4 == 3:
             raise RecordError(f"kyoku index {k} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = 4-6 ...)")
-        self.round_wind, self.dealer = "ESWN"[k // 4], k % 4
+        self.round_wind, self.dealer = WIND_LETTERS[k // 4], k % 4
         self.label = kyoku_label(self.round_wind, self.dealer, self.honba)
         scores = data[1]
         if not isinstance(scores, list) or len(scores) not in (3, 4) or (len(scores) == 4 and scores[3] != 0):
@@ -459,7 +459,7 @@ def _call_text(letter: str, called: int, consumed: list[int], position: int) -> 
 class _KyokuWriter:
     def __init__(self, start: ev.StartKyoku, rules: Rules | None) -> None:
         self.rules = rules
-        rounds = "ESWN"
+        rounds = WIND_LETTERS
         self.dealer = start.oya
         self.honba = start.honba
         self.head = [4 * rounds.index(start.bakaze) + self.dealer, self.honba, start.kyotaku]
@@ -547,7 +547,7 @@ class _KyokuWriter:
         if not self.result:
             self.result = ["和了"]
         own_wind = seat_wind(who, self.dealer)
-        round_wind = "ESWN"[self.head[0] // 4]
+        round_wind = WIND_LETTERS[self.head[0] // 4]
         yaku: list[str] = []
         for y in e.yaku:
             jp = record_name("yaku", y.name) or y.name

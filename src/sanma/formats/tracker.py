@@ -12,11 +12,9 @@ from dataclasses import dataclass
 from .. import events as ev
 from ..errors import RecordError
 from ..rules.schema import Rules
-from ..tiles import NORTH, Tile, seat_wind
+from ..tiles import Tile, seat_wind
 from .guard import Problems
 from .record import PlayEvent, RecordedWin
-
-NORTH_TILE = Tile(NORTH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +186,7 @@ class KyokuReplay:
         elif isinstance(e, ev.Ankan):
             self.ankan(e.actor, e.consumed[0])
         elif isinstance(e, ev.Kita):
-            self.kita(e.actor, NORTH_TILE)
+            self.kita(e.actor, ev.NORTH_TILE)
         elif isinstance(e, ev.Flower):
             self.flower(e.actor, e.pai)
         elif isinstance(e, ev.Reach):
@@ -337,7 +335,7 @@ class KyokuReplay:
         self.offer = ("ankan", seat, tile)
         self.events.append(ev.Ankan(seat, tiles))
 
-    def kita(self, seat: int, tile: Tile = NORTH_TILE) -> None:
+    def kita(self, seat: int, tile: Tile = ev.NORTH_TILE) -> None:
         if not self._seat_ok(seat):
             return
         self._resolve_riichi()

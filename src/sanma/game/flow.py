@@ -22,14 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Final
 
 from ..rules.schema import Rules
-from ..tiles import SEATS, seat_wind
+from ..tiles import SEATS, WIND_LETTERS, seat_wind
 from .payout import AbortiveDraw, Chombo, ExhaustiveDraw, Hora, Outcome, RiichiBust, Settlement, game_end_payments
 from .settle import FinalResult, final_result, is_bust, placement
-
-WINDS: Final = "ESWN"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +95,7 @@ def round_wind(rules: Rules, round_index: int) -> str:
     if round_index < len(rw):
         return rw[round_index]
     if rules.overtime == "west":
-        return WINDS[min(3, WINDS.index(rw[-1]) + 1)]
+        return WIND_LETTERS[min(3, WIND_LETTERS.index(rw[-1]) + 1)]
     return rw[-1] if rules.overtime == "club_laps" else "E"
 
 

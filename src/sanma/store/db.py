@@ -44,7 +44,7 @@ from .migrations import MIGRATIONS, SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from ..rules import Rules
-    from ..sim.arena import GameRecord as SimGame
+    from ..sim.arena import GameSummary
 
 DEFAULT_NAME = "sanma.sqlite"
 ENV_VAR = "SANMA_DB"
@@ -557,10 +557,10 @@ class Store:
 
     # -- simulations -----------------------------------------------------------------------
 
-    def save_simulation(self, rules: Rules, seed: int | str, bots: Sequence[str], games: Sequence[SimGame], *,
+    def save_simulation(self, rules: Rules, seed: int | str, bots: Sequence[str], games: Sequence[GameSummary], *,
                         seconds: float | None = None, summary: Mapping[str, Any] | None = None) -> int:
         """Store a simulation run: its rules (name and full JSON), seed, bots and each game's result
-        per ``--bots`` entry (``sanma.sim.arena.GameRecord``). Returns the run's id."""
+        per ``--bots`` entry (``sanma.sim.arena.GameSummary``). Returns the run's id."""
         from ..rules.loader import to_dict
 
         names = tuple(str(b) for b in bots)
