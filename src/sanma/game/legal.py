@@ -343,16 +343,23 @@ def discard_actions(sit: Situation, seat: int, *, drawn: Tile | None, after_call
         copies[t] = copies.get(t, 0) + 1
     if drawn is not None and not after_call:
         copies[drawn] -= 1  # the drawn tile is offered separately, as tsumogiri
+    noten_offered = noten_riichi_offered(r, table_mistakes)
     can_riichi = riichi_allowed(r, st, score, sit.wall.remaining, after_call=after_call,
                                 table_mistakes=table_mistakes) and (
-        noten_riichi_offered(r, table_mistakes)
-        or shanten_trusted(st.counts, len(st.melds), r.chiitoi_four_of_a_kind) <= 0)
+        noten_offered or shanten_trusted(st.counts, len(st.melds), r.chiitoi_four_of_a_kind) <= 0)
+    counts = list(st.counts) if can_riichi and not noten_offered else []
     out: list[Action] = []
     for t, n in copies.items():
         if t.kind in banned:
             continue
         if n > 0:
             out.append(dahai(seat, t, False))
+        if counts:  # a discard that leaves the hand noten is no riichi here: skip the waits (P80)
+            counts[t.kind] -= 1
+            noten = shanten_trusted(counts, len(st.melds), r.chiitoi_four_of_a_kind) > 0
+            counts[t.kind] += 1
+            if noten:
+                continue
         if can_riichi and riichi_offered(r, riichi_violation(
                 r, st, t, honba=sit.honba, seat_wind=sit.seat_wind(seat), round_wind=sit.round_wind,
                 other_wind=sit.seat_wind((seat + 1) % SEATS), dora_indicators=sit.wall.dora_indicators),
