@@ -133,6 +133,7 @@ def test_stats_cli_table_json_and_a_second_run_from_the_database(app: typer.Type
         assert len(store.records()) == 3
 
 
+@pytest.mark.slow
 def test_stats_cli_uses_sanma_db(app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SANMA_DB", str(tmp_path / "env.sqlite"))
     result = runner.invoke(app, ["stats", str(SMALL), "--json"])

@@ -226,6 +226,7 @@ def test_a_view_built_on_shared_public_seats_is_the_same_view() -> None:
         assert spectator_view(game, public).to_json(seats_json=public_json) == game.spectator_view().to_json()
 
 
+@pytest.mark.slow
 def test_a_view_never_tells_which_other_seat_was_offered_a_call() -> None:
     """Hidden information: while seats decide on a discard (ron, pon, kan), a kan (chankan) or a
     kita, that a seat was asked tells what it holds (a pair of the tile, a wait on it). A seat's
