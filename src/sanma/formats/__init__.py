@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import Any, Final, Protocol
 
 from ..errors import RecordError
+from ..i18n.messages import sentence
 from ..rules.schema import Rules
 from .guard import read_guarded
 from .majiang import read_majiang
@@ -88,7 +89,7 @@ def detect_format(text: str) -> str:
         return "majiang"
     if head.startswith(("{", "[")):
         return "tenhou6"
-    raise RecordError(f"unknown record format: starts with {head[:20]!r}")
+    raise RecordError(sentence("unknown record format: starts with {head!r}", head=head[:20]))
 
 
 def read_record(path_or_text: str | Path | bytes, *, strict: bool = False, source: str | None = None) -> GameRecord:
@@ -105,5 +106,6 @@ def write_record(game_or_events: Any, fmt: str, rules: Rules | None = None) -> s
     """A game in format ``fmt`` (one of :data:`WRITERS`) as text; ``rules`` default to the game's."""
     writer = WRITERS.get(fmt)
     if writer is None:
-        raise RecordError(f"sanma writes {' and '.join(sorted(WRITERS))} records, not {fmt!r}")
+        raise RecordError(sentence("sanma writes {formats} records, not {fmt!r}",
+                                   formats=" and ".join(sorted(WRITERS)), fmt=fmt))
     return writer(game_or_events, rules)

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError, SanmaError
+from ..i18n.messages import sentence
 from .record import GameRecord
 
 
@@ -58,8 +59,8 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
         data, source = path_or_text, problems_source or "<bytes>"
     elif isinstance(path_or_text, str) and path_or_text.lstrip()[:1] in ("<", "{", "[") and \
             len(path_or_text) > MAX_BYTES:
-        raise RecordError(f"{problems_source or '<text>'}: record of {len(path_or_text)} characters is "
-                          f"larger than the {MAX_BYTES} limit")
+        raise RecordError(sentence("{value}: record of {n} characters is larger than the {max_bytes} limit",
+                                   value=problems_source or '<text>', n=len(path_or_text), max_bytes=MAX_BYTES))
     elif isinstance(path_or_text, str) and (path_or_text.lstrip()[:1] in ("<", "{", "[")
                                             or "\n" in path_or_text or len(path_or_text) > 4096):
         return path_or_text, problems_source or "<text>"
@@ -71,13 +72,15 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
 
         data = read_regular(source, MAX_BYTES, "the record", RecordError)  # no FIFO, device or huge file
     else:
-        raise RecordError(f"expected a path or the record text, got {type(path_or_text).__name__}")
+        raise RecordError(sentence("expected a path or the record text, got {name}",
+                                   name=type(path_or_text).__name__))
     if len(data) > MAX_BYTES:
-        raise RecordError(f"{source}: record of {len(data)} bytes is larger than the {MAX_BYTES} limit")
+        raise RecordError(sentence("{source}: record of {n} bytes is larger than the {max_bytes} limit",
+                                   source=source, n=len(data), max_bytes=MAX_BYTES))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise RecordError(f"{source}: not UTF-8 text (byte {e.start})") from None
+        raise RecordError(sentence("{source}: not UTF-8 text (byte {start})", source=source, start=e.start)) from None
     return text, source
 
 
@@ -98,7 +101,8 @@ def check_json_depth(text: str, source: str, max_depth: int = MAX_JSON_DEPTH) ->
         elif ch in "[{":
             depth += 1
             if depth > max_depth:
-                raise RecordError(f"{source}: JSON nested deeper than {max_depth} levels at character {i}")
+                raise RecordError(sentence("{source}: JSON nested deeper than {max_depth} levels at "
+                                           "character {i}", source=source, max_depth=max_depth, i=i))
         elif ch in "]}":
             depth -= 1
 
@@ -110,19 +114,19 @@ def parse_json(text: str, source: str) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as e:
-        raise RecordError(f"{source}: invalid JSON: {e}") from None
+        raise RecordError(sentence("{source}: invalid JSON: {error}", source=source, error=e)) from None
 
 
 def as_int(value: Any, what: str) -> int:
     """An int from a record field (bools and non-integral floats are rejected)."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise RecordError(f"{what} must be an integer, got {value!r}")
+        raise RecordError(sentence("{what} must be an integer, got {value!r}", what=what, value=value))
     try:
         f = float(value)
     except ValueError:
-        raise RecordError(f"{what} must be an integer, got {value!r}") from None
+        raise RecordError(sentence("{what} must be an integer, got {value!r}", what=what, value=value)) from None
     if f != f or f in (float("inf"), float("-inf")) or f != int(f):
-        raise RecordError(f"{what} must be an integer, got {value!r}")
+        raise RecordError(sentence("{what} must be an integer, got {value!r}", what=what, value=value))
     return int(f)
 
 
@@ -155,16 +159,18 @@ def events_of(game_or_events: Any) -> list[ev.Event]:
     if events is None:
         events = getattr(game_or_events, "events", game_or_events)
     if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
-        raise RecordError(f"expected a Game or a sequence of events, got {type(game_or_events).__name__}")
+        raise RecordError(sentence("expected a Game or a sequence of events, got {name}",
+                                   name=type(game_or_events).__name__))
     out: list[ev.Event] = []
     for i, e in enumerate(events):
         if isinstance(e, ev.Event):
             out.append(e)
             continue
         if not isinstance(e, dict) or not isinstance(e.get("type"), str):
-            raise RecordError(f"event {i} is not an mjai event (a dict with a 'type'): {e!r}")
+            raise RecordError(sentence("event {i} is not an mjai event (a dict with a 'type'): {error!r}",
+                                       i=i, error=e))
         try:
             out.append(ev.parse_event(e))
         except ev.EventError as err:
-            raise ev.EventError(f"event {i}: {err}") from None
+            raise ev.EventError(sentence("event {i}: {err}", i=i, err=err)) from None
     return out

@@ -28,6 +28,7 @@ from xml.etree import ElementTree as ET
 
 from .. import events as ev
 from ..errors import RecordError, SanmaError
+from ..i18n.messages import sentence
 from ..i18n.terms import draw_key, yaku_key
 from ..tiles import WIND_LETTERS, Tile
 from .guard import Problems, as_int, error_text, read_guarded
@@ -61,7 +62,7 @@ _DISCARD_TAG = re.compile(r"^([DEFG])(\d{1,3})$")
 def tile_from_id(tid: int, red: bool = True) -> Tile:
     """A Tenhou 136-id as a Tile: ``tile_from_id(52) == Tile.parse('0p')`` (copy 0 of a 5 is red)."""
     if not 0 <= tid < 136:
-        raise RecordError(f"tile id {tid} is out of range 0..135")
+        raise RecordError(sentence("tile id {tid} is out of range 0..135", tid=tid))
     kind = tid // 4
     return Tile(kind, red and tid % 4 == 0 and kind < 27 and kind % 9 == 4)
 
@@ -89,7 +90,7 @@ def _ints(text: str | None, what: str) -> list[int]:
     try:
         return [int(float(x)) for x in text.split(",")]
     except ValueError:
-        raise RecordError(f"{what}={text!r} is not a list of numbers") from None
+        raise RecordError(sentence("{what}={text!r} is not a list of numbers", what=what, text=text)) from None
 
 
 
@@ -132,10 +133,11 @@ class _MjlogKyoku:
         p = reader.problems
         seed = _ints(el.get("seed"), "INIT seed")
         if len(seed) != 6:
-            raise RecordError(f"INIT seed={el.get('seed')!r} needs 6 numbers")
+            raise RecordError(sentence("INIT seed={value!r} needs 6 numbers", value=el.get('seed')))
         kyoku, self.honba, self.kyotaku, _, _, dora = seed
         if not 0 <= kyoku < 16 or kyoku % 4 == 3:
-            raise RecordError(f"INIT kyoku index {kyoku} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = 4-6 ...)")
+            raise RecordError(sentence("INIT kyoku index {kyoku} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = "
+                                       "4-6 ...)", kyoku=kyoku))
         self.round_wind = WIND_LETTERS[kyoku // 4]
         self.dealer = as_int(el.get("oya", kyoku % 4), "INIT oya")
         if self.dealer != kyoku % 4:
@@ -146,17 +148,18 @@ class _MjlogKyoku:
             p.add(f"INIT ten={el.get('ten')!r}: expected 3 scores and a 0 for the empty seat", self.label)
         self.start = tuple(100 * t for t in ten[:3])
         if el.get("hai3"):
-            raise RecordError(f"INIT hai3={el.get('hai3')!r}: a 4-player deal in a 3-player record")
+            raise RecordError(sentence("INIT hai3={value!r}: a 4-player deal in a 3-player record",
+                                       value=el.get('hai3')))
         self.ids: list[list[int]] = []
         for s in range(3):
             ids = _ints(el.get(f"hai{s}"), f"INIT hai{s}")
             if len(ids) != 13:
-                raise RecordError(f"INIT hai{s} has {len(ids)} tiles, not 13")
+                raise RecordError(sentence("INIT hai{s} has {n} tiles, not 13", s=s, n=len(ids)))
             self.ids.append(ids)
         self.red = reader.red
         seen = Counter(i for h in self.ids for i in h)
         if dup := [i for i, c in seen.items() if c > 1]:
-            raise RecordError(f"INIT deals tile ids {dup} twice")
+            raise RecordError(sentence("INIT deals tile ids {dup} twice", dup=dup))
         self.seen = seen
         self._initial = [list(h) for h in self.ids]
         hands = [[self.tile(i) for i in h] for h in self.ids]
@@ -195,7 +198,7 @@ class _MjlogKyoku:
         kind, rel, ids, called = _decode_meld(m)
         rp = self.replay
         if kind == "chi":
-            raise RecordError(f"N m={m}: chi is not allowed in sanma")
+            raise RecordError(sentence("N m={m}: chi is not allowed in sanma", m=m))
         if kind == "kita":
             self._remove_id(seat, called, "kita")
             rp.play(ev.Kita(seat))
@@ -211,7 +214,8 @@ class _MjlogKyoku:
             return
         from_seat = (seat + rel) % 4
         if from_seat == 3:
-            raise RecordError(f"N who={seat} m={m}: called from the empty fourth seat")
+            raise RecordError(sentence("N who={seat} m={m}: called from the empty fourth seat",
+                                       seat=seat, m=m))
         for i in ids:
             if i != called:
                 self._remove_id(seat, i, kind)
@@ -226,7 +230,8 @@ class _MjlogKyoku:
         machi = as_int(el.get("machi"), "AGARI machi")
         ctx = self.replay.win(who, from_who, self.tile(machi))
         if ctx is None:
-            raise RecordError(f"AGARI who={who} fromWho={from_who}: cannot reconstruct the winning hand")
+            raise RecordError(sentence("AGARI who={who} fromWho={from_who}: cannot reconstruct the winning "
+                                       "hand", who=who, from_who=from_who))
         # cross-check the replayed hand with the hand Tenhou lists, id for id
         hai = sorted(_ints(el.get("hai"), "AGARI hai"))
         mine = sorted(self.ids[who] + ([machi] if who != from_who else []))
@@ -252,7 +257,7 @@ class _MjlogKyoku:
             p.add(f"AGARI ba={el.get('ba')!r}: replay counts {ctx.kyotaku} riichi sticks", self.label)
         ten = _ints(el.get("ten"), "AGARI ten")
         if len(ten) != 3:
-            raise RecordError(f"AGARI ten={el.get('ten')!r} needs fu,points,limit")
+            raise RecordError(sentence("AGARI ten={value!r} needs fu,points,limit", value=el.get('ten')))
         fu, points, limit = ten
         if el.get("yakuman") is not None:
             ids = _ints(el.get("yakuman"), "AGARI yakuman")
@@ -310,13 +315,15 @@ class _MjlogReader:
     def read(self) -> GameRecord:
         p = self.problems
         if _DECL.search(self.text):
-            raise RecordError(f"{self.source}: XML declarations (DOCTYPE/ENTITY) are not allowed in mjlog")
+            raise RecordError(sentence("{source}: XML declarations (DOCTYPE/ENTITY) are not allowed in mjlog",
+                                       source=self.source))
         try:
             root = ET.fromstring(self.text)
         except ET.ParseError as e:
-            raise RecordError(f"{self.source}: malformed XML: {e}") from None
+            raise RecordError(sentence("{source}: malformed XML: {error}", source=self.source, error=e)) from None
         if root.tag != "mjloggm":
-            raise RecordError(f"{self.source}: root element <{root.tag}> is not <mjloggm>")
+            raise RecordError(sentence("{source}: root element <{tag}> is not <mjloggm>",
+                                       source=self.source, tag=root.tag))
         rule_name, flags = "", cast(tuple[tuple[str, Any], ...], ())
         players: tuple[str, ...] = ()
         kyoku: list[KyokuRecord] = []
@@ -335,10 +342,12 @@ class _MjlogReader:
                     rule_name, flags = _go_rule(gtype)
                     self.red = not gtype & 0x02
                     if not gtype & GO_SANMA:
-                        raise RecordError(f"GO type={gtype} ({rule_name}) is a 4-player game (bit 0x10 unset)")
+                        raise RecordError(sentence("GO type={gtype} ({rule_name}) is a 4-player game (bit "
+                                                   "0x10 unset)", gtype=gtype, rule_name=rule_name))
                 elif tag == "UN" and el.get("n0") is not None:
                     if el.get("n3"):
-                        raise RecordError(f"UN n3={el.get('n3')!r}: a fourth player in a 3-player record")
+                        raise RecordError(sentence("UN n3={value!r}: a fourth player in a 3-player record",
+                                                   value=el.get('n3')))
                     players = tuple(urllib.parse.unquote(el.get(f"n{s}", "")) for s in range(3))
                 elif tag == "INIT":
                     if cur is not None:
@@ -402,7 +411,7 @@ class _MjlogReader:
 def _seat(letter: str, letters: str) -> int:
     seat = letters.index(letter)
     if seat == 3:
-        raise RecordError(f"tag for the fourth seat ({letter}) in a 3-player record")
+        raise RecordError(sentence("tag for the fourth seat ({letter}) in a 3-player record", letter=letter))
     return seat
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .. import events as ev
 from ..errors import RecordError
+from ..i18n.messages import sentence
 from ..rules.schema import Rules
 from ..tiles import Tile, seat_wind
 from .guard import Problems
@@ -169,7 +170,7 @@ class KyokuReplay:
         """
         if isinstance(e, ev.Tsumo):
             if e.pai is None:
-                raise RecordError("pai: a hidden tile ('?') in a record")
+                raise RecordError(sentence("pai: a hidden tile ('?') in a record"))
             self.draw(e.actor, e.pai)
         elif isinstance(e, ev.Dahai):
             declared = self.declared
