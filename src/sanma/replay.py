@@ -362,10 +362,17 @@ class _Diverged(Exception):
     """The engine cannot follow the record any further in this hand."""
 
 
+#: Called before every action the replay applies: (the record's hand index, the engine game as it is
+#: before the action, the action). ``sanma review`` reads each decision of a seat this way.
+Observer = Callable[[int, Game, Action], None]
+
+
 class _Replayer:
-    def __init__(self, record: GameRecord, rules: Rules, notes: list[str]) -> None:
+    def __init__(self, record: GameRecord, rules: Rules, notes: list[str], observer: Observer | None = None) -> None:
         self.rec = record
         self.rules = rules
+        self.observer = observer
+        self.hand_index = 0  # the record's hand being replayed
         self.out = GameReplay(source=record.source, rules=rules.name, notes=notes)
         self.fold_kita = record.kita_in_dora  # the readers know their platform (P16)
         self.game: Game | None = None
@@ -459,6 +466,8 @@ class _Replayer:
     def _apply(self, action: Action, what: str) -> None:
         g = self.game
         assert g is not None
+        if self.observer is not None:
+            self.observer(self.hand_index, g, action)
         try:
             g.apply(action)
         except IllegalActionError as e:
@@ -783,6 +792,7 @@ class _Replayer:
         out.kyoku = len(rec.kyoku)
         fresh = True
         for i, k in enumerate(rec.kyoku):
+            self.hand_index = i
             self.label = self._label(i)
             self.bad = False
             self.at = "start"
@@ -866,23 +876,26 @@ def _yaku_table(pairs: list[tuple[str, int]], fold_kita: bool) -> dict[str, int]
 # --------------------------------------------------------------------------------------------
 
 
-def replay_record(record: GameRecord, rules: Rules | None = None) -> GameReplay:
-    """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`.
+def replay_record(record: GameRecord, rules: Rules | None = None, *, observer: Observer | None = None) -> GameReplay:
+    """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`;
+    ``observer`` sees the game before each action (:data:`Observer`).
 
     Where the record states no game length (:func:`stated_length`) and no rules are given, it is
     replayed as a game of the rules' length (East and South) and as an East-only one: the first
     whose flow the record's hands fit, every hand and the end, is the replay (a note says which);
-    when none fits, the one with the fewest mismatches is reported."""
+    when none fits, the one with the fewest mismatches is reported. The observer sees only that one."""
     if rules is not None:
-        return _Replayer(record, rules, []).run()
+        return _Replayer(record, rules, [], observer).run()
     rules, notes = rules_for(record)
     if stated_length(record) is not None:
-        return _Replayer(record, rules, notes).run()
+        return _Replayer(record, rules, notes, observer).run()
     tried = {winds: _Replayer(record, dataclasses.replace(rules, round_winds=winds), list(notes)).run()
              for winds in dict.fromkeys((rules.round_winds, "E"))}
     fit = [winds for winds, result in tried.items() if result.ok]
     winds = fit[0] if fit else min(tried, key=lambda w: len(tried[w].mismatches))
     result = tried[winds]
+    if observer is not None:  # the chosen length again, seen this time
+        result = _Replayer(record, dataclasses.replace(rules, round_winds=winds), list(notes), observer).run()
     how = ("which its hands fit" if len(fit) == 1 else
            "its hands fit every length" + (" (the game ended before its length mattered)" if record.complete
                                             else " (an excerpt)") if fit else
