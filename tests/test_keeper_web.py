@@ -20,11 +20,8 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from browser_helpers import CHROMIUM  # the Chromium itself is conftest's session ``browser``
 from sanma.web.keeper import router
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 def _app(db: Path) -> FastAPI:
@@ -88,13 +85,19 @@ def _serving(db: Path) -> Iterator[str]:
         thread.join(30)
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updates(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
+def _close_new(browser: Any, before: set[Any]) -> None:
+    """Close the pages' contexts a test opened on the session's Chromium (conftest's ``browser``)."""
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
 
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updates(
+        browser: Any, tmp_path: Path) -> None:
     errors: list[str] = []
-    with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
         try:
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             other = browser.new_page(viewport={"width": 390, "height": 844})
@@ -144,7 +147,7 @@ def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updat
             phone.wait_for_selector("#error:has-text('cannot ron their own discard')")
             assert phone.text_content("#state-version") == "3"
         finally:
-            browser.close()
+            _close_new(browser, before)
     assert not errors
 
 
@@ -208,15 +211,14 @@ def _cells(page: Any, selector: str) -> list[str]:
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_payment(tmp_path: Path) -> None:
+def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_payment(
+        browser: Any, tmp_path: Path) -> None:
     """Issue 12 item 7 (the phone page): a double ron (P88) on Ben's tile — Aki by han/fu, Chie by
     her tiles picked from the sanma tile set (no 2m-8m in the picker) with a dora indicator —
     previewed payment by payment (the head bump's first winner, Chie, is Ben's shimocha and
     takes the riichi stick, P48/P89), then saved; the page shows what the keeper computes for
     the same entry. Phone-sized screenshots (390x844) are left in the test's tmp_path for a look
     (``pytest --basetemp=DIR``)."""
-    from playwright.sync_api import sync_playwright
-
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import open_db
@@ -229,8 +231,8 @@ def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_
         ref = k.new(Rules.preset("club"), ["Aki", "Ben", "Chie"])["session"]
         want = k.add(ref, expected_entry)
     errors: list[str] = []
-    with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
         try:
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             phone.set_default_timeout(15_000)
@@ -286,22 +288,20 @@ def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_
             phone.wait_for_selector("#preview-summary:has-text('Chie 3 han 40 fu')")
             phone.screenshot(path=str(tmp_path / "keeper-saved.png"), full_page=True)
         finally:
-            browser.close()
+            _close_new(browser, before)
     with open_db(tmp_path / "k.sqlite") as store:
         (saved,) = Keeper(store).state(1)["hands"]
     assert saved["entry"] == expected_entry and not errors, errors
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_phone_page_writes_minus_as_triangle_under_the_official_rules(tmp_path: Path) -> None:
+def test_phone_page_writes_minus_as_triangle_under_the_official_rules(browser: Any, tmp_path: Path) -> None:
     """P30 (seed 002 L39 「成績表に表記するときは、マイナスを△と表記すること」): an official session's page
     writes a negative score, hand delta and score-sheet point with △; after the save the form is
     empty again for the next hand."""
-    from playwright.sync_api import sync_playwright
-
     errors: list[str] = []
-    with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
         try:
             page = _official_ron_form(browser, base, errors)
             page.fill("#yakuman", "1")
@@ -315,20 +315,19 @@ def test_phone_page_writes_minus_as_triangle_under_the_official_rules(tmp_path: 
             assert "△" in sheet and " -" not in sheet
             assert page.input_value("#yakuman") == "0"  # the form is cleared for the next hand
         finally:
-            browser.close()
+            _close_new(browser, before)
     assert not errors, errors
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_phone_page_enters_a_winning_tile_mixed_into_the_hand_under_the_official_rules(tmp_path: Path) -> None:
+def test_phone_page_enters_a_winning_tile_mixed_into_the_hand_under_the_official_rules(
+        browser: Any, tmp_path: Path) -> None:
     """P129 (seed 002 L132 「※あがり牌を手牌の中に入れた場合、最低点でのあがり形となります」): the box
     "winning tile mixed into the hand" sends ``win: "mixed"``; the preview and the saved hand are the
     lowest shape (1 han: a 3p kanchan, not the 2-han pinfu of a 4p/7p), and a correction loads it back."""
-    from playwright.sync_api import sync_playwright
-
     errors: list[str] = []
-    with _serving(tmp_path / "k.sqlite") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
         try:
             page = _official_ron_form(browser, base, errors)
             page.select_option("#how", "tiles")
@@ -344,7 +343,7 @@ def test_phone_page_enters_a_winning_tile_mixed_into_the_hand_under_the_official
             page.click("#hands button.fix[data-no='1']")
             assert page.is_checked("#mixed") and page.locator("#t0-hand .tilebox").count() == 13
         finally:
-            browser.close()
+            _close_new(browser, before)
     from sanma.keeper.keeper import Keeper
     from sanma.store import open_db
 
@@ -363,15 +362,13 @@ def _at_once(pages: list[Any], selector: str) -> None:
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path) -> None:
+def test_two_phones_on_one_session_never_store_a_hand_twice(browser: Any, tmp_path: Path) -> None:
     """Issue 19 item 1 (MahjongPantheon's #863/#790 in a new form): two phones on one session.
     Both enter the same hand at the same moment: exactly one entry is stored and the other phone
     is told which entry it is, who entered it and when; Save again there stores nothing more.
     Then one after the other: phone B is filling in a draw (ticks made) when phone A saves that
     hand; B's ticks survive the live update and B is told what was entered under it; B's Save is
     refused, twice; B turns its form into a correction of A's entry instead."""
-    from playwright.sync_api import sync_playwright
-
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import open_db
@@ -385,8 +382,8 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path) -> N
             return Keeper(store).state(1)
 
     errors: list[str] = []
-    with _serving(db) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _serving(db) as base:
+        before = set(browser.contexts)
         try:
             phones = [browser.new_page(viewport={"width": 390, "height": 844}) for _ in range(2)]
             for name, page in zip(("phone A", "phone B"), phones, strict=True):
@@ -459,5 +456,5 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path) -> N
             assert len(s["hands"]) == 2 and s["hands"][1]["entry"]["riichi"] == ["Chie"]
             assert [c["kind"] for c in Keeper(open_db(db)).log(1)] == ["add", "add", "fix"]
         finally:
-            browser.close()
+            _close_new(browser, before)
     assert not errors, errors
