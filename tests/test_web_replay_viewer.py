@@ -73,6 +73,8 @@ def test_a_record_is_drawn_as_the_server_replayed_it(browser: Any, tmp_path: Pat
         assert card.locator(".result-yaku tr").count() == len(result["wins"][0]["yaku"])
         assert f"{result['wins'][0]['points']:,}" in (card.text_content() or "")
         assert card.locator(".win .winhand .concealed .tilebox").count() == len(result["wins"][0]["hand"])
+        # the hand named as at the table, from the server's result: "East 1" (a record's "E1" is not shown)
+        assert card.locator("#result-round").text_content() == "East 1", card.locator("#result-round").text_content()
         shot(page, "replay-card")
         page.click("#card-next")
         # the players' Japanese names: drawn when a CJK font is installed, else "Player N", never boxes

@@ -4,7 +4,7 @@ import { tileEl, tileLabel } from "/static/tiles.js";
 import { el, displayName, myPlayer, getJSON, postJSON } from "/static/common.js";
 import { renderBoard, WINDS, lapOf, watchLayout, sideOf } from "/static/board.js";
 import { announce, announcement, sound, soundOn, setSound } from "/static/feel.js";
-import { handTitle, handBody, finalBody, describeEvent } from "/static/cards.js";
+import { handTitle, handBody, finalBody, roundLabel, describeEvent } from "/static/cards.js";
 import { t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -110,9 +110,9 @@ function render() {
   const lap = lapOf(v, S.hello && S.hello.rules_detail ? S.hello.rules_detail.round_winds : null);
   // a finished game's view already names the hand that would come next: show the last one played
   const last = S.lastStart;
-  const roundLabel = v.done && last ? `${WINDS[last.bakaze] || last.bakaze} ${last.kyoku}` : null;
+  const lastHand = v.done && last ? `${WINDS[last.bakaze] || last.bakaze} ${last.kyoku}` : null;
   renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap, handRoot: $("myhand"),
-    roundLabel });
+    roundLabel: lastHand });
   wireHand();
   renderPrompt();
   renderMine();
@@ -399,11 +399,6 @@ function showCard(id, title, body, foot, dismissable) {
   $("overlay").appendChild(el("div", { class: "overlay", onclick: (e) => {
     if (dismissable && e.target.classList.contains("overlay")) closeOverlay();
   } }, card));
-}
-
-function roundLabel(r) {
-  const round = r.round || {};
-  return `${WINDS[round.wind] || round.wind} ${round.number}` + (round.honba ? ` — ${t("{n} honba", { n: round.honba })}` : "");
 }
 
 function showHandResult(r) {
