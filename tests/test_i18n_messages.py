@@ -262,6 +262,11 @@ def test_help_and_usage_errors_speak_the_command_language() -> None:
     assert bad.exit_code == 2 and "オプション '--nope' はありません。" in bad.output
     bad = runner.invoke(app, ["score", "19m", "--lang", "ja"])
     assert bad.exit_code == 2 and "オプションがありません '--win'." in bad.output
+    # a number type's name inside click's sentence is one of click's words too
+    bad = runner.invoke(app, ["score", "19m", "--honba", "x", "--lang", "ja"], env={"COLUMNS": "200"})
+    assert bad.exit_code == 2 and "'x' は正しい整数ではありません。" in bad.output
+    bad = runner.invoke(app, ["serve", "--port", "x", "--lang", "ja"], env={"COLUMNS": "200"})
+    assert bad.exit_code == 2 and "'x' は正しい範囲内の整数ではありません。" in bad.output
 
 
 def test_no_sentence_hides_inside_an_f_string() -> None:
