@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..formats.writers import write_mjai, write_tenhou6
 from ..store import open_db
+from .scheduler import Clock
 from .tables import TableError, Tables
 from .ws import BURST, RATE, serve_socket
 
@@ -39,15 +40,16 @@ def _page(name: str) -> Response:
 
 
 def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
-               burst: float = BURST) -> FastAPI:
+               burst: float = BURST, clock: Clock | None = None) -> FastAPI:
     """The whole server over the SQLite database at ``db_path`` (``":memory:"`` for tests).
 
     ``rate`` / ``burst``: how many messages a second (in bursts of how many) one WebSocket may send.
+    ``clock``: where every table's time comes from (``web/scheduler.py``; tests pass a ``ManualClock``).
     """
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_db(db_path)
-        tables = Tables(store)
+        tables = Tables(store, clock)
         app.state.tables = tables
         resumed = tables.resume()  # a restarted server goes on with every unfinished table
         if resumed:
