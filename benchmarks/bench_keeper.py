@@ -23,10 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from sanma.keeper.entries import KeeperError
+from sanma.keeper.keeper import Keeper
 from sanma.rules.schema import Rules
 from sanma.store import open_db
-from sanma.table.entries import KeeperError
-from sanma.table.keeper import Keeper
 
 
 def build(db: str, entries: int, seed: int = 1) -> int:

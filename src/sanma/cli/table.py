@@ -20,7 +20,7 @@ import typer
 from .common import RULES_HELP, cli_errors
 
 if TYPE_CHECKING:
-    from ..table.keeper import Keeper
+    from ..keeper.keeper import Keeper
 
 table_app = typer.Typer(
     name="table",
@@ -52,8 +52,8 @@ def _names(text: str | None) -> list[str]:
 
 @contextmanager
 def _session(db: str | None) -> Iterator[Keeper]:
+    from ..keeper.keeper import Keeper
     from ..store import open_db
-    from ..table.keeper import Keeper
 
     store = open_db(db)
     try:
@@ -66,7 +66,7 @@ def _print(state: dict[str, Any], as_json: bool, note: str = "") -> None:
     if as_json:
         typer.echo(json.dumps(state, ensure_ascii=False))
         return
-    from ..table.keeper import render_text
+    from ..keeper.keeper import render_text
 
     if note:
         typer.echo(note)
@@ -87,7 +87,7 @@ def _win_entry(ron: Sequence[str], tsumo: str | None, from_: str | None, hand: S
                melds: Sequence[str], han: Sequence[int], fu: Sequence[int], yakuman: Sequence[int],
                yaku: Sequence[str], ura_han: int, closed: bool, flags: Sequence[str], dora: Sequence[str],
                ura: Sequence[str], kita: int, flowers: int, riichi: str | None, pao: str | None) -> dict[str, Any]:
-    from ..table.entries import KeeperError
+    from ..keeper.entries import KeeperError
 
     if tsumo and ron:
         raise KeeperError("give --ron W (with --from L) or --tsumo W, not both")
@@ -165,7 +165,7 @@ def _hand_command(
     dora: list[str] | None, ura: list[str] | None, kita: int, flowers: int, riichi: str | None,
     pao: str | None, entry_json: str | None,
 ) -> dict[str, Any]:
-    from ..table.entries import KeeperError
+    from ..keeper.entries import KeeperError
 
     if entry_json is not None:
         try:
@@ -320,8 +320,8 @@ def final_cmd(
 
 
 def _pairs(text: str | None, what: str) -> dict[str, int]:
-    from ..table.entries import KeeperError
-    from ..table.notation import parse_signed
+    from ..keeper.entries import KeeperError
+    from ..keeper.notation import parse_signed
 
     out: dict[str, int] = {}
     for part in _names(text):
@@ -377,7 +377,7 @@ def fix_cmd(
                    chiihou=chiihou, renhou=renhou)
 
     def act(k: Keeper) -> dict[str, Any]:
-        from ..table.entries import KeeperError
+        from ..keeper.entries import KeeperError
 
         entry: dict[str, Any] | None
         kinds = [delete, draw, abort is not None, chombo is not None, penalty is not None,
@@ -457,7 +457,7 @@ def standings_cmd(
 ) -> None:
     """Per person: games, points, chips, placements (a session or a whole series)."""
     with cli_errors(), _session(db) as k:
-        from ..table.entries import KeeperError
+        from ..keeper.entries import KeeperError
 
         if (session is None) == (series is None):
             raise KeeperError("give a session id or --series NAME")
@@ -471,7 +471,7 @@ def standings_cmd(
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
-    from ..table.keeper import render_standings
+    from ..keeper.keeper import render_standings
 
     typer.echo(render_standings(out["standings"], out["notation"]))
 
@@ -503,7 +503,7 @@ def import_cmd(
     scores, not its hands: it becomes a "final scores only" session under --rules, and every game's
     ranks, points and chips must come out as the file has them, or nothing is stored.
     """
-    from ..table.entries import KeeperError
+    from ..keeper.entries import KeeperError
     from .common import load_rules
 
     with cli_errors(), _session(db) as k:

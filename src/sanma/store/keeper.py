@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ..table.log import Change, ChangeKind
+from ..keeper.log import Change, ChangeKind
 from .db import Store, StoreError, _json, _now
 
 MAX_TEXT = 2000  # characters of an author, a reason or a client id

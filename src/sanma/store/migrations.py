@@ -246,7 +246,7 @@ CREATE TABLE keeper_cache (
     version      INTEGER NOT NULL CHECK (version >= 0),
     prefix_len   INTEGER NOT NULL CHECK (prefix_len >= 0),
     prefix_hash  TEXT NOT NULL CHECK (length(prefix_hash) = 64),
-    snapshot     TEXT NOT NULL                -- JSON (sanma.table.keeper.Session.snapshot)
+    snapshot     TEXT NOT NULL                -- JSON (sanma.keeper.keeper.Session.snapshot)
 );
 """
 

@@ -1,6 +1,6 @@
 """The score keeper's pages and API in ``sanma serve`` (docs/KEEPER.md): phones at the table.
 
-Every device talks to the same :class:`~sanma.table.keeper.Keeper` over the server's database:
+Every device talks to the same :class:`~sanma.keeper.keeper.Keeper` over the server's database:
 ``POST`` an entry with its client id (a tap sent twice is stored once) and the version it saw
 (a stale device is told to reload, nothing is lost), and each page's WebSocket pushes the
 session's state whenever its version changes — whoever changed it, in whatever process.
@@ -22,10 +22,10 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ..errors import SanmaError
+from ..keeper.keeper import Keeper
 from ..rules.loader import from_dict, load_preset
 from ..store import StoreError, open_db
 from ..store.keeper import VersionConflict, session
-from ..table.keeper import Keeper
 
 STATIC = Path(__file__).parent / "static" / "keeper"
 MAX_BODY = 64 * 1024

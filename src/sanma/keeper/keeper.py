@@ -1,7 +1,7 @@
 """A kept session: the log's entries replayed into games, and the store commands around it.
 
 :func:`compute` folds a session's entries, in order, into its games: each hand's outcome goes
-through :mod:`sanma.table.game` (which calls the shared settlement and flow code); a finished game
+through :mod:`sanma.keeper.game` (which calls the shared settlement and flow code); a finished game
 is settled and the series (seed 000's rotation, streak chips, doubled uma) moves on. Nothing is
 stored but the entries, so a corrected entry changes everything after it. :class:`Keeper` wraps
 a :class:`~sanma.store.Store`: every write recomputes the session with the new change inside the

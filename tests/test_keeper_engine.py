@@ -24,8 +24,8 @@ import pytest
 
 from sanma.game import flow
 from sanma.game.engine import Game
-from sanma.table.keeper import Session, compute
-from sanma.table.log import Change
+from sanma.keeper.keeper import Session, compute
+from sanma.keeper.log import Change
 from sanma.tiles import YAOCHUU, Tile
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,7 +4,7 @@ An entry is stored as a small JSON object (the log keeps it verbatim) and read b
 :func:`parse_entry`, which checks its shape strictly — every name, number and list — and raises
 :class:`KeeperError` naming the field. Whether a named person is at the table, who the dealer
 is and what the rules allow are checked later, against the game the entry falls into
-(:mod:`sanma.table.keeper`).
+(:mod:`sanma.keeper.keeper`).
 
 >>> e = parse_entry({"kind": "win", "from": "B", "wins": [{"winner": "A", "han": 3, "fu": 40}]})
 >>> e.wins[0].value, e.discarder
@@ -12,7 +12,7 @@ is and what the rules allow are checked later, against the game the entry falls 
 >>> parse_entry({"kind": "win", "wins": [{"winner": "A", "han": 2, "fu": 27}]})
 Traceback (most recent call last):
 ...
-sanma.table.entries.KeeperError: win by A: fu 27 does not exist (fu are 20, 25, 30, 40, ... 110)
+sanma.keeper.entries.KeeperError: win by A: fu 27 does not exist (fu are 20, 25, 30, 40, ... 110)
 """
 
 from __future__ import annotations

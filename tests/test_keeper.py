@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sanma.cli import app
+from sanma.keeper.entries import KeeperError
+from sanma.keeper.keeper import Keeper
 from sanma.rules.schema import Rules
 from sanma.store import StoreError, open_db
 from sanma.store.keeper import VersionConflict
-from sanma.table.entries import KeeperError
-from sanma.table.keeper import Keeper
 
 CLUB = Rules.preset("club")
 
@@ -784,7 +784,7 @@ def test_p30_official_score_sheet_writes_minus_as_triangle(tmp_path: Path) -> No
     """P30 (seed 002 L39 「成績表に表記するときは、マイナスを△と表記すること」): under the official
     preset (``score_notation = "triangle"``) the standings table, the hand list and the CSV write a
     minus as △, and the CSV reads back to the same numbers; the club preset keeps the minus sign."""
-    from sanma.table.keeper import read_csv
+    from sanma.keeper.keeper import read_csv
 
     db = str(tmp_path / "k.sqlite")
     out = {}
@@ -823,7 +823,7 @@ def test_p30_official_score_sheet_writes_minus_as_triangle(tmp_path: Path) -> No
 @given(st.integers(-10**7, 10**7), st.sampled_from(["minus", "triangle"]), st.sampled_from(["", ","]))
 def test_p30_signed_numbers_read_back_in_either_notation(value: int, notation: str, spec: str) -> None:
     """P30: whatever notation wrote a number, parse_signed reads it back."""
-    from sanma.table.notation import parse_signed, signed
+    from sanma.keeper.notation import parse_signed, signed
 
     assert parse_signed(signed(value, notation, spec)) == value
     assert parse_signed(signed(value, notation, spec, plus=True)) == value
@@ -905,7 +905,7 @@ def test_cli_preview_shows_every_payment_before_saving(tmp_path: Path) -> None:
 @given(st.text(max_size=40))
 def test_p30_parse_signed_fuzz_gives_a_number_or_a_clear_error(text: str) -> None:
     """P30's reader never fails any other way: any text is a number or a KeeperError naming it."""
-    from sanma.table.notation import parse_signed
+    from sanma.keeper.notation import parse_signed
 
     try:
         value = parse_signed(text)
@@ -918,7 +918,7 @@ def test_p30_parse_signed_fuzz_gives_a_number_or_a_clear_error(text: str) -> Non
 @given(st.text(max_size=200))
 def test_read_csv_fuzz_gives_rows_or_a_clear_error(text: str) -> None:
     """The CSV reader: any text is rows or a KeeperError naming the line (no other exception)."""
-    from sanma.table.keeper import CSV_HEADER, read_csv
+    from sanma.keeper.keeper import CSV_HEADER, read_csv
 
     try:
         rows = read_csv(",".join(CSV_HEADER) + "\n" + text)

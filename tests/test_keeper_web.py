@@ -154,9 +154,9 @@ def test_browser_table_games_of_the_same_people_count_in_standings_with_web_game
     ``standings --web-games``, with its scores, placements, points and chips as stored (P113
     chips of a club game); a game with someone else at the table does not; without the flag the
     session's own games alone count."""
+    from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import open_db
-    from sanma.table.keeper import Keeper
     from sanma.web import create_app
 
     db = tmp_path / "db.sqlite"
@@ -217,9 +217,9 @@ def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_
     (``pytest --basetemp=DIR``)."""
     from playwright.sync_api import sync_playwright
 
+    from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import open_db
-    from sanma.table.keeper import Keeper
 
     chie = {"winner": "Chie", "hand": "99m123456789p111s", "win": "9m", "dora": ["3p"]}
     expected_entry = {"kind": "win", "from": "Ben", "riichi": ["Aki"],
@@ -345,8 +345,8 @@ def test_phone_page_enters_a_winning_tile_mixed_into_the_hand_under_the_official
             assert page.is_checked("#mixed") and page.locator("#t0-hand .tilebox").count() == 13
         finally:
             browser.close()
+    from sanma.keeper.keeper import Keeper
     from sanma.store import open_db
-    from sanma.table.keeper import Keeper
 
     with open_db(tmp_path / "k.sqlite") as store:
         (saved,) = Keeper(store).state(1)["hands"]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sanma.table.series import Series, SeriesError, streak_chips_each
+from sanma.keeper.series import Series, SeriesError, streak_chips_each
 
 
 def test_p120_streak_chip_schedule_from_the_seed() -> None:

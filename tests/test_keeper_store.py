@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sanma.keeper.log import Change, ChangeKind, active, effective, last_undoable
 from sanma.store import Store, StoreError, open_db
 from sanma.store.keeper import VersionConflict, append_change, backup, changes, create_session, session
-from sanma.table.log import Change, ChangeKind, active, effective, last_undoable
 
 
 def _session(path: str | Path = ":memory:") -> tuple[Store, int]:
@@ -175,9 +175,9 @@ def test_cached_state_equals_a_full_recompute_after_random_entries_and_correctio
     keeper_cache and the next read or write replays only the entries after it. After any
     sequence of entries, corrections, deletions and undos (refused ones included), the state read
     through the cache is the state recomputed from the whole log."""
+    from sanma.keeper.entries import KeeperError
+    from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
-    from sanma.table.entries import KeeperError
-    from sanma.table.keeper import Keeper
 
     store = open_db(":memory:")
     k = Keeper(store)
@@ -205,9 +205,9 @@ def test_the_cache_is_used_and_a_stale_or_damaged_one_is_ignored() -> None:
     """The cache covers the finished games (3 here) and the next read replays only the rest; a
     correction of an old game makes it stale (its hash no longer matches) and a damaged row
     reads as none: both fall back to the whole log, with the same state."""
+    from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store.keeper import cached
-    from sanma.table.keeper import Keeper
 
     store = open_db(":memory:")
     k = Keeper(store)

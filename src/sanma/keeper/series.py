@@ -3,7 +3,7 @@ doubled uma (RULES_MATRIX §5.1 and §5.3; rows P28, P120, P123, P124, P126).
 
 No engine game has these: they live between games, so only the score keeper reads the Rules
 fields ``players_in_rotation``, ``streak_chips`` and ``uma_doubling``. Everything here is a pure
-function of small immutable values; :mod:`sanma.table.keeper` threads a :class:`Series` through
+function of small immutable values; :mod:`sanma.keeper.keeper` threads a :class:`Series` through
 the games of a session.
 
 >>> s = Series.start(("A", "B", "C", "D"), players_in_rotation=4)
