@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-SEATS = 3
+from ..tiles import SEATS
 
 #: The ``clock`` setting of a table (``POST /api/tables``), in seconds, and its defaults. ``move`` /
 #: ``bank``: each decision's seconds and the seat's time bank (``move`` 0: no clock); ``call``: the
