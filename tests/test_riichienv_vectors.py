@@ -64,10 +64,11 @@ def tile(i136: int) -> str:
     return f"{k % 9 + 1}{'mpsz'[k // 9]}"
 
 
-def score(v: dict[str, Any]) -> tuple[int, int, list[int]]:
+def score_of(v: dict[str, Any], rules: sanma.Rules = TENHOU) -> sanma.Score:
+    """The score of vector ``v`` under ``rules`` (tests/test_i18n_terms.py names every line of it)."""
     c = v["conditions"]
     first = c["tsumo_first_turn"]
-    s = sanma.score_hand(
+    return sanma.score_hand(
         [tile(x) for x in [*v["tiles_136"], v["win_tile_136"]]],
         win=tile(v["win_tile_136"]),
         melds=[MELD_TYPES[m["meld_type"]] + ":" + "".join(tile(x) for x in m["tiles"]) for m in v["melds"]],
@@ -76,7 +77,11 @@ def score(v: dict[str, Any]) -> tuple[int, int, list[int]]:
         tenhou=first and c["player_wind"] == 0, chiihou=first and c["player_wind"] != 0,
         seat_wind=WINDS[c["player_wind"]], round_wind=WINDS[c["round_wind"]],
         dora_indicators=[tile(x) for x in v["dora_indicators"]], ura_indicators=[tile(x) for x in v["ura_indicators"]],
-        kita=c["kita_count"], honba=c["honba"], rules=TENHOU)
+        kita=c["kita_count"], honba=c["honba"], rules=rules)
+
+
+def score(v: dict[str, Any]) -> tuple[int, int, list[int]]:
+    s = score_of(v)
     return s.han, s.fu, sorted({RIICHIENV_ID[y.name] for y in s.yaku})
 
 
