@@ -113,6 +113,8 @@ def test_bad_tokens_unknown_tables_and_spectators_cannot_act(client: TestClient)
         assert _until(ws, "error")["code"] == "spectator"
         ws.send_json({"type": "toggle", "name": "auto_win", "value": True})
         assert _until(ws, "error")["code"] == "spectator"
+        ws.send_json({"type": "dismiss"})
+        assert _until(ws, "error")["code"] == "spectator"
         assert _state(client, tid) == before
 
 
@@ -240,14 +242,14 @@ def test_a_seat_that_must_decide_again_gets_a_new_prompt_even_for_the_same_actio
     with open_db(tmp_path / "t.sqlite") as store:
         tables = Tables(store)
         t, _ = tables.create({"rules": "tenhou", "seats": ["human"] * 3, "seed": 1, "clock": {"move": 0}})
-        t._notify()
         seat = t.game.to_move[0]
-        first, legal = t.prompt_seq[seat], t.prompt_legal[seat]
+        first, legal = t.prompt(seat), t.prompt_legal[seat]
+        assert first is not None and first.number == 1
         t.game = _SameActions(t.game, seat, legal)  # type: ignore[assignment]
-        t.seq += 1  # another seat's action: the seat's open prompt stays the same one
-        t._notify()
-        assert t.prompt_seq[seat] == first
-        t.seq += 1
-        t.acted[seat] = t.seq  # the seat answered, and now must decide again with the same actions
-        t._notify()
-        assert t.prompt_seq[seat] == t.seq != first
+        t._sync(t.time.now())  # another seat's move: the seat's open prompt stays the same one
+        assert t.prompt(seat) == first
+        t.answered[seat] = True  # the seat answered, and now must decide again with the same actions
+        t._sync(t.time.now())
+        again = t.prompt(seat)
+        assert again is not None and again.number == 2 and t.prompt_legal[seat] == legal
+

@@ -185,6 +185,17 @@ def append_action(store: Store, table_id: str, idx: int, *, seat: int, legal_idx
             store.conn.execute("UPDATE web_tables SET banks = ? WHERE id = ?", (json.dumps(list(banks)), table_id))
 
 
+def append_events(store: Store, table_id: str, first_event: int, events: Sequence[Mapping[str, Any]]) -> None:
+    """Events no action caused (a held call window or hand end released), numbered from ``first_event``."""
+    with store.transaction():
+        store.conn.executemany("INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
+                               _events_rows(table_id, first_event, events))
+
+
+def event_count(store: Store, table_id: str) -> int:
+    return int(store.conn.execute("SELECT COUNT(*) FROM web_events WHERE table_id = ?", (table_id,)).fetchone()[0])
+
+
 def save_settings(store: Store, table_id: str, toggles: Sequence[Mapping[str, bool]], banks: Sequence[float]) -> None:
     """The seats' auto toggles and time banks."""
     with store.transaction():

@@ -1,17 +1,18 @@
 """The served tables: the server's game state, its only authority, kept in SQLite.
 
 A ``Table`` holds one ``Game`` and decides everything: the seats' legal actions, the bots' moves,
-the auto toggles, the clock. Every applied action and the events it caused are written in one
-transaction before anyone is told (``web_actions`` / ``web_events``); ``Tables.resume`` rebuilds
-an unfinished table from its seed by re-applying the stored actions (bots are seeded and are
-consulted again, so they go on as they were). Connections (``ws.py``) subscribe to a table and
-are sent what ``sanma.game.view`` lets their seat see.
+the auto toggles; every timer (the clock, the call window, the result pause, bots' think time) is
+its ``Schedule`` on the injected clock (``web/scheduler.py``). Every applied action and the events
+it caused are written in one transaction before anyone is told (``web_actions`` / ``web_events``);
+``Tables.resume`` rebuilds an unfinished table from its seed by re-applying the stored actions
+(bots are seeded and are consulted again, so they go on as they were). Connections (``ws.py``)
+subscribe to a table and are sent what ``sanma.game.view`` lets their seat see.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -19,7 +20,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +37,7 @@ from ..scoring import DORA_NAMES
 from ..store import Store
 from ..store import tables as stored
 from ..tiles import SEATS
+from .scheduler import DEFAULT_CLOCK, Clock, Pace, Prompt, Schedule, SystemClock, Timer, Wakeup, bank_left, open_prompt
 
 log = logging.getLogger("sanma.web")
 
@@ -43,7 +45,6 @@ SEAT_KINDS = ("human", "mjai")  # besides the built-in bots of sanma.bots.BOTS
 TOGGLE_NAMES = ("auto_win", "auto_kita", "no_calls", "auto_tsumogiri", "auto_sort")
 DEFAULT_TOGGLES: dict[str, bool] = {"auto_win": False, "auto_kita": False, "no_calls": False,
                                     "auto_tsumogiri": False, "auto_sort": True}
-DEFAULT_CLOCK: dict[str, float] = {"move": 15.0, "bank": 60.0}
 MAX_CLOCK = 3600.0
 MAX_NAME = 40
 MAX_SEED = 200
@@ -157,8 +158,8 @@ def _rules_of(body: dict[str, Any]) -> Rules:
 def _clock_of(value: Any) -> dict[str, float]:
     if value is None:
         return dict(DEFAULT_CLOCK)
-    if not isinstance(value, dict) or set(value) - {"move", "bank"}:
-        raise TableError("'clock' must be {\"move\": seconds, \"bank\": seconds}")
+    if not isinstance(value, dict) or set(value) - set(DEFAULT_CLOCK):
+        raise TableError("'clock' must be an object of seconds: " + ", ".join(f'"{k}"' for k in DEFAULT_CLOCK))
     out = dict(DEFAULT_CLOCK)
     for k, v in value.items():
         if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_CLOCK:
@@ -334,11 +335,17 @@ class StoredTable:
 
 
 class Table:
-    """One served game. Driven by ``kick()``; all its methods run on the server's event loop."""
+    """One served game: its ``Game`` (held at every call window and hand end, ``Game(hold=True)``)
+    and its :class:`~sanma.web.scheduler.Schedule`. Every change of state is one of the transitions
+    below, run on the server's event loop: a seat's answer (:meth:`act`), a toggle, a dismissed
+    result, or a timer of the schedule coming due (:meth:`tick`); each is followed by
+    :meth:`_settle`, which opens the prompts the game now asks for, tells every listener and arms the
+    clock for the next timer. A runner that owns the table owns exactly these."""
 
     def __init__(self, tables: Tables, table_id: str, settings: Settings, token_hashes: Sequence[str],
                  toggles: Sequence[dict[str, bool]], banks: Sequence[float], created_at: str) -> None:
         self.tables = tables
+        self.time: Clock = tables.clock
         self.id = table_id
         self.rules = settings.rules
         self.kinds = settings.kinds
@@ -347,28 +354,30 @@ class Table:
         self.seed_hash = seed_hash(settings.seed)
         self.wall_key = settings.wall_key
         self.clock = settings.clock
+        self.pace = Pace.of(settings.clock)
         self.token_hashes = tuple(token_hashes)
         self.toggles = [dict(t) for t in toggles]
-        self.banks = [float(b) for b in banks]
+        self.banks = [round(float(b) * 1000) for b in banks]  # ms; stored in seconds
         self.stored_banks = list(self.banks)  # as the database has them
         self.created_at = created_at
-        self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key)
+        self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
         self.bots: dict[int, Bot] = {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
                                      for s, k in enumerate(self.kinds) if k in BOTS}
-        self.seq = 0  # actions applied
+        self.persons = frozenset(s for s, k in enumerate(self.kinds) if k == "human")
+        self.schedule = Schedule()
+        self.seq = 0  # transitions applied: internal only, never sent
+        self.actions = 0  # actions applied (each one a ``web_actions`` row)
         self.fed = 0  # events the bots have been given
-        self.prompt_seq = [-1] * SEATS  # the seq a seat's open prompt carries
-        self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS
-        self.prompt_at = [0.0] * SEATS
-        self.acted = [-1] * SEATS  # the seq right after each seat's last applied action
-        self.timers: dict[int, asyncio.TimerHandle] = {}
+        self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS  # each open prompt's actions
+        self.prompt_seq = [-1] * SEATS  # the seq each open prompt was opened at (protocol 1)
+        self.answered = [False] * SEATS  # the seat's open prompt was answered (it must be asked anew)
         self.listeners: set[Listener] = set()
         self.connected = [0] * SEATS
         self.hand_start = 1  # index of the current hand's start_kyoku event
         self.hand_chips = [0] * SEATS  # chips when the current hand started
         self.results: list[tuple[int, dict[str, Any]]] = []  # (events count when sent, hand result)
-        self._running = False
-        self._task: asyncio.Task[None] | None = None
+        self._wakeup: Wakeup | None = None
+        self._closed = False
         self._public_key: tuple[int, int] = (-1, -1)
         self._public: tuple[tuple[SeatPublic, ...], list[dict[str, Any]]] = ((), [])
         self._note_hands(0)
@@ -418,34 +427,241 @@ class Table:
     def legal(self, seat: int) -> tuple[Action, ...]:
         return self.game.legal_actions(seat)
 
-    # -- acting ----------------------------------------------------------------------------
-    def act(self, seat: int, action: Action, how: str) -> None:
-        """Apply one of ``seat``'s legal actions: stored with its events in one transaction, then told."""
-        legal = self.game.legal_actions(seat)
+    def prompt(self, seat: int) -> Prompt | None:
+        """The seat's open decision (None: nothing to decide, or already answered in the window)."""
+        return self.schedule.prompts[seat]
+
+    def deadline(self, seat: int) -> float | None:
+        """When the seat's open prompt runs out (seconds since the epoch), or None without a clock."""
+        p = self.schedule.prompts[seat]
+        return None if p is None or p.due is None or seat in self.bots else p.due / 1000
+
+    def timers(self) -> list[Timer]:
+        """Every pending timer (plain data, ms since the epoch)."""
+        return self.schedule.timers(frozenset(self.bots))
+
+    # -- transitions -----------------------------------------------------------------------
+    def start(self) -> None:
+        """Open the first prompts (a new or rebuilt table) and arm the clock: time starts now."""
+        self._settle(self.time.now())
+
+    def act(self, seat: int, action: Action, how: str = "seat") -> None:
+        """One of ``seat``'s open prompt's actions, answered now. Inside a call window it is held
+        until the window closes (``Schedule.answers``); otherwise it is stored with its events in
+        one transaction, then told."""
+        now = self.time.now()
+        p = self.schedule.prompts[seat]
+        legal = self.prompt_legal[seat]
         idx = next(i for i, a in enumerate(legal) if a is action or a == action)
+        s = self.schedule
+        if s.window is not None and p is not None and p.window:
+            prompts = list(s.prompts)
+            prompts[seat] = None
+            self.schedule = replace(s, prompts=tuple(prompts), answers=(*s.answers, (seat, idx, how)))
+            self.prompt_legal[seat] = ()
+            self._settle(now)
+            return
+        if p is not None and how == "seat":
+            self.banks[seat] = bank_left(self.pace, p, now)
         self._apply(seat, idx, how)
-        self.kick()
+        self._settle(now)
+
+    def set_toggle(self, seat: int, name: str, value: bool) -> None:
+        self.toggles[seat][name] = value
+        self.tables.persist_settings(self)
+        self._settle(self.time.now())
+
+    def dismiss(self, seat: int) -> None:
+        """The seat's person has read the hand's result (the next hand comes when every person has)."""
+        s = self.schedule
+        if self.game.held == "hand" and seat not in s.ready:
+            self.schedule = replace(s, ready=s.ready | {seat})
+            self._settle(self.time.now())
+
+    def tick(self) -> None:
+        """The clock's wakeup: run the transition that is due, if any."""
+        self._wakeup = None
+        if self._closed:
+            return
+        now = self.time.now()
+        due = self._next(now)
+        if due is not None and due[0] <= now:
+            due[1](now)
+            self._settle(now)
+        else:
+            self._arm(now)
+
+    def _next(self, now: int) -> tuple[int, Callable[[int], None]] | None:
+        """The next transition and when it is due (``now`` when it can happen at once)."""
+        g, s = self.game, self.schedule
+        if g.done:
+            return None
+        if g.held == "hand":
+            if self.persons <= s.ready and self.persons:
+                return now, self._release
+            return (s.pause, self._release) if s.pause is not None else None
+        if s.window is not None:
+            return s.window, self._close_window
+        if g.held == "window":  # no window to wait for (``call`` 0)
+            return now, self._release
+        best: tuple[int, Callable[[int], None]] | None = None
+        for seat, p in enumerate(s.prompts):
+            if p is None:
+                continue
+            if seat in self.bots:
+                at = p.due if p.due is not None else now
+            elif self._auto(seat) is not None:
+                at = now
+            elif p.due is not None:
+                at = p.due
+            else:
+                continue
+            if best is None or at < best[0]:
+                best = (at, functools.partial(self._decide, seat))
+        return best
+
+    def _decide(self, seat: int, now: int) -> None:
+        """A due prompt: the bot's move, the toggle's, or the clock's fallback."""
+        action, how = self._choice(seat, self.prompt_legal[seat])
+        if how == "clock":
+            self.banks[seat] = 0
+        self.act_quiet(seat, action, how)
+
+    def _choice(self, seat: int, legal: tuple[Action, ...]) -> tuple[Action, str]:
+        bot = self.bots.get(seat)
+        if bot is not None:
+            self._feed_bots()
+            return bot.act(self.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal), "bot"
+        auto = self._auto(seat)
+        if auto is not None:
+            return auto, "auto"
+        return fallback(legal), "clock"
+
+    def _auto(self, seat: int) -> Action | None:
+        if self.kinds[seat] != "human":
+            return None
+        legal = self.prompt_legal[seat]
+        return auto_action(legal, self.toggles[seat], self.game.seats[seat].riichi) if legal else None
+
+    def _close_window(self, now: int) -> None:
+        """The call window's end: every seat asked answers as it chose (or its bot, its toggle, or a
+        pass), in seat order; then the game goes on."""
+        g, s = self.game, self.schedule
+        given = {seat: (idx, how) for seat, idx, how in s.answers}
+        asked = [seat for seat in range(SEATS) if g.legal_actions(seat)]
+        self.schedule = replace(s, window=None, answers=())
+        for seat in asked:
+            legal = g.legal_actions(seat)
+            if seat in given:
+                self._apply(seat, *given[seat])
+                continue
+            self.prompt_legal[seat] = legal
+            action, how = self._choice(seat, legal)
+            self.act_quiet(seat, action, how)  # "clock": the window's time ran out for the seat
+        if g.held == "window":
+            self._release(now)
+
+    def _release(self, now: int) -> None:
+        """A held window or hand end goes on: the next draw, deal or the end of the game."""
+        n0 = len(self.game.events)
+        self.game.release()
+        self._changed(n0, None)
+
+    def _release_quiet(self) -> None:
+        """The same while a stored table is rebuilt (nothing stored again)."""
+        n0 = len(self.game.events)
+        self.game.release()
+        self._changed(n0, None, store=False)
+
+    def act_quiet(self, seat: int, action: Action, how: str) -> None:
+        """Apply ``action`` for ``seat`` now (a bot that chose something illegal plays its fallback)."""
+        legal = self.game.legal_actions(seat)
+        idx = next((i for i, a in enumerate(legal) if a is action or a == action), None)
+        if idx is None:
+            log.warning("table %s: %s chose an illegal %s", self.id, self.kinds[seat], action)
+            idx = legal.index(fallback(legal))
+        self._apply(seat, idx, how)
 
     def _apply(self, seat: int, idx: int, how: str, *, store: bool = True) -> None:
         g = self.game
-        legal = g.legal_actions(seat)
-        action = legal[idx]
-        if seat in self.timers:
-            self.timers.pop(seat).cancel()
-        if how == "seat" and self.clock["move"] > 0 and store:
-            used = time.monotonic() - self.prompt_at[seat]
-            self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, used - self.clock["move"]))
-        elif how == "clock":
-            self.banks[seat] = 0.0
+        action = g.legal_actions(seat)[idx]
         n0 = len(g.events)
         g.apply(action)
+        self.actions += 1
+        self.answered[seat] = True
+        self._changed(n0, (seat, idx, action, how) if store else None, store=store)
+
+    def _changed(self, n0: int, action: tuple[int, int, Action, str] | None, *, store: bool = True) -> None:
+        """After the game changed: stored (the action, or a release's events) before anyone is told."""
+        g = self.game
         self.seq += 1
-        self.acted[seat] = self.seq
         if store:
-            self.tables.persist_action(self, seat, idx, action, how, g.events[n0:])
+            if action is not None:
+                seat, idx, act, how = action
+                self.tables.persist_action(self, seat, idx, act, how, g.events[n0:])
+            elif len(g.events) > n0:
+                self.tables.persist_events(self, n0, g.events[n0:])
             if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
                 self.tables.finish(self)
         self._note_hands(n0)
+
+    def _settle(self, now: int) -> None:
+        """After a transition: open the prompts the game asks for now, the window, the pause; tell
+        every listener; arm the clock for the next timer."""
+        self._sync(now)
+        self._notify()
+        if self.game.done:
+            self.tables.release(self)
+            return
+        self._arm(now)
+
+    def _sync(self, now: int) -> None:
+        g, s = self.game, self.schedule
+        asking = [g.legal_actions(seat) for seat in range(SEATS)]
+        in_window = g.held == "window" or any(any(a.type == "none" for a in legal) for legal in asking)
+        window = s.window if in_window else None
+        if in_window and window is None and self.pace.call > 0:
+            window = now + self.pace.call
+        pause, ready = (s.pause, s.ready) if g.held == "hand" else (None, frozenset[int]())
+        if g.held == "hand" and pause is None:
+            pause = now + self.pace.result
+        prompts, numbers = list(s.prompts), list(s.numbers)
+        for seat, legal in enumerate(asking):
+            if not legal or s.answered(seat):
+                prompts[seat] = None
+                self.prompt_legal[seat] = ()
+                continue
+            if prompts[seat] is None or self.answered[seat] or legal != self.prompt_legal[seat]:
+                numbers[seat] += 1
+                prompts[seat] = open_prompt(self.pace, seat=seat, number=numbers[seat], now=now,
+                                            bank=self.banks[seat], bot=seat in self.bots, window=window,
+                                            call=in_window)
+                self.prompt_legal[seat] = legal
+                self.prompt_seq[seat] = self.seq
+                self.answered[seat] = False
+        self.schedule = Schedule(tuple(prompts), tuple(numbers), window, s.answers if window is not None else (),
+                                 pause, ready)
+
+    def _arm(self, now: int) -> None:
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+            self._wakeup = None
+        due = self._next(now)
+        if due is None or self._closed:
+            return
+        try:
+            self._wakeup = self.time.call_at(due[0], self.tick)
+        except RuntimeError:  # not on the loop (start-up, a unit test): the next transition arms it
+            self._wakeup = None
+
+    def _feed_bots(self) -> None:
+        events = self.game.events
+        for e in events[self.fed:]:
+            for s, bot in self.bots.items():
+                on_event = getattr(bot, "on_event", None)
+                if on_event is not None:
+                    on_event(mask_event(e, s))
+        self.fed = len(events)
 
     def _note_hands(self, n0: int) -> None:
         """Hand boundaries among the new events (for reconnects and hand results)."""
@@ -459,126 +675,26 @@ class Table:
             elif t == "start_kyoku":
                 self.hand_start = i
 
-    def set_toggle(self, seat: int, name: str, value: bool) -> None:
-        self.toggles[seat][name] = value
-        self.tables.persist_settings(self)
-        self.kick()
-
-    # -- driving ---------------------------------------------------------------------------
-    def kick(self) -> None:
-        """Play the bots' and the toggles' moves, then tell every listener (asynchronously)."""
-        if self._running:
-            return
-        self._running = True
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # not on the loop (start-up): the next event drives it
-            self._running = False
-            return
-        self._task = loop.create_task(self._drive())
-
-    async def _drive(self) -> None:
-        try:
-            while self._step():
-                self._notify()
-                await asyncio.sleep(0)  # other tables and connections go on between moves
-            self._notify()
-            self._arm_clocks()
-            if self.game.done:  # stored and told: pages and the API read it from the store from now on
-                self.tables.release(self)
-        except Exception:  # pragma: no cover - a bug must not kill the server; the table stays where it was
-            log.exception("table %s: driving failed", self.id)
-        finally:
-            self._running = False
-
-    def _step(self) -> bool:
-        """One automatic move (a bot's or a toggle's); False when only people and mjai bots can move."""
-        g = self.game
-        if g.done:
-            return False
-        for seat in g.to_move:
-            legal = g.legal_actions(seat)
-            if not legal:
-                continue
-            bot = self.bots.get(seat)
-            if bot is not None:
-                self._feed_bots()
-                action = bot.act(g.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
-                self.act_quiet(seat, action, "bot")
-                return True
-            auto = auto_action(legal, self.toggles[seat], g.seats[seat].riichi)
-            if auto is not None and self.kinds[seat] == "human":
-                self.act_quiet(seat, auto, "auto")
-                return True
-        return False
-
-    def act_quiet(self, seat: int, action: Action, how: str) -> None:
-        legal = self.game.legal_actions(seat)
-        idx = next((i for i, a in enumerate(legal) if a is action or a == action), None)
-        if idx is None:  # a bot that chose something illegal plays its fallback
-            log.warning("table %s: %s chose an illegal %s", self.id, self.kinds[seat], action)
-            idx = legal.index(fallback(legal))
-        self._apply(seat, idx, how)
-
-    def _feed_bots(self) -> None:
-        events = self.game.events
-        for e in events[self.fed:]:
-            for s, bot in self.bots.items():
-                on_event = getattr(bot, "on_event", None)
-                if on_event is not None:
-                    on_event(mask_event(e, s))
-        self.fed = len(events)
-
     def _notify(self) -> None:
-        for seat in range(SEATS):
-            legal = self.game.legal_actions(seat)
-            # a new prompt: other actions, or the seat answered its prompt and must decide again (the
-            # same actions can come back: draw 1p, discard it, draw another 1p)
-            if legal != self.prompt_legal[seat] or (legal and self.acted[seat] > self.prompt_seq[seat]):
-                self.prompt_legal[seat] = legal
-                self.prompt_seq[seat] = self.seq
-                self.prompt_at[seat] = time.monotonic()
-                if seat in self.timers:
-                    self.timers.pop(seat).cancel()
         for listener in list(self.listeners):
             try:
                 listener(self)
             except Exception:  # pragma: no cover - a broken connection is dropped by its handler
                 log.exception("table %s: a listener failed", self.id)
 
-    def deadline(self, seat: int) -> float | None:
-        """When the seat's open prompt runs out (time.time() seconds), or None without a clock."""
-        if self.clock["move"] <= 0 or not self.prompt_legal[seat]:
-            return None
-        left = self.clock["move"] + self.banks[seat] - (time.monotonic() - self.prompt_at[seat])
-        return time.time() + max(0.0, left)
-
-    def _arm_clocks(self) -> None:
-        if self.clock["move"] <= 0 or self.game.done:
-            return
-        loop = asyncio.get_running_loop()
-        for seat in self.game.to_move:
-            if seat in self.timers or seat in self.bots or not self.prompt_legal[seat]:
-                continue
-            left = self.clock["move"] + self.banks[seat] - (time.monotonic() - self.prompt_at[seat])
-            self.timers[seat] = loop.call_later(max(0.0, left), self._time_out, seat, self.prompt_seq[seat])
-
-    def _time_out(self, seat: int, seq: int) -> None:
-        self.timers.pop(seat, None)
-        if self.prompt_seq[seat] != seq or self.game.done:
-            return
-        legal = self.game.legal_actions(seat)
-        if legal:
-            self.act(seat, fallback(legal), "clock")
-
     def close(self) -> None:
-        for t in self.timers.values():
-            t.cancel()
-        self.timers.clear()
+        self._closed = True
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+            self._wakeup = None
         for bot in self.bots.values():
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
+
+
+def _seconds(banks: Sequence[int]) -> list[float]:
+    return [b / 1000 for b in banks]
 
 
 # --------------------------------------------------------------------------------------------
@@ -589,8 +705,9 @@ class Table:
 class Tables:
     """The server's tables over one ``Store``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None) -> None:
         self.store = store
+        self.clock: Clock = clock if clock is not None else SystemClock()
         self.running: dict[str, Table] = {}
 
     # -- creating and finding --------------------------------------------------------------
@@ -610,7 +727,7 @@ class Tables:
             table.seed_hash, settings.clock, tuple(toggles), tuple(banks), table.created_at,
             settings.wall_key.hex() if settings.wall_key is not None else None), table.game.events)
         self.running[table_id] = table
-        table.kick()
+        table.start()
         return table, tokens
 
     def get(self, table_id: str) -> Table:
@@ -672,14 +789,20 @@ class Tables:
                        new_events: Sequence[dict[str, Any]]) -> None:
         """The action and the events it caused, in one transaction (before anyone is told)."""
         spent = table.banks != table.stored_banks  # a bank spent (most moves spend none)
-        stored.append_action(self.store, table.id, table.seq - 1, seat=seat, legal_idx=idx, action=action.to_mjai(),
-                             how=how, at=_now(), first_event=len(table.game.events) - len(new_events),
-                             events=new_events, banks=table.banks if spent else None)
+        stored.append_action(self.store, table.id, table.actions - 1, seat=seat, legal_idx=idx,
+                             action=action.to_mjai(), how=how, at=_now(),
+                             first_event=len(table.game.events) - len(new_events), events=new_events,
+                             banks=_seconds(table.banks) if spent else None)
         if spent:
             table.stored_banks = list(table.banks)
 
+    def persist_events(self, table: Table, start: int, new_events: Sequence[dict[str, Any]]) -> None:
+        """Events that no action caused (a held window or hand end released), in one transaction.
+        A rebuilt table releases again wherever the stored events go on (``_load``)."""
+        stored.append_events(self.store, table.id, start, new_events)
+
     def persist_settings(self, table: Table) -> None:
-        stored.save_settings(self.store, table.id, table.toggles, table.banks)
+        stored.save_settings(self.store, table.id, table.toggles, _seconds(table.banks))
         table.stored_banks = list(table.banks)
 
     def finish(self, table: Table) -> None:
@@ -705,23 +828,29 @@ class Tables:
         table = Table(self, table_id, settings, [s["token_sha256"] for s in row.seats], row.toggles, row.banks,
                       row.created_at)
         finished = row.finished
+        stored_events = stored.event_count(self.store, table_id)
+        g = table.game
         for a in stored.actions(self.store, table_id):
             seat, legal_idx, how = a.seat, a.legal_idx, a.how
+            while g.held:  # a stored action after a hold: the hold was released before it
+                table._release_quiet()
             bot = table.bots.get(seat)
             if bot is not None and not finished:  # seeded bots decide again, so their state is where it was
                 table._feed_bots()
-                legal = table.game.legal_actions(seat)
+                legal = g.legal_actions(seat)
                 with contextlib.suppress(SanmaError, LookupError):
-                    bot.act(table.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
+                    bot.act(g.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
             table._apply(seat, legal_idx, how, store=False)
-        if table.game.done and not finished:  # stopped after the last action, before it was marked finished
+        while g.held and len(g.events) < stored_events:  # released (its events stored) before the stop
+            table._release_quiet()
+        if g.done and not finished:  # stopped after the last action, before it was marked finished
             self.finish(table)
             finished = True
         if finished:  # rebuilt for one caller (a page on a finished table): not kept
             table.close()
         else:
             self.running[table_id] = table
-            table.kick()
+            table.start()
         return table
 
     def close(self) -> None:

@@ -129,7 +129,8 @@ class PageConnection(Connection):
 
     def open_question(self) -> int | None:
         t, s = self.table, self.seat
-        return t.prompt_seq[s] if s is not None and t.prompt_legal[s] else None
+        p = t.prompt(s) if s is not None else None
+        return p.number if p is not None else None
 
     def hello(self) -> None:
         t = self.table
@@ -155,25 +156,25 @@ class PageConnection(Connection):
         for _, result in table.results[self.sent_results:]:
             self.send({"type": "hand_result", "seq": table.seq, "result": result})
         self.sent_results = len(table.results)
-        if self.seat is not None and self._prompt_due():
-            s = self.seat
-            self.prompted = table.prompt_seq[s]
+        prompt = table.prompt(self.seat) if self.seat is not None else None
+        if prompt is not None and prompt.number != self.prompted:
+            s = prompt.seat
+            self.prompted = prompt.number
             deadline = table.deadline(s)
             self.send({"type": "prompt", "seq": table.prompt_seq[s],
                        "actions": [{"id": i, **a.to_mjai(), "label": label(a)}
                                    for i, a in enumerate(table.prompt_legal[s])],
-                       "clock": None if deadline is None else {"move": table.clock["move"],
-                                                               "bank": round(table.banks[s], 1),
-                                                               "deadline": round(deadline, 3)}})
+                       "clock": None if deadline is None else {
+                           "move": 0 if prompt.window else table.clock["move"],
+                           "bank": round(prompt.bank / 1000, 1), "deadline": round(deadline, 3)}})
         if g.done and not self.ended:
             self.ended = True
             key = {"wall_key": table.wall_key.hex()} if table.wall_key is not None else {}
             self.send({"type": "game_result", "result": game_result(g), "seed": table.seed, **key})
 
     def _prompt_due(self) -> bool:
-        s = self.seat
-        assert s is not None
-        return bool(self.table.prompt_legal[s]) and self.table.prompt_seq[s] != self.prompted
+        p = self.table.prompt(self.seat) if self.seat is not None else None
+        return p is not None and p.number != self.prompted
 
     def presence(self, table: Table) -> None:
         self.send({"type": "presence", "seats": table.seats_info()})
@@ -191,13 +192,16 @@ class PageConnection(Connection):
             t = msg.get("t")
             return self.send({"type": "pong", "t": t if isinstance(t, int | float | str) and len(str(t)) < 64
                               else None})
-        if kind not in ("action", "toggle"):
+        if kind not in ("action", "toggle", "dismiss"):
             return self.error("unknown_type", f"unknown message type {str(kind)[:40]!r}; "
-                                              "send action, toggle or ping")
+                                              "send action, toggle, dismiss or ping")
         if self.seat is None:
-            return self.error("spectator", "a spectator cannot act or set toggles")
+            return self.error("spectator", "a spectator cannot act, set toggles or dismiss a result")
         if kind == "toggle":
             return self._toggle(msg)
+        if kind == "dismiss":
+            self.table.dismiss(self.seat)
+            return None
         return self._action(msg)
 
     def _toggle(self, msg: dict[str, Any]) -> None:
@@ -223,7 +227,7 @@ class PageConnection(Connection):
             return self.error("malformed", "an action is {\"type\": \"action\", \"seq\": N, \"id\": K} with integers")
         if t.game.done:
             return self.error("game_over", "the game is over")
-        legal = t.game.legal_actions(s)
+        legal = t.prompt_legal[s]
         if not legal:
             # never which seats the game waits for: another seat's pending call would tell what it holds
             return self.error("not_your_turn", f"seat {s} has nothing to decide now")
@@ -255,11 +259,11 @@ class MjaiConnection(Connection):
         for e in events[self.fed:]:
             self.stream.push(mask_event(e, s))
         self.fed = len(events)
-        legal = table.prompt_legal[s]
-        if legal and table.prompt_seq[s] != self.asked_seq:
-            self.asked_seq = table.prompt_seq[s]
+        prompt = table.prompt(s)
+        if prompt is not None and prompt.number != self.asked_seq:
+            self.asked_seq = prompt.number
             self.reach_tiles = None
-            self._ask(self.stream.batch(s, legal))
+            self._ask(self.stream.batch(s, table.prompt_legal[s]))
         elif table.game.done and not self.ended:
             self.ended = True
             batch = self.stream.batch(s)
@@ -284,7 +288,7 @@ class MjaiConnection(Connection):
             msg = json.loads(raw)
         except ValueError:
             msg = None
-        legal = t.game.legal_actions(s)
+        legal = t.prompt_legal[s]
         if not legal:
             if not t.game.done:
                 self.send([{"type": "error", "message": f"seat {s} has nothing to decide now"}])
@@ -314,7 +318,7 @@ class MjaiConnection(Connection):
         open question is asked again with its ``possible_actions`` (a bot never waits for nothing)."""
         s = self.seat
         assert s is not None
-        legal = self.table.game.legal_actions(s)
+        legal = self.table.prompt_legal[s]
         if legal and self.answered < self.asked:
             self.answered += 1
             self._refuse(why, legal, step=self.reach_tiles is not None)
