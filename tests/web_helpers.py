@@ -224,3 +224,49 @@ class LeakChecker:
                 if e.get("type") == "end_game":
                     continue  # nothing hidden; after the game
                 self.check(seat, i, e, f"mjai {e.get('type')}")
+
+
+# --------------------------------------------------------------------------------------------
+# sanma serve as a process (several processes on one database)
+# --------------------------------------------------------------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+@contextlib.contextmanager
+def sanma_serve(db: str, port: int | None = None) -> Iterator[tuple[str, Any]]:
+    """``sanma serve --db DB`` as its own process on a loopback port: ``(base_url, process)``,
+    waited for until it answers; stopped (terminated) after the block unless already gone."""
+    import subprocess
+    import sys
+
+    port = port or free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "sanma", "serve", "--port", str(port), "--db", db],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        import httpx
+
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"sanma serve exited: {proc.stderr.read() if proc.stderr else ''}")
+            try:
+                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("sanma serve did not start")
+            time.sleep(0.1)
+        yield base, proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:  # pragma: no cover
+                proc.kill()
+                proc.wait(10)
+        if proc.stderr is not None:
+            proc.stderr.close()

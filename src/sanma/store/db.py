@@ -408,6 +408,20 @@ class Store:
             self._depth -= 1
 
     @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads that see one moment of the database (inside a transaction: that transaction's)."""
+        if self._depth > 0:
+            yield
+            return
+        self.conn.begin_snapshot()
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            self.conn.rollback()
+
+    @contextmanager
     def savepoint(self) -> Iterator[None]:
         """Inside a transaction, a statement that may fail without ending it (PostgreSQL aborts a
         transaction at its first failed statement unless a savepoint catches it); else nothing."""

@@ -54,22 +54,31 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lock = server_lock if server_lock is not None else acquire_server_lock(str(db_path))
         try:
-            async with _serving(app):
+            async with _serving(app, lock):
                 yield
         finally:
             lock.release()
 
     @contextlib.asynccontextmanager
-    async def _serving(app: FastAPI) -> AsyncIterator[None]:
+    async def _serving(app: FastAPI, lock: ServerLock) -> AsyncIterator[None]:
         store = open_db(db_path)
-        tables = Tables(store, clock)
+        tables = Tables(store, clock, node=lock.node)
         app.state.tables = tables
-        resumed = tables.resume()  # a restarted server goes on with every unfinished table
-        if resumed:
-            log.info("resumed %d unfinished table(s)", resumed)
+        shared = None
+        if lock.node is not None:  # several processes on one PostgreSQL database (web/shared.py)
+            from .shared import Shared
+
+            shared = Shared(tables, str(db_path), lock.node)
+            await shared.start()  # takes up the tables nobody runs
+        else:
+            resumed = tables.resume()  # a restarted server goes on with every unfinished table
+            if resumed:
+                log.info("resumed %d unfinished table(s)", resumed)
         try:
             yield
         finally:
+            if shared is not None:
+                await shared.stop()
             tables.close()
             store.close()
 

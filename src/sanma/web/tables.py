@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bots import BOTS, Bot, make_bot
 from ..bots.mjai import fallback
@@ -38,6 +38,9 @@ from ..store import Store
 from ..store import tables as stored
 from ..tiles import SEATS
 from .scheduler import DEFAULT_CLOCK, Clock, Pace, Prompt, Schedule, SystemClock, Timer, Wakeup, bank_left, open_prompt
+
+if TYPE_CHECKING:
+    from .shared import Shared
 
 log = logging.getLogger("sanma.web")
 
@@ -372,7 +375,13 @@ class Table:
         self.prompt_seq = [-1] * SEATS  # the seq each open prompt was opened at (protocol 1)
         self.answered = [False] * SEATS  # the seat's open prompt was answered (it must be asked anew)
         self.listeners: set[Listener] = set()
-        self.connected = [0] * SEATS
+        self.connected = [0] * SEATS  # this process's connections per seat
+        self.remote = [0] * SEATS  # the other processes' (several processes: web/shared.py)
+        # the steps of the transition not yet stored, from event ``pending_from`` on (see _changed)
+        self.pending: list[tuple[int, int, Action, str] | None] = []
+        self.pending_from: int | None = None
+        self.stored: dict[str, str] = {}  # the JSON of each web_tables column as last stored
+        self.runner: int | None = tables.node  # the process that runs it (several processes)
         self.hand_start = 1  # index of the current hand's start_kyoku event
         self.hand_chips = [0] * SEATS  # chips when the current hand started
         self.results: list[tuple[int, dict[str, Any]]] = []  # (events count when sent, hand result)
@@ -397,8 +406,8 @@ class Table:
         return None
 
     def seats_info(self) -> list[dict[str, Any]]:
-        return [{"seat": s, "kind": k, "name": self.names[s], "connected": self.connected[s] > 0 or k in BOTS}
-                for s, k in enumerate(self.kinds)]
+        return [{"seat": s, "kind": k, "name": self.names[s],
+                 "connected": self.connected[s] + self.remote[s] > 0 or k in BOTS} for s, k in enumerate(self.kinds)]
 
     def public(self) -> dict[str, Any]:
         """``GET /api/tables/ID``: no hidden tile; the seed only after the game."""
@@ -440,6 +449,19 @@ class Table:
         """Every pending timer (plain data, ms since the epoch)."""
         return self.schedule.timers(frozenset(self.bots))
 
+    def restore(self, schedule: Schedule) -> None:
+        """Take up a stored scheduler state (a rebuilt or taken-over table): the open prompts keep
+        their numbers, times and deadlines."""
+        before = self.schedule.prompts
+        self.schedule = schedule
+        for seat, p in enumerate(schedule.prompts):
+            if p is None:
+                self.prompt_legal[seat] = ()
+            elif before[seat] is None or before[seat].number != p.number or self.answered[seat]:  # type: ignore[union-attr]
+                self.prompt_legal[seat] = self.game.legal_actions(seat)
+                self.prompt_seq[seat] = self.seq
+                self.answered[seat] = False
+
     # -- transitions -----------------------------------------------------------------------
     def start(self) -> None:
         """Open the first prompts (a new or rebuilt table) and arm the clock: time starts now."""
@@ -468,7 +490,6 @@ class Table:
 
     def set_toggle(self, seat: int, name: str, value: bool) -> None:
         self.toggles[seat][name] = value
-        self.tables.persist_settings(self)
         self._settle(self.time.now())
 
     def dismiss(self, seat: int) -> None:
@@ -592,23 +613,22 @@ class Table:
         self._changed(n0, (seat, idx, action, how) if store else None, store=store)
 
     def _changed(self, n0: int, action: tuple[int, int, Action, str] | None, *, store: bool = True) -> None:
-        """After the game changed: stored (the action, or a release's events) before anyone is told."""
-        g = self.game
+        """After the game changed: the step (an action, or a released hold) waits in ``pending``
+        for :meth:`_settle`, which stores the transition's steps with the schedule they lead to."""
         self.seq += 1
         if store:
-            if action is not None:
-                seat, idx, act, how = action
-                self.tables.persist_action(self, seat, idx, act, how, g.events[n0:])
-            elif len(g.events) > n0:
-                self.tables.persist_events(self, n0, g.events[n0:])
-            if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
-                self.tables.finish(self)
+            if self.pending_from is None:
+                self.pending_from = n0
+            self.pending.append((action[0], action[1], action[2], action[3]) if action is not None else None)
         self._note_hands(n0)
 
     def _settle(self, now: int) -> None:
-        """After a transition: open the prompts the game asks for now, the window, the pause; tell
+        """After a transition: open the prompts the game asks for now, the window, the pause; store
+        the transition (its actions, events and schedule, one write) before anyone is told; tell
         every listener; arm the clock for the next timer."""
         self._sync(now)
+        if not self.tables.flush(self):
+            return  # not stored: this process no longer runs the table (web/shared.py took it back)
         self._notify()
         if self.game.done:
             self.tables.release(self)
@@ -697,18 +717,25 @@ def _seconds(banks: Sequence[int]) -> list[float]:
     return [b / 1000 for b in banks]
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 # --------------------------------------------------------------------------------------------
 # All tables, and their persistence
 # --------------------------------------------------------------------------------------------
 
 
 class Tables:
-    """The server's tables over one ``Store``."""
+    """The server's tables over one ``Store``. ``node``: this process's key when several processes
+    share a PostgreSQL database (``web/shared.py``, which then sets ``shared``)."""
 
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, node: int | None = None) -> None:
         self.store = store
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.running: dict[str, Table] = {}
+        self.node = node
+        self.shared: Shared | None = None
 
     # -- creating and finding --------------------------------------------------------------
     def create(self, body: Any) -> tuple[Table, list[str]]:
@@ -725,7 +752,8 @@ class Tables:
         stored.create_table(self.store, stored.NewTable(
             table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), tuple(seats), settings.seed,
             table.seed_hash, settings.clock, tuple(toggles), tuple(banks), table.created_at,
-            settings.wall_key.hex() if settings.wall_key is not None else None), table.game.events)
+            settings.wall_key.hex() if settings.wall_key is not None else None, self.node), table.game.events)
+        table.stored = {"toggles": json.dumps(toggles), "banks": json.dumps(banks)}
         self.running[table_id] = table
         table.start()
         return table, tokens
@@ -736,6 +764,8 @@ class Tables:
         table = self.running.get(table_id)
         if table is None:
             self._check(table_id)
+            if self.shared is not None and not stored.is_finished(self.store, table_id):
+                return self.shared.follow(table_id)  # another process runs it
             table = self._load(table_id)
         return table
 
@@ -745,6 +775,8 @@ class Tables:
         if table is not None:
             return table
         self._check(table_id)
+        if self.shared is not None and not stored.is_finished(self.store, table_id):
+            return self.shared.follow(table_id)
         return StoredTable.load(self.store, table_id)
 
     def _check(self, table_id: str) -> None:
@@ -766,6 +798,8 @@ class Tables:
             t = self.running.get(row.id)
             if t is not None and not t.finished:
                 entry.update(scores=list(t.game.scores), round=t.round())
+            elif row.status is not None:  # run by another process: as its runner stored it
+                entry.update(scores=list(row.status["scores"]), round=row.status["round"])
             elif row.final_scores is not None:
                 entry["scores"] = list(row.final_scores)
             out.append(entry)
@@ -785,25 +819,42 @@ class Tables:
             del self.running[table.id]
 
     # -- persistence -----------------------------------------------------------------------
-    def persist_action(self, table: Table, seat: int, idx: int, action: Action, how: str,
-                       new_events: Sequence[dict[str, Any]]) -> None:
-        """The action and the events it caused, in one transaction (before anyone is told)."""
-        spent = table.banks != table.stored_banks  # a bank spent (most moves spend none)
-        stored.append_action(self.store, table.id, table.actions - 1, seat=seat, legal_idx=idx,
-                             action=action.to_mjai(), how=how, at=_now(),
-                             first_event=len(table.game.events) - len(new_events), events=new_events,
-                             banks=_seconds(table.banks) if spent else None)
-        if spent:
-            table.stored_banks = list(table.banks)
-
-    def persist_events(self, table: Table, start: int, new_events: Sequence[dict[str, Any]]) -> None:
-        """Events that no action caused (a held window or hand end released), in one transaction.
-        A rebuilt table releases again wherever the stored events go on (``_load``)."""
-        stored.append_events(self.store, table.id, start, new_events)
-
-    def persist_settings(self, table: Table) -> None:
-        stored.save_settings(self.store, table.id, table.toggles, _seconds(table.banks))
-        table.stored_banks = list(table.banks)
+    def flush(self, table: Table) -> bool:
+        """Store the table's transition before anyone is told: its pending actions and the events
+        since the first of them (a released hold has events and no action), the schedule they lead
+        to, and the banks, toggles and lobby status where they changed — one write. A finished game
+        is stored as a game in the same transaction. False when the table is no longer this
+        process's to run (another took it over: several processes, web/shared.py)."""
+        g = table.game
+        columns = {"schedule": _compact(table.schedule.to_json()), "banks": json.dumps(_seconds(table.banks)),
+                   "toggles": json.dumps(table.toggles)}
+        if table.pending or g.done:
+            columns["status"] = json.dumps({"scores": list(g.scores), "round": table.round(),
+                                            "hands": len(g.hand_results)})
+        changed = {k: v for k, v in columns.items() if table.stored.get(k) != v}
+        if not table.pending and not changed:
+            return True
+        steps = [a for a in table.pending if a is not None]
+        first = table.pending_from if table.pending_from is not None else len(g.events)
+        at = _now()
+        actions = [stored.NewAction(table.actions - len(steps) + i, seat, idx, act.to_mjai(), how, at)
+                   for i, (seat, idx, act, how) in enumerate(steps)]
+        w = stored.Write(first, g.events[first:], actions, runner=self.node,
+                         notice=self.shared.notice(table, first, changed) if self.shared is not None else None,
+                         **{k: changed.get(k) for k in ("schedule", "banks", "toggles", "status")})
+        with self.store.transaction():
+            if not stored.write(self.store, table.id, w):
+                if self.shared is not None:
+                    self.shared.lost(table)
+                return False
+            if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
+                stored.finish(self.store, table.id, g.events, table.rules, table.seed, runner=self.node)
+        table.pending.clear()
+        table.pending_from = None
+        table.stored.update(changed)
+        if g.done:
+            table.close()
+        return True
 
     def finish(self, table: Table) -> None:
         """A finished game becomes a stored record (``sanma replay`` / ``sanma stats`` read it)."""
@@ -812,21 +863,43 @@ class Tables:
 
     # -- restart ---------------------------------------------------------------------------
     def resume(self) -> int:
-        """Rebuild every unfinished table from its seed and stored actions; how many."""
+        """Rebuild every unfinished table from its seed and stored actions; how many. (Several
+        processes: web/shared.py takes up the tables nobody runs instead.)"""
+        if self.shared is not None:
+            return self.shared.sweep()
         ids = stored.unfinished(self.store)
         for tid in ids:
             self._load(tid)
         return len(ids)
 
     def _load(self, table_id: str) -> Table:
+        """A stored table rebuilt and run by this process (a finished one: for one caller only)."""
+        table = self.rebuild(table_id)
+        if table.finished:  # rebuilt for one caller (a page on a finished table): not kept
+            table.close()
+        else:
+            self.running[table_id] = table
+            table.start()
+        return table
+
+    def rebuild(self, table_id: str, *, follow: bool = False) -> Table:
+        """A table as the store has it: its game replayed from the seed and the stored actions (a
+        release wherever the stored events go on past a hold) and its scheduler state as stored,
+        so every deadline is where it was. ``follow``: a :class:`~sanma.web.shared.FollowedTable`
+        of a table another process runs (no bots consulted, no timers)."""
         row = stored.table(self.store, table_id)
         if row is None:
             raise TableError(f"no table {table_id!r}", 404)
         rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
         settings = Settings(rules, tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
                             row.clock, bytes.fromhex(row.wall_key) if row.wall_key else None)
-        table = Table(self, table_id, settings, [s["token_sha256"] for s in row.seats], row.toggles, row.banks,
-                      row.created_at)
+        kind: type[Table] = Table
+        if follow:
+            from .shared import FollowedTable
+
+            kind = FollowedTable
+        table = kind(self, table_id, settings, [s["token_sha256"] for s in row.seats], row.toggles, row.banks,
+                     row.created_at)
         finished = row.finished
         stored_events = stored.event_count(self.store, table_id)
         g = table.game
@@ -835,7 +908,7 @@ class Tables:
             while g.held:  # a stored action after a hold: the hold was released before it
                 table._release_quiet()
             bot = table.bots.get(seat)
-            if bot is not None and not finished:  # seeded bots decide again, so their state is where it was
+            if bot is not None and not finished and not follow:  # seeded bots decide again: their state is kept
                 table._feed_bots()
                 legal = g.legal_actions(seat)
                 with contextlib.suppress(SanmaError, LookupError):
@@ -843,14 +916,14 @@ class Tables:
             table._apply(seat, legal_idx, how, store=False)
         while g.held and len(g.events) < stored_events:  # released (its events stored) before the stop
             table._release_quiet()
-        if g.done and not finished:  # stopped after the last action, before it was marked finished
+        table.stored = dict(row.columns)
+        table.runner = row.runner
+        if row.schedule is not None and not g.done and self.node is not None:
+            # taken over from another process (several processes): every deadline goes on where it was;
+            # one process restarted on its own file starts what it waits for again from the restart
+            table.restore(Schedule.from_json(json.loads(row.schedule)))
+        if g.done and not finished and not follow:  # stopped after the last action, before it was marked finished
             self.finish(table)
-            finished = True
-        if finished:  # rebuilt for one caller (a page on a finished table): not kept
-            table.close()
-        else:
-            self.running[table_id] = table
-            table.start()
         return table
 
     def close(self) -> None:
