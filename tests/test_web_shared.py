@@ -167,3 +167,149 @@ def test_kill_9_of_the_runner_mid_hand_hands_the_table_on_within_5_seconds(pg_da
     assert replay.exit_code == 0, replay.output
     verify = runner.invoke(app, ["verify", "--db", pg_database, tid])
     assert verify.exit_code == 0 and verify.output.startswith("OK"), verify.output
+
+
+def _drain(ws: Any, stop: threading.Event) -> None:
+    while not stop.is_set():
+        try:
+            ws.recv(timeout=0.2)
+        except TimeoutError:
+            continue
+        except Exception:
+            return
+
+
+def test_an_action_sent_again_to_any_process_is_applied_once(pg_database: str) -> None:
+    """(3) A person's seat connected to two processes that are not the runner: every answer is
+    sent twice on one socket and once more on the other, all naming the same prompt; over the
+    whole game each prompt is answered once, nothing is refused as illegal and nothing doubles."""
+    body = {**TABLE, "seats": ["human", "efficient", "efficient"]}
+    with sanma_serve(pg_database) as (a, _), sanma_serve(pg_database) as (b, _), sanma_serve(pg_database) as (c, _):
+        t = httpx.post(f"{a}/api/tables", json=body, timeout=30).json()
+        path = f"/ws/tables/{t['id']}/play?token={t['seats'][0]['token']}"
+        rng = random.Random(3)
+        answered = 0
+        errors: list[Any] = []
+        stop = threading.Event()
+        with connect(ws_url(b, path), open_timeout=30) as main, connect(ws_url(c, path), open_timeout=30) as other:
+            drain = threading.Thread(target=_drain, args=(other, stop))
+            drain.start()
+            while True:
+                m = json.loads(main.recv(timeout=60))
+                if m["type"] == "game_result":
+                    break
+                if m["type"] == "error":
+                    errors.append(m)
+                if m["type"] == "prompt":
+                    msg = json.dumps({"type": "action", "seq": m["seq"], "id": choose(m["actions"], rng)["id"]})
+                    main.send(msg)
+                    main.send(msg)
+                    other.send(msg)  # every process numbers the table's steps alike
+                    answered += 1
+            stop.set()
+            drain.join(10)
+    assert answered > 20
+    assert all(e["code"] in ("stale", "not_your_turn") for e in errors), errors
+    with open_db(pg_database) as s:
+        mine = [x for x in stored.actions(s, t["id"]) if x.seat == 0 and x.how == "seat"]
+    assert len(mine) == answered
+
+
+def test_the_keeper_on_two_processes_with_concurrent_writers_loses_and_doubles_nothing(pg_database: str) -> None:
+    """(5) Two writers, each on its own process, each entry sent to its process and again to the
+    other with the same client id (a phone that retried through another server): every entry is
+    stored once, the log is 1..n with no gap, and every process shows the same session."""
+    with sanma_serve(pg_database) as (a, _), sanma_serve(pg_database) as (b, _):
+        sid = httpx.post(f"{a}/api/keeper/sessions", json={"rules": "tenhou", "people": ["A", "B", "C"]},
+                         timeout=30).json()["session"]
+        failures: list[Any] = []
+
+        def writer(name: str, mine: str, theirs: str) -> None:
+            with httpx.Client(timeout=60) as client:
+                for i in range(12):
+                    body = {"entry": {"kind": "draw", "tenpai": [name]}, "client_id": f"{name}-{i}"}
+                    for base in (mine, theirs):
+                        r = client.post(f"{base}/api/keeper/sessions/{sid}/entries", json=body)
+                        if r.status_code != 200:
+                            failures.append((name, i, r.status_code, r.text))
+
+        threads = [threading.Thread(target=writer, args=("A", a, b)), threading.Thread(target=writer, args=("B", b, a))]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(120)
+        assert failures == []
+        logs = [httpx.get(f"{base}/api/keeper/sessions/{sid}/log", timeout=30).json()["changes"] for base in (a, b)]
+        assert logs[0] == logs[1]
+        assert [c["seq"] for c in logs[0]] == list(range(1, 25))
+        assert sorted(c["client_id"] for c in logs[0]) == sorted(f"{n}-{i}" for n in "AB" for i in range(12))
+        states = [httpx.get(f"{base}/api/keeper/sessions/{sid}", timeout=30).json() for base in (a, b)]
+        assert states[0] == states[1] and states[0]["version"] == 24
+
+
+def test_no_payload_of_any_process_leaks_through_a_whole_game(pg_database: str) -> None:
+    """(4) The whole-game leak check over every process's output: a spectator on the runner, the
+    mjai seat on a second process, the person on the third, who drops the connection mid-hand and
+    comes back on the second; the API of every process asked while the game runs."""
+    from test_web_leak import RULES, SEED, _mjai, _spectate
+    from web_helpers import CROSSED, LeakChecker
+
+    with sanma_serve(pg_database) as (a, _), sanma_serve(pg_database) as (b, _), sanma_serve(pg_database) as (c, _):
+        t = httpx.post(f"{a}/api/tables", json={"rules": RULES, "seats": ["human", "mjai", "efficient"],
+                                                "seed": SEED, "clock": {"move": 0}}, timeout=30).json()
+        tid = t["id"]
+        watch: list[Any] = []
+        frames: list[Any] = []
+        threads = [threading.Thread(target=_spectate, args=(ws_url(a, f"/ws/tables/{tid}/watch"), watch)),
+                   threading.Thread(target=_mjai, args=(
+                       ws_url(b, f"/ws/tables/{tid}/mjai?token={t['seats'][1]['token']}"), frames, 2))]
+        for th in threads:
+            th.start()
+        path = f"/ws/tables/{tid}/play?token={t['seats'][0]['token']}"
+        rng = random.Random(1)
+        pages: list[list[Any]] = []
+        answers: list[httpx.Response] = []
+        acted = 0
+        for base in (c, b):  # the person moves to another process mid-hand
+            messages: list[Any] = []
+            pages.append(messages)
+            with connect(ws_url(base, path), open_timeout=30) as ws:
+                done = False
+                while True:
+                    m = json.loads(ws.recv(timeout=180))
+                    messages.append(m)
+                    if m["type"] == "error":
+                        assert m["code"] in CROSSED, m
+                        continue
+                    if m["type"] == "game_result":
+                        done = True
+                        break
+                    if m["type"] == "prompt":
+                        choice = choose(m["actions"], rng)
+                        ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": choice["id"]}))
+                        acted += 1
+                        if acted == 5:
+                            for base2 in (a, b, c):
+                                answers.append(httpx.get(f"{base2}/api/tables/{tid}/record", timeout=30))
+                                answers.append(httpx.get(f"{base2}/api/tables/{tid}", timeout=30))
+                                answers.append(httpx.get(f"{base2}/api/tables", timeout=30))
+                        if base == c and acted >= 12 and choice["type"] == "dahai":
+                            break
+            if done:
+                break
+        for th in threads:
+            th.join(180)
+    with open_db(pg_database) as s:
+        events = stored.events(s, tid)
+        row = stored.table(s, tid)
+    assert row is not None and row.wall_key is not None and events[-1]["type"] == "end_game"
+    checker = LeakChecker(events, SEED, row.wall_key)
+    checker.check_page(None, watch)
+    checker.check_mjai(1, frames)
+    for messages in pages:
+        checker.check_page(0, messages)
+    assert [r.status_code for r in answers[0::3]] == [409, 409, 409]  # no record while it runs, anywhere
+    for r in answers:
+        checker.check(None, 0, r.json(), f"GET {r.url}")
+    assert len(pages) == 2 and pages[1][1]["events"][0]["type"] == "start_kyoku"
+    assert watch[-1]["type"] == "game_result" and checker.payloads > 500
