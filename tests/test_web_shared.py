@@ -79,7 +79,7 @@ PEOPLE = {**TABLE, "seats": ["human", "human", "efficient"]}
 
 def _shown(messages: list[Any]) -> list[Any]:
     """What a page is told of the game: all but the table's id and who is connected (hello's seats,
-    presence), which depend on the run and on which processes the players' sockets are on."""
+    presence), which depend on when each socket connects (checked on their own below)."""
     return [{k: v for k, v in m.items() if k not in ("seats", "table")} for m in messages if m["type"] != "presence"]
 
 
@@ -109,6 +109,10 @@ def test_three_processes_play_a_table_as_one_does(pg_database: str, tmp_path: Pa
         assert httpx.get(f"{c}/api/tables/{tid}", timeout=30).json()["finished"]
         assert [x["id"] for x in httpx.get(f"{b}/api/tables", timeout=30).json()["tables"]] == [tid]
     assert [_shown(f) for f in frames] == [_shown(f) for f in alone]
+    # who is here, as each process tells it: at the end both people were seen connected from anywhere
+    for f in (*frames, seen):
+        last = [m for m in f if m["type"] == "presence"][-1]
+        assert [s["connected"] for s in last["seats"]] == [True, True, True], last
     assert len(frames[0]) > 100 and frames[0][-1]["type"] == "game_result"
     assert seen and seen[-1]["type"] == "game_result"
     with open_db(pg_database) as s:

@@ -132,6 +132,7 @@ class Shared:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.listener: Listener | None = None
         self.sweeper: asyncio.Task[None] | None = None
+        self.live: set[int] = set()  # the live processes at the last sweep
         tables.shared = self
 
     # -- start and stop ----------------------------------------------------------------------
@@ -162,7 +163,16 @@ class Shared:
                 log.warning("sweep: %s", e)
 
     def sweep(self) -> int:
-        """Take over the tables whose runner is gone; how many were taken."""
+        """Take over the tables whose runner is gone; how many were taken. When the set of live
+        processes changed, who is here is read again (a process that died had connections too)."""
+        live = stored.live_nodes(self.tables.store)
+        if live != self.live:
+            self.live = live
+            from .ws import _presence
+
+            for table in [*self.tables.running.values(), *self.followed.values()]:
+                self._remote(table, live)
+                _presence(table)
         taken = 0
         for table_id, previous in stored.orphans(self.tables.store):
             if table_id in self.tables.running:
@@ -182,6 +192,7 @@ class Shared:
                     if owner is not None and hasattr(owner, "table"):
                         owner.table = table
                 table._notify()
+            self._remote(table)
             taken += 1
             log.info("took over table %s from process %s", table_id, previous)
         return taken
@@ -260,6 +271,7 @@ class Shared:
             t = built
             if not t.finished:
                 self.followed[table_id] = t
+                self._remote(t)
         return t
 
     def request(self, table: FollowedTable, payload: dict[str, Any]) -> None:
@@ -312,6 +324,33 @@ class Shared:
         if state.schedule is not None and not g.done:
             t.restore(Schedule.from_json(json.loads(state.schedule)))
 
+    # -- who is here ---------------------------------------------------------------------------------
+    def presence(self, table: Table) -> None:
+        """This process's connections on the table changed: stored, and told to the others."""
+        note = json.dumps({"t": table.id, "r": self.node, "presence": True})
+        try:
+            stored.set_presence(self.tables.store, table.id, self.node, table.connected, note)
+        except StoreError as e:
+            log.warning("table %s: presence not stored: %s", table.id, e)
+
+    def _remote(self, table: Table, live: set[int] | None = None) -> None:
+        """The other live processes' connections on the table, from the store."""
+        nodes = (live if live is not None else stored.live_nodes(self.tables.store)) - {self.node}
+        counts = stored.presence(self.tables.store, table.id, nodes)
+        table.remote = [sum(c[s] for c in counts.values()) for s in range(SEATS)]
+
+    def _presence_heard(self, note: Mapping[str, Any]) -> None:
+        table_id = str(note.get("t"))
+        if note.get("r") == self.node:
+            return
+        table = self.tables.running.get(table_id) or self.followed.get(table_id)
+        if table is None:
+            return
+        self._remote(table)
+        from .ws import _presence
+
+        _presence(table)
+
     # -- notifications ---------------------------------------------------------------------------
     def _heard(self, channel: str, payload: str) -> None:
         """In the listener's thread: hand the notification to the loop."""
@@ -336,7 +375,10 @@ class Shared:
             return
         try:
             if channel == stored.CHANNEL:
-                self._changed(note)
+                if note.get("presence"):
+                    self._presence_heard(note)
+                else:
+                    self._changed(note)
             else:
                 self._request(note)
         except StoreError as e:

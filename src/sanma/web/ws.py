@@ -361,6 +361,8 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
         conn.hello()
     if seat is not None:
         table.connected[seat] += 1
+        if tables.shared is not None:  # the other processes learn who is here (web/shared.py)
+            tables.shared.presence(table)
     table.listeners.add(conn.update)
     conn.update(table)  # hello, then the view (and the open prompt), then who is here
     _presence(table)
@@ -400,6 +402,8 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
         table.listeners.discard(conn.update)
         if seat is not None:
             table.connected[seat] -= 1
+            if tables.shared is not None:
+                tables.shared.presence(table)
         _presence(table)
         conn.out.put_nowait(None)
         with contextlib.suppress(Exception):
