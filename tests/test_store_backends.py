@@ -61,6 +61,7 @@ def _fill(store: Store) -> dict[str, Any]:
         stored.append_action(store, tid, 0, seat=0, legal_idx=0, action={"type": "dahai"}, how="bot", at="t",
                              first_event=1, events=game.events[1:3])
     assert stored.finish(store, "done", game.events, rules, "5") is not None
+    stored.set_presence(store, "live", 7, [1, 0, 0])
     return {"session": sid}
 
 
