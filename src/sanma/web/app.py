@@ -197,8 +197,8 @@ def _api(app: FastAPI) -> None:
 
 
 def _socket(app: FastAPI, role: str) -> None:
-    async def socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        await serve_socket(websocket, _tables(websocket), table_id, role, token, websocket.app.state.limits)
+    async def socket(websocket: WebSocket, table_id: str, token: str | None = None, since: str | None = None) -> None:
+        await serve_socket(websocket, _tables(websocket), table_id, role, token, websocket.app.state.limits, since)
 
     app.add_api_websocket_route(f"/ws/tables/{{table_id}}/{role}", socket)
 

@@ -242,10 +242,10 @@ class PageConnection(Connection):
 class MjaiConnection(Connection):
     """An external bot on a seat, in sanma's mjai dialect (the same messages as ``mjai:COMMAND``)."""
 
-    def __init__(self, ws: WebSocket, table: Table, seat: int) -> None:
+    def __init__(self, ws: WebSocket, table: Table, seat: int, since: int = 0) -> None:
         super().__init__(ws, table, seat)
         self.stream = MjaiStream()
-        self.fed = 0  # a bot connecting (again) gets the whole game so far, as mjai bots expect
+        self.fed = since  # a bot connecting gets the whole game so far, as mjai bots expect (or from ``since`` on)
         self.asked = 0  # frames that want an answer
         self.answered = 0
         self.asked_seq = -1
@@ -338,8 +338,11 @@ class MjaiConnection(Connection):
 
 
 async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, token: str | None,
-                       limits: tuple[float, float] = (RATE, BURST)) -> None:
-    """Accept, check the table and token, then run the connection until it closes."""
+                       limits: tuple[float, float] = (RATE, BURST), since: str | None = None) -> None:
+    """Accept, check the table and token, then run the connection until it closes. ``since``
+    (the mjai dialect): the number of the game's events the bot already has — a bot that
+    reconnects, to this process or another, resumes after the last event it saw (an open question
+    it did not answer is asked again with its event)."""
     await ws.accept()
     try:
         table = tables.get(table_id)
@@ -354,7 +357,15 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
         if table.kinds[seat] != want:
             return await _refuse(ws, role, "bad_token", f"seat {seat} is a {table.kinds[seat]} seat, "
                                                          f"not a {want} seat", 4403)
-    conn: Connection = MjaiConnection(ws, table, seat) if role == "mjai" and seat is not None \
+    resume = 0
+    if since is not None:
+        if not since.isdigit() or int(since) > len(table.game.events):
+            return await _refuse(ws, role, "bad_since", f"since must be a number of events from 0 to "
+                                                        f"{len(table.game.events)}", 4400)
+        resume = int(since)
+        if seat is not None and resume == len(table.game.events) and table.prompt(seat) is not None:
+            resume -= 1  # a question left unanswered is asked again: its event comes again, with possible_actions
+    conn: Connection = MjaiConnection(ws, table, seat, resume) if role == "mjai" and seat is not None \
         else PageConnection(ws, table, seat)
     writer = asyncio.get_running_loop().create_task(conn.writer())
     if isinstance(conn, PageConnection):
