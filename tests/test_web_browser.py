@@ -408,3 +408,41 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         page.close()
     assert not [e for e in errors if "400" not in e], errors  # the refused file's 400 is expected
+
+
+def test_the_process_serving_the_page_and_running_its_table_is_killed_and_the_page_plays_on(
+        browser: Any, pg_database: str) -> None:
+    """Several processes on PostgreSQL behind a proxy (issue 22 item 3): the page's table is run by
+    the process its socket is on; that process is killed (-9): the proxy now reaches another
+    process, which takes the table over, and the page reconnects by itself and plays on."""
+    import signal
+
+    from web_helpers import Proxy, sanma_serve
+
+    errors: list[str] = []
+    with sanma_serve(pg_database) as (a, pa), sanma_serve(pg_database) as (b, _):
+        proxy = Proxy(int(a.rsplit(":", 1)[1]))
+        try:
+            base = f"http://127.0.0.1:{proxy.port}"
+            t = create_table(base, ["human", "tsumogiri", "defensive"], seed=5)
+            page = new_page(browser, errors)
+            page.goto(base + t["seats"][0]["url"])
+            page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+            player = Player(page)
+            player.play(lambda: player.done.get("discard", 0) >= 3, 60)
+            page.wait_for_selector("#prompt button")
+            before, seen = own_hand(page), rivers(page)
+            proxy.target = int(b.rsplit(":", 1)[1])
+            pa.send_signal(signal.SIGKILL)
+            page.wait_for_function("document.getElementById('status').dataset.state === 'disconnected'")
+            page.wait_for_function("document.getElementById('status').dataset.state === 'connected'",
+                                   timeout=20_000)
+            page.wait_for_selector("#prompt button", timeout=20_000)
+            shot(page, "failover-reconnected")
+            assert own_hand(page) == before and rivers(page) == seen
+            player.play(lambda: player.done.get("discard", 0) >= 6, 60)
+            assert sum(rivers(page)) > sum(seen)
+            page.close()
+        finally:
+            proxy.close()
+    assert not [e for e in errors if "WebSocket" not in e and "ERR_CONNECTION" not in e], errors

@@ -270,3 +270,67 @@ def sanma_serve(db: str, port: int | None = None) -> Iterator[tuple[str, Any]]:
                 proc.wait(10)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+class Proxy:
+    """A loopback TCP proxy (what nginx or Caddy is in front of several processes): each new
+    connection goes to the backend port ``target`` names at that moment. Run in a thread."""
+
+    def __init__(self, target: int) -> None:
+        import asyncio
+
+        self.target = target
+        self.port = free_port()
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._stop: Any = None
+        self._thread = threading.Thread(target=self._run, name="proxy", daemon=True)
+        self._thread.start()
+        self._ready.wait(10)
+
+    def _run(self) -> None:
+        import asyncio
+
+        writers: set[asyncio.StreamWriter] = set()
+
+        async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            try:
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writers.add(writer)
+            try:
+                up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+            except OSError:
+                writer.close()
+                return
+            writers.add(up_writer)
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+        async def main() -> None:
+            self._stop = asyncio.Event()
+            server = await asyncio.start_server(handle, "127.0.0.1", self.port)
+            self._ready.set()
+            await self._stop.wait()
+            server.close()
+            for w in writers:
+                w.close()
+            await asyncio.sleep(0.1)  # the pipes see their ends and finish
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(main())
+        self._loop.close()
+
+    def close(self) -> None:
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(10)

@@ -191,6 +191,8 @@ class Shared:
                     owner = getattr(conn, "__self__", None)
                     if owner is not None and hasattr(owner, "table"):
                         owner.table = table
+                for payload in self.pending.pop(table_id, {}).values():
+                    self._request(payload)  # sent to the runner that died: this process is the runner now
                 table._notify()
             self._remote(table)
             taken += 1
