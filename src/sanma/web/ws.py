@@ -410,6 +410,7 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
+        table = conn.table  # another object now if this process took the table over (web/shared.py)
         table.listeners.discard(conn.update)
         if seat is not None:
             table.connected[seat] -= 1
