@@ -13,6 +13,7 @@ import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,3 +94,14 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "db.sqlite")
     return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def keeper() -> Iterator[Any]:
+    """A score keeper (``sanma.keeper.keeper.Keeper``) over an in-memory database."""
+    from sanma.keeper.keeper import Keeper
+    from sanma.store import open_db
+
+    store = open_db(":memory:")
+    yield Keeper(store)
+    store.close()

@@ -24,13 +24,6 @@ from shared_data import data_path
 CLUB = Rules.preset("club")
 
 
-@pytest.fixture
-def keeper() -> Any:
-    store = open_db(":memory:")
-    yield Keeper(store)
-    store.close()
-
-
 def ron(winner: str, loser: str, han: int = 0, fu: int = 0, *, yakuman: int = 0, riichi: tuple[str, ...] = (),
         **extra: Any) -> dict[str, Any]:
     w: dict[str, Any] = {"winner": winner, **extra}
@@ -54,7 +47,7 @@ def test_state_has_the_contract_fields(keeper: Keeper) -> None:
     for key in ("session", "rules", "people", "game", "finished", "hand", "seats", "scores", "chips", "hands",
                 "standings"):
         assert key in s
-    assert s["hand"] == {"round": "E", "number": 1, "lap": 0, "honba": 0, "sticks": 0, "dealer": "Aki"}
+    assert s["hand"] == {"round": "E", "number": 1, "lap": 0, "honba": 0, "sticks": 0, "dealer": "Aki", "index": 1}
     assert s["seats"] == {"Aki": "E", "Ben": "S", "Chie": "W", "Dan": None}
     assert s["scores"] == {"Aki": 15000, "Ben": 15000, "Chie": 15000} and s["game"] == 1 and not s["finished"]
 
@@ -67,7 +60,7 @@ def test_p43_p48_riichi_sticks_honba_and_dealer_rotation(keeper: Keeper) -> None
     assert s["hand"]["honba"] == 1 and s["hand"]["dealer"] == "A"
     s = keeper.add(sid, ron("C", "A", 1, 30))  # 1,000 + 1 honba x 1,500
     assert s["hands"][-1]["deltas"] == {"A": -2500, "B": 0, "C": 2500}
-    assert s["hand"] == {"round": "E", "number": 2, "lap": 0, "honba": 0, "sticks": 0, "dealer": "B"}
+    assert s["hand"] == {"round": "E", "number": 2, "lap": 0, "honba": 0, "sticks": 0, "dealer": "B", "index": 3}
 
 
 def test_p46_draw_noten_per_pair_and_p47_riichi_must_be_tenpai(keeper: Keeper) -> None:
@@ -1004,8 +997,8 @@ def test_cli_import_reads_a_csv_export_under_rules(tmp_path: Path) -> None:
               ["session"])
     r = _run("hand", sid, "--db", db, "--ron", "A", "--from", "B", "--han", "4", "--fu", "30", "--json")
     assert r.exit_code == 0, r.output
-    for _ in range(12):  # play the game out by draws with nobody tenpai (the deal passes), none busting
-        r = _run("draw", sid, "--db", db, "--json")
+    for _ in range(12):  # play the game out by draws with nobody tenpai (the deal passes), none busting;
+        r = _run("draw", sid, "--db", db, "--json", "--again")  # each the same outcome again (issue 19 item 1)
         assert r.exit_code == 0, r.output
         if json.loads(r.stdout)["games"]:
             break
