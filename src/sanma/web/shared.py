@@ -163,8 +163,10 @@ class Shared:
                 log.warning("sweep: %s", e)
 
     def sweep(self) -> int:
-        """Take over the tables whose runner is gone; how many were taken. When the set of live
-        processes changed, who is here is read again (a process that died had connections too)."""
+        """Take over the tables whose runner is gone, this process's share of them (the live
+        processes split them; what is left is taken at the next sweep); how many were taken. When
+        the set of live processes changed, who is here is read again (a process that died had
+        connections too)."""
         live = stored.live_nodes(self.tables.store)
         if live != self.live:
             self.live = live
@@ -174,9 +176,11 @@ class Shared:
                 self._remote(table, live)
                 _presence(table)
         taken = 0
-        for table_id, previous in stored.orphans(self.tables.store):
-            if table_id in self.tables.running:
-                continue
+        orphans = [(t, r) for t, r in stored.orphans(self.tables.store) if t not in self.tables.running]
+        share = -(-len(orphans) // max(1, len(live)))  # this process's share: the others take theirs
+        for table_id, previous in orphans:
+            if taken >= share:
+                break
             note = json.dumps({"t": table_id, "r": self.node, "claim": True})
             if not stored.claim(self.tables.store, table_id, self.node, previous, note):
                 continue  # another process was first
