@@ -354,3 +354,24 @@ def test_an_mjai_bot_reconnecting_to_another_process_resumes_after_the_last_even
     assert got[again - 1].get("possible_actions") and got[again].get("possible_actions")
     del got[again]
     assert [(e["type"], e.get("actor")) for e in got] == [(e["type"], e.get("actor")) for e in want]
+
+
+def test_a_dead_process_s_tables_are_shared_out_among_the_live_ones(pg_database: str) -> None:
+    """Six waiting tables made on one process; it is killed (-9): within 5 s every table has a live
+    runner (each process takes at most its share per sweep, so they usually spread: not asserted,
+    it depends on which sweeps come first)."""
+    body = {**TABLE, "seats": ["mjai", "mjai", "mjai"]}  # nobody connects: each waits for its first move
+    with sanma_serve(pg_database) as (a, pa), sanma_serve(pg_database) as (_, _pb), \
+            sanma_serve(pg_database) as (_, _pc):
+        ids = [httpx.post(f"{a}/api/tables", json=body, timeout=30).json()["id"] for _ in range(6)]
+        first = {_runner(pg_database, t) for t in ids}
+        assert len(first) == 1
+        os.kill(pa.pid, signal.SIGKILL)
+        pa.wait(10)
+        killed = time.monotonic()
+        while time.monotonic() - killed < 5 and first & {_runner(pg_database, t) for t in ids}:
+            time.sleep(0.1)
+        runners = [_runner(pg_database, t) for t in ids]
+        with open_db(pg_database) as s:
+            live = stored.live_nodes(s)
+    assert set(runners) <= live and not first & set(runners), runners
