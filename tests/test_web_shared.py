@@ -356,7 +356,7 @@ def test_an_mjai_bot_reconnecting_to_another_process_resumes_after_the_last_even
     assert [(e["type"], e.get("actor")) for e in got] == [(e["type"], e.get("actor")) for e in want]
 
 
-def test_a_dead_process_s_tables_are_shared_out_among_the_live_ones(pg_database: str) -> None:
+def test_every_table_of_a_dead_process_gets_a_live_runner_within_5_seconds(pg_database: str) -> None:
     """Six waiting tables made on one process; it is killed (-9): within 5 s every table has a live
     runner (each process takes at most its share per sweep, so they usually spread: not asserted,
     it depends on which sweeps come first)."""
