@@ -175,6 +175,11 @@ class Shared:
             for table in [*self.tables.running.values(), *self.followed.values()]:
                 self._remote(table, live)
                 _presence(table)
+        for table_id, t in list(self.followed.items()):
+            if not t.listeners:  # nobody here watches it any more (an API call made it): made again on demand
+                del self.followed[table_id]
+                self.pending.pop(table_id, None)
+                t.close()
         taken = 0
         orphans = [(t, r) for t, r in stored.orphans(self.tables.store) if t not in self.tables.running]
         share = -(-len(orphans) // max(1, len(live)))  # this process's share: the others take theirs
