@@ -316,11 +316,20 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
     print(f"server still serving: {all(health)}", flush=True)
 
 
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """A server this script started ends with it, even when the script is killed (Linux)."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError):
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def _start_server(db: str, env: dict[str, str]) -> tuple[str, subprocess.Popen[bytes]]:
     port = _port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen([sys.executable, "-m", "sanma", "serve", "--host", "127.0.0.1", "--port", str(port),
-                               "--db", db], env=env, stderr=subprocess.DEVNULL)
+                               "--db", db], env=env, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
     deadline = time.monotonic() + 60
     while True:
         try:
