@@ -11,7 +11,9 @@ runs ``--seconds`` and then on until N games have finished (one per table on ave
 ``--max-seconds``, so that games/s is measured, not guessed.
 
 ``--seats human`` plays the same games over the page protocol instead (``/play``: every seat is
-sent its own view after every action), which measures the per-seat views and masking.
+sent its own view after every action), which measures the per-seat views and masking. Tables have
+no clock and no call window (``{"move": 0, "call": 0}``): the server's turnaround is measured,
+not a table's pace.
 
 Reported per N: games finished per second, hands per second, actions per second, actions per
 game, the action latency p50/p99 (from a bot's answer to the next frame the server sends any
@@ -83,7 +85,6 @@ class Stats:
 @dataclass
 class TableClock:
     sent: float | None = None
-    sent_seq: int = -1  # the page protocol: the seq of the prompt answered (a later view is its turnaround)
     actions: int = 0
 
 
@@ -129,7 +130,7 @@ async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Ev
         async for raw in ws:
             now = time.perf_counter()
             m = json.loads(raw)
-            if m["type"] == "view" and clock.sent is not None and m["seq"] > clock.sent_seq:
+            if m["type"] == "view" and clock.sent is not None:  # the first view after an answer: its turnaround
                 stats.latencies.append(now - clock.sent)
                 clock.sent = None
             if m["type"] == "hand_result" and counts_hands:
@@ -140,8 +141,8 @@ async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Ev
                 stats.errors += 1
             elif m["type"] == "prompt":
                 a = page_answer(m["actions"])
-                clock.sent, clock.sent_seq = time.perf_counter(), m["seq"]
-                await ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": a["id"]}))
+                clock.sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": a["id"]}))
                 stats.actions += 1
                 clock.actions += 1
             if stop.is_set():
@@ -153,7 +154,7 @@ async def _table_loop(base: str, rules: Any, stats: Stats, stop: asyncio.Event, 
                       kind: str) -> None:
     while not stop.is_set():
         r = await client.post(f"{base}/api/tables", json={"rules": rules, "seats": [kind] * 3,
-                                                          "clock": {"move": 0}})
+                                                          "clock": {"move": 0, "call": 0}})
         r.raise_for_status()
         t = r.json()
         clock = TableClock()

@@ -139,7 +139,7 @@ def test_replay_viewer_on_a_real_tenhou_record(browser: Any, tmp_path: Path) -> 
 
 
 def create_table(base: str, seats: list[str], **extra: Any) -> dict[str, Any]:
-    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0}, **extra}
+    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0, "call": 0}, **extra}
     r = httpx.post(f"{base}/api/tables", json=body, timeout=20)
     assert r.status_code in (200, 201), r.text
     return dict(r.json())

@@ -53,14 +53,15 @@ def test_each_bad_message_is_refused_and_changes_nothing(client: TestClient) -> 
         cases: list[tuple[Any, str, WebSocketTestSession]] = [
             ("{not json", "malformed", dealer),
             ("[1, 2]", "malformed", dealer),
-            ({"type": "action", "seq": "x", "id": 0}, "malformed", dealer),
-            ({"type": "action", "seq": prompt["seq"], "id": True}, "malformed", dealer),
+            ({"type": "action", "prompt": "x", "id": 0}, "malformed", dealer),
+            ({"type": "action", "seq": prompt["prompt"], "id": 0}, "malformed", dealer),  # protocol 1's key
+            ({"type": "action", "prompt": prompt["prompt"], "id": True}, "malformed", dealer),
             ({"type": "dance"}, "unknown_type", dealer),
-            ({"type": "action", "seq": prompt["seq"] - 1, "id": 0}, "stale", dealer),
-            ({"type": "action", "seq": prompt["seq"] + 5, "id": 0}, "stale", dealer),
-            ({"type": "action", "seq": prompt["seq"], "id": 999}, "no_such_action", dealer),
-            ({"type": "action", "seq": prompt["seq"], "id": -1}, "no_such_action", dealer),
-            ({"type": "action", "seq": prompt["seq"], "id": 0}, "not_your_turn", other),  # out of turn
+            ({"type": "action", "prompt": prompt["prompt"] - 1, "id": 0}, "stale", dealer),
+            ({"type": "action", "prompt": prompt["prompt"] + 5, "id": 0}, "stale", dealer),
+            ({"type": "action", "prompt": prompt["prompt"], "id": 999}, "no_such_action", dealer),
+            ({"type": "action", "prompt": prompt["prompt"], "id": -1}, "no_such_action", dealer),
+            ({"type": "action", "prompt": prompt["prompt"], "id": 0}, "not_your_turn", other),  # out of turn
             ({"type": "toggle", "name": "auto_cheat", "value": True}, "unknown_toggle", dealer),
             ({"type": "toggle", "name": "auto_win", "value": "yes"}, "malformed", dealer),
             ("x" * 5000, "too_large", dealer),
@@ -72,8 +73,9 @@ def test_each_bad_message_is_refused_and_changes_nothing(client: TestClient) -> 
             assert err["message"] and "Traceback" not in err["message"]
             assert _state(client, tid) == before, msg
         # a seat can only play its own prompt's actions: the id indexes its own legal actions
-        dealer.send_json({"type": "action", "seq": prompt["seq"], "id": prompt["actions"][0]["id"]})
-        assert _until(dealer, "view")["seq"] == prompt["seq"] + 1
+        dealer.send_json({"type": "action", "prompt": prompt["prompt"], "id": prompt["actions"][0]["id"]})
+        view = _until(dealer, "view")
+        assert view["events"][-1]["type"] == "dahai" and view["prompt"] is None and _state(client, tid) > before
 
 
 def test_a_flood_is_refused_then_closed(client: TestClient) -> None:
@@ -109,7 +111,7 @@ def test_bad_tokens_unknown_tables_and_spectators_cannot_act(client: TestClient)
         hello = _until(ws, "hello")
         assert hello["role"] == "spectator" and hello["seat"] is None and hello["toggles"] is None
         before = _state(client, tid)
-        ws.send_json({"type": "action", "seq": 0, "id": 0})
+        ws.send_json({"type": "action", "prompt": 1, "id": 0})
         assert _until(ws, "error")["code"] == "spectator"
         ws.send_json({"type": "toggle", "name": "auto_win", "value": True})
         assert _until(ws, "error")["code"] == "spectator"
@@ -150,7 +152,7 @@ def test_toggles_are_kept_through_a_disconnect(client: TestClient) -> None:
 
 def test_auto_tsumogiri_plays_for_the_seat(client: TestClient, tmp_path: Path) -> None:
     t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "tsumogiri", "tsumogiri"],
-                                         "seed": 4, "clock": {"move": 0}}).json()
+                                         "seed": 4, "clock": {"move": 0, "call": 0}}).json()
     tid, token = t["id"], t["seats"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}/play?token={token}") as ws:
         _until(ws, "prompt")
@@ -167,7 +169,7 @@ def test_auto_tsumogiri_plays_for_the_seat(client: TestClient, tmp_path: Path) -
 
 def test_the_clock_plays_a_silent_seat(client: TestClient, tmp_path: Path) -> None:
     t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"],
-                                         "seed": 4, "clock": {"move": 0.05, "bank": 0.05}}).json()
+                                         "seed": 4, "clock": {"move": 0.05, "bank": 0.05, "call": 0}}).json()
     tid = t["id"]
     deadline = time.monotonic() + 30
     while _state(client, tid)[0] < 10 and time.monotonic() < deadline:

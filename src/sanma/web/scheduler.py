@@ -50,6 +50,17 @@ from ..tiles import SEATS
 #: at the table has dismissed the result).
 DEFAULT_CLOCK: dict[str, float] = {"move": 15.0, "bank": 60.0, "call": 0.0, "think": 0.0, "result": 0.0}
 
+#: The call window of a table where a person sits, unless its ``clock`` says otherwise (seconds):
+#: long enough to answer "pon?" with a tap, short enough for ~50 discards a hand.
+CALL_WINDOW = 2.0
+
+
+def default_clock(person: bool) -> dict[str, float]:
+    """The ``clock`` of a table whose settings name none of its times; ``person``: a person sits
+    there, and the call window is on (issue 23: the same window after every discard, whoever could
+    call, so that no seat reads from a pause that another was asked)."""
+    return {**DEFAULT_CLOCK, "call": CALL_WINDOW if person else 0.0}
+
 
 @dataclass(frozen=True, slots=True)
 class Pace:
@@ -286,5 +297,5 @@ class ManualClock:
             return False
 
 
-__all__ = ["DEFAULT_CLOCK", "Clock", "ManualClock", "Pace", "Prompt", "Schedule", "SystemClock", "Timer",
-           "bank_left", "open_prompt"]
+__all__ = ["CALL_WINDOW", "DEFAULT_CLOCK", "Clock", "ManualClock", "Pace", "Prompt", "Schedule", "SystemClock", "Timer",
+           "bank_left", "default_clock", "open_prompt"]

@@ -36,7 +36,19 @@ from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
 from ..store import Store
 from ..tiles import SEATS
-from .scheduler import DEFAULT_CLOCK, Clock, Pace, Prompt, Schedule, SystemClock, Timer, Wakeup, bank_left, open_prompt
+from .scheduler import (
+    DEFAULT_CLOCK,
+    Clock,
+    Pace,
+    Prompt,
+    Schedule,
+    SystemClock,
+    Timer,
+    Wakeup,
+    bank_left,
+    default_clock,
+    open_prompt,
+)
 
 log = logging.getLogger("sanma.web")
 
@@ -130,8 +142,8 @@ def parse_settings(body: Any) -> Settings:
         raise TableError(f"'seed' must be an integer or a string of at most {MAX_SEED} characters")
     else:
         seed_text = str(seed)
-    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text, _clock_of(body.get("clock")),
-                    wall_key_for(seats))
+    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text,
+                    _clock_of(body.get("clock"), "human" in seats), wall_key_for(seats))
 
 
 def _rules_of(body: dict[str, Any]) -> Rules:
@@ -154,12 +166,12 @@ def _rules_of(body: dict[str, Any]) -> Rules:
     raise TableError("'rules' must be a preset name or a rule object ({\"extends\": NAME, ...})")
 
 
-def _clock_of(value: Any) -> dict[str, float]:
+def _clock_of(value: Any, person: bool) -> dict[str, float]:
+    out = default_clock(person)
     if value is None:
-        return dict(DEFAULT_CLOCK)
+        return out
     if not isinstance(value, dict) or set(value) - set(DEFAULT_CLOCK):
         raise TableError("'clock' must be an object of seconds: " + ", ".join(f'"{k}"' for k in DEFAULT_CLOCK))
-    out = dict(DEFAULT_CLOCK)
     for k, v in value.items():
         if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_CLOCK:
             raise TableError(f"clock {k!r} must be a number of seconds from 0 to {MAX_CLOCK:g}")
@@ -373,7 +385,6 @@ class Table:
         self.actions = 0  # actions applied (each one a ``web_actions`` row)
         self.fed = 0  # events the bots have been given
         self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS  # each open prompt's actions
-        self.prompt_seq = [-1] * SEATS  # the seq each open prompt was opened at (protocol 1)
         self.answered = [False] * SEATS  # the seat's open prompt was answered (it must be asked anew)
         self.listeners: set[Listener] = set()
         self.connected = [0] * SEATS
@@ -641,7 +652,6 @@ class Table:
                                             bank=self.banks[seat], bot=seat in self.bots, window=window,
                                             call=in_window)
                 self.prompt_legal[seat] = legal
-                self.prompt_seq[seat] = self.seq
                 self.answered[seat] = False
         self.schedule = Schedule(tuple(prompts), tuple(numbers), window, s.answers if window is not None else (),
                                  pause, ready)

@@ -19,11 +19,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
 from ..game.view import mask_event, public_events, seat_view, spectator_view
+from .scheduler import Prompt
 from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
 log = logging.getLogger("sanma.web")
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: per-seat prompt ids, no table-wide action counter (issue 23)
 MAX_FRAME = 4096  # bytes of one client frame
 RATE = 30.0  # messages a second a connection may send (besides the one answer it owes each question) ...
 BURST = 60.0  # ... in bursts of this many
@@ -148,25 +149,27 @@ class PageConnection(Connection):
             public, public_json = table.public_seats()
             view = seat_view(g, self.seat, public) if self.seat is not None else spectator_view(g, public)
             sort = table.toggles[self.seat]["auto_sort"] if self.seat is not None else True
-            self.send({"type": "view", "seq": table.seq, "event_index": self.sent_events,
-                       "view": view.to_json(sort=sort, seats_json=public_json),
-                       "events": public_events(events, self.seat, self.sent_events)})
+            msg: dict[str, Any] = {"type": "view", "event_index": self.sent_events,
+                                   "view": view.to_json(sort=sort, seats_json=public_json),
+                                   "events": public_events(events, self.seat, self.sent_events)}
+            if self.seat is not None:  # the seat's open prompt (a prompt not named here is gone)
+                p = table.prompt(self.seat)
+                msg["prompt"] = p.number if p is not None else None
+            self.send(msg)
             self.sent_events = len(events)
             self.first = False
         for _, result in table.results[self.sent_results:]:
-            self.send({"type": "hand_result", "seq": table.seq, "result": result})
+            self.send({"type": "hand_result", "result": result})
         self.sent_results = len(table.results)
         prompt = table.prompt(self.seat) if self.seat is not None else None
         if prompt is not None and prompt.number != self.prompted:
             s = prompt.seat
             self.prompted = prompt.number
             deadline = table.deadline(s)
-            self.send({"type": "prompt", "seq": table.prompt_seq[s],
+            self.send({"type": "prompt", "prompt": prompt.number,
                        "actions": [{"id": i, **a.to_mjai(), "label": label(a)}
                                    for i, a in enumerate(table.prompt_legal[s])],
-                       "clock": None if deadline is None else {
-                           "move": 0 if prompt.window else table.clock["move"],
-                           "bank": round(prompt.bank / 1000, 1), "deadline": round(deadline, 3)}})
+                       "clock": None if deadline is None else _clock(table, prompt, deadline)})
         if g.done and not self.ended:
             self.ended = True
             key = {"wall_key": table.wall_key.hex()} if table.wall_key is not None else {}
@@ -222,17 +225,20 @@ class PageConnection(Connection):
     def _action(self, msg: dict[str, Any]) -> None:
         t, s = self.table, self.seat
         assert s is not None
-        seq, idx = msg.get("seq"), msg.get("id")
-        if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(idx, int) or isinstance(idx, bool):
-            return self.error("malformed", "an action is {\"type\": \"action\", \"seq\": N, \"id\": K} with integers")
+        number, idx = msg.get("prompt"), msg.get("id")
+        if (not isinstance(number, int) or isinstance(number, bool) or not isinstance(idx, int)
+                or isinstance(idx, bool)):
+            return self.error("malformed",
+                              "an action is {\"type\": \"action\", \"prompt\": N, \"id\": K} with integers")
         if t.game.done:
             return self.error("game_over", "the game is over")
         legal = t.prompt_legal[s]
         if not legal:
             # never which seats the game waits for: another seat's pending call would tell what it holds
             return self.error("not_your_turn", f"seat {s} has nothing to decide now")
-        if seq != t.prompt_seq[s]:
-            return self.error("stale", f"seq {seq} is not the open prompt's ({t.prompt_seq[s]})")
+        p = t.prompt(s)
+        if p is None or number != p.number:
+            return self.error("stale", f"prompt {number} is not the open one")
         if not 0 <= idx < len(legal):
             return self.error("no_such_action", f"id {idx} is not one of the prompt's actions 0..{len(legal) - 1}")
         t.act(s, legal[idx], "seat")
@@ -357,13 +363,7 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
     conn: Connection = MjaiConnection(ws, table, seat) if role == "mjai" and seat is not None \
         else PageConnection(ws, table, seat)
     writer = asyncio.get_running_loop().create_task(conn.writer())
-    if isinstance(conn, PageConnection):
-        conn.hello()
-    if seat is not None:
-        table.connected[seat] += 1
-    table.listeners.add(conn.update)
-    conn.update(table)  # hello, then the view (and the open prompt), then who is here
-    _presence(table)
+    join(conn)
     limiter = Limiter(*limits)
     try:
         while not conn.closed:
@@ -397,10 +397,7 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
-        table.listeners.discard(conn.update)
-        if seat is not None:
-            table.connected[seat] -= 1
-        _presence(table)
+        leave(conn)
         conn.out.put_nowait(None)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2)
@@ -409,6 +406,35 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
             with contextlib.suppress(Exception):
                 await ws.close(1008 if limiter.strikes > MAX_STRIKES else 1000)
     return None
+
+
+def _clock(table: Table, prompt: Prompt, deadline: float) -> dict[str, Any]:
+    """A prompt's clock: the move's seconds and the bank left, due at ``deadline``; inside a call
+    window its seconds are the window's and no bank can be spent (``"window": true``)."""
+    if prompt.window:
+        return {"move": table.clock.get("call", 0.0), "bank": 0, "deadline": round(deadline, 3), "window": True}
+    return {"move": table.clock["move"], "bank": round(prompt.bank / 1000, 1), "deadline": round(deadline, 3)}
+
+
+def join(conn: Connection) -> None:
+    """A connection joins its table: hello, then the view (and the open prompt), then who is here;
+    from now on it is told every change."""
+    table = conn.table
+    if isinstance(conn, PageConnection):
+        conn.hello()
+    if conn.seat is not None:
+        table.connected[conn.seat] += 1
+    table.listeners.add(conn.update)
+    conn.update(table)
+    _presence(table)
+
+
+def leave(conn: Connection) -> None:
+    table = conn.table
+    table.listeners.discard(conn.update)
+    if conn.seat is not None:
+        table.connected[conn.seat] -= 1
+    _presence(table)
 
 
 def _error(role: str, code: str, message: str) -> Any:
@@ -435,4 +461,4 @@ async def _refuse(ws: WebSocket, role: str, code: str, message: str, close_code:
         await ws.close(close_code)
 
 
-__all__ = ["MjaiConnection", "PageConnection", "serve_socket"]
+__all__ = ["MjaiConnection", "PageConnection", "join", "leave", "serve_socket"]
