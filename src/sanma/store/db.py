@@ -88,6 +88,41 @@ def canonical_name(name: str) -> str:
     return RANK_SUFFIX.sub("", name).strip()
 
 
+def check_text(text: str, what: str) -> str:
+    """``text`` as the store can keep it: valid Unicode (no lone surrogate: UTF-8 cannot hold one)
+    and no control character (a tab, a newline, NUL, DEL). Raises ``StoreError`` naming ``what``.
+
+    >>> check_text("東 1", "a seed")
+    '東 1'
+    >>> check_text("a\\tb", "a seed")
+    Traceback (most recent call last):
+    ...
+    sanma.store.db.StoreError: a seed holds a control character (U+0009)
+    """
+    bad = next((c for c in text if ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF), None)
+    if bad is not None:
+        kind = "a lone surrogate" if 0xD800 <= ord(bad) <= 0xDFFF else "a control character"
+        raise StoreError(f"{what} holds {kind} (U+{ord(bad):04X})")
+    return text
+
+
+def check_name(name: str, what: str = "player name") -> str:
+    """A player's name as the store keeps it (every game's seats, the served tables' at creation):
+    not empty once a rank suffix is cut, at most ``MAX_NAME`` characters, and :func:`check_text`.
+    Returns the name; raises ``StoreError`` naming ``what``.
+
+    >>> check_name("Aiko")
+    'Aiko'
+    >>> check_name("(R2200)")
+    Traceback (most recent call last):
+    ...
+    sanma.store.db.StoreError: player name '(R2200)' is empty or longer than 200 characters
+    """
+    if not canonical_name(name) or len(name) > MAX_NAME:
+        raise StoreError(f"{what} {name[:MAX_NAME]!r} is empty or longer than {MAX_NAME} characters")
+    return check_text(name, f"{what} {name[:MAX_NAME]!a}")
+
+
 def log_id_of(source: str, text: str = "") -> str | None:
     """Tenhou's log id from the file name, else from the start of the record (``"ref"``).
 
@@ -622,9 +657,10 @@ class Store:
         except RecordError as e:
             raise StoreError(f"{source}: not stored: {e}") from None
         for n in facts.names:
-            if not canonical_name(n) or len(n) > MAX_NAME or any(ord(c) < 32 for c in n):
-                raise StoreError(f"{source}: not stored: player name {n[:MAX_NAME]!r} is empty, longer than "
-                                 f"{MAX_NAME} characters or holds control characters")
+            try:
+                check_name(n)
+            except StoreError as e:
+                raise StoreError(f"{source}: not stored: {e}") from None
         return facts
 
     @staticmethod

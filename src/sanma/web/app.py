@@ -17,12 +17,13 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..formats.writers import write_mjai, write_tenhou6
 from ..store import open_db
+from .guard import JSON
 from .scheduler import Clock
 from .tables import TableError, Tables
 from .ws import BURST, RATE, serve_socket
@@ -35,7 +36,7 @@ MAX_BODY = 128 * 1024  # bytes of a request (a rule file fits many times)
 def _page(name: str) -> Response:
     path = STATIC / name
     if not path.is_file():
-        return JSONResponse({"error": f"page {name} is not part of this build"}, status_code=404)
+        return JSON({"error": f"page {name} is not part of this build"}, status_code=404)
     return FileResponse(path, media_type="text/html")
 
 
@@ -66,17 +67,17 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
 
     # Every error is {"error": "..."} with its status; never a stack trace (issue 11 item 6).
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSON:
         detail = exc.detail if isinstance(exc.detail, str) else "request refused"
-        return JSONResponse({"error": detail}, status_code=exc.status_code)
+        return JSON({"error": detail}, status_code=exc.status_code)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": "malformed request"}, status_code=400)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSON:
+        return JSON({"error": "malformed request"}, status_code=400)
 
     @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
-        return JSONResponse({"error": "internal error"}, status_code=500)
+    async def _unexpected(request: Request, exc: Exception) -> JSON:  # pragma: no cover - a bug
+        return JSON({"error": "internal error"}, status_code=500)
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
@@ -109,44 +110,44 @@ def _tables(request: Request | WebSocket) -> Tables:
     return tables
 
 
-def _error(e: TableError) -> JSONResponse:
-    return JSONResponse({"error": str(e)}, status_code=e.status)
+def _error(e: TableError) -> JSON:
+    return JSON({"error": str(e)}, status_code=e.status)
 
 
 def _api(app: FastAPI) -> None:
     @app.post("/api/tables")
-    async def create_table(request: Request) -> JSONResponse:
+    async def create_table(request: Request) -> JSON:
         raw = await request.body()
         if len(raw) > MAX_BODY:
-            return JSONResponse({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
+            return JSON({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
         try:
             body = json.loads(raw)
         except ValueError:
-            return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+            return JSON({"error": "the request body must be JSON"}, status_code=400)
         try:
             table, tokens = _tables(request).create(body)
         except TableError as e:
             return _error(e)
         seats = [{"seat": s, "kind": k, "token": tok, "url": f"/t/{table.id}?token={tok}"}
                  for s, (k, tok) in enumerate(zip(table.kinds, tokens, strict=True))]
-        return JSONResponse({"id": table.id, "seed_hash": table.seed_hash, "seats": seats,
+        return JSON({"id": table.id, "seed_hash": table.seed_hash, "seats": seats,
                              "watch": f"/t/{table.id}/watch"}, status_code=201)
 
     @app.get("/api/tables")
-    async def list_tables(request: Request) -> JSONResponse:
-        return JSONResponse({"tables": _tables(request).listing()})
+    async def list_tables(request: Request) -> JSON:
+        return JSON({"tables": _tables(request).listing()})
 
     @app.get("/api/tables/{table_id}")
-    async def get_table(request: Request, table_id: str) -> JSONResponse:
+    async def get_table(request: Request, table_id: str) -> JSON:
         try:
-            return JSONResponse(_tables(request).info(table_id).public())
+            return JSON(_tables(request).info(table_id).public())
         except TableError as e:
             return _error(e)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str, format: str = "tenhou6") -> Response:
         if format not in ("tenhou6", "mjai"):
-            return JSONResponse({"error": f"unknown format {format[:20]!r}: tenhou6 or mjai"}, status_code=400)
+            return JSON({"error": f"unknown format {format[:20]!r}: tenhou6 or mjai"}, status_code=400)
         try:
             table, events = _tables(request).finished_events(table_id)
         except TableError as e:
@@ -154,15 +155,15 @@ def _api(app: FastAPI) -> None:
         events = published_events(events, table.seed, table.wall_key)
         if format == "mjai":
             return Response(write_mjai(events), media_type="application/x-ndjson")
-        return JSONResponse(write_tenhou6(events, table.rules))
+        return JSON(write_tenhou6(events, table.rules))
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay(request: Request, table_id: str) -> JSONResponse:
+    async def replay(request: Request, table_id: str) -> JSON:
         try:
             table, events = _tables(request).finished_events(table_id)
         except TableError as e:
             return _error(e)
-        return JSONResponse({"id": table.id, "rules": table.rules.name, "names": list(table.names),
+        return JSON({"id": table.id, "rules": table.rules.name, "names": list(table.names),
                              "seed": table.seed, **({"wall_key": table.wall_key.hex()} if table.wall_key else {}),
                              "events": published_events(events, table.seed, table.wall_key)})
 

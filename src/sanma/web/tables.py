@@ -34,7 +34,7 @@ from ..game.view import SeatPublic, mask_event, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
-from ..store import Store
+from ..store import Store, StoreError, check_name, check_text
 from ..tiles import SEATS
 from .scheduler import (
     DEFAULT_CLOCK,
@@ -135,6 +135,7 @@ def parse_settings(body: Any) -> Settings:
     if (not isinstance(names, list) or len(names) != SEATS
             or not all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in names)):
         raise TableError(f"'names' must be {SEATS} non-empty names of at most {MAX_NAME} characters")
+    names = [n.strip() for n in names]
     seed = body.get("seed")
     if seed is None:
         seed_text = str(secrets.randbits(64))  # fairness: unguessable unless the creator chose one
@@ -142,7 +143,13 @@ def parse_settings(body: Any) -> Settings:
         raise TableError(f"'seed' must be an integer or a string of at most {MAX_SEED} characters")
     else:
         seed_text = str(seed)
-    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text,
+    try:  # the store's own rules, now: a name it would refuse at the game's end must not start one
+        for i, n in enumerate(names):
+            check_name(n, f"seat {i}'s name")
+        check_text(seed_text, "'seed'")
+    except StoreError as e:
+        raise TableError(str(e)) from None
+    return Settings(rules, tuple(seats), tuple(names), seed_text,
                     _clock_of(body.get("clock"), "human" in seats), wall_key_for(seats))
 
 
@@ -723,6 +730,7 @@ class Tables:
         self.store = store
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.running: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}  # unfinished tables that could not be resumed: why
 
     # -- creating and finding --------------------------------------------------------------
     def create(self, body: Any) -> tuple[Table, list[str]]:
@@ -754,7 +762,13 @@ class Tables:
         table = self.running.get(table_id)
         if table is None:
             self._check(table_id)
-            table = self._load(table_id)
+            try:
+                table = self._load(table_id)
+            except TableError:
+                raise
+            except Exception as e:  # a stored table that cannot be rebuilt is refused, named
+                why = str(e) if isinstance(e, SanmaError) else type(e).__name__
+                raise TableError(f"table {table_id!r} cannot be rebuilt from the database: {why}", 409) from None
         return table
 
     def info(self, table_id: str) -> Table | StoredTable:
@@ -768,6 +782,8 @@ class Tables:
     def _check(self, table_id: str) -> None:
         if len(table_id) > 64 or not self._exists(table_id):
             raise TableError(f"no table {table_id!r}", 404)
+        if table_id in self.broken:
+            raise TableError(f"table {table_id!r} could not be resumed: {self.broken[table_id]}", 409)
 
     def _exists(self, table_id: str) -> bool:
         return self.store.conn.execute("SELECT 1 FROM web_tables WHERE id = ?", (table_id,)).fetchone() is not None
@@ -853,11 +869,22 @@ class Tables:
 
     # -- restart ---------------------------------------------------------------------------
     def resume(self) -> int:
-        """Rebuild every unfinished table from its seed and stored actions; how many."""
+        """Rebuild every unfinished table from its seed and stored actions; how many. A table that
+        cannot be rebuilt (or finished) is skipped and reported — in the log and, for its pages and
+        its API, as a 409 naming why (``broken``) — and the others go on: one table never keeps
+        the server from starting (issue 23 item 2)."""
         ids = [r[0] for r in self.store.conn.execute("SELECT id FROM web_tables WHERE finished = 0")]
+        resumed = 0
         for tid in ids:
-            self._load(tid)
-        return len(ids)
+            try:
+                self._load(tid)
+            except Exception as e:  # whatever stops one table must not stop the server
+                self.running.pop(tid, None)
+                self.broken[tid] = str(e) if isinstance(e, SanmaError) else f"{type(e).__name__}: {e}"
+                log.warning("table %s not resumed: %s", tid, self.broken[tid])
+            else:
+                resumed += 1
+        return resumed
 
     def _load(self, table_id: str) -> Table:
         row = self.store.conn.execute(

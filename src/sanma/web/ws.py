@@ -32,7 +32,7 @@ MAX_STRIKES = 60  # refused-for-rate messages before the connection is closed (1
 
 
 def _dump(msg: Any) -> str:
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(msg, separators=(",", ":"))  # ASCII: no stored text can fail to encode
 
 
 def label(a: Action) -> str:
