@@ -23,7 +23,7 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    return TestClient(create_app(tmp_path_factory.mktemp("calc") / "db.sqlite"))
+    return TestClient(create_app(tmp_path_factory.mktemp("calc") / "db.sqlite"), base_url="http://127.0.0.1")
 
 
 def cli_json(args: list[str]) -> tuple[int, Any]:

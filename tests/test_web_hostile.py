@@ -21,7 +21,7 @@ HUMANS = {"rules": "tenhou", "seats": ["human", "human", "mjai"], "seed": 3, "cl
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "db.sqlite", rate=20, burst=20)) as c:
+    with TestClient(create_app(tmp_path / "db.sqlite", rate=20, burst=20), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -183,7 +183,7 @@ def test_the_clock_plays_a_silent_seat(client: TestClient, tmp_path: Path) -> No
 def test_an_mjai_answer_over_the_rate_is_refused_and_asked_again(tmp_path: Path) -> None:
     """A bot's answer refused for the rate changes nothing, and the bot is asked again with its
     possible actions (it was left waiting for a frame that never came)."""
-    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1)) as client:
+    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["mjai", "random", "random"], "seed": 1,
                                              "clock": {"move": 0}}).json()
         tid, token = t["id"], t["seats"][0]["token"]
@@ -203,7 +203,7 @@ def test_an_mjai_answer_over_the_rate_is_refused_and_asked_again(tmp_path: Path)
 def test_a_bot_answering_every_question_at_once_is_never_throttled(tmp_path: Path) -> None:
     """The rate limit counts what a connection sends beyond the one answer it owes each question:
     a fast bot (here: every answer at once, under a limit of one message per 1,000 s) plays on."""
-    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1)) as client:
+    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={"rules": {"extends": "tenhou", "round_winds": "E"},
                                              "seats": ["mjai", "tsumogiri", "tsumogiri"], "seed": 3,
                                              "clock": {"move": 0}}).json()

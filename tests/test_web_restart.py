@@ -82,7 +82,7 @@ def test_a_name_the_store_would_refuse_is_refused_when_the_table_is_made(tmp_pat
     def post(c: TestClient, body: Any) -> Any:  # as JSON text: "\ud800" escaped, as a hostile client sends it
         return c.post("/api/tables", content=json.dumps(body).encode(), headers={"content-type": "application/json"})
 
-    with TestClient(create_app(tmp_path / "db.sqlite")) as c:
+    with TestClient(create_app(tmp_path / "db.sqlite"), base_url="http://127.0.0.1") as c:
         r = post(c, {"rules": "tenhou", "seats": ["efficient", "random", "tsumogiri"], "names": [name, "b", "c"]})
         assert r.status_code == 400 and "seat 0's name" in r.json()["error"], r.text
         assert c.get("/api/tables").json()["tables"] == []

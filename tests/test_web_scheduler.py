@@ -250,7 +250,7 @@ def served() -> Iterator[tuple[ManualClock, Any]]:
     from sanma.web import create_app
 
     clock = ManualClock()
-    with TestClient(create_app(":memory:", clock=clock)) as client:
+    with TestClient(create_app(":memory:", clock=clock), base_url="http://127.0.0.1") as client:
         yield clock, client
 
 

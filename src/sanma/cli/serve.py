@@ -16,6 +16,9 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
     db: Annotated[Path | None, typer.Option("--db", help="SQLite database of the tables and their games. "
                                             "Default: $SANMA_DB, else ./sanma.sqlite.")] = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", help="Another name the server answers to (a DNS name, a proxy's; repeatable). "
+        "By default: the names of --host (on 0.0.0.0: this machine's name and LAN addresses).")] = None,
 ) -> None:
     """Serve the browser table: a lobby, tables for people, built-in bots and external mjai bots.
 
@@ -27,17 +30,26 @@ def serve(
         sanma serve                      # then open http://127.0.0.1:8000/
 
         sanma serve --port 8080 --db club.sqlite
+
+        sanma serve --host 0.0.0.0       # the phones at the table join on this machine's LAN address
     """
     import uvicorn
 
     from ..store import default_db_path, open_db
     from ..web import create_app
+    from ..web.guard import LOOPBACK, host_name, served_names
 
     with cli_errors():
         path = db if db is not None else default_db_path()
         open_db(path).close()  # a database that cannot be used is a one-line error, before the server starts
-        app = create_app(path)
-        typer.echo(f"sanma: serving http://{host}:{port}/ (database {path}); Ctrl-C stops", err=True)
+        names = served_names(host, allowed_host or ())
+        app = create_app(path, hosts=names)
+        shown = f"[{host}]" if ":" in host else host
+        typer.echo(f"sanma: serving http://{shown}:{port}/ (database {path}); Ctrl-C stops", err=True)
+        lan = [n for n in names if n not in LOOPBACK and n[:1].isdigit()]
+        if host_name(host) in ("0.0.0.0", "::") and lan:
+            typer.echo("sanma: phones on this network open " + "  ".join(f"http://{a}:{port}/" for a in lan),
+                       err=True)
         # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
 

@@ -258,7 +258,22 @@ V_WEB_WALL_KEY = """
 ALTER TABLE web_tables ADD COLUMN wall_key TEXT CHECK (wall_key IS NULL OR length(wall_key) = 64);
 """
 
+# Version 6: links with a right (issue 23 "Access", :mod:`sanma.store.access`): the SHA-256 of each
+# link's token (never the token), what it opens (``kind``: keeper_session, tournament; ``target``:
+# its id as text) and its ``role`` (organiser, read, and a kind's own, in ``scope``).
+V_ACCESS = """
+CREATE TABLE access_links (
+    token_sha256  TEXT PRIMARY KEY CHECK (length(token_sha256) = 64),
+    kind          TEXT NOT NULL,
+    target        TEXT NOT NULL,
+    role          TEXT NOT NULL,
+    scope         TEXT,
+    created_at    TEXT NOT NULL
+);
+CREATE INDEX access_links_target ON access_links(kind, target);
+"""
+
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
-MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY)
+MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY, V_ACCESS)
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..formats.writers import write_mjai, write_tenhou6
 from ..store import open_db
-from .guard import JSON
+from .guard import JSON, LOOPBACK, Guard
 from .scheduler import Clock
 from .tables import TableError, Tables
 from .ws import BURST, RATE, serve_socket
@@ -41,11 +41,13 @@ def _page(name: str) -> Response:
 
 
 def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
-               burst: float = BURST, clock: Clock | None = None) -> FastAPI:
+               burst: float = BURST, clock: Clock | None = None,
+               hosts: Sequence[str] | None = LOOPBACK) -> FastAPI:
     """The whole server over the SQLite database at ``db_path`` (``":memory:"`` for tests).
 
     ``rate`` / ``burst``: how many messages a second (in bursts of how many) one WebSocket may send.
     ``clock``: where every table's time comes from (``web/scheduler.py``; tests pass a ``ManualClock``).
+    ``hosts``: the names the server answers to (``Host``; ``web/guard.served_names``; None: any).
     """
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -64,6 +66,7 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
     app = FastAPI(title="sanma", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.db_path = str(db_path)
     app.state.limits = (rate, burst)
+    app.add_middleware(Guard, hosts=hosts)  # Host, Origin, JSON bodies: before any route
 
     # Every error is {"error": "..."} with its status; never a stack trace (issue 11 item 6).
     @app.exception_handler(StarletteHTTPException)

@@ -7,6 +7,10 @@ session's state whenever its version changes — whoever changed it, in whatever
 
     app.include_router(sanma.web.keeper.router)      # in web/app.py; needs app.state.db_path
 
+A session is opened through a link (``/keeper/TOKEN``; issue 23 "Access",
+:mod:`sanma.store.access`): the organiser's link reads and writes and its state carries the
+others' (``links``); the read-only link reads. The session's number alone opens nothing here.
+
 Errors are ``{"error": "..."}`` with a 4xx status; nothing changes.
 """
 
@@ -24,7 +28,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from ..errors import SanmaError
 from ..keeper.keeper import Keeper
 from ..rules.loader import from_dict, load_preset
-from ..store import StoreError, open_db
+from ..store import Store, StoreError, access, open_db
 from ..store.keeper import VersionConflict, session
 
 STATIC = Path(__file__).parent / "static" / "keeper"
@@ -33,18 +37,60 @@ POLL_SECONDS = 0.3  # how often a page's socket looks for a newer version
 
 router = APIRouter()
 
+KIND = "keeper_session"
+ROLES: tuple[tuple[str, str | None], ...] = (("read", None),)  # the links a session has besides the organiser's
+WRITERS = frozenset({access.ORGANISER})  # the roles that may change a session
+
+
+class NoLink(SanmaError):
+    """A link that opens nothing (unknown, revoked, another kind, a bare number): 404."""
+
+
+class ReadOnly(SanmaError):
+    """A write through a link whose role may only read: 403."""
+
+
+def session_of(store: Store, ref: str, *, write: bool = False) -> tuple[int, access.Grant]:
+    """The session a link opens and its grant; ``write``: the link's role must be a writer's."""
+    g = access.resolve(store, ref)
+    if g is None or g.kind != KIND:
+        raise NoLink("no kept session behind this link (a session is opened by its link, not its number)")
+    if write and g.role not in WRITERS:
+        raise ReadOnly(f"this is a {g.role} link: it shows the session and changes nothing")
+    return int(g.target), g
+
+
+def links(grant: access.Grant, ref: str) -> dict[str, str]:
+    """The links an organiser's page shows (paths): its own and each role's."""
+    if grant.role != access.ORGANISER:
+        return {}
+    return {access.ORGANISER: f"/keeper/{ref}", **{role: f"/keeper/{access.derive(ref, role, scope)}"
+                                                     for role, scope in ROLES}}
+
 
 def _db(request: Request | WebSocket) -> str:
     return str(getattr(request.app.state, "db_path", "sanma.sqlite"))
 
 
-def _call(request: Request, action: Callable[[Keeper], dict[str, Any]]) -> JSONResponse:
+def _call(request: Request, action: Callable[[Keeper, int], dict[str, Any]], ref: str | None = None, *,
+          write: bool = False) -> JSONResponse:
+    """``action(keeper, session)`` for the session that link ``ref`` opens (None: no session yet)."""
     try:
         store = open_db(_db(request))
     except StoreError as e:
         return JSONResponse({"error": str(e)}, status_code=503)
     try:
-        return JSONResponse(action(Keeper(store)))
+        if ref is None:
+            return JSONResponse(action(Keeper(store), 0))
+        sid, grant = session_of(store, ref, write=write)
+        out = action(Keeper(store), sid)
+        if grant.role == access.ORGANISER and "version" in out:
+            out = {**out, "links": links(grant, ref)}
+        return JSONResponse(out)
+    except NoLink as e:
+        return JSONResponse({"error": str(e)}, status_code=404)
+    except ReadOnly as e:
+        return JSONResponse({"error": str(e)}, status_code=403)
     except VersionConflict as e:
         return JSONResponse({"error": str(e)}, status_code=409)
     except StoreError as e:
@@ -96,8 +142,8 @@ async def keeper_home() -> Response:
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
 
-@router.get("/keeper/{session_id}", include_in_schema=False)
-async def keeper_page(session_id: int) -> Response:
+@router.get("/keeper/{ref}", include_in_schema=False)
+async def keeper_page(ref: str) -> Response:
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
 
@@ -108,7 +154,7 @@ async def new_session(request: Request) -> JSONResponse:
     if isinstance(body, JSONResponse):
         return body
 
-    def act(k: Keeper) -> dict[str, Any]:
+    def act(k: Keeper, _: int) -> dict[str, Any]:
         spec = body.get("rules", "club")
         if isinstance(spec, str):
             rules = load_preset(spec)
@@ -122,24 +168,26 @@ async def new_session(request: Request) -> JSONResponse:
         series = body.get("series")
         if series is not None and not isinstance(series, str):
             raise SanmaError("'series' must be text")
-        return k.new(rules, people, series=series, mode="final" if body.get("final_only") else "hands",
-                     author=_opt_str(body, "author"))
+        state = k.new(rules, people, series=series, mode="final" if body.get("final_only") else "hands",
+                      author=_opt_str(body, "author"))
+        master = access.issue(k.store, KIND, str(state["session"]), ROLES)
+        return {**state, "links": links(access.Grant(KIND, str(state["session"]), access.ORGANISER), master)}
 
     return _call(request, act)
 
 
-@router.get("/api/keeper/sessions/{session_id}")
-async def get_session(request: Request, session_id: int) -> JSONResponse:
-    return _call(request, lambda k: k.state(session_id))
+@router.get("/api/keeper/sessions/{ref}")
+async def get_session(request: Request, ref: str) -> JSONResponse:
+    return _call(request, lambda k, sid: k.state(sid), ref)
 
 
-@router.get("/api/keeper/sessions/{session_id}/log")
-async def get_log(request: Request, session_id: int) -> JSONResponse:
-    return _call(request, lambda k: {"session": session_id, "changes": k.log(session_id)})
+@router.get("/api/keeper/sessions/{ref}/log")
+async def get_log(request: Request, ref: str) -> JSONResponse:
+    return _call(request, lambda k, sid: {"session": sid, "changes": k.log(sid)}, ref)
 
 
-@router.post("/api/keeper/sessions/{session_id}/entries")
-async def add_entry(request: Request, session_id: int) -> JSONResponse:
+@router.post("/api/keeper/sessions/{ref}/entries")
+async def add_entry(request: Request, ref: str) -> JSONResponse:
     """``{"entry": {...}, "client_id": ID?, "expected_version": N?, "preview": bool?, "author": A?}``."""
     body = await _body(request)
     if isinstance(body, JSONResponse):
@@ -147,11 +195,12 @@ async def add_entry(request: Request, session_id: int) -> JSONResponse:
     entry = body.get("entry")
     if not isinstance(entry, dict):
         return JSONResponse({"error": "'entry' must be a JSON object"}, status_code=400)
-    return _call(request, lambda k: k.add(session_id, entry, preview=bool(body.get("preview")), **_common(body)))
+    return _call(request, lambda k, sid: k.add(sid, entry, preview=bool(body.get("preview")), **_common(body)),
+                 ref, write=True)
 
 
-@router.post("/api/keeper/sessions/{session_id}/entries/{hand_no}")
-async def fix_entry(request: Request, session_id: int, hand_no: int) -> JSONResponse:
+@router.post("/api/keeper/sessions/{ref}/entries/{hand_no}")
+async def fix_entry(request: Request, ref: str, hand_no: int) -> JSONResponse:
     """Correct entry ``hand_no``: ``{"entry": {...}}``, or ``{"delete": true}``."""
     body = await _body(request)
     if isinstance(body, JSONResponse):
@@ -159,26 +208,27 @@ async def fix_entry(request: Request, session_id: int, hand_no: int) -> JSONResp
     entry = None if body.get("delete") is True else body.get("entry")
     if not (entry is None or isinstance(entry, dict)) or (entry is None and body.get("delete") is not True):
         return JSONResponse({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
-    return _call(request, lambda k: k.fix(session_id, hand_no, entry, preview=bool(body.get("preview")),
-                                          **_common(body)))
+    return _call(request, lambda k, sid: k.fix(sid, hand_no, entry, preview=bool(body.get("preview")),
+                                               **_common(body)), ref, write=True)
 
 
-@router.post("/api/keeper/sessions/{session_id}/undo")
-async def undo(request: Request, session_id: int) -> JSONResponse:
+@router.post("/api/keeper/sessions/{ref}/undo")
+async def undo(request: Request, ref: str) -> JSONResponse:
     body = await _body(request)
     if isinstance(body, JSONResponse):
         return body
-    return _call(request, lambda k: k.undo(session_id, _opt_int(body, "change"), **_common(body)))
+    return _call(request, lambda k, sid: k.undo(sid, _opt_int(body, "change"), **_common(body)), ref, write=True)
 
 
-@router.websocket("/ws/keeper/{session_id}")
-async def live(ws: WebSocket, session_id: int) -> None:
+@router.websocket("/ws/keeper/{ref}")
+async def live(ws: WebSocket, ref: str) -> None:
     """The session's state now, then again whenever its version changes (live updates for every
     device at the table)."""
     await ws.accept()
     store = open_db(_db(ws))
     try:
         try:
+            session_id, _ = session_of(store, ref)
             seen = -1
             keeper = Keeper(store)
             while True:
