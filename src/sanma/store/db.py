@@ -63,6 +63,11 @@ class StoreError(SanmaError):
     """The database cannot be opened, or a save was refused (the database is unchanged)."""
 
 
+class StoreBusy(StoreError):
+    """Another process held the database's write lock longer than this connection waits
+    (:meth:`Store.wait_for_writes`): nothing was written; try again."""
+
+
 # --------------------------------------------------------------------------------------------
 # Small helpers
 # --------------------------------------------------------------------------------------------
@@ -381,6 +386,12 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    def wait_for_writes(self, ms: int) -> None:
+        """How long a write waits for another process's write lock before it fails (10 s when
+        opened). The server waits little: its event loop serves every table and must not stall;
+        a write that fails is refused and retried (issue 23 item 5)."""
+        self.conn.execute(f"PRAGMA busy_timeout = {int(ms)}")
+
     def __enter__(self) -> Store:
         return self
 
@@ -396,7 +407,13 @@ class Store:
         """All writes inside happen together or not at all (nested uses join the outer one)."""
         outer = self._depth == 0
         name = f"sanma_{self._depth}"
-        self.conn.execute("BEGIN IMMEDIATE" if outer else f"SAVEPOINT {name}")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE" if outer else f"SAVEPOINT {name}")
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise StoreBusy(f"{self.path}: the database is busy (another program is writing to it); "
+                                "nothing was written") from None
+            raise
         self._depth += 1
         try:
             yield

@@ -25,7 +25,8 @@ from ..formats.writers import write_mjai, write_tenhou6
 from ..store import open_db
 from .guard import JSON, LOOPBACK, Guard
 from .scheduler import Clock
-from .tables import TableError, Tables
+from .tables import SERVER_WAIT_MS, TableError, Tables
+from .workers import Workers
 from .ws import BURST, RATE, serve_socket
 
 log = logging.getLogger("sanma.web")
@@ -51,7 +52,10 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
     """
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = open_db(db_path)
+        store = open_db(db_path)  # its integrity is checked here, once (issue 23 item 4)
+        store.wait_for_writes(SERVER_WAIT_MS)  # a write never stalls every table for long
+        app.state.store = store  # the keeper's pages share it
+        app.state.workers = workers = Workers()  # CPU-heavy work off the loop (web/workers.py)
         tables = Tables(store, clock)
         app.state.tables = tables
         resumed = tables.resume()  # a restarted server goes on with every unfinished table
@@ -61,6 +65,7 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
             yield
         finally:
             tables.close()
+            workers.close()
             store.close()
 
     app = FastAPI(title="sanma", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)

@@ -17,19 +17,21 @@ Errors are ``{"error": "..."}`` with a 4xx status; nothing changes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 
 from ..errors import SanmaError
 from ..keeper.keeper import Keeper
 from ..rules.loader import from_dict, load_preset
-from ..store import Store, StoreError, access, open_db
+from ..store import Store, StoreBusy, StoreError, access, open_db
 from ..store.keeper import VersionConflict, session
+from .guard import JSON
 
 STATIC = Path(__file__).parent / "static" / "keeper"
 MAX_BODY = 64 * 1024
@@ -72,46 +74,66 @@ def _db(request: Request | WebSocket) -> str:
     return str(getattr(request.app.state, "db_path", "sanma.sqlite"))
 
 
-def _call(request: Request, action: Callable[[Keeper, int], dict[str, Any]], ref: str | None = None, *,
-          write: bool = False) -> JSONResponse:
-    """``action(keeper, session)`` for the session that link ``ref`` opens (None: no session yet)."""
+@contextlib.contextmanager
+def _store(request: Request | WebSocket) -> Iterator[Store]:
+    """The server's own connection (``app.state.store``: opened, and its integrity checked, once at
+    the start, issue 23 item 4), else — a bare router in a test — one opened for this request."""
+    shared = getattr(request.app.state, "store", None)
+    if shared is not None:
+        yield shared
+        return
+    store = open_db(_db(request))
     try:
-        store = open_db(_db(request))
-    except StoreError as e:
-        return JSONResponse({"error": str(e)}, status_code=503)
-    try:
-        if ref is None:
-            return JSONResponse(action(Keeper(store), 0))
-        sid, grant = session_of(store, ref, write=write)
-        out = action(Keeper(store), sid)
-        if grant.role == access.ORGANISER and "version" in out:
-            out = {**out, "links": links(grant, ref)}
-        return JSONResponse(out)
-    except NoLink as e:
-        return JSONResponse({"error": str(e)}, status_code=404)
-    except ReadOnly as e:
-        return JSONResponse({"error": str(e)}, status_code=403)
-    except VersionConflict as e:
-        return JSONResponse({"error": str(e)}, status_code=409)
-    except StoreError as e:
-        status = 404 if "no kept session" in str(e) else 400
-        return JSONResponse({"error": str(e)}, status_code=status)
-    except SanmaError as e:
-        return JSONResponse({"error": str(e)}, status_code=400)
+        yield store
     finally:
         store.close()
 
 
-async def _body(request: Request) -> dict[str, Any] | JSONResponse:
+def _call(request: Request, action: Callable[[Keeper, int], dict[str, Any]], ref: str | None = None, *,
+          write: bool = False) -> JSON:
+    """``action(keeper, session)`` for the session that link ``ref`` opens (None: no session yet)."""
+    try:
+        with _store(request) as store:
+            return _answer(store, action, ref, write)
+    except StoreError as e:
+        return JSON({"error": str(e)}, status_code=503)
+
+
+def _answer(store: Store, action: Callable[[Keeper, int], dict[str, Any]], ref: str | None,
+            write: bool) -> JSON:
+    try:
+        if ref is None:
+            return JSON(action(Keeper(store), 0))
+        sid, grant = session_of(store, ref, write=write)
+        out = action(Keeper(store), sid)
+        if grant.role == access.ORGANISER and "version" in out:
+            out = {**out, "links": links(grant, ref)}
+        return JSON(out)
+    except NoLink as e:
+        return JSON({"error": str(e)}, status_code=404)
+    except ReadOnly as e:
+        return JSON({"error": str(e)}, status_code=403)
+    except VersionConflict as e:
+        return JSON({"error": str(e)}, status_code=409)
+    except StoreBusy as e:
+        return JSON({"error": str(e)}, status_code=503)
+    except StoreError as e:
+        status = 404 if "no kept session" in str(e) else 400
+        return JSON({"error": str(e)}, status_code=status)
+    except SanmaError as e:
+        return JSON({"error": str(e)}, status_code=400)
+
+
+async def _body(request: Request) -> dict[str, Any] | JSON:
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        return JSONResponse({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
+        return JSON({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
     try:
         body = json.loads(raw or b"{}")
     except ValueError:
-        return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+        return JSON({"error": "the request body must be JSON"}, status_code=400)
     if not isinstance(body, dict):
-        return JSONResponse({"error": "the request body must be a JSON object"}, status_code=400)
+        return JSON({"error": "the request body must be a JSON object"}, status_code=400)
     return body
 
 
@@ -148,10 +170,10 @@ async def keeper_page(ref: str) -> Response:
 
 
 @router.post("/api/keeper/sessions")
-async def new_session(request: Request) -> JSONResponse:
+async def new_session(request: Request) -> JSON:
     """``{"rules": NAME | {"extends": NAME, ...}, "people": [..], "series": S?, "final_only": bool?}``."""
     body = await _body(request)
-    if isinstance(body, JSONResponse):
+    if isinstance(body, JSON):
         return body
 
     def act(k: Keeper, _: int) -> dict[str, Any]:
@@ -177,45 +199,45 @@ async def new_session(request: Request) -> JSONResponse:
 
 
 @router.get("/api/keeper/sessions/{ref}")
-async def get_session(request: Request, ref: str) -> JSONResponse:
+async def get_session(request: Request, ref: str) -> JSON:
     return _call(request, lambda k, sid: k.state(sid), ref)
 
 
 @router.get("/api/keeper/sessions/{ref}/log")
-async def get_log(request: Request, ref: str) -> JSONResponse:
+async def get_log(request: Request, ref: str) -> JSON:
     return _call(request, lambda k, sid: {"session": sid, "changes": k.log(sid)}, ref)
 
 
 @router.post("/api/keeper/sessions/{ref}/entries")
-async def add_entry(request: Request, ref: str) -> JSONResponse:
+async def add_entry(request: Request, ref: str) -> JSON:
     """``{"entry": {...}, "client_id": ID?, "expected_version": N?, "preview": bool?, "author": A?}``."""
     body = await _body(request)
-    if isinstance(body, JSONResponse):
+    if isinstance(body, JSON):
         return body
     entry = body.get("entry")
     if not isinstance(entry, dict):
-        return JSONResponse({"error": "'entry' must be a JSON object"}, status_code=400)
+        return JSON({"error": "'entry' must be a JSON object"}, status_code=400)
     return _call(request, lambda k, sid: k.add(sid, entry, preview=bool(body.get("preview")), **_common(body)),
                  ref, write=True)
 
 
 @router.post("/api/keeper/sessions/{ref}/entries/{hand_no}")
-async def fix_entry(request: Request, ref: str, hand_no: int) -> JSONResponse:
+async def fix_entry(request: Request, ref: str, hand_no: int) -> JSON:
     """Correct entry ``hand_no``: ``{"entry": {...}}``, or ``{"delete": true}``."""
     body = await _body(request)
-    if isinstance(body, JSONResponse):
+    if isinstance(body, JSON):
         return body
     entry = None if body.get("delete") is True else body.get("entry")
     if not (entry is None or isinstance(entry, dict)) or (entry is None and body.get("delete") is not True):
-        return JSONResponse({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
+        return JSON({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
     return _call(request, lambda k, sid: k.fix(sid, hand_no, entry, preview=bool(body.get("preview")),
                                                **_common(body)), ref, write=True)
 
 
 @router.post("/api/keeper/sessions/{ref}/undo")
-async def undo(request: Request, ref: str) -> JSONResponse:
+async def undo(request: Request, ref: str) -> JSON:
     body = await _body(request)
-    if isinstance(body, JSONResponse):
+    if isinstance(body, JSON):
         return body
     return _call(request, lambda k, sid: k.undo(sid, _opt_int(body, "change"), **_common(body)), ref, write=True)
 
@@ -225,7 +247,16 @@ async def live(ws: WebSocket, ref: str) -> None:
     """The session's state now, then again whenever its version changes (live updates for every
     device at the table)."""
     await ws.accept()
-    store = open_db(_db(ws))
+    try:
+        with _store(ws) as store:
+            await _follow(ws, store, ref)
+    except StoreError as e:  # the database cannot be opened: said, not a traceback
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps({"error": str(e)}))
+            await ws.close(code=1011)
+
+
+async def _follow(ws: WebSocket, store: Store, ref: str) -> None:
     try:
         try:
             session_id, _ = session_of(store, ref)
@@ -234,7 +265,7 @@ async def live(ws: WebSocket, ref: str) -> None:
             while True:
                 version = session(store, session_id).version
                 if version != seen:
-                    await ws.send_text(json.dumps(keeper.state(session_id), ensure_ascii=False))
+                    await ws.send_text(json.dumps(keeper.state(session_id)))  # ASCII: any stored text encodes
                     seen = version
                 try:
                     await asyncio.wait_for(ws.receive_text(), timeout=POLL_SECONDS)
@@ -245,5 +276,3 @@ async def live(ws: WebSocket, ref: str) -> None:
             await ws.close(code=4404)
     except WebSocketDisconnect:
         pass
-    finally:
-        store.close()

@@ -24,6 +24,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from ..formats import GameRecord, KyokuRecord, read_record
 from ..formats.record import DrawResult, RecordedWin
 from ..tiles import Tile, parse_tiles
+from .workers import WorkerError
 
 router = APIRouter()
 
@@ -99,11 +100,22 @@ async def api_replay(request: Request) -> JSONResponse:
     name = request.query_params.get("name", "")[:200] or "uploaded record"
     if not text.strip():
         return JSONResponse({"error": "the record is empty"}, status_code=400)
+    workers = getattr(request.app.state, "workers", None)
+    try:  # parsed in a worker process: a big record never stalls the tables (issue 23 item 4)
+        out = await workers.run(parse_upload, text) if workers is not None else parse_upload(text)
+    except WorkerError as e:
+        return JSONResponse({"error": f"{name}: the record could not be read: {e}"}, status_code=503)
+    if "error" in out:
+        return JSONResponse({"error": f"{name}: {out['error']}"}, status_code=400)
+    out["source"] = name
+    return JSONResponse(out)
+
+
+def parse_upload(text: str) -> dict[str, Any]:
+    """An uploaded record's text as the viewer's JSON, or ``{"error": ...}`` (run in a worker)."""
     # bytes, never a str: read_record takes a short string for a file path to open
     rec = read_record(text.encode("utf-8"))
     if not rec.kyoku:
         reason = rec.errors[0] if rec.errors else "no hand in it"
-        return JSONResponse({"error": f"{name}: not a record sanma can read: {reason}"}, status_code=400)
-    out = record_json(rec)
-    out["source"] = name
-    return JSONResponse(out)
+        return {"error": f"not a record sanma can read: {reason}"}
+    return record_json(rec)

@@ -57,6 +57,8 @@ TOGGLE_NAMES = ("auto_win", "auto_kita", "no_calls", "auto_tsumogiri", "auto_sor
 DEFAULT_TOGGLES: dict[str, bool] = {"auto_win": False, "auto_kita": False, "no_calls": False,
                                     "auto_tsumogiri": False, "auto_sort": True}
 MAX_CLOCK = 3600.0
+RETRY_MS = 1000  # a transition whose write failed is tried again this much later
+SERVER_WAIT_MS = 200  # how long a write of the server waits for another process's lock (Store.wait_for_writes)
 MAX_NAME = 40
 MAX_SEED = 200
 
@@ -384,8 +386,7 @@ class Table:
         self.stored_banks = list(self.banks)  # as the database has them
         self.created_at = created_at
         self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
-        self.bots: dict[int, Bot] = {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
-                                     for s, k in enumerate(self.kinds) if k in BOTS}
+        self.bots: dict[int, Bot] = self._new_bots()
         self.persons = frozenset(s for s, k in enumerate(self.kinds) if k == "human")
         self.schedule = Schedule()
         self.seq = 0  # transitions applied: internal only, never sent
@@ -403,6 +404,47 @@ class Table:
         self._public_key: tuple[int, int] = (-1, -1)
         self._public: tuple[tuple[SeatPublic, ...], list[dict[str, Any]]] = ((), [])
         self._note_hands(0)
+
+    def _new_bots(self) -> dict[int, Bot]:
+        return {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
+                for s, k in enumerate(self.kinds) if k in BOTS}
+
+    def replay(self, actions: Sequence[tuple[int, int, str]], stored_events: int, *, bots_decide: bool) -> None:
+        """Rebuild the game from its start by its stored actions (and the releases between them):
+        at a (re)start, and to undo what a failed write left in memory. ``bots_decide``: the seeded
+        bots decide again, so that their state is where it was."""
+        for old in self.bots.values():
+            close = getattr(old, "close", None)
+            if close is not None:
+                close()
+        self.game = g = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
+        self.bots = self._new_bots()
+        self.fed = self.actions = 0
+        self.hand_start, self.hand_chips, self.results = 1, [0] * SEATS, []
+        self._note_hands(0)
+        for seat, legal_idx, how in actions:
+            while g.held:  # a stored action after a hold: the hold was released before it
+                self._release_quiet()
+            bot = self.bots.get(seat)
+            if bot is not None and bots_decide:
+                self._feed_bots()
+                legal = g.legal_actions(seat)
+                with contextlib.suppress(SanmaError, LookupError):
+                    bot.act(g.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
+            self._apply(seat, legal_idx, how, store=False)
+        while g.held and len(g.events) < stored_events:  # released (its events stored) before the stop
+            self._release_quiet()
+
+    def _rollback(self, why: Exception) -> TableError:
+        """A write failed: the table goes back to what its clients were last told (rebuilt from the
+        store), and the error to answer with (issue 23 item 5: never a closed socket)."""
+        log.warning("table %s: a write failed (%s); back to the stored state", self.id, why)
+        actions, events, _ = self.tables.stored(self.id)
+        answered = list(self.answered)  # the open prompts stay the same ones
+        self.replay(actions, events, bots_decide=True)
+        self.answered = answered
+        return TableError("the database could not store this move (it is busy or failing); nothing changed, "
+                          "try again", 503)
 
     # -- public state ----------------------------------------------------------------------
     @property
@@ -483,14 +525,21 @@ class Table:
             self.prompt_legal[seat] = ()
             self._settle(now)
             return
-        if p is not None and how == "seat":
-            self.banks[seat] = bank_left(self.pace, p, now)
-        self._apply(seat, idx, how)
+        bank = bank_left(self.pace, p, now) if p is not None and how == "seat" else self.banks[seat]
+        self._apply(seat, idx, how)  # a failed write raises TableError: nothing changed, the seat is told
+        self.banks[seat] = bank
         self._settle(now)
 
     def set_toggle(self, seat: int, name: str, value: bool) -> None:
+        before = self.toggles[seat][name]
         self.toggles[seat][name] = value
-        self.tables.persist_settings(self)
+        try:
+            self.tables.persist_settings(self)
+        except Exception as e:  # not stored: not set
+            self.toggles[seat][name] = before
+            log.warning("table %s: a toggle could not be stored (%s)", self.id, e)
+            raise TableError("the database could not store this setting (it is busy or failing); nothing "
+                             "changed, try again", 503) from None
         self._settle(self.time.now())
 
     def dismiss(self, seat: int) -> None:
@@ -507,11 +556,15 @@ class Table:
             return
         now = self.time.now()
         due = self._next(now)
-        if due is not None and due[0] <= now:
-            due[1](now)
-            self._settle(now)
-        else:
+        if due is None or due[0] > now:
             self._arm(now)
+            return
+        try:
+            due[1](now)
+        except TableError:  # a write failed and was rolled back: the same transition, a little later
+            self._settle(now, retry=now + RETRY_MS)
+            return
+        self._settle(now)
 
     def _next(self, now: int) -> tuple[int, Callable[[int], None]] | None:
         """The next transition and when it is due (``now`` when it can happen at once)."""
@@ -545,9 +598,9 @@ class Table:
     def _decide(self, seat: int, now: int) -> None:
         """A due prompt: the bot's move, the toggle's, or the clock's fallback."""
         action, how = self._choice(seat, self.prompt_legal[seat])
+        self.act_quiet(seat, action, how)
         if how == "clock":
             self.banks[seat] = 0
-        self.act_quiet(seat, action, how)
 
     def _choice(self, seat: int, legal: tuple[Action, ...]) -> tuple[Action, str]:
         bot = self.bots.get(seat)
@@ -568,20 +621,20 @@ class Table:
     def _close_window(self, now: int) -> None:
         """The call window's end: every seat asked answers as it chose (or its bot, its toggle, or a
         pass), in seat order; then the game goes on."""
-        g, s = self.game, self.schedule
+        s = self.schedule
         given = {seat: (idx, how) for seat, idx, how in s.answers}
-        asked = [seat for seat in range(SEATS) if g.legal_actions(seat)]
-        self.schedule = replace(s, window=None, answers=())
-        for seat in asked:
-            legal = g.legal_actions(seat)
+        asked = [seat for seat in range(SEATS) if self.game.legal_actions(seat)]
+        for seat in asked:  # a failed write rolls back to the answers stored so far; the rest are tried again
+            legal = self.game.legal_actions(seat)
             if seat in given:
                 self._apply(seat, *given[seat])
                 continue
             self.prompt_legal[seat] = legal
             action, how = self._choice(seat, legal)
             self.act_quiet(seat, action, how)  # "clock": the window's time ran out for the seat
-        if g.held == "window":
+        if self.game.held == "window":
             self._release(now)
+        self.schedule = replace(self.schedule, window=None, answers=())
 
     def _release(self, now: int) -> None:
         """A held window or hand end goes on: the next draw, deal or the end of the game."""
@@ -610,32 +663,39 @@ class Table:
         n0 = len(g.events)
         g.apply(action)
         self.actions += 1
-        self.answered[seat] = True
         self._changed(n0, (seat, idx, action, how) if store else None, store=store)
+        self.answered[seat] = True
 
     def _changed(self, n0: int, action: tuple[int, int, Action, str] | None, *, store: bool = True) -> None:
-        """After the game changed: stored (the action, or a release's events) before anyone is told."""
+        """After the game changed: stored (the action, or a release's events) before anyone is told;
+        a failed write rolls the table back and raises ``TableError`` (503)."""
         g = self.game
         self.seq += 1
         if store:
-            if action is not None:
-                seat, idx, act, how = action
-                self.tables.persist_action(self, seat, idx, act, how, g.events[n0:])
-            elif len(g.events) > n0:
-                self.tables.persist_events(self, n0, g.events[n0:])
+            try:
+                if action is not None:
+                    seat, idx, act, how = action
+                    self.tables.persist_action(self, seat, idx, act, how, g.events[n0:])
+                elif len(g.events) > n0:
+                    self.tables.persist_events(self, n0, g.events[n0:])
+            except Exception as e:  # whatever the store raised: nothing of it may stay in memory
+                raise self._rollback(e) from None
             if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
-                self.tables.finish(self)
+                try:
+                    self.tables.finish(self)
+                except Exception as e:  # the actions are stored: the next load stores it as finished
+                    log.warning("table %s: the finished game could not be stored yet (%s)", self.id, e)
         self._note_hands(n0)
 
-    def _settle(self, now: int) -> None:
+    def _settle(self, now: int, retry: int | None = None) -> None:
         """After a transition: open the prompts the game asks for now, the window, the pause; tell
-        every listener; arm the clock for the next timer."""
+        every listener; arm the clock for the next timer (``retry``: not before then)."""
         self._sync(now)
         self._notify()
         if self.game.done:
             self.tables.release(self)
             return
-        self._arm(now)
+        self._arm(now, retry)
 
     def _sync(self, now: int) -> None:
         g, s = self.game, self.schedule
@@ -663,7 +723,7 @@ class Table:
         self.schedule = Schedule(tuple(prompts), tuple(numbers), window, s.answers if window is not None else (),
                                  pause, ready)
 
-    def _arm(self, now: int) -> None:
+    def _arm(self, now: int, retry: int | None = None) -> None:
         if self._wakeup is not None:
             self._wakeup.cancel()
             self._wakeup = None
@@ -671,7 +731,7 @@ class Table:
         if due is None or self._closed:
             return
         try:
-            self._wakeup = self.time.call_at(due[0], self.tick)
+            self._wakeup = self.time.call_at(max(due[0], retry or 0), self.tick)
         except RuntimeError:  # not on the loop (start-up, a unit test): the next transition arms it
             self._wakeup = None
 
@@ -886,6 +946,16 @@ class Tables:
                 resumed += 1
         return resumed
 
+    def stored(self, table_id: str) -> tuple[list[tuple[int, int, str]], int, bool]:
+        """A table's stored actions (seat, legal index, how), its events' count and whether it is
+        marked finished: what rebuilds it."""
+        actions = [(int(a), int(b), str(c)) for a, b, c in self.store.conn.execute(
+            "SELECT seat, legal_idx, how FROM web_actions WHERE table_id = ? ORDER BY idx", (table_id,))]
+        events = self.store.conn.execute("SELECT COUNT(*) FROM web_events WHERE table_id = ?",
+                                         (table_id,)).fetchone()[0]
+        finished = self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+        return actions, int(events), bool(finished and finished[0])
+
     def _load(self, table_id: str) -> Table:
         row = self.store.conn.execute(
             "SELECT rules_json, seats, seed, clock, toggles, banks, created_at, rules_name, wall_key FROM web_tables "
@@ -897,24 +967,9 @@ class Tables:
                             json.loads(clock), bytes.fromhex(key) if key else None)
         table = Table(self, table_id, settings, [s["token_sha256"] for s in seats], json.loads(toggles),
                       json.loads(banks), created)
-        finished = bool(self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?",
-                                                (table_id,)).fetchone()[0])
-        stored_events = self.store.conn.execute("SELECT COUNT(*) FROM web_events WHERE table_id = ?",
-                                                (table_id,)).fetchone()[0]
+        actions, stored_events, finished = self.stored(table_id)
+        table.replay(actions, stored_events, bots_decide=not finished)
         g = table.game
-        for seat, legal_idx, how in self.store.conn.execute(
-                "SELECT seat, legal_idx, how FROM web_actions WHERE table_id = ? ORDER BY idx", (table_id,)).fetchall():
-            while g.held:  # a stored action after a hold: the hold was released before it
-                table._release_quiet()
-            bot = table.bots.get(seat)
-            if bot is not None and not finished:  # seeded bots decide again, so their state is where it was
-                table._feed_bots()
-                legal = g.legal_actions(seat)
-                with contextlib.suppress(SanmaError, LookupError):
-                    bot.act(g.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
-            table._apply(seat, legal_idx, how, store=False)
-        while g.held and len(g.events) < stored_events:  # released (its events stored) before the stop
-            table._release_quiet()
         if g.done and not finished:  # stopped after the last action, before it was marked finished
             self.finish(table)
             finished = True

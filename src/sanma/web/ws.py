@@ -163,17 +163,19 @@ class PageConnection(Connection):
         self.sent_results = len(table.results)
         prompt = table.prompt(self.seat) if self.seat is not None else None
         if prompt is not None and prompt.number != self.prompted:
-            s = prompt.seat
-            self.prompted = prompt.number
-            deadline = table.deadline(s)
-            self.send({"type": "prompt", "prompt": prompt.number,
-                       "actions": [{"id": i, **a.to_mjai(), "label": label(a)}
-                                   for i, a in enumerate(table.prompt_legal[s])],
-                       "clock": None if deadline is None else _clock(table, prompt, deadline)})
+            self._send_prompt(prompt)
         if g.done and not self.ended:
             self.ended = True
             key = {"wall_key": table.wall_key.hex()} if table.wall_key is not None else {}
             self.send({"type": "game_result", "result": game_result(g), "seed": table.seed, **key})
+
+    def _send_prompt(self, prompt: Prompt) -> None:
+        t, s = self.table, prompt.seat
+        self.prompted = prompt.number
+        deadline = t.deadline(s)
+        self.send({"type": "prompt", "prompt": prompt.number,
+                   "actions": [{"id": i, **a.to_mjai(), "label": label(a)} for i, a in enumerate(t.prompt_legal[s])],
+                   "clock": None if deadline is None else _clock(t, prompt, deadline)})
 
     def _prompt_due(self) -> bool:
         p = self.table.prompt(self.seat) if self.seat is not None else None
@@ -241,7 +243,13 @@ class PageConnection(Connection):
             return self.error("stale", f"prompt {number} is not the open one")
         if not 0 <= idx < len(legal):
             return self.error("no_such_action", f"id {idx} is not one of the prompt's actions 0..{len(legal) - 1}")
-        t.act(s, legal[idx], "seat")
+        try:
+            t.act(s, legal[idx], "seat")
+        except TableError as e:  # not stored, so not taken: said, and the open prompt sent again
+            self.error("not_stored", str(e))
+            p = t.prompt(s)
+            if p is not None:
+                self._send_prompt(p)
         return None
 
 
@@ -307,8 +315,7 @@ class MjaiConnection(Connection):
                 return self._refuse("illegal riichi discard", [], step=True)
             self.stream.skip_reach = True
             self.reach_tiles = None
-            t.act(s, chosen, "seat")
-            return None
+            return self._act(chosen, legal)
         choice = match_action(msg, legal, s)
         if choice == REACH_STEP:
             step, self.reach_tiles = reach_step(msg, legal, s)
@@ -316,8 +323,16 @@ class MjaiConnection(Connection):
             return None
         if not isinstance(choice, Action):
             return self._refuse(f"illegal answer {_dump(msg)[:120]}", legal)
-        t.act(s, choice, "seat")
-        return None
+        return self._act(choice, legal)
+
+    def _act(self, action: Action, legal: tuple[Action, ...]) -> None:
+        s = self.seat
+        assert s is not None
+        try:
+            self.table.act(s, action, "seat")
+        except TableError as e:  # not stored, so not taken: the bot is asked again
+            self.stream.skip_reach = False
+            self._refuse(str(e), legal)
 
     def refused(self, why: str) -> None:
         """A frame refused unread (over the rate): it counts as the answer it was meant to be, and an
