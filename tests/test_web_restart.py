@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 from sanma.store import open_db
 from sanma.web import create_app
 from sanma.web.scheduler import ManualClock
-from sanma.web.tables import Tables
+from sanma.web.tables import TableError, Tables
 from web_helpers import choose, serving, ws_url
 
 TABLE = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["human", "efficient", "random"],
@@ -84,10 +84,18 @@ def test_a_name_the_store_would_refuse_is_refused_when_the_table_is_made(tmp_pat
 
     with TestClient(create_app(tmp_path / "db.sqlite"), base_url="http://127.0.0.1") as c:
         r = post(c, {"rules": "tenhou", "seats": ["efficient", "random", "tsumogiri"], "names": [name, "b", "c"]})
-        assert r.status_code == 400 and "seat 0's name" in r.json()["error"], r.text
+        assert r.status_code == 400 and ("seat 0's name" in r.json()["error"]  # the store's rule, or at the edge:
+                                         or "lone surrogate" in r.json()["error"]), r.text  # no request holds one
         assert c.get("/api/tables").json()["tables"] == []
         r = post(c, {"rules": "tenhou", "seats": ["efficient", "random", "tsumogiri"], "seed": "7\ud800"})
-        assert r.status_code == 400 and "'seed' holds" in r.json()["error"]
+        assert r.status_code == 400 and "lone surrogate" in r.json()["error"]
+    with open_db(tmp_path / "db.sqlite") as store:  # and the store's own rule where the edge lets text in
+        tables = Tables(store, ManualClock())
+        for body in ({"rules": "tenhou", "seats": ["efficient", "random", "tsumogiri"], "names": [name, "b", "c"]},
+                     {"rules": "tenhou", "seats": ["efficient", "random", "tsumogiri"], "seed": "7\ud800"}):
+            with pytest.raises(TableError, match=r"seat 0's name|'seed' holds"):
+                tables.create(body)
+        assert tables.listing() == []
 
 
 @pytest.mark.parametrize("name", ["a\tb", "a\ud800"])

@@ -19,6 +19,13 @@ def serve(
     allowed_host: Annotated[list[str] | None, typer.Option(
         "--allowed-host", help="Another name the server answers to (a DNS name, a proxy's; repeatable). "
         "By default: the names of --host (on 0.0.0.0: this machine's name and LAN addresses).")] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        "--forwarded-allow-ips", help="The reverse proxies (comma-separated addresses) whose X-Forwarded-For "
+        "names the client: its limits apply to that address. Default: none (the socket's peer).")] = None,
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", help="Change one limit, NAME=VALUE (repeatable): tables_per_minute, tables_per_client, tables, "
+        "sessions_per_minute, uploads_per_minute, sockets_per_client, watchers_per_table, abandon_after "
+        "(seconds). See docs/SECURITY.md.")] = None,
 ) -> None:
     """Serve the browser table: a lobby, tables for people, built-in bots and external mjai bots.
 
@@ -35,15 +42,21 @@ def serve(
     """
     import uvicorn
 
+    from ..errors import SanmaError
     from ..store import default_db_path, open_db
     from ..web import create_app
     from ..web.guard import LOOPBACK, host_name, served_names
+    from ..web.limits import Limits
 
     with cli_errors():
         path = db if db is not None else default_db_path()
         open_db(path).close()  # a database that cannot be used is a one-line error, before the server starts
         names = served_names(host, allowed_host or ())
-        app = create_app(path, hosts=names)
+        try:
+            limits = Limits.parse(limit)
+        except ValueError as e:
+            raise SanmaError(str(e)) from None
+        app = create_app(path, hosts=names, limits=limits)
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"sanma: serving http://{shown}:{port}/ (database {path}); Ctrl-C stops", err=True)
         lan = [n for n in names if n not in LOOPBACK and n[:1].isdigit()]
@@ -51,7 +64,8 @@ def serve(
             typer.echo("sanma: phones on this network open " + "  ".join(f"http://{a}:{port}/" for a in lan),
                        err=True)
         # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+                    proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips or "")
 
 
 def register(app: typer.Typer) -> None:

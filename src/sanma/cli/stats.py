@@ -50,7 +50,11 @@ def stats(
             from ..store import StoreError, default_db_path
 
             where = db if db is not None else default_db_path()
-            if str(where) != ":memory:" and not Path(where).exists():
+            try:
+                there = str(where) == ":memory:" or Path(where).exists()
+            except OSError as e:  # a folder on the way that may not be entered: said, not a traceback
+                raise StoreError(f"{where}: cannot be read: {e.strerror or e}") from None
+            if not there:
                 raise StoreError(f"no database at {where}: give record files to import, or the database "
                                  "'sanma play --db PATH' or 'sanma replay FILE... --db PATH' stored games in")
         store = open_db(db)

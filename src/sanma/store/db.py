@@ -309,9 +309,11 @@ def _check_integrity(conn: sqlite3.Connection, where: str) -> None:
     except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # a damaged name in the report is not UTF-8
         raise StoreError(f"{where}: not a usable sanma database: the file is damaged or not a database "
                          f"({e}); nothing was written (restore it from a copy)") from None
-    if rows != ["ok"]:
-        raise StoreError(f"{where}: not a usable sanma database: the file is damaged "
-                         f"({'; '.join(map(str, rows))[:300]}); nothing was written (restore it from a copy)")
+    if rows != ["ok"]:  # one line: SQLite's own report runs over several
+        first = " ".join(str(rows[0]).split())[:160] if rows else ""
+        many = f"{len(rows)}+ problems" if len(rows) >= 5 else f"{len(rows)} problem{'s' if len(rows) > 1 else ''}"
+        raise StoreError(f"{where}: not a usable sanma database: the file is damaged ({many}; the first: "
+                         f"{first}); nothing was written (restore it from a copy)")
 
 
 @cache

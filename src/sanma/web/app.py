@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 from collections.abc import AsyncIterator, Sequence
@@ -23,7 +22,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..formats.writers import write_mjai, write_tenhou6
 from ..store import open_db
-from .guard import JSON, LOOPBACK, Guard
+from .guard import JSON, LOOPBACK, BadJSON, Guard, load_json
+from .limits import Limits, client_of
 from .scheduler import Clock
 from .tables import SERVER_WAIT_MS, TableError, Tables
 from .workers import Workers
@@ -43,12 +43,13 @@ def _page(name: str) -> Response:
 
 def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
                burst: float = BURST, clock: Clock | None = None,
-               hosts: Sequence[str] | None = LOOPBACK) -> FastAPI:
+               hosts: Sequence[str] | None = LOOPBACK, limits: Limits | None = None) -> FastAPI:
     """The whole server over the SQLite database at ``db_path`` (``":memory:"`` for tests).
 
     ``rate`` / ``burst``: how many messages a second (in bursts of how many) one WebSocket may send.
     ``clock``: where every table's time comes from (``web/scheduler.py``; tests pass a ``ManualClock``).
     ``hosts``: the names the server answers to (``Host``; ``web/guard.served_names``; None: any).
+    ``limits``: how much one client may ask (``web/limits.Limits``; docs/SECURITY.md).
     """
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -56,7 +57,7 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
         store.wait_for_writes(SERVER_WAIT_MS)  # a write never stalls every table for long
         app.state.store = store  # the keeper's pages share it
         app.state.workers = workers = Workers()  # CPU-heavy work off the loop (web/workers.py)
-        tables = Tables(store, clock)
+        tables = Tables(store, clock, limits)
         app.state.tables = tables
         resumed = tables.resume()  # a restarted server goes on with every unfinished table
         if resumed:
@@ -70,7 +71,7 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
 
     app = FastAPI(title="sanma", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.db_path = str(db_path)
-    app.state.limits = (rate, burst)
+    app.state.ws_rates = (rate, burst)
     app.add_middleware(Guard, hosts=hosts)  # Host, Origin, JSON bodies: before any route
 
     # Every error is {"error": "..."} with its status; never a stack trace (issue 11 item 6).
@@ -125,15 +126,12 @@ def _error(e: TableError) -> JSON:
 def _api(app: FastAPI) -> None:
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSON:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            return JSON({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
         try:
-            body = json.loads(raw)
-        except ValueError:
-            return JSON({"error": "the request body must be JSON"}, status_code=400)
+            body = load_json(await request.body())  # its size was bounded as it came (web/guard.py)
+        except BadJSON as e:
+            return JSON({"error": str(e)}, status_code=400)
         try:
-            table, tokens = _tables(request).create(body)
+            table, tokens = _tables(request).create(body, client_of(request.client))
         except TableError as e:
             return _error(e)
         seats = [{"seat": s, "kind": k, "token": tok, "url": f"/t/{table.id}?token={tok}"}
@@ -185,7 +183,7 @@ def _api(app: FastAPI) -> None:
 
 def _socket(app: FastAPI, role: str) -> None:
     async def socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        await serve_socket(websocket, _tables(websocket), table_id, role, token, websocket.app.state.limits)
+        await serve_socket(websocket, _tables(websocket), table_id, role, token, websocket.app.state.ws_rates)
 
     app.add_api_websocket_route(f"/ws/tables/{{table_id}}/{role}", socket)
 

@@ -12,7 +12,6 @@ Bad input is a 400 ``{"error": ...}`` naming the field; a hand that is not a win
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from ..cli.score import FLAGS, flag_help, score_json, score_request
 from ..errors import NotAWinError, RulesError, SanmaError
 from ..rules import Rules
 from ..rules.loader import from_dict, parse_toml, to_dict
+from .guard import BadJSON, load_json
 
 router = APIRouter()
 
@@ -109,9 +109,9 @@ async def api_score(request: Request) -> JSONResponse:
     if len(raw) > MAX_BODY:
         return _error(413, f"request too large ({len(raw)} bytes; at most {MAX_BODY})")
     try:
-        body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        return _error(400, f"the request is not JSON: {e}")
+        body = load_json(raw)
+    except BadJSON as e:
+        return _error(400, str(e))
     try:
         rule_set, args = parse_request(body)
         hand, win = args.pop("hand"), args.pop("win")

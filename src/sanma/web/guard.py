@@ -8,7 +8,13 @@
   none): a page of another site, or another port of this machine, can neither write nor open a
   socket — 403 (a WebSocket is refused before it is accepted);
 * a body sent to a JSON endpoint without ``Content-Type: application/json`` — 415 (a form or a
-  ``text/plain`` POST, the kinds a page of another site may send without asking first).
+  ``text/plain`` POST, the kinds a page of another site may send without asking first);
+* a body larger than its endpoint's limit (:data:`BODY_LIMITS`) — 413, refused as soon as its
+  ``Content-Length`` says so or, while it streams, at the first byte over: never read whole.
+
+and it gives every answer the security headers (:func:`security_headers`): a Content-Security-
+Policy (scripts from this server only, no framing by another site), ``nosniff``, and no Referer
+(a seat page's address holds its token).
 
 ``JSON`` is every API answer: ``{"error": ...}`` or data, escaped to ASCII so that no stored text
 (an old database's name with a lone surrogate) can make an answer fail to encode.
@@ -35,6 +41,78 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 #: POSTs whose body is not JSON (a record's own text): every other POST under /api/ is JSON.
 RAW_BODIES = ("/api/replays",)
+#: The largest body each endpoint takes (bytes): an uploaded record, else a JSON request.
+BODY_LIMITS = {"/api/replays": 4 * 1024 * 1024}
+MAX_BODY = 128 * 1024
+MAX_DEPTH = 32  # nesting of a JSON request (a rule object is 3 deep)
+
+
+class BadJSON(ValueError):
+    """A request that is not the JSON it must be (the message says why)."""
+
+
+def load_json(raw: bytes | str, what: str = "the request body") -> Any:
+    """JSON text as data, refusing (``BadJSON``) what is not JSON, nested deeper than
+    :data:`MAX_DEPTH` (1,000 levels crashed the parser: a 500), or holding a lone surrogate (no
+    store can keep one).
+
+    >>> load_json('{"a": [1, "x"]}')
+    {'a': [1, 'x']}
+    >>> load_json("[" * 40 + "]" * 40)
+    Traceback (most recent call last):
+    ...
+    sanma.web.guard.BadJSON: the request body is nested more than 32 deep
+    """
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    depth = deepest = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise BadJSON(f"{what} is nested more than {MAX_DEPTH} deep")
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadJSON(f"{what} must be JSON") from None
+    if _has_surrogate(value):
+        raise BadJSON(f"{what} holds a lone surrogate (text that is not Unicode)")
+    return value
+
+
+def _has_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, dict):
+        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_surrogate(v) for v in value)
+    return False
+
+
+def security_headers(host: str) -> list[tuple[bytes, bytes]]:
+    """The headers of every answer: scripts only from this server (no inline script: what an
+    injected name could run), sockets only to it, no framing by any page (a seat page holds its
+    token), no MIME sniffing, and no Referer (the token would leave in it)."""
+    h = host.strip() or "localhost"
+    csp = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+           f"connect-src 'self' ws://{h} wss://{h}; frame-ancestors 'none'; base-uri 'none'; "
+           "form-action 'self'; object-src 'none'")
+    return [(b"content-security-policy", csp.encode("latin-1", "replace")),
+            (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+            (b"x-frame-options", b"DENY")]
 
 
 class JSON(JSONResponse):
@@ -103,14 +181,25 @@ class Guard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
         host = headers.get("host", "")
         refusal = self._refusal(scope, headers, host)
-        if refusal is None:
-            return await self.app(scope, receive, send)
-        status, message = refusal
-        if kind == "websocket":  # refused before it is accepted: the handshake fails (HTTP 403)
-            await send({"type": "websocket.close", "code": 4403, "reason": message[:120]})
+        if refusal is not None:
+            status, message = refusal
+            if kind == "websocket":  # refused before it is accepted: the handshake fails (HTTP 403)
+                await send({"type": "websocket.close", "code": 4403, "reason": message[:120]})
+                return None
+            await JSON({"error": message}, status_code=status)(scope, receive, _with_headers(send, host))
             return None
-        await JSON({"error": message}, status_code=status)(scope, receive, send)
-        return None
+        if kind == "websocket":
+            return await self.app(scope, receive, send)
+        extra = _with_headers(send, host)
+        if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
+            limit = BODY_LIMITS.get(scope.get("path", ""), MAX_BODY)
+            body = await _read_body(receive, headers, limit)
+            if body is None:
+                await JSON({"error": f"the request is larger than {limit} bytes"}, status_code=413)(
+                    scope, receive, extra)
+                return None
+            receive = _replay(body, receive)
+        return await self.app(scope, receive, extra)
 
     def _refusal(self, scope: Scope, headers: dict[str, str], host: str) -> tuple[int, str] | None:
         if self.hosts is not None and host_name(host) not in self.hosts:
@@ -130,4 +219,52 @@ class Guard:
         return None
 
 
-__all__ = ["JSON", "LOOPBACK", "Guard", "host_name", "lan_addresses", "served_names"]
+def _with_headers(send: Send, host: str) -> Send:
+    extra = security_headers(host)
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+
+    return wrapped
+
+
+async def _read_body(receive: Receive, headers: dict[str, str], limit: int) -> bytes | None:
+    """The whole body, or None as soon as it is known to be over ``limit`` bytes (what is left of
+    it is never read)."""
+    declared = headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":  # the client went away
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes, rest: Receive) -> Receive:
+    """The body read already, then the connection's own messages (its disconnect)."""
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await rest()
+
+    return receive
+
+
+__all__ = ["BODY_LIMITS", "JSON", "LOOPBACK", "MAX_BODY", "BadJSON", "Guard", "host_name", "lan_addresses",
+           "load_json", "security_headers", "served_names"]

@@ -31,7 +31,8 @@ from ..keeper.keeper import Keeper
 from ..rules.loader import from_dict, load_preset
 from ..store import Store, StoreBusy, StoreError, access, open_db
 from ..store.keeper import VersionConflict, session
-from .guard import JSON
+from .guard import JSON, BadJSON, load_json
+from .limits import client_of, over_rate
 
 STATIC = Path(__file__).parent / "static" / "keeper"
 MAX_BODY = 64 * 1024
@@ -129,9 +130,9 @@ async def _body(request: Request) -> dict[str, Any] | JSON:
     if len(raw) > MAX_BODY:
         return JSON({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
     try:
-        body = json.loads(raw or b"{}")
-    except ValueError:
-        return JSON({"error": "the request body must be JSON"}, status_code=400)
+        body = load_json(raw or b"{}")
+    except BadJSON as e:
+        return JSON({"error": str(e)}, status_code=400)
     if not isinstance(body, dict):
         return JSON({"error": "the request body must be a JSON object"}, status_code=400)
     return body
@@ -144,10 +145,13 @@ def _opt_str(body: dict[str, Any], key: str) -> str:
     return v
 
 
+MAX_INT = 10**9  # entry numbers, versions, changes: far beyond any session, far below SQLite's 2**63
+
+
 def _opt_int(body: dict[str, Any], key: str) -> int | None:
     v = body.get(key)
-    if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-        raise SanmaError(f"{key!r} must be a whole number")
+    if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_INT):
+        raise SanmaError(f"{key!r} must be a whole number from 0 to {MAX_INT}")
     return v
 
 
@@ -175,6 +179,9 @@ async def new_session(request: Request) -> JSON:
     body = await _body(request)
     if isinstance(body, JSON):
         return body
+    refused = over_rate(request, "sessions")
+    if refused is not None:
+        return JSON({"error": refused}, status_code=429)
 
     def act(k: Keeper, _: int) -> dict[str, Any]:
         spec = body.get("rules", "club")
@@ -227,6 +234,8 @@ async def fix_entry(request: Request, ref: str, hand_no: int) -> JSON:
     body = await _body(request)
     if isinstance(body, JSON):
         return body
+    if not 1 <= hand_no <= MAX_INT:  # 10**30 reached SQLite and answered 500 (issue 23 item 7)
+        return JSON({"error": f"no entry {hand_no}"}, status_code=404)
     entry = None if body.get("delete") is True else body.get("entry")
     if not (entry is None or isinstance(entry, dict)) or (entry is None and body.get("delete") is not True):
         return JSON({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
@@ -247,6 +256,12 @@ async def live(ws: WebSocket, ref: str) -> None:
     """The session's state now, then again whenever its version changes (live updates for every
     device at the table)."""
     await ws.accept()
+    tables = getattr(ws.app.state, "tables", None)
+    client = client_of(ws.client)
+    if tables is not None and not tables.sockets.open(client):
+        await ws.send_text(json.dumps({"error": "too many sockets open from one client: close some first"}))
+        await ws.close(code=4429)
+        return
     try:
         with _store(ws) as store:
             await _follow(ws, store, ref)
@@ -254,6 +269,9 @@ async def live(ws: WebSocket, ref: str) -> None:
         with contextlib.suppress(Exception):
             await ws.send_text(json.dumps({"error": str(e)}))
             await ws.close(code=1011)
+    finally:
+        if tables is not None:
+            tables.sockets.close(client)
 
 
 async def _follow(ws: WebSocket, store: Store, ref: str) -> None:

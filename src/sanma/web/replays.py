@@ -24,6 +24,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from ..formats import GameRecord, KyokuRecord, read_record
 from ..formats.record import DrawResult, RecordedWin
 from ..tiles import Tile, parse_tiles
+from .limits import over_rate
 from .workers import WorkerError
 
 router = APIRouter()
@@ -90,6 +91,9 @@ async def replay_page() -> FileResponse:
 @router.post("/api/replays")
 async def api_replay(request: Request) -> JSONResponse:
     """Read an uploaded record (the request body) into hands with every tile open."""
+    refused = over_rate(request, "uploads")
+    if refused is not None:
+        return JSONResponse({"error": refused}, status_code=429)
     raw = await request.body()
     if len(raw) > MAX_RECORD:
         return JSONResponse({"error": f"record too large ({len(raw)} bytes; at most {MAX_RECORD})"}, status_code=413)

@@ -109,7 +109,8 @@ class Prompt:
 class Timer:
     """A pending timer: at ``at`` (ms since the epoch), ``kind`` of ``seat`` (None: the table's).
     Kinds: ``window`` (the call window closes), ``pause`` (the result pause ends), ``clock`` (a
-    seat's decision runs out), ``think`` (a built-in bot decides)."""
+    seat's decision runs out), ``think`` (a built-in bot decides), ``abandon`` (the table ends:
+    everybody who plays from outside has been away too long)."""
 
     at: int
     kind: str
@@ -122,7 +123,8 @@ class Schedule:
     none); ``numbers``: each seat's last prompt id; ``window``: when the open call window closes;
     ``answers``: ``(seat, action index, how)`` given inside the window, applied when it closes;
     ``pause``: when the pause after a hand ends; ``ready``: the seats that dismissed that hand's
-    result."""
+    result; ``away``: since when nobody who must play from outside (a person, an external bot)
+    has been connected (the table is abandoned ``abandon_after`` later)."""
 
     prompts: tuple[Prompt | None, ...] = (None,) * SEATS
     numbers: tuple[int, ...] = (0,) * SEATS
@@ -130,11 +132,14 @@ class Schedule:
     answers: tuple[tuple[int, int, str], ...] = ()
     pause: int | None = None
     ready: frozenset[int] = field(default_factory=frozenset)
+    away: int | None = None  # since when every person (and external bot) of the table has been away
 
-    def timers(self, bots: frozenset[int] = frozenset()) -> list[Timer]:
+    def timers(self, bots: frozenset[int] = frozenset(), abandon_after: int | None = None) -> list[Timer]:
         """The pending timers, earliest first (``bots``: the seats of built-in bots, whose prompts
-        are think time rather than a clock)."""
+        are think time rather than a clock; ``abandon_after``: ms, the ``abandon`` timer)."""
         out: list[Timer] = []
+        if self.away is not None and abandon_after is not None:
+            out.append(Timer(self.away + abandon_after, "abandon"))
         if self.window is not None:
             out.append(Timer(self.window, "window"))
         if self.pause is not None:
@@ -150,14 +155,15 @@ class Schedule:
     def to_json(self) -> dict[str, Any]:
         return {"prompts": [None if p is None else p.to_json() for p in self.prompts],
                 "numbers": list(self.numbers), "window": self.window,
-                "answers": [list(a) for a in self.answers], "pause": self.pause, "ready": sorted(self.ready)}
+                "answers": [list(a) for a in self.answers], "pause": self.pause, "ready": sorted(self.ready),
+                "away": self.away}
 
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> Schedule:
         return Schedule(tuple(None if p is None else Prompt.from_json(p) for p in d["prompts"]),
                         tuple(int(n) for n in d["numbers"]), d["window"],
                         tuple((int(s), int(i), str(h)) for s, i, h in d["answers"]), d["pause"],
-                        frozenset(int(s) for s in d["ready"]))
+                        frozenset(int(s) for s in d["ready"]), d.get("away"))
 
 
 def open_prompt(pace: Pace, *, seat: int, number: int, now: int, bank: int, bot: bool,

@@ -36,6 +36,7 @@ from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
 from ..store import Store, StoreError, check_name, check_text
 from ..tiles import SEATS
+from .limits import Limits, Meter, Sockets
 from .scheduler import (
     DEFAULT_CLOCK,
     Clock,
@@ -333,15 +334,16 @@ class StoredTable:
     events: tuple[dict[str, Any], ...]
     wall_key: bytes | None = None
     finished: bool = True
+    abandoned: bool = False  # ended before its game did (everybody away): no record, no result
 
     @staticmethod
     def load(store: Store, table_id: str) -> StoredTable:
         row = store.conn.execute(
-            "SELECT rules_json, rules_name, seats, seed, seed_hash, clock, created_at, finished, wall_key "
+            "SELECT rules_json, rules_name, seats, seed, seed_hash, clock, created_at, finished, wall_key, game_id "
             "FROM web_tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             raise TableError(f"no table {table_id!r}", 404)
-        rules_json, rules_name, seats_json, seed, sh, clock, created, finished, key = row
+        rules_json, rules_name, seats_json, seed, sh, clock, created, finished, key, game_id = row
         if not finished:
             raise TableError(f"table {table_id!r} is still being played", 409)
         seats = json.loads(seats_json)
@@ -349,14 +351,22 @@ class StoredTable:
             "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (table_id,)))
         return StoredTable(table_id, from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name),
                            tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed, sh,
-                           json.loads(clock), created, events, bytes.fromhex(key) if key else None)
+                           json.loads(clock), created, events, bytes.fromhex(key) if key else None,
+                           abandoned=game_id is None and not (events and events[-1].get("type") == "end_game"))
 
     def public(self) -> dict[str, Any]:
         seats = [{"seat": s, "kind": k, "name": self.names[s], "connected": k in BOTS}
                  for s, k in enumerate(self.kinds)]
+        hands = sum(1 for e in self.events if e["type"] == "end_kyoku")
+        if self.abandoned:
+            scores = next((list(e["scores"]) for e in reversed(self.events) if "scores" in e), [])
+            out = _public(self, seats, scores, round_of(self.events), hands, None)
+            out.update(finished=True, abandoned=True, seed=self.seed)  # over: its walls may be checked
+            if self.wall_key is not None:
+                out["wall_key"] = self.wall_key.hex()
+            return out
         end = self.events[-1]
-        return _public(self, seats, list(end["scores"]), round_of(self.events),
-                       sum(1 for e in self.events if e["type"] == "end_kyoku"), settlement(self.rules, end))
+        return _public(self, seats, list(end["scores"]), round_of(self.events), hands, settlement(self.rules, end))
 
 
 class Table:
@@ -388,6 +398,11 @@ class Table:
         self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
         self.bots: dict[int, Bot] = self._new_bots()
         self.persons = frozenset(s for s, k in enumerate(self.kinds) if k == "human")
+        self.outside = frozenset(s for s, k in enumerate(self.kinds) if k in SEAT_KINDS)  # people, external bots
+        self.abandon_ms = round(tables.limits.abandon_after * 1000)
+        self.abandoned = False
+        self.watchers = 0  # spectators connected now
+        self.creator = "?"  # the client address that made it (caps per client; not stored)
         self.schedule = Schedule()
         self.seq = 0  # transitions applied: internal only, never sent
         self.actions = 0  # actions applied (each one a ``web_actions`` row)
@@ -502,7 +517,7 @@ class Table:
 
     def timers(self) -> list[Timer]:
         """Every pending timer (plain data, ms since the epoch)."""
-        return self.schedule.timers(frozenset(self.bots))
+        return self.schedule.timers(frozenset(self.bots), self.abandon_ms)
 
     # -- transitions -----------------------------------------------------------------------
     def start(self) -> None:
@@ -542,6 +557,26 @@ class Table:
                              "changed, try again", 503) from None
         self._settle(self.time.now())
 
+    def presence_changed(self) -> None:
+        """A connection came or went: the abandon timer starts when the last person (or external
+        bot) leaves and stops when one comes back."""
+        if not self._closed:
+            now = self.time.now()
+            self._sync(now)
+            self._arm(now)
+
+    def _abandon(self, now: int) -> None:
+        """Everybody who plays from outside has been away ``abandon_after``: the table ends, stored
+        as abandoned (issue 23 item 7: tables nobody plays never ended and every start rebuilt them)."""
+        try:
+            self.tables.abandon(self)
+        except Exception as e:  # not stored: tried again
+            raise TableError(f"the table could not be stored as abandoned: {e}", 503) from None
+        self.abandoned = True
+        self._notify()
+        self.tables.release(self)
+        self.close()
+
     def dismiss(self, seat: int) -> None:
         """The seat's person has read the hand's result (the next hand comes when every person has)."""
         s = self.schedule
@@ -568,9 +603,18 @@ class Table:
 
     def _next(self, now: int) -> tuple[int, Callable[[int], None]] | None:
         """The next transition and when it is due (``now`` when it can happen at once)."""
-        g, s = self.game, self.schedule
-        if g.done:
+        if self.game.done or self.abandoned:
             return None
+        due = self._next_move(now)
+        away = self.schedule.away
+        if away is not None:
+            end = away + self.abandon_ms
+            if due is None or end < due[0]:
+                return end, self._abandon
+        return due
+
+    def _next_move(self, now: int) -> tuple[int, Callable[[int], None]] | None:
+        g, s = self.game, self.schedule
         if g.held == "hand":
             if self.persons <= s.ready and self.persons:
                 return now, self._release
@@ -720,8 +764,11 @@ class Table:
                                             call=in_window)
                 self.prompt_legal[seat] = legal
                 self.answered[seat] = False
+        away = None
+        if self.outside and not any(self.connected[seat] for seat in self.outside):
+            away = s.away if s.away is not None else now
         self.schedule = Schedule(tuple(prompts), tuple(numbers), window, s.answers if window is not None else (),
-                                 pause, ready)
+                                 pause, ready, away)
 
     def _arm(self, now: int, retry: int | None = None) -> None:
         if self._wakeup is not None:
@@ -786,15 +833,27 @@ def _seconds(banks: Sequence[int]) -> list[float]:
 class Tables:
     """The server's tables over one ``Store``."""
 
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, limits: Limits | None = None) -> None:
         self.store = store
         self.clock: Clock = clock if clock is not None else SystemClock()
+        self.limits = limits if limits is not None else Limits()
+        self.meter = Meter(self.limits, lambda: self.clock.now() / 1000)
         self.running: dict[str, Table] = {}
         self.broken: dict[str, str] = {}  # unfinished tables that could not be resumed: why
+        self.sockets = Sockets(self.limits)  # open WebSockets per client address (tables' and the keeper's)
 
     # -- creating and finding --------------------------------------------------------------
-    def create(self, body: Any) -> tuple[Table, list[str]]:
+    def create(self, body: Any, client: str = "?") -> tuple[Table, list[str]]:
+        """A new table for ``client`` (its address: the caps and rates are per client)."""
         settings = parse_settings(body)
+        lim = self.limits
+        if len(self.running) >= lim.tables:
+            raise TableError(f"this server runs as many tables as it may ({lim.tables}); try again later", 503)
+        if sum(1 for t in self.running.values() if t.creator == client) >= lim.tables_per_client:
+            raise TableError(f"you already run {lim.tables_per_client} unfinished tables here (the most one "
+                             "client may); finish one first", 429)
+        if not self.meter.allow(client, "tables"):
+            raise TableError(f"more than {lim.tables_per_minute:g} new tables a minute; wait a little", 429)
         table_id = secrets.token_urlsafe(9)
         while table_id.startswith("-"):  # an id is a command-line argument too (sanma verify --db DB ID)
             table_id = secrets.token_urlsafe(9)
@@ -802,6 +861,7 @@ class Tables:
         toggles = [dict(DEFAULT_TOGGLES) for _ in range(SEATS)]
         banks = [settings.clock["bank"]] * SEATS
         table = Table(self, table_id, settings, [_token_hash(t) for t in tokens], toggles, banks, _now())
+        table.creator = client
         seats = [{"kind": k, "name": n, "token_sha256": th}
                  for k, n, th in zip(settings.kinds, settings.names, table.token_hashes, strict=True)]
         with self.store.transaction():
@@ -868,6 +928,8 @@ class Tables:
                 end = json.loads(last[0]) if last is not None else {}
                 if end.get("type") == "end_game":
                     entry["scores"] = list(end["scores"])
+                else:
+                    entry["abandoned"] = True
             out.append(entry)
         return out
 
@@ -877,6 +939,8 @@ class Tables:
         if not table.finished:
             raise TableError(f"table {table_id!r} is still being played: its record exists after the game", 409)
         stored = table if isinstance(table, StoredTable) else StoredTable.load(self.store, table_id)
+        if stored.abandoned:
+            raise TableError(f"table {table_id!r} was abandoned before its game ended: it has no record", 409)
         return stored, list(stored.events)
 
     def release(self, table: Table) -> None:
@@ -909,6 +973,11 @@ class Tables:
         A rebuilt table releases again wherever the stored events go on (``_load``)."""
         with self.store.transaction():
             self._insert_events(table.id, start, new_events)
+
+    def abandon(self, table: Table) -> None:
+        """Stored as abandoned: ended, with no game (``finished`` and no ``game_id``): not resumed."""
+        with self.store.transaction():
+            self.store.conn.execute("UPDATE web_tables SET finished = 1 WHERE id = ? AND finished = 0", (table.id,))
 
     def persist_settings(self, table: Table) -> None:
         with self.store.transaction():
@@ -970,6 +1039,7 @@ class Tables:
         actions, stored_events, finished = self.stored(table_id)
         table.replay(actions, stored_events, bots_decide=not finished)
         g = table.game
+        table.abandoned = finished and not g.done
         if g.done and not finished:  # stopped after the last action, before it was marked finished
             self.finish(table)
             finished = True

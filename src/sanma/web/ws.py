@@ -19,6 +19,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
 from ..game.view import mask_event, public_events, seat_view, spectator_view
+from .guard import BadJSON, load_json
+from .limits import client_of
 from .scheduler import Prompt
 from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
@@ -168,6 +170,10 @@ class PageConnection(Connection):
             self.ended = True
             key = {"wall_key": table.wall_key.hex()} if table.wall_key is not None else {}
             self.send({"type": "game_result", "result": game_result(g), "seed": table.seed, **key})
+        elif table.abandoned and not self.ended:
+            self.ended = True
+            self.send({"type": "abandoned", "message": "everybody who plays at this table was away too long: "
+                                                       "the table ended, and it has no record"})
 
     def _send_prompt(self, prompt: Prompt) -> None:
         t, s = self.table, prompt.seat
@@ -187,9 +193,9 @@ class PageConnection(Connection):
     def handle(self, raw: str) -> None:
         """One client message: act, toggle or ping; anything else is refused with a reason."""
         try:
-            msg = json.loads(raw)
-        except ValueError:
-            return self.error("malformed", "a message must be one JSON object")
+            msg = load_json(raw, "a message")
+        except BadJSON as e:
+            return self.error("malformed", f"{e}; a message is one JSON object")
         if not isinstance(msg, dict):
             return self.error("malformed", "a message must be one JSON object")
         kind = msg.get("type")
@@ -299,8 +305,8 @@ class MjaiConnection(Connection):
             return  # the answer to a frame the clock already decided: dropped
         self.answered = self.asked
         try:
-            msg = json.loads(raw)
-        except ValueError:
+            msg = load_json(raw, "an answer")
+        except BadJSON:
             msg = None
         legal = t.prompt_legal[s]
         if not legal:
@@ -362,10 +368,25 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
                        limits: tuple[float, float] = (RATE, BURST)) -> None:
     """Accept, check the table and token, then run the connection until it closes."""
     await ws.accept()
+    client = client_of(ws.client)
+    if not tables.sockets.open(client):
+        return await _refuse(ws, role, "too_many", f"more than {tables.limits.sockets_per_client} sockets open "
+                                                   "from one client: close some first", 4429)
+    try:
+        await _serve(ws, tables, table_id, role, token, limits)
+    finally:
+        tables.sockets.close(client)
+
+
+async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token: str | None,
+                 limits: tuple[float, float]) -> None:
     try:
         table = tables.get(table_id)
     except TableError as e:
         return await _refuse(ws, role, "no_such_table", str(e), 4404)
+    if role == "watch" and table.watchers >= tables.limits.watchers_per_table:
+        return await _refuse(ws, role, "too_many", f"this table has {tables.limits.watchers_per_table} "
+                                                   "spectators already (the most it takes)", 4429)
     seat: int | None = None
     if role != "watch":
         seat = table.seat_of_token(token)
@@ -409,6 +430,9 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
                 conn.handle(raw)
             except TableError as e:
                 conn.send(_error(role, "refused", str(e)))
+            except Exception:  # a bug must not close the socket with a traceback: said, logged
+                log.exception("table %s: a message could not be handled", table.id)
+                conn.send(_error(role, "internal", "the server could not handle this message"))
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
@@ -439,9 +463,12 @@ def join(conn: Connection) -> None:
         conn.hello()
     if conn.seat is not None:
         table.connected[conn.seat] += 1
+    else:
+        table.watchers += 1
     table.listeners.add(conn.update)
     conn.update(table)
     _presence(table)
+    table.presence_changed()
 
 
 def leave(conn: Connection) -> None:
@@ -449,7 +476,10 @@ def leave(conn: Connection) -> None:
     table.listeners.discard(conn.update)
     if conn.seat is not None:
         table.connected[conn.seat] -= 1
+    else:
+        table.watchers -= 1
     _presence(table)
+    table.presence_changed()
 
 
 def _error(role: str, code: str, message: str) -> Any:
@@ -459,8 +489,11 @@ def _error(role: str, code: str, message: str) -> Any:
 
 
 def _too_large(conn: Connection) -> None:
-    conn.send(_error("mjai" if isinstance(conn, MjaiConnection) else "play", "too_large",
-                     f"a message may be at most {MAX_FRAME} bytes"))
+    why = f"a message may be at most {MAX_FRAME} bytes"
+    if isinstance(conn, MjaiConnection):  # it was meant as an answer: the bot is asked again, never left waiting
+        conn.refused(why)
+    else:
+        conn.send(_error("play", "too_large", why))
 
 
 def _presence(table: Table) -> None:
