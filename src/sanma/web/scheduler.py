@@ -9,7 +9,8 @@ A served table waits for time in five ways, and this module is the one home of a
 * the **result pause** between hands: the next hand is dealt when every person at the table has
   dismissed the hand's result or the pause has passed (issue 18);
 * a built-in bot's **think time** on its turn (issue 18);
-* (the end of an abandoned table is the runner's: ``web/tables.py``).
+* the end of an abandoned table: every person and external bot away ``abandon_after``
+  (``Schedule.away``; the limit is the server's, ``web/limits.py``).
 
 Every pending timer is a value with an absolute time in **milliseconds since the epoch**
 (:class:`Prompt`, :class:`Schedule`, :class:`Timer`), so a table's whole schedule is plain data
