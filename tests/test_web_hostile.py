@@ -73,7 +73,8 @@ def test_each_bad_message_is_refused_and_changes_nothing(client: TestClient) -> 
             assert err["message"] and "Traceback" not in err["message"]
             assert _state(client, tid) == before, msg
         # a seat can only play its own prompt's actions: the id indexes its own legal actions
-        dealer.send_json({"type": "action", "prompt": prompt["prompt"], "id": prompt["actions"][0]["id"]})
+        discard = next(a for a in prompt["actions"] if a["type"] == "dahai")
+        dealer.send_json({"type": "action", "prompt": prompt["prompt"], "id": discard["id"]})
         view = _until(dealer, "view")
         assert view["events"][-1]["type"] == "dahai" and view["prompt"] is None and _state(client, tid) > before
 
