@@ -240,7 +240,8 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
     errors: list[str] = []
     with running_server(tmp_path / "db.sqlite") as base:
         # seed 1: with this player's way of playing the game goes the distance (no one busts)
-        t = create_table(base, ["human", "defensive", "efficient"], seed=1, clock={"move": 600, "bank": 60})
+        t = create_table(base, ["human", "defensive", "efficient"], seed=1,
+                         clock={"move": 600, "bank": 60, "call": 0})  # no 2 s call window: a quick hanchan
         page = new_page(browser, errors)
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
