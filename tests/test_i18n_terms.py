@@ -27,9 +27,9 @@ from sanma.i18n.terms import BY_KEY, LIMIT, TERMS, draw_key, limit_prefix
 from sanma.keeper.entries import ABORT_KINDS as KEEPER_ABORTS
 from sanma.keeper.entries import PENALTY_KINDS
 from sanma.rules.schema import RULE_FIELDS, STANDARD_YAKU_HAN, STANDARD_YAKUMAN, Rules
+from shared_data import data_path, missing
 
 SRC = Path(sanma.__file__).resolve().parent
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 PRESETS = ("club", "online", "official", "kansai", "tenhou", "majsoul")
 
@@ -66,12 +66,13 @@ def test_every_yaku_and_limit_the_scorer_names_has_a_term() -> None:
     assert {t.key for t in LIMIT} >= {"mangan", "haneman", "baiman", "sanbaiman", "yakuman", "kazoe"}
 
 
-@pytest.mark.skipif(not vectors.CASES, reason="shared vectors missing")
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_line_of_real_scores_is_in_words(preset: str) -> None:
     """The 402 RiichiEnv hands scored under each preset: every yaku line, fu line and limit has a
     term in both languages (no underscore left, as an unnamed line would show)."""
     rules = Rules.preset(preset)
+    if not vectors.CASES:
+        missing("the RiichiEnv vectors")
     for v in vectors.CASES:
         try:
             s = vectors.score_of(v, rules)
@@ -154,7 +155,8 @@ def _record_words() -> tuple[set[str], set[str]]:
     """Every yaku name and every draw name in the real JSON records of shared/data."""
     yaku: set[str] = set()
     draws: set[str] = set()
-    for path in sorted(DATA.rglob("*.json")) + sorted(DATA.rglob("*.jsonl")):
+    data = data_path()
+    for path in sorted(data.rglob("*.json")) + sorted(data.rglob("*.jsonl")):
         text = path.read_text(encoding="utf-8")
         yaku |= set(re.findall(r'"([^"(]+)\((?:\d+飜|役満|\d*倍役満)\)"', text))
         yaku |= set(re.findall(r'"name": ?"([^"]+)"', text))
@@ -163,7 +165,6 @@ def _record_words() -> tuple[set[str], set[str]]:
     return yaku, draws
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="shared data missing")
 def test_every_name_in_the_real_records_is_a_spelling() -> None:
     yaku, draws = _record_words()
     assert len(yaku) > 20

@@ -359,3 +359,112 @@ def test_phone_page_enters_a_winning_tile_mixed_into_the_hand_under_the_official
         (saved,) = Keeper(store).state(1)["hands"]
     assert saved["entry"]["wins"][0]["win"] == "mixed" and "1 han 30 fu" in saved["summary"]
     assert not errors, errors
+
+
+def _at_once(pages: list[Any], selector: str) -> None:
+    """Click ``selector`` on every page at the same moment (one shared browser clock, 300 ms ahead)."""
+    at = pages[0].evaluate("() => Date.now() + 300")
+    for page in pages:
+        page.evaluate("([sel, at]) => setTimeout(() => document.querySelector(sel).click(), at - Date.now())",
+                      [selector, at])
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path) -> None:
+    """Issue 19 item 1 (MahjongPantheon's #863/#790 in a new form): two phones on one session.
+    Both enter the same hand at the same moment: exactly one entry is stored and the other phone
+    is told which entry it is, who entered it and when; Save again there stores nothing more.
+    Then one after the other: phone B is filling in a draw (ticks made) when phone A saves that
+    hand; B's ticks survive the live update and B is told what was entered under it; B's Save is
+    refused, twice; B turns its form into a correction of A's entry instead."""
+    from playwright.sync_api import sync_playwright
+
+    from sanma.keeper.keeper import Keeper
+    from sanma.rules.schema import Rules
+    from sanma.store import open_db
+
+    db = tmp_path / "k.sqlite"
+    with open_db(db) as store:
+        Keeper(store).new(Rules.preset("club"), ["Aki", "Ben", "Chie"])
+
+    def stored() -> dict[str, Any]:
+        with open_db(db) as store:
+            return Keeper(store).state(1)
+
+    errors: list[str] = []
+    with _serving(db) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            phones = [browser.new_page(viewport={"width": 390, "height": 844}) for _ in range(2)]
+            for name, page in zip(("phone A", "phone B"), phones, strict=True):
+                page.set_default_timeout(15_000)
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(f"{base}/keeper/1")
+                page.wait_for_selector("#scores tr[data-person='Aki']")
+                page.fill("#author", name)
+                page.dispatch_event("#author", "change")
+                # the same hand on both: Aki rons Ben, 2 han 30 fu
+                page.select_option("#kind", "ron")
+                page.select_option("#winner", "Aki")
+                page.select_option("#from", "Ben")
+                page.fill("#han", "2")
+                page.fill("#fu", "30")
+            a, b = phones
+            # 1. both at the same moment
+            with a.expect_response(lambda r: r.url.endswith("/entries")) as ra, \
+                    b.expect_response(lambda r: r.url.endswith("/entries")) as rb:
+                _at_once(phones, "#save")
+            statuses = [ra.value.status, rb.value.status]
+            assert sorted(statuses) == [200, 409], statuses
+            told = phones[statuses.index(409)]
+            first = "phone A" if statuses[0] == 200 else "phone B"
+            told.wait_for_selector("#error:has-text('E1 of game 1 already has a result: #1')")
+            assert f"entered by {first} at" in (told.text_content("#error") or "")
+            assert told.is_visible("#conflict-fix")
+            assert told.text_content("#conflict-fix") == "Correct #1 with this form"
+            s = stored()
+            assert s["version"] == 1 and len(s["hands"]) == 1
+            # a retry after the refusal stores nothing more
+            with told.expect_response(lambda r: r.url.endswith("/entries")) as again:
+                told.click("#save")
+            assert again.value.status == 409 and stored()["version"] == 1
+            told.click("#conflict-discard")
+            for page in phones:
+                page.wait_for_selector("#state-version:has-text('1')")
+            # 2. one after the other: B ticks a draw's riichi and tenpai, then A saves the same hand
+            b.select_option("#kind", "draw")
+            b.check("#tenpai input[value='Aki']")
+            b.check("#tenpai input[value='Chie']")
+            b.check("#riichi input[value='Chie']")
+            a.select_option("#kind", "draw")
+            a.check("#tenpai input[value='Aki']")
+            a.check("#tenpai input[value='Chie']")
+            a.click("#save")
+            a.wait_for_selector("#state-version:has-text('2')")
+            b.wait_for_selector("#state-version:has-text('2')")  # B's live update
+            b.wait_for_selector("#form-note:has-text('#2')")
+            assert "phone A" in (b.text_content("#form-note") or "")
+            assert b.input_value("#kind") == "draw"  # what B typed survived the update
+            assert [b.is_checked(f"#tenpai input[value='{x}']") for x in ("Aki", "Ben", "Chie")] == [True, False, True]
+            assert b.is_checked("#riichi input[value='Chie']")
+            b.screenshot(path=str(tmp_path / "keeper-two-phones.png"), full_page=True)
+            for _ in range(2):  # refused, and refused again: nothing stored
+                with b.expect_response(lambda r: r.url.endswith("/entries")) as rb2:
+                    b.click("#save")
+                assert rb2.value.status == 409
+                b.wait_for_selector("#error:has-text('already has a result: #2')")
+            s = stored()
+            assert s["version"] == 2 and [h["kind"] for h in s["hands"]] == ["win", "draw"]
+            assert s["hands"][1]["entry"].get("riichi", []) == []
+            # B's form (with Chie's riichi) becomes the correction of #2
+            b.click("#conflict-fix")
+            b.wait_for_selector("#form-title:has-text('Correct entry #2')")
+            b.click("#save")
+            b.wait_for_selector("#state-version:has-text('3')")
+            a.wait_for_selector("#state-version:has-text('3')")
+            s = stored()
+            assert len(s["hands"]) == 2 and s["hands"][1]["entry"]["riichi"] == ["Chie"]
+            assert [c["kind"] for c in Keeper(open_db(db)).log(1)] == ["add", "add", "fix"]
+        finally:
+            browser.close()
+    assert not errors, errors

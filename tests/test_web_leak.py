@@ -16,6 +16,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+import sanma.web.tables as web_tables
 import sanma.web.ws as web_ws
 from sanma.store import open_db
 from sanma.web.scheduler import ManualClock
@@ -174,7 +175,7 @@ def test_the_checker_fires_on_a_view_naming_another_seat_deciding_on_a_call() ->
         LeakChecker.check_to_move(None, {"turn": 1, "to_move": [2]})
 
 
-def test_no_side_channel_in_counters_batching_or_timing_on_the_injected_clock() -> None:
+def test_no_side_channel_in_counters_batching_or_timing_on_the_injected_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 23 item 1, 'No side channel', over a whole game on the injected clock, through the
     protocol's own connection classes: a person (who answers after 0-3 s, sometimes past a call
     window, and dismisses each result after 0-8 s), an external mjai bot and a built-in bot, with a
@@ -183,6 +184,7 @@ def test_no_side_channel_in_counters_batching_or_timing_on_the_injected_clock() 
     counter, a view stops after every discard, the next event comes exactly 2 s after every
     discard (whoever was asked, whatever they answered, however fast), a hand's end lasts until
     the person dismissed it or 5 s passed, and the bot's moves come 1 s after its turn."""
+    monkeypatch.setattr(web_tables, "wall_key_for", lambda kinds: b"k" * 32)  # the same game every run
     clock = ManualClock()
     tables = Tables(open_db(":memory:"), clock)
     table, _ = tables.create({"rules": RULES, "seats": ["human", "mjai", "efficient"], "seed": SEED,
@@ -257,7 +259,7 @@ def test_no_side_channel_in_counters_batching_or_timing_on_the_injected_clock() 
               and events[i - 1]["type"] in ("tsumo", "pon") and events[i - 1]["actor"] == 2]
     assert thinks and all(at[i] - at[i - 1] == 1000 for i in thinks)
     prompts = [(t, m) for t, m in person.sent.log if m["type"] == "prompt"]
-    assert len(prompts) > 40
+    assert len(prompts) > 30
     for t, m in prompts:  # the clock starts when the prompt is sent; a call's runs to the window's end
         call = any(a["type"] == "none" for a in m["actions"])
         assert m["clock"]["window"] if call else "window" not in m["clock"]

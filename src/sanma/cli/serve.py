@@ -1,21 +1,20 @@
-"""``sanma serve [--host 127.0.0.1] [--port 8000] [--db PATH]``: the browser table."""
+"""``sanma serve [--host 127.0.0.1] [--port 8000] [--db PATH|URL]``: the browser table."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from .common import cli_errors
+from .common import DB_WHERE, cli_errors
 
 
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")]
     = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
-    db: Annotated[Path | None, typer.Option("--db", help="SQLite database of the tables and their games. "
-                                            "Default: $SANMA_DB, else ./sanma.sqlite.")] = None,
+    db: Annotated[str | None, typer.Option("--db", help=f"The database of the tables and their games: {DB_WHERE}. "
+                                           "Default: $SANMA_DB, else ./sanma.sqlite.")] = None,
     allowed_host: Annotated[list[str] | None, typer.Option(
         "--allowed-host", help="Another name the server answers to (a DNS name, a proxy's; repeatable). "
         "By default: the names of --host (on 0.0.0.0: this machine's name and LAN addresses).")] = None,
@@ -43,29 +42,35 @@ def serve(
     import uvicorn
 
     from ..errors import SanmaError
-    from ..store import default_db_path, open_db
+    from ..store import default_db_path, display, open_db
+    from ..store.lock import acquire_server_lock
     from ..web import create_app
     from ..web.guard import LOOPBACK, host_name, served_names
     from ..web.limits import Limits
 
     with cli_errors():
-        path = db if db is not None else default_db_path()
-        open_db(path).close()  # a database that cannot be used is a one-line error, before the server starts
-        names = served_names(host, allowed_host or ())
         try:
             limits = Limits.parse(limit)
         except ValueError as e:
             raise SanmaError(str(e)) from None
-        app = create_app(path, hosts=names, limits=limits)
+        names = served_names(host, allowed_host or ())
+        path = str(db if db is not None else default_db_path())
         shown = f"[{host}]" if ":" in host else host
-        typer.echo(f"sanma: serving http://{shown}:{port}/ (database {path}); Ctrl-C stops", err=True)
-        lan = [n for n in names if n not in LOOPBACK and n[:1].isdigit()]
-        if host_name(host) in ("0.0.0.0", "::") and lan:
-            typer.echo("sanma: phones on this network open " + "  ".join(f"http://{a}:{port}/" for a in lan),
-                       err=True)
-        # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
-                    proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips or "")
+        # one server per SQLite file: a second one is refused here, in one line (store/lock.py)
+        lock = acquire_server_lock(path, f"http://{shown}:{port}/")
+        try:
+            open_db(path).close()  # a database that cannot be used is a one-line error, before the server starts
+        except BaseException:
+            lock.release()
+            raise
+        app = create_app(path, server_lock=lock, hosts=names, limits=limits)
+    typer.echo(f"sanma: serving http://{shown}:{port}/ (database {display(path)}); Ctrl-C stops", err=True)
+    lan = [n for n in names if n not in LOOPBACK and n[:1].isdigit()]
+    if host_name(host) in ("0.0.0.0", "::") and lan:
+        typer.echo("sanma: phones on this network open " + "  ".join(f"http://{a}:{port}/" for a in lan), err=True)
+    # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+                proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips or "")
 
 
 def register(app: typer.Typer) -> None:

@@ -2,7 +2,9 @@
 
 Every command takes ``--db PATH`` and ``--json`` (the session's state after the command); a
 refused command exits 2 with a message and changes nothing. Writing commands also take
-``--author``, ``--reason``, ``--client-id`` (the same id twice is stored once),
+``--author``, ``--reason``, ``--client-id`` (the same id twice is stored once; without it one is
+derived from the session, the hand and the entry, so a command run twice is stored once, and
+``--again`` says the same outcome really happened again),
 ``--expect-version`` (refused if someone else changed the session since) and ``--preview``
 (show every payment, save nothing).
 """
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import RULES_HELP, cli_errors
+from .common import DB_WHERE, RULES_HELP, cli_errors
 
 if TYPE_CHECKING:
     from ..keeper.keeper import Keeper
@@ -36,13 +38,17 @@ def register(app: typer.Typer) -> None:
     app.add_typer(table_app, name="table")
 
 
-Db = Annotated[str | None, typer.Option("--db", help="The SQLite database (default $SANMA_DB or ./sanma.sqlite).")]
+Db = Annotated[str | None, typer.Option("--db", help=f"The database: {DB_WHERE} (default $SANMA_DB or "
+                                                    "./sanma.sqlite).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the session's state as one JSON object.")]
 Author = Annotated[str, typer.Option(help="Who makes this entry (kept in the log).")]
 Reason = Annotated[str, typer.Option(help="Why (kept in the log; for corrections and penalties).")]
 ClientId = Annotated[str | None, typer.Option("--client-id", help="An id for this entry: sent twice, stored once.")]
 Expect = Annotated[int | None, typer.Option("--expect-version", help="Refuse unless the session is at this version.")]
 Preview = Annotated[bool, typer.Option("--preview", "--dry-run", help="Show every payment; save nothing.")]
+Again = Annotated[bool, typer.Option(
+    "--again", help="The same entry as the one just stored really happened again (else the command run twice "
+                    "is stored once).")]
 Names = Annotated[str | None, typer.Option(help="Comma-separated names.")]
 
 
@@ -76,7 +82,10 @@ def _print(state: dict[str, Any], as_json: bool, note: str = "") -> None:
 def _write(db: str | None, as_json: bool, action: Callable[[Keeper], dict[str, Any]]) -> None:
     with cli_errors(), _session(db) as k:
         state = action(k)
-    _print(state, as_json, "preview — nothing saved" if state.get("preview") else "")
+    note = ("preview — nothing saved" if state.get("preview") else
+            "already stored (the same command for the same hand): nothing saved; if it really happened again, "
+            "run it with --again" if state.get("duplicate") else "")
+    _print(state, as_json, note)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -208,7 +217,7 @@ def hand_cmd(
     pao: Annotated[str | None, typer.Option(help="Who is liable (pao).")] = None,
     entry_json: Annotated[str | None, typer.Option("--entry-json", help="The whole entry as JSON.")] = None,
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
-    expect_version: Expect = None, preview: Preview = False,
+    expect_version: Expect = None, preview: Preview = False, again: Again = False,
 ) -> None:
     """Enter a win. Examples:
     sanma table hand 1 --ron Aki --from Ben --han 3 --fu 40 --riichi Aki;
@@ -221,7 +230,7 @@ def hand_cmd(
         entry = _hand_command(session, ron, tsumo, from_, hand, win, melds, han, fu, yakuman, yaku, ura_han, closed,
                               flags, dora, ura, kita, flowers, riichi, pao, entry_json)
         return k.add(session, entry, author=author, reason=reason, client_id=client_id,
-                     expected_version=expect_version, preview=preview)
+                     expected_version=expect_version, preview=preview, derive_id=True, again=again)
 
     _write(db, as_json, act)
 
@@ -231,12 +240,13 @@ def draw_cmd(
     session: Annotated[int, typer.Argument(help="The session id.")],
     tenpai: Names = None, riichi: Names = None, nagashi: Names = None,
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
-    expect_version: Expect = None, preview: Preview = False,
+    expect_version: Expect = None, preview: Preview = False, again: Again = False,
 ) -> None:
     """Enter an exhaustive draw. Example: sanma table draw 1 --tenpai Aki,Chie --riichi Aki"""
     entry = {"kind": "draw", "tenpai": _names(tenpai), "riichi": _names(riichi), "nagashi": _names(nagashi)}
     _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
-                                        expected_version=expect_version, preview=preview))
+                                        expected_version=expect_version, preview=preview, derive_id=True,
+                                        again=again))
 
 
 @table_app.command("abort")
@@ -246,12 +256,13 @@ def abort_cmd(
                                            "(P79: club) with --riichi P.")],
     riichi: Names = None,
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
-    expect_version: Expect = None, preview: Preview = False,
+    expect_version: Expect = None, preview: Preview = False, again: Again = False,
 ) -> None:
     """Enter an abortive draw. Example: sanma table abort 1 --kind kyuushu"""
     entry = {"kind": "abort", "abort": kind, "riichi": _names(riichi)}
     _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
-                                        expected_version=expect_version, preview=preview))
+                                        expected_version=expect_version, preview=preview, derive_id=True,
+                                        again=again))
 
 
 @table_app.command("chombo")
@@ -259,12 +270,13 @@ def chombo_cmd(
     session: Annotated[int, typer.Argument(help="The session id.")],
     who: Annotated[str, typer.Option(help="The offender (comma-separated when several in one hand).")],
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
-    expect_version: Expect = None, preview: Preview = False,
+    expect_version: Expect = None, preview: Preview = False, again: Again = False,
 ) -> None:
     """Enter a chombo, settled as the rules say (P100-P101). Example: sanma table chombo 1 --who Ben --reason 誤ロン"""
     entry = {"kind": "chombo", "who": _names(who), "reason": reason}
     _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
-                                        expected_version=expect_version, preview=preview))
+                                        expected_version=expect_version, preview=preview, derive_id=True,
+                                        again=again))
 
 
 @table_app.command("penalty")
@@ -277,13 +289,14 @@ def penalty_cmd(
     points: Annotated[int, typer.Option(help="A free penalty: points the person pays (to the others).")] = 0,
     chips: Annotated[int, typer.Option(help="A free penalty: chips the person pays (to the others).")] = 0,
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
-    expect_version: Expect = None, preview: Preview = False,
+    expect_version: Expect = None, preview: Preview = False, again: Again = False,
 ) -> None:
     """Enter a mistake at the table, costed by the rules (P102-P106).
     Example: sanma table penalty 1 --who Ben --kind false_call"""
     entry = {"kind": "penalty", "who": who, "penalty": kind, "reason": reason, "points": points, "chips": chips}
     _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
-                                        expected_version=expect_version, preview=preview))
+                                        expected_version=expect_version, preview=preview, derive_id=True,
+                                        again=again))
 
 
 @table_app.command("seat")
@@ -292,14 +305,14 @@ def seat_cmd(
     draw: Annotated[str | None, typer.Option(help="A new seat draw: who drew East, South, West, North.")] = None,
     dealer: Annotated[str | None, typer.Option(help="The first dealer the dice chose for the coming game.")] = None,
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
-    expect_version: Expect = None,
+    expect_version: Expect = None, again: Again = False,
 ) -> None:
     """Before a game: a new seat draw (P126, every four games) and/or the first dealer."""
     entry: dict[str, Any] = {"kind": "seating", "draw": _names(draw)}
     if dealer:
         entry["dealer"] = dealer
     _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
-                                        expected_version=expect_version))
+                                        expected_version=expect_version, derive_id=True, again=again))
 
 
 @table_app.command("final")
@@ -308,13 +321,13 @@ def final_cmd(
     scores: Annotated[str, typer.Option(help="Final scores, e.g. Aki=31000,Ben=9000,Chie=5000.")],
     chips: Annotated[str | None, typer.Option(help="Chips won in the game, e.g. Aki=6,Ben=-3,Chie=-3.")] = None,
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
-    expect_version: Expect = None, preview: Preview = False,
+    expect_version: Expect = None, preview: Preview = False, again: Again = False,
 ) -> None:
     """Enter one game by its final scores only."""
     def act(k: Keeper) -> dict[str, Any]:  # the pairs are parsed inside _write: a bad one is a clean error
         entry = {"kind": "final", "scores": _pairs(scores, "--scores"), "chips": _pairs(chips, "--chips")}
         return k.add(session, entry, author=author, reason=reason, client_id=client_id,
-                     expected_version=expect_version, preview=preview)
+                     expected_version=expect_version, preview=preview, derive_id=True, again=again)
 
     _write(db, as_json, act)
 
@@ -400,7 +413,7 @@ def fix_cmd(
             entry = _hand_command(session, ron, tsumo, from_, hand, win, melds, han, fu, yakuman, yaku, ura_han,
                                   closed, flags, dora, ura, kita, flowers, riichi, pao, entry_json)
         return k.fix(session, hand_no, entry, author=author, reason=reason, client_id=client_id,
-                     expected_version=expect_version, preview=preview)
+                     expected_version=expect_version, preview=preview, derive_id=True)
 
     _write(db, as_json, act)
 
@@ -552,7 +565,8 @@ def backup_cmd(
     out: Annotated[str, typer.Argument(help="The copy to write (must not exist).")],
     db: Db = None,
 ) -> None:
-    """A consistent copy of a live database (SQLite's backup API)."""
+    """A consistent copy of a live database, as a new SQLite file (SQLite's backup API; a PostgreSQL
+    database is copied from one snapshot, as sanma db copy does)."""
     from ..store import open_db
     from ..store.keeper import backup
 

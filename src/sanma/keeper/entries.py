@@ -44,6 +44,21 @@ class KeeperError(SanmaError):
     """An entry or a command the score keeper refuses; the message says what and where."""
 
 
+class EntryConflict(KeeperError):
+    """An entry made on a form opened at an older version of the session that would store a hand
+    twice, or correct an entry someone else changed meanwhile (issue 19 item 1). ``conflict``
+    names the entry in the way: its number, hand, summary, who entered it and when."""
+
+    def __init__(self, message: str, conflict: Mapping[str, Any]) -> None:
+        super().__init__(message)
+        self.conflict = dict(conflict)
+
+
+#: The entry kinds that are a hand's result and close the hand in play (a chombo, a penalty or a
+#: seating does not): a second result for one hand is refused (issue 19 item 1).
+RESULT_KINDS = ("win", "draw", "abort", "final")
+
+
 def _name(v: Any, where: str) -> str:
     if not isinstance(v, str) or not v.strip() or len(v) > MAX_NAME or any(c in v for c in ",\n\r\t\x00"):
         raise KeeperError(f"{where}: {v!r} is not a person's name (1-{MAX_NAME} characters, no commas)")

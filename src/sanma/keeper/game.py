@@ -23,6 +23,7 @@ from ..scoring import Score, min_han_at, score_from_han, score_hand
 from ..tiles import Tile, parse_tiles, seat_wind
 from .entries import (
     MIXED,
+    RESULT_KINDS,
     AbortEntry,
     ChomboEntry,
     DrawEntry,
@@ -73,6 +74,9 @@ class KeptGame:
         self.players = tuple(order)
         self.uma_multiplier = uma_multiplier
         self.hands: list[dict[str, Any]] = []
+        #: results entered so far (a win, a draw, an abort, the final scores): the hand in play is
+        #: the game's ``results + 1``-th; a chombo or a penalty does not close it (issue 19 item 1)
+        self.results = 0
         self.finished = False
         self.end_reason = ""
         self.last_winner: str | None = None
@@ -108,8 +112,8 @@ class KeptGame:
             raise KeeperError(f"game {self.number} is over ({self.end_reason})")
         if isinstance(entry, FinalEntry):
             return self._apply_final(entry)
-        row: dict[str, Any] = {"game": self.number, "label": self.label(), "honba": self.honba,
-                               "dealer": self.players[self.dealer], "kind": entry.kind}
+        row: dict[str, Any] = {"game": self.number, "hand_index": self.results + 1, "label": self.label(),
+                               "honba": self.honba, "dealer": self.players[self.dealer], "kind": entry.kind}
         before, chips_before = list(self.scores), list(self.chips)
         if isinstance(entry, WinEntry):
             row.update(self._apply_win(entry))
@@ -123,6 +127,8 @@ class KeptGame:
             row.update(self._apply_penalty(entry))
         else:  # pragma: no cover - seatings are handled by the session
             raise KeeperError(f"entry {entry.kind} does not belong in a game")
+        if is_result(entry):
+            self.results += 1
         row["entry"] = _entry_json(entry)
         row["deltas"] = self._by_person([a - b for a, b in zip(self.scores, before, strict=True)])
         row["chips"] = self._by_person([a - b for a, b in zip(self.chips, chips_before, strict=True)])
@@ -429,7 +435,7 @@ class KeptGame:
 
     def hand_json(self) -> dict[str, Any]:
         return {"round": self.round_wind, "number": self.kyoku + 1, "lap": self.lap, "honba": self.honba,
-                "sticks": self.sticks, "dealer": self.players[self.dealer]}
+                "sticks": self.sticks, "dealer": self.players[self.dealer], "index": self.results + 1}
 
     def pot_json(self) -> dict[str, Any]:
         return {"sticks": self.sticks, "chips": self.pot_chips}
@@ -510,7 +516,8 @@ class KeptGame:
         self._final = e
         self.finished = True
         self.end_reason = "final_scores"
-        row = {"game": self.number, "kind": "final", "label": "final", "summary": "final scores",
+        self.results += 1
+        row = {"game": self.number, "hand_index": 1, "kind": "final", "label": "final", "summary": "final scores",
                "entry": _entry_json(e), "deltas": {p: scores[p] - self.rules.start_points for p in self.players},
                "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores)}
         self.hands.append(row)
@@ -538,6 +545,12 @@ class KeptGame:
         return GameResult(self.number, self._by_person(fr.scores), ranks,
                           {p: fr.points[i] for i, p in enumerate(self.players)}, total_chips, self.end_reason,
                           self.last_winner, m, streak)
+
+
+def is_result(entry: Entry) -> bool:
+    """Whether ``entry`` is a hand's result (a win, a draw, an abort, a game's final scores), which
+    closes the hand in play; a chombo, a penalty or a seating does not (issue 19 item 1)."""
+    return entry.kind in RESULT_KINDS
 
 
 def _chip_flowers(w: Winner) -> int:

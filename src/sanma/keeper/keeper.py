@@ -33,14 +33,14 @@ from ..store.keeper import (
     sessions,
     stored_games,
 )
-from .entries import Entry, FinalEntry, KeeperError, SeatingEntry, parse_entry
+from .entries import RESULT_KINDS, Entry, EntryConflict, FinalEntry, KeeperError, SeatingEntry, parse_entry
 from .game import GameResult, KeptGame
 from .log import Change, effective, last_undoable
 from .notation import signed
 from .series import Series, SeriesError
 
 EXPORT_FORMAT = "sanma-table/1"
-CACHE_FORMAT = "sanma-table-cache/1"  # bump when a snapshot's shape changes
+CACHE_FORMAT = "sanma-table-cache/2"  # bump when a snapshot's shape changes
 CSV_HEADER = ("session", "game", "no", "kind", "round", "honba", "person", "points", "chips", "rank", "final_points")
 
 
@@ -86,10 +86,11 @@ class Session:
             return self.series.active()[0]
         return self.series.roller()
 
-    def apply(self, no: int, uid: int, entry: Entry, raw: Mapping[str, Any]) -> None:
+    def apply(self, pos: int, no: int, uid: int, entry: Entry, raw: Mapping[str, Any]) -> None:
+        """Apply the ``pos``-th entry in force (entry number ``no``, uid ``uid``)."""
         if isinstance(entry, SeatingEntry):
             self._seating(entry)
-            self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1, "kind": "seating",
+            self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1, "hand_index": 0, "kind": "seating",
                               "summary": "seating: " + ", ".join(self.upcoming()) + " (first dealer first)",
                               "entry": dict(raw), "deltas": {}, "chips": {}})
             return
@@ -109,7 +110,7 @@ class Session:
             self.series = self.series.after_game(result.ranks, last_winner=result.last_winner,
                                                  doubling=self.rules.uma_doubling,
                                                  stack=self.rules.uma_double_stack)
-            self.boundary = no
+            self.boundary = pos
             self._at_boundary = {"series": self.series, "games": len(self.games), "rows": len(self.rows),
                                  "last_order": self.last_order}
 
@@ -135,6 +136,14 @@ class Session:
             self.current = None  # not started: it is rebuilt with the new seating
 
     # -- reading -------------------------------------------------------------------------------
+    def hand_key(self) -> tuple[int, int]:
+        """The hand the next result falls into: (game, its hand index), counting results only (a
+        chombo or a penalty does not close a hand)."""
+        g = self.current
+        if g is not None and not g.finished:
+            return g.number, g.results + 1
+        return len(self.games) + 1, 1
+
     def upcoming(self) -> tuple[str, ...]:
         """The coming game's players in seat order (its first dealer first)."""
         dealer = self.next_dealer if self.next_dealer is not None else self._default_dealer()
@@ -183,8 +192,35 @@ class Session:
         }
 
 
+def entry_numbers(log: Sequence[Change]) -> dict[int, int]:
+    """Each entry's number (what people call ``#N``): the order in which entries were added, 1-based.
+    A number never changes and is never reused: a deleted entry leaves a gap, so a repeated
+    ``fix N --delete`` cannot delete another hand (issue 19, "What was found" 7)."""
+    return {c.seq: i for i, c in enumerate((c for c in log if c.kind == "add"), start=1)}
+
+
+def derived_client_id(session_key: str, hand: tuple[int, int], kind: str, target: int | None,
+                      entry: Mapping[str, Any]) -> str:
+    """A client id for a command that gave none (the CLI, issue 19 item 1): from the session, the
+    hand the change is for (game, hand index) and the change itself, so the same command run
+    again for the same hand is stored once."""
+    text = json.dumps([session_key, list(hand), kind, target, dict(entry)], sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":"))
+    return "derived:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _clock(at: str) -> str:
+    """A stored time (ISO, UTC) as people read it: ``21:03:05 UTC``."""
+    return f"{at[11:19]} UTC" if len(at) >= 19 else "an unknown time"
+
+
+def _what(c: Change) -> str:
+    return {"fix": "a correction", "delete": "a deletion", "undo": "an undo", "add": "its entry"}.get(c.kind, c.kind)
+
+
 def _first_hand(rules: Rules, dealer: str) -> dict[str, Any]:
-    return {"round": rules.round_winds[0], "number": 1, "lap": 0, "honba": 0, "sticks": 0, "dealer": dealer}
+    return {"round": rules.round_winds[0], "number": 1, "lap": 0, "honba": 0, "sticks": 0, "dealer": dealer,
+            "index": 1}
 
 
 def _sitting_out(people: Sequence[str], players: Sequence[str]) -> str | None:
@@ -261,11 +297,16 @@ def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, ser
     s = Session(session_id, rules, tuple(people), mode, series_name, version, series)
     s.entries = effective(log)
     start = s.cache_used = _restore(s, s.entries, cache)
-    for no, (uid, raw) in enumerate(s.entries[start:], start=start + 1):
+    added = {c.seq: c for c in log if c.kind == "add"}
+    numbers = entry_numbers(log)
+    for pos, (uid, raw) in enumerate(s.entries[start:], start=start + 1):
+        no = numbers[uid]
         try:
-            s.apply(no, uid, parse_entry(raw), raw)
+            s.apply(pos, no, uid, parse_entry(raw), raw)
         except (KeeperError, SeriesError) as e:
             raise KeeperError(f"entry {no}: {e}") from None
+        if uid in added:  # who entered it and when (a correction keeps them: `log` has the rest)
+            s.rows[-1].update(by=added[uid].author, at=added[uid].at)
     return s
 
 
@@ -319,7 +360,7 @@ class Keeper:
 
     def _change(self, session_id: int, kind: str, target: int | None, entry: Mapping[str, Any] | None, *,
                 author: str, reason: str, client_id: str | None, expected_version: int | None,
-                preview: bool) -> dict[str, Any]:
+                preview: bool, opened_version: int | None = None, rerun_of: str | None = None) -> dict[str, Any]:
         if entry is not None:
             parse_entry(entry)  # the shape first: a malformed entry never reaches the store
         if preview:
@@ -336,39 +377,156 @@ class Keeper:
         computed: list[Session] = []
 
         def check(new_log: list[Change]) -> None:
-            computed.append(self._load(session_id, new_log))
+            if opened_version is not None:
+                self._check_opened(session_id, new_log, opened_version)
+            new = self._load(session_id, new_log)
+            if opened_version is not None:
+                self._check_twice(new, new_log, opened_version)
+            if rerun_of is not None:
+                self._check_rerun(new, new_log, rerun_of)
+            computed.append(new)
 
         done = append_change(self.store, session_id, kind, target, entry, author=author, reason=reason,  # type: ignore[arg-type]
                              client_id=client_id, expected_version=expected_version, check=check)
         if done.duplicate or not computed:
-            return self.state(session_id)
+            out = self.state(session_id)
+            out["duplicate"] = done.duplicate
+            return out
         s = computed[-1]  # the state the check computed is the new state: no second replay
         s.version = done.version
         self._save_cache(s)
         return s.to_json()
 
+    # -- one hand, one result (issue 19 item 1) ------------------------------------------------
+    def _check_opened(self, session_id: int, log: Sequence[Change], opened: int) -> None:
+        """Before the new change (``log[-1]``) is computed: a result for a hand that got one since
+        the form was opened at version ``opened``, or a correction of an entry someone else
+        changed since, is refused with :class:`EntryConflict` naming what is in the way."""
+        new, before = log[-1], log[:-1]
+        if not 0 <= opened <= len(before):
+            raise KeeperError(f"session {session_id}: a form opened at version {opened} (the session is at "
+                              f"version {len(before)})")
+        if opened == len(before):
+            return  # nothing changed since the form was opened
+        if new.kind in ("fix", "delete"):
+            touching = {new.target} | {c.seq for c in before if c.kind in ("fix", "delete") and c.target == new.target}
+            later = [c for c in before[opened:] if c.seq in touching or (c.kind == "undo" and c.target in touching)]
+            if later:
+                c = later[-1]
+                raise EntryConflict(
+                    f"that entry was changed on another device since this form was opened ({_what(c)} by "
+                    f"{c.author or 'someone'} at {_clock(c.at)}): nothing was saved; look at it again",
+                    {"change": c.seq, "author": c.author, "at": c.at})
+            return
+        if new.kind != "add" or new.entry is None or new.entry.get("kind") not in RESULT_KINDS:
+            return
+        then, now = self._load(session_id, before[:opened]), self._load(session_id, before)
+        key = then.hand_key()
+        if now.hand_key() == key:
+            return
+        closer = next((r for r in now.rows if (r["game"], r.get("hand_index")) == key
+                       and r["entry"].get("kind") in RESULT_KINDS), None)
+        if closer is None:
+            raise EntryConflict(
+                f"the session changed since this form was opened (version {opened}, now {len(before)}): the hand "
+                f"in play is another one; nothing was saved: check the form and save it again",
+                {"version": len(before)})
+        raise EntryConflict(
+            f"{closer.get('label') or 'this hand'} of game {closer['game']} already has a result: "
+            f"#{closer['no']} {closer.get('summary', closer['kind'])}, entered by {closer.get('by') or 'someone'} "
+            f"at {_clock(closer.get('at', ''))}. Nothing was saved; to change that result, correct #{closer['no']}",
+            {"entry": closer["no"], "game": closer["game"], "label": closer.get("label"),
+             "summary": closer.get("summary"), "author": closer.get("by", ""), "at": closer.get("at", "")})
+
+    @staticmethod
+    def _check_twice(s: Session, log: Sequence[Change], opened: int) -> None:
+        """After it is computed: an entry that is not a result (a chombo, a penalty, a seating) is
+        refused when the very same one was entered in the same hand since the form was opened."""
+        new = log[-1]
+        if new.kind != "add" or opened >= len(log) - 1:
+            return
+        mine = next(r for r in s.rows if r["uid"] == new.seq)
+        for r in s.rows:
+            if opened < r["uid"] < new.seq and r["entry"] == mine["entry"] and (r["game"], r.get("hand_index")) == (
+                    mine["game"], mine.get("hand_index")):
+                raise EntryConflict(
+                    f"the same entry was made on another device since this form was opened: #{r['no']} "
+                    f"{r.get('summary', r['kind'])}, by {r.get('by') or 'someone'} at {_clock(r.get('at', ''))}; "
+                    f"nothing was saved", {"entry": r["no"], "game": r["game"], "label": r.get("label"),
+                                           "summary": r.get("summary"), "author": r.get("by", ""),
+                                           "at": r.get("at", "")})
+
+    @staticmethod
+    def _check_rerun(s: Session, log: Sequence[Change], session_key: str) -> None:
+        """A command run again after it was stored (its client id derived from the hand it was for,
+        :func:`derived_client_id`): the entry just before is this very result, stored by the same
+        derived id for the hand before. Refused; ``again`` says it really is another hand."""
+        new = log[-1]
+        prev = log[-2] if len(log) > 1 else None
+        if new.kind != "add" or prev is None or prev.kind != "add" or prev.entry != new.entry:
+            return
+        row = next((r for r in s.rows if r["uid"] == prev.seq), None)
+        if row is None or prev.client_id != derived_client_id(session_key, (row["game"], row.get("hand_index", 0)),
+                                                              "add", None, prev.entry or {}):
+            return
+        raise KeeperError(
+            f"this is #{row['no']} again ({row.get('label', '')} of game {row['game']}: "
+            f"{row.get('summary', row['kind'])}, stored at {_clock(prev.at)} by the same command): nothing was "
+            f"saved. If the next hand really ended the same way, run it with --again")
+
     def add(self, session_id: int, entry: Mapping[str, Any], *, author: str = "", reason: str = "",
             client_id: str | None = None, expected_version: int | None = None,
-            preview: bool = False) -> dict[str, Any]:
-        """Append an entry (a hand's outcome, a penalty, a seating, a final score)."""
+            preview: bool = False, opened_version: int | None = None, derive_id: bool = False,
+            again: bool = False) -> dict[str, Any]:
+        """Append an entry (a hand's outcome, a penalty, a seating, a final score).
+
+        ``opened_version``: the session's version when the form was opened; a result for a hand
+        that got one since is refused (:class:`EntryConflict`), a chombo or penalty only when the
+        same one was entered since. ``derive_id`` (the CLI): without a ``client_id``, one is derived
+        from the session, the hand in play and the entry, so the command run again is recognised;
+        ``again``: it really is the next hand with the same outcome."""
+        if derive_id and client_id is None and not preview:
+            with self.store.transaction():  # the hand the id names is the one the change falls into
+                key = self._load(session_id).hand_key()
+                client_id = derived_client_id(str(session_id), key, "add", None, entry)
+                if again:
+                    client_id += f":again:{session(self.store, session_id).version}"
+                return self._change(session_id, "add", None, entry, author=author, reason=reason,
+                                    client_id=client_id, expected_version=expected_version, preview=False,
+                                    opened_version=opened_version, rerun_of=None if again else str(session_id))
         return self._change(session_id, "add", None, entry, author=author, reason=reason, client_id=client_id,
-                            expected_version=expected_version, preview=preview)
+                            expected_version=expected_version, preview=preview, opened_version=opened_version)
 
     def _uid(self, session_id: int, hand_no: int) -> int:
-        entries = effective(changes(self.store, session_id))
-        if not 1 <= hand_no <= len(entries):
-            raise KeeperError(f"session {session_id} has no entry {hand_no} (entries are 1-{len(entries)})"
-                              if entries else f"session {session_id} has no entries yet")
-        return entries[hand_no - 1][0]
+        """The uid of entry number ``hand_no``; refused when there is none or it is no longer in force."""
+        log = changes(self.store, session_id)
+        adds = [c.seq for c in log if c.kind == "add"]
+        if not 1 <= hand_no <= len(adds):
+            raise KeeperError(f"session {session_id} has no entry {hand_no} (entries are 1-{len(adds)})"
+                              if adds else f"session {session_id} has no entries yet")
+        uid = adds[hand_no - 1]
+        if uid not in dict(effective(log)):
+            gone = [c for c in log if c.kind in ("delete", "undo") and c.target == uid]
+            how = (f" ({_what(gone[-1])} by {gone[-1].author or 'someone'} at {_clock(gone[-1].at)}, change "
+                   f"{gone[-1].seq})" if gone else "")
+            raise KeeperError(f"entry {hand_no} of session {session_id} was deleted{how}: nothing changed "
+                              f"(`sanma table undo {session_id} --change N` restores it)")
+        return uid
 
     def fix(self, session_id: int, hand_no: int, entry: Mapping[str, Any] | None, *, author: str = "",
             reason: str = "", client_id: str | None = None, expected_version: int | None = None,
-            preview: bool = False) -> dict[str, Any]:
-        """Replace entry ``hand_no`` (1-based, as listed), or delete it (``entry`` None)."""
+            preview: bool = False, opened_version: int | None = None, derive_id: bool = False) -> dict[str, Any]:
+        """Replace entry ``hand_no`` (1-based, as listed), or delete it (``entry`` None).
+        ``opened_version``: refused when someone else changed that entry since; ``derive_id``: the
+        same correction run again is stored once."""
         session(self.store, session_id)
         uid = self._uid(session_id, hand_no)
-        return self._change(session_id, "delete" if entry is None else "fix", uid, entry, author=author,
-                            reason=reason, client_id=client_id, expected_version=expected_version, preview=preview)
+        kind = "delete" if entry is None else "fix"
+        if derive_id and client_id is None:
+            client_id = derived_client_id(str(session_id), (0, uid), kind, uid, entry or {})
+        return self._change(session_id, kind, uid, entry, author=author,
+                            reason=reason, client_id=client_id, expected_version=expected_version, preview=preview,
+                            opened_version=opened_version)
 
     def undo(self, session_id: int, change: int | None = None, *, author: str = "", reason: str = "",
              client_id: str | None = None, expected_version: int | None = None) -> dict[str, Any]:
@@ -564,7 +722,8 @@ def render_text(state: Mapping[str, Any]) -> str:
         lines.append(f"  #{row['no']:<3} g{row['game']} {row.get('label', ''):<6} {row.get('summary', row['kind'])}"
                      + (f" — {deltas}" if deltas else ""))
     if state.get("preview_of"):
-        lines += render_payments(state["hands"][state["preview_of"] - 1], state["pot"], n)
+        row = next(r for r in state["hands"] if r["no"] == state["preview_of"])
+        lines += render_payments(row, state["pot"], n)
     if state["finished"]:
         nxt = state["next"]
         lines.append(f"next: game {nxt['game']}, dealer {nxt['dealer']}"

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..formats.writers import write_mjai, write_tenhou6
 from ..store import open_db
+from ..store.lock import ServerLock, acquire_server_lock
 from .guard import JSON, LOOPBACK, BadJSON, Guard, load_json
 from .limits import Limits, client_of
 from .scheduler import Clock
@@ -42,17 +43,29 @@ def _page(name: str) -> Response:
 
 
 def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
-               burst: float = BURST, clock: Clock | None = None,
+               burst: float = BURST, clock: Clock | None = None, server_lock: ServerLock | None = None,
                hosts: Sequence[str] | None = LOOPBACK, limits: Limits | None = None) -> FastAPI:
-    """The whole server over the SQLite database at ``db_path`` (``":memory:"`` for tests).
+    """The whole server over the database at ``db_path``: a SQLite file (``":memory:"`` for tests) or a
+    ``postgresql://`` URL.
 
     ``rate`` / ``burst``: how many messages a second (in bursts of how many) one WebSocket may send.
     ``clock``: where every table's time comes from (``web/scheduler.py``; tests pass a ``ManualClock``).
+    ``server_lock``: the database's server lock (``sanma serve`` takes it before it starts, to refuse
+    with one line); without it the application takes its own as it starts (:mod:`sanma.store.lock`).
     ``hosts``: the names the server answers to (``Host``; ``web/guard.served_names``; None: any).
     ``limits``: how much one client may ask (``web/limits.Limits``; docs/SECURITY.md).
     """
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        lock = server_lock if server_lock is not None else acquire_server_lock(str(db_path))
+        try:
+            async with _serving(app):
+                yield
+        finally:
+            lock.release()
+
+    @contextlib.asynccontextmanager
+    async def _serving(app: FastAPI) -> AsyncIterator[None]:
         store = open_db(db_path)  # its integrity is checked here, once (issue 23 item 4)
         store.wait_for_writes(SERVER_WAIT_MS)  # a write never stalls every table for long
         app.state.store = store  # the keeper's pages share it

@@ -1,9 +1,10 @@
 """The score keeper's pages and API in ``sanma serve`` (docs/KEEPER.md): phones at the table.
 
 Every device talks to the same :class:`~sanma.keeper.keeper.Keeper` over the server's database:
-``POST`` an entry with its client id (a tap sent twice is stored once) and the version it saw
-(a stale device is told to reload, nothing is lost), and each page's WebSocket pushes the
-session's state whenever its version changes — whoever changed it, in whatever process.
+``POST`` an entry with its client id (a tap sent twice is stored once) and the version its form
+was opened on (``opened_version``: a second result for a hand that already has one is refused
+with 409 and ``conflict`` naming the entry, who made it and when), and each page's WebSocket
+pushes the session's state whenever its version changes — whoever changed it, in whatever process.
 
     app.include_router(sanma.web.keeper.router)      # in web/app.py; needs app.state.db_path
 
@@ -27,6 +28,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, Response
 
 from ..errors import SanmaError
+from ..keeper.entries import EntryConflict
 from ..keeper.keeper import Keeper
 from ..rules.loader import from_dict, load_preset
 from ..store import Store, StoreBusy, StoreError, access, open_db
@@ -114,6 +116,8 @@ def _answer(store: Store, action: Callable[[Keeper, int], dict[str, Any]], ref: 
         return JSON({"error": str(e)}, status_code=404)
     except ReadOnly as e:
         return JSON({"error": str(e)}, status_code=403)
+    except EntryConflict as e:
+        return JSON({"error": str(e), "conflict": e.conflict}, status_code=409)
     except VersionConflict as e:
         return JSON({"error": str(e)}, status_code=409)
     except StoreBusy as e:
@@ -161,6 +165,11 @@ def _common(body: dict[str, Any]) -> dict[str, Any]:
         raise SanmaError("'client_id' must be text")
     return {"author": _opt_str(body, "author"), "reason": _opt_str(body, "reason"), "client_id": cid,
             "expected_version": _opt_int(body, "expected_version")}
+
+
+def _opened(body: dict[str, Any]) -> dict[str, Any]:
+    """The version the page's form was opened on (issue 19 item 1)."""
+    return {"opened_version": _opt_int(body, "opened_version")}
 
 
 @router.get("/keeper", include_in_schema=False)
@@ -217,15 +226,16 @@ async def get_log(request: Request, ref: str) -> JSON:
 
 @router.post("/api/keeper/sessions/{ref}/entries")
 async def add_entry(request: Request, ref: str) -> JSON:
-    """``{"entry": {...}, "client_id": ID?, "expected_version": N?, "preview": bool?, "author": A?}``."""
+    """``{"entry": {...}, "client_id": ID?, "opened_version": N?, "expected_version": N?, "preview": bool?,
+    "author": A?}``."""
     body = await _body(request)
     if isinstance(body, JSON):
         return body
     entry = body.get("entry")
     if not isinstance(entry, dict):
         return JSON({"error": "'entry' must be a JSON object"}, status_code=400)
-    return _call(request, lambda k, sid: k.add(sid, entry, preview=bool(body.get("preview")), **_common(body)),
-                 ref, write=True)
+    return _call(request, lambda k, sid: k.add(sid, entry, preview=bool(body.get("preview")), **_common(body),
+                                               **_opened(body)), ref, write=True)
 
 
 @router.post("/api/keeper/sessions/{ref}/entries/{hand_no}")
@@ -240,7 +250,7 @@ async def fix_entry(request: Request, ref: str, hand_no: int) -> JSON:
     if not (entry is None or isinstance(entry, dict)) or (entry is None and body.get("delete") is not True):
         return JSON({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
     return _call(request, lambda k, sid: k.fix(sid, hand_no, entry, preview=bool(body.get("preview")),
-                                               **_common(body)), ref, write=True)
+                                               **_common(body), **_opened(body)), ref, write=True)
 
 
 @router.post("/api/keeper/sessions/{ref}/undo")

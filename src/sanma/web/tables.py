@@ -35,6 +35,7 @@ from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
 from ..store import Store, StoreError, check_name, check_text
+from ..store import tables as stored
 from ..tiles import SEATS
 from .limits import Limits, Meter, Sockets
 from .scheduler import (
@@ -338,21 +339,17 @@ class StoredTable:
 
     @staticmethod
     def load(store: Store, table_id: str) -> StoredTable:
-        row = store.conn.execute(
-            "SELECT rules_json, rules_name, seats, seed, seed_hash, clock, created_at, finished, wall_key, game_id "
-            "FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+        row = stored.table(store, table_id)
         if row is None:
             raise TableError(f"no table {table_id!r}", 404)
-        rules_json, rules_name, seats_json, seed, sh, clock, created, finished, key, game_id = row
-        if not finished:
+        if not row.finished:
             raise TableError(f"table {table_id!r} is still being played", 409)
-        seats = json.loads(seats_json)
-        events = tuple(json.loads(r[0]) for r in store.conn.execute(
-            "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (table_id,)))
-        return StoredTable(table_id, from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name),
-                           tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed, sh,
-                           json.loads(clock), created, events, bytes.fromhex(key) if key else None,
-                           abandoned=game_id is None and not (events and events[-1].get("type") == "end_game"))
+        events = tuple(stored.events(store, table_id))
+        return StoredTable(table_id, from_dict(row.rules, f"table {table_id}", name=row.rules_name),
+                           tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
+                           row.seed_hash, row.clock, row.created_at, events,
+                           bytes.fromhex(row.wall_key) if row.wall_key else None,
+                           abandoned=row.game_id is None and not (events and events[-1].get("type") == "end_game"))
 
     def public(self) -> dict[str, Any]:
         seats = [{"seat": s, "kind": k, "name": self.names[s], "connected": k in BOTS}
@@ -864,14 +861,10 @@ class Tables:
         table.creator = client
         seats = [{"kind": k, "name": n, "token_sha256": th}
                  for k, n, th in zip(settings.kinds, settings.names, table.token_hashes, strict=True)]
-        with self.store.transaction():
-            self.store.conn.execute(
-                "INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
-                "created_at, wall_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), json.dumps(seats),
-                 settings.seed, table.seed_hash, json.dumps(settings.clock), json.dumps(toggles), json.dumps(banks),
-                 table.created_at, settings.wall_key.hex() if settings.wall_key is not None else None))
-            self._insert_events(table_id, 0, table.game.events)
+        stored.create_table(self.store, stored.NewTable(
+            table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), tuple(seats), settings.seed,
+            table.seed_hash, settings.clock, tuple(toggles), tuple(banks), table.created_at,
+            settings.wall_key.hex() if settings.wall_key is not None else None), table.game.events)
         self.running[table_id] = table
         table.start()
         return table, tokens
@@ -906,30 +899,24 @@ class Tables:
             raise TableError(f"table {table_id!r} could not be resumed: {self.broken[table_id]}", 409)
 
     def _exists(self, table_id: str) -> bool:
-        return self.store.conn.execute("SELECT 1 FROM web_tables WHERE id = ?", (table_id,)).fetchone() is not None
+        return stored.exists(self.store, table_id)
 
     def listing(self) -> list[dict[str, Any]]:
         """The lobby's list, newest first: every table with its round and scores (a running table's
         from its game, a finished one's final scores from its stored ``end_game``)."""
-        rows = self.store.conn.execute(
-            "SELECT id, rules_name, seats, finished, created_at, seed_hash FROM web_tables "
-            "ORDER BY created_at DESC, id LIMIT 200").fetchall()
         out = []
-        for tid, rules_name, seats, finished, created, sh in rows:
+        for row in stored.listing(self.store, 200):
             entry: dict[str, Any] = {
-                "id": tid, "rules": rules_name, "finished": bool(finished), "created_at": created, "seed_hash": sh,
-                "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]} for i, s in enumerate(json.loads(seats))]}
-            t = self.running.get(tid)
+                "id": row.id, "rules": row.rules_name, "finished": row.finished, "created_at": row.created_at,
+                "seed_hash": row.seed_hash,
+                "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]} for i, s in enumerate(row.seats)]}
+            t = self.running.get(row.id)
             if t is not None and not t.finished:
                 entry.update(scores=list(t.game.scores), round=t.round())
-            elif finished:
-                last = self.store.conn.execute("SELECT data FROM web_events WHERE table_id = ? ORDER BY idx DESC "
-                                               "LIMIT 1", (tid,)).fetchone()
-                end = json.loads(last[0]) if last is not None else {}
-                if end.get("type") == "end_game":
-                    entry["scores"] = list(end["scores"])
-                else:
-                    entry["abandoned"] = True
+            elif row.final_scores is not None:
+                entry["scores"] = list(row.final_scores)
+            elif row.finished:  # finished without a game: abandoned
+                entry["abandoned"] = True
             out.append(entry)
         return out
 
@@ -949,52 +936,34 @@ class Tables:
             del self.running[table.id]
 
     # -- persistence -----------------------------------------------------------------------
-    def _insert_events(self, table_id: str, start: int, events: Sequence[dict[str, Any]]) -> None:
-        self.store.conn.executemany(
-            "INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
-            [(table_id, start + i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(events)])
-
     def persist_action(self, table: Table, seat: int, idx: int, action: Action, how: str,
                        new_events: Sequence[dict[str, Any]]) -> None:
         """The action and the events it caused, in one transaction (before anyone is told)."""
-        with self.store.transaction():
-            self.store.conn.execute(
-                "INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table.id, table.actions - 1, seat, idx, json.dumps(action.to_mjai()), how, _now()))
-            self._insert_events(table.id, len(table.game.events) - len(new_events), new_events)
-            if table.banks != table.stored_banks:  # a bank spent (most moves spend none)
-                self.store.conn.execute("UPDATE web_tables SET banks = ? WHERE id = ?",
-                                        (json.dumps(_seconds(table.banks)), table.id))
-                table.stored_banks = list(table.banks)
+        spent = table.banks != table.stored_banks  # a bank spent (most moves spend none)
+        stored.append_action(self.store, table.id, table.actions - 1, seat=seat, legal_idx=idx,
+                             action=action.to_mjai(), how=how, at=_now(),
+                             first_event=len(table.game.events) - len(new_events), events=new_events,
+                             banks=_seconds(table.banks) if spent else None)
+        if spent:
+            table.stored_banks = list(table.banks)
 
     def persist_events(self, table: Table, start: int, new_events: Sequence[dict[str, Any]]) -> None:
         """Events that no action caused (a held window or hand end released), in one transaction.
         A rebuilt table releases again wherever the stored events go on (``_load``)."""
-        with self.store.transaction():
-            self._insert_events(table.id, start, new_events)
+        stored.append_events(self.store, table.id, start, new_events)
 
     def abandon(self, table: Table) -> None:
         """Stored as abandoned: ended, with no game (``finished`` and no ``game_id``): not resumed."""
-        with self.store.transaction():
-            self.store.conn.execute("UPDATE web_tables SET finished = 1 WHERE id = ? AND finished = 0", (table.id,))
+        stored.abandon(self.store, table.id)
 
     def persist_settings(self, table: Table) -> None:
-        with self.store.transaction():
-            self.store.conn.execute("UPDATE web_tables SET toggles = ?, banks = ? WHERE id = ?",
-                                    (json.dumps(table.toggles), json.dumps(_seconds(table.banks)), table.id))
+        stored.save_settings(self.store, table.id, table.toggles, _seconds(table.banks))
         table.stored_banks = list(table.banks)
 
     def finish(self, table: Table) -> None:
         """A finished game becomes a stored record (``sanma replay`` / ``sanma stats`` read it)."""
-        row = self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?", (table.id,)).fetchone()
-        if row is None or row[0]:
-            return
-        with self.store.transaction():
-            game_id = self.store.save_game(table.game.events, rules=table.rules, seed=table.seed)
-            self.store.conn.execute("UPDATE web_tables SET finished = 1, game_id = ? WHERE id = ?",
-                                    (game_id, table.id))
-        table.close()
+        if stored.finish(self.store, table.id, table.game.events, table.rules, table.seed) is not None:
+            table.close()
 
     # -- restart ---------------------------------------------------------------------------
     def resume(self) -> int:
@@ -1002,7 +971,7 @@ class Tables:
         cannot be rebuilt (or finished) is skipped and reported — in the log and, for its pages and
         its API, as a 409 naming why (``broken``) — and the others go on: one table never keeps
         the server from starting (issue 23 item 2)."""
-        ids = [r[0] for r in self.store.conn.execute("SELECT id FROM web_tables WHERE finished = 0")]
+        ids = stored.unfinished(self.store)
         resumed = 0
         for tid in ids:
             try:
@@ -1018,24 +987,18 @@ class Tables:
     def stored(self, table_id: str) -> tuple[list[tuple[int, int, str]], int, bool]:
         """A table's stored actions (seat, legal index, how), its events' count and whether it is
         marked finished: what rebuilds it."""
-        actions = [(int(a), int(b), str(c)) for a, b, c in self.store.conn.execute(
-            "SELECT seat, legal_idx, how FROM web_actions WHERE table_id = ? ORDER BY idx", (table_id,))]
-        events = self.store.conn.execute("SELECT COUNT(*) FROM web_events WHERE table_id = ?",
-                                         (table_id,)).fetchone()[0]
-        finished = self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?", (table_id,)).fetchone()
-        return actions, int(events), bool(finished and finished[0])
+        actions = [(a.seat, a.legal_idx, a.how) for a in stored.actions(self.store, table_id)]
+        return actions, stored.event_count(self.store, table_id), stored.is_finished(self.store, table_id)
 
     def _load(self, table_id: str) -> Table:
-        row = self.store.conn.execute(
-            "SELECT rules_json, seats, seed, clock, toggles, banks, created_at, rules_name, wall_key FROM web_tables "
-            "WHERE id = ?", (table_id,)).fetchone()
-        rules_json, seats_json, seed, clock, toggles, banks, created, rules_name, key = row
-        rules = from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name)
-        seats = json.loads(seats_json)
-        settings = Settings(rules, tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed,
-                            json.loads(clock), bytes.fromhex(key) if key else None)
-        table = Table(self, table_id, settings, [s["token_sha256"] for s in seats], json.loads(toggles),
-                      json.loads(banks), created)
+        row = stored.table(self.store, table_id)
+        if row is None:
+            raise TableError(f"no table {table_id!r}", 404)
+        rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
+        settings = Settings(rules, tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
+                            row.clock, bytes.fromhex(row.wall_key) if row.wall_key else None)
+        table = Table(self, table_id, settings, [s["token_sha256"] for s in row.seats], row.toggles, row.banks,
+                      row.created_at)
         actions, stored_events, finished = self.stored(table_id)
         table.replay(actions, stored_events, bots_decide=not finished)
         g = table.game

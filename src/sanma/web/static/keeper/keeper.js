@@ -11,6 +11,13 @@ const sid = (location.pathname.match(/\/keeper\/([A-Za-z0-9_-]+)/) || [])[1];  /
 let state = null;
 let fixing = null;          // the entry number being corrected
 let pendingId = null;       // the client id of the entry being sent (kept across retries)
+// The session version the form was opened on (issue 19 item 1): sent with every save, so a
+// result for a hand that got one meanwhile is refused instead of stored a second time. An
+// untouched form follows live updates; once a person types, it keeps the version it was opened on.
+let formVersion = null;
+let dirty = false;
+let conflictNo = null;      // the entry a refused save named (offered for correction)
+const AUTHOR_KEY = "sanma-keeper-author";
 
 const KEYS = ["hand", "win", "pon", "kan", "ankan", "dora", "ura"];
 const LIMIT = { hand: 14, win: 1, pon: 4, kan: 4, ankan: 4, dora: 5, ura: 5 };
@@ -37,7 +44,7 @@ async function api(path, body) {
   const r = await fetch(path, {method: body === undefined ? "GET" : "POST",
     headers: {"content-type": "application/json"}, body: body === undefined ? undefined : JSON.stringify(body)});
   const data = await r.json().catch(() => ({error: "HTTP " + r.status}));
-  if (!r.ok) throw new Error(data.error || ("HTTP " + r.status));
+  if (!r.ok) throw Object.assign(new Error(data.error || ("HTTP " + r.status)), {conflict: data.conflict});
   return data;
 }
 
@@ -45,8 +52,9 @@ function players() {
   return Object.entries(state.seats).filter(([p, w]) => w !== null).map(([p]) => p);
 }
 
-function boxes(id, cls) {
-  $(id).innerHTML = players().map(p => `<label><input type="checkbox" class="${cls}" value="${esc(p)}">${esc(p)}</label>`).join("");
+function boxes(id, cls) {  // a live update keeps the ticks a person made (issue 19 item 1)
+  const ticked = new Set(checked(cls));
+  $(id).innerHTML = players().map(p => `<label><input type="checkbox" class="${cls}" value="${esc(p)}"${ticked.has(p) ? " checked" : ""}>${esc(p)}</label>`).join("");
 }
 
 function options(id) {
@@ -100,7 +108,7 @@ function renderTiles() {
       tiles[w][k].forEach((t, i) => {
         const e = tileEl(t);
         e.title = "take back";
-        e.addEventListener("click", (ev) => { ev.stopPropagation(); tiles[w][k].splice(i, 1); renderTiles(); });
+        e.addEventListener("click", (ev) => { ev.stopPropagation(); dirty = true; tiles[w][k].splice(i, 1); renderTiles(); });
         box.appendChild(e);
       });
       $(`target${w}-${k}`).classList.toggle("active", active.w === w && active.key === k);
@@ -118,6 +126,7 @@ function renderTiles() {
 }
 
 function pick(t) {
+  dirty = true;
   const { w, key } = active;
   const indicator = key === "dora" || key === "ura";
   if (!indicator && used(w, kindOf(t)) >= 4) return;
@@ -198,8 +207,28 @@ function loadWinner(w, d) {  // a stored winner → the form (for a correction)
 
 // --- the session ------------------------------------------------------------------------------
 
+/** The hand a form is for: the game and the hand's index in it (results only: a chombo or a
+ *  penalty does not close a hand). */
+function handKey(s) { return s.hand ? `${s.game}:${s.hand.index}` : `${s.next.game}:1`; }
+
+function rebase(s) { formVersion = s.version; dirty = false; $("form-note").classList.add("hidden"); }
+
+/** Under a form someone is filling in: what other devices entered since it was opened. */
+function noteChanges(s) {
+  const since = s.hands.filter(r => r.uid > formVersion);
+  const el = $("form-note");
+  if (!since.length) { el.classList.add("hidden"); return; }
+  el.innerHTML = `Entered on another device since you opened this form: ` +
+    since.map(r => `<b>#${r.no}</b> ${esc(r.label || "")} ${esc(r.summary || r.kind)}${r.by ? ` (${esc(r.by)})` : ""}`).join("; ") +
+    `. What you typed is kept; Save checks it against that.`;
+  el.classList.remove("hidden");
+}
+
 function render(s) {
+  const before = state;
   state = s;
+  if (formVersion === null || !dirty) rebase(s);
+  else if (before && s.version !== before.version) noteChanges(s);
   $("title").textContent = `${s.rules} — game ${s.game}${s.finished ? " (finished)" : ""}`;
   if (s.links && s.links.read) {  // the organiser's page: the link to share (it reads, never writes)
     $("links").innerHTML = `Read-only link for the others: <a href="${esc(s.links.read)}">${esc(location.origin + s.links.read)}</a>`;
@@ -306,9 +335,10 @@ function previewTable(r, pot) {
 
 async function send(preview) {
   $("error").textContent = "";
+  showConflict(null);
   let body;
   try {
-    body = {entry: entry(), preview, reason: $("reason").value, expected_version: state.version};
+    body = {entry: entry(), preview, reason: $("reason").value, opened_version: formVersion, author: $("author").value};
   } catch (e) { $("error").textContent = e.message; return; }
   if (!preview && pendingId === null) pendingId = newId();
   if (!preview) body.client_id = pendingId;
@@ -324,10 +354,20 @@ async function send(preview) {
     $("preview-out").innerHTML = "";
     endFix();
     clearForm();
+    dirty = false;
     render(s);
   } catch (e) {
     $("error").textContent = e.message;
+    if (e.conflict && e.conflict.entry) showConflict(e.conflict.entry);
   }
+}
+
+/** After a refused save that named the entry in the way: correct that entry with this form, or
+ *  discard the form. Saving again as it is stores nothing (the same refusal). */
+function showConflict(no) {
+  conflictNo = no;
+  $("conflict").classList.toggle("hidden", no === null);
+  if (no !== null) $("conflict-fix").textContent = `Correct #${no} with this form`;
 }
 
 function clearForm() {  // after a save: the next hand starts from an empty form (the kind and "enter by" stay)
@@ -340,18 +380,22 @@ function clearForm() {  // after a save: the next hand starts from an empty form
   }
   $("double").checked = false;
   $("reason").value = "";
+  document.querySelectorAll("input.riichi, input.tenpai").forEach(e => { e.checked = false; });
   active = { w: 0, key: "hand" };
 }
 
 function endFix() {
   fixing = null;
+  showConflict(null);
   $("form-title").textContent = "Enter a hand";
   $("cancel-fix").classList.add("hidden");
 }
 
 function startFix(no) {
-  const r = state.hands[no - 1];
+  const r = state.hands.find(h => h.no === no);
   fixing = no;
+  rebase(state);
+  dirty = true;
   $("form-title").textContent = `Correct entry #${no}`;
   $("cancel-fix").classList.remove("hidden");
   const e = r.entry;
@@ -402,7 +446,25 @@ function init() {
   $("mpsz").addEventListener("change", typedMpsz);
   $("preview").addEventListener("click", () => send(true));
   $("save").addEventListener("click", () => send(false));
-  $("cancel-fix").addEventListener("click", endFix);
+  $("cancel-fix").addEventListener("click", () => { endFix(); clearForm(); rebase(state); render(state); });
+  $("form").addEventListener("input", () => { dirty = true; });
+  $("form").addEventListener("change", () => { dirty = true; });
+  $("conflict-fix").addEventListener("click", () => {  // the typed form becomes a correction of that entry
+    const no = conflictNo;
+    showConflict(null);
+    fixing = no;
+    formVersion = state.version;
+    pendingId = null;
+    $("form-title").textContent = `Correct entry #${no}`;
+    $("cancel-fix").classList.remove("hidden");
+    $("error").textContent = "";
+    $("form-note").classList.add("hidden");
+  });
+  $("conflict-discard").addEventListener("click", () => {
+    showConflict(null); endFix(); clearForm(); pendingId = null; $("error").textContent = ""; rebase(state); render(state);
+  });
+  $("author").value = localStorage.getItem(AUTHOR_KEY) || "";
+  $("author").addEventListener("change", () => localStorage.setItem(AUTHOR_KEY, $("author").value));
   $("undo").addEventListener("click", async () => {
     try { render(await api(`/api/keeper/sessions/${sid}/undo`, {expected_version: state.version})); }
     catch (e) { $("error").textContent = e.message; }
@@ -412,7 +474,7 @@ function init() {
     if (!b) return;
     const no = parseInt(b.dataset.no, 10);
     if (b.classList.contains("fix")) { startFix(no); return; }
-    try { render(await api(`/api/keeper/sessions/${sid}/entries/${no}`, {delete: true, reason: $("reason").value, expected_version: state.version})); }
+    try { render(await api(`/api/keeper/sessions/${sid}/entries/${no}`, {delete: true, reason: $("reason").value, opened_version: state.version, author: $("author").value})); }
     catch (e) { $("error").textContent = e.message; }
   });
   $("centre-link").addEventListener("click", (ev) => { ev.preventDefault(); document.body.classList.toggle("centre"); });
