@@ -135,7 +135,7 @@ def test_bad_requests_are_clear_errors(client: TestClient, body: Any, status: in
 
 def test_not_json_and_too_large(client: TestClient) -> None:
     r = client.post("/api/score", content=b"{nope", headers={"content-type": "application/json"})
-    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    assert r.status_code == 400 and "must be JSON" in r.json()["error"]
     r = client.post("/api/score", content=b" " * 70_000, headers={"content-type": "application/json"})
     assert r.status_code == 413 and "too large" in r.json()["error"]
 
