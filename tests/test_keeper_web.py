@@ -381,11 +381,13 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path) -> N
 
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
-    from sanma.store import open_db
+    from sanma.store import access, open_db
+    from sanma.web.keeper import KIND, ROLES
 
     db = tmp_path / "k.sqlite"
     with open_db(db) as store:
         Keeper(store).new(Rules.preset("club"), ["Aki", "Ben", "Chie"])
+        token = access.issue(store, KIND, "1", ROLES)  # the organiser's link (a number opens nothing)
 
     def stored() -> dict[str, Any]:
         with open_db(db) as store:
@@ -399,7 +401,7 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path) -> N
             for name, page in zip(("phone A", "phone B"), phones, strict=True):
                 page.set_default_timeout(15_000)
                 page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(f"{base}/keeper/1")
+                page.goto(f"{base}/keeper/{token}")
                 page.wait_for_selector("#scores tr[data-person='Aki']")
                 page.fill("#author", name)
                 page.dispatch_event("#author", "change")

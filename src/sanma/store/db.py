@@ -43,6 +43,7 @@ from .backend import (
     Connection,
     DatabaseError,
     SqliteConnection,
+    StoreBusy,
     StoreError,
     connect,
     is_url,
@@ -468,8 +469,9 @@ class Store:
         try:
             with self.transaction():
                 yield
-        except DatabaseError as e:
-            raise StoreError(f"{self.path}: {what} not saved: {str(e).removeprefix(self.path + ': ')}") from None
+        except DatabaseError as e:  # a busy database stays StoreBusy (the server answers 503: try again)
+            raise (StoreBusy if isinstance(e, StoreBusy) else StoreError)(
+                f"{self.path}: {what} not saved: {str(e).removeprefix(self.path + ': ')}") from None
 
     # -- records ---------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ..keeper.log import Change, ChangeKind
-from .backend import DatabaseError, StoreError
+from .backend import DatabaseError, StoreBusy, StoreError
 from .db import Store, _json, _now
 
 MAX_TEXT = 2000  # characters of an author, a reason or a client id
@@ -158,9 +158,10 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
                 (session_id, seq, kind, target, entry_json, author, reason, client_id, at))
             store.conn.execute("UPDATE keeper_sessions SET version = version + 1 WHERE id = ?", (session_id,))
             return Appended(seq, row.version + 1, False)
-    except DatabaseError as e:
-        raise StoreError(f"{store.path}: change to session {session_id} not saved: "
-                         f"{str(e).removeprefix(store.path + ': ')}") from None
+    except DatabaseError as e:  # a busy database stays StoreBusy: the server answers 503, try again
+        raise (StoreBusy if isinstance(e, StoreBusy) else StoreError)(
+            f"{store.path}: change to session {session_id} not saved: {str(e).removeprefix(store.path + ': ')}"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)

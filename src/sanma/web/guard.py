@@ -32,6 +32,10 @@ from urllib.parse import urlsplit
 
 from fastapi.responses import JSONResponse
 
+from .. import i18n
+from ..errors import SanmaError
+from ..i18n import sentence
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -47,11 +51,13 @@ MAX_BODY = 128 * 1024
 MAX_DEPTH = 32  # nesting of a JSON request (a rule object is 3 deep)
 
 
-class BadJSON(ValueError):
+class BadJSON(SanmaError):
     """A request that is not the JSON it must be (the message says why)."""
 
+    code_of_class = "malformed"
 
-def load_json(raw: bytes | str, what: str = "the request body") -> Any:
+
+def load_json(raw: bytes | str, what: i18n.Message | None = None) -> Any:
     """JSON text as data, refusing (``BadJSON``) what is not JSON, nested deeper than
     :data:`MAX_DEPTH` (1,000 levels crashed the parser: a 500), or holding a lone surrogate (no
     store can keep one).
@@ -63,6 +69,7 @@ def load_json(raw: bytes | str, what: str = "the request body") -> Any:
     ...
     sanma.web.guard.BadJSON: the request body is nested more than 32 deep
     """
+    what = sentence("the request body") if what is None else what
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     depth = deepest = 0
     in_string = escaped = False
@@ -79,16 +86,18 @@ def load_json(raw: bytes | str, what: str = "the request body") -> Any:
         elif c in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise BadJSON(f"{what} is nested more than {MAX_DEPTH} deep")
+                raise BadJSON(sentence("{what} is nested more than {n} deep", code="malformed", what=what,
+                                      n=MAX_DEPTH))
             deepest = max(deepest, depth)
         elif c in "]}":
             depth -= 1
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        raise BadJSON(f"{what} must be JSON") from None
+        raise BadJSON(sentence("{what} must be JSON", code="malformed", what=what)) from None
     if _has_surrogate(value):
-        raise BadJSON(f"{what} holds a lone surrogate (text that is not Unicode)")
+        raise BadJSON(sentence("{what} holds a lone surrogate (text that is not Unicode)", code="malformed",
+                                what=what))
     return value
 
 
@@ -184,9 +193,9 @@ class Guard:
         if refusal is not None:
             status, message = refusal
             if kind == "websocket":  # refused before it is accepted: the handshake fails (HTTP 403)
-                await send({"type": "websocket.close", "code": 4403, "reason": message[:120]})
+                await send({"type": "websocket.close", "code": 4403, "reason": str(message)[:120]})
                 return None
-            await JSON({"error": message}, status_code=status)(scope, receive, _with_headers(send, host))
+            await _refuse(message, status)(scope, receive, _with_headers(send, host))
             return None
         if kind == "websocket":
             return await self.app(scope, receive, send)
@@ -195,28 +204,35 @@ class Guard:
             limit = BODY_LIMITS.get(scope.get("path", ""), MAX_BODY)
             body = await _read_body(receive, headers, limit)
             if body is None:
-                await JSON({"error": f"the request is larger than {limit} bytes"}, status_code=413)(
-                    scope, receive, extra)
+                await _refuse(sentence("request too large (more than {limit} bytes)", code="too_large",
+                                       limit=limit), 413)(scope, receive, extra)
                 return None
             receive = _replay(body, receive)
         return await self.app(scope, receive, extra)
 
-    def _refusal(self, scope: Scope, headers: dict[str, str], host: str) -> tuple[int, str] | None:
+    def _refusal(self, scope: Scope, headers: dict[str, str], host: str) -> tuple[int, i18n.Message] | None:
         if self.hosts is not None and host_name(host) not in self.hosts:
-            return 421, (f"this server does not answer to the name {host[:80]!r}; "
-                         "start it with --allowed-host NAME to let it")
+            return 421, sentence("this server does not answer to the name {host!r}; start it with "
+                                 "--allowed-host NAME to let it", code="host", host=host[:80])
         origin = headers.get("origin")
         if origin is not None:
             parts = urlsplit(origin)
             if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.strip().lower():
-                return 403, "a page of another site may not use this server (its Origin is not this server)"
+                return 403, sentence("a page of another site may not use this server (its Origin is not this "
+                                     "server)", code="origin")
         if scope["type"] == "http" and scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
             path = scope.get("path", "")
             if path.startswith("/api/") and path not in RAW_BODIES:
                 ctype = headers.get("content-type", "").split(";")[0].strip().lower()
                 if ctype != "application/json":
-                    return 415, "the request body must be JSON, sent as Content-Type: application/json"
+                    return 415, sentence("the request body must be JSON, sent as Content-Type: application/json",
+                                         code="content_type")
         return None
+
+
+def _refuse(message: i18n.Message, status: int) -> JSON:
+    """A refusal in the request's language (web/i18n.py's LangMiddleware runs before the guard)."""
+    return JSON({"error": message.text(), **message.to_json()}, status_code=status)
 
 
 def _with_headers(send: Send, host: str) -> Send:

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
 from ..game.view import mask_event, public_events, seat_view, spectator_view
+from ..i18n import sentence
 from .guard import BadJSON, load_json
 from .limits import client_of
 from .scheduler import Prompt
@@ -193,7 +194,7 @@ class PageConnection(Connection):
     def handle(self, raw: str) -> None:
         """One client message: act, toggle or ping; anything else is refused with a reason."""
         try:
-            msg = load_json(raw, "a message")
+            msg = load_json(raw, sentence("a message"))
         except BadJSON as e:
             return self.error("malformed", f"{e}; a message is one JSON object")
         if not isinstance(msg, dict):
@@ -305,7 +306,7 @@ class MjaiConnection(Connection):
             return  # the answer to a frame the clock already decided: dropped
         self.answered = self.asked
         try:
-            msg = load_json(raw, "an answer")
+            msg = load_json(raw, sentence("an answer"))
         except BadJSON:
             msg = None
         legal = t.prompt_legal[s]
