@@ -194,7 +194,8 @@ def test_http_conflict_is_409_with_the_entry_in_the_way(tmp_path: Path) -> None:
     web.state.db_path = str(tmp_path / "k.sqlite")
     web.include_router(router)
     c = TestClient(web)
-    sid = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()["session"]
+    made = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()
+    sid = made["links"]["organiser"].removeprefix("/keeper/")  # a session is opened by its link, not its number
     url = f"/api/keeper/sessions/{sid}/entries"
     r = c.post(url, json={"entry": DRAW_A, "opened_version": 0, "client_id": "p1", "author": "Aki"})
     assert r.status_code == 200
