@@ -74,7 +74,7 @@ def test_a_number_or_a_guess_opens_nothing(client: TestClient, ref: str) -> None
                                ("POST", f"/api/keeper/sessions/{ref}/entries", WIN),
                                ("POST", f"/api/keeper/sessions/{ref}/undo", {})):
         r = client.request(method, path, json=body)
-        assert r.status_code == 404 and set(r.json()) == {"error"}, (path, r.text)
+        assert r.status_code == 404 and r.json()["code"] == "no_link" and set(r.json()) == {"error", "code"}, r.text
     with client.websocket_connect(f"/ws/keeper/{ref}") as ws:
         assert "error" in json.loads(ws.receive_text())
         with pytest.raises(WebSocketDisconnect) as closed:

@@ -150,7 +150,7 @@ def _api(app: FastAPI) -> None:
         try:
             body = load_json(await request.body())  # its size was bounded as it came (web/guard.py)
         except BadJSON as e:
-            return JSON({"error": str(e)}, status_code=400)
+            return error_response(e, 400)
         try:
             table, tokens = _tables(request).create(body, client_of(request.client))
         except TableError as e:

@@ -34,6 +34,7 @@ from ..rules.loader import from_dict, load_preset
 from ..store import Store, StoreBusy, StoreError, access, open_db
 from ..store.keeper import VersionConflict, session
 from .guard import JSON, BadJSON, load_json
+from .i18n import error_response
 from .limits import client_of, over_rate
 
 STATIC = Path(__file__).parent / "static" / "keeper"
@@ -50,9 +51,13 @@ WRITERS = frozenset({access.ORGANISER})  # the roles that may change a session
 class NoLink(SanmaError):
     """A link that opens nothing (unknown, revoked, another kind, a bare number): 404."""
 
+    code_of_class = "no_link"
+
 
 class ReadOnly(SanmaError):
     """A write through a link whose role may only read: 403."""
+
+    code_of_class = "read_only"
 
 
 def session_of(store: Store, ref: str, *, write: bool = False) -> tuple[int, access.Grant]:
@@ -99,7 +104,7 @@ def _call(request: Request, action: Callable[[Keeper, int], dict[str, Any]], ref
         with _store(request) as store:
             return _answer(store, action, ref, write)
     except StoreError as e:
-        return JSON({"error": str(e)}, status_code=503)
+        return error_response(e, 503)
 
 
 def _answer(store: Store, action: Callable[[Keeper, int], dict[str, Any]], ref: str | None,
@@ -113,20 +118,20 @@ def _answer(store: Store, action: Callable[[Keeper, int], dict[str, Any]], ref: 
             out = {**out, "links": links(grant, ref)}
         return JSON(out)
     except NoLink as e:
-        return JSON({"error": str(e)}, status_code=404)
+        return error_response(e, 404)
     except ReadOnly as e:
-        return JSON({"error": str(e)}, status_code=403)
+        return error_response(e, 403)
     except EntryConflict as e:
-        return JSON({"error": str(e), "conflict": e.conflict}, status_code=409)
+        return error_response(e, 409, conflict=e.conflict)
     except VersionConflict as e:
-        return JSON({"error": str(e)}, status_code=409)
+        return error_response(e, 409)
     except StoreBusy as e:
-        return JSON({"error": str(e)}, status_code=503)
+        return error_response(e, 503)
     except StoreError as e:
         status = 404 if "no kept session" in str(e) else 400
-        return JSON({"error": str(e)}, status_code=status)
+        return error_response(e, status)
     except SanmaError as e:
-        return JSON({"error": str(e)}, status_code=400)
+        return error_response(e, 400)
 
 
 async def _body(request: Request) -> dict[str, Any] | JSON:
@@ -136,7 +141,7 @@ async def _body(request: Request) -> dict[str, Any] | JSON:
     try:
         body = load_json(raw or b"{}")
     except BadJSON as e:
-        return JSON({"error": str(e)}, status_code=400)
+        return error_response(e, 400)
     if not isinstance(body, dict):
         return JSON({"error": "the request body must be a JSON object"}, status_code=400)
     return body
