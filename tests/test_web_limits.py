@@ -176,7 +176,8 @@ def test_hostile_json_and_numbers_are_4xx_never_500(tmp_path: Path) -> None:
         for path in ("/api/tables", "/api/keeper/sessions", "/api/score"):
             r = c.post(path, content=deep.encode(), headers={"content-type": "application/json"})
             assert r.status_code == 400 and "nested" in r.json()["error"], (path, r.text)
-            r = c.post(path, content=deep.encode(), headers={"content-type": "application/json", "accept-language": "ja"})
+            ja = {"content-type": "application/json", "accept-language": "ja"}
+            r = c.post(path, content=deep.encode(), headers=ja)
             assert r.json()["code"] == "malformed" and "入れ子" in r.json()["error"], (path, r.text)  # in its words
         s = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()
         ref = s["links"]["organiser"].removeprefix("/keeper/")
