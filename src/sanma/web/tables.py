@@ -426,9 +426,7 @@ class Table:
         at a (re)start, and to undo what a failed write left in memory. ``bots_decide``: the seeded
         bots decide again, so that their state is where it was."""
         for old in self.bots.values():
-            close = getattr(old, "close", None)
-            if close is not None:
-                close()
+            old.close()
         self.game = g = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
         self.bots = self._new_bots()
         self.fed = self.actions = 0
@@ -442,7 +440,7 @@ class Table:
                 self._feed_bots()
                 legal = g.legal_actions(seat)
                 with contextlib.suppress(SanmaError, LookupError):
-                    bot.act(g.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
+                    bot.act(g.view(seat) if bot.needs_view else None, legal)
             self._apply(seat, legal_idx, how, store=False)
         while g.held and len(g.events) < stored_events:  # released (its events stored) before the stop
             self._release_quiet()
@@ -647,7 +645,7 @@ class Table:
         bot = self.bots.get(seat)
         if bot is not None:
             self._feed_bots()
-            return bot.act(self.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal), "bot"
+            return bot.act(self.game.view(seat) if bot.needs_view else None, legal), "bot"
         auto = self._auto(seat)
         if auto is not None:
             return auto, "auto"
@@ -783,9 +781,8 @@ class Table:
         events = self.game.events
         for e in events[self.fed:]:
             for s, bot in self.bots.items():
-                on_event = getattr(bot, "on_event", None)
-                if on_event is not None:
-                    on_event(mask_event(e, s))
+                if bot.follows_events:
+                    bot.on_event(mask_event(e, s))
         self.fed = len(events)
 
     def _note_hands(self, n0: int) -> None:
@@ -813,9 +810,7 @@ class Table:
             self._wakeup.cancel()
             self._wakeup = None
         for bot in self.bots.values():
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+            bot.close()
 
 
 def _seconds(banks: Sequence[int]) -> list[float]:
