@@ -13,7 +13,9 @@ runs ``--seconds`` and then on until N games have finished (one per table on ave
 ``--max-seconds``, so that games/s is measured, not guessed.
 
 ``--seats human`` plays the same games over the page protocol instead (``/play``: every seat is
-sent its own view after every action), which measures the per-seat views and masking.
+sent its own view after every action), which measures the per-seat views and masking. Tables have
+no clock and no call window (``{"move": 0, "call": 0}``): the server's turnaround is measured,
+not a table's pace.
 
 ``--db postgres`` starts a throwaway PostgreSQL cluster (tests/pg_cluster.py: Debian's binaries,
 durable settings unless ``--pg-async``) and ``--processes P`` servers on it; table k is made on
@@ -92,7 +94,6 @@ class Stats:
 @dataclass
 class TableClock:
     sent: float | None = None
-    sent_seq: int = -1  # the page protocol: the seq of the prompt answered (a later view is its turnaround)
     actions: int = 0
     pace: float = 0.0  # seconds between the table's actions (0: as fast as the bots answer)
     next_at: float = 0.0  # when the table's next action may be sent
@@ -149,7 +150,7 @@ async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Ev
         async for raw in ws:
             now = time.perf_counter()
             m = json.loads(raw)
-            if m["type"] == "view" and clock.sent is not None and m["seq"] > clock.sent_seq:
+            if m["type"] == "view" and clock.sent is not None:  # the first view after an answer: its turnaround
                 stats.latencies.append(now - clock.sent)
                 clock.sent = None
             if m["type"] == "hand_result" and counts_hands:
@@ -161,8 +162,8 @@ async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Ev
             elif m["type"] == "prompt":
                 a = page_answer(m["actions"])
                 await clock.wait_turn()
-                clock.sent, clock.sent_seq = time.perf_counter(), m["seq"]
-                await ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": a["id"]}))
+                clock.sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": a["id"]}))
                 stats.actions += 1
                 clock.actions += 1
             if stop.is_set():
@@ -178,7 +179,7 @@ async def _table_loop(bases: list[str], k: int, rules: Any, stats: Stats, stop: 
     first = True
     while not stop.is_set():
         r = await client.post(f"{bases[k % len(bases)]}/api/tables", json={"rules": rules, "seats": [kind] * 3,
-                                                                            "clock": {"move": 0}})
+                                                                            "clock": {"move": 0, "call": 0}})
         r.raise_for_status()
         t = r.json()
         clock = TableClock(pace=pace)

@@ -42,6 +42,7 @@ def _fill(store: Store) -> dict[str, Any]:
     with its cache, a finished served table and a running one."""
     from sanma.keeper.keeper import Keeper
     from sanma.sim.arena import play_game
+    from sanma.store import access
 
     store.import_files(RECORDS)
     rules = Rules.preset("tenhou")
@@ -53,6 +54,7 @@ def _fill(store: Store) -> dict[str, Any]:
     sid = k.new(Rules.preset("tenhou"), ["P", "Q", "R"], mode="final")["session"]
     for _ in range(2):
         k.add(sid, {"kind": "final", "scores": {"P": 50000, "Q": 35000, "R": 20000}}, client_id=f"c{_}")
+    access.issue(store, "keeper_session", str(sid), (("read", None),))  # the session's links
     seat = {"kind": "random", "name": "bot", "token_sha256": "0" * 64}
     for tid, finished in (("done", True), ("live", False)):
         stored.create_table(store, stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "5", "1" * 64,
@@ -62,6 +64,9 @@ def _fill(store: Store) -> dict[str, Any]:
                              first_event=1, events=game.events[1:3])
     assert stored.finish(store, "done", game.events, rules, "5") is not None
     stored.set_presence(store, "live", 7, [1, 0, 0])
+    from sanma.store import access
+
+    access.issue(store, "keeper_session", str(sid), [("read", None)])
     return {"session": sid}
 
 

@@ -137,7 +137,7 @@ def test_replay_viewer_on_a_real_tenhou_record(browser: Any, tmp_path: Path) -> 
 
 
 def create_table(base: str, seats: list[str], **extra: Any) -> dict[str, Any]:
-    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0}, **extra}
+    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0, "call": 0}, **extra}
     r = httpx.post(f"{base}/api/tables", json=body, timeout=20)
     assert r.status_code in (200, 201), r.text
     return dict(r.json())
@@ -240,7 +240,8 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
     errors: list[str] = []
     with running_server(tmp_path / "db.sqlite") as base:
         # seed 1: with this player's way of playing the game goes the distance (no one busts)
-        t = create_table(base, ["human", "defensive", "efficient"], seed=1, clock={"move": 600, "bank": 60})
+        t = create_table(base, ["human", "defensive", "efficient"], seed=1,
+                         clock={"move": 600, "bank": 60, "call": 0})  # no 2 s call window: a quick hanchan
         page = new_page(browser, errors)
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")

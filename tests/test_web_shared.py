@@ -28,7 +28,7 @@ from web_helpers import choose, mjai_answer, sanma_serve, ws_url
 pytestmark = pytest.mark.slow  # server processes
 
 TABLE = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["mjai", "mjai", "efficient"], "seed": 7,
-         "clock": {"move": 0}}
+         "clock": {"move": 0, "call": 0}}
 
 
 def _mjai_seat(url: str, out: list[Any], rng: random.Random, stop_after: int | None = None,
@@ -62,16 +62,25 @@ def _watch(url: str, out: list[Any]) -> None:
         return
 
 
-def _page_seat(url: str, out: list[Any], rng: random.Random) -> None:
-    """A scripted person on the page's protocol: records every message; answers every prompt."""
+def _page_seat(url: str, out: list[Any], rng: random.Random, ready: threading.Barrier | None = None) -> None:
+    """A scripted person on the page's protocol: records every message; answers every prompt.
+    ``ready``: no answer before every seat has its first view (what a page is first shown
+    depends on when it joins, not on which process it joins)."""
     with connect(url, open_timeout=30) as ws:
+        while ready is not None and not any(m["type"] == "view" for m in out):
+            out.append(json.loads(ws.recv(timeout=60)))
+        if ready is not None:
+            ready.wait(60)
+        for m in list(out):
+            if m["type"] == "prompt":
+                ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": choose(m["actions"], rng)["id"]}))
         while True:
             m = json.loads(ws.recv(timeout=60))
             out.append(m)
             if m["type"] == "game_result":
                 return
             if m["type"] == "prompt":
-                ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": choose(m["actions"], rng)["id"]}))
+                ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": choose(m["actions"], rng)["id"]}))
 
 
 PEOPLE = {**TABLE, "seats": ["human", "human", "efficient"]}
@@ -88,9 +97,10 @@ def _play(bases: list[str], body: dict[str, Any] = PEOPLE) -> tuple[str, list[li
     t = httpx.post(f"{bases[0]}/api/tables", json=body, timeout=30).json()
     frames: list[list[Any]] = [[], []]
     seen: list[Any] = []
+    ready = threading.Barrier(2)
     threads = [threading.Thread(target=_page_seat, args=(
         ws_url(bases[1 + s], f"/ws/tables/{t['id']}/play?token={t['seats'][s]['token']}"), frames[s],
-        random.Random(s))) for s in (0, 1)]
+        random.Random(s), ready)) for s in (0, 1)]
     threads.append(threading.Thread(target=_watch, args=(ws_url(bases[0], f"/ws/tables/{t['id']}/watch"), seen)))
     for th in threads:
         th.start()
@@ -205,7 +215,7 @@ def test_an_action_sent_again_to_any_process_is_applied_once(pg_database: str) -
                 if m["type"] == "error":
                     errors.append(m)
                 if m["type"] == "prompt":
-                    msg = json.dumps({"type": "action", "seq": m["seq"], "id": choose(m["actions"], rng)["id"]})
+                    msg = json.dumps({"type": "action", "prompt": m["prompt"], "id": choose(m["actions"], rng)["id"]})
                     main.send(msg)
                     main.send(msg)
                     other.send(msg)  # every process numbers the table's steps alike
@@ -224,8 +234,8 @@ def test_the_keeper_on_two_processes_with_concurrent_writers_loses_and_doubles_n
     other with the same client id (a phone that retried through another server): every entry is
     stored once, the log is 1..n with no gap, and every process shows the same session."""
     with sanma_serve(pg_database) as (a, _), sanma_serve(pg_database) as (b, _):
-        sid = httpx.post(f"{a}/api/keeper/sessions", json={"rules": "tenhou", "people": ["A", "B", "C"]},
-                         timeout=30).json()["session"]
+        made = httpx.post(f"{a}/api/keeper/sessions", json={"rules": "tenhou", "people": ["A", "B", "C"]}, timeout=30)
+        sid = made.json()["links"]["organiser"].removeprefix("/keeper/")  # a session is opened by its link
         failures: list[Any] = []
 
         def writer(name: str, mine: str, theirs: str) -> None:
@@ -290,7 +300,7 @@ def test_no_payload_of_any_process_leaks_through_a_whole_game(pg_database: str) 
                         break
                     if m["type"] == "prompt":
                         choice = choose(m["actions"], rng)
-                        ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": choice["id"]}))
+                        ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": choice["id"]}))
                         acted += 1
                         if acted == 5:
                             for base2 in (a, b, c):

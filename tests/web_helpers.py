@@ -102,6 +102,11 @@ class Leak(AssertionError):
     pass
 
 
+#: The events after which a call window opens (a pon, kan or ron may follow): the table stops
+#: after each one, whoever could call.
+WINDOW_OPENERS = ("dahai", "kakan")
+
+
 def tile_names(value: Any) -> set[str]:
     """Every tile name anywhere in a JSON value (outside ``NOT_TILES`` keys)."""
     out: set[str] = set()
@@ -190,8 +195,44 @@ class LeakChecker:
             raise Leak(f"view to seat {seat}: to_move {view['to_move']} names a seat deciding on a call "
                        f"(turn {view['turn']})")
 
+    @staticmethod
+    def check_counters(seat: int | None, messages: Sequence[dict[str, Any]]) -> None:
+        """No counter of the table's actions (a pass on a call offer is one: how much it grew would
+        tell that a seat was offered a call, issue 23): no message carries ``seq``, and a seat's
+        prompts are numbered by its own decisions only — 1, 2, 3, ... with no gap on a connection."""
+        last: int | None = None
+        for m in messages:
+            if "seq" in m:
+                raise Leak(f"{m.get('type')} to seat {seat} carries the table's action counter seq={m['seq']}")
+            if m.get("type") == "prompt":
+                n = m["prompt"]
+                if last is not None and n != last + 1:
+                    raise Leak(f"prompt ids to seat {seat} jump from {last} to {n}: they count more than its decisions")
+                last = n
+
+    @staticmethod
+    def check_batching(seat: int | None, messages: Sequence[dict[str, Any]]) -> None:
+        """A view never carries a discard (or an added kan) together with what came after it: the
+        table stops after every one of them whoever could call (issue 23: a view ending on a discard
+        was sent only when some seat was asked; otherwise the discard came with the next draw). The
+        first view of a connection is its catch-up (the current hand so far) and is not checked."""
+        first = True
+        for m in messages:
+            if m.get("type") != "view":
+                continue
+            if first:
+                first = False
+                continue
+            events = m["events"]
+            for i, e in enumerate(events[:-1]):
+                if e["type"] in WINDOW_OPENERS:
+                    raise Leak(f"view to seat {seat}: a {e['type']} came with the events after it "
+                               f"({[x['type'] for x in events[i:i + 3]]}): so nobody was asked")
+
     def check_page(self, seat: int | None, messages: Sequence[dict[str, Any]]) -> None:
         """Every message one page connection received, in order."""
+        self.check_counters(seat, messages)
+        self.check_batching(seat, messages)
         last = 0
         last_end = 0
         for m in messages:
@@ -224,6 +265,40 @@ class LeakChecker:
                 if e.get("type") == "end_game":
                     continue  # nothing hidden; after the game
                 self.check(seat, i, e, f"mjai {e.get('type')}")
+
+
+# --------------------------------------------------------------------------------------------
+# A table played in-process on the injected clock, through the real protocol classes
+# --------------------------------------------------------------------------------------------
+
+
+class Captured:
+    """What one connection was sent, with the clock's time of each message."""
+
+    def __init__(self, clock: Any) -> None:
+        self.clock = clock
+        self.log: list[tuple[int, Any]] = []
+
+    def __call__(self, msg: Any) -> None:
+        self.log.append((self.clock.now(), json.loads(msg) if isinstance(msg, str) else msg))
+
+    @property
+    def messages(self) -> list[Any]:
+        return [m for _, m in self.log]
+
+
+def attach(table: Any, seat: int | None, kind: str = "play") -> Any:
+    """A page (``kind`` "play"; ``seat`` None: a spectator) or mjai connection joined to ``table``
+    exactly as a WebSocket's is (``ws.join``), whose messages are captured (``conn.sent``) instead
+    of written to a socket; answer through ``conn.handle(text)``."""
+    from sanma.web.ws import MjaiConnection, PageConnection, join
+
+    cls = MjaiConnection if kind == "mjai" else PageConnection
+    conn = cls(None, table, seat)  # type: ignore[arg-type]
+    conn.sent = Captured(table.time)
+    conn.send = conn.sent  # type: ignore[method-assign]
+    join(conn)
+    return conn
 
 
 # --------------------------------------------------------------------------------------------

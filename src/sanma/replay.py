@@ -354,10 +354,17 @@ class _Diverged(Exception):
     """The engine cannot follow the record any further in this hand."""
 
 
+#: Called before every action the replay applies: (the record's hand index, the engine game as it is
+#: before the action, the action). ``sanma review`` reads each decision of a seat this way.
+Observer = Callable[[int, Game, Action], None]
+
+
 class _Replayer:
-    def __init__(self, record: GameRecord, rules: Rules, notes: list[str]) -> None:
+    def __init__(self, record: GameRecord, rules: Rules, notes: list[str], observer: Observer | None = None) -> None:
         self.rec = record
         self.rules = rules
+        self.observer = observer
+        self.hand_index = 0  # the record's hand being replayed
         self.out = GameReplay(source=record.source, rules=rules.name, notes=notes)
         self.fold_kita = record.kita_in_dora  # the readers know their platform (P16)
         self.game: Game | None = None
@@ -449,6 +456,8 @@ class _Replayer:
     def _apply(self, action: Action, what: str) -> None:
         g = self.game
         assert g is not None
+        if self.observer is not None:
+            self.observer(self.hand_index, g, action)
         try:
             g.apply(action)
         except IllegalActionError as e:
@@ -764,6 +773,7 @@ class _Replayer:
         out.kyoku = len(rec.kyoku)
         fresh = True
         for i, k in enumerate(rec.kyoku):
+            self.hand_index = i
             self.label = self._label(i)
             self.bad = False
             self.at = "start"
@@ -853,12 +863,13 @@ def _yaku_table(pairs: list[tuple[str, int]], fold_kita: bool) -> dict[str, int]
 # --------------------------------------------------------------------------------------------
 
 
-def replay_record(record: GameRecord, rules: Rules | None = None) -> GameReplay:
-    """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`."""
+def replay_record(record: GameRecord, rules: Rules | None = None, *, observer: Observer | None = None) -> GameReplay:
+    """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`;
+    ``observer`` sees the game before each action (:data:`Observer`)."""
     notes: list[str] = []
     if rules is None:
         rules, notes = rules_for(record)
-    return _Replayer(record, rules, notes).run()
+    return _Replayer(record, rules, notes, observer).run()
 
 
 def replay_files(paths: Iterable[str | Path], rules: Rules | None = None) -> ReplayReport:

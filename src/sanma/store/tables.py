@@ -277,7 +277,23 @@ def append_action(store: Store, table_id: str, idx: int, *, seat: int, legal_idx
 
 
 def event_count(store: Store, table_id: str) -> int:
+    """How many events a table has stored."""
     return int(store.conn.execute("SELECT COUNT(*) FROM web_events WHERE table_id = ?", (table_id,)).fetchone()[0])
+
+
+def abandon(store: Store, table_id: str, *, runner: int | None = None, notice: str | None = None) -> bool:
+    """A table everybody left ends without a game: marked finished with no ``game_id`` (not resumed;
+    an abandoned table is a finished one whose events do not end with ``end_game``). False when it
+    was finished already or (``runner``) is no longer this runner's. ``notice`` as in :class:`Write`."""
+    with store.transaction():
+        fence = " AND runner = ?" if runner is not None else ""
+        r = store.conn.execute(f"UPDATE web_tables SET finished = 1 WHERE id = ? AND finished = 0{fence}",
+                               (table_id, *([runner] if runner is not None else [])))
+        if r.rowcount != 1:
+            return False
+        if notice is not None:
+            notify(store, CHANNEL, notice)
+    return True
 
 
 def finish(store: Store, table_id: str, game_events: Sequence[Mapping[str, Any]], rules: Rules,

@@ -9,7 +9,8 @@ A served table waits for time in five ways, and this module is the one home of a
 * the **result pause** between hands: the next hand is dealt when every person at the table has
   dismissed the hand's result or the pause has passed (issue 18);
 * a built-in bot's **think time** on its turn (issue 18);
-* (the end of an abandoned table is the runner's: ``web/tables.py``).
+* the end of an abandoned table: every person and external bot away ``abandon_after``
+  (``Schedule.away``; the limit is the server's, ``web/limits.py``).
 
 Every pending timer is a value with an absolute time in **milliseconds since the epoch**
 (:class:`Prompt`, :class:`Schedule`, :class:`Timer`), so a table's whole schedule is plain data
@@ -49,6 +50,17 @@ from ..tiles import SEATS
 #: turn; ``result``: the longest pause between hands (the next deal comes sooner when every person
 #: at the table has dismissed the result).
 DEFAULT_CLOCK: dict[str, float] = {"move": 15.0, "bank": 60.0, "call": 0.0, "think": 0.0, "result": 0.0}
+
+#: The call window of a table where a person sits, unless its ``clock`` says otherwise (seconds):
+#: long enough to answer "pon?" with a tap, short enough for ~50 discards a hand.
+CALL_WINDOW = 2.0
+
+
+def default_clock(person: bool) -> dict[str, float]:
+    """The ``clock`` of a table whose settings name none of its times; ``person``: a person sits
+    there, and the call window is on (issue 23: the same window after every discard, whoever could
+    call, so that no seat reads from a pause that another was asked)."""
+    return {**DEFAULT_CLOCK, "call": CALL_WINDOW if person else 0.0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +110,8 @@ class Prompt:
 class Timer:
     """A pending timer: at ``at`` (ms since the epoch), ``kind`` of ``seat`` (None: the table's).
     Kinds: ``window`` (the call window closes), ``pause`` (the result pause ends), ``clock`` (a
-    seat's decision runs out), ``think`` (a built-in bot decides)."""
+    seat's decision runs out), ``think`` (a built-in bot decides), ``abandon`` (the table ends:
+    everybody who plays from outside has been away too long)."""
 
     at: int
     kind: str
@@ -111,7 +124,8 @@ class Schedule:
     none); ``numbers``: each seat's last prompt id; ``window``: when the open call window closes;
     ``answers``: ``(seat, action index, how)`` given inside the window, applied when it closes;
     ``pause``: when the pause after a hand ends; ``ready``: the seats that dismissed that hand's
-    result."""
+    result; ``away``: since when nobody who must play from outside (a person, an external bot)
+    has been connected (the table is abandoned ``abandon_after`` later)."""
 
     prompts: tuple[Prompt | None, ...] = (None,) * SEATS
     numbers: tuple[int, ...] = (0,) * SEATS
@@ -119,11 +133,14 @@ class Schedule:
     answers: tuple[tuple[int, int, str], ...] = ()
     pause: int | None = None
     ready: frozenset[int] = field(default_factory=frozenset)
+    away: int | None = None  # since when every person (and external bot) of the table has been away
 
-    def timers(self, bots: frozenset[int] = frozenset()) -> list[Timer]:
+    def timers(self, bots: frozenset[int] = frozenset(), abandon_after: int | None = None) -> list[Timer]:
         """The pending timers, earliest first (``bots``: the seats of built-in bots, whose prompts
-        are think time rather than a clock)."""
+        are think time rather than a clock; ``abandon_after``: ms, the ``abandon`` timer)."""
         out: list[Timer] = []
+        if self.away is not None and abandon_after is not None:
+            out.append(Timer(self.away + abandon_after, "abandon"))
         if self.window is not None:
             out.append(Timer(self.window, "window"))
         if self.pause is not None:
@@ -139,14 +156,15 @@ class Schedule:
     def to_json(self) -> dict[str, Any]:
         return {"prompts": [None if p is None else p.to_json() for p in self.prompts],
                 "numbers": list(self.numbers), "window": self.window,
-                "answers": [list(a) for a in self.answers], "pause": self.pause, "ready": sorted(self.ready)}
+                "answers": [list(a) for a in self.answers], "pause": self.pause, "ready": sorted(self.ready),
+                "away": self.away}
 
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> Schedule:
         return Schedule(tuple(None if p is None else Prompt.from_json(p) for p in d["prompts"]),
                         tuple(int(n) for n in d["numbers"]), d["window"],
                         tuple((int(s), int(i), str(h)) for s, i, h in d["answers"]), d["pause"],
-                        frozenset(int(s) for s in d["ready"]))
+                        frozenset(int(s) for s in d["ready"]), d.get("away"))
 
 
 def open_prompt(pace: Pace, *, seat: int, number: int, now: int, bank: int, bot: bool,
@@ -286,5 +304,5 @@ class ManualClock:
             return False
 
 
-__all__ = ["DEFAULT_CLOCK", "Clock", "ManualClock", "Pace", "Prompt", "Schedule", "SystemClock", "Timer",
-           "bank_left", "open_prompt"]
+__all__ = ["CALL_WINDOW", "DEFAULT_CLOCK", "Clock", "ManualClock", "Pace", "Prompt", "Schedule", "SystemClock", "Timer",
+           "bank_left", "default_clock", "open_prompt"]

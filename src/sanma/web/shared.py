@@ -62,7 +62,13 @@ class FollowedTable(Table):
     def tick(self) -> None:
         return None
 
-    def _arm(self, now: int) -> None:
+    def _arm(self, now: int, retry: int | None = None) -> None:
+        return None
+
+    def _settle(self, now: int) -> None:  # the runner stores and tells
+        return None
+
+    def presence_changed(self) -> None:  # the runner keeps the abandon timer (told by web_presence)
         return None
 
     def act(self, seat: int, action: Action, how: str = "seat") -> None:
@@ -175,6 +181,7 @@ class Shared:
             for table in [*self.tables.running.values(), *self.followed.values()]:
                 self._remote(table, live)
                 _presence(table)
+                table.presence_changed()  # a runner's abandon timer counts the other processes' people
         for table_id, t in list(self.followed.items()):
             if not t.listeners:  # nobody here watches it any more (an API call made it): made again on demand
                 del self.followed[table_id]
@@ -190,10 +197,16 @@ class Shared:
             if not stored.claim(self.tables.store, table_id, self.node, previous, note):
                 continue  # another process was first
             old = self.followed.pop(table_id, None)
-            table = self.tables._load(table_id)
+            loaded = self.tables.load_or_report(table_id)
+            if loaded is None:  # cannot be rebuilt: reported as broken (its pages are told why)
+                if old is not None:
+                    old.close()
+                continue
+            table = loaded
             if old is not None:  # its connections go on with the running table
                 table.listeners |= old.listeners
                 table.connected = old.connected
+                table.watchers = old.watchers
                 table.remote = old.remote
                 old.close()
                 for conn in old.listeners:
@@ -241,6 +254,7 @@ class Shared:
             return
         new.listeners |= old.listeners
         new.connected = old.connected
+        new.watchers = old.watchers
         for conn in old.listeners:
             owner = getattr(conn, "__self__", None)
             if owner is not None and hasattr(owner, "table"):
@@ -309,10 +323,12 @@ class Shared:
         if t is None or (note.get("r") == self.node and table_id in self.tables.running):
             return
         before = t.runner
-        if note.get("claim") or not t.follow(note):
+        if note.get("abandoned"):
+            t.abandoned = True  # its pages are told (ws: "abandoned")
+        elif note.get("claim") or not t.follow(note):
             self._reread(t)
         self._resend(t, send=t.runner != before)
-        if t.finished:
+        if t.finished or t.abandoned:
             self.followed.pop(table_id, None)
             self.pending.pop(table_id, None)
         t.told()
@@ -332,7 +348,8 @@ class Shared:
         t.toggles = [dict(x) for x in state.toggles]
         t.banks = [round(b * 1000) for b in state.banks]
         t.runner = state.runner
-        if state.schedule is not None and not g.done:
+        t.abandoned = state.finished and not g.done
+        if state.schedule is not None and not g.done and not t.abandoned:
             t.restore(Schedule.from_json(json.loads(state.schedule)))
 
     # -- who is here ---------------------------------------------------------------------------------
@@ -361,6 +378,7 @@ class Shared:
         from .ws import _presence
 
         _presence(table)
+        table.presence_changed()
 
     # -- notifications ---------------------------------------------------------------------------
     def _heard(self, channel: str, payload: str) -> None:

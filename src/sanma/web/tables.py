@@ -34,10 +34,23 @@ from ..game.view import SeatPublic, mask_event, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
-from ..store import Store
+from ..store import Store, StoreError, check_name, check_text
 from ..store import tables as stored
 from ..tiles import SEATS
-from .scheduler import DEFAULT_CLOCK, Clock, Pace, Prompt, Schedule, SystemClock, Timer, Wakeup, bank_left, open_prompt
+from .limits import Limits, Meter, Sockets
+from .scheduler import (
+    DEFAULT_CLOCK,
+    Clock,
+    Pace,
+    Prompt,
+    Schedule,
+    SystemClock,
+    Timer,
+    Wakeup,
+    bank_left,
+    default_clock,
+    open_prompt,
+)
 
 if TYPE_CHECKING:
     from .shared import Shared
@@ -49,6 +62,8 @@ TOGGLE_NAMES = ("auto_win", "auto_kita", "no_calls", "auto_tsumogiri", "auto_sor
 DEFAULT_TOGGLES: dict[str, bool] = {"auto_win": False, "auto_kita": False, "no_calls": False,
                                     "auto_tsumogiri": False, "auto_sort": True}
 MAX_CLOCK = 3600.0
+RETRY_MS = 1000  # a transition whose write failed is tried again this much later
+SERVER_WAIT_MS = 200  # how long a write of the server waits for another process's lock (Store.wait_for_writes)
 MAX_NAME = 40
 MAX_SEED = 200
 
@@ -127,6 +142,7 @@ def parse_settings(body: Any) -> Settings:
     if (not isinstance(names, list) or len(names) != SEATS
             or not all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in names)):
         raise TableError(f"'names' must be {SEATS} non-empty names of at most {MAX_NAME} characters")
+    names = [n.strip() for n in names]
     seed = body.get("seed")
     if seed is None:
         seed_text = str(secrets.randbits(64))  # fairness: unguessable unless the creator chose one
@@ -134,8 +150,14 @@ def parse_settings(body: Any) -> Settings:
         raise TableError(f"'seed' must be an integer or a string of at most {MAX_SEED} characters")
     else:
         seed_text = str(seed)
-    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text, _clock_of(body.get("clock")),
-                    wall_key_for(seats))
+    try:  # the store's own rules, now: a name it would refuse at the game's end must not start one
+        for i, n in enumerate(names):
+            check_name(n, f"seat {i}'s name")
+        check_text(seed_text, "'seed'")
+    except StoreError as e:
+        raise TableError(str(e)) from None
+    return Settings(rules, tuple(seats), tuple(names), seed_text,
+                    _clock_of(body.get("clock"), "human" in seats), wall_key_for(seats))
 
 
 def _rules_of(body: dict[str, Any]) -> Rules:
@@ -158,12 +180,12 @@ def _rules_of(body: dict[str, Any]) -> Rules:
     raise TableError("'rules' must be a preset name or a rule object ({\"extends\": NAME, ...})")
 
 
-def _clock_of(value: Any) -> dict[str, float]:
+def _clock_of(value: Any, person: bool) -> dict[str, float]:
+    out = default_clock(person)
     if value is None:
-        return dict(DEFAULT_CLOCK)
+        return out
     if not isinstance(value, dict) or set(value) - set(DEFAULT_CLOCK):
         raise TableError("'clock' must be an object of seconds: " + ", ".join(f'"{k}"' for k in DEFAULT_CLOCK))
-    out = dict(DEFAULT_CLOCK)
     for k, v in value.items():
         if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_CLOCK:
             raise TableError(f"clock {k!r} must be a number of seconds from 0 to {MAX_CLOCK:g}")
@@ -316,6 +338,7 @@ class StoredTable:
     events: tuple[dict[str, Any], ...]
     wall_key: bytes | None = None
     finished: bool = True
+    abandoned: bool = False  # ended before its game did (everybody away): no record, no result
 
     @staticmethod
     def load(store: Store, table_id: str) -> StoredTable:
@@ -324,17 +347,26 @@ class StoredTable:
             raise TableError(f"no table {table_id!r}", 404)
         if not row.finished:
             raise TableError(f"table {table_id!r} is still being played", 409)
+        events = tuple(stored.events(store, table_id))
         return StoredTable(table_id, from_dict(row.rules, f"table {table_id}", name=row.rules_name),
                            tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
-                           row.seed_hash, row.clock, row.created_at, tuple(stored.events(store, table_id)),
-                           bytes.fromhex(row.wall_key) if row.wall_key else None)
+                           row.seed_hash, row.clock, row.created_at, events,
+                           bytes.fromhex(row.wall_key) if row.wall_key else None,
+                           abandoned=row.game_id is None and not (events and events[-1].get("type") == "end_game"))
 
     def public(self) -> dict[str, Any]:
         seats = [{"seat": s, "kind": k, "name": self.names[s], "connected": k in BOTS}
                  for s, k in enumerate(self.kinds)]
+        hands = sum(1 for e in self.events if e["type"] == "end_kyoku")
+        if self.abandoned:
+            scores = next((list(e["scores"]) for e in reversed(self.events) if "scores" in e), [])
+            out = _public(self, seats, scores, round_of(self.events), hands, None)
+            out.update(finished=True, abandoned=True, seed=self.seed)  # over: its walls may be checked
+            if self.wall_key is not None:
+                out["wall_key"] = self.wall_key.hex()
+            return out
         end = self.events[-1]
-        return _public(self, seats, list(end["scores"]), round_of(self.events),
-                       sum(1 for e in self.events if e["type"] == "end_kyoku"), settlement(self.rules, end))
+        return _public(self, seats, list(end["scores"]), round_of(self.events), hands, settlement(self.rules, end))
 
 
 class Table:
@@ -364,15 +396,19 @@ class Table:
         self.stored_banks = list(self.banks)  # as the database has them
         self.created_at = created_at
         self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
-        self.bots: dict[int, Bot] = {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
-                                     for s, k in enumerate(self.kinds) if k in BOTS}
+        self.bots: dict[int, Bot] = self._new_bots()
         self.persons = frozenset(s for s, k in enumerate(self.kinds) if k == "human")
+        self.outside = frozenset(s for s, k in enumerate(self.kinds) if k in SEAT_KINDS)  # people, external bots
+        self.abandon_ms = round(tables.limits.abandon_after * 1000)
+        self.abandoned = False
+        self.watchers = 0  # spectators connected now
+        self.creator = "?"  # the client address that made it (caps per client; not stored)
         self.schedule = Schedule()
         self.seq = 0  # transitions applied: internal only, never sent
         self.actions = 0  # actions applied (each one a ``web_actions`` row)
+        self.history: list[tuple[int, int, str]] = []  # each applied action's seat, legal index and how
         self.fed = 0  # events the bots have been given
         self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS  # each open prompt's actions
-        self.prompt_seq = [-1] * SEATS  # the seq each open prompt was opened at (protocol 1)
         self.answered = [False] * SEATS  # the seat's open prompt was answered (it must be asked anew)
         self.listeners: set[Listener] = set()
         self.connected = [0] * SEATS  # this process's connections per seat
@@ -390,6 +426,61 @@ class Table:
         self._public_key: tuple[int, int] = (-1, -1)
         self._public: tuple[tuple[SeatPublic, ...], list[dict[str, Any]]] = ((), [])
         self._note_hands(0)
+
+    def _new_bots(self) -> dict[int, Bot]:
+        return {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
+                for s, k in enumerate(self.kinds) if k in BOTS}
+
+    def replay(self, actions: Sequence[tuple[int, int, str]], stored_events: int, *, bots_decide: bool) -> None:
+        """Rebuild the game from its start by its stored actions (and the releases between them):
+        at a (re)start, and to undo what a failed write left in memory. ``bots_decide``: the seeded
+        bots decide again, so that their state is where it was."""
+        for old in self.bots.values():
+            old.close()
+        self.game = g = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
+        self.bots = self._new_bots()
+        self.fed = self.actions = 0
+        self.history = []
+        self.hand_start, self.hand_chips, self.results = 1, [0] * SEATS, []
+        self._note_hands(0)
+        for seat, legal_idx, how in actions:
+            while g.held:  # a stored action after a hold: the hold was released before it
+                self._release_quiet()
+            bot = self.bots.get(seat)
+            if bot is not None and bots_decide:
+                self._feed_bots()
+                legal = g.legal_actions(seat)
+                with contextlib.suppress(SanmaError, LookupError):
+                    bot.act(g.view(seat) if bot.needs_view else None, legal)
+            self._apply(seat, legal_idx, how, store=False)
+        while g.held and len(g.events) < stored_events:  # released (its events stored) before the stop
+            self._release_quiet()
+
+    def _rollback(self, why: Exception, now: int) -> TableError:
+        """A write failed: the table goes back to what it last stored, which is what its clients
+        were last told — the game replayed from the seed by the stored actions (kept in memory, so
+        this needs no database), the stored schedule, toggles and banks — and the error to answer
+        with (issue 23 item 5: never a closed socket)."""
+        log.warning("table %s: a write failed (%s); back to the stored state", self.id, why)
+        steps = sum(1 for a in self.pending if a is not None)
+        events = self.pending_from if self.pending_from is not None else len(self.game.events)
+        self.pending.clear()
+        self.pending_from = None
+        if steps or events != len(self.game.events):
+            self.replay(self.history[:len(self.history) - steps], events, bots_decide=True)
+        st = self.stored
+        if "toggles" in st:
+            self.toggles = [dict(t) for t in json.loads(st["toggles"])]
+        if "banks" in st:
+            self.banks = [round(float(b) * 1000) for b in json.loads(st["banks"])]
+        self.answered = [False] * SEATS
+        self.prompt_legal = [()] * SEATS
+        self.schedule = Schedule()
+        if "schedule" in st:  # the open prompts stay the same ones, with their deadlines
+            self.restore(Schedule.from_json(json.loads(st["schedule"])))
+        self._sync(now)  # (a table whose first write failed opens its prompts)
+        return TableError("the database could not store this (it is busy or failing); nothing changed, "
+                          "try again", 503)
 
     # -- public state ----------------------------------------------------------------------
     @property
@@ -447,7 +538,7 @@ class Table:
 
     def timers(self) -> list[Timer]:
         """Every pending timer (plain data, ms since the epoch)."""
-        return self.schedule.timers(frozenset(self.bots))
+        return self.schedule.timers(frozenset(self.bots), self.abandon_ms)
 
     def restore(self, schedule: Schedule) -> None:
         """Take up a stored scheduler state (a rebuilt or taken-over table): the open prompts keep
@@ -459,13 +550,13 @@ class Table:
                 self.prompt_legal[seat] = ()
             elif before[seat] is None or before[seat].number != p.number or self.answered[seat]:  # type: ignore[union-attr]
                 self.prompt_legal[seat] = self.game.legal_actions(seat)
-                self.prompt_seq[seat] = self.seq
                 self.answered[seat] = False
 
     # -- transitions -----------------------------------------------------------------------
     def start(self) -> None:
         """Open the first prompts (a new or rebuilt table) and arm the clock: time starts now."""
-        self._settle(self.time.now())
+        with contextlib.suppress(TableError):  # not stored: rolled back and tried again (_settle)
+            self._settle(self.time.now())
 
     def act(self, seat: int, action: Action, how: str = "seat") -> None:
         """One of ``seat``'s open prompt's actions, answered now. Inside a call window it is held
@@ -483,14 +574,36 @@ class Table:
             self.prompt_legal[seat] = ()
             self._settle(now)
             return
-        if p is not None and how == "seat":
-            self.banks[seat] = bank_left(self.pace, p, now)
-        self._apply(seat, idx, how)
+        bank = bank_left(self.pace, p, now) if p is not None and how == "seat" else self.banks[seat]
+        self._apply(seat, idx, how)  # a failed write raises TableError: nothing changed, the seat is told
+        self.banks[seat] = bank
         self._settle(now)
 
     def set_toggle(self, seat: int, name: str, value: bool) -> None:
+        """A seat's auto toggle, stored before it is told (a failed write: not set, ``TableError``)."""
         self.toggles[seat][name] = value
         self._settle(self.time.now())
+
+    def presence_changed(self) -> None:
+        """A connection came or went (here or, several processes, on another): the abandon timer
+        starts when the last person (or external bot) leaves and stops when one comes back."""
+        if self._closed:
+            return
+        with contextlib.suppress(TableError):  # not stored: rolled back and tried again (_settle)
+            self._settle(self.time.now())
+
+    def _abandon(self, now: int) -> None:
+        """Everybody who plays from outside has been away ``abandon_after``: the table ends, stored
+        as abandoned (issue 23 item 7: tables nobody plays never ended and every start rebuilt them)."""
+        try:
+            if not self.tables.abandon(self):
+                return  # another process runs the table now
+        except Exception as e:  # not stored: tried again
+            raise TableError(f"the table could not be stored as abandoned: {e}", 503) from None
+        self.abandoned = True
+        self._notify()
+        self.tables.release(self)
+        self.close()
 
     def dismiss(self, seat: int) -> None:
         """The seat's person has read the hand's result (the next hand comes when every person has)."""
@@ -506,17 +619,29 @@ class Table:
             return
         now = self.time.now()
         due = self._next(now)
-        if due is not None and due[0] <= now:
+        if due is None or due[0] > now:
+            self._arm(now)
+            return
+        try:
             due[1](now)
             self._settle(now)
-        else:
-            self._arm(now)
+        except TableError:  # a write failed and was rolled back: the same transition, a little later
+            self._arm(now, now + RETRY_MS)
 
     def _next(self, now: int) -> tuple[int, Callable[[int], None]] | None:
         """The next transition and when it is due (``now`` when it can happen at once)."""
-        g, s = self.game, self.schedule
-        if g.done:
+        if self.game.done or self.abandoned:
             return None
+        due = self._next_move(now)
+        away = self.schedule.away
+        if away is not None:
+            end = away + self.abandon_ms
+            if due is None or end < due[0]:
+                return end, self._abandon
+        return due
+
+    def _next_move(self, now: int) -> tuple[int, Callable[[int], None]] | None:
+        g, s = self.game, self.schedule
         if g.held == "hand":
             if self.persons <= s.ready and self.persons:
                 return now, self._release
@@ -544,15 +669,15 @@ class Table:
     def _decide(self, seat: int, now: int) -> None:
         """A due prompt: the bot's move, the toggle's, or the clock's fallback."""
         action, how = self._choice(seat, self.prompt_legal[seat])
+        self.act_quiet(seat, action, how)
         if how == "clock":
             self.banks[seat] = 0
-        self.act_quiet(seat, action, how)
 
     def _choice(self, seat: int, legal: tuple[Action, ...]) -> tuple[Action, str]:
         bot = self.bots.get(seat)
         if bot is not None:
             self._feed_bots()
-            return bot.act(self.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal), "bot"
+            return bot.act(self.game.view(seat) if bot.needs_view else None, legal), "bot"
         auto = self._auto(seat)
         if auto is not None:
             return auto, "auto"
@@ -567,20 +692,20 @@ class Table:
     def _close_window(self, now: int) -> None:
         """The call window's end: every seat asked answers as it chose (or its bot, its toggle, or a
         pass), in seat order; then the game goes on."""
-        g, s = self.game, self.schedule
+        s = self.schedule
         given = {seat: (idx, how) for seat, idx, how in s.answers}
-        asked = [seat for seat in range(SEATS) if g.legal_actions(seat)]
-        self.schedule = replace(s, window=None, answers=())
-        for seat in asked:
-            legal = g.legal_actions(seat)
+        asked = [seat for seat in range(SEATS) if self.game.legal_actions(seat)]
+        for seat in asked:  # a failed write rolls back to the answers stored so far; the rest are tried again
+            legal = self.game.legal_actions(seat)
             if seat in given:
                 self._apply(seat, *given[seat])
                 continue
             self.prompt_legal[seat] = legal
             action, how = self._choice(seat, legal)
             self.act_quiet(seat, action, how)  # "clock": the window's time ran out for the seat
-        if g.held == "window":
+        if self.game.held == "window":
             self._release(now)
+        self.schedule = replace(self.schedule, window=None, answers=())
 
     def _release(self, now: int) -> None:
         """A held window or hand end goes on: the next draw, deal or the end of the game."""
@@ -609,8 +734,9 @@ class Table:
         n0 = len(g.events)
         g.apply(action)
         self.actions += 1
-        self.answered[seat] = True
+        self.history.append((seat, idx, how))
         self._changed(n0, (seat, idx, action, how) if store else None, store=store)
+        self.answered[seat] = True
 
     def _changed(self, n0: int, action: tuple[int, int, Action, str] | None, *, store: bool = True) -> None:
         """After the game changed: the step (an action, or a released hold) waits in ``pending``
@@ -625,7 +751,19 @@ class Table:
     def _settle(self, now: int) -> None:
         """After a transition: open the prompts the game asks for now, the window, the pause; store
         the transition (its actions, events and schedule, one write) before anyone is told; tell
-        every listener; arm the clock for the next timer."""
+        every listener; arm the clock for the next timer. A write that fails changes nothing: the
+        table goes back to what was stored and told, its timer is armed again (the transition
+        that is due is tried again ``RETRY_MS`` later) and ``TableError`` (503) is raised."""
+        if self._closed:
+            return
+        self._sync(now)
+        try:
+            if not self.tables.flush(self):
+                return  # not stored: this process no longer runs the table (web/shared.py took it back)
+        except Exception as e:  # whatever the store raised: nothing of the transition may stay in memory
+            error = self._rollback(e, now)
+            self._arm(now, now + RETRY_MS)
+            raise error from None
         self._sync(now)
         if not self.tables.flush(self):
             return  # not stored: this process no longer runs the table (web/shared.py took it back)
@@ -657,12 +795,14 @@ class Table:
                                             bank=self.banks[seat], bot=seat in self.bots, window=window,
                                             call=in_window)
                 self.prompt_legal[seat] = legal
-                self.prompt_seq[seat] = self.seq
                 self.answered[seat] = False
+        away = None
+        if self.outside and not any(self.connected[seat] + self.remote[seat] for seat in self.outside):
+            away = s.away if s.away is not None else now
         self.schedule = Schedule(tuple(prompts), tuple(numbers), window, s.answers if window is not None else (),
-                                 pause, ready)
+                                 pause, ready, away)
 
-    def _arm(self, now: int) -> None:
+    def _arm(self, now: int, retry: int | None = None) -> None:
         if self._wakeup is not None:
             self._wakeup.cancel()
             self._wakeup = None
@@ -670,7 +810,7 @@ class Table:
         if due is None or self._closed:
             return
         try:
-            self._wakeup = self.time.call_at(due[0], self.tick)
+            self._wakeup = self.time.call_at(max(due[0], retry or 0), self.tick)
         except RuntimeError:  # not on the loop (start-up, a unit test): the next transition arms it
             self._wakeup = None
 
@@ -678,9 +818,8 @@ class Table:
         events = self.game.events
         for e in events[self.fed:]:
             for s, bot in self.bots.items():
-                on_event = getattr(bot, "on_event", None)
-                if on_event is not None:
-                    on_event(mask_event(e, s))
+                if bot.follows_events:
+                    bot.on_event(mask_event(e, s))
         self.fed = len(events)
 
     def _note_hands(self, n0: int) -> None:
@@ -708,9 +847,7 @@ class Table:
             self._wakeup.cancel()
             self._wakeup = None
         for bot in self.bots.values():
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+            bot.close()
 
 
 def _seconds(banks: Sequence[int]) -> list[float]:
@@ -730,16 +867,30 @@ class Tables:
     """The server's tables over one ``Store``. ``node``: this process's key when several processes
     share a PostgreSQL database (``web/shared.py``, which then sets ``shared``)."""
 
-    def __init__(self, store: Store, clock: Clock | None = None, node: int | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, limits: Limits | None = None,
+                 node: int | None = None) -> None:
         self.store = store
         self.clock: Clock = clock if clock is not None else SystemClock()
+        self.limits = limits if limits is not None else Limits()
+        self.meter = Meter(self.limits, lambda: self.clock.now() / 1000)
         self.running: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}  # unfinished tables that could not be resumed: why
+        self.sockets = Sockets(self.limits)  # open WebSockets per client address (tables' and the keeper's)
         self.node = node
         self.shared: Shared | None = None
 
     # -- creating and finding --------------------------------------------------------------
-    def create(self, body: Any) -> tuple[Table, list[str]]:
+    def create(self, body: Any, client: str = "?") -> tuple[Table, list[str]]:
+        """A new table for ``client`` (its address: the caps and rates are per client)."""
         settings = parse_settings(body)
+        lim = self.limits
+        if len(self.running) >= lim.tables:
+            raise TableError(f"this server runs as many tables as it may ({lim.tables}); try again later", 503)
+        if sum(1 for t in self.running.values() if t.creator == client) >= lim.tables_per_client:
+            raise TableError(f"you already run {lim.tables_per_client} unfinished tables here (the most one "
+                             "client may); finish one first", 429)
+        if not self.meter.allow(client, "tables"):
+            raise TableError(f"more than {lim.tables_per_minute:g} new tables a minute; wait a little", 429)
         table_id = secrets.token_urlsafe(9)
         while table_id.startswith("-"):  # an id is a command-line argument too (sanma verify --db DB ID)
             table_id = secrets.token_urlsafe(9)
@@ -747,6 +898,7 @@ class Tables:
         toggles = [dict(DEFAULT_TOGGLES) for _ in range(SEATS)]
         banks = [settings.clock["bank"]] * SEATS
         table = Table(self, table_id, settings, [_token_hash(t) for t in tokens], toggles, banks, _now())
+        table.creator = client
         seats = [{"kind": k, "name": n, "token_sha256": th}
                  for k, n, th in zip(settings.kinds, settings.names, table.token_hashes, strict=True)]
         stored.create_table(self.store, stored.NewTable(
@@ -759,14 +911,21 @@ class Tables:
         return table, tokens
 
     def get(self, table_id: str) -> Table:
-        """The live table (a WebSocket's): a running one, or a finished one rebuilt from the store
-        for this caller only (it is not kept: finished tables live in the store)."""
+        """The live table (a WebSocket's): a running one, one another process runs (followed here),
+        or a finished one rebuilt from the store for this caller only (it is not kept: finished
+        tables live in the store)."""
         table = self.running.get(table_id)
         if table is None:
             self._check(table_id)
-            if self.shared is not None and not stored.is_finished(self.store, table_id):
-                return self.shared.follow(table_id)  # another process runs it
-            table = self._load(table_id)
+            try:
+                if self.shared is not None and not stored.is_finished(self.store, table_id):
+                    return self.shared.follow(table_id)  # another process runs it
+                table = self._load(table_id)
+            except TableError:
+                raise
+            except Exception as e:  # a stored table that cannot be rebuilt is refused, named
+                why = str(e) if isinstance(e, SanmaError) else type(e).__name__
+                raise TableError(f"table {table_id!r} cannot be rebuilt from the database: {why}", 409) from None
         return table
 
     def info(self, table_id: str) -> Table | StoredTable:
@@ -782,6 +941,8 @@ class Tables:
     def _check(self, table_id: str) -> None:
         if len(table_id) > 64 or not self._exists(table_id):
             raise TableError(f"no table {table_id!r}", 404)
+        if table_id in self.broken:
+            raise TableError(f"table {table_id!r} could not be resumed: {self.broken[table_id]}", 409)
 
     def _exists(self, table_id: str) -> bool:
         return stored.exists(self.store, table_id)
@@ -802,6 +963,8 @@ class Tables:
                 entry.update(scores=list(row.status["scores"]), round=row.status["round"])
             elif row.final_scores is not None:
                 entry["scores"] = list(row.final_scores)
+            elif row.finished:  # finished without a game: abandoned
+                entry["abandoned"] = True
             out.append(entry)
         return out
 
@@ -811,6 +974,8 @@ class Tables:
         if not table.finished:
             raise TableError(f"table {table_id!r} is still being played: its record exists after the game", 409)
         stored = table if isinstance(table, StoredTable) else StoredTable.load(self.store, table_id)
+        if stored.abandoned:
+            raise TableError(f"table {table_id!r} was abandoned before its game ended: it has no record", 409)
         return stored, list(stored.events)
 
     def release(self, table: Table) -> None:
@@ -824,7 +989,9 @@ class Tables:
         since the first of them (a released hold has events and no action), the schedule they lead
         to, and the banks, toggles and lobby status where they changed — one write. A finished game
         is stored as a game in the same transaction. False when the table is no longer this
-        process's to run (another took it over: several processes, web/shared.py)."""
+        process's to run (another took it over: several processes, web/shared.py). Whatever the
+        store raises is raised, and nothing of the transition is stored (``Table._settle`` rolls
+        the table back)."""
         g = table.game
         columns = {"schedule": _compact(table.schedule.to_json()), "banks": json.dumps(_seconds(table.banks)),
                    "toggles": json.dumps(table.toggles)}
@@ -856,6 +1023,17 @@ class Tables:
             table.close()
         return True
 
+    def abandon(self, table: Table) -> bool:
+        """Stored as abandoned: ended, with no game (``finished`` and no ``game_id``): not resumed.
+        False when another process runs the table now (it is followed from now on)."""
+        note = json.dumps({"t": table.id, "r": self.node, "abandoned": True}) if self.shared is not None else None
+        if stored.abandon(self.store, table.id, runner=self.node, notice=note):
+            return True
+        if self.shared is not None and not stored.is_finished(self.store, table.id):
+            self.shared.lost(table)
+            return False
+        return True  # marked already
+
     def finish(self, table: Table) -> None:
         """A finished game becomes a stored record (``sanma replay`` / ``sanma stats`` read it)."""
         if stored.finish(self.store, table.id, table.game.events, table.rules, table.seed) is not None:
@@ -863,19 +1041,33 @@ class Tables:
 
     # -- restart ---------------------------------------------------------------------------
     def resume(self) -> int:
-        """Rebuild every unfinished table from its seed and stored actions; how many. (Several
-        processes: web/shared.py takes up the tables nobody runs instead.)"""
+        """Rebuild every unfinished table from its seed and stored actions; how many. A table that
+        cannot be rebuilt (or finished) is skipped and reported — in the log and, for its pages and
+        its API, as a 409 naming why (``broken``) — and the others go on: one table never keeps
+        the server from starting (issue 23 item 2). (Several processes: web/shared.py takes up the
+        tables nobody runs instead.)"""
         if self.shared is not None:
             return self.shared.sweep()
-        ids = stored.unfinished(self.store)
-        for tid in ids:
-            self._load(tid)
-        return len(ids)
+        resumed = 0
+        for tid in stored.unfinished(self.store):
+            if self.load_or_report(tid) is not None:
+                resumed += 1
+        return resumed
+
+    def load_or_report(self, table_id: str) -> Table | None:
+        """:meth:`_load`, or None when the table cannot be rebuilt: reported as ``broken``."""
+        try:
+            return self._load(table_id)
+        except Exception as e:  # whatever stops one table must not stop the server
+            self.running.pop(table_id, None)
+            self.broken[table_id] = str(e) if isinstance(e, SanmaError) else f"{type(e).__name__}: {e}"
+            log.warning("table %s not resumed: %s", table_id, self.broken[table_id])
+            return None
 
     def _load(self, table_id: str) -> Table:
         """A stored table rebuilt and run by this process (a finished one: for one caller only)."""
         table = self.rebuild(table_id)
-        if table.finished:  # rebuilt for one caller (a page on a finished table): not kept
+        if table.finished or table.abandoned:  # rebuilt for one caller (a page on a finished table): not kept
             table.close()
         else:
             self.running[table_id] = table
@@ -901,21 +1093,10 @@ class Tables:
         table = kind(self, table_id, settings, [s["token_sha256"] for s in row.seats], row.toggles, row.banks,
                      row.created_at)
         finished = row.finished
-        stored_events = stored.event_count(self.store, table_id)
+        actions = [(a.seat, a.legal_idx, a.how) for a in stored.actions(self.store, table_id)]
+        table.replay(actions, stored.event_count(self.store, table_id), bots_decide=not finished and not follow)
         g = table.game
-        for a in stored.actions(self.store, table_id):
-            seat, legal_idx, how = a.seat, a.legal_idx, a.how
-            while g.held:  # a stored action after a hold: the hold was released before it
-                table._release_quiet()
-            bot = table.bots.get(seat)
-            if bot is not None and not finished and not follow:  # seeded bots decide again: their state is kept
-                table._feed_bots()
-                legal = g.legal_actions(seat)
-                with contextlib.suppress(SanmaError, LookupError):
-                    bot.act(g.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
-            table._apply(seat, legal_idx, how, store=False)
-        while g.held and len(g.events) < stored_events:  # released (its events stored) before the stop
-            table._release_quiet()
+        table.abandoned = finished and not g.done
         table.stored = dict(row.columns)
         table.runner = row.runner
         if row.schedule is not None and not g.done and self.node is not None:

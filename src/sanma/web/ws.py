@@ -19,11 +19,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
 from ..game.view import mask_event, public_events, seat_view, spectator_view
+from ..i18n import sentence
+from .guard import BadJSON, load_json
+from .limits import client_of
+from .scheduler import Prompt
 from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
 log = logging.getLogger("sanma.web")
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: per-seat prompt ids, no table-wide action counter (issue 23)
 MAX_FRAME = 4096  # bytes of one client frame
 RATE = 30.0  # messages a second a connection may send (besides the one answer it owes each question) ...
 BURST = 60.0  # ... in bursts of this many
@@ -31,7 +35,7 @@ MAX_STRIKES = 60  # refused-for-rate messages before the connection is closed (1
 
 
 def _dump(msg: Any) -> str:
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(msg, separators=(",", ":"))  # ASCII: no stored text can fail to encode
 
 
 def label(a: Action) -> str:
@@ -148,29 +152,37 @@ class PageConnection(Connection):
             public, public_json = table.public_seats()
             view = seat_view(g, self.seat, public) if self.seat is not None else spectator_view(g, public)
             sort = table.toggles[self.seat]["auto_sort"] if self.seat is not None else True
-            self.send({"type": "view", "seq": table.seq, "event_index": self.sent_events,
-                       "view": view.to_json(sort=sort, seats_json=public_json),
-                       "events": public_events(events, self.seat, self.sent_events)})
+            msg: dict[str, Any] = {"type": "view", "event_index": self.sent_events,
+                                   "view": view.to_json(sort=sort, seats_json=public_json),
+                                   "events": public_events(events, self.seat, self.sent_events)}
+            if self.seat is not None:  # the seat's open prompt (a prompt not named here is gone)
+                p = table.prompt(self.seat)
+                msg["prompt"] = p.number if p is not None else None
+            self.send(msg)
             self.sent_events = len(events)
             self.first = False
         for _, result in table.results[self.sent_results:]:
-            self.send({"type": "hand_result", "seq": table.seq, "result": result})
+            self.send({"type": "hand_result", "result": result})
         self.sent_results = len(table.results)
         prompt = table.prompt(self.seat) if self.seat is not None else None
         if prompt is not None and prompt.number != self.prompted:
-            s = prompt.seat
-            self.prompted = prompt.number
-            deadline = table.deadline(s)
-            self.send({"type": "prompt", "seq": table.prompt_seq[s],
-                       "actions": [{"id": i, **a.to_mjai(), "label": label(a)}
-                                   for i, a in enumerate(table.prompt_legal[s])],
-                       "clock": None if deadline is None else {
-                           "move": 0 if prompt.window else table.clock["move"],
-                           "bank": round(prompt.bank / 1000, 1), "deadline": round(deadline, 3)}})
+            self._send_prompt(prompt)
         if g.done and not self.ended:
             self.ended = True
             key = {"wall_key": table.wall_key.hex()} if table.wall_key is not None else {}
             self.send({"type": "game_result", "result": game_result(g), "seed": table.seed, **key})
+        elif table.abandoned and not self.ended:
+            self.ended = True
+            self.send({"type": "abandoned", "message": "everybody who plays at this table was away too long: "
+                                                       "the table ended, and it has no record"})
+
+    def _send_prompt(self, prompt: Prompt) -> None:
+        t, s = self.table, prompt.seat
+        self.prompted = prompt.number
+        deadline = t.deadline(s)
+        self.send({"type": "prompt", "prompt": prompt.number,
+                   "actions": [{"id": i, **a.to_mjai(), "label": label(a)} for i, a in enumerate(t.prompt_legal[s])],
+                   "clock": None if deadline is None else _clock(t, prompt, deadline)})
 
     def _prompt_due(self) -> bool:
         p = self.table.prompt(self.seat) if self.seat is not None else None
@@ -182,9 +194,9 @@ class PageConnection(Connection):
     def handle(self, raw: str) -> None:
         """One client message: act, toggle or ping; anything else is refused with a reason."""
         try:
-            msg = json.loads(raw)
-        except ValueError:
-            return self.error("malformed", "a message must be one JSON object")
+            msg = load_json(raw, sentence("a message"))
+        except BadJSON as e:
+            return self.error("malformed", f"{e}; a message is one JSON object")
         if not isinstance(msg, dict):
             return self.error("malformed", "a message must be one JSON object")
         kind = msg.get("type")
@@ -222,20 +234,29 @@ class PageConnection(Connection):
     def _action(self, msg: dict[str, Any]) -> None:
         t, s = self.table, self.seat
         assert s is not None
-        seq, idx = msg.get("seq"), msg.get("id")
-        if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(idx, int) or isinstance(idx, bool):
-            return self.error("malformed", "an action is {\"type\": \"action\", \"seq\": N, \"id\": K} with integers")
+        number, idx = msg.get("prompt"), msg.get("id")
+        if (not isinstance(number, int) or isinstance(number, bool) or not isinstance(idx, int)
+                or isinstance(idx, bool)):
+            return self.error("malformed",
+                              "an action is {\"type\": \"action\", \"prompt\": N, \"id\": K} with integers")
         if t.game.done:
             return self.error("game_over", "the game is over")
         legal = t.prompt_legal[s]
         if not legal:
             # never which seats the game waits for: another seat's pending call would tell what it holds
             return self.error("not_your_turn", f"seat {s} has nothing to decide now")
-        if seq != t.prompt_seq[s]:
-            return self.error("stale", f"seq {seq} is not the open prompt's ({t.prompt_seq[s]})")
+        p = t.prompt(s)
+        if p is None or number != p.number:
+            return self.error("stale", f"prompt {number} is not the open one")
         if not 0 <= idx < len(legal):
             return self.error("no_such_action", f"id {idx} is not one of the prompt's actions 0..{len(legal) - 1}")
-        t.act(s, legal[idx], "seat")
+        try:
+            t.act(s, legal[idx], "seat")
+        except TableError as e:  # not stored, so not taken: said, and the open prompt sent again
+            self.error("not_stored", str(e))
+            p = t.prompt(s)
+            if p is not None:
+                self._send_prompt(p)
         return None
 
 
@@ -285,8 +306,8 @@ class MjaiConnection(Connection):
             return  # the answer to a frame the clock already decided: dropped
         self.answered = self.asked
         try:
-            msg = json.loads(raw)
-        except ValueError:
+            msg = load_json(raw, sentence("an answer"))
+        except BadJSON:
             msg = None
         legal = t.prompt_legal[s]
         if not legal:
@@ -301,8 +322,7 @@ class MjaiConnection(Connection):
                 return self._refuse("illegal riichi discard", [], step=True)
             self.stream.skip_reach = True
             self.reach_tiles = None
-            t.act(s, chosen, "seat")
-            return None
+            return self._act(chosen, legal)
         choice = match_action(msg, legal, s)
         if choice == REACH_STEP:
             step, self.reach_tiles = reach_step(msg, legal, s)
@@ -310,8 +330,16 @@ class MjaiConnection(Connection):
             return None
         if not isinstance(choice, Action):
             return self._refuse(f"illegal answer {_dump(msg)[:120]}", legal)
-        t.act(s, choice, "seat")
-        return None
+        return self._act(choice, legal)
+
+    def _act(self, action: Action, legal: tuple[Action, ...]) -> None:
+        s = self.seat
+        assert s is not None
+        try:
+            self.table.act(s, action, "seat")
+        except TableError as e:  # not stored, so not taken: the bot is asked again
+            self.stream.skip_reach = False
+            self._refuse(str(e), legal)
 
     def refused(self, why: str) -> None:
         """A frame refused unread (over the rate): it counts as the answer it was meant to be, and an
@@ -344,10 +372,25 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
     reconnects, to this process or another, resumes after the last event it saw (an open question
     it did not answer is asked again with its event)."""
     await ws.accept()
+    client = client_of(ws.client)
+    if not tables.sockets.open(client):
+        return await _refuse(ws, role, "too_many", f"more than {tables.limits.sockets_per_client} sockets open "
+                                                   "from one client: close some first", 4429)
+    try:
+        await _serve(ws, tables, table_id, role, token, limits, since)
+    finally:
+        tables.sockets.close(client)
+
+
+async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token: str | None,
+                 limits: tuple[float, float], since: str | None) -> None:
     try:
         table = tables.get(table_id)
     except TableError as e:
         return await _refuse(ws, role, "no_such_table", str(e), 4404)
+    if role == "watch" and table.watchers >= tables.limits.watchers_per_table:
+        return await _refuse(ws, role, "too_many", f"this table has {tables.limits.watchers_per_table} "
+                                                   "spectators already (the most it takes)", 4429)
     seat: int | None = None
     if role != "watch":
         seat = table.seat_of_token(token)
@@ -368,15 +411,7 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
     conn: Connection = MjaiConnection(ws, table, seat, resume) if role == "mjai" and seat is not None \
         else PageConnection(ws, table, seat)
     writer = asyncio.get_running_loop().create_task(conn.writer())
-    if isinstance(conn, PageConnection):
-        conn.hello()
-    if seat is not None:
-        table.connected[seat] += 1
-        if tables.shared is not None:  # the other processes learn who is here (web/shared.py)
-            tables.shared.presence(table)
-    table.listeners.add(conn.update)
-    conn.update(table)  # hello, then the view (and the open prompt), then who is here
-    _presence(table)
+    join(conn)
     limiter = Limiter(*limits)
     try:
         while not conn.closed:
@@ -407,16 +442,13 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
                 conn.handle(raw)
             except TableError as e:
                 conn.send(_error(role, "refused", str(e)))
+            except Exception:  # a bug must not close the socket with a traceback: said, logged
+                log.exception("table %s: a message could not be handled", table.id)
+                conn.send(_error(role, "internal", "the server could not handle this message"))
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
-        table = conn.table  # another object now if this process took the table over (web/shared.py)
-        table.listeners.discard(conn.update)
-        if seat is not None:
-            table.connected[seat] -= 1
-            if tables.shared is not None:
-                tables.shared.presence(table)
-        _presence(table)
+        leave(conn)
         conn.out.put_nowait(None)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2)
@@ -427,6 +459,45 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
     return None
 
 
+def _clock(table: Table, prompt: Prompt, deadline: float) -> dict[str, Any]:
+    """A prompt's clock: the move's seconds and the bank left, due at ``deadline``; inside a call
+    window its seconds are the window's and no bank can be spent (``"window": true``)."""
+    if prompt.window:
+        return {"move": table.clock.get("call", 0.0), "bank": 0, "deadline": round(deadline, 3), "window": True}
+    return {"move": table.clock["move"], "bank": round(prompt.bank / 1000, 1), "deadline": round(deadline, 3)}
+
+
+def join(conn: Connection) -> None:
+    """A connection joins its table: hello, then the view (and the open prompt), then who is here;
+    from now on it is told every change."""
+    table = conn.table
+    if isinstance(conn, PageConnection):
+        conn.hello()
+    if conn.seat is not None:
+        table.connected[conn.seat] += 1
+        if table.tables.shared is not None:  # the other processes learn who is here (web/shared.py)
+            table.tables.shared.presence(table)
+    else:
+        table.watchers += 1
+    table.listeners.add(conn.update)
+    conn.update(table)
+    _presence(table)
+    table.presence_changed()
+
+
+def leave(conn: Connection) -> None:
+    table = conn.table  # another object now if this process took the table over (web/shared.py)
+    table.listeners.discard(conn.update)
+    if conn.seat is not None:
+        table.connected[conn.seat] -= 1
+        if table.tables.shared is not None:
+            table.tables.shared.presence(table)
+    else:
+        table.watchers -= 1
+    _presence(table)
+    table.presence_changed()
+
+
 def _error(role: str, code: str, message: str) -> Any:
     if role == "mjai":
         return [{"type": "error", "message": message}]
@@ -434,8 +505,11 @@ def _error(role: str, code: str, message: str) -> Any:
 
 
 def _too_large(conn: Connection) -> None:
-    conn.send(_error("mjai" if isinstance(conn, MjaiConnection) else "play", "too_large",
-                     f"a message may be at most {MAX_FRAME} bytes"))
+    why = f"a message may be at most {MAX_FRAME} bytes"
+    if isinstance(conn, MjaiConnection):  # it was meant as an answer: the bot is asked again, never left waiting
+        conn.refused(why)
+    else:
+        conn.send(_error("play", "too_large", why))
 
 
 def _presence(table: Table) -> None:
@@ -451,4 +525,4 @@ async def _refuse(ws: WebSocket, role: str, code: str, message: str, close_code:
         await ws.close(close_code)
 
 
-__all__ = ["MjaiConnection", "PageConnection", "serve_socket"]
+__all__ = ["MjaiConnection", "PageConnection", "join", "leave", "serve_socket"]
