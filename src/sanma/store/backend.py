@@ -342,6 +342,9 @@ class PostgresConnection(Connection):
         errors = self._psycopg.errors
         if isinstance(e, errors.IntegrityError | errors.RaiseException):
             return IntegrityError(f"{self.target}: {_first_lines(e)}")
+        if isinstance(e, errors.LockNotAvailable):  # waited lock_timeout (Store.wait_for_writes) for a row lock
+            return StoreBusy(f"{self.target}: the database is busy (another program is writing to it); "
+                             "nothing was written")
         if isinstance(e, self._psycopg.Error):
             return DatabaseError(f"{self.target}: {_first_lines(e)}")
         if isinstance(e, UnicodeEncodeError):
