@@ -94,6 +94,15 @@ def session(store: Store, session_id: int, *, lock: bool = False) -> SessionRow:
     return _row(r)
 
 
+def versions(store: Store, session_ids: Sequence[int]) -> dict[int, int]:
+    """Each named session's version (one query for all: what a server's live pages watch)."""
+    if not session_ids:
+        return {}
+    clause, args = store.ids_in("id", session_ids)
+    return {int(r[0]): int(r[1]) for r in store.conn.execute(
+        f"SELECT id, version FROM keeper_sessions WHERE {clause}", args)}
+
+
 def sessions(store: Store, series: str | None = None) -> list[SessionRow]:
     """Every session (of one series, when named), oldest first."""
     if series is None:
