@@ -326,11 +326,17 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child
         ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
+# One load generator is one client: the per-client caps and rates (web/limits.py) would refuse it.
+UNLIMITED = [arg for name in ("tables_per_minute", "tables_per_client", "tables", "sockets_per_client")
+             for arg in ("--limit", f"{name}=1000000")]
+
+
 def _start_server(db: str, env: dict[str, str]) -> tuple[str, subprocess.Popen[bytes]]:
     port = _port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen([sys.executable, "-m", "sanma", "serve", "--host", "127.0.0.1", "--port", str(port),
-                               "--db", db], env=env, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+                               "--db", db, *UNLIMITED], env=env, stderr=subprocess.DEVNULL,
+                              preexec_fn=_die_with_parent)
     deadline = time.monotonic() + 60
     while True:
         try:
