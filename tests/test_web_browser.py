@@ -435,9 +435,9 @@ def test_the_process_serving_the_page_and_running_its_table_is_killed_and_the_pa
             before, seen = own_hand(page), rivers(page)
             proxy.target = int(b.rsplit(":", 1)[1])
             pa.send_signal(signal.SIGKILL)
-            page.wait_for_function("document.getElementById('status').dataset.state === 'disconnected'")
-            page.wait_for_function("document.getElementById('status').dataset.state === 'connected'",
-                                   timeout=20_000)
+            # (selectors, not wait_for_function: the pages' Content-Security-Policy forbids eval)
+            page.wait_for_selector("#status[data-state='disconnected']", state="attached")
+            page.wait_for_selector("#status[data-state='connected']", state="attached", timeout=20_000)
             page.wait_for_selector("#prompt button", timeout=20_000)
             shot(page, "failover-reconnected")
             assert own_hand(page) == before and rivers(page) == seen
