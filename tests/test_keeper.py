@@ -582,6 +582,7 @@ def test_cli_standings_alias_is_name_equals_person(tmp_path: Path) -> None:
         assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output, r.output
 
 
+@pytest.mark.slow
 def test_cli_whole_session_scripted_with_json(tmp_path: Path) -> None:
     db = str(tmp_path / "k.sqlite")
     r = _run("new", "--db", db, "--rules", "club", "--people", "Aki,Ben,Chie,Dan", "--json")
@@ -988,6 +989,7 @@ def test_csv_import_refuses_a_game_whose_result_the_csv_cannot_carry(keeper: Kee
     assert len(sessions(keeper.store)) == before
 
 
+@pytest.mark.slow
 def test_cli_import_reads_a_csv_export_under_rules(tmp_path: Path) -> None:
     """`sanma table import FILE.csv --rules PRESET`: the CSV export comes back as a "final scores
     only" session (P30's △ read back too); a CSV without --rules, and --rules with a JSON export,

@@ -75,8 +75,15 @@ def final_result(
     if rules.chombo == "rank_points":  # P100 (OFFICIAL) 「チョンボの減点は、半荘終了時に△20となる」
         for i, n in enumerate(chombos):
             points[i] -= rules.chombo_rank_points * n
-    digits = 0 if rules.final_rounding == "integer" else 1
-    points = [float(round(p, digits)) for p in points]
+    if rules.final_rounding == "integer":
+        # Tenhou's whole-number records: every seat but the top is rounded, the top takes what that
+        # moved (dnovikoff-sanma2.xml: -12.6 -> -13 and -65.5 -> -66, so 78.1 -> 79 = 13 + 66)
+        rounded = [float(round(p)) for p in points]
+        moved = sum(p - r for i, (p, r) in enumerate(zip(points, rounded, strict=True)) if i != top)
+        rounded[top] = float(round(points[top] + moved))
+        points = rounded
+    else:
+        points = [float(round(p, 1)) for p in points]
     return FinalResult(tuple(s), ranks, tuple(points), tuple(chip_list))
 
 

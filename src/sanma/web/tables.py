@@ -30,7 +30,7 @@ from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.settle import oka, uma_by_seat
-from ..game.view import SeatPublic, mask_event, public_seats
+from ..game.view import SeatPublic, public_events, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
@@ -815,12 +815,12 @@ class Table:
             self._wakeup = None
 
     def _feed_bots(self) -> None:
-        events = self.game.events
-        for e in events[self.fed:]:
-            for s, bot in self.bots.items():
-                if bot.follows_events:
-                    bot.on_event(mask_event(e, s))
-        self.fed = len(events)
+        g = self.game
+        for s, bot in self.bots.items():
+            if bot.follows_events:
+                for e in public_events(g.log, s, self.fed, g.events):
+                    bot.on_event(e)
+        self.fed = len(g.log)
 
     def _note_hands(self, n0: int) -> None:
         """Hand boundaries among the new events (for reconnects and hand results)."""

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
-from ..game.view import mask_event, public_events, seat_view, spectator_view
+from ..game.view import public_events, seat_view, spectator_view
 from ..i18n import sentence
 from .guard import BadJSON, load_json
 from .limits import client_of
@@ -154,7 +154,7 @@ class PageConnection(Connection):
             sort = table.toggles[self.seat]["auto_sort"] if self.seat is not None else True
             msg: dict[str, Any] = {"type": "view", "event_index": self.sent_events,
                                    "view": view.to_json(sort=sort, seats_json=public_json),
-                                   "events": public_events(events, self.seat, self.sent_events)}
+                                   "events": public_events(g.log, self.seat, self.sent_events, events)}
             if self.seat is not None:  # the seat's open prompt (a prompt not named here is gone)
                 p = table.prompt(self.seat)
                 msg["prompt"] = p.number if p is not None else None
@@ -276,10 +276,10 @@ class MjaiConnection(Connection):
     def update(self, table: Table) -> None:
         s = self.seat
         assert s is not None
-        events = table.game.events
-        for e in events[self.fed:]:
-            self.stream.push(mask_event(e, s))
-        self.fed = len(events)
+        g = table.game
+        for e in public_events(g.log, s, self.fed, g.events):
+            self.stream.push(e)
+        self.fed = len(g.log)
         prompt = table.prompt(s)
         if prompt is not None and prompt.number != self.asked_seq:
             self.asked_seq = prompt.number
