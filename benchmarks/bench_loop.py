@@ -42,7 +42,7 @@ def _port() -> int:
 
 def long_record(hands: int) -> str:
     """A game of about ``hands`` hands (nobody busts, many round winds), as mjai JSONL."""
-    from sanma.formats.writers import write_mjai
+    from sanma.formats.mjai import write_mjai
     from sanma.game.engine import Game
     from sanma.rules.loader import from_dict
 

@@ -21,7 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import sanma.store.db as store_db
-from sanma.formats.writers import write_mjai
+from sanma.formats.mjai import write_mjai
 from sanma.game.engine import Game
 from sanma.rules import Rules
 from sanma.store import Store, open_db
