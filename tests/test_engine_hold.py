@@ -26,7 +26,8 @@ def _play(preset: str, seed: int, hold: bool) -> tuple[Game, list[tuple[str, str
     while not g.done:
         if g.held:
             assert g.to_move == () and all(g.legal_actions(s) == () for s in range(3))
-            holds.append((g.held, g.events[-1]["type"]))
+            # the event it stopped after (a kan dora the discard turns, P12 with_discard, comes before the window)
+            holds.append((g.held, next(e["type"] for e in reversed(g.events) if e["type"] != "dora")))
             g.release()
             continue
         seat = g.to_move[0]

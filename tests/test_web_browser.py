@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from shared_data import data_path
 from web_helpers import running_server
@@ -250,7 +251,8 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         player.play(lambda: player.done.get("discard", 0) >= 9, 90)
         # the move's seconds and the bank apart; the move's seconds show only while the seat has a prompt
         # (between its turns the bots may still be thinking), so wait for its next one
-        page.wait_for_function("/^\\d+s$/.test(document.getElementById('clock-move').textContent)", timeout=30_000)
+        # (locators, not a string of JavaScript: the pages' CSP forbids evaluating strings)
+        expect(page.locator("#clock-move")).to_have_text(re.compile(r"^\d+s$"), timeout=30_000)
         assert re.fullmatch(r"\d+s", page.text_content("#clock-move") or "") and page.text_content(
             "#clock-bank") == "bank 60s"
         shot(page, "table")
@@ -361,9 +363,9 @@ def test_the_server_restarts_mid_hand_and_the_game_goes_on(browser: Any, tmp_pat
         player.play(lambda: player.done.get("discard", 0) >= 3, 60)
         page.wait_for_selector("#prompt button")  # the seat must act: nothing moves until it does
         before, seen = own_hand(page), rivers(page)
-    page.wait_for_function("document.getElementById('status').dataset.state === 'disconnected'")
+    page.wait_for_selector("#status[data-state='disconnected']", state="attached")
     with running_server(db, port=port):
-        page.wait_for_function("document.getElementById('status').dataset.state === 'connected'", timeout=20_000)
+        page.wait_for_selector("#status[data-state='connected']", state="attached", timeout=20_000)
         page.wait_for_selector("#prompt button")
         assert own_hand(page) == before and rivers(page) == seen
         player.play(lambda: player.done.get("discard", 0) >= 6, 60)
@@ -383,9 +385,9 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         page.goto(base + "/")
         page.wait_for_selector("#rules option", state="attached")
         page.select_option("#rules", "kansai")
-        page.wait_for_function("document.getElementById('rules-text').textContent.includes('flowers')")
+        expect(page.locator("#rules-text")).to_contain_text("flowers", timeout=15_000)
         page.set_input_files("#rulefile", str(rules))
-        page.wait_for_function("document.getElementById('rules-text').textContent.includes('honba_ron = 1500')")
+        expect(page.locator("#rules-text")).to_contain_text("honba_ron = 1500", timeout=15_000)
         page.select_option("#seat-1", "mjai")
         page.select_option("#seat-2", "efficient")
         page.fill("#name-0", "Aiko")

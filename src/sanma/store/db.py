@@ -106,7 +106,7 @@ def check_text(text: str, what: str) -> str:
     >>> check_text("a\\tb", "a seed")
     Traceback (most recent call last):
     ...
-    sanma.store.db.StoreError: a seed holds a control character (U+0009)
+    sanma.store.backend.StoreError: a seed holds a control character (U+0009)
     """
     bad = next((c for c in text if ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF), None)
     if bad is not None:
@@ -125,7 +125,7 @@ def check_name(name: str, what: str = "player name") -> str:
     >>> check_name("(R2200)")
     Traceback (most recent call last):
     ...
-    sanma.store.db.StoreError: player name '(R2200)' is empty or longer than 200 characters
+    sanma.store.backend.StoreError: player name '(R2200)' is empty or longer than 200 characters
     """
     if not canonical_name(name) or len(name) > MAX_NAME:
         raise StoreError(f"{what} {name[:MAX_NAME]!r} is empty or longer than {MAX_NAME} characters")
