@@ -259,8 +259,43 @@ V_WEB_WALL_KEY = """
 ALTER TABLE web_tables ADD COLUMN wall_key TEXT CHECK (wall_key IS NULL OR length(wall_key) = 64);
 """
 
+# Version 6: links with a right (issue 23 "Access", :mod:`sanma.store.access`): the SHA-256 of each
+# link's token (never the token), what it opens (``kind``: keeper_session, tournament; ``target``:
+# its id as text) and its ``role`` (organiser, read, and a kind's own, in ``scope``).
+V_ACCESS = """
+CREATE TABLE access_links (
+    token_sha256  TEXT PRIMARY KEY CHECK (length(token_sha256) = 64),
+    kind          TEXT NOT NULL,
+    target        TEXT NOT NULL,
+    role          TEXT NOT NULL,
+    scope         TEXT,
+    created_at    TEXT NOT NULL
+);
+CREATE INDEX access_links_target ON access_links(kind, target);
+"""
+
+# Version 7: several server processes on one database (issue 22). ``runner``: the key of the
+# process that runs the table (its advisory lock is held while it lives; NULL: nobody yet — always
+# NULL on SQLite, where one process serves the file); ``schedule``: the table scheduler's state
+# (``web/scheduler.Schedule`` as JSON: every prompt, window and pause with its time in milliseconds
+# since the epoch) as of the last stored change, so the next runner keeps every deadline exactly;
+# ``status``: what the lobby shows of a running table (scores, round, hands), kept by its runner, so
+# every process lists the same. ``web_presence``: how many connections each process holds per seat.
+V_WEB_SHARED = """
+ALTER TABLE web_tables ADD COLUMN runner INTEGER;
+ALTER TABLE web_tables ADD COLUMN schedule TEXT;
+ALTER TABLE web_tables ADD COLUMN status TEXT;
+
+CREATE TABLE web_presence (
+    table_id  TEXT NOT NULL REFERENCES web_tables(id) ON DELETE CASCADE,
+    node      INTEGER NOT NULL,
+    counts    TEXT NOT NULL,
+    PRIMARY KEY (table_id, node)
+) WITHOUT ROWID;
+"""
+
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
-MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY)
+MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY, V_ACCESS, V_WEB_SHARED)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -472,8 +507,26 @@ CREATE TABLE keeper_cache (
 
 PG_V_WEB_WALL_KEY = V_WEB_WALL_KEY
 
+PG_V_ACCESS = V_ACCESS  # portable: text columns and an index
+
+
+PG_V_WEB_SHARED = """
+ALTER TABLE web_tables ADD COLUMN runner BIGINT;
+ALTER TABLE web_tables ADD COLUMN schedule TEXT;
+ALTER TABLE web_tables ADD COLUMN status TEXT;
+CREATE INDEX web_tables_runner ON web_tables(runner) WHERE finished = 0;
+
+CREATE TABLE web_presence (
+    table_id  TEXT NOT NULL REFERENCES web_tables(id) ON DELETE CASCADE,
+    node      BIGINT NOT NULL,
+    counts    TEXT NOT NULL,
+    PRIMARY KEY (table_id, node)
+);
+"""
+
 #: PostgreSQL's migration ``n`` is ``PG_MIGRATIONS[n - 1]``: the same versions as ``MIGRATIONS``.
-PG_MIGRATIONS: tuple[str, ...] = (PG_V1, PG_V2_KEEPER, PG_V_WEB, PG_V4_KEEPER_CACHE, PG_V_WEB_WALL_KEY)
+PG_MIGRATIONS: tuple[str, ...] = (PG_V1, PG_V2_KEEPER, PG_V_WEB, PG_V4_KEEPER_CACHE, PG_V_WEB_WALL_KEY,
+                                  PG_V_ACCESS, PG_V_WEB_SHARED)
 
 
 def migrations_for(dialect: str) -> tuple[str, ...]:

@@ -8,68 +8,146 @@ pushes the session's state whenever its version changes — whoever changed it, 
 
     app.include_router(sanma.web.keeper.router)      # in web/app.py; needs app.state.db_path
 
+A session is opened through a link (``/keeper/TOKEN``; issue 23 "Access",
+:mod:`sanma.store.access`): the organiser's link reads and writes and its state carries the
+others' (``links``); the read-only link reads. The session's number alone opens nothing here.
+
 Errors are ``{"error": "..."}`` with a 4xx status; nothing changes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 
 from ..errors import SanmaError
 from ..keeper.entries import EntryConflict
 from ..keeper.keeper import Keeper
 from ..rules.loader import from_dict, load_preset
-from ..store import StoreError, open_db
-from ..store.keeper import VersionConflict, session
+from ..store import Store, StoreBusy, StoreError, access, open_db
+from ..store.keeper import VersionConflict, versions
+from .guard import JSON, BadJSON, load_json
+from .i18n import error_response
+from .limits import client_of, over_rate
 
 STATIC = Path(__file__).parent / "static" / "keeper"
 MAX_BODY = 64 * 1024
-POLL_SECONDS = 0.3  # how often a page's socket looks for a newer version
+POLL_SECONDS = 0.3  # how often the server looks for sessions changed elsewhere (another process, the CLI)
 
 router = APIRouter()
+
+KIND = "keeper_session"
+ROLES: tuple[tuple[str, str | None], ...] = (("read", None),)  # the links a session has besides the organiser's
+WRITERS = frozenset({access.ORGANISER})  # the roles that may change a session
+
+
+class NoLink(SanmaError):
+    """A link that opens nothing (unknown, revoked, another kind, a bare number): 404."""
+
+    code_of_class = "no_link"
+
+
+class ReadOnly(SanmaError):
+    """A write through a link whose role may only read: 403."""
+
+    code_of_class = "read_only"
+
+
+def session_of(store: Store, ref: str, *, write: bool = False) -> tuple[int, access.Grant]:
+    """The session a link opens and its grant; ``write``: the link's role must be a writer's."""
+    g = access.resolve(store, ref)
+    if g is None or g.kind != KIND:
+        raise NoLink("no kept session behind this link (a session is opened by its link, not its number)")
+    if write and g.role not in WRITERS:
+        raise ReadOnly(f"this is a {g.role} link: it shows the session and changes nothing")
+    return int(g.target), g
+
+
+def links(grant: access.Grant, ref: str) -> dict[str, str]:
+    """The links an organiser's page shows (paths): its own and each role's."""
+    if grant.role != access.ORGANISER:
+        return {}
+    return {access.ORGANISER: f"/keeper/{ref}", **{role: f"/keeper/{access.derive(ref, role, scope)}"
+                                                     for role, scope in ROLES}}
 
 
 def _db(request: Request | WebSocket) -> str:
     return str(getattr(request.app.state, "db_path", "sanma.sqlite"))
 
 
-def _call(request: Request, action: Callable[[Keeper], dict[str, Any]]) -> JSONResponse:
+@contextlib.contextmanager
+def _store(request: Request | WebSocket) -> Iterator[Store]:
+    """The server's own connection (``app.state.store``: opened, and its integrity checked, once at
+    the start, issue 23 item 4), else — a bare router in a test — one opened for this request."""
+    shared = getattr(request.app.state, "store", None)
+    if shared is not None:
+        yield shared
+        return
+    store = open_db(_db(request))
     try:
-        store = open_db(_db(request))
-    except StoreError as e:
-        return JSONResponse({"error": str(e)}, status_code=503)
-    try:
-        return JSONResponse(action(Keeper(store)))
-    except EntryConflict as e:
-        return JSONResponse({"error": str(e), "conflict": e.conflict}, status_code=409)
-    except VersionConflict as e:
-        return JSONResponse({"error": str(e)}, status_code=409)
-    except StoreError as e:
-        status = 404 if "no kept session" in str(e) else 400
-        return JSONResponse({"error": str(e)}, status_code=status)
-    except SanmaError as e:
-        return JSONResponse({"error": str(e)}, status_code=400)
+        yield store
     finally:
         store.close()
 
 
-async def _body(request: Request) -> dict[str, Any] | JSONResponse:
+def _call(request: Request, action: Callable[[Keeper, int], dict[str, Any]], ref: str | None = None, *,
+          write: bool = False) -> JSON:
+    """``action(keeper, session)`` for the session that link ``ref`` opens (None: no session yet)."""
+    try:
+        with _store(request) as store:
+            out = _answer(store, action, ref, write)
+            watch = getattr(request.app.state, "keeper_watch", None)
+            if write and out.status_code == 200 and watch is not None:
+                watch.changed()  # this process's live pages are told at once
+            return out
+    except StoreError as e:
+        return error_response(e, 503)
+
+
+def _answer(store: Store, action: Callable[[Keeper, int], dict[str, Any]], ref: str | None,
+            write: bool) -> JSON:
+    try:
+        if ref is None:
+            return JSON(action(Keeper(store), 0))
+        sid, grant = session_of(store, ref, write=write)
+        out = action(Keeper(store), sid)
+        if grant.role == access.ORGANISER and "version" in out:
+            out = {**out, "links": links(grant, ref)}
+        return JSON(out)
+    except NoLink as e:
+        return error_response(e, 404)
+    except ReadOnly as e:
+        return error_response(e, 403)
+    except EntryConflict as e:
+        return error_response(e, 409, conflict=e.conflict)
+    except VersionConflict as e:
+        return error_response(e, 409)
+    except StoreBusy as e:
+        return error_response(e, 503)
+    except StoreError as e:
+        status = 404 if "no kept session" in str(e) else 400
+        return error_response(e, status)
+    except SanmaError as e:
+        return error_response(e, 400)
+
+
+async def _body(request: Request) -> dict[str, Any] | JSON:
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        return JSONResponse({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
+        return JSON({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
     try:
-        body = json.loads(raw or b"{}")
-    except ValueError:
-        return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+        body = load_json(raw or b"{}")
+    except BadJSON as e:
+        return error_response(e, 400)
     if not isinstance(body, dict):
-        return JSONResponse({"error": "the request body must be a JSON object"}, status_code=400)
+        return JSON({"error": "the request body must be a JSON object"}, status_code=400)
     return body
 
 
@@ -80,10 +158,13 @@ def _opt_str(body: dict[str, Any], key: str) -> str:
     return v
 
 
+MAX_INT = 10**9  # entry numbers, versions, changes: far beyond any session, far below SQLite's 2**63
+
+
 def _opt_int(body: dict[str, Any], key: str) -> int | None:
     v = body.get(key)
-    if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-        raise SanmaError(f"{key!r} must be a whole number")
+    if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_INT):
+        raise SanmaError(f"{key!r} must be a whole number from 0 to {MAX_INT}")
     return v
 
 
@@ -105,19 +186,22 @@ async def keeper_home() -> Response:
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
 
-@router.get("/keeper/{session_id}", include_in_schema=False)
-async def keeper_page(session_id: int) -> Response:
+@router.get("/keeper/{ref}", include_in_schema=False)
+async def keeper_page(ref: str) -> Response:
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
 
 @router.post("/api/keeper/sessions")
-async def new_session(request: Request) -> JSONResponse:
+async def new_session(request: Request) -> JSON:
     """``{"rules": NAME | {"extends": NAME, ...}, "people": [..], "series": S?, "final_only": bool?}``."""
     body = await _body(request)
-    if isinstance(body, JSONResponse):
+    if isinstance(body, JSON):
         return body
+    refused = over_rate(request, "sessions")
+    if refused is not None:
+        return JSON({"error": refused}, status_code=429)
 
-    def act(k: Keeper) -> dict[str, Any]:
+    def act(k: Keeper, _: int) -> dict[str, Any]:
         spec = body.get("rules", "club")
         if isinstance(spec, str):
             rules = load_preset(spec)
@@ -131,80 +215,187 @@ async def new_session(request: Request) -> JSONResponse:
         series = body.get("series")
         if series is not None and not isinstance(series, str):
             raise SanmaError("'series' must be text")
-        return k.new(rules, people, series=series, mode="final" if body.get("final_only") else "hands",
-                     author=_opt_str(body, "author"))
+        state = k.new(rules, people, series=series, mode="final" if body.get("final_only") else "hands",
+                      author=_opt_str(body, "author"))
+        master = access.issue(k.store, KIND, str(state["session"]), ROLES)
+        return {**state, "links": links(access.Grant(KIND, str(state["session"]), access.ORGANISER), master)}
 
     return _call(request, act)
 
 
-@router.get("/api/keeper/sessions/{session_id}")
-async def get_session(request: Request, session_id: int) -> JSONResponse:
-    return _call(request, lambda k: k.state(session_id))
+@router.get("/api/keeper/sessions/{ref}")
+async def get_session(request: Request, ref: str) -> JSON:
+    return _call(request, lambda k, sid: k.state(sid), ref)
 
 
-@router.get("/api/keeper/sessions/{session_id}/log")
-async def get_log(request: Request, session_id: int) -> JSONResponse:
-    return _call(request, lambda k: {"session": session_id, "changes": k.log(session_id)})
+@router.get("/api/keeper/sessions/{ref}/log")
+async def get_log(request: Request, ref: str) -> JSON:
+    return _call(request, lambda k, sid: {"session": sid, "changes": k.log(sid)}, ref)
 
 
-@router.post("/api/keeper/sessions/{session_id}/entries")
-async def add_entry(request: Request, session_id: int) -> JSONResponse:
+@router.post("/api/keeper/sessions/{ref}/entries")
+async def add_entry(request: Request, ref: str) -> JSON:
     """``{"entry": {...}, "client_id": ID?, "opened_version": N?, "expected_version": N?, "preview": bool?,
     "author": A?}``."""
     body = await _body(request)
-    if isinstance(body, JSONResponse):
+    if isinstance(body, JSON):
         return body
     entry = body.get("entry")
     if not isinstance(entry, dict):
-        return JSONResponse({"error": "'entry' must be a JSON object"}, status_code=400)
-    return _call(request, lambda k: k.add(session_id, entry, preview=bool(body.get("preview")), **_common(body),
-                                          **_opened(body)))
+        return JSON({"error": "'entry' must be a JSON object"}, status_code=400)
+    return _call(request, lambda k, sid: k.add(sid, entry, preview=bool(body.get("preview")), **_common(body),
+                                               **_opened(body)), ref, write=True)
 
 
-@router.post("/api/keeper/sessions/{session_id}/entries/{hand_no}")
-async def fix_entry(request: Request, session_id: int, hand_no: int) -> JSONResponse:
+@router.post("/api/keeper/sessions/{ref}/entries/{hand_no}")
+async def fix_entry(request: Request, ref: str, hand_no: int) -> JSON:
     """Correct entry ``hand_no``: ``{"entry": {...}}``, or ``{"delete": true}``."""
     body = await _body(request)
-    if isinstance(body, JSONResponse):
+    if isinstance(body, JSON):
         return body
+    if not 1 <= hand_no <= MAX_INT:  # 10**30 reached SQLite and answered 500 (issue 23 item 7)
+        return JSON({"error": f"no entry {hand_no}"}, status_code=404)
     entry = None if body.get("delete") is True else body.get("entry")
     if not (entry is None or isinstance(entry, dict)) or (entry is None and body.get("delete") is not True):
-        return JSONResponse({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
-    return _call(request, lambda k: k.fix(session_id, hand_no, entry, preview=bool(body.get("preview")),
-                                          **_common(body), **_opened(body)))
+        return JSON({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
+    return _call(request, lambda k, sid: k.fix(sid, hand_no, entry, preview=bool(body.get("preview")),
+                                               **_common(body), **_opened(body)), ref, write=True)
 
 
-@router.post("/api/keeper/sessions/{session_id}/undo")
-async def undo(request: Request, session_id: int) -> JSONResponse:
+@router.post("/api/keeper/sessions/{ref}/undo")
+async def undo(request: Request, ref: str) -> JSON:
     body = await _body(request)
-    if isinstance(body, JSONResponse):
+    if isinstance(body, JSON):
         return body
-    return _call(request, lambda k: k.undo(session_id, _opt_int(body, "change"), **_common(body)))
+    return _call(request, lambda k, sid: k.undo(sid, _opt_int(body, "change"), **_common(body)), ref, write=True)
 
 
-@router.websocket("/ws/keeper/{session_id}")
-async def live(ws: WebSocket, session_id: int) -> None:
+class Watch:
+    """The kept sessions this process's live pages show, and the one look at the database that
+    serves them all: one query for the versions of every watched session each ``POLL_SECONDS``
+    (another process — a second server, ``sanma table`` — may have written), and at once after a
+    write through this process (:meth:`changed`); a changed session's state is made once and sent
+    to each of its pages. (Each page's socket used to ask for its session's version every 0.3 s
+    itself: 100 phones were 330 queries a second.)"""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.pages: dict[int, set[asyncio.Queue[str]]] = {}
+        self.seen: dict[int, int] = {}  # each watched session's version when its state was last sent
+        self.woken = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.queries = 0  # version look-ups made (for the tests)
+
+    def join(self, session_id: int) -> asyncio.Queue[str]:
+        """A page's queue of states: the session's state now, then each newer one."""
+        q: asyncio.Queue[str] = asyncio.Queue()
+        q.put_nowait(_state_text(self.store, session_id))
+        self.pages.setdefault(session_id, set()).add(q)
+        self.seen.setdefault(session_id, versions(self.store, [session_id]).get(session_id, -1))
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run())
+        return q
+
+    def leave(self, session_id: int, q: asyncio.Queue[str]) -> None:
+        pages = self.pages.get(session_id)
+        if pages is not None:
+            pages.discard(q)
+            if not pages:
+                del self.pages[session_id]
+                self.seen.pop(session_id, None)
+
+    def changed(self) -> None:
+        """A session was written through this process: its pages are told now, not at the next look."""
+        self.woken.set()
+
+    async def _run(self) -> None:
+        while self.pages:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.woken.wait(), POLL_SECONDS)
+            self.woken.clear()
+            try:
+                self.look()
+            except StoreError:  # the database is away for a moment: the next look
+                continue
+
+    def look(self) -> None:
+        """Send every watched session whose version moved its new state (one query for all)."""
+        if not self.pages:
+            return
+        self.queries += 1
+        now = versions(self.store, list(self.pages))
+        for sid, version in now.items():
+            if version != self.seen.get(sid) and sid in self.pages:
+                self.seen[sid] = version
+                text = _state_text(self.store, sid)
+                for q in self.pages[sid]:
+                    q.put_nowait(text)
+
+
+def _state_text(store: Store, session_id: int) -> str:
+    return json.dumps(Keeper(store).state(session_id))  # ASCII: any stored text encodes
+
+
+def _watch(conn: Request | WebSocket, store: Store) -> Watch:
+    """This application's :class:`Watch` (made on first use)."""
+    state = conn.app.state
+    watch = getattr(state, "keeper_watch", None)
+    if watch is None or watch.store is not store:
+        watch = state.keeper_watch = Watch(store)
+    return watch
+
+
+@router.websocket("/ws/keeper/{ref}")
+async def live(ws: WebSocket, ref: str) -> None:
     """The session's state now, then again whenever its version changes (live updates for every
     device at the table)."""
     await ws.accept()
-    store = open_db(_db(ws))
+    tables = getattr(ws.app.state, "tables", None)
+    client = client_of(ws.client)
+    if tables is not None and not tables.sockets.open(client):
+        await ws.send_text(json.dumps({"error": "too many sockets open from one client: close some first"}))
+        await ws.close(code=4429)
+        return
     try:
-        try:
-            seen = -1
-            keeper = Keeper(store)
-            while True:
-                version = session(store, session_id).version
-                if version != seen:
-                    await ws.send_text(json.dumps(keeper.state(session_id), ensure_ascii=False))
-                    seen = version
-                try:
-                    await asyncio.wait_for(ws.receive_text(), timeout=POLL_SECONDS)
-                except TimeoutError:
-                    continue
-        except SanmaError as e:
+        with _store(ws) as store:
+            await _follow(ws, store, ref)
+    except StoreError as e:  # the database cannot be opened: said, not a traceback
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps({"error": str(e)}))
+            await ws.close(code=1011)
+    finally:
+        if tables is not None:
+            tables.sockets.close(client)
+
+
+async def _follow(ws: WebSocket, store: Store, ref: str) -> None:
+    try:
+        session_id, _ = session_of(store, ref)
+        watch = _watch(ws, store)
+        states = watch.join(session_id)
+    except SanmaError as e:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             await ws.send_text(json.dumps({"error": str(e)}))
             await ws.close(code=4404)
-    except WebSocketDisconnect:
+        return
+    reader = asyncio.get_running_loop().create_task(_read_until_closed(ws))
+    try:
+        while True:
+            nxt = asyncio.ensure_future(states.get())
+            done, _ = await asyncio.wait({nxt, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if nxt not in done:
+                nxt.cancel()
+                return  # the page went away
+            await ws.send_text(nxt.result())
+    except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        store.close()
+        watch.leave(session_id, states)
+        reader.cancel()
+
+
+async def _read_until_closed(ws: WebSocket) -> None:
+    """What a page sends on its socket is not read for anything: this waits for it to close."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            await ws.receive_text()

@@ -7,7 +7,7 @@ import { parseMpsz } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const sid = (location.pathname.match(/\/keeper\/(\d+)/) || [])[1];
+const sid = (location.pathname.match(/\/keeper\/([A-Za-z0-9_-]+)/) || [])[1];  // the session's link token
 let state = null;
 let fixing = null;          // the entry number being corrected
 let pendingId = null;       // the client id of the entry being sent (kept across retries)
@@ -230,6 +230,9 @@ function render(s) {
   if (formVersion === null || !dirty) rebase(s);
   else if (before && s.version !== before.version) noteChanges(s);
   $("title").textContent = `${s.rules} — game ${s.game}${s.finished ? " (finished)" : ""}`;
+  if (s.links && s.links.read) {  // the organiser's page: the link to share (it reads, never writes)
+    $("links").innerHTML = `Read-only link for the others: <a href="${esc(s.links.read)}">${esc(location.origin + s.links.read)}</a>`;
+  }
   const h = s.hand;
   $("hand").textContent = h ? `${h.round}${h.number}${h.lap ? " lap " + (h.lap + 1) : ""} · ${h.honba} honba · ${h.sticks} sticks` +
     `${s.pot && s.pot.chips ? ` · ${s.pot.chips} chips on the table` : ""} · dealer ${h.dealer}` : "between games";
@@ -478,7 +481,7 @@ function init() {
   $("new-go").addEventListener("click", async () => {
     try {
       const s = await api("/api/keeper/sessions", {rules: $("new-rules").value, people: $("new-people").value.split(",").map(x => x.trim()).filter(Boolean)});
-      location.href = `/keeper/${s.session}`;
+      location.href = s.links.organiser;  // the organiser's link: keep it, it is the only way back in
     } catch (e) { $("create-error").textContent = e.message; }
   });
   if (sid) {
