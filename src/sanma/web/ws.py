@@ -162,7 +162,7 @@ class PageConnection(Connection):
             self.send(msg)
             self.sent_events = len(events)
             self.first = False
-        pause = table.schedule.pause if g.held == "hand" else None
+        pause = table.schedule.pause if g.held == "hand" and table.pace.result > 0 else None
         for i, (_, result) in enumerate(table.results[self.sent_results:], self.sent_results):
             # ``next``: when the table goes on at the latest (the result pause; sooner once every person
             # at the table has dismissed the card), for the hand the table holds at now
