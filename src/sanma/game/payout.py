@@ -36,6 +36,12 @@ from .settle import Item, bust_chips_owed, is_bust, placement, riichi_bust
 RINSHAN_PAO: Final = "daiminkan_rinshan"
 
 
+#: The yaku whose closed wins earn chips (P117 one suit, P118 terminals in every set): what a hand
+#: entered by its value must name for :func:`_win_chips` to pay them (the score keeper asks here).
+CHINITSU_CHIP_YAKU: Final = ("chinitsu",)
+JUNCHAN_CHIP_YAKU: Final = ("junchan", "chinroutou")
+CHIP_YAKU: Final = CHINITSU_CHIP_YAKU + JUNCHAN_CHIP_YAKU
+
 #: Abortive draws (P92-P95). P79's riichi bust is an outcome of its own, :class:`RiichiBust`.
 ABORT_KINDS: Final = ("kyuushu", "all_riichi", "three_winds", "four_kans")
 
@@ -383,10 +389,10 @@ def _win_chips(r: Rules, win: Win, discarder: int | None, liable: int | None, ch
             pay(r.chip_yakuman_ron * s.yakuman, [x for x in range(SEATS) if x != w])
         else:
             pay(r.chip_yakuman_ron * s.yakuman, payers)
-    if win.closed and ("chinitsu" in names or (s.yakuman and win.chinitsu_shape)):  # P117
+    if win.closed and (names & set(CHINITSU_CHIP_YAKU) or (s.yakuman and win.chinitsu_shape)):  # P117
         ron, each = r.chip_menzen_chinitsu
         pay(each if discarder is None else ron, payers)
-    if win.closed and ("junchan" in names or "chinroutou" in names):  # P118
+    if win.closed and names & set(JUNCHAN_CHIP_YAKU):  # P118
         ron, each = r.chip_menzen_junchan
         pay(each if discarder is None else ron, payers)
     if win.closed and win.chip_flowers and r.chip_flower:  # P119
@@ -617,6 +623,9 @@ def game_end_items(rules: Rules, scores: Sequence[int], *, busted: Sequence[int]
 
 __all__ = [
     "ABORT_KINDS",
+    "CHINITSU_CHIP_YAKU",
+    "CHIP_YAKU",
+    "JUNCHAN_CHIP_YAKU",
     "RINSHAN_PAO",
     "AbortiveDraw",
     "Chombo",

@@ -22,7 +22,9 @@ from ..rules.schema import Rules
 from ..scoring import Score, fixed_fu, min_han_at, score_from_han, score_hand
 from ..tiles import Tile, parse_tiles, seat_wind
 from .entries import (
+    ABORT_KINDS,
     MIXED,
+    PENALTY_KINDS,
     RESULT_KINDS,
     AbortEntry,
     ChomboEntry,
@@ -275,11 +277,9 @@ class KeptGame:
 
     def _apply_abort(self, e: AbortEntry) -> dict[str, Any]:
         r = self.rules
-        allowed = {"kyuushu": r.abort_kyuushu, "three_winds": r.abort_three_winds, "four_kans": r.abort_four_kans,
-                   "all_riichi": r.abort_all_riichi}
         if e.abort == "riichi_bust":
             return self._riichi_bust(e)
-        if not allowed.get(e.abort, False):
+        if e.abort not in abort_kinds(r):
             raise KeeperError(f"abortive draw {e.abort} does not exist under {r.name} (P92-P95)")
         self._deposit_riichi(e.riichi)
         self._settle(payout.AbortiveDraw(e.abort))
@@ -564,7 +564,8 @@ class KeptGame:
         self.results += 1
         row = {"game": self.number, "hand_index": 1, "kind": "final", "label": "final", "summary": "final scores",
                "entry": _entry_json(e), "deltas": {p: scores[p] - r.start_points for p in self.players},
-               "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores)}
+               "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores),
+               "game_over": self.end_reason}
         self.hands.append(row)
         return row
 
@@ -620,6 +621,30 @@ ITEM_LABELS = {
     "score": "score against the return", "oka": "oka", "uma": "uma", "bust": "bust", "tie_split": "tied places share",
     "chombo": "chombo", "rounding": "rounding", "table_chips": "table chips to the top", "streak_chips": "streak chips",
 }
+
+
+def abort_kinds(rules: Rules) -> tuple[str, ...]:
+    """The abortive draws these rules have (P92-P95), and P79's riichi bust where a riichi with too
+    few points is one (A000-19): what a person may enter as an abort."""
+    r = rules
+    have = {"kyuushu": r.abort_kyuushu, "three_winds": r.abort_three_winds, "four_kans": r.abort_four_kans,
+            "all_riichi": r.abort_all_riichi, "riichi_bust": r.riichi_bust_points > 0}
+    return tuple(k for k in ABORT_KINDS if have[k])
+
+
+def entry_options(rules: Rules) -> dict[str, Any]:
+    """What an entry form may offer under these rules (the pages draw only what the server says):
+    the aborts (P92-P95, P79), each mistake's effect (P102-P106), the yaku a hand by value names
+    for its chips (P117-P118), the pao yaku (P97), nagashi (P96), double ron (P88), flowers and
+    chip flowers (P02, P119), kita (P15), ura dora (P10) and the fixed fu (P52)."""
+    r = rules
+    return {"aborts": list(abort_kinds(r)),
+            "penalties": [{"kind": k, "effect": "free" if k == "free" else getattr(r, f"penalty_{k}")}
+                          for k in PENALTY_KINDS],
+            "chips": r.chips, "chip_yaku": list(payout.CHIP_YAKU) if r.chips else [], "pao_yaku": list(r.pao_yaku),
+            "nagashi": r.nagashi != "none", "double_ron": r.double_ron, "flowers": r.flowers,
+            "chip_flowers": r.flower_chip_tiles if r.chip_flower else 0, "kita": r.north_mode.startswith("nuki"),
+            "ura": r.ura_dora, "fixed_fu": fixed_fu(r), "four_people": r.players_in_rotation == 4}
 
 
 def is_result(entry: Entry) -> bool:

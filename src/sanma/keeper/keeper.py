@@ -46,7 +46,7 @@ from .entries import (
     parse_entry,
     rename_names,
 )
-from .game import GameResult, KeptGame
+from .game import GameResult, KeptGame, entry_options
 from .log import Change, active, effective, last_undoable
 from .notation import signed
 from .series import Series, SeriesError
@@ -208,7 +208,7 @@ class Session:
         return {
             "session": self.id, "rules": self.rules.name, "people": list(self.people), "series": self.series_name,
             "mode": self.mode, "version": self.version, "notation": self.rules.score_notation,
-            "fixed_fu": fixed_fu(self.rules), **state,
+            "fixed_fu": fixed_fu(self.rules), "options": entry_options(self.rules), **state,
             # the coming game is known between games (and before the first); not while one is played
             "chips": chips, "next": None if game is not None and game.hands else coming,
             "hands": self.rows, "games": [g.to_json() for g in self.games],
@@ -649,7 +649,8 @@ class Keeper:
                             opened_version=opened_version)
 
     def undo(self, session_id: int, change: int | None = None, *, author: str = "", reason: str = "",
-             client_id: str | None = None, expected_version: int | None = None) -> dict[str, Any]:
+             client_id: str | None = None, expected_version: int | None = None,
+             preview: bool = False) -> dict[str, Any]:
         """Revert the last edit, or change ``change`` of the log (an undo of an undo redoes it); the
         state says what was undone (``undone``: :func:`describe_change`). A change no longer in force
         (undone already, maybe on another device) is refused."""
@@ -671,7 +672,7 @@ class Keeper:
                 target = change
             undone = describe_change(log, target, self._load(session_id, log).rows)
             out = self._change(session_id, "undo", target, None, author=author, reason=reason, client_id=client_id,
-                               expected_version=expected_version, preview=False)
+                               expected_version=expected_version, preview=preview)
         out["undone"] = undone
         return out
 

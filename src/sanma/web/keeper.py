@@ -176,10 +176,28 @@ async def fix_entry(request: Request, session_id: int, hand_no: int) -> JSONResp
 
 @router.post("/api/keeper/sessions/{session_id}/undo")
 async def undo(request: Request, session_id: int) -> JSONResponse:
+    """``{"change": N?, "preview": bool?}``: undo change N (default the last edit); a preview says what
+    it would change and saves nothing. The state's ``undone`` names what was undone."""
     body = await _body(request)
     if isinstance(body, JSONResponse):
         return body
-    return _call(request, lambda k: k.undo(session_id, _opt_int(body, "change"), **_common(body)))
+    return _call(request, lambda k: k.undo(session_id, _opt_int(body, "change"), preview=bool(body.get("preview")),
+                                           **_common(body)))
+
+
+@router.get("/api/keeper/sessions/{session_id}/export")
+async def export(request: Request, session_id: int, format: str = "json") -> Response:
+    """The session as ``sanma table export`` writes it: ``?format=json`` (re-importable) or ``csv``."""
+    if format not in ("json", "csv"):
+        return JSONResponse({"error": "format must be json or csv"}, status_code=400)
+    if format == "json":
+        return _call(request, lambda k: k.export(session_id))
+    answer = _call(request, lambda k: {"csv": k.export_csv(session_id)})
+    if answer.status_code != 200:
+        return answer
+    text = json.loads(bytes(answer.body))["csv"]
+    return Response(text, media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="session-{session_id}.csv"'})
 
 
 @router.websocket("/ws/keeper/{session_id}")
