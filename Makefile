@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 NATIVE := src/sanma/_compiled/MANIFEST.json
 NATIVE_SOURCES := $(shell $(PYTHON) tools/build_native.py --sources)
 
-.PHONY: install native native-sources run test lint typecheck bench docs clean
+.PHONY: install native native-sources run test test-fast lint typecheck bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ lint: install
 
 test: install lint
 	$(PY) -m pytest -q
+
+# The pure layers and unit tests in under a minute (tests/conftest.py says what is slow); `make test`
+# before landing.
+test-fast: install
+	$(PY) -m ruff check src tests benchmarks
+	$(PY) -m pytest -q -m "not slow"
 
 bench: install
 	$(PY) benchmarks/run.py

@@ -192,6 +192,7 @@ def test_bots_read_a_flower_dora_indicator_without_failing() -> None:
         assert bot.act(obs, discards(hand, drawn)).tile == Tile.parse("7z")
 
 
+@pytest.mark.slow
 def test_defensive_deals_in_less_than_efficient_over_seeded_games() -> None:
     from sanma.sim import simulate
 

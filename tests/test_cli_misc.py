@@ -12,9 +12,8 @@ from typer.testing import CliRunner
 
 from sanma import __version__
 from sanma.cli import app
+from shared_data import data_path
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-TENHOU6 = DATA / "tenhou6_json"
 runner = CliRunner()
 
 
@@ -25,8 +24,9 @@ def test_version_option_and_command() -> None:
 
 
 def test_replay_a_folder_reads_every_record_in_it() -> None:
-    files = sorted(p for p in TENHOU6.iterdir() if p.suffix == ".json")
-    r = runner.invoke(app, ["replay", str(TENHOU6), "--check"])
+    folder = data_path("tenhou6_json")
+    files = sorted(p for p in folder.iterdir() if p.suffix == ".json")
+    r = runner.invoke(app, ["replay", str(folder), "--check"])
     assert r.exit_code == 0, r.output[-2000:]
     assert f"{len(files)} game(s)" in r.output
     assert all(f.name in r.output for f in files)
@@ -88,7 +88,7 @@ def test_stats_chart_says_when_no_cjk_font_draws_the_names(tmp_path: Path, font_
     import sanma.stats
 
     monkeypatch.setattr(sanma.stats, "CJK_FONTS", ("DejaVu Sans",) if font_there else ("No Such Font CJK",))
-    record = sorted(TENHOU6.glob("*.json"))[0]
+    record = sorted(data_path("tenhou6_json").glob("*.json"))[0]
     r = runner.invoke(app, ["stats", str(record), "--db", str(tmp_path / "s.sqlite"),
                             "--chart", str(tmp_path / "c.png")])
     assert r.exit_code == 0, r.output

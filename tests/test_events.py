@@ -22,11 +22,10 @@ from sanma.rules import Rules
 from sanma.sim import arena
 from sanma.store.events import record_events
 from sanma.store.facts import tally
+from shared_data import shared_files
 
-DATA = Path(__file__).resolve().parents[1].parent.parent / "shared" / "data"
-if not DATA.is_dir():
-    DATA = Path("/work/shared/data")
-RECORDS = sorted(p for p in DATA.glob("*/*") if p.suffix in (".xml", ".json", ".jsonl") and p.parent.name != "vectors")
+# the record folders with a per-file PROVENANCE entry (not the larger corpus/ below them)
+RECORDS = [p for p in shared_files("*/*.xml", "*/*.json", "*/*.jsonl") if p.parent.name != "vectors"]
 PRESETS = ("club", "online", "official", "kansai", "tenhou", "majsoul")
 
 
@@ -56,6 +55,7 @@ def test_engine_events_round_trip(preset: str) -> None:
     assert {"start_game", "start_kyoku", "tsumo", "dahai", "end_kyoku", "end_game"} <= types
 
 
+@pytest.mark.slow
 def test_engine_event_kinds_all_round_trip() -> None:
     """The rarer events (kans, kita, flowers, chombo, aborts) appear in seeded games and round-trip."""
     seen: set[str] = set()
@@ -209,6 +209,7 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 40) | st.floats
                                                                                      max_size=3), max_leaves=20)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(base=st.sampled_from(GOOD), data=st.data())
 def test_fuzz_parse_event(base: dict[str, Any], data: st.DataObject) -> None:
@@ -295,6 +296,7 @@ def test_recorded_chombo_writes_to_tenhou6() -> None:
     assert back.kyoku[0].results[0].kind == "chombo" and back.kyoku[0].score_deltas() == (-8000, 4000, 4000)
 
 
+@pytest.mark.slow
 def test_actions_speak_as_the_events_they_become() -> None:
     """A discard or a call a seat takes is sent (``Action.to_mjai``) in the form of the event the
     engine emits for it: the typed ``sanma.events`` values build both (seeded games of every preset)."""

@@ -1,7 +1,7 @@
 """Issue 13, seed fidelity: every place a preset reads its seed other than literally is a field,
 with the literal reading one field away.
 
-Each test quotes the seed sentence (checked verbatim against /work/shared/seeds), proves the
+Each test quotes the seed sentence (checked verbatim against ../shared/seeds), proves the
 preset's default reading and proves the literal one through the field. Rows (P.., Y..) and
 ambiguity ids (A...) of RULES_MATRIX are in the test names. Expected values are worked out from the
 seed text in the comments, never read back from ``Rules``.
@@ -28,13 +28,12 @@ from sanma.rules.docs import preset_source, readings_anchor, silent_fields, valu
 from sanma.rules.loader import from_dict, parse_toml
 from sanma.rules.schema import Rules
 from sanma.scoring import payments
-
-SEEDS = Path("/work/shared/seeds")
+from shared_data import shared_path
 
 
 def seed_line(seed: str, line: int) -> str:
     """Line ``line`` (1-based) of seed ``seed`` ("000".."003")."""
-    (path,) = SEEDS.glob(f"{seed}_*.txt")
+    (path,) = shared_path("seeds").glob(f"{seed}_*.txt")
     return path.read_text(encoding="utf-8").splitlines()[line - 1]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,8 +28,7 @@ from sanma.game.engine import Game
 from sanma.replay import replay_record
 from sanma.rules.schema import Rules
 from sanma.scoring import basic_points
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from shared_data import data_path
 
 # file -> (format, kyoku, wins, draws, kita pulled) as PROVENANCE.md states them
 PROVENANCE = {
@@ -54,12 +52,13 @@ FILES = sorted(PROVENANCE)
 
 
 def load(name: str) -> GameRecord:
-    return read_record(DATA / name)
+    return read_record(data_path(name))
 
 
 def test_every_record_file_is_listed() -> None:
     """A new file in shared/data must get its PROVENANCE counts here."""
-    found = {str(p.relative_to(DATA)) for p in DATA.glob("*/*") if p.parent.name != "vectors"
+    data = data_path()
+    found = {str(p.relative_to(data)) for p in data.glob("*/*") if p.parent.name != "vectors"
              and p.suffix in (".xml", ".json", ".jsonl")}
     assert found == set(PROVENANCE)
 
@@ -70,7 +69,7 @@ def test_record_parses_without_errors(name: str) -> None:
     assert rec.errors == ()
     assert rec.format == PROVENANCE[name][0]
     # strict mode agrees: nothing to raise
-    strict = read_record(DATA / name, strict=True)
+    strict = read_record(data_path(name), strict=True)
     assert strict.wins() == rec.wins()
 
 
@@ -131,11 +130,11 @@ def test_readers_agree_with_read_record() -> None:
     for name in FILES:
         fmt = PROVENANCE[name][0]
         reader = {"mjlog": read_mjlog, "tenhou6": read_tenhou6, "majiang": read_majiang, "mjai": read_mjai}[fmt]
-        assert reader(DATA / name).wins() == load(name).wins()
+        assert reader(data_path(name)).wins() == load(name).wins()
 
 
 def test_readers_accept_text_as_well_as_paths() -> None:
-    path = DATA / "tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml"
+    path = data_path("tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml")
     from_text = read_mjlog(path.read_text(encoding="utf-8"))
     assert from_text.source == "<text>"
     assert [w.deltas for w in from_text.wins()] == [w.deltas for w in read_mjlog(path).wins()]

@@ -20,20 +20,20 @@ from typer.testing import CliRunner
 
 from sanma.cli import app
 from sanma.store import StoreError, open_db
+from shared_data import data_path
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-GOOD = DATA / "tenhou6_json" / "2024010120gm-00b9-0000-e324b88a.json"
+GOOD = "tenhou6_json/2024010120gm-00b9-0000-e324b88a.json"
 runner = CliRunner()
 
 
 @pytest.fixture
 def tampered(tmp_path: Path) -> Path:
     """A real game whose first win pays 1,000 less than the hand is worth (the yaku still say 8,000 all)."""
-    data = json.loads(GOOD.read_text(encoding="utf-8"))
+    data = json.loads(data_path(GOOD).read_text(encoding="utf-8"))
     result = data["log"][0][-1]
     assert result[0] == "和了" and result[1][:3] == [17000, -8000, -8000]
     result[1][:3] = [16000, -7000, -8000]
-    path = tmp_path / GOOD.name.replace("e324b88a", "e324b88b")
+    path = tmp_path / data_path(GOOD).name.replace("e324b88a", "e324b88b")
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return path
 
@@ -45,30 +45,30 @@ def _records(db: Path) -> int:
 
 def test_replay_check_db_stores_only_what_replays_clean(tmp_path: Path, tampered: Path) -> None:
     db = tmp_path / "r.sqlite"
-    r = runner.invoke(app, ["replay", str(GOOD), str(tampered), "--check", "--db", str(db)])
+    r = runner.invoke(app, ["replay", str(data_path(GOOD)), str(tampered), "--check", "--db", str(db)])
     assert r.exit_code == 1, r.output
     assert f"not stored: {tampered}: it does not replay clean" in r.stderr
     with open_db(db) as store:
-        assert [row.source_path for row in store.records()] == [str(GOOD)]
+        assert [row.source_path for row in store.records()] == [str(data_path(GOOD))]
     r = runner.invoke(app, ["replay", "--db", str(db), "--check"])  # what is stored replays clean
     assert r.exit_code == 0, r.output
 
 
 def test_stats_refuses_a_tampered_record_and_stores_nothing(tmp_path: Path, tampered: Path) -> None:
     db = tmp_path / "s.sqlite"
-    r = runner.invoke(app, ["stats", str(GOOD), str(tampered), "--db", str(db)])
+    r = runner.invoke(app, ["stats", str(data_path(GOOD)), str(tampered), "--db", str(db)])
     assert r.exit_code == 2, r.output
     assert f"{tampered}: not stored: it does not replay clean through the engine" in r.stderr
     assert "Traceback" not in r.output
     assert _records(db) == 0
-    r = runner.invoke(app, ["stats", str(GOOD), "--db", str(db), "--json"])  # the clean one alone is fine
+    r = runner.invoke(app, ["stats", str(data_path(GOOD)), "--db", str(db), "--json"])  # the clean one alone is fine
     assert r.exit_code == 0, r.output
     assert _records(db) == 1
 
 
 def _db_with_a_game(tmp_path: Path) -> Path:
     db = tmp_path / "g.sqlite"
-    r = runner.invoke(app, ["stats", str(GOOD), "--db", str(db), "--json"])
+    r = runner.invoke(app, ["stats", str(data_path(GOOD)), "--db", str(db), "--json"])
     assert r.exit_code == 0, r.output
     return db
 
@@ -106,7 +106,7 @@ def test_corrupted_pages_are_refused_before_any_write(tmp_path: Path) -> None:
     before = db.read_bytes()
     with pytest.raises(StoreError, match="damaged"):
         open_db(db)
-    other = DATA / "tenhou6_json" / "2024010120gm-00b9-0000-ef5da89f.json"
+    other = data_path("tenhou6_json/2024010120gm-00b9-0000-ef5da89f.json")
     r = runner.invoke(app, ["stats", str(other), "--db", str(db)])
     assert r.exit_code == 2 and "damaged" in r.stderr and "Traceback" not in r.output
     assert db.read_bytes() == before  # not a byte written

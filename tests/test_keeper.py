@@ -19,6 +19,7 @@ from sanma.keeper.keeper import Keeper
 from sanma.rules.schema import Rules
 from sanma.store import StoreError, open_db
 from sanma.store.keeper import VersionConflict
+from shared_data import data_path
 
 CLUB = Rules.preset("club")
 
@@ -625,6 +626,7 @@ def test_cli_whole_session_scripted_with_json(tmp_path: Path) -> None:
     ("abort", "--kind", "nonsense"),
     ("hand", "--entry-json", "{not json"),
 ])
+@pytest.mark.slow
 def test_cli_refused_command_exits_2_with_a_message_and_changes_nothing(tmp_path: Path, args: tuple[str, ...]) -> None:
     db = str(tmp_path / "k.sqlite")
     sid = str(json.loads(_run("new", "--db", db, "--rules", "club", "--people", "Aki,Ben,Chie", "--json").stdout)
@@ -637,6 +639,7 @@ def test_cli_refused_command_exits_2_with_a_message_and_changes_nothing(tmp_path
     assert json.loads(_run("show", sid, "--db", db, "--json").stdout)["version"] == 1
 
 
+@pytest.mark.slow
 def test_docs_keeper_md_session_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/KEEPER.md's scripted evening: every `sanma table` line runs and exits 0."""
     import shlex
@@ -676,6 +679,7 @@ _json_values = st.recursive(
     max_leaves=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_json_values)
 def test_any_submitted_entry_is_taken_or_refused_with_a_keeper_error_and_changes_nothing(keeper: Keeper,
@@ -696,12 +700,7 @@ def test_any_submitted_entry_is_taken_or_refused_with_a_keeper_error_and_changes
 
 def _import_majsoul_records(keeper: Keeper) -> list[Path]:
     """Two real Mahjong Soul records (players anonymised to A, B, C), stored in the keeper's database."""
-    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "majsoul_tenhou6_json"
-    if not data.is_dir():  # a worktree: the shared folder sits beside the worktrees
-        data = Path("/work/shared/data/majsoul_tenhou6_json")
-    files = sorted(data.glob("*.json"))[:2]
-    if not files:
-        pytest.skip("no Mahjong Soul records in ../shared/data")
+    files = sorted(data_path("majsoul_tenhou6_json").glob("*.json"))[:2]
     keeper.store.import_files(files)
     return files
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from sanma import _accel
+from shared_data import shared_path
 
 ROOT = Path(__file__).resolve().parents[1]
-HANDS = ROOT.parent / "shared" / "bench" / "hands.json"
 
 # Scores a sample of the benchmark hands and plays two seeded games, printing everything as JSON.
 PROBE = r"""
@@ -48,7 +48,8 @@ def _run(pure: bool) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if k != "SANMA_PURE"}
     if pure:
         env["SANMA_PURE"] = "1"
-    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", PROBE, str(HANDS)],
+    hands = shared_path("bench", "hands.json")
+    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", PROBE, str(hands)],
                          capture_output=True, text=True, env=env, check=True).stdout
     result: dict[str, object] = json.loads(out)
     return result

@@ -9,15 +9,14 @@ kita into ドラ (P16), so for Tenhou the comparison folds ``kita_dora`` into ``
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import sanma
 from sanma.formats import RecordedWin, read_record
+from shared_data import shared_files
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 score_hand = getattr(sanma, "score_hand", None)
 pytestmark = pytest.mark.skipif(score_hand is None, reason="sanma.score_hand is not available yet")
 
@@ -35,10 +34,9 @@ RECORD_ANOMALIES = {
 
 def _wins(patterns: list[str], preset: str) -> list[Any]:
     out = []
-    for pattern in patterns:
-        for path in sorted(DATA.glob(pattern)):
-            for w in read_record(path).wins():
-                out.append(pytest.param(w, preset, id=w.test_id))
+    for path in shared_files(*patterns):
+        for w in read_record(path).wins():
+            out.append(pytest.param(w, preset, id=w.test_id))
     return out
 
 

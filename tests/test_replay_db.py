@@ -9,14 +9,14 @@ from typer.testing import CliRunner
 
 from sanma.cli import app
 from sanma.store import open_db
+from shared_data import data_path
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 runner = CliRunner()
 
 
 def test_replay_stores_records_once_and_replays_them_from_the_db(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
-    files = [str(p) for p in sorted((DATA / "tenhou_mjlog").glob("*.xml"))]
+    files = [str(p) for p in sorted(data_path("tenhou_mjlog").glob("*.xml"))]
     for _ in range(2):
         r = runner.invoke(app, ["replay", *files, "--db", str(db), "--check", "--json"])
         assert r.exit_code == 0, r.output
@@ -37,7 +37,7 @@ def test_a_bad_file_stores_nothing(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     bad = tmp_path / "bad.json"
     bad.write_text('{"log": [[[0, 0, 0], "not a kyoku"]]}')
-    good = str(sorted((DATA / "tenhou_mjlog").glob("*.xml"))[0])
+    good = str(sorted(data_path("tenhou_mjlog").glob("*.xml"))[0])
     r = runner.invoke(app, ["replay", good, str(bad), "--db", str(db), "--check"])
     assert r.exit_code == 2
     with open_db(db) as store:

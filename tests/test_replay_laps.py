@@ -117,6 +117,7 @@ def test_kaeri_ton_overtime_east_hand_after_south_is_overtime_P34() -> None:
         _only_the_broken_hand_mismatches(rec, len(laps) - 2, rec.kyoku[-2].label)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "seed"), [("club", 1), ("club", 25), ("club", 39), ("kansai", 17),
                                               ("tenhou", 11), ("tenhou", 3), ("online", 0)])
 def test_round_indexes_follow_the_engine_lap_by_lap_P33(preset: str, seed: int) -> None:

@@ -22,12 +22,10 @@ from sanma.formats import GameRecord, read_record
 from sanma.formats.record import Discard, RecordedWin
 from sanma.replay import platform_of, replay_files, replay_record, rules_for
 from sanma.rules import Rules
+from shared_data import data_path, shared_files
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
-TENHOU = sorted([*DATA.glob("tenhou_mjlog/*.xml"), *DATA.glob("tenhou6_json/*.json"),
-                 *DATA.glob("majiang_json/*.json")])
-MAJSOUL = sorted([*DATA.glob("majsoul_tenhou6_json/*.json"), *DATA.glob("majsoul_mjai_excerpt/*.jsonl")])
+TENHOU = shared_files("tenhou_mjlog/*.xml", "tenhou6_json/*.json", "majiang_json/*.json")
+MAJSOUL = shared_files("majsoul_tenhou6_json/*.json", "majsoul_mjai_excerpt/*.jsonl")
 
 # Where the engine (or the record itself) disagrees; each strict: fixing it must remove the entry.
 KNOWN: dict[str, str] = {}
@@ -43,6 +41,7 @@ RECORDS = [_param(p, "tenhou") for p in TENHOU] + [_param(p, "majsoul") for p in
 
 def test_every_shared_record_is_replayed() -> None:
     """11 Tenhou files (13 games' worth of formats, one game in two formats) and 4 Mahjong Soul files."""
+    data_path()
     assert len(TENHOU) == 11 and len(MAJSOUL) == 4
 
 
@@ -57,6 +56,7 @@ def test_record_replays_with_zero_mismatches(path: Path, platform: str) -> None:
 
 
 def test_all_records_together_match_kyoku_by_kyoku() -> None:
+    data_path()
     report = replay_files(TENHOU + MAJSOUL)
     assert report.games == 15
     assert report.kyoku == 89
@@ -68,7 +68,7 @@ def test_a_record_whose_payments_omit_a_riichi_stick_is_reported_as_a_record_ano
     """mjai-reviewer3p_kokushi_peinuki E3: the win's recorded deltas [-48000, 0, 48000] leave out
     seat 0's riichi stick, which the record's own final scores include. The engine pays it
     (49000) and agrees with the final scores, so the replay notes the record's slip."""
-    result = replay_record(read_record(DATA / "majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json"))
+    result = replay_record(read_record(data_path("majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json")))
     assert result.mismatches == []
     assert any("record anomaly" in n and "[-48000, 0, 48000]" in n for n in result.notes)
 
@@ -77,21 +77,21 @@ def test_a_record_whose_payments_omit_a_riichi_stick_is_reported_as_a_record_ano
 
 
 def test_default_rules_follow_the_record_platform_and_rule_name() -> None:
-    east = read_record(DATA / "majiang_json/2023010100gm-00f1-0000-caffca62.json")  # 三鳳東喰赤速
+    east = read_record(data_path("majiang_json/2023010100gm-00f1-0000-caffca62.json"))  # 三鳳東喰赤速
     rules, notes = rules_for(east)
     assert rules.name == "tenhou" and rules.round_winds == "E" and rules.final_rounding == "integer"
     assert len(notes) == 2
-    new = read_record(DATA / "tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json")  # one-decimal points
+    new = read_record(data_path("tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json"))  # one-decimal points
     rules, notes = rules_for(new)
     assert rules == Rules.preset("tenhou") and notes == []
-    soul = read_record(DATA / "majsoul_tenhou6_json/mjai-reviewer3p_chankan.json")  # 三銀の間赤
+    soul = read_record(data_path("majsoul_tenhou6_json/mjai-reviewer3p_chankan.json"))  # 三銀の間赤
     rules, _ = rules_for(soul)
     assert rules.name == "majsoul" and rules.round_winds == "E"
 
 
 def test_wrong_rules_are_caught() -> None:
     """A Tenhou game replayed under Mahjong Soul's uma (P26) and no oka (P25) ends differently."""
-    path = DATA / "tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json"
+    path = data_path("tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json")
     result = replay_record(read_record(path), Rules.preset("majsoul"))
     assert any(m.what == "final points" for m in result.mismatches)
 
@@ -100,7 +100,7 @@ def test_wrong_rules_are_caught() -> None:
 
 
 def _record(path: str = "tenhou_mjlog/2014091101gm-00b9-0000-5ca6b487.xml") -> GameRecord:
-    return read_record(DATA / path)
+    return read_record(data_path(path))
 
 
 def _with_kyoku(rec: GameRecord, i: int, **changes: object) -> GameRecord:
@@ -148,7 +148,7 @@ def test_an_illegal_discard_is_reported_and_later_hands_still_checked() -> None:
     d = k.events[pos]
     assert isinstance(d, Discard)
     held = {t.kind for t in k.initial_hands[d.seat]}
-    absent = next(t for t in read_record(DATA / "tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml")
+    absent = next(t for t in read_record(data_path("tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml"))
                   .kyoku[0].initial_hands[0] if t.kind not in held)
     events = (*k.events[:pos], dataclasses.replace(d, tile=absent), *k.events[pos + 1:])
     result = replay_record(_with_kyoku(rec, 0, events=events))
@@ -197,7 +197,7 @@ def _app() -> typer.Typer:
 
 
 def test_cli_check_json_prints_games_kyoku_matched_mismatches() -> None:
-    path = DATA / "tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml"
+    path = data_path("tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml")
     res = CliRunner().invoke(_app(), ["replay", str(path), "--check", "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
@@ -205,7 +205,7 @@ def test_cli_check_json_prints_games_kyoku_matched_mismatches() -> None:
 
 
 def test_cli_check_exits_1_on_a_mismatch_and_names_it(tmp_path: Path) -> None:
-    src = json.loads((DATA / "tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json").read_text())
+    src = json.loads(data_path("tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json").read_text())
     src["log"][0][16][1] = [d + (100 if i == 0 else -100 if i == 1 else 0) for i, d in
                             enumerate(src["log"][0][16][1])]
     bad = tmp_path / "bad.json"
@@ -221,13 +221,13 @@ def test_cli_check_exits_1_on_a_mismatch_and_names_it(tmp_path: Path) -> None:
 def test_cli_missing_file_and_unknown_rules_exit_2(tmp_path: Path) -> None:
     res = CliRunner().invoke(_app(), ["replay", str(tmp_path / "none.json"), "--check"])
     assert res.exit_code == 2 and "no such file" in res.output
-    path = DATA / "tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml"
+    path = data_path("tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml")
     res = CliRunner().invoke(_app(), ["replay", str(path), "--rules", "nosuch", "--check"])
     assert res.exit_code == 2
 
 
 def test_cli_rules_option_overrides_the_default() -> None:
-    path = DATA / "tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json"
+    path = data_path("tenhou6_json/2024123123gm-00b9-0000-09c44fd1.json")
     res = CliRunner().invoke(_app(), ["replay", str(path), "--rules", "majsoul", "--check", "--json"])
     assert res.exit_code == 1
     assert any(m["what"] == "final points" for m in json.loads(res.output)["mismatches"])
@@ -236,7 +236,7 @@ def test_cli_rules_option_overrides_the_default() -> None:
 def test_a_stick_difference_the_final_scores_do_not_explain_stays_a_mismatch(tmp_path: Path) -> None:
     """The anomaly above is forgiven only because the record's final scores side with the engine:
     make the final scores follow the recorded payments instead and both disagreements are reported."""
-    src = DATA / "majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json"
+    src = data_path("majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json")
     data = json.loads(src.read_text())
     data["sc"][4] -= 1000
     data["sc"][5] -= 1.0

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from sanma.formats import read_mjlog
 from sanma.replay import replay_record
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tenhou_mjlog"
+from shared_data import data_path
 
 
 def test_mjlogs_carry_their_seed_and_replay_on_re_dealt_walls() -> None:
-    for path in sorted(DATA.glob("*.xml")):
+    for path in sorted(data_path("tenhou_mjlog").glob("*.xml")):
         record = read_mjlog(path)
         assert record.shuffle_seed or any(record.kyoku_seeds), path.name
         result = replay_record(record)
@@ -21,7 +19,7 @@ def test_mjlogs_carry_their_seed_and_replay_on_re_dealt_walls() -> None:
 
 
 def test_a_tampered_seed_deals_other_tiles_and_every_difference_is_reported() -> None:
-    text = (DATA / "2018110809gm-00b9-0000-00a79b89.xml").read_text()
+    text = data_path("tenhou_mjlog", "2018110809gm-00b9-0000-00a79b89.xml").read_text()
     seed = re.search(r'<SHUFFLE seed="mt19937ar-sha512-n288-base64,([^"]+)"', text)
     assert seed is not None
     b64 = seed.group(1)

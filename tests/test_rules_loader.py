@@ -218,6 +218,7 @@ YAKUMAN_TABLE = st.dictionaries(st.one_of(st.sampled_from(list(STANDARD_YAKUMAN)
                                 VALUES, max_size=3)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(KEYS, VALUES, max_size=6), st.one_of(st.none(), st.sampled_from([*PRESETS, "x"])),
        st.one_of(st.none(), YAKU_TABLE), st.one_of(st.none(), YAKUMAN_TABLE))

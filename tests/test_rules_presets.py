@@ -3,7 +3,6 @@ completeness and sourcing of every preset file."""
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from pathlib import Path
@@ -13,11 +12,11 @@ import pytest
 import sanma
 from sanma.rules.loader import PRESET_DIR, PRESETS, load_preset
 from sanma.rules.schema import PON_CAPABLE_YAKUMAN, RULE_FIELDS, STANDARD_YAKU_HAN, STANDARD_YAKUMAN
+from shared_data import shared_path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("SANMA_SHARED", ROOT.parent / "shared"))
-MATRIX = SHARED / "rules" / "RULES_MATRIX.md"
-PLATFORMS = SHARED / "rules" / "PLATFORMS.md"
+MATRIX = ("rules", "RULES_MATRIX.md")
+PLATFORMS = ("rules", "PLATFORMS.md")
 SEED_FILES = {"000": "000_27b89214b4f45480.txt", "001": "001_0a019cdc2b1b41ac.txt",
               "002": "002_d5b08d7fd9be4043.txt", "003": "003_fc7fbe34a5b65b35.txt"}
 
@@ -46,10 +45,8 @@ def _norm(text: str) -> str:
     return re.sub(r"[\s|　]", "", text)
 
 
-def _shared_text(path: Path) -> str:
-    if not path.exists():
-        pytest.skip(f"shared reference {path} not available")
-    return path.read_text(encoding="utf-8")
+def _shared_text(parts: tuple[str, ...]) -> str:
+    return shared_path(*parts).read_text(encoding="utf-8")
 
 
 # --- completeness and sourcing --------------------------------------------------------------------
@@ -84,7 +81,7 @@ def test_cited_row_ids_exist_in_the_matrix(preset: str) -> None:
 def test_quoted_japanese_is_verbatim_from_the_sources(preset: str) -> None:
     """Every 「quote」 is copied from a seed, the matrix or PLATFORMS.md; a quote cited with
     `seed NNN Lnn` is on that line of that seed."""
-    seeds = {k: _shared_text(SHARED / "seeds" / f).splitlines() for k, f in SEED_FILES.items()}
+    seeds = {k: _shared_text(("seeds", f)).splitlines() for k, f in SEED_FILES.items()}
     everything = _norm("\n".join(["\n".join(s) for s in seeds.values()]
                                  + [_shared_text(MATRIX), _shared_text(PLATFORMS)]))
     for key, comment in _value_lines(preset):

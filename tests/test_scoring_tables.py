@@ -31,6 +31,7 @@ from sanma.tiles import Tile, parse_tiles, sanma_wall, to_mpsz
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_generated_table_file_equals_a_fresh_build() -> None:
     """The committed file is what tools/gen_suit_table.py computes today."""
     saved = read_table_file()
@@ -38,6 +39,7 @@ def test_generated_table_file_equals_a_fresh_build() -> None:
     assert saved == build_table()
 
 
+@pytest.mark.slow
 def test_gen_tool_check_passes() -> None:
     r = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_suit_table.py"), "--check"],
                        capture_output=True, text=True, check=False)
@@ -94,6 +96,7 @@ def test_table_digits_read_as_the_strict_parser() -> None:
             assert key == sum(1 << 3 * t.kind for t in tiles)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(st.text(alphabet="0123456789mpszf ", max_size=24))
 def test_the_fast_reader_agrees_with_the_strict_parser(text: str) -> None:
@@ -109,6 +112,7 @@ def test_the_fast_reader_agrees_with_the_strict_parser(text: str) -> None:
     assert max(Counter(t.kind for t in tiles).values(), default=0) <= 4
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(st.lists(st.sampled_from([t for t in sanma_wall({13: 1, 22: 1}, 0)]), max_size=14))
 def test_the_fast_reader_reads_every_hand_in_usual_notation(tiles: list[Tile]) -> None:

@@ -18,7 +18,6 @@ import itertools
 import json
 import random
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sanma.errors import HandError, SanmaError, TileError
+from sanma.formats import read_record
 from sanma.shanten_table import (
     DATA_FILE,
     build_tables,
@@ -41,8 +41,8 @@ from sanma.shanten_table import (
     ukeire,
 )
 from sanma.tiles import SANMA_KINDS, counts34, kind_name, parse_tiles
+from shared_data import missing, shared_files, shared_path
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 SIZES = (1, 2, 4, 5, 7, 8, 10, 11, 13, 14)
 
@@ -261,6 +261,7 @@ def test_melds_given_or_inferred() -> None:
 
 
 # ---------------------------------------------------------------------------------- exactness
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands)
 def test_standard_shanten_equals_search_reference(hand: tuple[tuple[int, ...], int]) -> None:
@@ -284,6 +285,7 @@ def test_one_meld_equals_every_target_listed(hand: tuple[tuple[int, ...], int]) 
     assert shanten_standard(counts, melds) == exhaustive_distance(counts, 3) - 1
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands, st.booleans())
 def test_shanten_is_min_of_the_three_forms(hand: tuple[tuple[int, ...], int], four_ok: bool) -> None:
@@ -372,7 +374,7 @@ def test_batch_equals_single(rows: list[tuple[tuple[int, ...], int]], four_ok: b
 
 
 def test_batch_melds_as_int_and_bench_hands() -> None:
-    data = json.loads((SHARED / "bench" / "shanten.json").read_text())
+    data = json.loads(shared_path("bench", "shanten.json").read_text())
     arr = np.array([h["tiles34"] for h in data], dtype=np.uint8)
     out = shanten_batch(arr, 0)
     assert out.dtype == np.int8
@@ -382,7 +384,7 @@ def test_batch_melds_as_int_and_bench_hands() -> None:
 
 def test_batch_larger_than_one_chunk() -> None:
     """Big batches run in chunks; results and error row numbers are those of the whole array."""
-    data = json.loads((SHARED / "bench" / "shanten.json").read_text())
+    data = json.loads(shared_path("bench", "shanten.json").read_text())
     arr = np.array([h["tiles34"] for h in data] * 3, dtype=np.uint8)
     single = [shanten(h["notation"]) for h in data] * 3
     assert shanten_batch(arr).tolist() == single
@@ -510,6 +512,7 @@ def _ref_improving(counts: tuple[int, ...], four_ok: bool = False) -> tuple[int,
     return tuple(out)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(random_hands((1, 4, 7, 10, 13)), near_complete_hands((1, 4, 7, 10, 13)),
                  pair_or_orphan_hands().map(lambda h: (_drop_one(h[0]), 0))), st.booleans())
@@ -525,6 +528,7 @@ def test_improving_tiles_and_ukeire(hand: tuple[tuple[int, ...], int], four_ok: 
     assert ukeire(counts, visible=seen) == sum(max(0, 4 - counts[k] - seen[k]) for k in expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(random_hands((1, 4, 7, 10, 13)), near_complete_hands((1, 4, 7, 10, 13)),
                  pair_or_orphan_hands().map(lambda h: (_drop_one(h[0]), 0))), st.booleans())
@@ -560,6 +564,7 @@ def test_helpers_reject_wrong_sizes() -> None:
         ukeire(counts34(parse_tiles("19m19p19s1234567z")), visible=[0] * 10)
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(random_hands((2, 5, 8, 11, 14)), near_complete_hands((2, 5, 8, 11, 14))))
 def test_discard_candidates(hand: tuple[tuple[int, ...], int]) -> None:
@@ -580,13 +585,9 @@ def test_discard_candidates_known() -> None:
 
 # ---------------------------------------------------------------------------------- real games
 def _recorded_wins() -> list[Any]:
-    try:
-        from sanma.formats import read_record
-    except ImportError:  # pragma: no cover - the readers live in another module
-        return []
     pats = ["tenhou_mjlog/*.xml", "tenhou6_json/*.json", "majiang_json/*.json", "majsoul_tenhou6_json/*.json",
             "majsoul_mjai_excerpt/*.jsonl"]
-    return [w for pat in pats for path in sorted((SHARED / "data").glob(pat)) for w in read_record(path).wins()]
+    return [w for path in shared_files(*pats) for w in read_record(path).wins()]
 
 
 def test_every_recorded_win_is_complete_and_was_tenpai() -> None:
@@ -594,7 +595,7 @@ def test_every_recorded_win_is_complete_and_was_tenpai() -> None:
     winning tile is among the improving tiles (closed and open hands, kita not counted as melds)."""
     wins = _recorded_wins()
     if not wins:
-        pytest.skip("no record reader available")
+        missing("the record folders")
     for w in wins:
         melds = len(w.melds)
         hand, win = w.hand, w.win

@@ -16,13 +16,14 @@ from sanma.formats import GameRecord, read_record
 from sanma.formats.record import Daiminkan, Discard, DrawResult, Kita, Pon
 from sanma.stats import placement_history, player_stats
 from sanma.store import db, open_db
+from shared_data import data_path
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-SMALL = DATA / "tenhou_mjlog" / "2018110809gm-00b9-0000-00a79b89.xml"  # 3 kyoku, 3 wins, 7 kita
-WITH_DRAW = DATA / "tenhou6_json" / "2024123123gm-00b9-0000-4a3a3639.json"  # 4 wins, 1 draw
-TWO_GAMES = (DATA / "tenhou6_json" / "2024010120gm-00b9-0000-e324b88a.json",
-             DATA / "tenhou6_json" / "2024010120gm-00b9-0000-ef5da89f.json")  # れすこ plays both
-MAJSOUL = DATA / "majsoul_tenhou6_json" / "mjai-reviewer3p_chankan.json"
+# the whole module reads these records (missing: skipped here, failed under CI=true)
+SMALL = data_path("tenhou_mjlog", "2018110809gm-00b9-0000-00a79b89.xml")  # 3 kyoku, 3 wins, 7 kita
+WITH_DRAW = data_path("tenhou6_json", "2024123123gm-00b9-0000-4a3a3639.json")  # 4 wins, 1 draw
+TWO_GAMES = (data_path("tenhou6_json", "2024010120gm-00b9-0000-e324b88a.json"),
+             data_path("tenhou6_json", "2024010120gm-00b9-0000-ef5da89f.json"))  # れすこ plays both
+MAJSOUL = data_path("majsoul_tenhou6_json", "mjai-reviewer3p_chankan.json")
 runner = CliRunner()
 
 

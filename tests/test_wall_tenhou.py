@@ -17,9 +17,8 @@ from sanma.errors import RecordError
 from sanma.game import Wall, tenhou_walls
 from sanma.game.tenhou_shuffle import MT19937, tile_of_id
 from sanma.rules.schema import Rules
+from shared_data import data_path
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-MJLOG = SHARED / "data" / "tenhou_mjlog"
 SHA512_GAMES = ("2014091101gm-00b9-0000-5ca6b487.xml", "2018110809gm-00b9-0000-00a79b89.xml")
 OLD_GAME = "2009060321gm-00b9-0000-75b25bcf.xml"
 
@@ -147,7 +146,7 @@ def test_mt19937_agrees_with_numpy_legacy_seeding_by_array() -> None:
 def test_tenhou_sha512_seed_reproduces_every_hand_draw_replacement_and_indicator_P14(game: str) -> None:
     """P14 (Tenhou: 14-tile dead wall, 8 rinshan), FORMAT.md §8: every INIT hand, T/U/V draw,
     replacement after kan/kita, DORA tag, AGARI doraHai/doraHaiUra and the dice of every hand."""
-    seed, kyokus = read_mjlog(MJLOG / game)
+    seed, kyokus = read_mjlog(data_path("tenhou_mjlog", game))
     assert seed is not None
     walls = tenhou_walls(seed)
     totals = {"hands": 0, "draws": 0, "replacements": 0, "indicators": 0}
@@ -163,7 +162,7 @@ def test_tenhou_sha512_seed_reproduces_every_hand_draw_replacement_and_indicator
 def test_tenhou_2014_game_counts() -> None:
     """The 2014 game's 11 hands hold 24 kita, one ankan and one daiminkan: all 26 replacements are read
     (so the reproduction test above really checks replacement draws and the shortened live wall)."""
-    _, kyokus = read_mjlog(MJLOG / SHA512_GAMES[0])
+    _, kyokus = read_mjlog(data_path("tenhou_mjlog", SHA512_GAMES[0]))
     assert len(kyokus) == 11
     assert sum(r for k in kyokus for _, _, r in k.draws) == 26
     assert sum(len(k.kan_dora) for k in kyokus) == 2
@@ -173,7 +172,7 @@ def test_tenhou_2014_game_counts() -> None:
 def test_tenhou_2009_seed_form_reproduces_its_hand() -> None:
     """The 2009 ``shuffle="mt19937ar,<8 hex words>"`` form: raw MT19937 output, dead wall stacked the
     other way up (replacements y[0], y[1]; dora indicator y[8] of the raw shuffle)."""
-    seed, kyokus = read_mjlog(MJLOG / OLD_GAME)
+    seed, kyokus = read_mjlog(data_path("tenhou_mjlog", OLD_GAME))
     assert seed is None and len(kyokus) == 1
     k = kyokus[0]
     assert k.shuffle is not None
@@ -184,7 +183,7 @@ def test_tenhou_2009_seed_form_reproduces_its_hand() -> None:
 
 
 def test_tenhou_kyoku_wall_views_follow_format_layout() -> None:
-    seed, _ = read_mjlog(MJLOG / SHA512_GAMES[1])
+    seed, _ = read_mjlog(data_path("tenhou_mjlog", SHA512_GAMES[1]))
     assert seed is not None
     kw = next(tenhou_walls(seed))
     y = kw.ids
@@ -203,7 +202,7 @@ def test_tenhou_preset_wall_fields_are_tenhous_P05_P07_P14() -> None:
     assert (preset.red_5p, preset.red_5s, preset.flowers, preset.dora_indicators_on_doubles) == (1, 1, 0, 1)
     assert (preset.dead_wall, preset.dead_wall_size, preset.rinshan_tiles, preset.dead_wall_replenished) == \
         ("fixed", 14, 8, True)
-    kw = next(tenhou_walls(read_mjlog(MJLOG / SHA512_GAMES[0])[0] or ""))
+    kw = next(tenhou_walls(read_mjlog(data_path("tenhou_mjlog", SHA512_GAMES[0]))[0] or ""))
     assert kw.wall(preset).tiles == kw.wall().tiles
 
 

@@ -1,4 +1,4 @@
-"""The contract endpoints of ``sanma serve`` (/work/shared/ARCHITECTURE.md "The server", issue 11 item 1)."""
+"""The contract endpoints of ``sanma serve`` (../shared/ARCHITECTURE.md "The server", issue 11 item 1)."""
 
 from __future__ import annotations
 

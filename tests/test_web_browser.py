@@ -16,14 +16,12 @@ from typing import Any
 import httpx
 import pytest
 
+from shared_data import data_path
 from web_helpers import running_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-if not DATA.is_dir():  # a worktree: the shared folder sits beside the worktrees
-    DATA = Path("/work/shared/data")
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
 
@@ -94,7 +92,7 @@ def test_calculator_page_scores_like_the_api(browser: Any, tmp_path: Path) -> No
 
 def test_replay_viewer_on_a_real_tenhou_record(browser: Any, tmp_path: Path) -> None:
     """An uploaded Tenhou mjlog: step and jump by hand, every hand open, any viewpoint (issue 11 item 4)."""
-    record = DATA / "tenhou_mjlog" / "2018110809gm-00b9-0000-00a79b89.xml"
+    record = data_path("tenhou_mjlog", "2018110809gm-00b9-0000-00a79b89.xml")
     errors: list[str] = []
     with running_server(tmp_path / "db.sqlite") as base:
         expected = httpx.post(f"{base}/api/replays?name=x", content=record.read_bytes()).json()

@@ -12,18 +12,15 @@ from hypothesis import strategies as st
 
 from sanma.formats import read_record
 from sanma.web import create_app
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-if not DATA.is_dir():  # a worktree: the shared folder sits beside the worktrees
-    DATA = Path("/work/shared/data")
+from shared_data import data_path
 
 RECORDS = [
-    DATA / "tenhou_mjlog" / "2018110809gm-00b9-0000-00a79b89.xml",
-    DATA / "tenhou_mjlog" / "2009060321gm-00b9-0000-75b25bcf.xml",
-    DATA / "tenhou6_json" / "2024010120gm-00b9-0000-e324b88a.json",
-    DATA / "majsoul_tenhou6_json" / "mjai-reviewer3p_kokushi_peinuki.json",
-    DATA / "majiang_json" / "2014091101gm-00b9-0000-5ca6b487.json",
-    DATA / "majsoul_mjai_excerpt" / "riichienv_mjsoul_3p_double_ron_excerpt.jsonl",
+    "tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml",
+    "tenhou_mjlog/2009060321gm-00b9-0000-75b25bcf.xml",
+    "tenhou6_json/2024010120gm-00b9-0000-e324b88a.json",
+    "majsoul_tenhou6_json/mjai-reviewer3p_kokushi_peinuki.json",
+    "majiang_json/2014091101gm-00b9-0000-5ca6b487.json",
+    "majsoul_mjai_excerpt/riichienv_mjsoul_3p_double_ron_excerpt.jsonl",
 ]
 
 
@@ -62,9 +59,10 @@ def replay_hand(kyoku: dict[str, Any], seat: int) -> list[str]:
     return sorted(hand)
 
 
-@pytest.mark.parametrize("path", RECORDS, ids=[p.parent.name for p in RECORDS])
-def test_every_format_opens_with_every_hand(client: TestClient, path: Path) -> None:
+@pytest.mark.parametrize("name", RECORDS, ids=[n.split("/")[0] for n in RECORDS])
+def test_every_format_opens_with_every_hand(client: TestClient, name: str) -> None:
     """Tenhou mjlog, tenhou.net/6 (Tenhou's and Mahjong Soul's), majiang and mjai records all open."""
+    path = data_path(name)
     r = upload(client, path.read_bytes(), path.name)
     assert r.status_code == 200, r.text
     data = r.json()
@@ -85,7 +83,7 @@ def test_every_format_opens_with_every_hand(client: TestClient, path: Path) -> N
 def test_a_short_body_is_never_taken_for_a_path(client: TestClient, tmp_path: Path) -> None:
     """The readers open a file when given a short string; an upload is never read as a path."""
     secret = tmp_path / "secret.xml"
-    secret.write_bytes(RECORDS[0].read_bytes())
+    secret.write_bytes(data_path(RECORDS[0]).read_bytes())
     for body in (str(secret).encode(), b"/etc/passwd", b"../../../../etc/hostname"):
         r = upload(client, body)
         assert r.status_code == 400, r.text
@@ -117,7 +115,7 @@ def test_fuzzed_uploads_never_crash(client: TestClient, body: bytes) -> None:
 
 def test_a_mangled_real_record_still_opens_with_its_problems(client: TestClient) -> None:
     """Lenient readers: a record cut short opens with what it has and lists the problems."""
-    text = RECORDS[0].read_text(encoding="utf-8")
+    text = data_path(RECORDS[0]).read_text(encoding="utf-8")
     cut = text[: int(len(text) * 0.6)]
     r = upload(client, cut.encode())
     assert r.status_code in (200, 400)

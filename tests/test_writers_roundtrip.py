@@ -67,12 +67,14 @@ def _same_game(g: Game, rec: GameRecord) -> None:
 CASES = [pytest.param(p, s, id=f"{p}-{s}") for p in PRESETS for s in SEEDS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "seed"), CASES)
 def test_mjai_written_and_read_back_is_the_same_game(preset: str, seed: int) -> None:
     g = _game(preset, seed)
     _same_game(g, read_mjai(write_mjai(g), strict=True))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "seed"), CASES)
 def test_tenhou6_written_and_read_back_is_the_same_game(preset: str, seed: int) -> None:
     g = _game(preset, seed)

@@ -34,10 +34,11 @@ from ..errors import SanmaError, TileError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.view import mask_event
+from ..i18n import current_lang, fu_line, term_name
+from ..i18n.terms import HONOUR_SHORT
 from ..rules.schema import Rules
 from ..tiles import NUM_KINDS, SEATS, Tile, counts34, parse_tiles, seat_wind, successor
 from .common import RULES_HELP, cli_errors, load_rules
-from .words import HONOUR_SHORT, fu_word, limit_word, yaku_word
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 HONOURS = HONOUR_SHORT
@@ -371,15 +372,16 @@ class TerminalTable:
         tbl.add_column("yaku")
         tbl.add_column("han", justify="right")
         for y in e["yaku"]:
-            tbl.add_row(Text(yaku_word(y["name"])), f"yakuman ×{y['yakuman']}" if y.get("yakuman") else str(y["han"]))
-        limit = limit_word(e.get("limit"))
+            han = f"yakuman ×{y['yakuman']}" if y.get("yakuman") else str(y["han"])
+            tbl.add_row(Text(term_name("yaku", y["name"], current_lang())), han)
+        limit = term_name("limit", e["limit"], current_lang()) if e.get("limit") else ""
         value = (f"yakuman ×{e['yakuman']}" if e["yakuman"] else f"{e['han']} han {e['fu']} fu") + (
             f" ({limit})" if limit else "")
         tbl.add_row(Text(value, style="bold"), Text(f"{e['points']:,} points", style="bold"))
         self.say(tbl)
         s = self.score_of(w)
         if s is not None and s.fu_breakdown and not s.yakuman:
-            parts = [f"{fu_word(name)} {fu}" for name, fu in s.fu_breakdown]
+            parts = [f"{fu_line(line, current_lang())} {fu}" for line, fu in s.fu_breakdown]
             raw = sum(fu for _, fu in s.fu_breakdown)
             self.say(f"  fu: {' + '.join(parts)} = {raw}" + (f", rounded up to {s.fu}" if raw != s.fu else ""))
         hand = [Tile.from_mjai(x) for x in e["hora_tehais"]]

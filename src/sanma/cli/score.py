@@ -136,25 +136,27 @@ def print_score(s: Score, rules_name: str, *, honba: int = 0, kyotaku: int = 0, 
     from rich.table import Table
     from rich.text import Text
 
-    from .words import fu_word, limit_word, yaku_word
+    from ..i18n import current_lang, fu_line, term_name
+
+    lang = current_lang()
 
     con = Console(highlight=False, markup=False)  # a rule set's name is never markup (issue 14 item 11)
     t = Table(title=f"{'Tsumo' if s.tsumo else 'Ron'} — {rules_name} rules", show_header=True)
     t.add_column("yaku")
     t.add_column("han", justify="right")
     for y in s.yaku:
-        t.add_row(Text(yaku_word(y.name)), f"yakuman ×{y.yakuman}" if y.yakuman else str(y.han))
+        t.add_row(Text(term_name("yaku", y.name, lang)), f"yakuman ×{y.yakuman}" if y.yakuman else str(y.han))
     con.print(t)
     if s.yakuman and not s.kazoe:
         value = f"{s.yakuman}× yakuman"
     else:
-        value = f"{s.han} han {s.fu} fu" + (f" ({limit_word(s.limit)})" if s.limit else "")
+        value = f"{s.han} han {s.fu} fu" + (f" ({term_name('limit', s.limit, lang)})" if s.limit else "")
     line = Text(value, style="bold")
     line.append(f" → {s.total:,} points" + (" (dealer)" if s.dealer else ""))
     con.print(line)
     if s.fu_breakdown and not s.yakuman:
         raw = sum(fu for _, fu in s.fu_breakdown)
-        con.print("fu: " + " + ".join(f"{fu_word(name)} {fu}" for name, fu in s.fu_breakdown) + f" = {raw}"
+        con.print("fu: " + " + ".join(f"{fu_line(line, lang)} {fu}" for line, fu in s.fu_breakdown) + f" = {raw}"
                   + (f", rounded up to {s.fu}" if raw != s.fu else ""))
     if winner is not None and (honba or kyotaku):
         gain = s.deltas.get(winner, 0)

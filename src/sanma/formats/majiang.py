@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError, SanmaError
+from ..i18n.terms import draw_key, yaku_key
 from ..tiles import NORTH, Tile, to_mpsz
 from .record import (
     DrawResult,
@@ -31,7 +32,6 @@ from .record import (
     majsoul_room,
     parse_json,
     read_guarded,
-    yaku_name,
 )
 
 _TILE = re.compile(r"^([mpsz])([0-9])[_*]*$")
@@ -141,8 +141,7 @@ class _Kyoku:
         elif name == "pingju":
             rp.finish()
             deltas = self.by_seat(body.get("fenpei", [0, 0, 0]), "fenpei")
-            kind = {"流局": "exhaustive", "九種九牌": "kyuushu", "四開槓": "four_kans",
-                    "流し満貫": "nagashi"}.get(str(body.get("name")), str(body.get("name")))
+            kind = draw_key(str(body.get("name"))) or str(body.get("name"))
             tenpai = tuple(self.seat(i) for i, h in enumerate(body.get("shoupai") or []) if h)
             self.results.append(DrawResult(kind, deltas, tenpai))
         else:
@@ -193,7 +192,7 @@ class _Kyoku:
         yakuman = as_int(b.get("damanguan") or 0, "damanguan")
         yaku: list[tuple[str, int]] = []
         for h in b.get("hupai") or []:
-            name = yaku_name(str(h.get("name", ""))) if isinstance(h, dict) else None
+            name = yaku_key(str(h.get("name", ""))) if isinstance(h, dict) else None
             if name is None:
                 p.add(f"unknown yaku {h!r}", self.label)
                 continue

@@ -17,6 +17,7 @@ from typing import Any
 from .. import events as ev
 from ..errors import RecordError, SanmaError
 from ..events import parse_event
+from ..i18n.terms import yaku_key
 from ..tiles import Tile
 from .record import (
     LIMITS,
@@ -33,7 +34,6 @@ from .record import (
     live_draws_for,
     named_rules,
     read_guarded,
-    yaku_name,
 )
 
 MAX_LINES = 100_000
@@ -107,7 +107,7 @@ class _Kyoku:
             raise RecordError(f"cannot reconstruct the winning hand of seat {seat}")
         yaku: list[tuple[str, int]] = []
         for y in e.yaku:  # a yakuman line carries its multiplier, as in the other readers
-            name = yaku_name(y.name)
+            name = yaku_key(y.name)
             if name is None:
                 p.add(f"unknown yaku {y.name!r}", self.label)
                 continue

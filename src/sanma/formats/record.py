@@ -16,7 +16,6 @@ and mpsz strings in :class:`RecordedWin` (the form ``sanma.score_hand`` takes). 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -768,58 +767,11 @@ def _mpsz(tiles: list[Tile]) -> str:
     return to_mpsz(tiles) or "(empty)"
 
 
-# --------------------------------------------------------------------------------------------
-# Yaku names as records write them (tenhou.net/6 JSON, majiang, mjai) -> sanma yaku names.
-# --------------------------------------------------------------------------------------------
-
-JAPANESE_YAKU: dict[str, str] = {
-    "門前清自摸和": "menzen_tsumo", "立直": "riichi", "一発": "ippatsu", "槍槓": "chankan",
-    "嶺上開花": "rinshan", "海底摸月": "haitei", "河底撈魚": "houtei", "平和": "pinfu",
-    "断幺九": "tanyao", "断么九": "tanyao", "一盃口": "iipeikou",
-    "両立直": "double_riichi", "ダブル立直": "double_riichi", "七対子": "chiitoitsu",
-    "混全帯幺九": "chanta", "混全帯么九": "chanta", "一気通貫": "ittsu",
-    "三色同順": "sanshoku",  # impossible in sanma (no 2m-8m); kept so a record holding it is visible
-    "三色同刻": "sanshoku_doukou", "三槓子": "sankantsu", "対々和": "toitoi", "対々": "toitoi",
-    "三暗刻": "sanankou", "小三元": "shousangen", "混老頭": "honroutou", "二盃口": "ryanpeikou",
-    "純全帯幺九": "junchan", "純全帯么九": "junchan", "混一色": "honitsu", "清一色": "chinitsu",
-    "人和": "renhou", "天和": "tenhou", "地和": "chiihou", "大三元": "daisangen", "四暗刻": "suuankou",
-    "四暗刻単騎": "suuankou_tanki", "四暗刻単騎待ち": "suuankou_tanki", "字一色": "tsuuiisou",
-    "緑一色": "ryuuiisou", "清老頭": "chinroutou", "九蓮宝燈": "chuuren", "純正九蓮宝燈": "chuuren_9",
-    "国士無双": "kokushi", "国士無双１３面": "kokushi_13", "国士無双13面": "kokushi_13",
-    "国士無双十三面": "kokushi_13", "大四喜": "daisuushii", "小四喜": "shousuushii", "四槓子": "suukantsu",
-    "流し満貫": "nagashi",
-    "ドラ": "dora", "裏ドラ": "ura_dora", "赤ドラ": "aka_dora",
-    "抜きドラ": "kita_dora", "北ドラ": "kita_dora",
-}
-
 #: Situational flags of a win and the yaku that prove them when the record lists yaku.
 FLAG_YAKU = {
     "ippatsu": "ippatsu", "haitei": "haitei", "houtei": "houtei", "rinshan": "rinshan",
     "chankan": "chankan", "tenhou": "tenhou", "chiihou": "chiihou",
 }
-
-
-def yaku_name(japanese: str) -> str | None:
-    """sanma's name for a yaku as records write it, or None if unknown.
-
-    Yakuhai (Y10) are named by their reason, as ``sanma.score_hand`` names them:
-    ``yakuhai_haku``/``_hatsu``/``_chun``, ``yakuhai_seat_wind``, ``yakuhai_round_wind``.
-
-    >>> yaku_name("役牌 中"), yaku_name("自風 南"), yaku_name("役牌:場風牌"), yaku_name("抜きドラ")
-    ('yakuhai_chun', 'yakuhai_seat_wind', 'yakuhai_round_wind', 'kita_dora')
-    """
-    if re.fullmatch(r"[a-z][a-z0-9_]*", japanese):
-        return japanese  # sanma's own name (sanma's records write them)
-    name = japanese.strip().replace(":", " ").replace("：", " ")
-    if name.startswith(("自風", "役牌 自風")):
-        return "yakuhai_seat_wind"
-    if name.startswith(("場風", "役牌 場風")):
-        return "yakuhai_round_wind"
-    for dragon, sanma_name in (("白", "yakuhai_haku"), ("發", "yakuhai_hatsu"), ("発", "yakuhai_hatsu"),
-                               ("中", "yakuhai_chun")):
-        if name in (f"役牌 {dragon}", f"役牌{dragon}", f"役牌 {dragon}牌", f"三元牌 {dragon}"):
-            return sanma_name
-    return JAPANESE_YAKU.get(name)
 
 
 def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_wind: str,

@@ -28,6 +28,7 @@ from xml.etree import ElementTree as ET
 
 from .. import events as ev
 from ..errors import RecordError, SanmaError
+from ..i18n.terms import draw_key, limit_prefix, yaku_key
 from ..tiles import NORTH, NUM_KINDS, Tile
 from .record import (
     LIMITS,
@@ -46,7 +47,6 @@ from .record import (
     named_rules,
     parse_json,
     read_guarded,
-    yaku_name,
 )
 
 # Tenhou's yaku ids (the order of the yaku table in Tenhou's own log viewer; 52-54 verified
@@ -62,16 +62,6 @@ TENHOU_YAKU = (
     "ドラ", "裏ドラ", "赤ドラ",
 )
 
-RYUUKYOKU_KINDS = {
-    None: "exhaustive", "yao9": "kyuushu", "reach4": "four_riichi", "ron3": "triple_ron",
-    "kan4": "four_kans", "kaze4": "four_winds", "nm": "nagashi",
-}
-JSON_DRAW_KINDS = {
-    "流局": "exhaustive", "全員聴牌": "exhaustive", "全員不聴": "exhaustive", "九種九牌": "kyuushu",
-    "チョンボ": "chombo",  # sanma extension: a hand voided by a chombo (P100-P102)
-    "四家立直": "four_riichi", "三家和了": "triple_ron", "四槓散了": "four_kans", "四風連打": "four_winds",
-    "流し満貫": "nagashi",
-}
 GO_SANMA = 0x10
 _DECL = re.compile(r"<!(?!--)")
 _DRAW_TAG = re.compile(r"^([TUVW])(\d{1,3})$")
@@ -114,7 +104,7 @@ def _yaku_pairs(ids_hans: list[int], problems: Problems, label: str) -> tuple[tu
         if not 0 <= yid < len(TENHOU_YAKU):
             problems.add(f"unknown Tenhou yaku id {yid}", label)
             continue
-        name = yaku_name(TENHOU_YAKU[yid])
+        name = yaku_key(TENHOU_YAKU[yid])
         assert name is not None
         out.append((name, han))
     if len(ids_hans) % 2:
@@ -302,7 +292,7 @@ class _MjlogKyoku:
                 if not 37 <= yid <= 51:
                     p.add(f"yakuman id {yid} is not a yakuman", self.label)
                     continue
-                name = yaku_name(TENHOU_YAKU[yid])
+                name = yaku_key(TENHOU_YAKU[yid])
                 assert name is not None
                 names.append((name, 1))  # Tenhou counts every yakuman once (no double yakuman)
             yaku: tuple[tuple[str, int], ...] = tuple(names)
@@ -324,13 +314,14 @@ class _MjlogKyoku:
 
     def ryuukyoku(self, el: ET.Element) -> None:
         self.replay.finish()
-        kind = el.get("type")
-        if kind not in RYUUKYOKU_KINDS:
-            self.r.problems.add(f"RYUUKYOKU type={kind!r} is unknown", self.label)
+        name = el.get("type")
+        kind = "exhaustive" if name is None else draw_key(name)
+        if kind is None:
+            self.r.problems.add(f"RYUUKYOKU type={name!r} is unknown", self.label)
         sc = _ints(el.get("sc"), "RYUUKYOKU sc")
         deltas = tuple(100 * sc[2 * s + 1] for s in range(3)) if len(sc) >= 6 else (0, 0, 0)
         tenpai = tuple(s for s in range(3) if el.get(f"hai{s}"))
-        self.results.append(DrawResult(RYUUKYOKU_KINDS.get(kind, str(kind)), deltas, tenpai))
+        self.results.append(DrawResult(kind or str(name), deltas, tenpai))
 
     def record(self) -> KyokuRecord:
         return KyokuRecord(
@@ -468,8 +459,6 @@ def read_mjlog(path_or_text: str | Path | bytes, *, strict: bool = False, source
 # --------------------------------------------------------------------------------------------
 
 _POINTS = re.compile(r"^(?:(\d+)符)?(?:(\d+)飜)?(\d+)(?:-(\d+))?点(∀)?$")
-_LIMIT_WORDS = (("三倍満", "sanbaiman"), ("倍満", "baiman"), ("跳満", "haneman"), ("満貫", "mangan"),
-                ("役満", "yakuman"))
 _YAKU_TEXT = re.compile(r"^(.+)\((\d+)飜\)$")
 _YAKUMAN_TEXT = re.compile(r"^(.+)\((?:役満|(\d+)倍役満|役満(\d+)|ダブル役満)\)$")
 # Position of the call letter in a call string -> seat offset (4-seat numbering, as Tenhou writes
@@ -504,7 +493,7 @@ def _json_yaku(items: list[Any], p: Problems, label: str) -> tuple[tuple[tuple[s
         else:
             p.add(f"yaku {item!r} is not 'name(n飜)' or 'name(役満)'", label)
             continue
-        name = yaku_name(jp)
+        name = yaku_key(jp)
         if name is None:
             p.add(f"unknown yaku {jp!r}", label)
             continue
@@ -704,12 +693,13 @@ class _Tenhou6Kyoku:
                 p.add(f"seat {s} has unplayed actions: draws {self.ti[s]}/{len(self.takes[s])}, "
                       f"discards {self.di[s]}/{len(self.discards[s])}", self.label)
         if res[0] != "和了":
-            if res[0] not in JSON_DRAW_KINDS:
+            kind = draw_key(res[0])
+            if kind is None:
                 p.add(f"unknown result {res[0]!r}", self.label)
             if res[0] != "チョンボ":  # a chombo voids the hand: a riichi pending then is never accepted
                 self.replay.finish()
             deltas = tuple(as_int(x, "delta") for x in _list(res[1], "deltas")[:3]) if len(res) > 1 else (0, 0, 0)
-            return (DrawResult(JSON_DRAW_KINDS.get(res[0], res[0]), deltas),)
+            return (DrawResult(kind or res[0], deltas),)
         out: list[Result] = []
         if len(res) < 3 or len(res) % 2 != 1:
             raise RecordError(f"win result {res!r} is not ['和了', deltas, info, ...]")
@@ -731,9 +721,10 @@ class _Tenhou6Kyoku:
             points_text = info[3]
             if not isinstance(points_text, str):
                 raise RecordError(f"points {points_text!r} is not text")
-            limit = next((name for word, name in _LIMIT_WORDS if points_text.startswith(word)), None)
-            m = _POINTS.match(points_text[len(next((w for w, n in _LIMIT_WORDS if n == limit), "")):]
-                              if limit else points_text)
+            limit, word = limit_prefix(points_text) or (None, "")
+            if limit == "kazoe":  # Tenhou writes a counted yakuman as 役満: it is paid as one
+                limit = "yakuman"
+            m = _POINTS.match(points_text[len(word):])
             if m is None:
                 raise RecordError(f"points {points_text!r} are not '30符2飜1000点' / '満貫2000-4000点'")
             fu = int(m.group(1)) if m.group(1) else None

@@ -36,22 +36,9 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError
+from ..i18n.terms import record_name, term_name
 from ..rules import Rules
 from ..tiles import NUM_KINDS, Tile, seat_wind
-from .record import JAPANESE_YAKU
-
-LIMIT_WORDS = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "sanbaiman": "三倍満", "yakuman": "役満"}
-#: The engine's ``ryukyoku`` reasons (sanma.events.DRAW_REASONS) -> tenhou.net/6 names, which sanma's
-#: tenhou.net/6 reader maps back (``all_riichi``, P95, is written with the four-player name 四家立直).
-DRAW_WORDS = {"exhaustive": "流局", "kyuushu": "九種九牌", "suukaikan": "四槓散了", "sanfuu_renda": "四風連打",
-              "nagashi": "流し満貫", "all_riichi": "四家立直", "triple_ron": "三家和了",
-              "chombo": "チョンボ"}  # a record's voided hand (the store's draw kind), as the chombo extension
-WIND_KANJI = {"E": "東", "S": "南", "W": "西", "N": "北"}
-#: sanma yaku name -> the Japanese name records use (the first one listed in JAPANESE_YAKU).
-YAKU_JAPANESE: dict[str, str] = {}
-for _jp, _name in JAPANESE_YAKU.items():
-    YAKU_JAPANESE.setdefault(_name, _jp)
-YAKU_JAPANESE.update({"yakuhai_haku": "役牌 白", "yakuhai_hatsu": "役牌 發", "yakuhai_chun": "役牌 中"})
 
 
 def _events_of(game_or_events: Any) -> list[ev.Event]:
@@ -213,9 +200,10 @@ class _Tenhou6Kyoku:
             # the hand's score changes (from end_kyoku), which sanma's reader understands
             self.result = ["チョンボ"]
         elif isinstance(e, ev.Ryukyoku):
-            if e.reason not in DRAW_WORDS:
+            word = record_name("draw", e.reason)  # all_riichi is written 四家立直, the four-player name (P95)
+            if word is None:
                 raise RecordError(f"ryukyoku reason {e.reason!r} has no tenhou.net/6 name")
-            self.result = [DRAW_WORDS[e.reason]]
+            self.result = [word]
             if e.deltas is not None:
                 self.result.append([*e.deltas, 0])
         elif isinstance(e, ev.EndKyoku) and self.result[:1] != ["和了"] and len(self.result) == 1 \
@@ -232,11 +220,9 @@ class _Tenhou6Kyoku:
         round_wind = "ESWN"[self.head[0] // 4]
         yaku: list[str] = []
         for y in e.yaku:
-            jp = YAKU_JAPANESE.get(y.name, y.name)
-            if y.name == "yakuhai_seat_wind":
-                jp = f"自風 {WIND_KANJI[own_wind]}"
-            elif y.name == "yakuhai_round_wind":
-                jp = f"場風 {WIND_KANJI[round_wind]}"
+            jp = record_name("yaku", y.name) or y.name
+            if y.name in ("yakuhai_seat_wind", "yakuhai_round_wind"):  # Tenhou: 自風 東, 場風 南
+                jp = f"{jp} {term_name('wind', own_wind if y.name == 'yakuhai_seat_wind' else round_wind, 'ja')}"
             if y.yakuman:
                 yaku.append(f"{jp}(役満)" if y.yakuman == 1 else f"{jp}({y.yakuman}倍役満)")
             else:
@@ -247,9 +233,10 @@ class _Tenhou6Kyoku:
         """``30符2飜500-1000点``, ``満貫12000点``, ``40符3飜2600点∀`` ... (the reader's forms)."""
         who, frm, total = e.actor, e.target, e.points
         limit = e.limit
-        if limit is not None and limit not in LIMIT_WORDS:
+        word = record_name("limit", limit) if limit else None
+        if limit is not None and word is None:
             raise RecordError(f"hora limit {limit!r} has no tenhou.net/6 name")
-        head = LIMIT_WORDS[limit] if limit else f"{e.fu}符{e.han}飜"
+        head = word or f"{e.fu}符{e.han}飜"
         if who == frm and self.rules is not None:
             honba = self.honba * self.rules.honba_tsumo
             pays = {s: -d - honba for s, d in enumerate(e.deltas) if s != who}
