@@ -640,17 +640,19 @@ def test_cli_refused_command_exits_2_with_a_message_and_changes_nothing(tmp_path
 
 
 @pytest.mark.slow
-def test_docs_keeper_md_session_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/KEEPER.md's scripted evening: every `sanma table` line runs and exits 0."""
+def run_doc_block(heading: str, db: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Run the first ```sh block after ``heading`` of docs/KEEPER.md, line by line as written (in
+    ``db``'s folder, SANMA_DB = ``db``): every `sanma …` line must exit 0; ``> FILE`` writes its
+    output. Each line's output, by line."""
     import shlex
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "KEEPER.md").read_text(encoding="utf-8")
-    block = text.split("```sh\n", 1)[1].split("```", 1)[0]
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SANMA_DB", str(tmp_path / "club.sqlite"))
-    ran = 0
+    block = text.split(heading, 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(db.parent)
+    monkeypatch.setenv("SANMA_DB", str(db))
+    outputs: dict[str, str] = {}
     for line in block.splitlines():
-        if not line.startswith("sanma table"):
+        if not line.startswith("sanma "):
             continue
         words = shlex.split(line, comments=True)
         out = None
@@ -661,8 +663,13 @@ def test_docs_keeper_md_session_runs_as_written(tmp_path: Path, monkeypatch: pyt
         assert r.exit_code == 0, f"{line}\n{r.output}"
         if out:
             Path(out).write_text(r.stdout, encoding="utf-8")
-        ran += 1
-    assert ran >= 20
+        outputs[line] = r.stdout
+    return outputs
+
+
+def test_docs_keeper_md_session_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/KEEPER.md's scripted evening: every `sanma table` line runs and exits 0."""
+    assert len(run_doc_block("## A whole evening, scripted", tmp_path / "club.sqlite", monkeypatch)) >= 20
     r = CliRunner().invoke(app, ["table", "import", "night.json", "--json"])  # the same database: refused
     assert r.exit_code == 2 and "repeats session 1 of series 'club-night'" in r.output
     r = CliRunner().invoke(app, ["table", "import", "night.json", "--json", "--db", str(tmp_path / "other.sqlite")])

@@ -252,6 +252,13 @@ def advance(rules: Rules, state: TableState, outcome: Outcome, *, bust_by: Seque
     return HandEnd(replace(state, hand_number=state.hand_number + 1))
 
 
+def time_over(end: HandEnd) -> HandEnd:
+    """The game ends after this hand because the round's time is up (a tournament's clock, whose end
+    is a setting of the tournament: seed 002 says nothing) — or as it ended already. The table as
+    the hand left it is settled as any end (sticks left, end-of-game payments, P31, P110-P121)."""
+    return end if end.over else HandEnd(end.state, True, "time")
+
+
 def penalty_bust(rules: Rules, state: TableState, payer: int, paid: Sequence[int]) -> HandEnd | None:
     """A penalty decided at the table (P106) that ``payer`` paid to the seats ``paid`` outside a
     hand's end (``state`` is the table after it): where a bust ends the game (P42) and it left the
@@ -291,5 +298,5 @@ def final(rules: Rules, end: HandEnd, *, itemise: bool = False) -> FinalResult:
 
 __all__ = [
     "HandEnd", "TableState", "advance", "apply_settlement", "dealer_continues", "final", "hands_left",
-    "is_last_hand", "is_opening_hand", "next_hand", "penalty_bust", "round_wind", "winners",
+    "is_last_hand", "is_opening_hand", "next_hand", "penalty_bust", "round_wind", "time_over", "winners",
 ]

@@ -231,7 +231,16 @@ class RenameEntry:
     kind: str = "rename"
 
 
-Entry = WinEntry | DrawEntry | AbortEntry | ChomboEntry | PenaltyEntry | SeatingEntry | FinalEntry | RenameEntry
+@dataclass(frozen=True, slots=True)
+class TimeUpEntry:
+    """The round's time is up (a tournament's clock, or the referee): the hand in play is the
+    game's last. Not a result: the hand goes on to its result, and the game ends with it."""
+
+    kind: str = "time_up"
+
+
+Entry = (WinEntry | DrawEntry | AbortEntry | ChomboEntry | PenaltyEntry | SeatingEntry | FinalEntry | RenameEntry
+         | TimeUpEntry)
 
 
 def rename_names(raw: Mapping[str, Any], names: Mapping[str, str]) -> Mapping[str, Any]:
@@ -380,6 +389,9 @@ def parse_entry(d: Any) -> Entry:
             raise KeeperError(f"final: {', '.join(sorted(set(busted) & set(busters)))} cannot bust themselves")
         return FinalEntry(sc, ch, _int(d.get("sticks", 0), "final: sticks left on the table", 0, 100), cb,
                           busted, busters)
+    if kind == "time_up":
+        _only(d, ("kind",), "time_up")
+        return TimeUpEntry()
     if kind == "rename":
         _only(d, ("kind", "from", "to"), "rename")
         old, new = _name(d.get("from"), "rename: from"), _name(d.get("to"), "rename: to")
@@ -387,4 +399,4 @@ def parse_entry(d: Any) -> Entry:
             raise KeeperError(f"rename: {old} is already called {new}")
         return RenameEntry(old, new)
     raise KeeperError(f"entry kind {kind!r} unknown; valid: win, draw, abort, chombo, penalty, seating, final, "
-                      f"rename")
+                      f"rename, time_up")

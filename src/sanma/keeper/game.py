@@ -33,6 +33,7 @@ from .entries import (
     FinalEntry,
     KeeperError,
     PenaltyEntry,
+    TimeUpEntry,
     WinEntry,
     Winner,
 )
@@ -99,6 +100,7 @@ class KeptGame:
         self.pot_chips = 0  # chips deposited on the table by penalties (P104, A000-27)
         self.dead: dict[int, str] = {}  # seat -> the mistake that made its hand dead (P103)
         self.at_draw: dict[int, str] = {}  # seat -> the mistake that is a chombo at the draw (P102)
+        self.last_hand = False  # the round's time is up: the game ends with the hand in play
 
     # -- people and seats ---------------------------------------------------------------------
     def seat(self, person: str, what: str) -> int:
@@ -124,6 +126,9 @@ class KeptGame:
         if self.finished:
             raise KeeperError(f"game {self.number} is over ({self.end_reason})")
         if isinstance(entry, FinalEntry):
+            if self.hands:  # a game is kept hand by hand or by its final scores, not both
+                raise KeeperError(f"final: game {self.number} is kept hand by hand ({len(self.hands)} entries): "
+                                  f"correct those, or delete them to enter its final scores")
             return self._apply_final(entry)
         row: dict[str, Any] = {"game": self.number, "hand_index": self.results + 1, "label": self.label(),
                                "honba": self.honba, "dealer": self.players[self.dealer], "kind": entry.kind}
@@ -138,6 +143,9 @@ class KeptGame:
             row.update(self._apply_chombo(self._seats(entry.who, "chombo"), entry.reason or "chombo"))
         elif isinstance(entry, PenaltyEntry):
             row.update(self._apply_penalty(entry))
+        elif isinstance(entry, TimeUpEntry):
+            self.last_hand = True
+            row["summary"] = "time is up: the hand in play is the last"
         else:  # pragma: no cover - seatings are handled by the session
             raise KeeperError(f"entry {entry.kind} does not belong in a game")
         if is_result(entry):
@@ -513,6 +521,8 @@ class KeptGame:
         t = self.table
         paid = payout.settle(self.rules, outcome, scores=t.scores, dealer=t.dealer, honba=t.honba, kyotaku=t.kyotaku)
         end = flow.next_hand(self.rules, t, outcome, paid)
+        if self.last_hand:  # a tournament's clock (or its referee) made this hand the last
+            end = flow.time_over(end)
         self.table = end.state
         self.dead, self.at_draw = {}, {}
         if end.over:

@@ -79,6 +79,7 @@ class Session:
     # game finished (after entry ``boundary``), which the next read or write starts from
     entries: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
     undo_next: dict[str, Any] | None = None  # what `undo` would revert now (the pages ask before)
+    games_limit: int | None = None  # the games the session keeps (a tournament table: one)
     boundary: int = 0
     cache_used: int = 0
     _at_boundary: dict[str, Any] | None = None
@@ -116,11 +117,12 @@ class Session:
                               "summary": "seating: " + ", ".join(self.upcoming()) + " (first dealer first)",
                               "entry": dict(raw), "deltas": {}, "chips": {}})
             return
+        if self.games_limit is not None and len(self.games) >= self.games_limit:
+            raise KeeperError(f"session {self.id} keeps {self.games_limit} game"
+                              + ("" if self.games_limit == 1 else "s") + f" and game {len(self.games)} is over: "
+                              "correct its entries instead")
         if self.mode == "final" and not isinstance(entry, FinalEntry):
             raise KeeperError(f"session {self.id} records final scores only: enter each game with `table final`")
-        if self.mode == "hands" and isinstance(entry, FinalEntry):
-            raise KeeperError(f"session {self.id} records every hand; final scores alone are for a session "
-                              f"started with --final-only")
         game = self._game()
         row = game.apply(entry)
         row.update(no=no, uid=uid, entry=dict(raw))
@@ -208,9 +210,11 @@ class Session:
         return {
             "session": self.id, "rules": self.rules.name, "people": list(self.people), "series": self.series_name,
             "mode": self.mode, "version": self.version, "notation": self.rules.score_notation,
-            "fixed_fu": fixed_fu(self.rules), "options": entry_options(self.rules), **state,
+            "fixed_fu": fixed_fu(self.rules), "options": entry_options(self.rules), "games_limit": self.games_limit,
+            **state,
             # the coming game is known between games (and before the first); not while one is played
-            "chips": chips, "next": None if game is not None and game.hands else coming,
+            "chips": chips, "next": None if (game is not None and game.hands) or (
+                self.games_limit is not None and len(self.games) >= self.games_limit) else coming,
             "hands": self.rows, "games": [g.to_json() for g in self.games],
             "standings": standings(self.people, self.games), "penalties": self.penalties(),
             "undo": self.undo_next,
@@ -368,7 +372,8 @@ def _restore(s: Session, entries: Sequence[tuple[int, Mapping[str, Any]]], cache
 
 
 def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, series_name: str | None,
-            log: Sequence[Change], version: int, cache: CacheRow | None = None) -> Session:
+            log: Sequence[Change], version: int, cache: CacheRow | None = None,
+            games_limit: int | None = None) -> Session:
     """The session's state from its log; :class:`KeeperError` naming the entry that does not fit.
     With a valid ``cache`` (the state when a game finished, for the same first entries) only the
     entries after it are replayed: the same state, without replaying the finished games."""
@@ -380,7 +385,7 @@ def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, ser
         series = Series.start(people, players_in_rotation=rules.players_in_rotation)
     except SeriesError as e:
         raise KeeperError(str(e)) from None
-    s = Session(session_id, rules, tuple(people), mode, series_name, version, series)
+    s = Session(session_id, rules, tuple(people), mode, series_name, version, series, games_limit=games_limit)
     s.entries = [(uid, rename_names(raw, names)) for uid, raw in entries]
     start = s.cache_used = _restore(s, s.entries, cache)
     added = {c.seq: c for c in log if c.kind == "add"}
@@ -434,7 +439,7 @@ class Keeper:
         if log is None:
             log = changes(self.store, session_id)
         return compute(row.id, rules, row.people, row.mode, row.series, log, row.version,
-                       cached(self.store, session_id) if use_cache else None)
+                       cached(self.store, session_id) if use_cache else None, row.games_limit)
 
     def _save_cache(self, s: Session) -> None:
         """Keep the state at the last finished game when it is newer than the cached one."""
@@ -445,8 +450,9 @@ class Keeper:
                                               json.dumps(snap, ensure_ascii=False)))
 
     def new(self, rules: Rules, people: Sequence[str], *, series: str | None = None, mode: str = "hands",
-            author: str = "") -> dict[str, Any]:
-        """A new session under ``rules`` with ``people`` in seat-draw order."""
+            author: str = "", games_limit: int | None = None) -> dict[str, Any]:
+        """A new session under ``rules`` with ``people`` in seat-draw order; ``games_limit``: the
+        number of games it keeps (a tournament table: 1)."""
         from .entries import _names
 
         names = list(_names(list(people), "--people"))
@@ -455,7 +461,7 @@ class Keeper:
         except SeriesError as e:
             raise KeeperError(str(e)) from None
         sid = create_session(self.store, rules_name=rules.name, rules_json=_json(to_dict(rules), "rules"),
-                             people=names, mode=mode, series=series)
+                             people=names, mode=mode, series=series, games_limit=games_limit)
         return self.state(sid)
 
     def state(self, session_id: int) -> dict[str, Any]:
@@ -731,7 +737,7 @@ class Keeper:
         """The session as JSON: its rules, people and whole log (``import`` replays it)."""
         row = session(self.store, session_id)
         return {"format": EXPORT_FORMAT, "rules": json.loads(row.rules_json), "rules_name": row.rules_name,
-                "people": list(row.people), "mode": row.mode, "series": row.series,
+                "people": list(row.people), "mode": row.mode, "series": row.series, "games_limit": row.games_limit,
                 "changes": self.log(session_id), "state": self.state(session_id)}
 
     def export_csv(self, session_id: int) -> str:
@@ -766,8 +772,11 @@ class Keeper:
         if not isinstance(log, list):
             raise KeeperError("import: 'changes' must be a list")
         with self.store.transaction():
+            limit = data.get("games_limit")
+            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+                raise KeeperError("import: 'games_limit' must be a whole number, 1 or more")
             state = self.new(rules, data.get("people") or [], series=data.get("series"),
-                             mode=str(data.get("mode") or "hands"))
+                             mode=str(data.get("mode") or "hands"), games_limit=limit)
             sid = int(state["session"])
             for c in log:
                 if not isinstance(c, Mapping) or c.get("kind") not in ("add", "fix", "delete", "undo"):

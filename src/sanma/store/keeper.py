@@ -44,6 +44,7 @@ class SessionRow:
     mode: str
     version: int
     created_at: str
+    games_limit: int | None = None  # a tournament table keeps one game (migration 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,25 +64,26 @@ def _text(value: str, what: str) -> str:
 
 
 def create_session(store: Store, *, rules_name: str, rules_json: str, people: Sequence[str], mode: str,
-                   series: str | None = None) -> int:
-    """A new session; returns its id."""
+                   series: str | None = None, games_limit: int | None = None) -> int:
+    """A new session; returns its id. ``games_limit``: how many games it keeps (None: any)."""
     if mode not in ("hands", "final"):
         raise StoreError(f"entry mode {mode!r}: use 'hands' or 'final'")
     if series is not None:
         _text(series, "series name")
     with store._writing("session"):
         cur = store.conn.execute(
-            "INSERT INTO keeper_sessions (series, rules_name, rules_json, people, mode, version, created_at) "
-            "VALUES (?, ?, ?, ?, ?, 0, ?)",
-            (series, rules_name, rules_json, _json(list(people), "people"), mode, _now()))
+            "INSERT INTO keeper_sessions (series, rules_name, rules_json, people, mode, version, created_at, "
+            "games_limit) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+            (series, rules_name, rules_json, _json(list(people), "people"), mode, _now(), games_limit))
         return int(cast(int, cur.lastrowid))
 
 
 def _row(r: Sequence[Any]) -> SessionRow:
-    return SessionRow(int(r[0]), r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], int(r[6]), r[7])
+    return SessionRow(int(r[0]), r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], int(r[6]), r[7],
+                      None if r[8] is None else int(r[8]))
 
 
-_COLUMNS = "id, series, rules_name, rules_json, people, mode, version, created_at"
+_COLUMNS = "id, series, rules_name, rules_json, people, mode, version, created_at, games_limit"
 
 
 def session(store: Store, session_id: int) -> SessionRow:

@@ -258,7 +258,52 @@ V_WEB_WALL_KEY = """
 ALTER TABLE web_tables ADD COLUMN wall_key TEXT CHECK (wall_key IS NULL OR length(wall_key) = 64);
 """
 
+# Version 6: tournaments (``sanma tournament``, issue 19 item 4; :mod:`sanma.store.tournaments`).
+#   ``tournaments``        its rules (name and full JSON), players (JSON list), rounds, seating (swiss,
+#                          random or fixed), the published seed, the plan (JSON: the random draw of every
+#                          round, or the referee's seating CSV rows), settings (JSON: the round clock).
+#   ``tournament_rounds``  one row per seated round: its byes (JSON) and when its clock started.
+#   ``tournament_tables``  one row per table of a seated round: the keeper session that keeps it (its
+#                          people are the table's seats, East first).
+# A kept session gets ``games_limit``: a tournament table keeps one game, and an entry that would
+# start another is refused.
+V6_TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    rules_name  TEXT NOT NULL,
+    rules_json  TEXT NOT NULL,
+    players     TEXT NOT NULL,
+    rounds      INTEGER NOT NULL CHECK (rounds >= 1),
+    seating     TEXT NOT NULL CHECK (seating IN ('swiss', 'random', 'fixed')),
+    seed        INTEGER NOT NULL,
+    plan        TEXT,
+    settings    TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+
+CREATE TABLE tournament_rounds (
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments(id),
+    round          INTEGER NOT NULL CHECK (round >= 1),
+    byes           TEXT NOT NULL,
+    started_at     TEXT,
+    created_at     TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, round)
+);
+
+CREATE TABLE tournament_tables (
+    tournament_id  INTEGER NOT NULL,
+    round          INTEGER NOT NULL,
+    table_no       INTEGER NOT NULL CHECK (table_no >= 1),
+    session_id     INTEGER NOT NULL UNIQUE REFERENCES keeper_sessions(id),
+    PRIMARY KEY (tournament_id, round, table_no),
+    FOREIGN KEY (tournament_id, round) REFERENCES tournament_rounds(tournament_id, round)
+);
+
+ALTER TABLE keeper_sessions ADD COLUMN games_limit INTEGER CHECK (games_limit IS NULL OR games_limit >= 1);
+"""
+
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
-MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY)
+MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY, V6_TOURNAMENTS)
 
 SCHEMA_VERSION = len(MIGRATIONS)

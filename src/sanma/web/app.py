@@ -91,9 +91,10 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
         return _page("table.html")
 
     _api(app)
-    from . import keeper  # the score keeper's pages and API (docs/KEEPER.md)
+    from . import keeper, tournament  # the score keeper's and tournaments' pages and API (docs/KEEPER.md)
 
     app.include_router(keeper.router)
+    app.include_router(tournament.router)
     # Pages owned by the front end add their routers here (web/calc.py, web/replays.py).
     from . import calc, replays
 

@@ -26,7 +26,7 @@ from ..errors import SanmaError
 from ..keeper.entries import EntryConflict
 from ..keeper.keeper import Keeper
 from ..rules.loader import from_dict, load_preset
-from ..store import StoreError, open_db
+from ..store import Store, StoreError, open_db
 from ..store.keeper import VersionConflict, session
 
 STATIC = Path(__file__).parent / "static" / "keeper"
@@ -40,22 +40,57 @@ def _db(request: Request | WebSocket) -> str:
     return str(getattr(request.app.state, "db_path", "sanma.sqlite"))
 
 
-def _call(request: Request, action: Callable[[Keeper], dict[str, Any]]) -> JSONResponse:
+def call(request: Request, action: Callable[[Store], Any]) -> Response:
+    """Run ``action`` on the server's database and answer: its value as JSON (a Response as it is);
+    an error as ``{"error": ...}`` — 409 for a hand entered twice (with ``conflict``) or a stale
+    version, 404 for a session or tournament that does not exist, else 400; nothing changed."""
     try:
         store = open_db(_db(request))
     except StoreError as e:
         return JSONResponse({"error": str(e)}, status_code=503)
     try:
-        return JSONResponse(action(Keeper(store)))
+        out = action(store)
+        return out if isinstance(out, Response) else JSONResponse(out)
     except EntryConflict as e:
         return JSONResponse({"error": str(e), "conflict": e.conflict}, status_code=409)
     except VersionConflict as e:
         return JSONResponse({"error": str(e)}, status_code=409)
     except StoreError as e:
-        status = 404 if "no kept session" in str(e) else 400
-        return JSONResponse({"error": str(e)}, status_code=status)
+        missing = "no kept session" in str(e) or "no tournament" in str(e)
+        return JSONResponse({"error": str(e)}, status_code=404 if missing else 400)
     except SanmaError as e:
         return JSONResponse({"error": str(e)}, status_code=400)
+    finally:
+        store.close()
+
+
+def _call(request: Request, action: Callable[[Keeper], Any]) -> Response:
+    return call(request, lambda store: action(Keeper(store)))
+
+
+async def push_changes(ws: WebSocket, poll: float, read: Callable[[Store], tuple[object, Callable[[], str]]]) -> None:
+    """A page's live updates: ``read`` gives a fingerprint of what the page shows and its text; the
+    text is sent now and whenever the fingerprint changes (whoever changed it, in whatever
+    process); an error is sent once and the socket closed."""
+    await ws.accept()
+    store = open_db(_db(ws))
+    try:
+        try:
+            seen: object = None
+            while True:
+                fingerprint, text = read(store)
+                if fingerprint != seen:
+                    await ws.send_text(text())
+                    seen = fingerprint
+                try:
+                    await asyncio.wait_for(ws.receive_text(), timeout=poll)
+                except TimeoutError:
+                    continue
+        except SanmaError as e:
+            await ws.send_text(json.dumps({"error": str(e)}))
+            await ws.close(code=4404)
+    except WebSocketDisconnect:
+        pass
     finally:
         store.close()
 
@@ -111,7 +146,7 @@ async def keeper_page(session_id: int) -> Response:
 
 
 @router.post("/api/keeper/sessions")
-async def new_session(request: Request) -> JSONResponse:
+async def new_session(request: Request) -> Response:
     """``{"rules": NAME | {"extends": NAME, ...}, "people": [..], "series": S?, "final_only": bool?}``."""
     body = await _body(request)
     if isinstance(body, JSONResponse):
@@ -138,17 +173,17 @@ async def new_session(request: Request) -> JSONResponse:
 
 
 @router.get("/api/keeper/sessions/{session_id}")
-async def get_session(request: Request, session_id: int) -> JSONResponse:
+async def get_session(request: Request, session_id: int) -> Response:
     return _call(request, lambda k: k.state(session_id))
 
 
 @router.get("/api/keeper/sessions/{session_id}/log")
-async def get_log(request: Request, session_id: int) -> JSONResponse:
+async def get_log(request: Request, session_id: int) -> Response:
     return _call(request, lambda k: {"session": session_id, "changes": k.log(session_id)})
 
 
 @router.post("/api/keeper/sessions/{session_id}/entries")
-async def add_entry(request: Request, session_id: int) -> JSONResponse:
+async def add_entry(request: Request, session_id: int) -> Response:
     """``{"entry": {...}, "client_id": ID?, "opened_version": N?, "expected_version": N?, "preview": bool?,
     "author": A?}``."""
     body = await _body(request)
@@ -162,7 +197,7 @@ async def add_entry(request: Request, session_id: int) -> JSONResponse:
 
 
 @router.post("/api/keeper/sessions/{session_id}/entries/{hand_no}")
-async def fix_entry(request: Request, session_id: int, hand_no: int) -> JSONResponse:
+async def fix_entry(request: Request, session_id: int, hand_no: int) -> Response:
     """Correct entry ``hand_no``: ``{"entry": {...}}``, or ``{"delete": true}``."""
     body = await _body(request)
     if isinstance(body, JSONResponse):
@@ -175,7 +210,7 @@ async def fix_entry(request: Request, session_id: int, hand_no: int) -> JSONResp
 
 
 @router.post("/api/keeper/sessions/{session_id}/undo")
-async def undo(request: Request, session_id: int) -> JSONResponse:
+async def undo(request: Request, session_id: int) -> Response:
     """``{"change": N?, "preview": bool?}``: undo change N (default the last edit); a preview says what
     it would change and saves nothing. The state's ``undone`` names what was undone."""
     body = await _body(request)
@@ -185,44 +220,31 @@ async def undo(request: Request, session_id: int) -> JSONResponse:
                                            **_common(body)))
 
 
+def exported(request: Request, fmt: str, as_json: Callable[[Store], Any], as_csv: Callable[[Store], str],
+             filename: str) -> Response:
+    """An export link's answer: ``fmt`` json (``as_json``'s value) or csv (``as_csv``'s text, as a
+    download named ``filename``); another format is a 400."""
+    if fmt not in ("json", "csv"):
+        return JSONResponse({"error": "format must be json or csv"}, status_code=400)
+    if fmt == "json":
+        return call(request, as_json)
+    return call(request, lambda store: Response(as_csv(store), media_type="text/csv; charset=utf-8", headers={
+        "content-disposition": f'attachment; filename="{filename}"'}))
+
+
 @router.get("/api/keeper/sessions/{session_id}/export")
 async def export(request: Request, session_id: int, format: str = "json") -> Response:
     """The session as ``sanma table export`` writes it: ``?format=json`` (re-importable) or ``csv``."""
-    if format not in ("json", "csv"):
-        return JSONResponse({"error": "format must be json or csv"}, status_code=400)
-    if format == "json":
-        return _call(request, lambda k: k.export(session_id))
-    answer = _call(request, lambda k: {"csv": k.export_csv(session_id)})
-    if answer.status_code != 200:
-        return answer
-    text = json.loads(bytes(answer.body))["csv"]
-    return Response(text, media_type="text/csv; charset=utf-8",
-                    headers={"content-disposition": f'attachment; filename="session-{session_id}.csv"'})
+    return exported(request, format, lambda store: Keeper(store).export(session_id),
+                    lambda store: Keeper(store).export_csv(session_id), f"session-{session_id}.csv")
 
 
 @router.websocket("/ws/keeper/{session_id}")
 async def live(ws: WebSocket, session_id: int) -> None:
     """The session's state now, then again whenever its version changes (live updates for every
     device at the table)."""
-    await ws.accept()
-    store = open_db(_db(ws))
-    try:
-        try:
-            seen = -1
-            keeper = Keeper(store)
-            while True:
-                version = session(store, session_id).version
-                if version != seen:
-                    await ws.send_text(json.dumps(keeper.state(session_id), ensure_ascii=False))
-                    seen = version
-                try:
-                    await asyncio.wait_for(ws.receive_text(), timeout=POLL_SECONDS)
-                except TimeoutError:
-                    continue
-        except SanmaError as e:
-            await ws.send_text(json.dumps({"error": str(e)}))
-            await ws.close(code=4404)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        store.close()
+    def read(store: Store) -> tuple[object, Callable[[], str]]:
+        return session(store, session_id).version, lambda: json.dumps(Keeper(store).state(session_id),
+                                                                      ensure_ascii=False)
+
+    await push_changes(ws, POLL_SECONDS, read)
