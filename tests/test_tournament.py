@@ -380,6 +380,12 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path) -> None
             wall.wait_for_selector(f"#standings tr[data-player='{leader}'] td.points:has-text('35.0')")
             assert wall.text_content("#standings tr.leader td:nth-child(2)") == leader
             wall.screenshot(path=str(tmp_path / "tournament-wall-1366.png"), full_page=True)
+            # the table's keeper page names its tournament table, and takes corrections only now
+            card.locator("a.button").click()
+            ref.wait_for_selector("#tournament-link:has-text('tournament 1 · round 1 · table 1')")
+            assert ref.is_visible("#over-note") and ref.is_hidden("#form")
+            ref.click("#hands button.fix[data-no='1']")
+            assert ref.is_visible("#form") and ref.input_value("#kind") == "final"
         finally:
             browser.close()
     assert not errors, errors

@@ -35,6 +35,7 @@ from ..store.keeper import (
     sessions,
     stored_games,
 )
+from ..store.tournaments import table_of
 from .entries import (
     RESULT_KINDS,
     Entry,
@@ -80,6 +81,7 @@ class Session:
     entries: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
     undo_next: dict[str, Any] | None = None  # what `undo` would revert now (the pages ask before)
     games_limit: int | None = None  # the games the session keeps (a tournament table: one)
+    tournament: dict[str, int] | None = None  # the tournament table it keeps: tournament, round, table
     boundary: int = 0
     cache_used: int = 0
     _at_boundary: dict[str, Any] | None = None
@@ -211,6 +213,7 @@ class Session:
             "session": self.id, "rules": self.rules.name, "people": list(self.people), "series": self.series_name,
             "mode": self.mode, "version": self.version, "notation": self.rules.score_notation,
             "fixed_fu": fixed_fu(self.rules), "options": entry_options(self.rules), "games_limit": self.games_limit,
+            "tournament": self.tournament,
             **state,
             # the coming game is known between games (and before the first); not while one is played
             "chips": chips, "next": None if (game is not None and game.hands) or (
@@ -438,8 +441,11 @@ class Keeper:
         rules = from_dict(json.loads(row.rules_json), f"session {session_id}", name=row.rules_name)
         if log is None:
             log = changes(self.store, session_id)
-        return compute(row.id, rules, row.people, row.mode, row.series, log, row.version,
-                       cached(self.store, session_id) if use_cache else None, row.games_limit)
+        s = compute(row.id, rules, row.people, row.mode, row.series, log, row.version,
+                    cached(self.store, session_id) if use_cache else None, row.games_limit)
+        at = table_of(self.store, session_id) if row.games_limit is not None else None
+        s.tournament = None if at is None else {"tournament": at[0], "round": at[1], "table": at[2]}
+        return s
 
     def _save_cache(self, s: Session) -> None:
         """Keep the state at the last finished game when it is newer than the cached one."""

@@ -29,7 +29,7 @@ const AUTHOR_KEY = "sanma-keeper-author";
 
 const KIND_LABELS = { ron: "Ron", tsumo: "Tsumo", draw: "Draw", abort: "Abortive draw", chombo: "Chombo",
   penalty: "Penalty", seating: "Seat draw / first dealer", final: "Final scores", rename: "Rename a person" };
-const HAND_KINDS = ["ron", "tsumo", "draw", "abort", "chombo", "penalty", "seating", "rename"];
+const HAND_KINDS = ["ron", "tsumo", "draw", "abort", "chombo", "penalty", "seating", "final", "rename"];
 const FINAL_KINDS = ["final", "seating", "rename"];
 const KEYS = ["hand", "win", "pon", "kan", "ankan", "dora", "ura"];
 const LIMIT = { hand: 14, win: 1, pon: 4, kan: 4, ankan: 4, dora: 5, ura: 5 };
@@ -308,6 +308,12 @@ function render(s) {
   else if (before && s.version !== before.version) noteChanges(s);
   buildForm(s);
   $("title").textContent = `${s.rules} — game ${s.game}${s.finished ? " (finished)" : ""}` + (s.series ? ` — ${s.series}` : "");
+  const t = s.tournament;
+  $("tournament-link").classList.toggle("hidden", !t);
+  if (t) {
+    $("tournament-link").href = `/tournament/${t.tournament}`;
+    $("tournament-link").textContent = `tournament ${t.tournament} · round ${t.round} · table ${t.table}`;
+  }
   const h = s.hand;
   $("hand").textContent = h ? `${h.round}${h.number}${h.lap ? " lap " + (h.lap + 1) : ""} · ${h.honba} honba · ${h.sticks} sticks` +
     `${s.pot && s.pot.chips ? ` · ${s.pot.chips} chips on the table` : ""} · dealer ${h.dealer}` : "between games";
@@ -330,7 +336,16 @@ function render(s) {
       `<button type="button" class="delete danger" data-no="${r.no}">delete</button></li>`;
   }).join("");
   $("undo").disabled = !s.undo;
+  formVisibility();
   showFields();
+}
+
+/** A session that keeps a fixed number of games (a tournament's table: one) takes no new entry
+ *  once they are over: the form is for corrections then. */
+function formVisibility() {
+  const over = state.games_limit !== null && state.games_limit !== undefined && state.games.length >= state.games_limit;
+  $("form").classList.toggle("hidden", over && fixing === null);
+  $("over-note").classList.toggle("hidden", !over);
 }
 
 /** The selects and check boxes that list people, for the players the form is about. */
@@ -557,6 +572,7 @@ function endFix() {
   fixing = null;
   fixRow = null;
   showConflict(null);
+  if (state) formVisibility();
   $("form-title").textContent = "Enter a hand";
   $("cancel-fix").classList.add("hidden");
 }
@@ -565,6 +581,7 @@ function startFix(no) {
   const r = state.hands.find(h => h.no === no);
   fixing = no;
   fixRow = r;
+  formVisibility();
   rebase(state);
   dirty = true;
   $("form-title").textContent = `Correct entry #${no}` + (r.game !== state.game || state.finished ? ` (game ${r.game})` : "");
