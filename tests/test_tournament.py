@@ -456,3 +456,30 @@ def test_http_api_of_a_tournament_and_its_errors(tmp_path: Path) -> None:
     assert c.post(url, content=b"{nope").status_code == 400
     with open_db(db) as store:
         assert Tournaments(store).standings(1)["standings"][0]["points"] == 35.0
+
+
+@pytest.mark.parametrize("seating", ["random", "swiss"])
+def test_cli_12_players_4_rounds_official(tmp_path: Path, seating: str) -> None:
+    """The scripted 12 × 4 under official through `sanma tournament` alone: each round seated, every
+    player once, each table's final scores entered; random seating meets no pair twice, Swiss
+    reports its repeats (`repeat_pairs`, equal to a recount of the seatings)."""
+    db = str(tmp_path / "t.sqlite")
+    r = _run("new", "--db", db, "--rules", "official", "--players", ",".join(TWELVE), "--rounds", "4", "--seating",
+             seating, "--seed", "12", "--json")
+    assert r.exit_code == 0, r.output
+    met: Counter[frozenset[str]] = Counter()
+    for n in range(1, 5):
+        seat = json.loads(_run("seat", "1", "--round", str(n), "--db", db, "--json").stdout)
+        assert sorted(p for t in seat["tables"] for p in t["seats"]) == TWELVE and seat["byes"] == []
+        for t in seat["tables"]:
+            a, b, c = t["seats"]
+            met.update([frozenset((a, b)), frozenset((a, c)), frozenset((b, c))])
+            scores = ",".join(f"{p}={s}" for p, s in zip(t["seats"], SCORES, strict=True))
+            r = _run("result", "1", "--round", str(n), "--table", str(t["table"]), "--scores", scores, "--db", db)
+            assert r.exit_code == 0, r.output
+    st = json.loads(_run("standings", "1", "--db", db, "--json").stdout)
+    assert st["repeat_pairs"] == sum(1 for c in met.values() if c > 1)
+    assert all(row["games"] == 4 for row in st["standings"]) and not st["unfinished"]
+    assert round(sum(row["points"] for row in st["standings"]), 1) == 0.0
+    if seating == "random":
+        assert st["repeat_pairs"] == 0
