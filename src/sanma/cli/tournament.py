@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from .common import RULES_HELP, cli_errors
-from .table import AsJson, Author, Db, FinalBust, FinalBustBy, FinalChombo, FinalSticks, Preview, final_entry
+from .table import Author, Db, FinalBust, FinalBustBy, FinalChombo, FinalSticks, Preview, final_entry
 
 if TYPE_CHECKING:
     from ..keeper.tournament import Tournaments
@@ -36,6 +36,7 @@ def register(app: typer.Typer) -> None:
 
 
 Id = Annotated[int, typer.Argument(help="The tournament id.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print the answer as one JSON object.")]
 RoundNo = Annotated[int, typer.Option("--round", help="The round (1-based).")]
 
 
