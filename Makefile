@@ -13,7 +13,7 @@ NATIVE_SOURCES := $(shell $(PYTHON) tools/build_native.py --sources)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,ray]'
+	$(PY) -m pip install -q -e '.[dev,ray,postgres]'
 	touch $(STAMP)
 
 # A failed compile is not fatal: sanma then runs in pure Python (and the next make tries again).

@@ -1,12 +1,26 @@
-"""Shared test set-up: no test writes the user's database; `make test-fast` leaves out the slow tests."""
+"""Shared test set-up: no test writes the user's database; `make test-fast` leaves out the slow
+tests; the PostgreSQL test cluster.
+
+The store's tests run on both backends through ``db_target`` (a SQLite file, then a fresh
+PostgreSQL schema). The PostgreSQL cluster (tests/pg_cluster.py) starts once per run, on first
+use; where PostgreSQL or psycopg is missing its tests are skipped, except under ``CI=true``, where
+they fail (.ci/run installs both).
+"""
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from pg_cluster import Cluster, Unavailable
+
+BACKENDS = ("sqlite", "postgresql")
+_names = itertools.count(1)
 
 # `make test-fast` runs `pytest -m "not slow"`: the pure layers and unit tests, in under a minute.
 # Slow as a whole are the modules that start servers, browsers, bot or worker processes, or play
@@ -23,6 +37,7 @@ SLOW_MODULES = (
     "test_native",  # the compiled and pure builds in subprocesses
     "test_jansou_bridge",
     "test_corpus",  # the whole Tenhou Phoenix corpus through the engine
+    "test_server_lock",  # sanma serve as processes
 )
 
 
@@ -36,6 +51,49 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _private_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Commands that store by default (``sanma play``, ``sanma stats``) write to a temporary file."""
     monkeypatch.setenv("SANMA_DB", str(tmp_path / "sanma.sqlite"))
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL cluster for this test run (skipped where there is none, failed under CI)."""
+    try:
+        cluster = Cluster.start()
+    except Unavailable as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is needed under CI: {e}")
+        pytest.skip(f"no PostgreSQL: {e}")
+    try:
+        cluster.sql("CREATE DATABASE sanma_test")
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster) -> Iterator[str]:
+    """A fresh, empty PostgreSQL schema of its own (its URL sets the search path to it)."""
+    schema = f"t{os.getpid()}_{next(_names)}"
+    pg_cluster.sql(f"CREATE SCHEMA {schema}", "sanma_test")
+    yield f"{pg_cluster.url('sanma_test')}?options=-csearch_path%3D{schema}"
+    pg_cluster.sql(f"DROP SCHEMA {schema} CASCADE", "sanma_test")
+
+
+@pytest.fixture
+def pg_database(pg_cluster: Cluster) -> Iterator[str]:
+    """A fresh PostgreSQL database of its own (what several server processes share: their
+    notifications and advisory locks are per database)."""
+    name = f"sanma_{os.getpid()}_{next(_names)}"
+    url = pg_cluster.create_database(name)
+    yield url
+    pg_cluster.drop_database(name)
+
+
+@pytest.fixture(params=BACKENDS)
+def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's database is, once per backend: a new SQLite file, a new PostgreSQL schema."""
+    if request.param == "sqlite":
+        return str(tmp_path / "db.sqlite")
+    return str(request.getfixturevalue("pg_url"))
 
 
 @pytest.fixture

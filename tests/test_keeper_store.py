@@ -1,9 +1,9 @@
 """The score keeper's storage: append-only log, client ids, expected-version check, backup, and
-the fold of corrections (issue 12 items 2 and 8)."""
+the fold of corrections (issue 12 items 2 and 8) — the storage tests on SQLite and PostgreSQL
+(``db_target``; issue 22 item 1)."""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from pathlib import Path
 
@@ -12,28 +12,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sanma.keeper.log import Change, ChangeKind, active, effective, last_undoable
-from sanma.store import Store, StoreError, open_db
+from sanma.store import IntegrityError, Store, StoreError, open_db
 from sanma.store.keeper import VersionConflict, append_change, backup, changes, create_session, session
 
 
-def _session(path: str | Path = ":memory:") -> tuple[Store, int]:
+def _session(path: str | Path) -> tuple[Store, int]:
     store = open_db(path)
     sid = create_session(store, rules_name="club", rules_json="{}", people=["A", "B", "C"], mode="hands")
     return store, sid
 
 
-def test_log_is_append_only_in_the_database() -> None:
+def test_log_is_append_only_in_the_database(db_target: str) -> None:
     """Item 8: hand entries are an append-only log; the database itself refuses edits."""
-    store, sid = _session()
+    store, sid = _session(db_target)
     append_change(store, sid, "add", None, {"kind": "draw"})
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(IntegrityError, match="append-only"):
         store.conn.execute("UPDATE keeper_changes SET reason = 'x'")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(IntegrityError, match="append-only"):
         store.conn.execute("DELETE FROM keeper_changes")
+    assert [c.reason for c in changes(store, sid)] == [""]
 
 
-def test_same_client_id_is_stored_once_and_a_reused_id_for_another_change_is_refused() -> None:
-    store, sid = _session()
+def test_same_client_id_is_stored_once_and_a_reused_id_for_another_change_is_refused(db_target: str) -> None:
+    store, sid = _session(db_target)
     a = append_change(store, sid, "add", None, {"kind": "draw"}, client_id="phone-1")
     b = append_change(store, sid, "add", None, {"kind": "draw"}, client_id="phone-1")
     assert (a.seq, a.duplicate, b.seq, b.duplicate) == (1, False, 1, True)
@@ -42,16 +43,16 @@ def test_same_client_id_is_stored_once_and_a_reused_id_for_another_change_is_ref
     assert len(changes(store, sid)) == 1 and session(store, sid).version == 1
 
 
-def test_expected_version_check_refuses_a_stale_writer_and_changes_nothing() -> None:
-    store, sid = _session()
+def test_expected_version_check_refuses_a_stale_writer_and_changes_nothing(db_target: str) -> None:
+    store, sid = _session(db_target)
     append_change(store, sid, "add", None, {"kind": "draw"}, expected_version=0)
     with pytest.raises(VersionConflict, match="version 1, not the expected 0"):
         append_change(store, sid, "add", None, {"kind": "draw"}, expected_version=0)
     assert session(store, sid).version == 1
 
 
-def test_a_refused_check_writes_nothing() -> None:
-    store, sid = _session()
+def test_a_refused_check_writes_nothing(db_target: str) -> None:
+    store, sid = _session(db_target)
 
     def refuse(log: list[Change]) -> None:
         raise StoreError(f"no ({len(log)})")
@@ -61,10 +62,11 @@ def test_a_refused_check_writes_nothing() -> None:
     assert changes(store, sid) == [] and session(store, sid).version == 0
 
 
-def test_two_threads_against_one_file_lose_and_duplicate_nothing(tmp_path: Path) -> None:
+def test_two_threads_against_one_file_lose_and_duplicate_nothing(db_target: str) -> None:
     """Item 2: two writers on one database, each with its own connection, each sending every
-    entry twice (a flaky connection): every entry stored exactly once, versions 1..n."""
-    path = tmp_path / "k.sqlite"
+    entry twice (a flaky connection): every entry stored exactly once, versions 1..n (on
+    PostgreSQL the session's row lock orders them; without it both would read one version)."""
+    path = db_target
     store, sid = _session(path)
     store.close()
     errors: list[BaseException] = []
@@ -92,8 +94,8 @@ def test_two_threads_against_one_file_lose_and_duplicate_nothing(tmp_path: Path)
         assert [c.seq for c in log] == list(range(1, 31)) and session(s, sid).version == 30
 
 
-def test_backup_is_a_consistent_copy_and_never_overwrites(tmp_path: Path) -> None:
-    store, sid = _session(tmp_path / "live.sqlite")
+def test_backup_is_a_consistent_copy_and_never_overwrites(db_target: str, tmp_path: Path) -> None:
+    store, sid = _session(db_target)
     append_change(store, sid, "add", None, {"kind": "draw"})
     out = tmp_path / "copy.sqlite"
     backup(store, str(out))
@@ -201,7 +203,7 @@ def test_cached_state_equals_a_full_recompute_after_random_entries_and_correctio
     store.close()
 
 
-def test_the_cache_is_used_and_a_stale_or_damaged_one_is_ignored() -> None:
+def test_the_cache_is_used_and_a_stale_or_damaged_one_is_ignored(db_target: str) -> None:
     """The cache covers the finished games (3 here) and the next read replays only the rest; a
     correction of an old game makes it stale (its hash no longer matches) and a damaged row
     reads as none: both fall back to the whole log, with the same state."""
@@ -209,7 +211,7 @@ def test_the_cache_is_used_and_a_stale_or_damaged_one_is_ignored() -> None:
     from sanma.rules.schema import Rules
     from sanma.store.keeper import cached
 
-    store = open_db(":memory:")
+    store = open_db(db_target)
     k = Keeper(store)
     sid = k.new(Rules.preset("club"), list(_PEOPLE))["session"]
     for _ in range(3):

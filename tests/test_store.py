@@ -1,5 +1,6 @@
-"""sanma.store: records and games round-trip through SQLite, imports are idempotent, every save is
-one transaction, and hostile input never changes what is stored."""
+"""sanma.store: records and games round-trip through the database, imports are idempotent, every save
+is one transaction, and hostile input never changes what is stored — on SQLite and on PostgreSQL
+(the ``store`` fixture runs each test on both; issue 22 item 1)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from sanma.sim.arena import GameRecord as SimGame
 from sanma.sim.local import summarise
 from sanma.store import (
     SCHEMA_VERSION,
+    DatabaseError,
+    IntegrityError,
     Store,
     StoreError,
     db,
@@ -44,15 +47,19 @@ OTHER = data_path("tenhou6_json", "2024123123gm-00b9-0000-4a3a3639.json")
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = open_db(tmp_path / "sanma.sqlite")
+def store(db_target: str) -> Iterator[Store]:
+    s = open_db(db_target)
     yield s
     s.close()
 
 
-def dump(store: Store) -> list[str]:
-    """Everything in the database, as SQL text (schema and rows)."""
-    return list(store.conn.iterdump())
+def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, in order (any backend)."""
+    out = {}
+    for table in sorted(store.conn.tables()):
+        columns = ", ".join(store.conn.columns(table))
+        out[table] = sorted((tuple(r) for r in store.conn.execute(f"SELECT {columns} FROM {table}")), key=repr)
+    return out
 
 
 def _without_source(k: KyokuRecord, drop_dora_events: bool) -> KyokuRecord:
@@ -179,7 +186,7 @@ def test_a_save_failing_halfway_leaves_the_database_unchanged(store: Store, monk
     def fail_after_writing(self: Store, *args: Any, **kwargs: Any) -> int:
         game_id = original(self, *args, **kwargs)  # games, players, results, kyoku and events written
         assert self.conn.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0] > 0
-        raise sqlite3.OperationalError("disk I/O error (simulated)")
+        raise DatabaseError("disk I/O error (simulated)")
 
     monkeypatch.setattr(Store, "_insert_game", fail_after_writing)
     with pytest.raises(StoreError, match="simulated"):
@@ -236,6 +243,8 @@ def _hostile_saves(tmp_path: Path) -> list[tuple[str, Any]]:
         ("an event that is not a dict", lambda s: s.save_game([*good_events[:-1], "end_game"], "tenhou")),
         ("a name with control characters", lambda s: s.save_game(
             events_with(0, names=["a\x00", "b", "c"]), "tenhou")),
+        ("a name that is not valid Unicode", lambda s: s.save_game(
+            events_with(0, names=["a\ud800", "b", "c"]), "tenhou")),
         ("a name of a megabyte", lambda s: s.save_game(events_with(0, names=["x" * 2**20, "b", "c"]), "tenhou")),
         ("events after end_game", lambda s: s.save_game([*good_events, good_events[1]], "tenhou")),
         ("no start_game", lambda s: s.save_game(good_events[1:], "tenhou")),
@@ -282,7 +291,7 @@ def test_open_db_creates_the_schema_with_wal_and_foreign_keys(tmp_path: Path) ->
     with open_db(path) as s:  # opening again migrates nothing and keeps the data
         assert s.conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == SCHEMA_VERSION
         assert len(s.games()) == 1
-        with pytest.raises(sqlite3.IntegrityError):  # foreign keys are enforced
+        with pytest.raises(IntegrityError):  # foreign keys are enforced
             s.conn.execute("INSERT INTO records (checksum, source_path, format, rule_name, size, game_id, "
                            "imported_at) VALUES (?, 'x', 'mjlog', '', 0, 999, 'now')", ("a" * 64,))
 
@@ -341,3 +350,17 @@ def test_a_simulation_game_with_events_links_to_its_run_and_stays_out_of_player_
     assert len(player_stats(store, game_ids=[game_id])) == 3
     with pytest.raises(StoreError, match="records use save_record"):
         store.save_game(game.events, kind="record")
+
+
+def test_all_sql_lives_in_the_store_package() -> None:
+    """One home for SQL (STYLE: "All SQL in src/sanma/store/"; issue 22 item 1): no module outside
+    ``sanma.store`` runs a statement, imports a database driver or writes SQL text."""
+    import re
+
+    src = Path(__file__).resolve().parents[1] / "src" / "sanma"
+    sql = re.compile(r"\.execute(many|script)?\(|\bimport (sqlite3|psycopg)\b|\"(SELECT|INSERT INTO|UPDATE|DELETE "
+                     r"FROM|CREATE TABLE) ")
+    found = [f"{p.relative_to(src)}:{n}: {line.strip()}" for p in sorted(src.rglob("*.py"))
+             if p.relative_to(src).parts[0] != "store"
+             for n, line in enumerate(p.read_text().splitlines(), 1) if sql.search(line)]
+    assert found == []

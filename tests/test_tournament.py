@@ -483,3 +483,43 @@ def test_cli_12_players_4_rounds_official(tmp_path: Path, seating: str) -> None:
     assert round(sum(row["points"] for row in st["standings"]), 1) == 0.0
     if seating == "random":
         assert st["repeat_pairs"] == 0
+
+
+def test_a_tournament_and_a_hand_entered_twice_on_both_databases(db_target: str) -> None:
+    """`--db PATH|postgresql://…`: the same tournament through `sanma tournament` on SQLite and on
+    PostgreSQL, and a table's hand saved from two connections at once stored once."""
+    import threading
+
+    from sanma.keeper.entries import EntryConflict
+
+    r = _run("new", "--db", db_target, "--rules", "official", "--players", ",".join(TWELVE[:7]), "--rounds", "2",
+             "--seating", "random", "--seed", "4", "--json")
+    assert r.exit_code == 0, r.output
+    seat = json.loads(_run("seat", "1", "--round", "1", "--db", db_target, "--json").stdout)
+    assert len(seat["byes"]) == 1 and len(seat["tables"]) == 2
+    t1, t2 = seat["tables"]
+    scores = ",".join(f"{p}={s}" for p, s in zip(t1["seats"], SCORES, strict=True))
+    assert _run("result", "1", "--round", "1", "--table", "1", "--scores", scores, "--db", db_target).exit_code == 0
+    go = threading.Barrier(2)
+    outcome: list[str] = []
+
+    def phone(name: str) -> None:
+        with open_db(db_target) as store:
+            go.wait()
+            try:
+                Keeper(store).add(t2["session"], {"kind": "draw", "tenpai": [t2["seats"][0]]}, opened_version=0,
+                                  author=name, client_id=name)
+                outcome.append("stored")
+            except EntryConflict as e:
+                outcome.append(str(e))
+
+    threads = [threading.Thread(target=phone, args=(n,)) for n in ("x", "y")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(o == "stored" for o in outcome) == [False, True], outcome
+    st = json.loads(_run("standings", "1", "--db", db_target, "--json").stdout)
+    assert {row["player"]: row["points"] for row in st["standings"]}[t1["seats"][0]] == 35.0
+    with open_db(db_target) as store:
+        assert len(Keeper(store).state(t2["session"])["hands"]) == 1

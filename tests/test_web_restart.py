@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.sync.client import connect
 
 from sanma.store import open_db
+from sanma.store import tables as stored
 from web_helpers import choose, serving, ws_url
 
 TABLE = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["human", "efficient", "random"],
@@ -39,8 +39,9 @@ def _last(seen: list[dict[str, Any]], kind: str) -> dict[str, Any]:
     return next(m for m in reversed(seen) if m["type"] == kind)
 
 
-def test_a_restarted_server_resumes_the_table_mid_hand(tmp_path: Path) -> None:
-    db = tmp_path / "db.sqlite"
+def test_a_restarted_server_resumes_the_table_mid_hand(db_target: str) -> None:
+    """On SQLite and on PostgreSQL (issue 22 item 1)."""
+    db = db_target
     rng = random.Random(8)
     with serving(db, rate=1000, burst=1000) as (base, _):
         t = httpx.post(f"{base}/api/tables", json=TABLE).json()
@@ -58,8 +59,7 @@ def test_a_restarted_server_resumes_the_table_mid_hand(tmp_path: Path) -> None:
         assert final[-1]["type"] == "game_result"
         assert t["id"] not in app.state.tables.running  # finished and stored: read from the store
         with open_db(db) as store:
-            events = [json.loads(r[0]) for r in store.conn.execute(
-                "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (t["id"],))]
+            events = stored.events(store, t["id"])
         assert httpx.get(f"{base}/api/tables/{t['id']}/replay").json()["events"][1:] == events[1:]
     # a third server rebuilds the finished game from the seed and the stored actions: the same events
     with serving(db) as (base, _):

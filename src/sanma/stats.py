@@ -18,7 +18,6 @@ are per hand played; placements count only games with a final result.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -81,59 +80,34 @@ class Placement:
     placement: int
 
 
-def _scope(game_ids: Sequence[int] | None, player: str | None) -> tuple[str, list[Any]]:
-    """The WHERE clause choosing the rows: the given games (else every game that is not part of a
-    simulation run), and one player when asked."""
-    from .store import canonical_name
-
-    if game_ids is not None:
-        where, args = ["r.game_id IN (SELECT value FROM json_each(?))"], [json.dumps(list(game_ids))]
-    else:
-        where, args = ["g.kind != 'simulation'"], []
-    if player is not None:
-        where.append("p.name = ?")
-        args.append(canonical_name(player))
-    return " AND ".join(where), args
-
-
 def player_stats(store: Store, *, game_ids: Sequence[int] | None = None,
                  player: str | None = None) -> list[PlayerStats]:
     """Each player's numbers over ``game_ids`` (default: every stored game outside simulation
     runs), most games first; only ``player`` when given (their name as stored, or with the rank
     suffix a format appends)."""
-    where, args = _scope(game_ids, player)
-    rows = store.conn.execute(
-        "SELECT p.name, COUNT(*), COUNT(r.placement), SUM(r.placement = 1), SUM(r.placement = 2), "
-        "SUM(r.placement = 3), AVG(r.placement), AVG(CASE WHEN r.placement IS NOT NULL THEN r.points END), "
-        "SUM(r.hands), SUM(r.wins), SUM(r.deal_ins), SUM(r.riichi), SUM(r.calls), SUM(r.draws), "
-        "SUM(r.win_points), SUM(r.deal_in_points), SUM(r.kita) "
-        "FROM results r JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
-        f"WHERE {where} GROUP BY p.id ORDER BY COUNT(*) DESC, p.name", args).fetchall()
+    from .store.history import player_totals
+
     out = []
-    for (name, games, ranked, first, second, third, avg_place, avg_points, hands, wins, deal_ins, riichi, calls,
-         draws, win_points, deal_in_points, kita) in rows:
-        per_hand = max(hands, 1)
+    for t in player_totals(store, game_ids=game_ids, player=player):
+        per_hand = max(t.hands, 1)
         out.append(PlayerStats(
-            name=name, games=games, ranked_games=ranked, placements=(first or 0, second or 0, third or 0),
-            average_placement=avg_place, average_points=avg_points, hands=hands, wins=wins, deal_ins=deal_ins,
-            riichi=riichi, calls=calls, draws=draws, win_rate=wins / per_hand, deal_in_rate=deal_ins / per_hand,
-            riichi_rate=riichi / per_hand, call_rate=calls / per_hand, draw_rate=draws / per_hand,
-            average_win=win_points / wins if wins else None,
-            average_deal_in=deal_in_points / deal_ins if deal_ins else None, kita_per_game=kita / games))
+            name=t.name, games=t.games, ranked_games=t.ranked_games, placements=t.placements,
+            average_placement=t.average_placement, average_points=t.average_points, hands=t.hands, wins=t.wins,
+            deal_ins=t.deal_ins, riichi=t.riichi, calls=t.calls, draws=t.draws, win_rate=t.wins / per_hand,
+            deal_in_rate=t.deal_ins / per_hand, riichi_rate=t.riichi / per_hand, call_rate=t.calls / per_hand,
+            draw_rate=t.draws / per_hand, average_win=t.win_points / t.wins if t.wins else None,
+            average_deal_in=t.deal_in_points / t.deal_ins if t.deal_ins else None, kita_per_game=t.kita / t.games))
     return out
 
 
 def placement_history(store: Store, *, game_ids: Sequence[int] | None = None,
                       player: str | None = None) -> dict[str, list[Placement]]:
     """Each player's placements in game order (the record's date where known, else import order)."""
-    where, args = _scope(game_ids, player)
-    rows = store.conn.execute(
-        "SELECT p.name, g.id, COALESCE(g.played_at, g.created_at), g.played_at IS NOT NULL, r.placement "
-        "FROM results r JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
-        f"WHERE {where} AND r.placement IS NOT NULL ORDER BY COALESCE(g.played_at, g.created_at), g.id", args)
+    from .store.history import placements
+
     out: dict[str, list[Placement]] = {}
-    for name, game_id, when, dated, place in rows:
-        out.setdefault(name, []).append(Placement(game_id, when, bool(dated), place))
+    for r in placements(store, game_ids=game_ids, player=player):
+        out.setdefault(r.name, []).append(Placement(r.game_id, r.when, r.dated, r.placement))
     return out
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +17,8 @@ if TYPE_CHECKING:
     from ..formats import GameRecord
 
 RULES_HELP = "Preset name (club, online, official, kansai, tenhou, majsoul) or a TOML rule file."
+#: What every --db accepts (sanma.store.open_db).
+DB_WHERE = "a SQLite file or a postgresql://USER@HOST:PORT/DB URL"
 
 
 def load_rules(spec: str) -> Rules:
@@ -50,9 +51,6 @@ def cli_errors() -> Iterator[None]:
     except NotAWinError as e:
         print(f"not a win: {e}", file=sys.stderr)
         raise typer.Exit(1) from None
-    except SanmaError as e:
+    except SanmaError as e:  # a database's failure too (sanma.store.DatabaseError: damage found while reading)
         print(f"error: {e}", file=sys.stderr)
-        raise typer.Exit(2) from None
-    except sqlite3.DatabaseError as e:  # damage found while reading a database that opened (sanma.store)
-        print(f"error: the database is damaged or not a sanma database: {e}", file=sys.stderr)
         raise typer.Exit(2) from None

@@ -38,7 +38,7 @@ from ..i18n import current_lang, fu_line, term_name
 from ..i18n.terms import HONOUR_SHORT
 from ..rules.schema import Rules
 from ..tiles import NUM_KINDS, SEATS, Tile, counts34, parse_tiles, seat_wind, successor
-from .common import RULES_HELP, cli_errors, load_rules
+from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 HONOURS = HONOUR_SHORT
@@ -834,8 +834,8 @@ def play(
         "--save-record", help="Write the finished game to this file: .json = tenhou.net/6, .jsonl = mjai.")] = None,
     record_fmt: Annotated[str | None, typer.Option("--record-format", help="tenhou6 or mjai (default: from "
                                                                            "the --save-record suffix).")] = None,
-    db: Annotated[Path | None, typer.Option("--db", help="SQLite database the finished game is stored in "
-                                                         "(default: $SANMA_DB or ./sanma.sqlite).")] = None,
+    db: Annotated[str | None, typer.Option("--db", help=f"The database the finished game is stored in ({DB_WHERE}; "
+                                                        "default: $SANMA_DB or ./sanma.sqlite).")] = None,
     save: Annotated[bool, typer.Option("--save/--no-save", help="Store the finished game.")] = True,
 ) -> None:
     """Play a game in the terminal against two bots (input: numbers, tiles like 5p, or Enter).

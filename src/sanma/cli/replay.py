@@ -14,7 +14,7 @@ from ..errors import RecordError
 from ..fileio import read_regular
 from ..formats.record import MAX_BYTES
 from ..replay import ReplayReport, replay_record
-from .common import RULES_HELP, cli_errors, load_rules
+from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
 if TYPE_CHECKING:
     from ..formats.record import GameRecord
@@ -64,7 +64,7 @@ def replay(
                                                         "result equals the record.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: games, kyoku, matched, "
                                                          "mismatches (and per-file details).")] = False,
-    db: Annotated[Path | None, typer.Option("--db", help="SQLite database: the files that replay clean are "
+    db: Annotated[str | None, typer.Option("--db", help=f"A database ({DB_WHERE}): the files that replay clean are "
                                                           "stored there (once each; a record with a mismatch "
                                                           "is reported and not stored); with no files, "
                                                           "every stored record is replayed without re-reading "

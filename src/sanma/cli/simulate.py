@@ -20,7 +20,7 @@ from ..errors import SanmaError
 from ..sim import Summary, check_bots, simulate
 from ..sim.arena import SimulationError
 from ..sim.local import BACKENDS
-from .common import RULES_HELP, cli_errors, load_rules
+from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -148,7 +148,7 @@ def _print_tables(summaries: list[Summary]) -> None:
             print(f"... {s.incidents - len(s.incident_log)} more incidents under {s.rules}", file=sys.stderr)
 
 
-def _store(db: Path, rule_sets: list[Rules], summaries: list[Summary]) -> list[int]:
+def _store(db: str, rule_sets: list[Rules], summaries: list[Summary]) -> list[int]:
     from ..store import open_db
 
     with open_db(db) as store, store.transaction():  # all runs or none (Ctrl-C while storing: none)
@@ -177,9 +177,9 @@ def simulate_command(
     compare: Annotated[tuple[str, str] | None, typer.Option(
         "--compare", help="Two rule sets (presets or files) played on the same seeds, side by side; "
                           "replaces --rules.")] = None,
-    db: Annotated[Path | None, typer.Option(
-        "--db", help="SQLite database to store the run in (rules, seed, bots, each game's result per bot, "
-                     "the summary); one run per rule set with --compare.", dir_okay=False)] = None,
+    db: Annotated[str | None, typer.Option(
+        "--db", help=f"A database ({DB_WHERE}) to store the run in (rules, seed, bots, each game's result per bot, "
+                     "the summary); one run per rule set with --compare.")] = None,
     mjai_timeout: Annotated[str | None, typer.Option(
         "--mjai-timeout", help="Seconds an mjai:COMMAND bot has per decision (default 5; 30 for the first; "
                                "at most 3600).")] = None,
@@ -223,7 +223,7 @@ def simulate_command(
 
 
 def _simulate(games: str, rules: str, seed: str, bots: str, jobs: str | None, backend: str, address: str | None,
-              report: Path | None, compare: tuple[str, str] | None, db: Path | None, mjai_timeout: str | None,
+              report: Path | None, compare: tuple[str, str] | None, db: str | None, mjai_timeout: str | None,
               mjai_budget: str | None, as_json: bool, stored: list[int]) -> None:
     n = _count("--games", games)
     s = _seed(seed)

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .common import cli_errors, replay_problem
+from .common import DB_WHERE, cli_errors, replay_problem
 
 if TYPE_CHECKING:
     from ..stats import PlayerStats
 
-DB_HELP = "SQLite database to store into and read from. Default: $SANMA_DB, else ./sanma.sqlite."
+DB_HELP = f"The database to store into and read from: {DB_WHERE}. Default: $SANMA_DB, else ./sanma.sqlite."
 
 
 def stats(
@@ -25,7 +25,7 @@ def stats(
              "first and stored only if it replays clean; one that does not (a tampered or broken record) "
              "stores nothing of this run. Without files: every stored game.")] = None,
     player: Annotated[str | None, typer.Option("--player", help="Only this player (default: everyone found).")] = None,
-    db: Annotated[Path | None, typer.Option("--db", help=DB_HELP)] = None,
+    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
     chart: Annotated[Path | None, typer.Option("--chart", help="Write a PNG of placements over time.")] = None,
 ) -> None:
@@ -47,10 +47,10 @@ def stats(
 
     with cli_errors():
         if not files:  # only reading: a database that is not there is an error, not a new empty file
-            from ..store import StoreError, default_db_path
+            from ..store import StoreError, default_db_path, is_url
 
             where = db if db is not None else default_db_path()
-            if str(where) != ":memory:" and not Path(where).exists():
+            if not is_url(where) and str(where) != ":memory:" and not Path(where).exists():
                 raise StoreError(f"no database at {where}: give record files to import, or the database "
                                  "'sanma play --db PATH' or 'sanma replay FILE... --db PATH' stored games in")
         store = open_db(db)

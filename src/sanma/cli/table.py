@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import RULES_HELP, cli_errors
+from .common import DB_WHERE, RULES_HELP, cli_errors
 
 if TYPE_CHECKING:
     from ..keeper.keeper import Keeper
@@ -38,7 +38,8 @@ def register(app: typer.Typer) -> None:
     app.add_typer(table_app, name="table")
 
 
-Db = Annotated[str | None, typer.Option("--db", help="The SQLite database (default $SANMA_DB or ./sanma.sqlite).")]
+Db = Annotated[str | None, typer.Option("--db", help=f"The database: {DB_WHERE} (default $SANMA_DB or "
+                                                    "./sanma.sqlite).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the session's state as one JSON object.")]
 Author = Annotated[str, typer.Option(help="Who makes this entry (kept in the log).")]
 Reason = Annotated[str, typer.Option(help="Why (kept in the log; for corrections and penalties).")]
@@ -614,7 +615,8 @@ def backup_cmd(
     out: Annotated[str, typer.Argument(help="The copy to write (must not exist).")],
     db: Db = None,
 ) -> None:
-    """A consistent copy of a live database (SQLite's backup API)."""
+    """A consistent copy of a live database, as a new SQLite file (SQLite's backup API; a PostgreSQL
+    database is copied from one snapshot, as sanma db copy does)."""
     from ..store import open_db
     from ..store.keeper import backup
 

@@ -19,7 +19,7 @@ import typer
 
 from ..errors import SanmaError
 from ..rules import Rules
-from .common import RULES_HELP, cli_errors, load_rules
+from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
 
 class VerifyError(SanmaError):
@@ -133,29 +133,29 @@ def _read_file(path: Path, rules_spec: str | None) -> Source:
     return events, rules, str(seed), _key(events[0].get("wall_key"), f"{path}: start_game")
 
 
-def _read_db(db: Path, table_id: str) -> Source:
+def _read_db(db: str, table_id: str) -> Source:
     from ..rules.loader import from_dict
-    from ..store import open_db
+    from ..store import is_url, open_db
+    from ..store import tables as stored
 
-    if not db.exists():
+    if not is_url(db) and not Path(db).exists():
         raise VerifyError(f"{db}: no such database")
     with open_db(db) as store:
-        row = store.conn.execute("SELECT rules_json, rules_name, seed, finished, wall_key FROM web_tables "
-                                 "WHERE id = ?", (table_id,)).fetchone()
+        row = stored.table(store, table_id)
         if row is None:
             raise VerifyError(f"{db}: no served table {table_id!r}")
-        if not row[3]:
+        if not row.finished:
             raise VerifyError(f"table {table_id!r} is still being played: its seed is published after the game")
-        events = [json.loads(r[0]) for r in store.conn.execute(
-            "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (table_id,))]
-    return (events, from_dict(json.loads(row[0]), f"table {table_id}", name=row[1]), str(row[2]),
-            _key(row[4], f"table {table_id}"))
+        events = stored.events(store, table_id)
+    return (events, from_dict(row.rules, f"table {table_id}", name=row.rules_name), row.seed,
+            _key(row.wall_key, f"table {table_id}"))
 
 
 def verify(
     target: Annotated[str, typer.Argument(
         metavar="FILE|ID", help="The finished game's mjai record (JSONL, with its seed), or with --db a table ID.")],
-    db: Annotated[Path | None, typer.Option("--db", help="A sanma serve database: TARGET is a table ID in it.")]
+    db: Annotated[str | None, typer.Option("--db", help=f"A sanma serve database ({DB_WHERE}): TARGET is a table "
+                                                       "ID in it.")]
     = None,
     rules: Annotated[str | None, typer.Option("--rules", help=RULES_HELP + " Default: the record's.")] = None,
 ) -> None:

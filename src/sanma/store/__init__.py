@@ -1,16 +1,19 @@
-"""The embedded SQLite database: imported records, games, players, hands, mjai events, per-seat
-results and simulation runs (see :mod:`sanma.store.migrations` for the tables).
+"""sanma's database: imported records, games, players, hands, mjai events, per-seat results,
+simulation runs, kept sessions and served tables (see :mod:`sanma.store.migrations` for the
+tables), in a SQLite file or in PostgreSQL (:mod:`sanma.store.backend`). All of sanma's SQL is in
+this package.
 
 >>> store = open_db(":memory:")
->>> store.schema_version == SCHEMA_VERSION, store.games(), store.records()
-(True, [], [])
+>>> store.schema_version == SCHEMA_VERSION, store.games(), store.records(), store.dialect
+(True, [], [], 'sqlite')
 
 The database is ``sanma.sqlite`` in the current directory unless ``$SANMA_DB`` names another
-file; every command that stores takes ``--db PATH``.
+file or a ``postgresql://`` URL; every command that stores takes ``--db PATH`` or ``--db URL``.
 """
 
 from __future__ import annotations
 
+from .backend import DatabaseError, IntegrityError, StoreError, display, is_url
 from .db import (
     DEFAULT_NAME,
     ENV_VAR,
@@ -20,7 +23,6 @@ from .db import (
     SeatResult,
     SimulationRow,
     Store,
-    StoreError,
     canonical_name,
     default_db_path,
     file_checksum,
@@ -37,8 +39,10 @@ __all__ = [
     "DEFAULT_NAME",
     "ENV_VAR",
     "SCHEMA_VERSION",
+    "DatabaseError",
     "GameFacts",
     "GameRow",
+    "IntegrityError",
     "RecordRow",
     "SavedRecord",
     "SeatFacts",
@@ -48,7 +52,9 @@ __all__ = [
     "StoreError",
     "canonical_name",
     "default_db_path",
+    "display",
     "file_checksum",
+    "is_url",
     "log_id_of",
     "open_db",
     "parse_record",

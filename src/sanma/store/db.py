@@ -1,9 +1,10 @@
-"""The SQLite database: records, games, players, hands, events, results and simulation runs.
+"""The database: records, games, players, hands, events, results and simulation runs.
 
-One :class:`Store` wraps one ``sqlite3`` connection (WAL journal, foreign keys on, a busy
-timeout so a second process waits instead of failing). Every save runs in one transaction and
-checks its whole input before the first write, so bad input raises :class:`StoreError` (or the
-reader's :class:`~sanma.errors.RecordError`) and leaves the database as it was.
+One :class:`Store` wraps one connection (:mod:`sanma.store.backend`): a SQLite file (WAL
+journal, foreign keys on, a busy timeout so a second process waits instead of failing) or a
+PostgreSQL database. Every save runs in one transaction and checks its whole input before the
+first write, so bad input raises :class:`StoreError` (or the reader's
+:class:`~sanma.errors.RecordError`) and leaves the database as it was.
 
 >>> from sanma.store.events import EXAMPLE
 >>> store = open_db(":memory:")
@@ -33,14 +34,22 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import RecordError, SanmaError
+from ..errors import RecordError
 from ..fileio import read_regular
 from ..formats import GameRecord, detect_format, read_majiang, read_mjai, read_mjlog, read_tenhou6
 from ..formats.record import MAX_BYTES, read_guarded
 from ..tiles import SEATS
+from .backend import (
+    Connection,
+    DatabaseError,
+    SqliteConnection,
+    StoreError,
+    connect,
+    is_url,
+)
 from .events import record_events
 from .facts import GameFacts, tally
-from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .migrations import SCHEMA_VERSION, migrations_for
 
 if TYPE_CHECKING:
     from ..rules import Rules
@@ -59,18 +68,17 @@ RANK_SUFFIX = re.compile(r"\s*[(（][^()（）]*\bR\d+(?:\.\d+)?[)）]\s*$")
 Verify = Callable[[GameRecord], "str | None"]  # why a record must not be stored, or None
 
 
-class StoreError(SanmaError):
-    """The database cannot be opened, or a save was refused (the database is unchanged)."""
-
-
 # --------------------------------------------------------------------------------------------
 # Small helpers
 # --------------------------------------------------------------------------------------------
 
 
-def default_db_path() -> Path:
-    """``$SANMA_DB`` when set, else ``sanma.sqlite`` in the current directory."""
+def default_db_path() -> Path | str:
+    """``$SANMA_DB`` when set (a file, or a ``postgresql://`` URL), else ``sanma.sqlite`` in the
+    current directory."""
     env = os.environ.get(ENV_VAR)
+    if env and is_url(env):
+        return env
     return Path(env) if env else Path.cwd() / DEFAULT_NAME
 
 
@@ -213,31 +221,33 @@ class SimulationRow:
 
 
 def open_db(path: str | os.PathLike[str] | None = None) -> Store:
-    """Open (creating and migrating as needed) the database at ``path``: default
-    :func:`default_db_path`; ``":memory:"`` for a private in-memory database."""
-    where = str(default_db_path() if path is None else os.fspath(path))
-    if where != ":memory:":
+    """Open (creating and migrating as needed) the database at ``path``: a SQLite file (default
+    :func:`default_db_path`; ``":memory:"`` for a private in-memory database) or a PostgreSQL
+    ``postgresql://USER@HOST:PORT/DB`` URL (the database must exist; its tables are created)."""
+    target = default_db_path() if path is None else path
+    where = target if is_url(target) else str(os.fspath(target))
+    assert isinstance(where, str)
+    if not is_url(where) and where != ":memory:":
         _check_path(where)
+    conn = connect(where)
     try:
-        conn = sqlite3.connect(where, isolation_level=None, timeout=10.0)
-    except sqlite3.Error as e:
-        raise StoreError(f"{where}: cannot open the database: {e}") from None
-    try:
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA busy_timeout = 10000")
-        if where != ":memory:":
-            _check_integrity(conn, where)  # before anything is written: a damaged file is never added to
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-        _migrate(conn, where)
-        _check_tables(conn, where)
-    except sqlite3.Error as e:
+        if isinstance(conn, SqliteConnection):
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA busy_timeout = 10000")
+            if where != ":memory:":
+                _check_integrity(conn)  # before anything is written: a damaged file is never added to
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+        _migrate(conn)
+        _check_tables(conn)
+    except DatabaseError as e:
         conn.close()
-        raise StoreError(f"{where}: not a usable sanma database: {e}") from None
+        raise StoreError(f"{conn.target}: not a usable sanma database: "
+                         f"{str(e).removeprefix(conn.target + ': ')}") from None
     except BaseException:
         conn.close()
         raise
-    return Store(conn, where)
+    return Store(conn, conn.target)
 
 
 def _check_path(where: str) -> None:
@@ -262,10 +272,11 @@ def _check_path(where: str) -> None:
         raise StoreError(f"{where}: not a regular file, not a database file")
 
 
-def _check_integrity(conn: sqlite3.Connection, where: str) -> None:
+def _check_integrity(conn: SqliteConnection) -> None:
     """Refuse a damaged file (SQLite's quick_check: every page and index is sound) before any write."""
+    where = conn.target
     try:
-        rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+        rows = [r[0] for r in conn.raw.execute("PRAGMA quick_check(5)")]
     except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # a damaged name in the report is not UTF-8
         raise StoreError(f"{where}: not a usable sanma database: the file is damaged or not a database "
                          f"({e}); nothing was written (restore it from a copy)") from None
@@ -277,56 +288,60 @@ def _check_integrity(conn: sqlite3.Connection, where: str) -> None:
 @cache
 def _expected_tables() -> frozenset[str]:
     """The tables of a fully migrated database."""
-    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn = SqliteConnection(":memory:")
     try:
-        _migrate(conn, ":memory:")
-        return frozenset(r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        _migrate(conn)
+        return frozenset(conn.tables())
     finally:
         conn.close()
 
 
-def _check_tables(conn: sqlite3.Connection, where: str) -> None:
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    missing = sorted(_expected_tables() - tables)
+def _check_tables(conn: Connection) -> None:
+    missing = sorted(_expected_tables() - conn.tables())
     if missing:
-        raise StoreError(f"{where}: not a usable sanma database: table{'s' if len(missing) > 1 else ''} "
-                         f"{', '.join(missing)} missing (schema version {_version(conn, where)})")
+        raise StoreError(f"{conn.target}: not a usable sanma database: table{'s' if len(missing) > 1 else ''} "
+                         f"{', '.join(missing)} missing (schema version {_version(conn)})")
 
 
-def _version(conn: sqlite3.Connection, where: str) -> int:
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+def _version(conn: Connection) -> int:
+    tables = conn.tables()
     if "schema_version" not in tables:
         if tables:
-            raise StoreError(f"{where}: not a sanma database (tables {', '.join(sorted(tables))}, "
+            raise StoreError(f"{conn.target}: not a sanma database (tables {', '.join(sorted(tables))}, "
                              f"no schema_version)")
         return 0
     value = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
     if value is None:
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise StoreError(f"{where}: not a usable sanma database: schema version {value!r} is not a "
+        raise StoreError(f"{conn.target}: not a usable sanma database: schema version {value!r} is not a "
                          f"whole number")
     return value
 
 
-def _migrate(conn: sqlite3.Connection, where: str) -> None:
-    current = _version(conn, where)
+def _migrate(conn: Connection) -> None:
+    """Apply the missing migrations, each in its own transaction under the migration lock (SQLite's
+    write lock; PostgreSQL's advisory lock): of several processes starting at once, one migrates."""
+    current = _version(conn)
     if current > SCHEMA_VERSION:
-        raise StoreError(f"{where}: schema version {current} is newer than this sanma's {SCHEMA_VERSION}; "
+        raise StoreError(f"{conn.target}: schema version {current} is newer than this sanma's {SCHEMA_VERSION}; "
                          f"upgrade sanma")
+    scripts = migrations_for(conn.dialect)
     for version in range(current + 1, SCHEMA_VERSION + 1):
-        script = ("BEGIN IMMEDIATE;\n"
-                  "CREATE TABLE IF NOT EXISTS schema_version "
-                  "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);\n"
-                  f"{MIGRATIONS[version - 1]}\n"
-                  f"INSERT INTO schema_version VALUES ({version}, '{_now()}');\nCOMMIT;")
+        conn.begin()
         try:
-            conn.executescript(script)
-        except sqlite3.Error:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            if _version(conn, where) >= version:  # another process migrated first
+            conn.lock_migrations()
+            if _version(conn) >= version:  # another process migrated first
+                conn.rollback()
                 continue
+            conn.script("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                        "applied_at TEXT NOT NULL)")
+            conn.script(scripts[version - 1])
+            conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, _now()))
+            conn.commit()
+        except BaseException:
+            if conn.in_transaction:
+                conn.rollback()
             raise
 
 
@@ -338,10 +353,15 @@ def _migrate(conn: sqlite3.Connection, where: str) -> None:
 class Store:
     """An open sanma database. Use :func:`open_db`; close it (or use ``with``) when done."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+    def __init__(self, conn: Connection, path: str) -> None:
         self.conn = conn
-        self.path = path
+        self.path = path  # as messages name it (a URL without its password)
         self._depth = 0
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.conn.dialect
 
     def close(self) -> None:
         self.conn.close()
@@ -352,36 +372,58 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def ids_in(self, column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
+        """``column IN`` the ids, as a clause and its one argument (any number of ids)."""
+        return self.conn.ids_in(column, ids)
+
     @property
     def schema_version(self) -> int:
-        return _version(self.conn, self.path)
+        return _version(self.conn)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All writes inside happen together or not at all (nested uses join the outer one)."""
         outer = self._depth == 0
         name = f"sanma_{self._depth}"
-        self.conn.execute("BEGIN IMMEDIATE" if outer else f"SAVEPOINT {name}")
+        if outer:
+            self.conn.begin()
+        else:
+            self.conn.execute(f"SAVEPOINT {name}")
         self._depth += 1
         try:
             yield
+            if outer:
+                self.conn.commit()
+            else:
+                self.conn.execute(f"RELEASE {name}")
         except BaseException:
-            self.conn.execute("ROLLBACK" if outer else f"ROLLBACK TO {name}")
-            if not outer:
+            if outer:
+                if self.conn.in_transaction:  # a failed COMMIT may leave SQLite's transaction open
+                    self.conn.rollback()
+            else:
+                self.conn.execute(f"ROLLBACK TO {name}")
                 self.conn.execute(f"RELEASE {name}")
             raise
-        else:
-            self.conn.execute("COMMIT" if outer else f"RELEASE {name}")
         finally:
             self._depth -= 1
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """Inside a transaction, a statement that may fail without ending it (PostgreSQL aborts a
+        transaction at its first failed statement unless a savepoint catches it); else nothing."""
+        if self._depth == 0:
+            yield
+            return
+        with self.transaction():
+            yield
 
     @contextmanager
     def _writing(self, what: str) -> Iterator[None]:
         try:
             with self.transaction():
                 yield
-        except sqlite3.Error as e:
-            raise StoreError(f"{self.path}: {what} not saved: {e}") from None
+        except DatabaseError as e:
+            raise StoreError(f"{self.path}: {what} not saved: {str(e).removeprefix(self.path + ': ')}") from None
 
     # -- records ---------------------------------------------------------------------------
 
@@ -434,13 +476,11 @@ class Store:
             if game_id is None:
                 game_id = self._insert_game(rows, facts, kind="record", rules_name=record.rule_name, log_id=log_id,
                                             played_at=when)
-            cur = self.conn.execute(
+            record_id = self.conn.insert_id(
                 "INSERT INTO records (checksum, source_path, format, rule_name, size, content, game_id, imported_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (checksum, source, record.format, record.rule_name, len(content) if content is not None else 0,
                  content, game_id, _now()))
-            record_id = cur.lastrowid
-        assert record_id is not None
         return SavedRecord(record_id, game_id, True, new_game)
 
     def import_bytes(self, data: bytes, source: str, verify: Verify | None = None) -> SavedRecord:
@@ -586,13 +626,11 @@ class Store:
         rules_json = _json(to_dict(rules), "rules")
         summary_json = _json(dict(summary), "summary") if summary is not None else None
         with self._writing("the simulation"):
-            cur = self.conn.execute(
+            sim_id = self.conn.insert_id(
                 "INSERT INTO simulations (rules_name, rules_json, seed, bots, games, kyoku, seconds, summary, "
                 "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (rules.name, rules_json, str(seed), _json(list(names), "bots"), len(seen),
                  sum(g.kyoku for g in games), seconds, summary_json, _now()))
-            sim_id = cur.lastrowid
-            assert sim_id is not None
             self.conn.executemany(
                 "INSERT INTO simulation_results (simulation_id, game_index, entry, bot, seat, placement, score, "
                 "points, wins, deal_ins, riichi, calls, hands) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -657,13 +695,11 @@ class Store:
                      log_id: str | None = None, rules_json: str | None = None, seed: str | None = None,
                      played_at: str | None = None, simulation: tuple[int, int] | None = None) -> int:
         sim_id, sim_index = simulation if simulation is not None else (None, None)
-        cur = self.conn.execute(
+        game_id = self.conn.insert_id(
             "INSERT INTO games (kind, log_id, rules_name, rules_json, seed, simulation_id, simulation_index, "
             "played_at, created_at, hands, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (kind, log_id, rules_name, rules_json, seed, sim_id, sim_index, played_at, _now(), facts.hands,
              int(facts.complete)))
-        game_id = cur.lastrowid
-        assert game_id is not None
         self.conn.executemany(
             "INSERT INTO results (game_id, seat, player_id, recorded_name, score, placement, points, chips, hands, "
             "wins, deal_ins, riichi, calls, draws, win_points, deal_in_points, kita) "
@@ -693,10 +729,10 @@ class Store:
         if not games:
             return []
         seats: dict[int, list[SeatResult]] = {}
+        clause, ids = self.ids_in("r.game_id", [g[0] for g in games])
         cur = self.conn.execute(
             "SELECT r.game_id, r.seat, p.name, r.score, r.placement, r.points FROM results r "
-            "JOIN players p ON p.id = r.player_id WHERE r.game_id IN (SELECT value FROM json_each(?)) "
-            "ORDER BY r.game_id, r.seat", (json.dumps([g[0] for g in games]),))
+            f"JOIN players p ON p.id = r.player_id WHERE {clause} ORDER BY r.game_id, r.seat", ids)
         for r in cur:
             seats.setdefault(r[0], []).append(SeatResult(*r[1:]))
         return [GameRow(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], bool(g[8]), g[9], tuple(seats.get(g[0], ())))

@@ -19,13 +19,13 @@ change sent twice with the same client id is stored once.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from ..keeper.log import Change, ChangeKind
-from .db import Store, StoreError, _json, _now
+from .backend import DatabaseError, StoreError
+from .db import Store, _json, _now
 
 MAX_TEXT = 2000  # characters of an author, a reason or a client id
 
@@ -71,11 +71,10 @@ def create_session(store: Store, *, rules_name: str, rules_json: str, people: Se
     if series is not None:
         _text(series, "series name")
     with store._writing("session"):
-        cur = store.conn.execute(
+        return store.conn.insert_id(
             "INSERT INTO keeper_sessions (series, rules_name, rules_json, people, mode, version, created_at, "
             "games_limit) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
             (series, rules_name, rules_json, _json(list(people), "people"), mode, _now(), games_limit))
-        return int(cast(int, cur.lastrowid))
 
 
 def _row(r: Sequence[Any]) -> SessionRow:
@@ -86,9 +85,12 @@ def _row(r: Sequence[Any]) -> SessionRow:
 _COLUMNS = "id, series, rules_name, rules_json, people, mode, version, created_at, games_limit"
 
 
-def session(store: Store, session_id: int) -> SessionRow:
-    """The session's row; :class:`StoreError` naming the id when there is none."""
-    r = store.conn.execute(f"SELECT {_COLUMNS} FROM keeper_sessions WHERE id = ?", (session_id,)).fetchone()
+def session(store: Store, session_id: int, *, lock: bool = False) -> SessionRow:
+    """The session's row; :class:`StoreError` naming the id when there is none. ``lock`` (inside a
+    transaction): other writers of the session wait until it ends (PostgreSQL's row lock; SQLite's
+    write transaction already excludes them)."""
+    locked = store.conn.for_update if lock else ""
+    r = store.conn.execute(f"SELECT {_COLUMNS} FROM keeper_sessions WHERE id = ?{locked}", (session_id,)).fetchone()
     if r is None:
         raise StoreError(f"{store.path}: no kept session {session_id}")
     return _row(r)
@@ -130,7 +132,7 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
     entry_json = None if entry is None else _json(dict(entry), "entry")
     try:
         with store.transaction():
-            row = session(store, session_id)
+            row = session(store, session_id, lock=True)  # the version read is the one the write follows
             if client_id is not None:
                 old = store.conn.execute(
                     "SELECT seq, kind, target, entry FROM keeper_changes WHERE session_id = ? AND client_id = ?",
@@ -158,8 +160,9 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
                 (session_id, seq, kind, target, entry_json, author, reason, client_id, at))
             store.conn.execute("UPDATE keeper_sessions SET version = version + 1 WHERE id = ?", (session_id,))
             return Appended(seq, row.version + 1, False)
-    except sqlite3.Error as e:
-        raise StoreError(f"{store.path}: change to session {session_id} not saved: {e}") from None
+    except DatabaseError as e:
+        raise StoreError(f"{store.path}: change to session {session_id} not saved: "
+                         f"{str(e).removeprefix(store.path + ': ')}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,9 +214,10 @@ class CacheRow:
 def cached(store: Store, session_id: int) -> CacheRow | None:
     """The session's cache row, if any (a damaged or foreign row reads as none)."""
     try:
-        r = store.conn.execute("SELECT version, prefix_len, prefix_hash, snapshot FROM keeper_cache "
-                               "WHERE session_id = ?", (session_id,)).fetchone()
-    except sqlite3.Error:
+        with store.savepoint():
+            r = store.conn.execute("SELECT version, prefix_len, prefix_hash, snapshot FROM keeper_cache "
+                                   "WHERE session_id = ?", (session_id,)).fetchone()
+    except DatabaseError:
         return None
     if r is None or not all(isinstance(x, t) for x, t in zip(r, (int, int, str, str), strict=True)):
         return None
@@ -231,24 +235,28 @@ def save_cache(store: Store, session_id: int, row: CacheRow) -> None:
                 "prefix_len = excluded.prefix_len, prefix_hash = excluded.prefix_hash, snapshot = excluded.snapshot "
                 "WHERE excluded.version >= keeper_cache.version",
                 (session_id, row.version, row.prefix_len, row.prefix_hash, row.snapshot))
-    except sqlite3.Error:
+    except DatabaseError:
         pass
 
 
 def backup(store: Store, out: str) -> None:
-    """A consistent copy of the live database at ``out`` (sqlite3's online backup API: pages
-    copied under a read lock, so a writer in another process never leaves it half-written)."""
+    """A consistent copy of the live database in a new SQLite file at ``out`` (of a SQLite
+    database, sqlite3's online backup API: pages copied under a read lock, so a writer in another
+    process never leaves it half-written; of a PostgreSQL one, :func:`sanma.store.copy.copy_database`
+    from one snapshot)."""
     from pathlib import Path
 
     if Path(out).exists():
         raise StoreError(f"{out}: already exists; a backup never overwrites a file")
+    if store.dialect == "sqlite":
+        store.conn.backup_to(out)
+        return
+    from .copy import copy_database
+    from .db import open_db
+
     try:
-        dest = sqlite3.connect(out)
-    except sqlite3.Error as e:
-        raise StoreError(f"{out}: cannot create the backup: {e}") from None
-    try:
-        store.conn.backup(dest)
-    except sqlite3.Error as e:
-        raise StoreError(f"{out}: backup failed: {e}") from None
-    finally:
-        dest.close()
+        with open_db(out) as dest:
+            copy_database(store, dest)
+    except BaseException:
+        Path(out).unlink(missing_ok=True)
+        raise

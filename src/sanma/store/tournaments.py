@@ -15,12 +15,12 @@ from the sessions, so a correction of any hand shows at once.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
-from .db import Store, StoreError, _json, _now
+from .backend import IntegrityError, StoreError
+from .db import Store, _json, _now
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +55,10 @@ def create_tournament(store: Store, *, name: str, rules_name: str, rules_json: s
                       rounds: int, seating: str, seed: int, plan: Any, settings: Mapping[str, Any]) -> int:
     """A new tournament; returns its id."""
     with store._writing("tournament"):
-        cur = store.conn.execute(
+        return store.conn.insert_id(
             f"INSERT INTO tournaments ({_COLUMNS.removeprefix('id, ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (name, rules_name, rules_json, _json(list(players), "players"), rounds, seating, seed,
              None if plan is None else _json(plan, "plan"), _json(dict(settings), "settings"), _now()))
-        return int(cast(int, cur.lastrowid))
 
 
 def tournament(store: Store, tournament_id: int) -> TournamentRow:
@@ -101,8 +100,9 @@ def add_round(store: Store, tournament_id: int, number: int, byes: Sequence[str]
             for table, session_id in tables:
                 store.conn.execute("INSERT INTO tournament_tables (tournament_id, round, table_no, session_id) "
                                    "VALUES (?, ?, ?, ?)", (tournament_id, number, table, session_id))
-    except sqlite3.IntegrityError as e:
-        raise StoreError(f"{store.path}: round {number} of tournament {tournament_id} not seated: {e}") from None
+    except IntegrityError as e:  # a second writer seated it first: nothing of this one is kept
+        raise StoreError(f"round {number} of tournament {tournament_id} not seated: "
+                         f"{str(e).removeprefix(store.path + ': ')}") from None
 
 
 def start_clock(store: Store, tournament_id: int, number: int, at: str) -> None:

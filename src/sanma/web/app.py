@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..formats.writers import write_mjai, write_tenhou6
 from ..store import open_db
+from ..store.lock import ServerLock, acquire_server_lock
 from .tables import TableError, Tables
 from .ws import BURST, RATE, serve_socket
 
@@ -39,13 +40,25 @@ def _page(name: str) -> Response:
 
 
 def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
-               burst: float = BURST) -> FastAPI:
-    """The whole server over the SQLite database at ``db_path`` (``":memory:"`` for tests).
+               burst: float = BURST, server_lock: ServerLock | None = None) -> FastAPI:
+    """The whole server over the database at ``db_path``: a SQLite file (``":memory:"`` for tests) or a
+    ``postgresql://`` URL.
 
     ``rate`` / ``burst``: how many messages a second (in bursts of how many) one WebSocket may send.
+    ``server_lock``: the database's server lock (``sanma serve`` takes it before it starts, to refuse
+    with one line); without it the application takes its own as it starts (:mod:`sanma.store.lock`).
     """
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        lock = server_lock if server_lock is not None else acquire_server_lock(str(db_path))
+        try:
+            async with _serving(app):
+                yield
+        finally:
+            lock.release()
+
+    @contextlib.asynccontextmanager
+    async def _serving(app: FastAPI) -> AsyncIterator[None]:
         store = open_db(db_path)
         tables = Tables(store)
         app.state.tables = tables

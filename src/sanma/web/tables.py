@@ -34,6 +34,7 @@ from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
 from ..store import Store
+from ..store import tables as stored
 from ..tiles import SEATS
 
 log = logging.getLogger("sanma.web")
@@ -314,20 +315,15 @@ class StoredTable:
 
     @staticmethod
     def load(store: Store, table_id: str) -> StoredTable:
-        row = store.conn.execute(
-            "SELECT rules_json, rules_name, seats, seed, seed_hash, clock, created_at, finished, wall_key "
-            "FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+        row = stored.table(store, table_id)
         if row is None:
             raise TableError(f"no table {table_id!r}", 404)
-        rules_json, rules_name, seats_json, seed, sh, clock, created, finished, key = row
-        if not finished:
+        if not row.finished:
             raise TableError(f"table {table_id!r} is still being played", 409)
-        seats = json.loads(seats_json)
-        events = tuple(json.loads(r[0]) for r in store.conn.execute(
-            "SELECT data FROM web_events WHERE table_id = ? ORDER BY idx", (table_id,)))
-        return StoredTable(table_id, from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name),
-                           tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed, sh,
-                           json.loads(clock), created, events, bytes.fromhex(key) if key else None)
+        return StoredTable(table_id, from_dict(row.rules, f"table {table_id}", name=row.rules_name),
+                           tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
+                           row.seed_hash, row.clock, row.created_at, tuple(stored.events(store, table_id)),
+                           bytes.fromhex(row.wall_key) if row.wall_key else None)
 
     def public(self) -> dict[str, Any]:
         seats = [{"seat": s, "kind": k, "name": self.names[s], "connected": k in BOTS}
@@ -609,14 +605,10 @@ class Tables:
         table = Table(self, table_id, settings, [_token_hash(t) for t in tokens], toggles, banks, _now())
         seats = [{"kind": k, "name": n, "token_sha256": th}
                  for k, n, th in zip(settings.kinds, settings.names, table.token_hashes, strict=True)]
-        with self.store.transaction():
-            self.store.conn.execute(
-                "INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
-                "created_at, wall_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), json.dumps(seats),
-                 settings.seed, table.seed_hash, json.dumps(settings.clock), json.dumps(toggles), json.dumps(banks),
-                 table.created_at, settings.wall_key.hex() if settings.wall_key is not None else None))
-            self._insert_events(table_id, 0, table.game.events)
+        stored.create_table(self.store, stored.NewTable(
+            table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), tuple(seats), settings.seed,
+            table.seed_hash, settings.clock, tuple(toggles), tuple(banks), table.created_at,
+            settings.wall_key.hex() if settings.wall_key is not None else None), table.game.events)
         self.running[table_id] = table
         table.kick()
         return table, tokens
@@ -643,28 +635,22 @@ class Tables:
             raise TableError(f"no table {table_id!r}", 404)
 
     def _exists(self, table_id: str) -> bool:
-        return self.store.conn.execute("SELECT 1 FROM web_tables WHERE id = ?", (table_id,)).fetchone() is not None
+        return stored.exists(self.store, table_id)
 
     def listing(self) -> list[dict[str, Any]]:
         """The lobby's list, newest first: every table with its round and scores (a running table's
         from its game, a finished one's final scores from its stored ``end_game``)."""
-        rows = self.store.conn.execute(
-            "SELECT id, rules_name, seats, finished, created_at, seed_hash FROM web_tables "
-            "ORDER BY created_at DESC, id LIMIT 200").fetchall()
         out = []
-        for tid, rules_name, seats, finished, created, sh in rows:
+        for row in stored.listing(self.store, 200):
             entry: dict[str, Any] = {
-                "id": tid, "rules": rules_name, "finished": bool(finished), "created_at": created, "seed_hash": sh,
-                "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]} for i, s in enumerate(json.loads(seats))]}
-            t = self.running.get(tid)
+                "id": row.id, "rules": row.rules_name, "finished": row.finished, "created_at": row.created_at,
+                "seed_hash": row.seed_hash,
+                "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]} for i, s in enumerate(row.seats)]}
+            t = self.running.get(row.id)
             if t is not None and not t.finished:
                 entry.update(scores=list(t.game.scores), round=t.round())
-            elif finished:
-                last = self.store.conn.execute("SELECT data FROM web_events WHERE table_id = ? ORDER BY idx DESC "
-                                               "LIMIT 1", (tid,)).fetchone()
-                end = json.loads(last[0]) if last is not None else {}
-                if end.get("type") == "end_game":
-                    entry["scores"] = list(end["scores"])
+            elif row.final_scores is not None:
+                entry["scores"] = list(row.final_scores)
             out.append(entry)
         return out
 
@@ -682,65 +668,45 @@ class Tables:
             del self.running[table.id]
 
     # -- persistence -----------------------------------------------------------------------
-    def _insert_events(self, table_id: str, start: int, events: Sequence[dict[str, Any]]) -> None:
-        self.store.conn.executemany(
-            "INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
-            [(table_id, start + i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(events)])
-
     def persist_action(self, table: Table, seat: int, idx: int, action: Action, how: str,
                        new_events: Sequence[dict[str, Any]]) -> None:
         """The action and the events it caused, in one transaction (before anyone is told)."""
-        with self.store.transaction():
-            self.store.conn.execute(
-                "INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table.id, table.seq - 1, seat, idx, json.dumps(action.to_mjai()), how, _now()))
-            self._insert_events(table.id, len(table.game.events) - len(new_events), new_events)
-            if table.banks != table.stored_banks:  # a bank spent (most moves spend none)
-                self.store.conn.execute("UPDATE web_tables SET banks = ? WHERE id = ?",
-                                        (json.dumps(table.banks), table.id))
-                table.stored_banks = list(table.banks)
+        spent = table.banks != table.stored_banks  # a bank spent (most moves spend none)
+        stored.append_action(self.store, table.id, table.seq - 1, seat=seat, legal_idx=idx, action=action.to_mjai(),
+                             how=how, at=_now(), first_event=len(table.game.events) - len(new_events),
+                             events=new_events, banks=table.banks if spent else None)
+        if spent:
+            table.stored_banks = list(table.banks)
 
     def persist_settings(self, table: Table) -> None:
-        with self.store.transaction():
-            self.store.conn.execute("UPDATE web_tables SET toggles = ?, banks = ? WHERE id = ?",
-                                    (json.dumps(table.toggles), json.dumps(table.banks), table.id))
+        stored.save_settings(self.store, table.id, table.toggles, table.banks)
         table.stored_banks = list(table.banks)
 
     def finish(self, table: Table) -> None:
         """A finished game becomes a stored record (``sanma replay`` / ``sanma stats`` read it)."""
-        row = self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?", (table.id,)).fetchone()
-        if row is None or row[0]:
-            return
-        with self.store.transaction():
-            game_id = self.store.save_game(table.game.events, rules=table.rules, seed=table.seed)
-            self.store.conn.execute("UPDATE web_tables SET finished = 1, game_id = ? WHERE id = ?",
-                                    (game_id, table.id))
-        table.close()
+        if stored.finish(self.store, table.id, table.game.events, table.rules, table.seed) is not None:
+            table.close()
 
     # -- restart ---------------------------------------------------------------------------
     def resume(self) -> int:
         """Rebuild every unfinished table from its seed and stored actions; how many."""
-        ids = [r[0] for r in self.store.conn.execute("SELECT id FROM web_tables WHERE finished = 0")]
+        ids = stored.unfinished(self.store)
         for tid in ids:
             self._load(tid)
         return len(ids)
 
     def _load(self, table_id: str) -> Table:
-        row = self.store.conn.execute(
-            "SELECT rules_json, seats, seed, clock, toggles, banks, created_at, rules_name, wall_key FROM web_tables "
-            "WHERE id = ?", (table_id,)).fetchone()
-        rules_json, seats_json, seed, clock, toggles, banks, created, rules_name, key = row
-        rules = from_dict(json.loads(rules_json), f"table {table_id}", name=rules_name)
-        seats = json.loads(seats_json)
-        settings = Settings(rules, tuple(s["kind"] for s in seats), tuple(s["name"] for s in seats), seed,
-                            json.loads(clock), bytes.fromhex(key) if key else None)
-        table = Table(self, table_id, settings, [s["token_sha256"] for s in seats], json.loads(toggles),
-                      json.loads(banks), created)
-        finished = bool(self.store.conn.execute("SELECT finished FROM web_tables WHERE id = ?",
-                                                (table_id,)).fetchone()[0])
-        for seat, legal_idx, how in self.store.conn.execute(
-                "SELECT seat, legal_idx, how FROM web_actions WHERE table_id = ? ORDER BY idx", (table_id,)).fetchall():
+        row = stored.table(self.store, table_id)
+        if row is None:
+            raise TableError(f"no table {table_id!r}", 404)
+        rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
+        settings = Settings(rules, tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
+                            row.clock, bytes.fromhex(row.wall_key) if row.wall_key else None)
+        table = Table(self, table_id, settings, [s["token_sha256"] for s in row.seats], row.toggles, row.banks,
+                      row.created_at)
+        finished = row.finished
+        for a in stored.actions(self.store, table_id):
+            seat, legal_idx, how = a.seat, a.legal_idx, a.how
             bot = table.bots.get(seat)
             if bot is not None and not finished:  # seeded bots decide again, so their state is where it was
                 table._feed_bots()

@@ -1,0 +1,417 @@
+"""The two databases sanma can keep its data in, behind one small connection type.
+
+* **SQLite** (the default): a file (or ``":memory:"``), Python's own ``sqlite3``, nothing to
+  install. Right for one process on one machine.
+* **PostgreSQL**: a ``postgresql://USER@HOST:PORT/DB`` URL, through psycopg 3 (the optional extra
+  ``pip install 'sanma[postgres]'``). Any number of processes on any number of machines.
+
+Every statement of :mod:`sanma.store` is written once, in SQLite's spelling with ``?``
+placeholders; :class:`PostgresConnection` turns ``?`` into psycopg's ``%s``. What differs between
+the two and cannot be said in one statement lives here and nowhere else: the schema's DDL
+(:mod:`sanma.store.migrations`), how a write transaction starts (``BEGIN IMMEDIATE`` takes SQLite's
+one write lock; PostgreSQL's row locks are taken with :attr:`Connection.for_update`), a list of ids
+as one argument (:meth:`Connection.ids_in`), the id of an inserted row, the table and column lists,
+and the migration lock. No other module imports a driver: a driver's error leaves this module as
+:class:`DatabaseError` (a :class:`~sanma.store.db.StoreError`), a refused constraint as
+:class:`IntegrityError`.
+
+>>> conn = connect(":memory:")
+>>> conn.script("CREATE TABLE t (id INTEGER PRIMARY KEY, x TEXT UNIQUE)")
+>>> conn.insert_id("INSERT INTO t (x) VALUES (?)", ("a",)), conn.execute("SELECT x FROM t").fetchall()
+(1, [('a',)])
+>>> try:
+...     conn.execute("INSERT INTO t (x) VALUES (?)", ("a",))
+... except IntegrityError as e:
+...     print("refused:", e)
+refused: :memory:: UNIQUE constraint failed: t.x
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..errors import SanmaError
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+#: The advisory lock every PostgreSQL process takes while it migrates (one migrates, the others wait).
+MIGRATION_LOCK = 0x53414E4D41  # "SANMA"
+
+
+class StoreError(SanmaError):
+    """The database cannot be opened, or a save was refused (the database is unchanged)."""
+
+
+class DatabaseError(StoreError):
+    """The database refused or failed a statement: a lock held too long, a lost connection, a
+    damaged file, text it cannot hold. The transaction it was part of is rolled back."""
+
+
+class IntegrityError(DatabaseError):
+    """A constraint refused a write: a unique key, a foreign key, a check, an append-only trigger."""
+
+
+def is_url(target: str | os.PathLike[str]) -> bool:
+    """Whether ``target`` names a PostgreSQL database (else it is a SQLite file)."""
+    return isinstance(target, str) and target.startswith(URL_SCHEMES)
+
+
+def display(target: str) -> str:
+    """``target`` as messages show it: a URL without its password.
+
+    >>> display("postgresql://sanma:secret@db.example:5432/club")
+    'postgresql://sanma@db.example:5432/club'
+    """
+    return re.sub(r"^(postgres(?:ql)?://[^:/@?]*):[^@/?]*@", r"\1@", target) if is_url(target) else target
+
+
+def _first_lines(e: BaseException) -> str:
+    return " ".join(str(e).split())[:500] or type(e).__name__
+
+
+class Rows:
+    """A statement's result: ``fetchone``, ``fetchall``, iteration, ``description``, ``rowcount``."""
+
+    __slots__ = ("_conn", "_cur")
+
+    def __init__(self, conn: Connection, cur: Any) -> None:
+        self._conn = conn
+        self._cur = cur
+
+    @property
+    def description(self) -> Any:
+        return self._cur.description
+
+    @property
+    def rowcount(self) -> int:
+        return int(self._cur.rowcount)
+
+    def fetchone(self) -> Any:
+        try:
+            return self._cur.fetchone()
+        except Exception as e:
+            raise self._conn.translate(e) from None
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return list(self._cur.fetchall())
+        except Exception as e:
+            raise self._conn.translate(e) from None
+
+    def fetchmany(self, size: int) -> list[Any]:
+        try:
+            return list(self._cur.fetchmany(size))
+        except Exception as e:
+            raise self._conn.translate(e) from None
+
+    def __iter__(self) -> Iterator[Any]:
+        while True:
+            batch = self.fetchmany(500)
+            if not batch:
+                return
+            yield from batch
+
+
+class Connection:
+    """One open connection to a sanma database (see the module's doc)."""
+
+    dialect: str = ""
+    #: Appended to a SELECT that reads a row the transaction will write on (PostgreSQL's row lock;
+    #: SQLite's ``BEGIN IMMEDIATE`` already holds the only write lock).
+    for_update: str = ""
+
+    def __init__(self, target: str) -> None:
+        self.target = target  # as messages show it (no password)
+
+    # -- statements (each is one of the subclasses') ------------------------------------------
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+        raise NotImplementedError
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    def script(self, sql: str) -> None:
+        """Several statements without arguments (a migration), inside the open transaction if any."""
+        raise NotImplementedError
+
+    def insert_id(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """Run an INSERT into a table with an ``id`` key and return the new row's id."""
+        raise NotImplementedError
+
+    def translate(self, e: BaseException) -> BaseException:
+        """The error to raise for a driver's error (``e`` itself when it is not the driver's)."""
+        raise NotImplementedError
+
+    # -- transactions ---------------------------------------------------------------------------
+    def begin(self) -> None:
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        self.execute("COMMIT")
+
+    def rollback(self) -> None:
+        self.execute("ROLLBACK")
+
+    @property
+    def in_transaction(self) -> bool:
+        raise NotImplementedError
+
+    def begin_snapshot(self) -> None:
+        """A read-only transaction that sees one moment of the database (a consistent copy)."""
+        self.execute("BEGIN")
+
+    def lock_migrations(self) -> None:
+        """Inside the migration's transaction: wait until no other process migrates."""
+
+    # -- schema ---------------------------------------------------------------------------------
+    def tables(self) -> set[str]:
+        raise NotImplementedError
+
+    def columns(self, table: str) -> list[str]:
+        raise NotImplementedError
+
+    def ids_in(self, column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
+        """``column IN`` the ids, as a clause and its one argument (any number of ids)."""
+        raise NotImplementedError
+
+    def after_copy(self, table: str) -> None:
+        """After rows were copied in with their ids: the next generated id follows the largest."""
+
+    def backup_to(self, out: str) -> None:
+        """A page-level copy of the database into a new SQLite file (SQLite only)."""
+        raise StoreError(f"{self.target}: only a SQLite database has a page-level backup")
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------------------------
+# SQLite
+# --------------------------------------------------------------------------------------------
+
+
+def _statements(script: str) -> list[str]:
+    """A script's statements, each complete (a trigger's body keeps its inner semicolons)."""
+    out: list[str] = []
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
+
+
+class SqliteConnection(Connection):
+    dialect = "sqlite"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        try:
+            self.raw = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+        except sqlite3.Error as e:
+            raise StoreError(f"{path}: cannot open the database: {e}") from None
+
+    def translate(self, e: BaseException) -> BaseException:
+        if isinstance(e, sqlite3.IntegrityError):
+            return IntegrityError(f"{self.target}: {e}")
+        if isinstance(e, sqlite3.Error):
+            return DatabaseError(f"{self.target}: {e}")
+        if isinstance(e, UnicodeEncodeError):  # a lone surrogate cannot be stored as UTF-8
+            return DatabaseError(f"{self.target}: text that is not valid Unicode cannot be stored ({e.reason})")
+        return e
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+        try:
+            return Rows(self, self.raw.execute(sql, args))
+        except Exception as e:
+            raise self.translate(e) from None
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            self.raw.executemany(sql, rows)
+        except Exception as e:
+            raise self.translate(e) from None
+
+    def script(self, sql: str) -> None:
+        for statement in _statements(sql):  # not executescript, which would COMMIT an open transaction
+            self.execute(statement)
+
+    def insert_id(self, sql: str, args: Sequence[Any] = ()) -> int:
+        try:
+            rowid = self.raw.execute(sql, args).lastrowid
+        except Exception as e:
+            raise self.translate(e) from None
+        assert rowid is not None
+        return int(rowid)
+
+    def begin(self) -> None:
+        self.execute("BEGIN IMMEDIATE")  # the write lock now: a reader never has to upgrade (no deadlock)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.in_transaction
+
+    def tables(self) -> set[str]:
+        return {r[0] for r in self.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def columns(self, table: str) -> list[str]:
+        return [r[1] for r in self.execute("SELECT * FROM pragma_table_info(?)", (table,))]
+
+    def ids_in(self, column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
+        import json
+
+        return f"{column} IN (SELECT value FROM json_each(?))", [json.dumps([int(i) for i in ids])]
+
+    def backup_to(self, out: str) -> None:
+        """sqlite3's online backup of this database into a new file ``out``."""
+        try:
+            dest = sqlite3.connect(out)
+        except sqlite3.Error as e:
+            raise StoreError(f"{out}: cannot create the backup: {e}") from None
+        try:
+            self.raw.backup(dest)
+        except sqlite3.Error as e:
+            raise StoreError(f"{out}: backup failed: {e}") from None
+        finally:
+            dest.close()
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+# --------------------------------------------------------------------------------------------
+# PostgreSQL
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1024)
+def _pg_sql(sql: str) -> str:
+    """SQLite's ``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class PostgresConnection(Connection):
+    dialect = "postgresql"
+    for_update = " FOR UPDATE"
+
+    def __init__(self, url: str) -> None:
+        super().__init__(display(url))
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError(f"{self.target}: PostgreSQL needs the psycopg driver: pip install 'sanma[postgres]'") \
+                from None
+        self._psycopg = psycopg
+        self._url = url
+        self._open = False  # a transaction begun and not yet ended (by us)
+        self.raw = self._connect()
+
+    def _connect(self) -> Any:
+        try:
+            return self._psycopg.connect(self._url, autocommit=True, connect_timeout=10,
+                                         application_name="sanma")
+        except self._psycopg.Error as e:
+            raise StoreError(f"{self.target}: cannot connect: {_first_lines(e)}") from None
+
+    def _ready(self) -> Any:
+        """The connection, opened again if the server dropped it while no transaction was open (one
+        that was open is lost: its statements fail until it is rolled back)."""
+        if self.raw.closed or self.raw.broken:
+            if self._open:
+                raise DatabaseError(f"{self.target}: the connection was lost inside a transaction")
+            self.raw = self._connect()
+        return self.raw
+
+    def translate(self, e: BaseException) -> BaseException:
+        errors = self._psycopg.errors
+        if isinstance(e, errors.IntegrityError | errors.RaiseException):
+            return IntegrityError(f"{self.target}: {_first_lines(e)}")
+        if isinstance(e, self._psycopg.Error):
+            return DatabaseError(f"{self.target}: {_first_lines(e)}")
+        if isinstance(e, UnicodeEncodeError):
+            return DatabaseError(f"{self.target}: text that is not valid Unicode cannot be stored ({e.reason})")
+        return e
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+        try:
+            return Rows(self, self._ready().execute(_pg_sql(sql) if args else sql, args or None))
+        except Exception as e:
+            raise self.translate(e) from None
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        try:
+            with self._ready().cursor() as cur:
+                cur.executemany(_pg_sql(sql), rows)
+        except Exception as e:
+            raise self.translate(e) from None
+
+    def script(self, sql: str) -> None:
+        try:
+            self._ready().execute(sql)  # no arguments: the simple protocol, several statements allowed
+        except Exception as e:
+            raise self.translate(e) from None
+
+    def insert_id(self, sql: str, args: Sequence[Any] = ()) -> int:
+        row = self.execute(sql + " RETURNING id", args).fetchone()
+        return int(row[0])
+
+    def begin(self) -> None:
+        self.execute("BEGIN")
+        self._open = True
+
+    def begin_snapshot(self) -> None:
+        self.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        self._open = True
+
+    def commit(self) -> None:
+        try:
+            self.execute("COMMIT")
+        finally:
+            self._open = False
+
+    def rollback(self) -> None:
+        self._open = False
+        if not (self.raw.closed or self.raw.broken):
+            self.execute("ROLLBACK")
+
+    def lock_migrations(self) -> None:
+        self.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+
+    @property
+    def in_transaction(self) -> bool:
+        return bool(self.raw.info.transaction_status != self._psycopg.pq.TransactionStatus.IDLE)
+
+    def tables(self) -> set[str]:
+        return {r[0] for r in self.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+
+    def columns(self, table: str) -> list[str]:
+        return [r[0] for r in self.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = ? ORDER BY ordinal_position", (table,))]
+
+    def ids_in(self, column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
+        return f"{column} = ANY(?)", [[int(i) for i in ids]]
+
+    def after_copy(self, table: str) -> None:
+        if "id" in self.columns(table) and self.execute(
+                "SELECT pg_get_serial_sequence(?, 'id')", (table,)).fetchone()[0] is not None:
+            self.execute(f"SELECT setval(pg_get_serial_sequence(?, 'id'), COALESCE(MAX(id), 0) + 1, false) "
+                         f"FROM {table}", (table,))
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def connect(target: str) -> Connection:
+    """A connection to a SQLite file (or ``":memory:"``) or a ``postgresql://`` URL."""
+    return PostgresConnection(target) if is_url(target) else SqliteConnection(target)

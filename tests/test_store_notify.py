@@ -1,0 +1,65 @@
+"""The message bus of several server processes (issue 22 item 2): a notification sent in a
+transaction is heard by every listener when it commits, never when it rolls back, and a listener
+whose connection was cut reconnects and says it may have missed some (on_gap)."""
+
+from __future__ import annotations
+
+import queue
+import time
+
+import pytest
+
+from pg_cluster import Cluster
+from sanma.store import open_db
+from sanma.store.notify import Listener, notify
+
+
+def _heard(q: queue.Queue[tuple[str, str]], n: int, timeout: float = 10.0) -> list[tuple[str, str]]:
+    out = []
+    deadline = time.monotonic() + timeout
+    while len(out) < n:
+        out.append(q.get(timeout=max(0.01, deadline - time.monotonic())))
+    return out
+
+
+def test_notifications_arrive_on_commit_only(pg_database: str) -> None:
+    q: queue.Queue[tuple[str, str]] = queue.Queue()
+    listener = Listener(pg_database, ["sanma_t"], lambda c, p: q.put((c, p)))
+    listener.start()
+    try:
+        with open_db(pg_database) as s:
+            with pytest.raises(RuntimeError), s.transaction():
+                notify(s, "sanma_t", "rolled back")
+                raise RuntimeError("abandon")
+            with s.transaction():
+                notify(s, "sanma_t", "one")
+                notify(s, "sanma_t", "two")
+            notify(s, "sanma_t", "three")  # outside a transaction: at once
+        assert _heard(q, 3) == [("sanma_t", "one"), ("sanma_t", "two"), ("sanma_t", "three")]
+        assert q.empty()
+    finally:
+        listener.stop()
+
+
+def test_a_listener_whose_connection_is_cut_reconnects_and_reports_the_gap(pg_cluster: Cluster,
+                                                                          pg_database: str) -> None:
+    q: queue.Queue[tuple[str, str]] = queue.Queue()
+    gaps: queue.Queue[bool] = queue.Queue()
+    listener = Listener(pg_database, ["sanma_t"], lambda c, p: q.put((c, p)), lambda: gaps.put(True),
+                        retry_seconds=0.05)
+    listener.start()
+    try:
+        name = pg_database.rsplit("/", 1)[1]
+        pg_cluster.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       f"WHERE application_name = 'sanma-listen' AND datname = '{name}'")
+        assert gaps.get(timeout=10)
+        with open_db(pg_database) as s:
+            notify(s, "sanma_t", "after")
+        assert _heard(q, 1) == [("sanma_t", "after")]
+    finally:
+        listener.stop()
+
+
+def test_notify_is_nothing_on_sqlite() -> None:
+    with open_db(":memory:") as s:
+        notify(s, "sanma_t", "x")  # one process: nobody else to tell
