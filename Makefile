@@ -8,7 +8,12 @@ STAMP := $(VENV)/.installed
 NATIVE := src/sanma/_compiled/MANIFEST.json
 NATIVE_SOURCES := $(shell $(PYTHON) tools/build_native.py --sources)
 
-.PHONY: install native native-sources run test test-fast lint typecheck bench docs clean
+# The message catalogues (issue 24): each language's .po (in git) compiled to the .mo sanma reads (not in git).
+# `make messages` extracts every marked sentence (babel.cfg) into the .po files; translate the new entries.
+LOCALE := src/sanma/i18n/locale
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard $(LOCALE)/*/LC_MESSAGES/sanma.po))
+
+.PHONY: install native native-sources run test test-fast lint typecheck bench docs messages clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,8 +28,14 @@ $(NATIVE): $(STAMP) $(NATIVE_SOURCES) tools/build_native.py
 # Byte-compile the sources as a regular (non-editable) pip install does: with PYTHONDONTWRITEBYTECODE
 # set, Python would otherwise compile every pure module from source at each start (~0.1 s of a
 # short `sanma` command; docs/PERFORMANCE.md). compileall skips what is up to date.
-install: $(STAMP) $(NATIVE)
+install: $(STAMP) $(NATIVE) $(CATALOGUES)
 	@$(PY) -m compileall -q src > /dev/null
+
+$(CATALOGUES): %.mo: %.po $(STAMP) tools/messages.py
+	$(PY) tools/messages.py compile
+
+messages: $(STAMP)
+	$(PY) tools/messages.py update
 
 native: $(STAMP)
 	$(PY) tools/build_native.py
@@ -55,7 +66,8 @@ bench: install
 	$(PY) benchmarks/run.py
 
 docs: install
-	$(PY) -m sanma rules docs > docs/RULES.md
+	$(PY) -m sanma rules docs --lang en > docs/RULES.md
+	$(PY) -m sanma rules docs --lang ja > docs/RULES.ja.md
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info src/sanma/_compiled
+	rm -rf $(VENV) build *.egg-info src/*.egg-info src/sanma/_compiled $(CATALOGUES)

@@ -109,5 +109,5 @@ def test_seats_and_the_seat_wind_formula_have_one_home_p22() -> None:
                     and isinstance(node.slice.left, ast.BinOp) and isinstance(node.slice.left.op, ast.Sub)):
                 formulas.append(f"{name}:{node.lineno}")
     assert seats_defined == ["tiles.py"]
-    assert formulas == ["tiles.py:51"]
+    assert [f.partition(":")[0] for f in formulas] == ["tiles.py"]  # once, in seat_wind
     assert [seat_wind(s, 2) for s in range(SEATS)] == ["S", "W", "E"]

@@ -15,7 +15,7 @@ def test_unknown_path_is_a_json_error_not_a_page(tmp_path: Path) -> None:
     client = TestClient(create_app(tmp_path / "db.sqlite"))
     r = client.get("/no/such/page")
     assert r.status_code == 404
-    assert r.json() == {"error": "Not Found"}
+    assert r.json() == {"error": "Not Found", "code": "not_found"}
 
 
 def test_running_server_serves_and_stops(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
 from .errors import RecordError, TileError
+from .i18n.messages import sentence
 from .scoring import Yaku
 from .tiles import NORTH, SEATS, Tile
 
@@ -68,10 +69,10 @@ def _where(d: dict[str, Any]) -> str:
 
 def _int(d: dict[str, Any], key: str) -> int:
     if key not in d:
-        raise EventError(f"{_where(d)}: missing {key!r}")
+        raise EventError(sentence("{where}: missing {key!r}", where=_where(d), key=key))
     v = d[key]
     if not isinstance(v, int) or isinstance(v, bool):
-        raise EventError(f"{_where(d)}: {key} {v!r} is not an integer")
+        raise EventError(sentence("{where}: {key} {v!r} is not an integer", where=_where(d), key=key, v=v))
     return v
 
 
@@ -82,14 +83,14 @@ def _opt_int(d: dict[str, Any], key: str) -> int | None:
 def _nonneg(d: dict[str, Any], key: str) -> int:
     v = _int(d, key)
     if v < 0:
-        raise EventError(f"{_where(d)}: {key} {v} is negative")
+        raise EventError(sentence("{where}: {key} {v} is negative", where=_where(d), key=key, v=v))
     return v
 
 
 def _seat(d: dict[str, Any], key: str = "actor") -> int:
     v = _int(d, key)
     if not 0 <= v < SEATS:
-        raise EventError(f"{_where(d)}: {key} {v} is not a seat 0..2")
+        raise EventError(sentence("{where}: {key} {v} is not a seat 0..2", where=_where(d), key=key, v=v))
     return v
 
 
@@ -107,7 +108,7 @@ def _str(d: dict[str, Any], key: str) -> str:
 def _bool(d: dict[str, Any], key: str) -> bool:
     v = d.get(key, False)
     if not isinstance(v, bool):
-        raise EventError(f"{_where(d)}: {key} {v!r} is not true/false")
+        raise EventError(sentence("{where}: {key} {v!r} is not true/false", where=_where(d), key=key, v=v))
     return v
 
 
@@ -117,22 +118,23 @@ def _list(d: dict[str, Any], key: str, n: int | None = None) -> list[Any]:
         raise EventError(f"{_where(d)}: {key} {v!r} is not a list" if key in d else f"{_where(d)}: missing {key!r}")
     if n is not None and len(v) != n:
         hint = " (a 4-player record?)" if n == SEATS and len(v) == 4 else ""
-        raise EventError(f"{_where(d)}: {key} has {len(v)} entries, expected {n}{hint}")
+        raise EventError(sentence("{where}: {key} has {n} entries, expected {n2}{hint}",
+                                  where=_where(d), key=key, n=len(v), n2=n, hint=hint))
     return v
 
 
 def _tile_of(d: dict[str, Any], key: str, v: Any) -> Tile:
     if not isinstance(v, str):
-        raise EventError(f"{_where(d)}: {key} {v!r} is not a tile name")
+        raise EventError(sentence("{where}: {key} {v!r} is not a tile name", where=_where(d), key=key, v=v))
     try:
         return Tile.from_mjai(v)
     except TileError as e:
-        raise EventError(f"{_where(d)}: {key}: {e}") from None
+        raise EventError(sentence("{where}: {key}: {error}", where=_where(d), key=key, error=e)) from None
 
 
 def _tile(d: dict[str, Any], key: str = "pai") -> Tile:
     if key not in d:
-        raise EventError(f"{_where(d)}: missing {key!r}")
+        raise EventError(sentence("{where}: missing {key!r}", where=_where(d), key=key))
     return _tile_of(d, key, d[key])
 
 
@@ -144,7 +146,8 @@ def _ints(d: dict[str, Any], key: str, n: int | None = SEATS) -> tuple[int, ...]
     out = []
     for x in _list(d, key, n):
         if not isinstance(x, int) or isinstance(x, bool):
-            raise EventError(f"{_where(d)}: {key} entry {x!r} is not an integer")
+            raise EventError(sentence("{where}: {key} entry {x!r} is not an integer",
+                                      where=_where(d), key=key, x=x))
         out.append(x)
     return tuple(out)
 
@@ -156,7 +159,8 @@ def _opt_ints(d: dict[str, Any], key: str) -> tuple[int, ...] | None:
 def _seats(d: dict[str, Any], key: str) -> tuple[int, ...]:
     out = _ints(d, key, None)
     if any(not 0 <= s < SEATS for s in out) or len(set(out)) != len(out):
-        raise EventError(f"{_where(d)}: {key} {list(out)} are not distinct seats 0..2")
+        raise EventError(sentence("{where}: {key} {out} are not distinct seats 0..2",
+                                  where=_where(d), key=key, out=list(out)))
     return out
 
 
@@ -234,14 +238,15 @@ class StartGame(Event):
     def parse(d: dict[str, Any]) -> StartGame:
         names = tuple(_list(d, "names", SEATS)) if d.get("names") is not None else None
         if names is not None and any(not isinstance(n, str) for n in names):
-            raise EventError(f"start_game event: names {list(names)!r} are not text")
+            raise EventError(sentence("start_game event: names {names!r} are not text", names=list(names)))
         rules = _str(d, "rules") if "rules" in d else ""
         extra: list[tuple[str, Scalar]] = []
         for k, v in d.items():
             if k in ("type", "names", "rules", "scores"):
                 continue
             if not isinstance(v, str | int | float | bool):
-                raise EventError(f"start_game event: {k} {v!r} is not a text, number or true/false")
+                raise EventError(sentence("start_game event: {k} {v!r} is not a text, number or true/false",
+                                          k=k, v=v))
             extra.append((k, v))
         return StartGame(names, rules, _opt_ints(d, "scores"), tuple(extra))
 
@@ -275,15 +280,16 @@ class StartKyoku(Event):
     def parse(d: dict[str, Any]) -> StartKyoku:
         bakaze = _str(d, "bakaze")
         if bakaze not in ("E", "S", "W", "N"):
-            raise EventError(f"start_kyoku event: bakaze {bakaze!r} is not E/S/W/N")
+            raise EventError(sentence("start_kyoku event: bakaze {bakaze!r} is not E/S/W/N", bakaze=bakaze))
         oya = _seat(d, "oya")
         markers = _tiles(d, "dora_markers") if d.get("dora_markers") else (_tile(d, "dora_marker"),)
         if "dora_marker" in d and _tile(d, "dora_marker") != markers[0]:
-            raise EventError(f"start_kyoku event: dora_marker {d['dora_marker']!r} is not dora_markers[0]")
+            raise EventError(sentence("start_kyoku event: dora_marker {d!r} is not dora_markers[0]",
+                                      d=d['dora_marker']))
         hands: list[tuple[Tile | None, ...]] = []
         for s, h in enumerate(_list(d, "tehais", SEATS)):
             if not isinstance(h, list):
-                raise EventError(f"start_kyoku event: tehais[{s}] {h!r} is not a list")
+                raise EventError(sentence("start_kyoku event: tehais[{s}] {h!r} is not a list", s=s, h=h))
             hands.append(tuple(None if x == HIDDEN else _tile_of(d, f"tehais[{s}]", x) for x in h))
         return StartKyoku(bakaze, _int(d, "kyoku") if "kyoku" in d else oya + 1, _nonneg(d, "honba"),
                           _nonneg(d, "kyotaku"), oya, markers, _ints(d, "scores"), tuple(hands))
@@ -374,10 +380,12 @@ class Daiminkan(Call):
 def _call(d: dict[str, Any], n: int) -> tuple[int, int, Tile, tuple[Tile, ...]]:
     actor, target = _seat(d), _seat(d, "target")
     if actor == target:
-        raise EventError(f"{_where(d)}: actor {actor} calls its own discard (target {target})")
+        raise EventError(sentence("{where}: actor {actor} calls its own discard (target {target})",
+                                  where=_where(d), actor=actor, target=target))
     pai, consumed = _tile(d), _tiles(d, "consumed", n)
     if any(t.kind != pai.kind for t in consumed):
-        raise EventError(f"{_where(d)}: consumed {_names(consumed)} are not all {pai.mjai}")
+        raise EventError(sentence("{where}: consumed {names} are not all {mjai}",
+                                  where=_where(d), names=_names(consumed), mjai=pai.mjai))
     return actor, target, pai, consumed
 
 
@@ -398,7 +406,8 @@ class Ankan(Event):
     def parse(d: dict[str, Any]) -> Ankan:
         consumed = _tiles(d, "consumed", 4)
         if len({t.kind for t in consumed}) != 1:
-            raise EventError(f"ankan event: consumed {_names(consumed)} are not four of one tile")
+            raise EventError(sentence("ankan event: consumed {names} are not four of one tile",
+                                      names=_names(consumed)))
         return Ankan(_seat(d), consumed)
 
 
@@ -421,7 +430,8 @@ class Kakan(Event):
         pai = _tile(d)
         consumed = _tiles(d, "consumed", 3)
         if any(t.kind != pai.kind for t in consumed):
-            raise EventError(f"kakan event: consumed {_names(consumed)} are not all {pai.mjai}")
+            raise EventError(sentence("kakan event: consumed {names} are not all {mjai}",
+                                      names=_names(consumed), mjai=pai.mjai))
         return Kakan(_seat(d), pai, consumed)
 
 
@@ -440,7 +450,7 @@ class Kita(Event):
     @staticmethod
     def parse(d: dict[str, Any]) -> Kita:
         if "pai" in d and _tile(d) != NORTH_TILE:
-            raise EventError(f"{_where(d)}: pai {d['pai']!r} is not N")
+            raise EventError(sentence("{where}: pai {d!r} is not N", where=_where(d), d=d['pai']))
         return Kita(_seat(d))
 
 
@@ -461,7 +471,7 @@ class Flower(Event):
     def parse(d: dict[str, Any]) -> Flower:
         pai = _tile(d)
         if not pai.is_flower:
-            raise EventError(f"flower event: pai {pai.mjai!r} is not a flower (1f-4f)")
+            raise EventError(sentence("flower event: pai {mjai!r} is not a flower (1f-4f)", mjai=pai.mjai))
         return Flower(_seat(d), pai)
 
 
@@ -578,13 +588,15 @@ class Hora(Event):
             elif isinstance(item, list) and len(item) == 2:  # other producers: [name, han]
                 name, han, yakuman = item[0], item[1], 0
             else:
-                raise EventError(f"hora event: yaku entry {item!r} is not {{name, han}} or [name, han]")
+                raise EventError(sentence("hora event: yaku entry {item!r} is not {{name, han}} or [name, "
+                                          "han]", item=item))
             if not isinstance(name, str) or any(not isinstance(x, int) or isinstance(x, bool) for x in (han, yakuman)):
-                raise EventError(f"hora event: yaku entry {item!r} needs a text name and integer han")
+                raise EventError(sentence("hora event: yaku entry {item!r} needs a text name and integer han",
+                                          item=item))
             yaku.append(Yaku(name, han, yakuman))
         limit = d.get("limit")
         if limit is not None and not isinstance(limit, str):
-            raise EventError(f"hora event: limit {limit!r} is not text")
+            raise EventError(sentence("hora event: limit {limit!r} is not text", limit=limit))
         ura_key = "uradora_markers" if "uradora_markers" in d else "ura_markers"
         points_key = "points" if "points" in d else "hora_points"
         return Hora(
@@ -639,7 +651,7 @@ class Ryukyoku(Event):
             hands = []
             for s, h in enumerate(_list(d, "tehais", SEATS)):
                 if not isinstance(h, list):
-                    raise EventError(f"ryukyoku event: tehais[{s}] {h!r} is not a list")
+                    raise EventError(sentence("ryukyoku event: tehais[{s}] {h!r} is not a list", s=s, h=h))
                 hands.append(tuple(_tile_of(d, f"tehais[{s}]", x) for x in h))
             tehais = tuple(hands)
         return Ryukyoku(_str(d, "reason") if "reason" in d else "exhaustive", _opt_seat(d, "actor"),
@@ -745,12 +757,12 @@ class EndGame(Event):
     def parse(d: dict[str, Any]) -> EndGame:
         ranks = _ints(d, "ranks") if d.get("ranks") is not None else None
         if ranks is not None and sorted(ranks) != [1, 2, 3]:
-            raise EventError(f"end_game event: ranks {list(ranks)} are not 1, 2, 3")
+            raise EventError(sentence("end_game event: ranks {ranks} are not 1, 2, 3", ranks=list(ranks)))
         points = None
         if d.get("points") is not None:
             raw = _list(d, "points", SEATS)
             if any(not isinstance(p, int | float) or isinstance(p, bool) or p != p for p in raw):
-                raise EventError(f"end_game event: points {raw!r} are not numbers")
+                raise EventError(sentence("end_game event: points {raw!r} are not numbers", raw=raw))
             points = tuple(float(p) for p in raw)
         return EndGame(_ints(d, "scores"), ranks, points, _str(d, "reason") if "reason" in d else None,
                        _opt_ints(d, "chips"))
@@ -783,17 +795,17 @@ def parse_event(d: Any) -> Event:
     sanma.events.EventError: tsumo event: pai: invalid mjai tile '2m': 2m is not in the sanma tile set ...
     """
     if not isinstance(d, dict):
-        raise EventError(f"an mjai event is a JSON object, got {type(d).__name__}")
+        raise EventError(sentence("an mjai event is a JSON object, got {name}", name=type(d).__name__))
     t = d.get("type")
     parser = PARSERS.get(t) if isinstance(t, str) else None
     if parser is None:
-        raise EventError(f"unknown event type {t!r}")
+        raise EventError(sentence("unknown event type {t!r}", t=t))
     try:
         return parser(d)
     except (TileError, RecordError) as e:
         if isinstance(e, EventError):
             raise
-        raise EventError(f"{t} event: {e}") from None
+        raise EventError(sentence("{t} event: {error}", t=t, error=e)) from None
 
 
 def parse_events(events: Any) -> list[Event]:
@@ -803,5 +815,5 @@ def parse_events(events: Any) -> list[Event]:
         try:
             out.append(parse_event(e))
         except EventError as err:
-            raise EventError(f"event {i}: {err}") from None
+            raise EventError(sentence("event {i}: {err}", i=i, err=err)) from None
     return out

@@ -17,6 +17,7 @@ from typing import Final, Literal
 
 from .agari import load_table, table_loaded
 from .errors import HandError, TileError
+from .i18n.messages import Message, sentence
 from .tiles import NUM_KINDS, Tile, parse_tiles, to_mpsz
 
 MeldType = Literal["pon", "kan", "ankan"]
@@ -39,33 +40,38 @@ class Meld:
 
     def __post_init__(self) -> None:
         size = 3 if self.type == "pon" else 4
+        problem = None
         if len(self.tiles) != size:
-            raise HandError(f"invalid meld {self}: a {self.type} has {size} tiles, got {len(self.tiles)}")
-        if len({t.kind for t in self.tiles}) != 1:
-            raise HandError(f"invalid meld {self}: a {self.type} needs {size} identical tiles")
-        if self.tiles[0].is_flower:
-            raise HandError(f"invalid meld {self}: flowers cannot be called")
+            problem = sentence("a {type} has {size} tiles, got {n}", type=self.type, size=size, n=len(self.tiles))
+        elif len({t.kind for t in self.tiles}) != 1:
+            problem = sentence("a {type} needs {size} identical tiles", type=self.type, size=size)
+        elif self.tiles[0].is_flower:
+            problem = sentence("flowers cannot be called")
+        if problem is not None:
+            raise HandError(sentence("invalid meld {meld}: {problem}", meld=self, problem=problem))
 
     @staticmethod
     def parse(text: str) -> Meld:
         """Parse ``type:tiles``; a bare tile string of 3 or 4 tiles is a pon or an open kan."""
         if not isinstance(text, str):
-            raise HandError(f"invalid meld {text!r}: expected a string like 'pon:555z'")
+            raise HandError(sentence("invalid meld {text!r}: expected a string like 'pon:555z'", text=text))
         kind, sep, rest = text.partition(":")
         if not sep:
             kind, rest = "", text
         try:
             tiles = parse_tiles(rest)
         except TileError as e:
-            raise HandError(f"invalid meld {text!r}: {e}") from None
+            raise HandError(sentence("invalid meld {text!r}: {error}", text=text, error=e)) from None
         if not kind:
             kind = "pon" if len(tiles) == 3 else "kan"
         if kind not in MELD_TYPES:
-            raise HandError(f"invalid meld {text!r}: type must be one of pon, kan, ankan (got {kind!r})")
+            raise HandError(sentence("invalid meld {text!r}: type must be one of pon, kan, ankan (got "
+                                     "{kind!r})", text=text, kind=kind))
         try:
             return Meld(kind, tiles)
         except HandError as e:
-            raise HandError(f"invalid meld {text!r}: {str(e).split(': ', 1)[-1]}") from None
+            problem = e.message.params["problem"] if isinstance(e.message, Message) else e
+            raise HandError(sentence("invalid meld {text!r}: {problem}", text=text, problem=problem)) from None
 
     @property
     def kind(self) -> int:

@@ -35,6 +35,7 @@ from .agari import (
 )
 from .errors import HandError, NotAWinError, ScoringError, TileError
 from .hand import Meld, concealed_from_tiles, parse_concealed
+from .i18n.messages import Message, sentence
 from .rules.schema import Rules
 from .tiles import NORTH, NUM_KINDS, YAOCHUU, Tile, kind_name, parse_tiles, successor, to_mpsz
 from .yaku import (
@@ -140,14 +141,14 @@ class Score:
         }
 
 
-def _wind(value: str | None, what: str, allow_none: bool = False) -> int | None:
+def _wind(value: str | None, what: Message, allow_none: bool = False) -> int | None:
     if value is None:
         if allow_none:
             return None
-        raise ScoringError(f"{what} is required")
+        raise ScoringError(sentence("{what} is required", what=what))
     v = value.upper()
     if v not in ("E", "S", "W", "N"):
-        raise ScoringError(f"invalid {what} {value!r}: expected E, S or W")
+        raise ScoringError(sentence("invalid {what} {value!r}: expected E, S or W", what=what, value=value))
     return 27 + "ESWN".index(v)
 
 
@@ -192,7 +193,8 @@ def limit_basic(limit: str) -> int:
     try:
         return LIMIT_BASIC[limit]
     except KeyError:
-        raise ScoringError(f"unknown limit {limit!r}: expected one of {', '.join(LIMIT_BASIC)}") from None
+        raise ScoringError(sentence("unknown limit {limit!r}: expected one of {items}",
+                                    limit=limit, items=', '.join(LIMIT_BASIC))) from None
 
 
 def min_han_at(rules: Rules, honba: int) -> int:
@@ -256,22 +258,26 @@ def score_from_han(
     if rules is None:
         rules = Rules.preset("tenhou")
     if yakuman < 0 or han < 0 or fu < 0 or honba < 0 or kyotaku < 0:
-        raise ScoringError(f"negative hand value: {han} han, {fu} fu, {yakuman} yakuman, {honba} honba, "
-                           f"{kyotaku} sticks")
+        raise ScoringError(sentence("negative hand value: {han} han, {fu} fu, {yakuman} yakuman, {honba} "
+                                    "honba, {kyotaku} sticks",
+                                    han=han, fu=fu, yakuman=yakuman, honba=honba, kyotaku=kyotaku))
     if not yakuman and han < 1:
-        raise ScoringError(f"a hand is worth at least 1 han or 1 yakuman, got {han} han, {yakuman} yakuman")
+        raise ScoringError(sentence("a hand is worth at least 1 han or 1 yakuman, got {han} han, {yakuman} "
+                                    "yakuman", han=han, yakuman=yakuman))
     if not yakuman and fixed_fu(rules):  # P52: every hand counts the rules' fu, whatever was counted
         fu = fixed_fu(rules)
     if not yakuman and han < 5 and (fu < 20 or (fu != 25 and fu % 10)):
-        raise ScoringError(f"invalid fu {fu}: 20, 25 or a multiple of 10 (below 5 han the fu count)")
-    me_or_none = _wind(seat_wind, "seat wind")
+        raise ScoringError(sentence("invalid fu {fu}: 20, 25 or a multiple of 10 (below 5 han the fu count)",
+                                    fu=fu))
+    me_or_none = _wind(seat_wind, sentence("seat wind"))
     assert me_or_none is not None
     me = me_or_none
     if me == 30:
-        raise ScoringError("invalid seat wind 'N': a sanma seat is E, S or W")
-    disc = None if tsumo else _wind(discarder_wind or WIND_NAMES[(me - 27 + 2) % 3], "discarder wind")
+        raise ScoringError(sentence("invalid seat wind 'N': a sanma seat is E, S or W"))
+    disc = None if tsumo else _wind(discarder_wind or WIND_NAMES[(me - 27 + 2) % 3], sentence("discarder wind"))
     if disc is not None and (disc == me or disc == 30):
-        raise ScoringError(f"invalid discarder wind {discarder_wind!r} for seat wind {seat_wind!r}")
+        raise ScoringError(sentence("invalid discarder wind {discarder_wind!r} for seat wind {seat_wind!r}",
+                                    discarder_wind=discarder_wind, seat_wind=seat_wind))
     limit: str | None
     if yakuman:
         basic, limit = limit_basic("yakuman") * yakuman, "yakuman"
@@ -279,7 +285,8 @@ def score_from_han(
         basic, limit = basic_points(han, fu, rules)
     kazoe = not yakuman and limit == "yakuman"
     if yakuman and len(yaku) > yakuman:
-        raise ScoringError(f"{len(yaku)} yakuman named ({', '.join(yaku)}) for a {yakuman}-times yakuman")
+        raise ScoringError(sentence("{n} yakuman named ({items}) for a {yakuman}-times yakuman",
+                                    n=len(yaku), items=', '.join(yaku), yakuman=yakuman))
     # Each named yakuman counts once, the last one takes what is left (a double yakuman named once).
     lines = tuple(Yaku(n, 0, yakuman=1 + (yakuman - len(yaku) if i == len(yaku) - 1 else 0)) if yakuman
                   else Yaku(n, 1) for i, n in enumerate(yaku))
@@ -507,20 +514,22 @@ def score_hand(
     ura_ind = _indicators(ura_indicators) if ura_indicators else ()
     seat = _WIND_CODES.get(seat_wind) if type(seat_wind) is str else None
     if seat is None:
-        seat = _wind(seat_wind, "seat wind")
+        seat = _wind(seat_wind, sentence("seat wind"))
     rnd = _WIND_CODES.get(round_wind) if type(round_wind) is str else None
     if rnd is None:
-        rnd = _wind(round_wind, "round wind")
+        rnd = _wind(round_wind, sentence("round wind"))
     disc = None
     if discarder_wind is not None:
         disc = _WIND_CODES.get(discarder_wind) if type(discarder_wind) is str else None
         if disc is None:
-            disc = _wind(discarder_wind, "discarder wind")
+            disc = _wind(discarder_wind, sentence("discarder wind"))
     assert seat is not None and rnd is not None
     if disc == NORTH:  # three seats: E, S, W (North is only ever a round wind); was an IndexError
-        raise ScoringError("invalid discarder wind 'N': discarder wind N does not exist in sanma (E, S or W)")
+        raise ScoringError(sentence("invalid discarder wind 'N': discarder wind N does not exist in sanma "
+                                    "(E, S or W)"))
     if flower_in_hand:
-        raise HandError(f"hand {_hand_text(hand)!r}: flowers are pulled, not kept in the hand (pass flowers=N)")
+        raise HandError(sentence("hand {hand!r}: flowers are pulled, not kept in the hand (pass "
+                                 "flowers=N)", hand=_hand_text(hand)))
 
     # --- consistency of the situation ---------------------------------------------------------
     if double_riichi:
@@ -530,36 +539,40 @@ def score_hand(
         _check_rare_flags(hand, rules, meld_objs, tsumo, riichi, open_riichi, ippatsu, haitei, houtei, rinshan,
                           chankan, tenhou, chiihou, renhou, discarder_wind, seat, kita)
     elif riichi and meld_objs and any(m.is_open for m in meld_objs):
-        raise _bad(hand, "riichi needs a closed hand, but the hand has open melds")
+        raise _bad(hand, sentence("riichi needs a closed hand, but the hand has open melds"))
     elif tsumo and discarder_wind is not None:
-        raise _bad(hand, "a tsumo has no discarder")
+        raise _bad(hand, sentence("a tsumo has no discarder"))
     if kita or flowers or honba < 0 or kyotaku < 0:
         if kita < 0 or flowers < 0 or honba < 0 or kyotaku < 0:
-            raise _bad(hand, "kita, flowers, honba and kyotaku cannot be negative")
+            raise _bad(hand, sentence("kita, flowers, honba and kyotaku cannot be negative"))
         if kita and rules.north_mode not in ("nuki", "nuki_restricted"):
-            raise _bad(hand, f"North is not pulled as kita under the {rules.name} rules")
+            raise _bad(hand, sentence("North is not pulled as kita under the {name} rules", name=rules.name))
         if flowers > rules.flowers:
-            raise _bad(hand, f"{flowers} flowers pulled, but the {rules.name} rules use {rules.flowers}")
+            raise _bad(hand, sentence("{n} flowers pulled, but the {name} rules use {flowers}",
+                                      n=flowers, name=rules.name, flowers=rules.flowers))
     if seat == 30:
-        raise _bad(hand, "seat wind N does not exist in sanma")
+        raise _bad(hand, sentence("seat wind N does not exist in sanma"))
     if not rules.flowers and (dora_ind or ura_ind):
         for ind in dora_ind + ura_ind:
             if ind.is_flower:
-                raise _bad(hand, f"dora indicator {ind} is a flower, but the {rules.name} rules have no flowers (P02)")
+                raise _bad(hand, sentence("dora indicator {ind} is a flower, but the {name} rules have no "
+                                          "flowers (P02)", ind=ind, name=rules.name))
     if disc is None:
         if not tsumo:
             disc = 27 + (seat - 27 - 1) % 3
     elif disc == seat:
-        raise _bad(hand, "the discarder cannot be the winner")
+        raise _bad(hand, sentence("the discarder cannot be the winner"))
 
     # --- tile counts ---------------------------------------------------------------------------
     n_melds = len(meld_objs)
     if n_melds > 4:
-        raise HandError(f"hand {_hand_text(hand)!r} has {n_melds} melds: a hand has at most 4 (a kan counts as one)")
+        raise HandError(sentence("hand {hand!r} has {n_melds} melds: a hand has at most 4 (a kan "
+                                 "counts as one)", hand=_hand_text(hand), n_melds=n_melds))
     if n_concealed + 3 * n_melds != 14:
         raise HandError(
-            f"hand {_hand_text(hand)!r} has {n_concealed} concealed tiles and {n_melds} melds: "
-            f"a winning hand needs {14 - 3 * n_melds} concealed tiles with {n_melds} melds"
+            sentence("hand {hand!r} has {n_concealed} concealed tiles and {n_melds} melds: a winning "
+                     "hand needs {needed} concealed tiles with {n_melds} melds",
+                     hand=_hand_text(hand), n_concealed=n_concealed, n_melds=n_melds, needed=14 - 3 * n_melds)
         )
     win_kind = win_tile.kind
     if win_tile.red or red_p or red_s or win_kind >= NUM_KINDS or not key >> 3 * win_kind & 7:
@@ -610,8 +623,8 @@ def score_hand(
         ym = evaluate_kokushi(table, sit, tsumo, counts, win_kind)
         candidates = [*candidates, ((), 0, ym, 0, 0, TANKI if counts[win_kind] == 2 else "", ())]
     if not candidates:
-        raise NotAWinError(f"hand {_hand_text(hand)!r} with melds {[str(m) for m in meld_objs]} "
-                           f"is not a complete hand")
+        raise NotAWinError(sentence("hand {hand!r} with melds {melds} is not a complete hand",
+                                    hand=_hand_text(hand), melds=[str(m) for m in meld_objs]))
 
     # --- dora (not yaku: added to valid hands only) -------------------------------------------
     dora_lines: tuple[Line, ...] = ()
@@ -622,15 +635,14 @@ def score_hand(
 
     # --- the reading worth most (the first of equal ones) --------------------------------------
     best = None
-    reason = "no yaku"
+    reason = "no_yaku"  # why no reading wins, put into words only if none does
     north_in_hand = north_restricted and count_of(key, NORTH) > 0
     renhou_mangan = renhou and renhou_mangan_rule
     basic_table = table.basic
     for c in candidates:
         lines, han, ym, fu = c[0], c[1], c[2], c[3]
         if north_in_hand and not any(n in NORTH_RESTRICTED_OK for n, _ in ym):
-            reason = ("North may stay in the hand only for kokushi, tsuuiisou and suushii under the "
-                      f"{rules.name} rules (P15)")
+            reason = "north"
             continue
         limit: str | None
         if ym:
@@ -641,13 +653,13 @@ def score_hand(
             if not lines and not renhou_mangan:
                 continue
             if not closed and kuitan_not_alone and len(lines) == 1 and lines[0][0] == "tanyao":
-                reason = "open tanyao alone is not a win (P66)"  # OFFICIAL: not the only yaku
+                reason = "kuitan"  # OFFICIAL: not the only yaku
                 continue
             counted = han + dora_han if shibari_counts_dora else han
             if not shibari_counts_ippatsu:
                 counted -= sum(h for n, h in lines if n == "ippatsu")
             if counted < shibari and not renhou_mangan:
-                reason = f"fewer than {shibari} han (P64)"
+                reason = "shibari"
                 continue
             han += dora_han
             bp = basic_table.get(han << 8 | fu)
@@ -668,8 +680,13 @@ def score_hand(
         if best is None or (basic, han, fu) > (best[0], best[1], best[2]):
             best = (basic, han, fu, limit, kan_bonus, c)
     if best is None:
-        raise NotAWinError(f"hand {_hand_text(hand)!r} is complete but not a win under the {rules.name} rules: "
-                           f"{reason}")
+        why = {"no_yaku": sentence("no yaku"),
+               "north": sentence("North may stay in the hand only for kokushi, tsuuiisou and suushii under the "
+                                 "{name} rules (P15)", name=rules.name),
+               "kuitan": sentence("open tanyao alone is not a win (P66)"),
+               "shibari": sentence("fewer than {n} han (P64)", n=shibari)}[reason]
+        raise NotAWinError(sentence("hand {hand!r} is complete but not a win under the {name} rules: {reason}",
+                                    hand=_hand_text(hand), name=rules.name, reason=why))
 
     # --- the Score, built once ------------------------------------------------------------------
     basic, han, fu, limit, kan_bonus, chosen = best
@@ -708,8 +725,8 @@ def score_hand(
                  tsumo=tsumo, wait=wait)
 
 
-def _bad(hand: str | Iterable[str | Tile], msg: str) -> ScoringError:
-    return ScoringError(f"hand {_hand_text(hand)!r}: {msg}")
+def _bad(hand: str | Iterable[str | Tile], problem: Message) -> ScoringError:
+    return ScoringError(sentence("hand {hand!r}: {problem}", hand=_hand_text(hand), problem=problem))
 
 
 def _check_win_in_hand(hand: str | Iterable[str | Tile], key: int, red_p: int, red_s: int, win: Tile) -> None:
@@ -719,9 +736,11 @@ def _check_win_in_hand(hand: str | Iterable[str | Tile], key: int, red_p: int, r
     reds = red_p if k == 13 else red_s if k == 22 else 0
     if not (reds if win.red else held - reds):
         if held:
-            raise HandError(f"hand {_hand_text(hand)!r}: the winning tile {win} is not in the hand "
-                            f"(a red five and a plain five are different tiles)")
-        raise HandError(f"hand {_hand_text(hand)!r}: the winning tile {win} is not in the hand")
+            raise HandError(sentence("hand {hand!r}: the winning tile {win} is not in the hand (a red "
+                                     "five and a plain five are different tiles)",
+                                     hand=_hand_text(hand), win=win))
+        raise HandError(sentence("hand {hand!r}: the winning tile {win} is not in the hand",
+                                 hand=_hand_text(hand), win=win))
 
 
 def _check_rare_flags(
@@ -731,33 +750,33 @@ def _check_rare_flags(
 ) -> None:
     """The situation checks, in the order they are reported, for a win with any rare flag."""
     if ippatsu and not riichi:
-        raise _bad(hand, "ippatsu needs riichi")
+        raise _bad(hand, sentence("ippatsu needs riichi"))
     if open_riichi and not riichi:
-        raise _bad(hand, "open riichi needs riichi")
+        raise _bad(hand, sentence("open riichi needs riichi"))
     if open_riichi and not rules.open_riichi:
-        raise _bad(hand, f"open riichi is not allowed under the {rules.name} rules")
+        raise _bad(hand, sentence("open riichi is not allowed under the {name} rules", name=rules.name))
     if riichi and any(m.is_open for m in meld_objs):
-        raise _bad(hand, "riichi needs a closed hand, but the hand has open melds")
+        raise _bad(hand, sentence("riichi needs a closed hand, but the hand has open melds"))
     if tsumo and discarder_wind is not None:
-        raise _bad(hand, "a tsumo has no discarder")
+        raise _bad(hand, sentence("a tsumo has no discarder"))
     if haitei and not tsumo:
-        raise _bad(hand, "haitei is a tsumo win (a ron on the last discard is houtei)")
+        raise _bad(hand, sentence("haitei is a tsumo win (a ron on the last discard is houtei)"))
     if houtei and tsumo:
-        raise _bad(hand, "houtei is a ron win")
+        raise _bad(hand, sentence("houtei is a ron win"))
     if rinshan and not tsumo:
-        raise _bad(hand, "rinshan is a tsumo win")
+        raise _bad(hand, sentence("rinshan is a tsumo win"))
     if rinshan and not (any(m.is_kan for m in meld_objs) or kita):
-        raise _bad(hand, "rinshan needs a kan (or kita) before the win")
+        raise _bad(hand, sentence("rinshan needs a kan (or kita) before the win"))
     if chankan and tsumo:
-        raise _bad(hand, "chankan is a ron win")
+        raise _bad(hand, sentence("chankan is a ron win"))
     if tenhou and (not tsumo or seat != 27):
-        raise _bad(hand, "tenhou is the dealer's tsumo on the first draw")
+        raise _bad(hand, sentence("tenhou is the dealer's tsumo on the first draw"))
     if chiihou and (not tsumo or seat == 27):
-        raise _bad(hand, "chiihou is a non-dealer's tsumo on the first draw")
+        raise _bad(hand, sentence("chiihou is a non-dealer's tsumo on the first draw"))
     if renhou and tsumo:
-        raise _bad(hand, "renhou is a ron before one's first draw")
+        raise _bad(hand, sentence("renhou is a ron before one's first draw"))
     if (tenhou or chiihou or renhou) and meld_objs:
-        raise _bad(hand, "first-turn wins cannot have melds")
+        raise _bad(hand, sentence("first-turn wins cannot have melds"))
 
 
 def _fu_breakdown(
@@ -891,7 +910,7 @@ def _check_physical(
     reds = {13: 0, 22: 0}
     for t in tiles:
         if t.is_flower:
-            raise TileError(f"hand {hand_text!r}: a flower cannot be in a meld")
+            raise TileError(sentence("hand {hand!r}: a flower cannot be in a meld", hand=hand_text))
     for t in (*tiles, *dora_ind, *ura_ind):
         if t.is_flower:
             continue
@@ -901,12 +920,16 @@ def _check_physical(
     counts[NORTH] += kita
     for k, n in enumerate(counts):
         if n > 4:
-            extra = " (including kita)" if k == NORTH and kita else ""
-            raise HandError(f"hand {hand_text!r}: {n} copies of {kind_name(k)}{extra}, but there are only 4")
+            if k == NORTH and kita:
+                raise HandError(sentence("hand {hand!r}: {n} copies of {tile} (including kita), but there are only 4",
+                                         hand=hand_text, n=n, tile=kind_name(k)))
+            raise HandError(sentence("hand {hand!r}: {n} copies of {tile}, but there are only 4",
+                                     hand=hand_text, n=n, tile=kind_name(k)))
     # P05/P06 (CLUB 「赤色は関係ない」): where every five is dora, red paint is irrelevant.
     allowed = {13: 4, 22: 4} if rules.always_dora_fives else {13: rules.red_5p, 22: rules.red_5s}
     for k, n in reds.items():
         if n > allowed[k]:
             raise HandError(
-                f"hand {hand_text!r}: {n} red {kind_name(k)}, but the {rules.name} rules have {allowed[k]}"
+                sentence("hand {hand!r}: {n} red {tile}, but the {name} rules have {allowed}",
+                         hand=hand_text, n=n, tile=kind_name(k), name=rules.name, allowed=allowed[k])
             )

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from .errors import TileError
+from .i18n.messages import sentence
 
 NUM_KINDS: Final = 34
 FLOWER_KINDS: Final = (34, 35, 36, 37)
@@ -84,7 +85,7 @@ def successor(kind: int) -> int:
         return 27 + (kind - 27 + 1) % 4
     if kind < NUM_KINDS:
         return 31 + (kind - 31 + 1) % 3
-    raise TileError(f"{kind_name(kind)} is a flower and cannot indicate dora")
+    raise TileError(sentence("{tile} is a flower and cannot indicate dora", tile=kind_name(kind)))
 
 
 _INTERNED: Final[dict[int, Tile]] = {}
@@ -111,13 +112,15 @@ class Tile:
             if t is not None:
                 return t
         if not isinstance(kind, int) or isinstance(kind, bool) or not isinstance(red, bool):
-            raise TileError(f"a tile is (kind: int, red: bool), got ({kind!r}, {red!r})")
+            raise TileError(sentence("a tile is (kind: int, red: bool), got ({kind!r}, {red!r})",
+                                     kind=kind, red=red))
         if not 0 <= kind < NUM_KINDS + len(FLOWER_KINDS):
-            raise TileError(f"tile kind {kind} is out of range 0..37")
+            raise TileError(sentence("tile kind {kind} is out of range 0..37", kind=kind))
         if red and (kind >= 27 or kind % 9 != 4):
-            raise TileError(f"{kind_name(kind)} cannot be a red five")
+            raise TileError(sentence("{tile} cannot be a red five", tile=kind_name(kind)))
         if kind in REMOVED_KINDS:
-            raise TileError(f"{kind_name(kind)} is not in the sanma tile set (2m-8m are removed)")
+            raise TileError(sentence("{tile} is not in the sanma tile set (2m-8m are removed)",
+                                     tile=kind_name(kind)))
         t = object.__new__(cls)
         for name, value in (("kind", kind), ("red", red), ("key", kind * 2 + red),
                             ("is_flower", kind >= NUM_KINDS), ("mjai", _mjai_name(kind, red))):
@@ -151,7 +154,8 @@ class Tile:
         """Parse one tile in mpsz notation (``"0p"`` is the red 5p, ``"2f"`` a flower)."""
         tiles = parse_tiles(text)
         if len(tiles) != 1:
-            raise TileError(f"expected exactly one tile, got {len(tiles)} in {text!r}")
+            raise TileError(sentence("expected exactly one tile, got {n} in {text!r}",
+                                     n=len(tiles), text=text))
         return tiles[0]
 
     @staticmethod
@@ -167,8 +171,9 @@ class Tile:
             try:
                 return Tile(SUITS.index(name[1]) * 9 + int(name[0]) - 1)
             except TileError as e:
-                raise TileError(f"invalid mjai tile {name!r}: {e}") from None
-        raise TileError(f"invalid mjai tile {name!r}: expected e.g. '1m', '5pr', 'E', 'N', 'C'")
+                raise TileError(sentence("invalid mjai tile {name!r}: {error}", name=name, error=e)) from None
+        raise TileError(sentence("invalid mjai tile {name!r}: expected e.g. '1m', '5pr', 'E', 'N', 'C'",
+                                 name=name))
 
     def __str__(self) -> str:
         if self.red:
@@ -200,7 +205,7 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
     (Tile.parse('1m'), Tile.parse('9m'), Tile.parse('0p'))
     """
     if not isinstance(text, str):
-        raise TileError(f"expected a tile string, got {type(text).__name__}")
+        raise TileError(sentence("expected a tile string, got {name}", name=type(text).__name__))
     tiles: list[Tile] = []
     digits: list[tuple[int, str]] = []
     for pos, ch in enumerate(text):
@@ -210,34 +215,41 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
             digits.append((pos, ch))
             continue
         if ch not in "mpszf":
-            raise TileError(f"invalid tiles {text!r}: unexpected character {ch!r} at position {pos}")
+            raise TileError(sentence("invalid tiles {text!r}: unexpected character {ch!r} at position {pos}",
+                                     text=text, ch=ch, pos=pos))
         if not digits:
-            raise TileError(f"invalid tiles {text!r}: suit letter {ch!r} at position {pos} has no digits")
+            raise TileError(sentence("invalid tiles {text!r}: suit letter {ch!r} at position {pos} has no "
+                                     "digits", text=text, ch=ch, pos=pos))
         for dpos, d in digits:
             n = int(d)
             if ch == "z":
                 if not 1 <= n <= 7:
-                    raise TileError(f"invalid tiles {text!r}: {d}z at position {dpos} (honours are 1z-7z)")
+                    raise TileError(sentence("invalid tiles {text!r}: {d}z at position {dpos} (honours are "
+                                             "1z-7z)", text=text, d=d, dpos=dpos))
                 tiles.append(_tile(26 + n, False))
             elif ch == "f":
                 if not 1 <= n <= 4:
-                    raise TileError(f"invalid tiles {text!r}: {d}f at position {dpos} (flowers are 1f-4f)")
+                    raise TileError(sentence("invalid tiles {text!r}: {d}f at position {dpos} (flowers are "
+                                             "1f-4f)", text=text, d=d, dpos=dpos))
                 tiles.append(_tile(NUM_KINDS + n - 1, False))
             elif n == 0:
                 if ch == "m":
-                    raise TileError(f"invalid tiles {text!r}: 0m at position {dpos}: there is no 5m in sanma")
+                    raise TileError(sentence("invalid tiles {text!r}: 0m at position {dpos}: there is no 5m "
+                                             "in sanma", text=text, dpos=dpos))
                 tiles.append(_tile(SUITS.index(ch) * 9 + 4, True))
             else:
                 kind = SUITS.index(ch) * 9 + n - 1
                 if kind in REMOVED_KINDS:
                     raise TileError(
-                        f"invalid tiles {text!r}: {n}m is not in the sanma tile set (2m-8m are removed)"
+                        sentence("invalid tiles {text!r}: {n}m is not in the sanma tile set (2m-8m are "
+                                 "removed)", text=text, n=n)
                     )
                 tiles.append(_tile(kind, False))
         digits.clear()
     if digits:
         pos = digits[0][0]
-        raise TileError(f"invalid tiles {text!r}: digits from position {pos} have no suit letter")
+        raise TileError(sentence("invalid tiles {text!r}: digits from position {pos} have no suit letter",
+                                 text=text, pos=pos))
     return tuple(tiles)
 
 

@@ -13,10 +13,15 @@ import os
 import sys
 from typing import Annotated, Any
 
+import click
 import typer
+
+from ..i18n.lang import LANGS
+from .common import LANG_HELP, LangGroup, use_lang
 
 _app = typer.Typer(
     name="sanma",
+    cls=LangGroup,
     help="Three-player Japanese riichi mahjong: score hands, count shanten, play, simulate, replay records, "
          "inspect rule sets.",
     no_args_is_help=True,
@@ -45,6 +50,8 @@ def _print_version(value: bool) -> None:
 def _root(
     version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
                                           help="Print sanma's version and exit.")] = False,
+    lang: Annotated[str | None, typer.Option("--lang", is_eager=True, callback=use_lang, help=LANG_HELP,
+                                             click_type=click.Choice(LANGS))] = None,
 ) -> None:
     """Three-player Japanese riichi mahjong: score hands, count shanten, play, simulate, replay records,
     inspect rule sets. Every command has --help with examples."""

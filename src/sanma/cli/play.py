@@ -34,26 +34,34 @@ from ..errors import SanmaError, TileError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.view import mask_event
-from ..i18n import current_lang, fu_line, term_name
+from ..i18n import current_lang, fu_line, lookup, round_name, term_name, tr, wind_short
+from ..i18n.messages import sentence
 from ..i18n.terms import HONOUR_SHORT
 from ..rules.schema import Rules
 from ..tiles import NUM_KINDS, SEATS, Tile, counts34, parse_tiles, seat_wind, successor
 from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 HONOURS = HONOUR_SHORT
 HONOUR_INPUT = {"e": 27, "s": 28, "w": 29, "n": 30, "wh": 31, "g": 32, "r": 33,
                 "east": 27, "south": 28, "west": 29, "north": 30, "white": 31, "green": 32, "red": 33}
-# "n" is North (a tile), never "no" (issue 14 item 2).
+# "n" is North (a tile), never "no" (issue 14 item 2). A player may also type the vocabulary's words
+# for an action in either language (ロン, ポン, スキップ ...) and honours by their kanji (東, 白, 發 ...).
 PASS_WORDS = {"p", "pass", "no", "none", "skip"}
-HELP = (
-    "Type a menu number, a tile to discard (5p, 0p = red five, 9m, E S W N Wh G R), "
-    "'riichi 5p', 'tsumo', 'ron', 'pon', 'kan', 'kita', 'pass' (or p). An empty line takes the "
-    "[Enter = ...] choice: a win when one is on offer, else the drawn tile goes out or the call is "
-    "passed. 'auto' switches auto-win on/off; 'quit' leaves."
-)
-SHORT_HELP = "Type 'help' for what you can type."
-RIVER_LEGEND = "river: 5p' = drawn tile discarded · [5p] = riichi tile · 5p> = called by a player"
+
+
+def help_text() -> str:
+    return tr("Type a menu number, a tile to discard (5p, 0p = red five, 9m, E S W N Wh G R), 'riichi 5p', "
+              "'tsumo', 'ron', 'pon', 'kan', 'kita', 'pass' (or p). An empty line takes the [Enter = ...] "
+              "choice: a win when one is on offer, else the drawn tile goes out or the call is passed. 'auto' "
+              "switches auto-win on/off; 'quit' leaves.")
+
+
+def short_help() -> str:
+    return tr("Type 'help' for what you can type.")
+
+
+def river_legend() -> str:
+    return tr("river: 5p' = drawn tile discarded · [5p] = riichi tile · 5p> = called by a player")
 SEED_LIMIT = 2**63  # seeds are shown and typed: keep them a sensible size
 NUKI_MODES = ("nuki", "nuki_restricted")  # P15: North is set aside as kita only in these modes
 
@@ -67,9 +75,11 @@ class QuitGame(Exception):
 
 
 def tile_text(t: Tile) -> str:
-    """Display name: ``5p``, ``0p`` (red five), ``9m``, honours as ``E S W N Wh G R``."""
+    """Display name: ``5p``, ``0p`` (red five), ``9m``, honours as ``E S W N Wh G R`` (in Japanese
+    東 南 西 北 白 發 中)."""
     if t.kind in HONOURS:
-        return HONOURS[t.kind]
+        lang = current_lang()
+        return HONOURS[t.kind] if lang == "en" else term_name("tile", str(t), lang)
     return str(t)
 
 
@@ -95,7 +105,7 @@ def hand_text(names: Sequence[str]) -> str:
     return " ".join(tile_text(t) for t in tiles)
 
 
-def dora_text(indicator: str, label: str = "dora") -> str:
+def dora_text(indicator: str, ura: bool = False) -> str:
     """``4p (dora 5p)``: an indicator with the dora it names (P06)."""
     try:
         t = Tile.from_mjai(indicator)
@@ -103,6 +113,9 @@ def dora_text(indicator: str, label: str = "dora") -> str:
         return mjai_text(indicator)
     if t.kind >= NUM_KINDS:
         return tile_text(t)  # a flower indicates nothing
+    label = term_name("yaku", "ura_dora" if ura else "dora", current_lang())
+    if current_lang() == "en":
+        label = label.lower()
     return f"{tile_text(t)} ({label} {tile_text(Tile(successor(t.kind)))})"
 
 
@@ -117,11 +130,14 @@ def read_user_tile(text: str) -> Tile:
     s = text.strip()
     if s.lower() in HONOUR_INPUT:
         return Tile(HONOUR_INPUT[s.lower()])
+    honour = lookup("tile", s)  # 東 南 西 北 白 發 中
+    if honour is not None:
+        return Tile.parse(honour.key)
     if len(s) == 3 and s.lower().endswith("r") and s[0].isdigit():
         return Tile.from_mjai(s.lower())
     tiles = parse_tiles(s.lower())
     if len(tiles) != 1:
-        raise TileError(f"{s!r} is {len(tiles)} tiles: type one tile, e.g. 5p")
+        raise TileError(sentence("{text!r} is {n} tiles: type one tile, e.g. 5p", text=s, n=len(tiles)))
     return tiles[0]
 
 
@@ -133,32 +149,38 @@ def parse_user_tile(text: str) -> Tile | None:
         return None
 
 
+def describe_error(e: SanmaError) -> str:
+    from ..i18n import describe as in_words
+
+    return in_words(e)
+
+
 def describe(a: Action, game: Game) -> str:
     """One menu line for an action."""
     t = tile_text(a.tile) if a.tile is not None else ""
     match a.type:
         case "dahai":
-            return f"discard {t}" + (" (drawn)" if a.tsumogiri else "")
+            return tr("discard {tile} (drawn)", tile=t) if a.tsumogiri else tr("discard {tile}", tile=t)
         case "reach":
-            return f"riichi, discarding {t}"
+            return tr("riichi, discarding {tile}", tile=t)
         case "open_reach":
-            return f"open riichi, discarding {t}"
+            return tr("open riichi, discarding {tile}", tile=t)
         case "hora":
-            return "TSUMO (win)" if a.target == a.actor else f"RON on {t} (win)"
+            return tr("TSUMO (win)") if a.target == a.actor else tr("RON on {tile} (win)", tile=t)
         case "pon":
-            return f"pon {t} (with {' '.join(tile_text(x) for x in a.consumed)})"
+            return tr("pon {tile} (with {tiles})", tile=t, tiles=" ".join(tile_text(x) for x in a.consumed))
         case "daiminkan":
-            return f"kan {t} (open)"
+            return tr("kan {tile} (open)", tile=t)
         case "ankan":
-            return f"kan {tile_text(a.consumed[0])} (concealed)"
+            return tr("kan {tile} (concealed)", tile=tile_text(a.consumed[0]))
         case "kakan":
-            return f"kan {t} (added to your pon)"
+            return tr("kan {tile} (added to your pon)", tile=t)
         case "kita":
-            return "kita (set the North aside as dora, draw a replacement)"
+            return tr("kita (set the North aside as dora, draw a replacement)")
         case "ryukyoku":
-            return "abort the hand (nine terminals and honours)"
+            return tr("abort the hand (nine terminals and honours)")
         case _:
-            return "pass"
+            return tr("pass")
 
 
 class Meld:
@@ -202,22 +224,24 @@ class TerminalTable:
         never read as rich markup (issue 14 item 11); styles come from ``style=`` and Text."""
         self.con.print(*objects, markup=False, **kw)
 
-    def verb(self, seat: int, verb: str) -> str:
-        """``discards`` for a bot, ``discard`` for "You"."""
-        return verb[:-1] if seat == self.human and verb.endswith("s") else verb
+    def you(self, seat: int) -> bool:
+        """Whether ``seat`` is the player: a sentence about "You" takes the verb without -s."""
+        return seat == self.human
 
     def who(self, seat: int) -> str:
-        wind = seat_wind(seat, self.dealer)
-        name = "You" if seat == self.human else self.game.names[seat]
+        lang = current_lang()
+        wind = wind_short(seat_wind(seat, self.dealer), lang)
+        name = tr("You") if seat == self.human else self.game.names[seat]
         return f"{name} ({wind})"
 
     # ------------------------------------------------------------------------------ loop
     def run(self) -> None:
         g = self.game
         opponents = ", ".join(g.names[s] for s in range(SEATS) if s != self.human)
-        self.say(Text(f"sanma — {g.rules.name} rules, seed {g.seed} (--seed {g.seed} replays this game). "
-                            f"You are seat {self.human}; opponents: {opponents}.", style="bold"))
-        self.say(HELP, style="dim")
+        self.say(Text(tr("sanma — {rules} rules, seed {seed} (--seed {seed} replays this game). You are seat "
+                         "{seat}; opponents: {opponents}.", rules=g.rules.name, seed=g.seed, seat=self.human,
+                         opponents=opponents), style="bold"))
+        self.say(help_text(), style="dim")
         while not g.done:
             movers = g.to_move
             bot_seats = [s for s in movers if s != self.human]
@@ -245,7 +269,7 @@ class TerminalTable:
         unless a win, a kan or a kita is on offer (as Tenhou does)."""
         wins = [a for a in legal if a.type == "hora"]
         if wins and self.auto_win:
-            self.say(f"  auto-win: {describe(wins[0], self.game)}", style="bold green")
+            self.say("  " + tr("auto-win: {action}", action=describe(wins[0], self.game)), style="bold green")
             return wins[0]
         if not self.game.seats[self.human].riichi or wins:
             return None
@@ -254,7 +278,7 @@ class TerminalTable:
         drawn = [a for a in legal if a.type == "dahai" and a.tsumogiri]
         if len(drawn) == 1 and all(a.type in ("dahai", "none") for a in legal):
             assert drawn[0].tile is not None
-            self.say(f"  You (riichi) discard the drawn {tile_text(drawn[0].tile)}", style="dim")
+            self.say("  " + tr("You (riichi) discard the drawn {tile}", tile=tile_text(drawn[0].tile)), style="dim")
             return drawn[0]
         return None
 
@@ -287,46 +311,63 @@ class TerminalTable:
             self.hand_index += 1
             self.honba, self.sticks, self.paid_sticks = e["honba"], e["kyotaku"], False
             self.legend_shown = False
-            self.con.rule(Text(f"{WIND_NAMES.get(e['bakaze'], e['bakaze'])} {e['kyoku']}, {e['honba']} honba, "
-                          f"{e['kyotaku']} riichi stick(s) — dealer {self.who(e['oya'])}; "
-                          f"you are {WIND_NAMES[seat_wind(self.human, e['oya'])]}"))
+            lang = current_lang()
+            self.con.rule(Text(tr("{round}, {honba} honba, {sticks} riichi stick(s) — dealer {dealer}; you are "
+                                  "{wind}", round=round_name(e["bakaze"], e["kyoku"], lang),
+                                  honba=e["honba"], sticks=e["kyotaku"], dealer=self.who(e["oya"]),
+                                  wind=term_name("wind", seat_wind(self.human, e["oya"]), lang))))
         elif t == "dahai" and a != self.human:
-            self.say(f"  {self.who(a)} {self.verb(a, 'discards')} {mjai_text(e['pai'])}"
-                           + (" (drawn tile)" if e.get("tsumogiri") else ""))
+            tile = mjai_text(e["pai"])
+            self.say("  " + (tr("{who} discards {tile} (drawn tile)", who=self.who(a), tile=tile) if e.get("tsumogiri")
+                             else tr("{who} discards {tile}", who=self.who(a), tile=tile)))
         if t in ("pon", "daiminkan", "ankan", "kakan"):
             self.record_meld(t, a, e)
         if t in ("pon", "daiminkan"):
-            call = "kan" if t == "daiminkan" else t
-            self.say(f"  {self.who(a)} {self.verb(a, 'calls')} {call} on {mjai_text(e['pai'])} "
-                     f"from {self.who(e['target'])}", style="cyan")
+            call = term_name("call", "kan" if t == "daiminkan" else t, current_lang())
+            who, tile, frm = self.who(a), mjai_text(e["pai"]), self.who(e["target"])
+            self.say("  " + (tr("{who} call {call} on {tile} from {target}", who=who, call=call, tile=tile, target=frm)
+                             if self.you(a) else
+                             tr("{who} calls {call} on {tile} from {target}", who=who, call=call, tile=tile,
+                                target=frm)), style="cyan")
         elif t in ("ankan", "kakan"):
-            kind = mjai_text(e["consumed"][0] if t == "ankan" else e["pai"])
-            what = "a concealed kan" if t == "ankan" else "an added kan"
-            self.say(f"  {self.who(a)} {self.verb(a, 'declares')} {what} of {kind}", style="cyan")
+            tile = mjai_text(e["consumed"][0] if t == "ankan" else e["pai"])
+            if t == "ankan":
+                line = (tr("{who} declare a concealed kan of {tile}", who=self.who(a), tile=tile) if self.you(a)
+                        else tr("{who} declares a concealed kan of {tile}", who=self.who(a), tile=tile))
+            else:
+                line = (tr("{who} declare an added kan of {tile}", who=self.who(a), tile=tile) if self.you(a)
+                        else tr("{who} declares an added kan of {tile}", who=self.who(a), tile=tile))
+            self.say("  " + line, style="cyan")
         elif t == "kita":
-            self.say(f"  {self.who(a)} {self.verb(a, 'sets')} a North aside (kita)", style="cyan")
+            self.say("  " + (tr("{who} set a North aside (kita)", who=self.who(a)) if self.you(a)
+                             else tr("{who} sets a North aside (kita)", who=self.who(a))), style="cyan")
         elif t == "flower":
-            self.say(f"  {self.who(a)} {self.verb(a, 'sets')} a flower aside ({mjai_text(e['pai'])})", style="cyan")
+            tile = mjai_text(e["pai"])
+            self.say("  " + (tr("{who} set a flower aside ({tile})", who=self.who(a), tile=tile) if self.you(a)
+                             else tr("{who} sets a flower aside ({tile})", who=self.who(a), tile=tile)), style="cyan")
         elif t == "reach":
-            what = "OPEN RIICHI" if e.get("open") else "RIICHI"
-            self.say(f"  {self.who(a)} {self.verb(a, 'declares')} {what}", style="bold yellow")
+            what = term_name("call", "open_riichi" if e.get("open") else "reach", current_lang()).upper()
+            self.say("  " + (tr("{who} declare {what}", who=self.who(a), what=what) if self.you(a)
+                             else tr("{who} declares {what}", who=self.who(a), what=what)), style="bold yellow")
         elif t == "reach_accepted":
             self.sticks += 1
         elif t == "dora":
-            self.say(f"  new dora indicator: {dora_text(e['dora_marker'])}", style="magenta")
+            self.say("  " + tr("new dora indicator: {indicator}", indicator=dora_text(e["dora_marker"])),
+                     style="magenta")
         elif t == "hora":
             self.hora(e)
         elif t == "ryukyoku":
             self.ryukyoku(e)
         elif t == "chombo":
-            self.say(Text(f"Chombo: {self.who(a)} ({e.get('reason', '')}) pays: "
-                                + self.deltas_text(e["deltas"]), style="bold red"))
+            reason = term_name("chombo_reason", e.get("reason", ""), current_lang()) if e.get("reason") else ""
+            self.say(Text(tr("Chombo: {who} ({reason}) pays: {payments}", who=self.who(a), reason=reason,
+                             payments=self.deltas_text(e["deltas"])), style="bold red"))
         elif t == "end_kyoku":
             self.scores_line(e["scores"])
             if g.rules.chips:
                 self.chips_line()
             if not g.done:
-                self.pause("Press Enter for the next hand")
+                self.pause(tr("Press Enter for the next hand"))
 
     def record_meld(self, t: str, seat: int, e: dict[str, Any]) -> None:
         if t == "kakan":
@@ -345,10 +386,11 @@ class TerminalTable:
     def meld_text(self, m: Meld) -> str:
         own = " ".join(tile_text(t) for t in sorted(m.tiles))
         if m.kind == "ankan":
-            return f"kan {own} (concealed)"
+            return tr("kan {tiles} (concealed)", tiles=own)
         assert m.called is not None and m.source is not None
-        taken = f"[{tile_text(m.called)} from {self.game.names[m.source] if m.source != self.human else 'you'}]"
-        label = "pon" if m.kind == "pon" else "kan"
+        frm = self.game.names[m.source] if m.source != self.human else tr("you")
+        taken = tr("[{tile} from {who}]", tile=tile_text(m.called), who=frm)
+        label = term_name("call", "pon" if m.kind == "pon" else "kan", current_lang())
         return f"{label} {own} {taken}" + (f" +{tile_text(m.added)}" if m.added is not None else "")
 
     def melds_text(self, seat: int) -> str:
@@ -366,34 +408,44 @@ class TerminalTable:
     def hora(self, e: dict[str, Any]) -> None:
         w, target = e["actor"], e["target"]
         tile = mjai_text(e["pai"])
-        how = f"TSUMO on {tile}" if w == target else f"RON on {tile} from {self.who(target)}"
-        self.say(Text(f"{self.who(w)} {self.verb(w, 'wins')} by {how}", style="bold green"))
+        lang = current_lang()
+        if w == target:
+            line = (tr("{who} win by TSUMO on {tile}", who=self.who(w), tile=tile) if self.you(w)
+                    else tr("{who} wins by TSUMO on {tile}", who=self.who(w), tile=tile))
+        else:
+            line = (tr("{who} win by RON on {tile} from {target}", who=self.who(w), tile=tile, target=self.who(target))
+                    if self.you(w) else
+                    tr("{who} wins by RON on {tile} from {target}", who=self.who(w), tile=tile,
+                       target=self.who(target)))
+        self.say(Text(line, style="bold green"))
         tbl = Table()
-        tbl.add_column("yaku")
-        tbl.add_column("han", justify="right")
+        tbl.add_column(tr("yaku"))
+        tbl.add_column(tr("han"), justify="right")
         for y in e["yaku"]:
-            han = f"yakuman ×{y['yakuman']}" if y.get("yakuman") else str(y["han"])
-            tbl.add_row(Text(term_name("yaku", y["name"], current_lang())), han)
-        limit = term_name("limit", e["limit"], current_lang()) if e.get("limit") else ""
-        value = (f"yakuman ×{e['yakuman']}" if e["yakuman"] else f"{e['han']} han {e['fu']} fu") + (
+            han = tr("yakuman ×{n}", n=y["yakuman"]) if y.get("yakuman") else str(y["han"])
+            tbl.add_row(Text(term_name("yaku", y["name"], lang)), han)
+        limit = term_name("limit", e["limit"], lang) if e.get("limit") else ""
+        value = (tr("yakuman ×{n}", n=e["yakuman"]) if e["yakuman"] else tr("{han} han {fu} fu", han=e["han"],
+                                                                               fu=e["fu"])) + (
             f" ({limit})" if limit else "")
-        tbl.add_row(Text(value, style="bold"), Text(f"{e['points']:,} points", style="bold"))
+        tbl.add_row(Text(value, style="bold"), Text(tr("{points:,} points", points=e["points"]), style="bold"))
         self.say(tbl)
         s = self.score_of(w)
         if s is not None and s.fu_breakdown and not s.yakuman:
-            parts = [f"{fu_line(line, current_lang())} {fu}" for line, fu in s.fu_breakdown]
+            parts = " + ".join(f"{fu_line(line, lang)} {fu}" for line, fu in s.fu_breakdown)
             raw = sum(fu for _, fu in s.fu_breakdown)
-            self.say(f"  fu: {' + '.join(parts)} = {raw}" + (f", rounded up to {s.fu}" if raw != s.fu else ""))
+            self.say("  " + tr("fu: {parts} = {raw}", parts=parts, raw=raw)
+                     + (tr(", rounded up to {fu}", fu=s.fu) if raw != s.fu else ""))
         hand = [Tile.from_mjai(x) for x in e["hora_tehais"]]
         win_tile = Tile.from_mjai(e["pai"])
         if w == target and win_tile in hand:
             hand.remove(win_tile)  # a tsumo hand holds the winning tile: show it apart, as for a ron
         melds = self.melds_text(w)
-        self.say("  hand: " + " ".join(tile_text(t) for t in sorted(hand)) + f"  + winning tile {tile}"
-                       + (f"  melds: {melds}" if melds else ""))
+        self.say("  " + tr("hand: {tiles}  + winning tile {tile}", tiles=" ".join(tile_text(t) for t in sorted(hand)),
+                           tile=tile) + ("  " + tr("melds: {melds}", melds=melds) if melds else ""))
         if e.get("uradora_markers"):
-            ura = ", ".join(dora_text(x, "ura dora") for x in e["uradora_markers"])
-            self.say(f"  ura dora indicators: {ura}")
+            ura = ", ".join(dora_text(x, ura=True) for x in e["uradora_markers"])
+            self.say("  " + tr("ura dora indicators: {indicators}", indicators=ura))
         self.payments(e, w)
 
     def payments(self, e: dict[str, Any], w: int) -> None:
@@ -403,12 +455,15 @@ class TerminalTable:
         sticks = 0 if self.paid_sticks else self.sticks * self.game.rules.riichi_deposit
         self.paid_sticks = True
         honba = deltas[w] - points - sticks
-        items = [f"hand {points:,}"]
+        items = [tr("hand {points:,}", points=points)]
         if honba:
-            items.append(f"{self.honba} honba {honba:,}" if self.honba else f"other {honba:+,}")
+            items.append(tr("{n} honba {points:,}", n=self.honba, points=honba) if self.honba
+                         else tr("other {points:+,}", points=honba))
         if sticks:
-            items.append(f"{sticks // self.game.rules.riichi_deposit} riichi stick(s) {sticks:,}")
-        line = f"  {self.who(w)} {self.verb(w, 'receives')} {deltas[w]:+,}"
+            items.append(tr("{n} riichi stick(s) {points:,}", n=sticks // self.game.rules.riichi_deposit,
+                            points=sticks))
+        line = "  " + (tr("{who} receive {gain:+,}", who=self.who(w), gain=deltas[w]) if self.you(w)
+                       else tr("{who} receives {gain:+,}", who=self.who(w), gain=deltas[w]))
         if len(items) > 1:
             line += " = " + " + ".join(items)
         payers = [f"{self.who(s)} {d:+,}" for s, d in enumerate(deltas) if s != w and d]
@@ -418,40 +473,44 @@ class TerminalTable:
         reason = e.get("reason", "")
         if reason == "exhaustive":
             tenpai = e.get("tenpai", [])
-            names = ", ".join(self.who(s) for s in tenpai) or "nobody"
-            self.say(Text(f"Exhaustive draw: tenpai: {names}", style="bold"))
+            names = ", ".join(self.who(s) for s in tenpai) or tr("nobody")
+            self.say(Text(tr("Exhaustive draw: tenpai: {names}", names=names), style="bold"))
             for s in tenpai:
                 hand = e.get("tehais", [[]] * SEATS)[s]
                 if hand:
                     melds = self.melds_text(s)
-                    self.say(f"  {self.who(s)}: " + hand_text(hand) + (f"  melds: {melds}" if melds else ""))
-            self.say("  payments: " + self.deltas_text(e.get("deltas", [0] * SEATS)))
+                    self.say(f"  {self.who(s)}: " + hand_text(hand)
+                             + ("  " + tr("melds: {melds}", melds=melds) if melds else ""))
+            self.say("  " + tr("payments: {payments}", payments=self.deltas_text(e.get("deltas", [0] * SEATS))))
             return
         if reason == "kyuushu":
-            who = self.who(e["actor"]) if "actor" in e else "a player"
-            self.say(Text(f"Abortive draw: {who} declared nine terminals and honours (kyuushu kyuuhai)",
-                                style="bold"))
+            who = self.who(e["actor"]) if "actor" in e else tr("a player")
+            self.say(Text(tr("Abortive draw: {who} declared nine terminals and honours (kyuushu kyuuhai)", who=who),
+                          style="bold"))
             return
-        labels = {"sanfuu_renda": "everyone discarded the same wind on the first go-around",
-                  "suukaikan": "four kans by more than one player", "all_riichi": "every player declared riichi",
-                  "nagashi": "nagashi mangan"}
-        self.say(Text(f"Abortive draw: {labels.get(reason, reason)}", style="bold"))
+        labels = {"sanfuu_renda": sentence("everyone discarded the same wind on the first go-around"),
+                  "suukaikan": sentence("four kans by more than one player"),
+                  "all_riichi": sentence("every player declared riichi"),
+                  "nagashi": sentence("nagashi mangan")}
+        label = labels[reason].text() if reason in labels else term_name("draw", reason, current_lang())
+        self.say(Text(tr("Abortive draw: {why}", why=label), style="bold"))
         if e.get("nagashi"):
-            self.say("  nagashi mangan: " + ", ".join(self.who(s) for s in e["nagashi"]))
+            self.say("  " + tr("nagashi mangan: {names}", names=", ".join(self.who(s) for s in e["nagashi"])))
 
     def deltas_text(self, deltas: Sequence[int]) -> str:
         return ", ".join(f"{self.who(s)} {d:+,}" for s, d in enumerate(deltas))
 
     def scores_line(self, scores: Sequence[int]) -> None:
-        self.say("Scores: " + ", ".join(f"{self.who(s)} {scores[s]:,}" for s in range(SEATS)))
+        self.say(tr("Scores: {scores}", scores=", ".join(f"{self.who(s)} {scores[s]:,}" for s in range(SEATS))))
 
     def chips_line(self) -> None:
         now = list(self.game.chips)
         change = [now[s] - self.chips[s] for s in range(SEATS)]
         self.chips = now
         if any(change):
-            self.say("Chips this hand: " + ", ".join(f"{self.who(s)} {change[s]:+d}" for s in range(SEATS))
-                           + " (total: " + ", ".join(f"{now[s]:+d}" for s in range(SEATS)) + ")")
+            self.say(tr("Chips this hand: {changes} (total: {totals})",
+                        changes=", ".join(f"{self.who(s)} {change[s]:+d}" for s in range(SEATS)),
+                        totals=", ".join(f"{now[s]:+d}" for s in range(SEATS))))
 
     # ------------------------------------------------------------------------------ board
     def board(self) -> None:
@@ -459,23 +518,24 @@ class TerminalTable:
         r = g.rules
         obs = g.observation(self.human)
         dora = ", ".join(dora_text(x) for x in obs["dora_indicators"])
-        self.say(Text(
-            f"{WIND_NAMES.get(obs['round_wind'], obs['round_wind'])} {obs['kyoku']} · {obs['honba']} honba · "
-            f"riichi sticks {obs['kyotaku']} · wall {obs['wall_remaining']} · dora indicator(s) {dora}",
-            style="bold blue"))
+        lang = current_lang()
+        self.say(Text(tr("{round} · {honba} honba · riichi sticks {sticks} · wall {wall} · dora indicator(s) {dora}",
+                         round=round_name(obs["round_wind"], obs["kyoku"], lang), honba=obs["honba"],
+                         sticks=obs["kyotaku"], wall=obs["wall_remaining"], dora=dora), style="bold blue"))
         kita = r.north_mode in NUKI_MODES
         flowers = r.flowers > 0
-        cols = ["seat", "score", *(["chips"] if r.chips else []), *(["kita"] if kita else []),
-                *(["flowers"] if flowers else []), "melds", "river"]
+        cols = [(tr("seat"), False), (tr("score"), False), *([(tr("chips"), False)] if r.chips else []),
+                *([(term_name("call", "kita", lang), False)] if kita else []),
+                *([(term_name("suit", "f", lang), False)] if flowers else []), (tr("melds"), True), (tr("river"), True)]
         tbl = Table(show_header=True, box=None, pad_edge=False)
-        for col in cols:
-            tbl.add_column(col, no_wrap=col not in ("river", "melds"))
+        for col, wraps in cols:
+            tbl.add_column(col, no_wrap=not wraps)
         for s in range(SEATS):
             pub = obs["seats"][s]
-            label = Text(self.who(s) + (" *dealer" if s == obs["dealer"] else ""),
+            label = Text(self.who(s) + (" *" + term_name("table", "dealer", lang) if s == obs["dealer"] else ""),
                          style="bold" if s == self.human else "")
             if pub["riichi"]:
-                label.append(" RIICHI", style="bold yellow")
+                label.append(" " + term_name("call", "reach", lang).upper(), style="bold yellow")
             river = Text()
             for d in pub["discards"]:
                 name = mjai_text(d["pai"])
@@ -501,20 +561,21 @@ class TerminalTable:
         for s in range(SEATS):  # P82 open riichi: the hand is shown to everyone
             shown = obs["seats"][s].get("open_hand")
             if shown and s != self.human:
-                self.say(f"  {self.who(s)} open riichi hand: {hand_text(shown)}", style="yellow")
+                self.say("  " + tr("{who} open riichi hand: {tiles}", who=self.who(s), tiles=hand_text(shown)),
+                         style="yellow")
         if not self.legend_shown:
-            self.say(RIVER_LEGEND, style="dim")
+            self.say(river_legend(), style="dim")
             self.legend_shown = True
         hand = [Tile.from_mjai(x) for x in obs["hand"]]
         drawn = Tile.from_mjai(obs["drawn"]) if obs["drawn"] else None
         if drawn is not None:
             hand.remove(drawn)
-        line = Text("Your hand: ")
+        line = Text(tr("Your hand: "))
         for t in sorted(hand, key=lambda t: (t.kind, t.red)):
             line.append_text(styled(t))
             line.append(" ")
         if drawn is not None:
-            line.append("  drawn: ")
+            line.append("  " + tr("drawn: "))
             line.append_text(styled(drawn))
         self.say(line)
         tenpai = self.tenpai_text(obs)
@@ -547,20 +608,22 @@ class TerminalTable:
                 furiten = self.furiten(None)
             if not w:
                 return ""
-            return f"Tenpai: waiting on {self.waits_text(w, obs)}" + (" — FURITEN (no ron)" if furiten else "")
+            return tr("Tenpai: waiting on {waits}", waits=self.waits_text(w, obs)) + (
+                tr(" — FURITEN (no ron)") if furiten else "")
         if obs.get("riichi") and obs.get("drawn"):  # the hand is fixed: its waits, not every discard's
             drawn = Tile.from_mjai(obs["drawn"])
             w = self.waits_after(hand, drawn)
             # furiten after the drawn tile goes out; a drawn winning tile is a tsumo on offer, not furiten
             furiten = drawn.kind not in w and self.furiten(drawn)
-            return (f"Riichi: waiting on {self.waits_text(w, obs)}"
-                    + (" — FURITEN (no ron)" if furiten else "")) if w else ""
+            return (tr("Riichi: waiting on {waits}", waits=self.waits_text(w, obs))
+                    + (tr(" — FURITEN (no ron)") if furiten else "")) if w else ""
         out = []
         for t in sorted({t.kind: t for t in hand}.values()):
             w = self.waits_after(hand, t)
             if w:
-                out.append(f"{tile_text(t)} → {self.waits_text(w, obs)}" + (" (furiten)" if self.furiten(t) else ""))
-        return ("Tenpai discards: " + "; ".join(out)) if out else ""
+                out.append(f"{tile_text(t)} → {self.waits_text(w, obs)}"
+                           + (tr(" (furiten)") if self.furiten(t) else ""))
+        return tr("Tenpai discards: {discards}", discards="; ".join(out)) if out else ""
 
     @staticmethod
     def unseen(obs: dict[str, Any]) -> list[int]:
@@ -584,7 +647,7 @@ class TerminalTable:
     def waits_text(self, waits: Sequence[int], obs: dict[str, Any]) -> str:
         """``3p (2 left), 6p (3 left)``: each wait with the copies this seat cannot see."""
         left = self.unseen(obs)
-        return ", ".join(f"{tile_text(Tile(k))} ({max(left[k], 0)} left)" for k in waits)
+        return ", ".join(tr("{tile} ({n} left)", tile=tile_text(Tile(k)), n=max(left[k], 0)) for k in waits)
 
     # ------------------------------------------------------------------------------ input
     @staticmethod
@@ -609,20 +672,23 @@ class TerminalTable:
             last = next(e for e in reversed(self.game.events) if e["type"] in ("dahai", "kakan", "kita", "ankan"))
             tile = mjai_text(last.get("pai", last.get("consumed", ["?"])[0]))
             kinds = sorted({a.type for a in choices if a.type != "none"})
-            words = "/".join("ron" if k == "hora" else k for k in kinds)
-            self.say(Text(f"{self.who(last.get('actor', 0))} played {tile}: {words}?", style="bold"))
+            calls = "/".join(term_name("call", "ron" if k == "hora" else "kan" if k == "daiminkan" else k,
+                                       current_lang()) for k in kinds)
+            self.say(Text(tr("{who} played {tile}: {calls}?", who=self.who(last.get("actor", 0)), tile=tile,
+                             calls=calls), style="bold"))
         discards = [(i, a) for i, a in enumerate(choices, 1) if a.type == "dahai"]
         if discards:
-            self.say("  discard: " + "  ".join(f"{i}:{tile_text(a.tile)}" + ("*" if a.tsumogiri else "")
-                                                     for i, a in discards if a.tile is not None)
-                           + ("   (* = drawn tile)" if any(a.tsumogiri for _, a in discards) else ""))
+            tiles = "  ".join(f"{i}:{tile_text(a.tile)}" + ("*" if a.tsumogiri else "")
+                              for i, a in discards if a.tile is not None)
+            self.say("  " + tr("discard: {tiles}", tiles=tiles)
+                     + (tr("   (* = drawn tile)") if any(a.tsumogiri for _, a in discards) else ""))
         for i, a in enumerate(choices, 1):
             if a.type != "dahai":
                 self.say(f"  {i}: {describe(a, self.game)}", style="bold green" if a.type == "hora" else "")
         default = self.default(choices)
-        hint = f" [Enter = {describe(default, self.game)}]" if default else ""
+        hint = " " + tr("[Enter = {action}]", action=describe(default, self.game)) if default else ""
         while True:
-            self.say(f"Your choice{hint}: ", end="")
+            self.say(tr("Your choice{hint}: ", hint=hint), end="")
             text = self.read()
             picked = self.interpret(text, choices, default)
             if isinstance(picked, Action):
@@ -645,21 +711,27 @@ class TerminalTable:
         """The action ``text`` names, or what was wrong with it ("" when nothing needs saying)."""
         s = text.strip().lower()
         if not s:
-            return default if default is not None else "Enter has no default here: " + self.options(choices)
+            return default if default is not None else tr("Enter has no default here: {options}",
+                                                          options=self.options(choices))
+        said = lookup("call", s.split()[0])  # ロン, ツモ, ポン, カン, リーチ 5p, スキップ ... (the vocabulary)
+        if said is not None and said.key != s.split()[0]:
+            s = " ".join([{"reach": "riichi", "none": "pass", "ryukyoku": "kyuushu"}.get(said.key, said.key),
+                          *s.split()[1:]])
         if s in ("?", "h", "help"):
-            self.say(HELP)
-            self.say(RIVER_LEGEND)
+            self.say(help_text())
+            self.say(river_legend())
             return ""
         if s in ("q", "quit", "exit"):
             raise QuitGame
         if s == "auto":
             self.auto_win = not self.auto_win
-            self.say(f"auto-win is {'on: wins are taken' if self.auto_win else 'off: you are asked'}")
+            self.say(tr("auto-win is on: wins are taken") if self.auto_win else tr("auto-win is off: you are asked"))
             win = next((a for a in choices if a.type == "hora"), None)
             return win if self.auto_win and win is not None else ""  # the win on offer now, too
         if s.isascii() and s.isdigit():
             if len(s) > 6 or not 1 <= int(s) <= len(choices):
-                return f"There is no choice {s[:12]}{'…' if len(s) > 12 else ''}: pick 1 to {len(choices)}."
+                return tr("There is no choice {choice}: pick 1 to {n}.", choice=s[:12] + ("…" if len(s) > 12 else ""),
+                          n=len(choices))
             return choices[int(s) - 1]
         words = s.split()
         head = words[0]
@@ -667,29 +739,33 @@ class TerminalTable:
         if s in PASS_WORDS:
             if "none" in by_type:
                 return by_type["none"]
-            return "There is nothing to pass on: it is your turn to discard. " + self.options(choices)
+            return tr("There is nothing to pass on: it is your turn to discard. {options}",
+                      options=self.options(choices))
         if head in ("tsumo", "ron", "hora", "win"):
-            return by_type.get("hora") or "No win is on offer now."
+            return by_type.get("hora") or tr("No win is on offer now.")
         if head == "kita":
-            return by_type.get("kita") or "Kita is not possible now (no North to set aside, or not under these rules)."
+            return by_type.get("kita") or tr("Kita is not possible now (no North to set aside, or not under these "
+                                             "rules).")
         if s == "pon":
-            return by_type.get("pon") or "No pon is on offer now."
-        if s == "kan":
+            return by_type.get("pon") or tr("No pon is on offer now.")
+        if s in ("kan", "daiminkan", "ankan", "kakan"):
             kan = next((a for a in choices if a.type in ("daiminkan", "ankan", "kakan")), None)
-            return kan or "No kan is possible now."
+            return kan or tr("No kan is possible now.")
         if head in ("riichi", "reach"):
             return self.riichi(words[1:], choices)
+        if s == "kyuushu" and "ryukyoku" in by_type:
+            return by_type["ryukyoku"]
         if len(words) == 1:
             try:
                 tile = read_user_tile(s)
             except TileError as e:
-                return f"{e}. {SHORT_HELP}"
+                return f"{describe_error(e)}. {short_help()}"
             return self.discard(tile, choices)
-        return f"Not understood: {text.strip()[:40]!r}. {SHORT_HELP}"
+        return tr("Not understood: {text!r}. {help}", text=text.strip()[:40], help=short_help())
 
     def options(self, choices: Sequence[Action]) -> str:
-        kinds = sorted({"discard a tile" if a.type == "dahai" else describe(a, self.game) for a in choices})
-        return "You may: " + "; ".join(kinds) + "."
+        kinds = sorted({tr("discard a tile") if a.type == "dahai" else describe(a, self.game) for a in choices})
+        return tr("You may: {options}.", options="; ".join(kinds))
 
     def hand_tiles(self) -> list[Tile]:
         return [Tile.from_mjai(x) for x in self.game.observation(self.human)["hand"]]
@@ -697,48 +773,50 @@ class TerminalTable:
     def discard(self, tile: Tile, choices: Sequence[Action]) -> Action | str:
         if not any(a.type == "dahai" for a in choices):
             if tile.kind == 30:
-                return "N is the North tile; to pass type 'pass' or 'p'. " + self.options(choices)
-            return f"You cannot discard now. {self.options(choices)}"
+                return tr("N is the North tile; to pass type 'pass' or 'p'. {options}", options=self.options(choices))
+            return tr("You cannot discard now. {options}", options=self.options(choices))
         picked = self.pick_discard(choices, tile, "dahai")
         if picked is not None:
             return picked
         hand = self.hand_tiles()
         if not any(t.kind == tile.kind for t in hand):
-            return f"You have no {tile_text(tile)} in your hand."
+            return tr("You have no {tile} in your hand.", tile=tile_text(tile))
         if self.game.seats[self.human].riichi:
-            return "After riichi only the drawn tile may be discarded (P79): press Enter."
-        return f"{tile_text(tile)} may not be discarded now (kuikae: not the tile just called, P72)."
+            return tr("After riichi only the drawn tile may be discarded (P79): press Enter.")
+        return tr("{tile} may not be discarded now (kuikae: not the tile just called, P72).", tile=tile_text(tile))
 
     def riichi(self, rest: Sequence[str], choices: Sequence[Action]) -> Action | str:
         reach = [a for a in choices if a.type == "reach" and a.tile is not None]
         if not reach:
-            return "Riichi is not possible now: " + self.why_no_riichi()
+            return tr("Riichi is not possible now: {why}", why=self.why_no_riichi())
         possible = ", ".join(dict.fromkeys(tile_text(a.tile) for a in reach if a.tile is not None))
         if len(rest) != 1:
-            return f"Say which tile to discard with the riichi, e.g. 'riichi {possible.split(', ')[0]}' " \
-                   f"(possible: {possible})."
+            return tr("Say which tile to discard with the riichi, e.g. 'riichi {tile}' (possible: {possible}).",
+                      tile=possible.split(", ")[0], possible=possible)
         try:
             tile = read_user_tile(rest[0])
         except TileError as e:
-            return f"{e}."
+            return f"{describe_error(e)}."
         picked = self.pick_discard(choices, tile, "reach")
         if picked is not None:
             return picked
-        return (f"Riichi discarding {tile_text(tile)} is not possible: "
-                + ("it is not in your hand" if not any(t.kind == tile.kind for t in self.hand_tiles())
-                   else "the hand would not be tenpai") + f". Riichi is possible discarding: {possible}.")
+        if not any(t.kind == tile.kind for t in self.hand_tiles()):
+            return tr("Riichi discarding {tile} is not possible: it is not in your hand. Riichi is possible "
+                      "discarding: {possible}.", tile=tile_text(tile), possible=possible)
+        return tr("Riichi discarding {tile} is not possible: the hand would not be tenpai. Riichi is possible "
+                  "discarding: {possible}.", tile=tile_text(tile), possible=possible)
 
     def why_no_riichi(self) -> str:
         st = self.game.seats[self.human]
         if st.riichi:
-            return "you have already declared riichi."
+            return tr("you have already declared riichi.")
         if any(m.meld.is_open for m in st.melds):
-            return "your hand is open (riichi needs a closed hand)."
+            return tr("your hand is open (riichi needs a closed hand).")
         hand = self.hand_tiles()
         if not any(self.waits_after(hand, t) for t in hand):
-            return "your hand is not tenpai whatever you discard."
-        return (f"the rules do not allow it here (riichi needs {self.game.rules.riichi_deposit:,} points and "
-                "enough tiles left in the wall).")
+            return tr("your hand is not tenpai whatever you discard.")
+        return tr("the rules do not allow it here (riichi needs {points:,} points and enough tiles left in the wall).",
+                  points=self.game.rules.riichi_deposit)
 
     @staticmethod
     def pick_discard(choices: Sequence[Action], tile: Tile, kind: str) -> Action | None:
@@ -756,18 +834,20 @@ class TerminalTable:
         g = self.game
         res = g.result
         assert res is not None
-        tbl = Table(title="Final result", title_justify="left", title_style="bold")
-        for col in ("place", "player", "score", "points", *(["chips"] if g.rules.chips else [])):
-            tbl.add_column(col, justify="left" if col == "player" else "right")
+        tbl = Table(title=tr("Final result"), title_justify="left", title_style="bold")
+        cols = [(tr("place"), "right"), (tr("player"), "left"), (tr("score"), "right"), (tr("points"), "right"),
+                *([(tr("chips"), "right")] if g.rules.chips else [])]
+        for col, justify in cols:
+            tbl.add_column(col, justify=justify)  # type: ignore[arg-type]
         for s in sorted(range(SEATS), key=lambda s: res.ranks[s]):
-            row: list[Any] = [str(res.ranks[s]), Text("You" if s == self.human else g.names[s]), f"{res.scores[s]:,}",
-                   f"{res.points[s]:+.1f}"]
+            row: list[Any] = [str(res.ranks[s]), Text(tr("You") if s == self.human else g.names[s]),
+                              f"{res.scores[s]:,}", f"{res.points[s]:+.1f}"]
             if g.rules.chips:
                 row.append(f"{res.chips[s]:+d}")
             tbl.add_row(*row)
         self.say(tbl)
-        self.say(f"{len(g.hand_results)} hands played. You placed {res.ranks[self.human]}. "
-                       f"Seed {g.seed}.")
+        self.say(tr("{n} hands played. You placed {place}. Seed {seed}.", n=len(g.hand_results),
+                    place=res.ranks[self.human], seed=g.seed))
 
 
 class _Obs(dict[str, Any]):
@@ -801,13 +881,13 @@ def record_format(path: Path, fmt: str | None) -> str:
     """The format of ``--save-record PATH``: ``--record-format``, else from the suffix."""
     if fmt is not None:
         if fmt not in ("tenhou6", "mjai"):
-            raise SanmaError(f"--record-format {fmt!r}: choose tenhou6 or mjai")
+            raise SanmaError(sentence("--record-format {format!r}: choose tenhou6 or mjai", format=fmt))
         return fmt
     try:
         return RECORD_FORMATS[path.suffix.lower()]
     except KeyError:
-        raise SanmaError(f"--save-record {path}: name the file .json (tenhou.net/6) or .jsonl (mjai), "
-                         "or give --record-format") from None
+        raise SanmaError(sentence("--save-record {path}: name the file .json (tenhou.net/6) or .jsonl (mjai), or "
+                                  "give --record-format", path=str(path))) from None
 
 
 def write_record(game: Game, path: Path, fmt: str) -> None:
@@ -817,7 +897,8 @@ def write_record(game: Game, path: Path, fmt: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:
-        raise SanmaError(f"--save-record {path}: cannot write it ({e.strerror or e})") from None
+        raise SanmaError(sentence("--save-record {path}: cannot write it ({reason})", path=str(path),
+                                  reason=e.strerror or str(e))) from None
 
 
 def play(
@@ -852,23 +933,24 @@ def play(
             game = play_game(r, game_seed, seat, opponent, console, auto_win=auto_win)
         except InputEnded:
             console.print()
-            console.print(f"Input ended: the game stops here (replay it with --seed {game_seed}).", style="yellow")
+            console.print(tr("Input ended: the game stops here (replay it with --seed {seed}).", seed=game_seed),
+                          style="yellow")
             raise typer.Exit(1) from None
         except (QuitGame, KeyboardInterrupt):
             console.print()
-            console.print(f"You left the game (replay it with --seed {game_seed}).", style="yellow")
+            console.print(tr("You left the game (replay it with --seed {seed}).", seed=game_seed), style="yellow")
             raise typer.Exit(0) from None
         if save_record is not None and fmt is not None:
             write_record(game, save_record, fmt)
-            console.print(Text(f"Record written to {save_record} ({fmt}; sanma replay {save_record} --check)."),
-                          soft_wrap=True)
+            console.print(Text(tr("Record written to {path} ({format}; sanma replay {path} --check).",
+                                  path=str(save_record), format=fmt)), soft_wrap=True)
         if save:
             from ..store import open_db
 
             with open_db(db) as store:
                 gid = store.save_game(game.events, rules=r, seed=game_seed)
-            console.print(Text(f"Game stored as #{gid} in {store.path} (see it with: sanma stats --db {store.path})."),
-                          soft_wrap=True)
+            console.print(Text(tr("Game stored as #{id} in {path} (see it with: sanma stats --db {path}).",
+                                  id=gid, path=str(store.path))), soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -13,6 +13,8 @@ import typer
 from ..errors import RecordError
 from ..fileio import read_regular
 from ..formats.record import MAX_BYTES
+from ..i18n import tr
+from ..i18n.messages import sentence
 from ..replay import ReplayReport, replay_record
 from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
@@ -33,12 +35,13 @@ def record_files(paths: list[Path]) -> list[Path]:
             found = sorted(f for f in p.iterdir() if f.suffix.lower() in RECORD_SUFFIXES and f.is_file()
                            and not f.name.startswith("."))
             if not found:
-                raise RecordError(f"{p}: a folder with no record files ({', '.join(RECORD_SUFFIXES)})")
+                raise RecordError(sentence("{p}: a folder with no record files ({items})",
+                                           p=p, items=', '.join(RECORD_SUFFIXES)))
             out += found
         elif p.is_file():
             out.append(p)
         else:
-            raise RecordError(f"{p}: no such file or folder")
+            raise RecordError(sentence("{p}: no such file or folder", p=p))
     return out
 
 
@@ -50,7 +53,7 @@ def read_records(files: list[Path]) -> list[GameRecord]:
     for f in files:
         rec = read_record(f)
         if rec.errors and not rec.kyoku:
-            raise RecordError(f"{f}: not a readable record: {rec.errors[0]}")
+            raise RecordError(sentence("{f}: not a readable record: {errors}", f=f, errors=rec.errors[0]))
         records.append(rec)
     return records
 
@@ -79,7 +82,8 @@ def replay(
     with cli_errors():
         files = record_files(files or [])
         if not files and db is None:
-            raise RecordError("give record files to replay, or --db PATH to replay the stored records")
+            raise RecordError(sentence("give record files to replay, or --db PATH to replay the stored "
+                                       "records"))
         rule_set = load_rules(rules) if rules else None
         records = read_records(files)
         if db is None:
@@ -91,7 +95,7 @@ def replay(
                 if files:
                     report, refused = _replay_and_store(store, files, rule_set)
                     for source in refused:
-                        print(f"not stored: {source}: it does not replay clean", file=sys.stderr)
+                        print(tr("not stored: {source}: it does not replay clean", source=source), file=sys.stderr)
                 else:
                     report = ReplayReport()
                     for row in store.records():
@@ -124,15 +128,17 @@ def _replay_and_store(store: Store, files: list[Path], rules: Rules | None) -> t
 
 def _print(report: ReplayReport) -> None:
     for r in report.replays:
-        status = "ok" if r.ok else "MISMATCH"
-        typer.echo(f"{status:8} {r.source}: {r.matched}/{r.kyoku} kyoku match (rules {r.rules})")
+        status = tr("ok") if r.ok else tr("MISMATCH")
+        typer.echo(f"{status:8} " + tr("{source}: {matched}/{kyoku} kyoku match (rules {rules})", source=r.source,
+                                        matched=r.matched, kyoku=r.kyoku, rules=r.rules))
         for note in r.notes:
-            typer.echo(f"         note: {note}")
+            typer.echo("         " + tr("note: {note}", note=note))
         for m in r.mismatches:
             at = f" ({m.at})" if m.at else ""
-            typer.echo(f"         {m.kyoku}: {m.what}{at}: record {m.expected!r}, engine {m.got!r}")
-    typer.echo(f"{report.games} game(s), {report.kyoku} kyoku, {report.matched} matched, "
-               f"{len(report.mismatches)} mismatch(es)")
+            typer.echo("         " + tr("{kyoku}: {what}{at}: record {expected!r}, engine {got!r}", kyoku=m.kyoku,
+                                        what=m.what, at=at, expected=m.expected, got=m.got))
+    typer.echo(tr("{games} game(s), {kyoku} kyoku, {matched} matched, {mismatches} mismatch(es)", games=report.games,
+                  kyoku=report.kyoku, matched=report.matched, mismatches=len(report.mismatches)))
 
 
 def register(app: typer.Typer) -> None:

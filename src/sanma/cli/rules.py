@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,10 +10,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..i18n import tr, tr_n
 from ..rules.departures import readings_of
-from ..rules.docs import field_groups, readings_anchor, render, value_text
+from ..rules.docs import readings_anchor, render, value_text
 from ..rules.loader import PRESETS, diff, load, load_file, load_preset, read_toml_file, to_dict
-from ..rules.schema import RULE_FIELDS, Rules
+from ..rules.schema import Rules
 from .common import cli_errors
 
 rules_app = typer.Typer(
@@ -34,10 +34,13 @@ def register(app: typer.Typer) -> None:
 @rules_app.command("list")
 def list_presets() -> None:
     """List the built-in presets with their descriptions."""
+    from ..i18n import current_lang
+    from ..i18n.rulesheet import said
+
     with cli_errors():
         width = max(len(p) for p in PRESETS)
         for name in PRESETS:
-            typer.echo(f"{name:<{width}}  {load_preset(name).description}")
+            typer.echo(f"{name:<{width}}  {said(load_preset(name).description, current_lang())}")
 
 
 @rules_app.command("show")
@@ -55,57 +58,72 @@ def show(
 
 
 def _print_table(rules: Rules) -> None:
+    """The rule sheet (sanma.i18n.rulesheet) in the command's language: each field's name, value and
+    meaning, the yaku, and the places a preset reads its seed, quoting the seed in its own words."""
     from rich.text import Text
 
+    from ..i18n import current_lang
+    from ..i18n.messages import in_words
+    from ..i18n.rulesheet import reading_kind, rule_sheet
+
+    lang = current_lang()
+    words = in_words(lang)
+    sheet = rule_sheet(rules, lang)
     console = Console(highlight=False, markup=False)  # names and texts are never markup (issue 14 item 11)
-    console.print(Text.assemble((rules.name, "bold"), f" — {rules.description}"))
-    for title, names in field_groups():
-        table = Table(title=title, title_justify="left", show_header=True, header_style="bold")
-        table.add_column("field", no_wrap=True)
-        table.add_column("value", max_width=24, overflow="fold")
-        table.add_column("meaning", ratio=4)
-        table.add_column("rows", ratio=1)
-        rows = 0
-        for n in names:
-            value = getattr(rules, n)
-            if isinstance(value, Mapping):
-                continue
-            meta = RULE_FIELDS[n].metadata
-            table.add_row(n, value_text(value), meta["doc"], meta["rows"])
-            rows += 1
-        if rows:
-            console.print(table)
-    yaku = Table(title="Yaku (han closed / open)", title_justify="left", header_style="bold")
-    yaku.add_column("yaku", no_wrap=True)
-    yaku.add_column("closed", justify="right")
-    yaku.add_column("open", justify="right")
-    for y, (c, o) in rules.yaku.items():
-        if c or o:
-            yaku.add_row(y, str(c), str(o) if o else "–")
+    console.print(Text.assemble((rules.name, "bold"), f" — {sheet.description}"))
+    for group in sheet.groups:
+        table = Table(title=group.title, title_justify="left", show_header=True, header_style="bold")
+        table.add_column(tr("field"), no_wrap=not words, overflow="fold")
+        table.add_column(tr("value"), max_width=24, overflow="fold")
+        table.add_column(tr("meaning"), ratio=4, overflow="fold")  # Japanese has no spaces to wrap at
+        table.add_column(tr("rows"), ratio=1, overflow="fold")
+        for row in group.rows:
+            if not words:  # a rule file's own words: the key and its TOML value
+                table.add_row(row.name, row.toml, row.meaning, row.rows)
+            else:
+                table.add_row(f"{row.label}\n{row.name}", row.value, row.meaning, row.rows)
+        console.print(table)
+    yaku = Table(title=tr("Yaku (han closed / open)"), title_justify="left", header_style="bold")
+    yaku.add_column(tr("yaku"), no_wrap=True)
+    yaku.add_column(tr("closed"), justify="right")
+    yaku.add_column(tr("open"), justify="right")
+    for key, label, c, o in sheet.yaku:
+        yaku.add_row(label if words else key, str(c), str(o) if o else "–")
     console.print(yaku)
-    yakuman = Table(title="Yakuman (multiplier)", title_justify="left", header_style="bold")
-    yakuman.add_column("yakuman", no_wrap=True)
+    yakuman = Table(title=tr("Yakuman (multiplier)"), title_justify="left", header_style="bold")
+    yakuman.add_column(tr("yakuman"), no_wrap=True)
     yakuman.add_column("x", justify="right")
-    for y, m in rules.yakuman.items():
-        if m:
-            yakuman.add_row(y, str(m))
+    for key, label, m in sheet.yakuman:
+        yakuman.add_row(label if words else key, str(m))
     console.print(yakuman)
-    off = [y for y, (c, o) in rules.yaku.items() if not (c or o)]
-    off += [y for y, m in rules.yakuman.items() if not m]
-    if off:
-        console.print("Not a yaku under these rules: " + ", ".join(sorted(set(off))))
+    if sheet.off:
+        off = sorted({y for y, (c, o) in rules.yaku.items() if not (c or o)}
+                     | {y for y, m in rules.yakuman.items() if not m}) if not words else list(sheet.off)
+        console.print(tr("Not a yaku under these rules: {names}", names=", ".join(off)))
+    if sheet.readings:
+        readings = Table(title=tr("Seed readings"), title_justify="left", header_style="bold")
+        readings.add_column(tr("seed"), no_wrap=True)
+        readings.add_column(tr("the seed's words"), ratio=2, overflow="fold")
+        readings.add_column(tr("the reading chosen"), ratio=3, overflow="fold")
+        readings.add_column(tr("other reading, one field away"), ratio=2, overflow="fold")
+        for r in sheet.readings:
+            readings.add_row(f"{r.seed} L{r.line}\n{reading_kind(r.kind, lang)}", f"「{r.quote}」", r.reading, r.switch)
+        console.print(readings)
     console.print(readings_note(rules.name))
 
 
 def readings_note(name: str) -> str:
     """Where docs/RULES.md lists the places a preset reads its seed other than literally (issue 13)."""
     if name not in PRESETS:
-        return ("Seed readings: each preset's departures from its seed and the fields that switch them "
-                "are listed in docs/RULES.md#seed-readings.")
+        return tr("Seed readings: each preset's departures from its seed and the fields that switch them "
+                  "are listed in docs/RULES.md#seed-readings.")
     listed = readings_of(name)
-    return (f"Seed readings: {len(listed)} place{'' if len(listed) == 1 else 's'} where {name} reads its "
-            f"source other than literally or the source leaves it open, each with the field that switches "
-            f"it, and the fields where the source is silent: docs/RULES.md#{readings_anchor(name)}")
+    return tr_n("Seed readings: {n} place where {name} reads its source other than literally or the source "
+                "leaves it open, each with the field that switches it, and the fields where the source is "
+                "silent: docs/RULES.md#{anchor}",
+                "Seed readings: {n} places where {name} reads its source other than literally or the source "
+                "leaves it open, each with the field that switches it, and the fields where the source is "
+                "silent: docs/RULES.md#{anchor}", len(listed), name=name, anchor=readings_anchor(name))
 
 
 @rules_app.command("check")
@@ -116,20 +134,23 @@ def check(file: Annotated[Path, typer.Argument(help="A TOML rule file.")]) -> No
         data = read_toml_file(file)
         extends = data.get("extends")
         base = load_preset(extends) if isinstance(extends, str) else Rules()
-        base_name = f"preset {extends}" if isinstance(extends, str) else "the schema defaults"
+        base_name = tr("preset {name}", name=extends) if isinstance(extends, str) else tr("the schema defaults")
         changes = diff(rules, base)
-        typer.echo(f"{file}: ok — rule set {rules.name!r}, based on {base_name}, "
-                   f"{len(changes)} change{'' if len(changes) == 1 else 's'}")
+        typer.echo(tr_n("{file}: ok — rule set {name!r}, based on {base}, {n} change",
+                        "{file}: ok — rule set {name!r}, based on {base}, {n} changes", len(changes),
+                        file=str(file), name=rules.name, base=base_name))
         for name, old, new in changes:
             typer.echo(f"  {name}: {_plain(old)} -> {_plain(new)}")
 
 
 def _plain(value: Any) -> str:
-    return "(none)" if value is None else value_text(value)
+    return tr("(none)") if value is None else value_text(value)
 
 
 @rules_app.command("docs")
 def docs() -> None:
     """Print docs/RULES.md (generated from the schema and the presets)."""
+    from ..i18n import current_lang
+
     with cli_errors():
-        typer.echo(render(), nl=False)
+        typer.echo(render(current_lang()), nl=False)

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..errors import HandError, ScoringError
+from ..i18n.messages import sentence
 from ..rules import Rules
 from ..scoring import Score, score_hand
 from ..tiles import parse_tiles, to_mpsz
@@ -24,7 +25,8 @@ def _meld(kind: str, text: str) -> str:
     if len(tiles) == 1:
         tiles = tiles * size
     if len(tiles) != size:
-        raise HandError(f"--{kind} {text!r}: give one tile or all {size}")
+        raise HandError(sentence("--{kind} {text!r}: give one tile or all {size}",
+                                 kind=kind, text=text, size=size))
     return f"{kind}:{to_mpsz(tiles)}"
 
 
@@ -109,10 +111,12 @@ def score_request(
     """``sanma score``'s options → ``score_hand`` (melds given as ``--pon 5z`` etc.); ``flags`` are ``FLAGS``."""
     unknown = sorted(set(flags) - set(FLAGS))
     if unknown:
-        raise HandError(f"unknown situation flag {unknown[0]!r}; the flags are: {', '.join(FLAGS)}")
+        raise HandError(sentence("unknown situation flag {unknown!r}; the flags are: {items}",
+                                 unknown=unknown[0], items=', '.join(FLAGS)))
     ura = tuple(ura)
     if ura and not (flags.get("riichi") or flags.get("double_riichi") or flags.get("open_riichi")):
-        raise ScoringError(f"--ura {' '.join(ura)} without --riichi: ura dora count only for a riichi winner")
+        raise ScoringError(sentence("--ura {items} without --riichi: ura dora count only for a riichi winner",
+                                    items=' '.join(ura)))
     melds = [_meld("pon", t) for t in pon]
     melds += [_meld("kan", t) for t in kan]
     melds += [_meld("ankan", t) for t in ankan]
@@ -132,42 +136,48 @@ def print_score(s: Score, rules_name: str, *, honba: int = 0, kyotaku: int = 0, 
                 winner: str | None = None) -> None:
     """Readable result in a player's words (the words ``sanma play`` uses): yaku table, fu
     breakdown, value and payments, the winner's honba (P43, P44) and riichi sticks (P48) apart."""
+    from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    from ..i18n import current_lang, fu_line, term_name
+    from ..i18n import current_lang, fu_line, term_name, tr, wind_short
 
     lang = current_lang()
-
     con = Console(highlight=False, markup=False)  # a rule set's name is never markup (issue 14 item 11)
-    t = Table(title=f"{'Tsumo' if s.tsumo else 'Ron'} — {rules_name} rules", show_header=True)
-    t.add_column("yaku")
-    t.add_column("han", justify="right")
+    how = term_name("result", "tsumo" if s.tsumo else "ron", lang)
+    title = tr("{how} — {rules} rules", how=how, rules=rules_name)
+    t = Table(title=title, show_header=True, min_width=cell_len(title) + 2)  # the title on one line
+    t.add_column(tr("yaku"))
+    t.add_column(tr("han"), justify="right")
     for y in s.yaku:
-        t.add_row(Text(term_name("yaku", y.name, lang)), f"yakuman ×{y.yakuman}" if y.yakuman else str(y.han))
+        t.add_row(Text(term_name("yaku", y.name, lang)), tr("yakuman ×{n}", n=y.yakuman) if y.yakuman else str(y.han))
     con.print(t)
     if s.yakuman and not s.kazoe:
-        value = f"{s.yakuman}× yakuman"
+        value = tr("{n}× yakuman", n=s.yakuman)
     else:
-        value = f"{s.han} han {s.fu} fu" + (f" ({term_name('limit', s.limit, lang)})" if s.limit else "")
+        limit = f" ({term_name('limit', s.limit, lang)})" if s.limit else ""
+        value = tr("{han} han {fu} fu", han=s.han, fu=s.fu) + limit
     line = Text(value, style="bold")
-    line.append(f" → {s.total:,} points" + (" (dealer)" if s.dealer else ""))
+    line.append(" " + tr("→ {points:,} points", points=s.total) + (" " + tr("(dealer)") if s.dealer else ""))
     con.print(line)
     if s.fu_breakdown and not s.yakuman:
         raw = sum(fu for _, fu in s.fu_breakdown)
-        con.print("fu: " + " + ".join(f"{fu_line(line, lang)} {fu}" for line, fu in s.fu_breakdown) + f" = {raw}"
-                  + (f", rounded up to {s.fu}" if raw != s.fu else ""))
+        parts = " + ".join(f"{fu_line(line, lang)} {fu}" for line, fu in s.fu_breakdown)
+        con.print(tr("fu: {parts} = {raw}", parts=parts, raw=raw)
+                  + (tr(", rounded up to {fu}", fu=s.fu) if raw != s.fu else ""))
     if winner is not None and (honba or kyotaku):
         gain = s.deltas.get(winner, 0)
         sticks = kyotaku * deposit
-        items = [f"hand {s.total:,}"]
+        items = [tr("hand {points:,}", points=s.total)]
         if honba:
-            items.append(f"{honba} honba {gain - s.total - sticks:,}")
+            items.append(tr("{n} honba {points:,}", n=honba, points=gain - s.total - sticks))
         if kyotaku:
-            items.append(f"{kyotaku} riichi stick(s) {sticks:,}")
-        con.print(f"{winner} receives {gain:+,} = " + " + ".join(items))
-    con.print("payments: " + ", ".join(f"{w} {d:+,}" for w, d in s.deltas.items()))
+            items.append(tr("{n} riichi stick(s) {points:,}", n=kyotaku, points=sticks))
+        con.print(tr("{winner} receives {gain:+,} = {items}", winner=wind_short(winner, lang), gain=gain,
+                     items=" + ".join(items)))
+    payments = ", ".join(f"{wind_short(w, lang)} {d:+,}" for w, d in s.deltas.items())
+    con.print(tr("payments: {payments}", payments=payments))
 
 
 def shanten_cmd(
@@ -185,7 +195,9 @@ def shanten_cmd(
     if as_json:
         typer.echo(json.dumps({"hand": hand, "shanten": n}))
     else:
-        label = {-1: "complete", 0: "tenpai"}.get(n, f"{n}-shanten")
+        from ..i18n import tr
+
+        label = tr("complete") if n == -1 else tr("tenpai") if n == 0 else tr("{n}-shanten", n=n)
         typer.echo(f"{n} ({label})")
 
 

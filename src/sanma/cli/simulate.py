@@ -17,6 +17,7 @@ import typer
 
 from ..bots import BOTS
 from ..errors import SanmaError
+from ..i18n.messages import sentence
 from ..sim import Summary, check_bots, simulate
 from ..sim.arena import SimulationError
 from ..sim.local import BACKENDS
@@ -32,9 +33,10 @@ def _count(option: str, text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise SimulationError(f"{option} must be a whole number, got {text!r}") from None
+        raise SimulationError(sentence("{option} must be a whole number, got {text!r}",
+                                       option=option, text=text)) from None
     if value < 1:
-        raise SimulationError(f"{option} must be at least 1, got {value}")
+        raise SimulationError(sentence("{option} must be at least 1, got {value}", option=option, value=value))
     return value
 
 
@@ -44,7 +46,8 @@ def _seconds(option: str, text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise SimulationError(f"{option} must be a number of seconds, got {text!r}") from None
+        raise SimulationError(sentence("{option} must be a number of seconds, got {text!r}",
+                                       option=option, text=text)) from None
     try:
         return check_seconds(option, value)  # more than 0, at most an hour: never inf or nan
     except SanmaError as e:
@@ -55,7 +58,7 @@ def _seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise SimulationError(f"--seed must be an integer, got {text!r}") from None
+        raise SimulationError(sentence("--seed must be an integer, got {text!r}", text=text)) from None
 
 
 def _table(s: Summary) -> Table:
@@ -228,9 +231,10 @@ def _simulate(games: str, rules: str, seed: str, bots: str, jobs: str | None, ba
     n = _count("--games", games)
     s = _seed(seed)
     if backend not in BACKENDS:
-        raise SimulationError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise SimulationError(sentence("--backend must be one of {items}, got {backend!r}",
+                                       items=', '.join(BACKENDS), backend=backend))
     if address is not None and backend != "ray":
-        raise SimulationError("--address needs --backend ray")
+        raise SimulationError(sentence("--address needs --backend ray"))
     if backend == "ray":
         _need_ray()
     j = _count("--jobs", jobs) if jobs is not None else os.cpu_count() or 1 if backend == "ray" else 1
@@ -239,7 +243,8 @@ def _simulate(games: str, rules: str, seed: str, bots: str, jobs: str | None, ba
     names = check_bots(bots.split(","))
     rule_sets = [load_rules(r) for r in (compare if compare else (rules,))]
     if compare and rule_sets[0].name == rule_sets[1].name and compare[0] != compare[1]:
-        raise SimulationError(f"--compare: both rule sets are named {rule_sets[0].name!r}; rename one file")
+        raise SimulationError(sentence("--compare: both rule sets are named {name!r}; rename one file",
+                                       name=rule_sets[0].name))
     summaries: list[Summary] = []
     for r in rule_sets:
         summaries.append(_run(r, n, s, names, j, backend, address, (timeout, budget), as_json))
@@ -283,8 +288,9 @@ def _need_ray() -> None:
     import importlib.util
 
     if importlib.util.find_spec("ray") is None:
-        raise SimulationError("--backend ray needs Ray, an optional extra that is not installed: "
-                              "pip install 'sanma[ray]' (make install has it); --backend local needs nothing more")
+        raise SimulationError(sentence("--backend ray needs Ray, an optional extra that is not installed: "
+                                       "pip install 'sanma[ray]' (make install has it); --backend local "
+                                       "needs nothing more"))
 
 
 def register(app: typer.Typer) -> None:

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..i18n import tr
+from ..i18n.messages import Message, sentence, sentence_n
 from .common import DB_WHERE, cli_errors, replay_problem
 
 if TYPE_CHECKING:
@@ -51,8 +53,9 @@ def stats(
 
             where = db if db is not None else default_db_path()
             if not is_url(where) and str(where) != ":memory:" and not Path(where).exists():
-                raise StoreError(f"no database at {where}: give record files to import, or the database "
-                                 "'sanma play --db PATH' or 'sanma replay FILE... --db PATH' stored games in")
+                raise StoreError(sentence("no database at {where}: give record files to import, or the "
+                                          "database 'sanma play --db PATH' or 'sanma replay FILE... --db "
+                                          "PATH' stored games in", where=where))
         store = open_db(db)
         try:
             game_ids = None
@@ -63,14 +66,15 @@ def stats(
             if not rows:
                 known = [r.name for r in player_stats(store, game_ids=game_ids)]
                 if player is not None and known:
-                    raise StatsError(f"no games of player {player!r} in {_scope(files)}; players: "
-                                     f"{', '.join(known[:30])}{' ...' if len(known) > 30 else ''}")
-                raise StatsError(f"no games in {_scope(files)}")
+                    raise StatsError(sentence("no games of player {player!r} in {scope}; players: {players}",
+                                              player=player, scope=_scope(files),
+                                              players=", ".join(known[:30]) + (" ..." if len(known) > 30 else "")))
+                raise StatsError(sentence("no games in {scope}", scope=_scope(files)))
             if chart is not None:
                 from ..stats import write_chart
 
                 history = placement_history(store, game_ids=game_ids, player=player)
-                write_chart(history, chart, title=f"Placements: {player}" if player else "")
+                write_chart(history, chart, title=tr("Placements: {player}", player=player) if player else "")
                 note = cjk_font_note(list(history))
                 if note:
                     print(note, file=sys.stderr)
@@ -101,19 +105,20 @@ def cjk_font_note(names: Sequence[str]) -> str:
             "Windows have one), then delete matplotlib's font cache (~/.cache/matplotlib) and run again.")
 
 
-def _scope(files: list[Path] | None) -> str:
-    return f"{len(files)} file{'s' if len(files) != 1 else ''}" if files else "the database"
+def _scope(files: list[Path] | None) -> Message:
+    return sentence_n("{n} file", "{n} files", len(files)) if files else sentence("the database")
 
 
 def _print(rows: list[PlayerStats], db: str, chart: Path | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"Player statistics ({db})", title_justify="left")
-    for col in ("player", "games", "avg place", "1st/2nd/3rd", "hands", "win", "deal-in", "riichi", "call",
-                "draw", "avg win", "avg deal-in", "kita/game"):
-        t.add_column(col, justify="left" if col == "player" else "right", no_wrap=col != "player",
-                     min_width=12 if col == "player" else None, overflow="fold" if col == "player" else "ellipsis")
+    t = Table(title=tr("Player statistics ({db})", db=db), title_justify="left")
+    cols = (tr("player"), tr("games"), tr("avg place"), tr("1st/2nd/3rd"), tr("hands"), tr("win"), tr("deal-in"),
+            tr("riichi"), tr("call"), tr("draw"), tr("avg win"), tr("avg deal-in"), tr("kita/game"))
+    for i, col in enumerate(cols):
+        t.add_column(col, justify="left" if i == 0 else "right", no_wrap=i != 0,
+                     min_width=12 if i == 0 else None, overflow="fold" if i == 0 else "ellipsis")
 
     def avg(x: float | None, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
@@ -128,7 +133,7 @@ def _print(rows: list[PlayerStats], db: str, chart: Path | None) -> None:
         console = Console(width=max(console.width, 140 + max(len(r.name) for r in rows)), markup=False)
     console.print(t)
     if chart is not None:
-        console.print(f"chart: {chart}")
+        console.print(tr("chart: {path}", path=str(chart)))
 
 
 def register(app: typer.Typer) -> None:

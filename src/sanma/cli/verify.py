@@ -18,6 +18,8 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import SanmaError
+from ..i18n import tr
+from ..i18n.messages import sentence
 from ..rules import Rules
 from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
@@ -88,7 +90,7 @@ def verify_events(events: Sequence[dict[str, Any]], rules: Rules, seed: str,
             problems.append("... (stopped after 50 problems)")
             break
     if not hands:
-        raise VerifyError("no hand (start_kyoku) in the record")
+        raise VerifyError(sentence("no hand (start_kyoku) in the record"))
     return Verdict(hands, draws, tuple(problems))
 
 
@@ -101,7 +103,8 @@ def _key(value: Any, where: str) -> bytes | None:
     except ValueError:
         key = b""
     if len(key) != 32:
-        raise VerifyError(f"{where}: the wall key must be 64 hex digits, not {str(value)[:80]!r}")
+        raise VerifyError(sentence("{where}: the wall key must be 64 hex digits, not {value!r}",
+                                   where=where, value=str(value)[:80]))
     return key
 
 
@@ -112,7 +115,7 @@ def _read_file(path: Path, rules_spec: str | None) -> Source:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise VerifyError(f"{path}: cannot read: {e}") from None
+        raise VerifyError(sentence("{path}: cannot read: {error}", path=path, error=e)) from None
     events: list[dict[str, Any]] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -120,15 +123,17 @@ def _read_file(path: Path, rules_spec: str | None) -> Source:
         try:
             event = json.loads(line)
         except ValueError:
-            raise VerifyError(f"{path}:{n}: not an mjai JSON line") from None
+            raise VerifyError(sentence("{path}:{n}: not an mjai JSON line", path=path, n=n)) from None
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise VerifyError(f"{path}:{n}: an mjai event is a JSON object with a type")
+            raise VerifyError(sentence("{path}:{n}: an mjai event is a JSON object with a type",
+                                       path=path, n=n))
         events.append(event)
     if not events or events[0]["type"] != "start_game":
-        raise VerifyError(f"{path}: an mjai record starts with start_game")
+        raise VerifyError(sentence("{path}: an mjai record starts with start_game", path=path))
     seed = events[0].get("seed")
     if not isinstance(seed, str | int) or isinstance(seed, bool):
-        raise VerifyError(f"{path}: start_game carries no seed (the server publishes it after the game)")
+        raise VerifyError(sentence("{path}: start_game carries no seed (the server publishes it after the "
+                                   "game)", path=path))
     rules = load_rules(rules_spec) if rules_spec else Rules.preset(str(events[0].get("rules", "")))
     return events, rules, str(seed), _key(events[0].get("wall_key"), f"{path}: start_game")
 
@@ -139,13 +144,14 @@ def _read_db(db: str, table_id: str) -> Source:
     from ..store import tables as stored
 
     if not is_url(db) and not Path(db).exists():
-        raise VerifyError(f"{db}: no such database")
+        raise VerifyError(sentence("{db}: no such database", db=db))
     with open_db(db) as store:
         row = stored.table(store, table_id)
         if row is None:
-            raise VerifyError(f"{db}: no served table {table_id!r}")
+            raise VerifyError(sentence("{db}: no served table {table_id!r}", db=db, table_id=table_id))
         if not row.finished:
-            raise VerifyError(f"table {table_id!r} is still being played: its seed is published after the game")
+            raise VerifyError(sentence("table {table_id!r} is still being played: its seed is published "
+                                       "after the game", table_id=table_id))
         events = stored.events(store, table_id)
     return (events, from_dict(row.rules, f"table {table_id}", name=row.rules_name), row.seed,
             _key(row.wall_key, f"table {table_id}"))
@@ -177,11 +183,12 @@ def verify(
         verdict = verify_events(events, ruleset, seed, key)
     for p in verdict.problems:
         typer.echo(p, err=True)
-    status = "OK" if verdict.ok else "MISMATCH"
-    keyed = (f" keyed by wall key {key.hex()} (SHA-256 {hashlib.sha256(key.hex().encode()).hexdigest()})"
-             if key is not None else "")
-    typer.echo(f"{status}: {verdict.hands} hands, {verdict.draws} draws checked against the walls of seed "
-               f"{seed!r} (SHA-256 {hashlib.sha256(seed.encode()).hexdigest()}){keyed}")
+    status = tr("OK") if verdict.ok else tr("MISMATCH")
+    keyed = (" " + tr("keyed by wall key {key} (SHA-256 {digest})", key=key.hex(),
+                      digest=hashlib.sha256(key.hex().encode()).hexdigest()) if key is not None else "")
+    typer.echo(tr("{status}: {hands} hands, {draws} draws checked against the walls of seed {seed!r} (SHA-256 "
+                  "{digest}){keyed}", status=status, hands=verdict.hands, draws=verdict.draws, seed=seed,
+                  digest=hashlib.sha256(seed.encode()).hexdigest(), keyed=keyed))
     if not verdict.ok:
         raise typer.Exit(1)
 

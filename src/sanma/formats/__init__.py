@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import RecordError
+from ..i18n.messages import sentence
 from .majiang import read_majiang
 from .mjai import read_mjai
 from .record import (
@@ -56,7 +57,7 @@ def detect_format(text: str) -> str:
         return "majiang"
     if head.startswith(("{", "[")):
         return "tenhou6"
-    raise RecordError(f"unknown record format: starts with {head[:20]!r}")
+    raise RecordError(sentence("unknown record format: starts with {head!r}", head=head[:20]))
 
 
 def read_record(path_or_text: str | Path | bytes, *, strict: bool = False) -> GameRecord:

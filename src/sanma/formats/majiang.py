@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError, SanmaError
+from ..i18n.messages import sentence
 from ..i18n.terms import draw_key, yaku_key
 from ..tiles import NORTH, Tile, to_mpsz
 from .record import (
@@ -41,14 +42,14 @@ _MELD = re.compile(r"^([mpsz])(\d+)([-=+]?)(\d?)$")
 def tile(text: Any) -> Tile:
     """``tile('p0') == Tile.parse('0p')``; a trailing ``_`` (tsumogiri) or ``*`` (riichi) is ignored."""
     if not isinstance(text, str) or not (m := _TILE.match(text)):
-        raise RecordError(f"majiang tile {text!r} is not like 'm1', 'p0', 'z4'")
+        raise RecordError(sentence("majiang tile {text!r} is not like 'm1', 'p0', 'z4'", text=text))
     return Tile.parse(m.group(2) + m.group(1))
 
 
 def hand(text: str) -> tuple[list[Tile], list[str], int]:
     """``(concealed tiles, meld strings, kita count)`` of a majiang hand string."""
     if not isinstance(text, str):
-        raise RecordError(f"majiang hand {text!r} is not text")
+        raise RecordError(sentence("majiang hand {text!r} is not text", text=text))
     parts = text.split(",")
     tiles: list[Tile] = []
     suit = ""
@@ -58,7 +59,7 @@ def hand(text: str) -> tuple[list[Tile], list[str], int]:
         elif ch.isdigit() and suit:
             tiles.append(Tile.parse(ch + suit))
         elif ch not in "_*":
-            raise RecordError(f"majiang hand {text!r}: unexpected {ch!r}")
+            raise RecordError(sentence("majiang hand {text!r}: unexpected {ch!r}", text=text, ch=ch))
     kita = sum(1 for x in parts[1:] if x == "b")
     melds = [x for x in parts[1:] if x and x != "b"]
     return tiles, melds, kita
@@ -69,11 +70,11 @@ class _Kyoku:
         self.r = reader
         self.index = index
         if not isinstance(qipai, dict):
-            raise RecordError("qipai is not an object")
+            raise RecordError(sentence("qipai is not an object"))
         self.round_wind = "ESWN"[as_int(qipai.get("zhuangfeng"), "zhuangfeng") % 4]
         jushu = as_int(qipai.get("jushu"), "jushu")
         if not 0 <= jushu < 3:
-            raise RecordError(f"jushu {jushu} is not a sanma dealer 0..2")
+            raise RecordError(sentence("jushu {jushu} is not a sanma dealer 0..2", jushu=jushu))
         self.dealer = (reader.qijia + jushu) % 3
         self.honba = as_int(qipai.get("changbang", 0), "changbang")
         self.kyotaku = as_int(qipai.get("lizhibang", 0), "lizhibang")
@@ -81,12 +82,12 @@ class _Kyoku:
         self.start = self.by_seat(qipai.get("defen"), "defen")  # dealer first, like fenpei
         shoupai = qipai.get("shoupai")
         if not isinstance(shoupai, list) or len(shoupai) != 3:
-            raise RecordError(f"shoupai {shoupai!r}: expected 3 hands")
+            raise RecordError(sentence("shoupai {shoupai!r}: expected 3 hands", shoupai=shoupai))
         self.haipai = [[] for _ in range(3)]  # type: list[list[Tile]]
         for rel, text in enumerate(shoupai):
             tiles, melds, kita = hand(text)
             if len(tiles) != 13 or melds or kita:
-                raise RecordError(f"shoupai {text!r} is not a 13-tile deal")
+                raise RecordError(sentence("shoupai {text!r} is not a 13-tile deal", text=text))
             self.haipai[self.seat(rel)] = tiles
         self.dora = [tile(qipai.get("baopai"))]
         self.ura: tuple[Tile, ...] = ()
@@ -97,12 +98,12 @@ class _Kyoku:
     def seat(self, rel: Any) -> int:
         r = as_int(rel, "l")
         if not 0 <= r < 3:
-            raise RecordError(f"l={r} is not a seat 0..2")
+            raise RecordError(sentence("l={r} is not a seat 0..2", r=r))
         return (self.dealer + r) % 3
 
     def by_seat(self, values: Any, what: str) -> tuple[int, ...]:
         if not isinstance(values, list) or len(values) != 3:
-            raise RecordError(f"{what} {values!r}: expected 3 values")
+            raise RecordError(sentence("{what} {values!r}: expected 3 values", what=what, values=values))
         out = [0, 0, 0]
         for rel, v in enumerate(values):
             out[self.seat(rel)] = as_int(v, what)
@@ -112,7 +113,7 @@ class _Kyoku:
         rp = self.replay
         (name, body), = entry.items()
         if not isinstance(body, dict):
-            raise RecordError(f"{name} is not an object")
+            raise RecordError(sentence("{name} is not an object", name=name))
         if name in ("zimo", "gangzimo"):
             rp.play(ev.Tsumo(self.seat(body.get("l")), tile(body.get("p"))))
         elif name == "dapai":
@@ -149,7 +150,7 @@ class _Kyoku:
 
     def fulou(self, seat: int, m: Any) -> None:
         if not isinstance(m, str) or not (mm := _MELD.match(m)) or not mm.group(3):
-            raise RecordError(f"fulou {m!r} is not like 'z333=' or 's9999-'")
+            raise RecordError(sentence("fulou {m!r} is not like 'z333=' or 's9999-'", m=m))
         suit, digits = mm.group(1), mm.group(2)
         tiles = [Tile.parse(d + suit) for d in digits]
         called = tiles[-1]  # the digit before the direction mark is the called tile
@@ -160,11 +161,12 @@ class _Kyoku:
         elif len(tiles) == 4:
             self.replay.play(ev.Daiminkan(seat, from_seat, called, tuple(tiles[:-1])))
         else:
-            raise RecordError(f"fulou {m!r} has {len(tiles)} tiles (chi is not allowed in sanma)")
+            raise RecordError(sentence("fulou {m!r} has {n} tiles (chi is not allowed in sanma)",
+                                       m=m, n=len(tiles)))
 
     def gang(self, seat: int, m: Any) -> None:
         if not isinstance(m, str) or not (mm := _MELD.match(m)):
-            raise RecordError(f"gang {m!r} is not like 's4444' or 'z111=1'")
+            raise RecordError(sentence("gang {m!r} is not like 's4444' or 'z111=1'", m=m))
         suit = mm.group(1)
         if mm.group(4):  # kakan: pon digits, mark, added digit
             pon = tuple(Tile.parse(d + suit) for d in mm.group(2))
@@ -172,7 +174,7 @@ class _Kyoku:
         elif len(mm.group(2)) == 4 and not mm.group(3):
             self.replay.play(ev.Ankan(seat, tuple(Tile.parse(d + suit) for d in mm.group(2))))
         else:
-            raise RecordError(f"gang {m!r} is neither an ankan nor a kakan")
+            raise RecordError(sentence("gang {m!r} is neither an ankan nor a kakan", m=m))
 
     def hule(self, b: dict[str, Any]) -> None:
         p = self.r.problems
@@ -181,7 +183,7 @@ class _Kyoku:
         from_seat = seat if baojia is None else self.seat(baojia)
         ctx = self.replay.win(seat, from_seat)
         if ctx is None:
-            raise RecordError(f"cannot reconstruct the winning hand of seat {seat}")
+            raise RecordError(sentence("cannot reconstruct the winning hand of seat {seat}", seat=seat))
         tiles, melds, kita = hand(b.get("shoupai", ""))
         if to_mpsz(tiles) != to_mpsz(ctx.hand):
             p.add(f"hule shoupai {b.get('shoupai')!r} differs from the replayed hand {to_mpsz(ctx.hand)}",
@@ -232,24 +234,25 @@ class _Reader:
     def read(self) -> GameRecord:
         d, p = self.data, self.problems
         if not isinstance(d, dict) or not isinstance(d.get("log"), list):
-            raise RecordError(f"{self.source}: not a majiang record (no 'log' list)")
+            raise RecordError(sentence("{source}: not a majiang record (no 'log' list)", source=self.source))
         self.qijia = as_int(d.get("qijia", 0), "qijia") % 3
         players = d.get("player")
         if isinstance(players, list) and len(players) != 3:
-            raise RecordError(f"{self.source}: {len(players)} players in a 3-player record")
+            raise RecordError(sentence("{source}: {n} players in a 3-player record",
+                                       source=self.source, n=len(players)))
         kyoku: list[KyokuRecord] = []
         for i, events in enumerate(d["log"]):
             label = f"#{i}"
             try:
                 if not isinstance(events, list) or not events or not isinstance(events[0], dict) \
                         or "qipai" not in events[0]:
-                    raise RecordError("kyoku does not start with qipai")
+                    raise RecordError(sentence("kyoku does not start with qipai"))
                 k = _Kyoku(self, events[0]["qipai"], i)
                 label = k.label
                 for j, entry in enumerate(events[1:], 1):
                     k.replay.where = f"event {j}"
                     if not isinstance(entry, dict) or len(entry) != 1:
-                        raise RecordError(f"event {j} is not a one-key object")
+                        raise RecordError(sentence("event {j} is not a one-key object", j=j))
                     k.event(entry)
                 if not k.results:
                     p.add("kyoku has no result (hule/pingju)", label)

@@ -17,6 +17,7 @@ from typing import Any
 from .. import events as ev
 from ..errors import RecordError, SanmaError
 from ..events import parse_event
+from ..i18n.messages import sentence
 from ..i18n.terms import yaku_key
 from ..tiles import Tile
 from .record import (
@@ -42,7 +43,7 @@ MAX_LINES = 100_000
 def _known(t: Tile | None, field: str) -> Tile:
     """A record's tile: a hidden one (``"?"``, a seat's masked view) cannot be replayed."""
     if t is None:
-        raise RecordError(f"{field}: a hidden tile ('?') in a record")
+        raise RecordError(sentence("{field}: a hidden tile ('?') in a record", field=field))
     return t
 
 
@@ -59,7 +60,7 @@ class _Kyoku:
         self.haipai: list[list[Tile]] = []
         for s, h in enumerate(e.tehais):
             if len(h) != 13:
-                raise RecordError(f"tehais[{s}] is not 13 tiles")
+                raise RecordError(sentence("tehais[{s}] is not 13 tiles", s=s))
             self.haipai.append([_known(t, f"tehais[{s}]") for t in h])
         self.dora = list(e.dora_markers)  # sanma's engine: 2 on doubles (P07)
         self.initial_indicators = len(self.dora)
@@ -104,7 +105,7 @@ class _Kyoku:
         seat, target = e.actor, e.target
         ctx = self.replay.win(seat, target, e.pai)
         if ctx is None:
-            raise RecordError(f"cannot reconstruct the winning hand of seat {seat}")
+            raise RecordError(sentence("cannot reconstruct the winning hand of seat {seat}", seat=seat))
         yaku: list[tuple[str, int]] = []
         for y in e.yaku:  # a yakuman line carries its multiplier, as in the other readers
             name = yaku_key(y.name)
@@ -158,7 +159,8 @@ class _Reader:
         p = self.problems
         lines = self.text.splitlines()
         if len(lines) > MAX_LINES:
-            raise RecordError(f"{self.source}: {len(lines)} lines is more than the {MAX_LINES} limit")
+            raise RecordError(sentence("{source}: {n} lines is more than the {max_lines} limit",
+                                       source=self.source, n=len(lines), max_lines=MAX_LINES))
         players: tuple[str, ...] = ()
         kyoku: list[KyokuRecord] = []
         cur: _Kyoku | None = None
@@ -175,7 +177,7 @@ class _Reader:
                 check_json_depth(line, f"{self.source}: {where}")
                 raw = json.loads(line)
                 if not isinstance(raw, dict):
-                    raise RecordError("not a JSON object")
+                    raise RecordError(sentence("not a JSON object"))
                 e = parse_event(raw)
                 if cur is not None:
                     cur.replay.where = where
@@ -191,7 +193,7 @@ class _Reader:
                     cur = _Kyoku(self, e, len(kyoku))
                 elif isinstance(e, ev.EndKyoku):
                     if cur is None:
-                        raise RecordError("end_kyoku outside a kyoku")
+                        raise RecordError(sentence("end_kyoku outside a kyoku"))
                     if not cur.results:
                         p.add("kyoku ends without hora or ryukyoku", cur.label, where)
                     cur.end(e)
@@ -202,7 +204,7 @@ class _Reader:
                     final_scores = e.scores
                     final_points = e.points
                 elif cur is None:
-                    raise RecordError(f"event {e.TYPE!r} outside a kyoku")
+                    raise RecordError(sentence("event {type!r} outside a kyoku", type=e.TYPE))
                 else:
                     cur.event(e)
             except (SanmaError, ValueError, KeyError, IndexError, TypeError, AttributeError, OverflowError,

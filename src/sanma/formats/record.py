@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError
+from ..i18n.messages import sentence
 from ..rules.schema import Rules
 from ..scoring import basic_points
 from ..tiles import NORTH, Tile, seat_wind
@@ -517,7 +518,7 @@ class KyokuReplay:
         """
         if isinstance(e, ev.Tsumo):
             if e.pai is None:
-                raise RecordError("pai: a hidden tile ('?') in a record")
+                raise RecordError(sentence("pai: a hidden tile ('?') in a record"))
             self.draw(e.actor, e.pai)
         elif isinstance(e, ev.Dahai):
             declared = self.declared
@@ -843,8 +844,8 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
         data, source = path_or_text, problems_source or "<bytes>"
     elif isinstance(path_or_text, str) and path_or_text.lstrip()[:1] in ("<", "{", "[") and \
             len(path_or_text) > MAX_BYTES:
-        raise RecordError(f"{problems_source or '<text>'}: record of {len(path_or_text)} characters is "
-                          f"larger than the {MAX_BYTES} limit")
+        raise RecordError(sentence("{value}: record of {n} characters is larger than the {max_bytes} limit",
+                                   value=problems_source or '<text>', n=len(path_or_text), max_bytes=MAX_BYTES))
     elif isinstance(path_or_text, str) and (path_or_text.lstrip()[:1] in ("<", "{", "[")
                                             or "\n" in path_or_text or len(path_or_text) > 4096):
         return path_or_text, problems_source or "<text>"
@@ -856,13 +857,15 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
 
         data = read_regular(source, MAX_BYTES, "the record", RecordError)  # no FIFO, device or huge file
     else:
-        raise RecordError(f"expected a path or the record text, got {type(path_or_text).__name__}")
+        raise RecordError(sentence("expected a path or the record text, got {name}",
+                                   name=type(path_or_text).__name__))
     if len(data) > MAX_BYTES:
-        raise RecordError(f"{source}: record of {len(data)} bytes is larger than the {MAX_BYTES} limit")
+        raise RecordError(sentence("{source}: record of {n} bytes is larger than the {max_bytes} limit",
+                                   source=source, n=len(data), max_bytes=MAX_BYTES))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise RecordError(f"{source}: not UTF-8 text (byte {e.start})") from None
+        raise RecordError(sentence("{source}: not UTF-8 text (byte {start})", source=source, start=e.start)) from None
     return text, source
 
 
@@ -883,7 +886,8 @@ def check_json_depth(text: str, source: str, max_depth: int = MAX_JSON_DEPTH) ->
         elif ch in "[{":
             depth += 1
             if depth > max_depth:
-                raise RecordError(f"{source}: JSON nested deeper than {max_depth} levels at character {i}")
+                raise RecordError(sentence("{source}: JSON nested deeper than {max_depth} levels at "
+                                           "character {i}", source=source, max_depth=max_depth, i=i))
         elif ch in "]}":
             depth -= 1
 
@@ -895,19 +899,19 @@ def parse_json(text: str, source: str) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as e:
-        raise RecordError(f"{source}: invalid JSON: {e}") from None
+        raise RecordError(sentence("{source}: invalid JSON: {error}", source=source, error=e)) from None
 
 
 def as_int(value: Any, what: str) -> int:
     """An int from a record field (bools and non-integral floats are rejected)."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise RecordError(f"{what} must be an integer, got {value!r}")
+        raise RecordError(sentence("{what} must be an integer, got {value!r}", what=what, value=value))
     try:
         f = float(value)
     except ValueError:
-        raise RecordError(f"{what} must be an integer, got {value!r}") from None
+        raise RecordError(sentence("{what} must be an integer, got {value!r}", what=what, value=value)) from None
     if f != f or f in (float("inf"), float("-inf")) or f != int(f):
-        raise RecordError(f"{what} must be an integer, got {value!r}")
+        raise RecordError(sentence("{what} must be an integer, got {value!r}", what=what, value=value))
     return int(f)
 
 

@@ -28,6 +28,7 @@ from xml.etree import ElementTree as ET
 
 from .. import events as ev
 from ..errors import RecordError, SanmaError
+from ..i18n.messages import sentence
 from ..i18n.terms import draw_key, limit_prefix, yaku_key
 from ..tiles import NORTH, NUM_KINDS, Tile
 from .record import (
@@ -76,7 +77,7 @@ _DISCARD_TAG = re.compile(r"^([DEFG])(\d{1,3})$")
 def tile_from_id(tid: int, red: bool = True) -> Tile:
     """A Tenhou 136-id as a Tile: ``tile_from_id(52) == Tile.parse('0p')`` (copy 0 of a 5 is red)."""
     if not 0 <= tid < 136:
-        raise RecordError(f"tile id {tid} is out of range 0..135")
+        raise RecordError(sentence("tile id {tid} is out of range 0..135", tid=tid))
     kind = tid // 4
     return Tile(kind, red and tid % 4 == 0 and kind < 27 and kind % 9 == 4)
 
@@ -84,7 +85,7 @@ def tile_from_id(tid: int, red: bool = True) -> Tile:
 def tile_from_code(code: Any) -> Tile:
     """A tenhou.net/6 JSON tile code as a Tile: ``11``..``47``, ``51``..``53`` red fives."""
     if isinstance(code, bool) or not isinstance(code, int):
-        raise RecordError(f"tile code {code!r} is not a number")
+        raise RecordError(sentence("tile code {tile!r} is not a number", tile=code))
     d, n = divmod(code, 10)
     if 1 <= d <= 3 and 1 <= n <= 9:
         return Tile((d - 1) * 9 + n - 1)
@@ -94,7 +95,8 @@ def tile_from_code(code: Any) -> Tile:
         return Tile((n - 1) * 9 + 4, True)
     if d == 6 and 1 <= n <= 4:  # sanma extension: flowers 1f-4f (kansai rules)
         return Tile(NUM_KINDS + n - 1)
-    raise RecordError(f"tile code {code} is not a tile (11-19, 21-29, 31-39, 41-47, 51-53, 61-64)")
+    raise RecordError(sentence("tile code {tile} is not a tile (11-19, 21-29, 31-39, 41-47, 51-53, 61-64)",
+                               tile=code))
 
 
 def _yaku_pairs(ids_hans: list[int], problems: Problems, label: str) -> tuple[tuple[str, int], ...]:
@@ -118,7 +120,7 @@ def _ints(text: str | None, what: str) -> list[int]:
     try:
         return [int(float(x)) for x in text.split(",")]
     except ValueError:
-        raise RecordError(f"{what}={text!r} is not a list of numbers") from None
+        raise RecordError(sentence("{what}={text!r} is not a list of numbers", what=what, text=text)) from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -165,10 +167,11 @@ class _MjlogKyoku:
         p = reader.problems
         seed = _ints(el.get("seed"), "INIT seed")
         if len(seed) != 6:
-            raise RecordError(f"INIT seed={el.get('seed')!r} needs 6 numbers")
+            raise RecordError(sentence("INIT seed={value!r} needs 6 numbers", value=el.get('seed')))
         kyoku, self.honba, self.kyotaku, _, _, dora = seed
         if not 0 <= kyoku < 16 or kyoku % 4 == 3:
-            raise RecordError(f"INIT kyoku index {kyoku} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = 4-6 ...)")
+            raise RecordError(sentence("INIT kyoku index {kyoku} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = "
+                                       "4-6 ...)", kyoku=kyoku))
         self.round_wind = "ESWN"[kyoku // 4]
         self.dealer = as_int(el.get("oya", kyoku % 4), "INIT oya")
         if self.dealer != kyoku % 4:
@@ -179,17 +182,18 @@ class _MjlogKyoku:
             p.add(f"INIT ten={el.get('ten')!r}: expected 3 scores and a 0 for the empty seat", self.label)
         self.start = tuple(100 * t for t in ten[:3])
         if el.get("hai3"):
-            raise RecordError(f"INIT hai3={el.get('hai3')!r}: a 4-player deal in a 3-player record")
+            raise RecordError(sentence("INIT hai3={value!r}: a 4-player deal in a 3-player record",
+                                       value=el.get('hai3')))
         self.ids: list[list[int]] = []
         for s in range(3):
             ids = _ints(el.get(f"hai{s}"), f"INIT hai{s}")
             if len(ids) != 13:
-                raise RecordError(f"INIT hai{s} has {len(ids)} tiles, not 13")
+                raise RecordError(sentence("INIT hai{s} has {n} tiles, not 13", s=s, n=len(ids)))
             self.ids.append(ids)
         self.red = reader.red
         seen = Counter(i for h in self.ids for i in h)
         if dup := [i for i, c in seen.items() if c > 1]:
-            raise RecordError(f"INIT deals tile ids {dup} twice")
+            raise RecordError(sentence("INIT deals tile ids {dup} twice", dup=dup))
         self.seen = seen
         self._initial = [list(h) for h in self.ids]
         hands = [[self.tile(i) for i in h] for h in self.ids]
@@ -228,7 +232,7 @@ class _MjlogKyoku:
         kind, rel, ids, called = _decode_meld(m)
         rp = self.replay
         if kind == "chi":
-            raise RecordError(f"N m={m}: chi is not allowed in sanma")
+            raise RecordError(sentence("N m={m}: chi is not allowed in sanma", m=m))
         if kind == "kita":
             self._remove_id(seat, called, "kita")
             rp.play(ev.Kita(seat))
@@ -244,7 +248,8 @@ class _MjlogKyoku:
             return
         from_seat = (seat + rel) % 4
         if from_seat == 3:
-            raise RecordError(f"N who={seat} m={m}: called from the empty fourth seat")
+            raise RecordError(sentence("N who={seat} m={m}: called from the empty fourth seat",
+                                       seat=seat, m=m))
         for i in ids:
             if i != called:
                 self._remove_id(seat, i, kind)
@@ -259,7 +264,8 @@ class _MjlogKyoku:
         machi = as_int(el.get("machi"), "AGARI machi")
         ctx = self.replay.win(who, from_who, self.tile(machi))
         if ctx is None:
-            raise RecordError(f"AGARI who={who} fromWho={from_who}: cannot reconstruct the winning hand")
+            raise RecordError(sentence("AGARI who={who} fromWho={from_who}: cannot reconstruct the winning "
+                                       "hand", who=who, from_who=from_who))
         # cross-check the replayed hand with the hand Tenhou lists, id for id
         hai = sorted(_ints(el.get("hai"), "AGARI hai"))
         mine = sorted(self.ids[who] + ([machi] if who != from_who else []))
@@ -283,7 +289,7 @@ class _MjlogKyoku:
             p.add(f"AGARI ba={el.get('ba')!r}: replay counts {ctx.kyotaku} riichi sticks", self.label)
         ten = _ints(el.get("ten"), "AGARI ten")
         if len(ten) != 3:
-            raise RecordError(f"AGARI ten={el.get('ten')!r} needs fu,points,limit")
+            raise RecordError(sentence("AGARI ten={value!r} needs fu,points,limit", value=el.get('ten')))
         fu, points, limit = ten
         if el.get("yakuman") is not None:
             ids = _ints(el.get("yakuman"), "AGARI yakuman")
@@ -341,13 +347,15 @@ class _MjlogReader:
     def read(self) -> GameRecord:
         p = self.problems
         if _DECL.search(self.text):
-            raise RecordError(f"{self.source}: XML declarations (DOCTYPE/ENTITY) are not allowed in mjlog")
+            raise RecordError(sentence("{source}: XML declarations (DOCTYPE/ENTITY) are not allowed in mjlog",
+                                       source=self.source))
         try:
             root = ET.fromstring(self.text)
         except ET.ParseError as e:
-            raise RecordError(f"{self.source}: malformed XML: {e}") from None
+            raise RecordError(sentence("{source}: malformed XML: {error}", source=self.source, error=e)) from None
         if root.tag != "mjloggm":
-            raise RecordError(f"{self.source}: root element <{root.tag}> is not <mjloggm>")
+            raise RecordError(sentence("{source}: root element <{tag}> is not <mjloggm>",
+                                       source=self.source, tag=root.tag))
         rule_name, flags = "", cast(tuple[tuple[str, Any], ...], ())
         players: tuple[str, ...] = ()
         kyoku: list[KyokuRecord] = []
@@ -366,10 +374,12 @@ class _MjlogReader:
                     rule_name, flags = _go_rule(gtype)
                     self.red = not gtype & 0x02
                     if not gtype & GO_SANMA:
-                        raise RecordError(f"GO type={gtype} ({rule_name}) is a 4-player game (bit 0x10 unset)")
+                        raise RecordError(sentence("GO type={gtype} ({rule_name}) is a 4-player game (bit "
+                                                   "0x10 unset)", gtype=gtype, rule_name=rule_name))
                 elif tag == "UN" and el.get("n0") is not None:
                     if el.get("n3"):
-                        raise RecordError(f"UN n3={el.get('n3')!r}: a fourth player in a 3-player record")
+                        raise RecordError(sentence("UN n3={value!r}: a fourth player in a 3-player record",
+                                                   value=el.get('n3')))
                     players = tuple(urllib.parse.unquote(el.get(f"n{s}", "")) for s in range(3))
                 elif tag == "INIT":
                     if cur is not None:
@@ -433,7 +443,7 @@ class _MjlogReader:
 def _seat(letter: str, letters: str) -> int:
     seat = letters.index(letter)
     if seat == 3:
-        raise RecordError(f"tag for the fourth seat ({letter}) in a 3-player record")
+        raise RecordError(sentence("tag for the fourth seat ({letter}) in a 3-player record", letter=letter))
     return seat
 
 
@@ -472,7 +482,7 @@ def _parse_call(text: str, letter: str) -> tuple[int, list[Tile], Tile]:
     pos = text.find(letter)
     codes = re.sub(r"[a-z]", "", text)
     if pos < 0 or pos % 2 or len(codes) % 2 or not codes.isdigit():
-        raise RecordError(f"call {text!r} is malformed")
+        raise RecordError(sentence("call {text!r} is malformed", text=text))
     tiles = [tile_from_code(int(codes[i:i + 2])) for i in range(0, len(codes), 2)]
     return pos, tiles, tile_from_code(int(text[pos + 1:pos + 3]))
 
@@ -507,29 +517,32 @@ class _Tenhou6Kyoku:
         self.index = index
         p = game.problems
         if not isinstance(data, list) or len(data) < 17:
-            raise RecordError(f"kyoku {index} is not a list of 17 entries")
+            raise RecordError(sentence("kyoku {index} is not a list of 17 entries", index=index))
         head = data[0]
         if not isinstance(head, list) or len(head) != 3:
-            raise RecordError(f"kyoku {index} header {head!r} is not [kyoku, honba, kyotaku]")
+            raise RecordError(sentence("kyoku {index} header {head!r} is not [kyoku, honba, kyotaku]",
+                                       index=index, head=head))
         k, self.honba, self.kyotaku = (as_int(x, "kyoku header") for x in head)
         if not 0 <= k < 16 or k % 4 == 3:
-            raise RecordError(f"kyoku index {k} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = 4-6 ...)")
+            raise RecordError(sentence("kyoku index {k} is not a sanma kyoku (E1-E3 = 0-2, S1-S3 = 4-6 ...)",
+                                       k=k))
         self.round_wind, self.dealer = "ESWN"[k // 4], k % 4
         self.label = kyoku_label(self.round_wind, self.dealer, self.honba)
         scores = data[1]
         if not isinstance(scores, list) or len(scores) not in (3, 4) or (len(scores) == 4 and scores[3] != 0):
-            raise RecordError(f"scores {scores!r}: expected 3 scores and a 0 for the empty seat")
+            raise RecordError(sentence("scores {scores!r}: expected 3 scores and a 0 for the empty seat",
+                                       scores=scores))
         self.start = tuple(as_int(x, "score") for x in scores[:3])
         self.dora = tuple(tile_from_code(c) for c in _list(data[2], "dora"))
         self.ura = tuple(tile_from_code(c) for c in _list(data[3], "ura dora"))
         if not self.dora:
-            raise RecordError("no dora indicator")
+            raise RecordError(sentence("no dora indicator"))
         if any(_list(x, "4th seat") for x in data[13:16]):
-            raise RecordError("the fourth seat has tiles: a 4-player record read as 3-player")
+            raise RecordError(sentence("the fourth seat has tiles: a 4-player record read as 3-player"))
         self.haipai = [[tile_from_code(c) for c in _list(data[4 + 3 * s], f"haipai {s}")] for s in range(3)]
         for s, h in enumerate(self.haipai):
             if len(h) != 13:
-                raise RecordError(f"seat {s} is dealt {len(h)} tiles, not 13")
+                raise RecordError(sentence("seat {s} is dealt {n} tiles, not 13", s=s, n=len(h)))
         self.takes = [_list(data[5 + 3 * s], f"draws {s}") for s in range(3)]
         self.discards = [_list(data[6 + 3 * s], f"discards {s}") for s in range(3)]
         self.result = _list(data[16], "result")
@@ -551,7 +564,7 @@ class _Tenhou6Kyoku:
         self._where(seat)
         self.ti[seat] += 1
         if isinstance(item, str):
-            raise RecordError(f"call {item!r} where seat {seat} should draw")
+            raise RecordError(sentence("call {item!r} where seat {seat} should draw", item=item, seat=seat))
         self.replay.play(ev.Tsumo(seat, tile_from_code(item)))
         return True
 
@@ -568,18 +581,19 @@ class _Tenhou6Kyoku:
                 drawn = rp.last_draw[seat]
                 if item == 60:
                     if drawn is None:
-                        raise RecordError(f"tsumogiri (60) by seat {seat} without a draw")
+                        raise RecordError(sentence("tsumogiri (60) by seat {seat} without a draw", seat=seat))
                     rp.play(ev.Dahai(seat, drawn, True))
                 else:
                     rp.play(ev.Dahai(seat, tile_from_code(item), False))
                 return "discard"
             if not isinstance(item, str):
-                raise RecordError(f"discard entry {item!r} is neither a tile code nor an action")
+                raise RecordError(sentence("discard entry {item!r} is neither a tile code nor an action",
+                                           item=item))
             if item.startswith(("r", "o")):  # "o": open riichi, a sanma extension (club rules)
                 code = as_int(item[1:], f"riichi discard {item!r}")
                 drawn = rp.last_draw[seat]
                 if code == 60 and drawn is None:
-                    raise RecordError(f"tsumogiri riichi by seat {seat} without a draw")
+                    raise RecordError(sentence("tsumogiri riichi by seat {seat} without a draw", seat=seat))
                 rp.play(ev.Reach(seat, item.startswith("o")))
                 rp.play(ev.Dahai(seat, drawn, True) if code == 60 and drawn is not None
                         else ev.Dahai(seat, tile_from_code(code), False))
@@ -595,7 +609,7 @@ class _Tenhou6Kyoku:
             elif "a" in item:
                 _, tiles, t = _parse_call(item, "a")
                 if len(tiles) != 4:
-                    raise RecordError(f"ankan {item!r} does not have 4 tiles")
+                    raise RecordError(sentence("ankan {item!r} does not have 4 tiles", item=item))
                 rest = list(tiles)
                 if t in rest:
                     rest.remove(t)
@@ -609,7 +623,8 @@ class _Tenhou6Kyoku:
                         added.remove(x)
                 rp.play(ev.Kakan(seat, added[0] if len(added) == 1 else t, tuple(pon)))
             else:
-                raise RecordError(f"unknown action {item!r} in seat {seat}'s discards")
+                raise RecordError(sentence("unknown action {item!r} in seat {seat}'s discards",
+                                           item=item, seat=seat))
             if not self._draw(seat):  # robbed (ron on the kita/kan tile), or the record ends
                 return "end"
 
@@ -624,7 +639,7 @@ class _Tenhou6Kyoku:
                 continue
             letter = "p" if "p" in item else "m" if "m" in item else None
             if letter is None:
-                raise RecordError(f"unknown call {item!r} in seat {s}'s draws")
+                raise RecordError(sentence("unknown call {item!r} in seat {s}'s draws", item=item, s=s))
             pos, tiles, called = _parse_call(item, letter)
             if called.kind != tile.kind:
                 continue
@@ -647,14 +662,15 @@ class _Tenhou6Kyoku:
             while any(t.is_flower for t in self.replay.hands[s]):
                 item = self.discards[s][self.di[s]] if self.di[s] < len(self.discards[s]) else None
                 if not (isinstance(item, str) and item.startswith("f")):
-                    raise RecordError(f"seat {s} was dealt a flower but does not set it aside first")
+                    raise RecordError(sentence("seat {s} was dealt a flower but does not set it aside first",
+                                               s=s))
                 self.di[s] += 1
                 self.replay.play(ev.Flower(s, _parse_call(item, "f")[2]))
                 if not self._draw(s):
-                    raise RecordError(f"no replacement draw for seat {s}'s flower")
+                    raise RecordError(sentence("no replacement draw for seat {s}'s flower", s=s))
         seat = self.dealer
         if not self._draw(seat):
-            raise RecordError("the dealer has no first draw")
+            raise RecordError(sentence("the dealer has no first draw"))
         for _ in range(400):
             state = self._act(seat)
             if state != "discard":
@@ -674,7 +690,7 @@ class _Tenhou6Kyoku:
             if not self._draw(nxt):
                 return "end", seat
             seat = nxt
-        raise RecordError("kyoku does not end after 400 turns")
+        raise RecordError(sentence("kyoku does not end after 400 turns"))
 
     def record(self, results: tuple[Result, ...]) -> KyokuRecord:
         return KyokuRecord(
@@ -687,7 +703,7 @@ class _Tenhou6Kyoku:
         p = self.g.problems
         res = self.result
         if not res or not isinstance(res[0], str):
-            raise RecordError(f"result {res!r} does not start with its name")
+            raise RecordError(sentence("result {res!r} does not start with its name", res=res))
         for s in range(3):
             if self.ti[s] != len(self.takes[s]) or self.di[s] != len(self.discards[s]):
                 p.add(f"seat {s} has unplayed actions: draws {self.ti[s]}/{len(self.takes[s])}, "
@@ -702,31 +718,32 @@ class _Tenhou6Kyoku:
             return (DrawResult(kind or res[0], deltas),)
         out: list[Result] = []
         if len(res) < 3 or len(res) % 2 != 1:
-            raise RecordError(f"win result {res!r} is not ['和了', deltas, info, ...]")
+            raise RecordError(sentence("win result {res!r} is not ['和了', deltas, info, ...]", res=res))
         for i in range(1, len(res), 2):
             deltas = tuple(as_int(x, "delta") for x in _list(res[i], "deltas"))
             if len(deltas) == 4 and deltas[3] != 0:
                 p.add(f"the empty fourth seat has a delta {deltas[3]}", self.label)
             info = _list(res[i + 1], "win info")
             if len(info) < 4:
-                raise RecordError(f"win info {info!r} is too short")
+                raise RecordError(sentence("win info {info!r} is too short", info=info))
             who, frm, pao = (as_int(x, "win info seat") for x in info[:3])
             if state == "tsumo" and (who != frm or who != last):
                 p.add(f"the record ends with seat {last}'s draw, but the result is seat {who} from {frm}",
                       self.label)
             ctx = self.replay.win(who, frm)
             if ctx is None:
-                raise RecordError(f"cannot reconstruct the winning hand of seat {who}")
+                raise RecordError(sentence("cannot reconstruct the winning hand of seat {who}", who=who))
             yaku, yakuman = _json_yaku(info[4:], p, self.label)
             points_text = info[3]
             if not isinstance(points_text, str):
-                raise RecordError(f"points {points_text!r} is not text")
+                raise RecordError(sentence("points {points_text!r} is not text", points_text=points_text))
             limit, word = limit_prefix(points_text) or (None, "")
             if limit == "kazoe":  # Tenhou writes a counted yakuman as 役満: it is paid as one
                 limit = "yakuman"
             m = _POINTS.match(points_text[len(word):])
             if m is None:
-                raise RecordError(f"points {points_text!r} are not '30符2飜1000点' / '満貫2000-4000点'")
+                raise RecordError(sentence("points {points_text!r} are not '30符2飜1000点' / '満貫2000-4000点'",
+                                           points_text=points_text))
             fu = int(m.group(1)) if m.group(1) else None
             a, b = int(m.group(3)), int(m.group(4) or 0)
             # a tsumo is paid by the two others (tsumo-son: "a-b" = non-dealer-dealer, "a∀" each)
@@ -746,7 +763,7 @@ class _Tenhou6Kyoku:
 
 def _list(x: Any, what: str) -> list[Any]:
     if not isinstance(x, list):
-        raise RecordError(f"{what}: expected a list, got {type(x).__name__}")
+        raise RecordError(sentence("{what}: expected a list, got {name}", what=what, name=type(x).__name__))
     return x
 
 
@@ -761,7 +778,7 @@ class _Tenhou6Reader:
     def read(self) -> GameRecord:
         d, p = self.data, self.problems
         if not isinstance(d, dict) or not isinstance(d.get("log"), list):
-            raise RecordError(f"{self.source}: not tenhou.net/6 JSON (no 'log' list)")
+            raise RecordError(sentence("{source}: not tenhou.net/6 JSON (no 'log' list)", source=self.source))
         rule: dict[str, Any] = d["rule"] if isinstance(d.get("rule"), dict) else {}
         self.rule_name = str(rule.get("disp", ""))
         ext: dict[str, Any] = d["sanma"] if isinstance(d.get("sanma"), dict) else {}
@@ -770,7 +787,8 @@ class _Tenhou6Reader:
         names = d.get("name")
         players = tuple(str(x) for x in names[:3]) if isinstance(names, list) else ()
         if isinstance(names, list) and len(names) > 3 and names[3]:
-            raise RecordError(f"{self.source}: a fourth player {names[3]!r} in a 3-player record")
+            raise RecordError(sentence("{source}: a fourth player {names!r} in a 3-player record",
+                                       source=self.source, names=names[3]))
         kyoku: list[KyokuRecord] = []
         for i, kd in enumerate(d["log"]):
             label = f"#{i}"

@@ -36,6 +36,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError
+from ..i18n.messages import sentence
 from ..i18n.terms import record_name, term_name
 from ..rules import Rules
 from ..tiles import NUM_KINDS, Tile, seat_wind
@@ -46,18 +47,20 @@ def _events_of(game_or_events: Any) -> list[ev.Event]:
     is read by :func:`sanma.events.parse_event`, so a malformed one is an error naming it."""
     events = getattr(game_or_events, "events", game_or_events)
     if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
-        raise RecordError(f"expected a Game or a sequence of events, got {type(game_or_events).__name__}")
+        raise RecordError(sentence("expected a Game or a sequence of events, got {name}",
+                                   name=type(game_or_events).__name__))
     out: list[ev.Event] = []
     for i, e in enumerate(events):
         if isinstance(e, ev.Event):
             out.append(e)
             continue
         if not isinstance(e, dict) or not isinstance(e.get("type"), str):
-            raise RecordError(f"event {i} is not an mjai event (a dict with a 'type'): {e!r}")
+            raise RecordError(sentence("event {i} is not an mjai event (a dict with a 'type'): {error!r}",
+                                       i=i, error=e))
         try:
             out.append(ev.parse_event(e))
         except ev.EventError as err:
-            raise ev.EventError(f"event {i}: {err}") from None
+            raise ev.EventError(sentence("event {i}: {err}", i=i, err=err)) from None
     return out
 
 
@@ -138,7 +141,8 @@ class _Tenhou6Kyoku:
         self.initial_dora = len(self.dora)
         self.ura: list[int] = []
         if any(t is None for h in start.tehais for t in h):
-            raise RecordError("start_kyoku with hidden tiles ('?'): a seat's view is not a whole game")
+            raise RecordError(sentence("start_kyoku with hidden tiles ('?'): a seat's view is not a whole "
+                                       "game"))
         self.haipai = [[tile_code(t.mjai) for t in h if t is not None] for h in start.tehais]
         self.takes: list[list[Any]] = [[], [], []]
         self.discards: list[list[Any]] = [[], [], []]
@@ -150,7 +154,8 @@ class _Tenhou6Kyoku:
     def event(self, e: ev.Event) -> None:
         if isinstance(e, ev.Tsumo):
             if e.pai is None:
-                raise RecordError(f"a hidden draw ('?') of seat {e.actor}: a seat's view is not a whole game")
+                raise RecordError(sentence("a hidden draw ('?') of seat {actor}: a seat's view is not a "
+                                           "whole game", actor=e.actor))
             self.takes[e.actor].append(tile_code(e.pai.mjai))
         elif isinstance(e, ev.Reach):
             self.riichi = e.actor
@@ -180,7 +185,8 @@ class _Tenhou6Kyoku:
             seat = e.actor
             held = self.pons[seat].get(e.pai.kind)
             if held is None:
-                raise RecordError(f"kakan of {e.pai.mjai} by seat {seat} without a pon")
+                raise RecordError(sentence("kakan of {mjai} by seat {seat} without a pon",
+                                           mjai=e.pai.mjai, seat=seat))
             p = held.index("p")
             self.discards[seat].append(f"{held[:p]}k{tile_code(e.pai.mjai)}{held[p + 1:]}")
         elif isinstance(e, ev.Ankan):
@@ -202,7 +208,8 @@ class _Tenhou6Kyoku:
         elif isinstance(e, ev.Ryukyoku):
             word = record_name("draw", e.reason)  # all_riichi is written 四家立直, the four-player name (P95)
             if word is None:
-                raise RecordError(f"ryukyoku reason {e.reason!r} has no tenhou.net/6 name")
+                raise RecordError(sentence("ryukyoku reason {reason!r} has no tenhou.net/6 name",
+                                           reason=e.reason))
             self.result = [word]
             if e.deltas is not None:
                 self.result.append([*e.deltas, 0])
@@ -235,7 +242,7 @@ class _Tenhou6Kyoku:
         limit = e.limit
         word = record_name("limit", limit) if limit else None
         if limit is not None and word is None:
-            raise RecordError(f"hora limit {limit!r} has no tenhou.net/6 name")
+            raise RecordError(sentence("hora limit {limit!r} has no tenhou.net/6 name", limit=limit))
         head = word or f"{e.fu}符{e.han}飜"
         if who == frm and self.rules is not None:
             honba = self.honba * self.rules.honba_tsumo

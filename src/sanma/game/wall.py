@@ -53,6 +53,7 @@ from typing import Final
 from mypy_extensions import mypyc_attr
 
 from ..errors import HandError, IllegalActionError, RulesError
+from ..i18n.messages import sentence
 from ..rules.schema import Rules
 from ..tiles import SEATS, Tile, parse_tiles, sanma_wall
 
@@ -113,19 +114,22 @@ def _layout(dead_wall: str, dead_wall_size: int, rinshan: int, replenished: bool
     """(fixed model, refilled, rinshan positions, initial live-wall end before any indicator)."""
     where = f"rules {name!r}"
     if rinshan < 0:
-        raise RulesError(f"{where}: rinshan_tiles = {rinshan} must not be negative (P14)")
+        raise RulesError(sentence("{where}: rinshan_tiles = {rinshan} must not be negative (P14)",
+                                  where=where, rinshan=rinshan))
     fixed = dead_wall == "fixed"
     if fixed:
         need = rinshan + 2 * indicators
         if dead_wall_size < need:
             raise RulesError(
-                f"{where}: dead_wall_size = {dead_wall_size} cannot hold {rinshan} rinshan tiles and "
-                f"{indicators} indicator stack(s) (needs at least {need}; P14)")
+                sentence("{where}: dead_wall_size = {dead_wall_size} cannot hold {rinshan} rinshan tiles "
+                         "and {indicators} indicator stack(s) (needs at least {need}; P14)",
+                         where=where, dead_wall_size=dead_wall_size, rinshan=rinshan, indicators=indicators, need=need))
         dead = dead_wall_size
     else:
         dead = rinshan + 2 * indicators
     if n - dead <= DEALT:
-        raise RulesError(f"{where}: a {n}-tile wall with a {dead}-tile dead wall leaves no live wall (P14)")
+        raise RulesError(sentence("{where}: a {n}-tile wall with a {dead}-tile dead wall leaves no live "
+                                  "wall (P14)", where=where, n=n, dead=dead))
     end = n - dead_wall_size if fixed else n - rinshan
     return fixed, fixed and replenished, rinshan_positions(n, rinshan), end
 
@@ -173,17 +177,19 @@ class Wall:
         expected = tile_set(rules)
         if len(tiles) != len(expected):
             raise HandError(
-                f"a wall under rules {rules.name!r} has {len(expected)} tiles, got {len(tiles)}")
+                sentence("a wall under rules {name!r} has {n} tiles, got {n2}",
+                         name=rules.name, n=len(expected), n2=len(tiles)))
         have, want = Counter(tiles), Counter(expected)
         if have != want:
             extra = sorted((have - want).elements())
             missing = sorted((want - have).elements())
             raise HandError(
-                f"wall tiles do not match the tile set of rules {rules.name!r} (red_5p={rules.red_5p}, "
-                f"red_5s={rules.red_5s}, flowers={rules.flowers}): extra {' '.join(map(str, extra))}; "
-                f"missing {' '.join(map(str, missing))}")
+                sentence("wall tiles do not match the tile set of rules {name!r} (red_5p={red_5p}, "
+                         "red_5s={red_5s}, flowers={flowers}): extra {extra}; missing {missing}",
+                         name=rules.name, red_5p=rules.red_5p, red_5s=rules.red_5s, flowers=rules.flowers,
+                         extra=" ".join(map(str, extra)), missing=" ".join(map(str, missing))))
         if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-            raise HandError(f"dice must be two numbers 1..6, got {dice!r}")
+            raise HandError(sentence("dice must be two numbers 1..6, got {dice!r}", dice=dice))
         self._setup(rules, tiles, (dice[0], dice[1]))
 
     def _setup(self, rules: Rules, tiles: tuple[Tile, ...], dice: tuple[int, int]) -> None:
@@ -333,8 +339,9 @@ class Wall:
         i = self._next
         if i >= self._end:
             raise IllegalActionError(
-                f"draw from an empty live wall ({len(self._tiles)}-tile wall, "
-                f"{self._rinshan_taken} replacement(s) taken): the hand is an exhaustive draw")
+                sentence("draw from an empty live wall ({n}-tile wall, {rinshan_taken} replacement(s) "
+                         "taken): the hand is an exhaustive draw",
+                         n=len(self._tiles), rinshan_taken=self._rinshan_taken))
         self._next = i + 1
         return i
 
@@ -348,20 +355,23 @@ class Wall:
             return self._rinshan[k]
         if self._end <= self._next:
             raise IllegalActionError(
-                f"no replacement tile left: the {len(self._rinshan)} rinshan tiles are used and the live "
-                "wall is empty")
+                sentence("no replacement tile left: the {n} rinshan tiles are used and the live wall is "
+                         "empty", n=len(self._rinshan)))
         self._end -= 1  # A002-1: after the rinshan tiles, replacements come from the live wall's tail
         return self._end
 
     def reveal_position(self) -> int:
         """:meth:`reveal_kan_dora`, returning the indicator's index in :attr:`tiles`."""
         if not self._rules.kan_dora:
-            raise IllegalActionError(f"rules {self._rules.name!r} have no kan dora (kan_dora = false, P11)")
+            raise IllegalActionError(sentence("rules {name!r} have no kan dora (kan_dora = false, P11)",
+                                              name=self._rules.name))
         if self.kan_dora_revealed >= MAX_KAN_DORA:
-            raise IllegalActionError(f"a fifth kan dora cannot be revealed ({MAX_KAN_DORA} already shown)")
+            raise IllegalActionError(sentence("a fifth kan dora cannot be revealed ({max_kan_dora} already "
+                                              "shown)", max_kan_dora=MAX_KAN_DORA))
         if self._next_indicator_position() < self._next:
             raise IllegalActionError(
-                f"no tile left to reveal a kan dora: only {self.remaining} live tile(s) remain (P13)")
+                sentence("no tile left to reveal a kan dora: only {remaining} live tile(s) remain (P13)",
+                         remaining=self.remaining))
         return self._turn_indicator()
 
     def copy(self) -> Wall:
@@ -397,7 +407,8 @@ class Wall:
 
 def _rng(seed: object) -> random.Random:
     if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise HandError(f"a wall seed is an int or a str, got {type(seed).__name__} {seed!r}")
+        raise HandError(sentence("a wall seed is an int or a str, got {name} {seed!r}",
+                                 name=type(seed).__name__, seed=seed))
     return random.Random(seed)
 
 
@@ -453,12 +464,14 @@ def deal_order(hands: Iterable[Sequence[Tile]], rest: Sequence[Tile]) -> tuple[T
     out: list[Tile | None] = [None] * DEALT
     for seat, hand in enumerate(hands):
         if len(hand) != HAND_SIZE:
-            raise HandError(f"seat {seat} of the deal has {len(hand)} tiles, expected {HAND_SIZE}")
+            raise HandError(sentence("seat {seat} of the deal has {n} tiles, expected {hand_size}",
+                                     seat=seat, n=len(hand), hand_size=HAND_SIZE))
         for pos, tile in zip(HAIPAI_POSITIONS[seat], hand, strict=True):
             out[pos] = tile
     dealt = [t for t in out if t is not None]
     if len(dealt) != DEALT:
-        raise HandError(f"a deal needs {SEATS} hands of {HAND_SIZE} tiles")
+        raise HandError(sentence("a deal needs {seats} hands of {hand_size} tiles",
+                                 seats=SEATS, hand_size=HAND_SIZE))
     return (*dealt, *rest)
 
 
@@ -471,7 +484,7 @@ def _tiles_of(spec: TileSpec, what: str) -> tuple[Tile, ...]:
     tiles = tuple(spec)
     for t in tiles:
         if not isinstance(t, Tile):
-            raise HandError(f"{what}: expected tiles or an mpsz string, got {t!r}")
+            raise HandError(sentence("{what}: expected tiles or an mpsz string, got {t!r}", what=what, t=t))
     return tiles
 
 
@@ -524,8 +537,9 @@ class WallBuilder:
                 tiles = _tiles_of(spec, f"hand {name}")
                 if len(tiles) > HAND_SIZE:
                     raise HandError(
-                        f"WallBuilder: hand {name} has {len(tiles)} tiles, at most {HAND_SIZE} "
-                        "(the dealer's 14th tile is the first of draws())")
+                        sentence("WallBuilder: hand {name} has {n} tiles, at most {hand_size} (the dealer's "
+                                 "14th tile is the first of draws())",
+                                 name=name, n=len(tiles), hand_size=HAND_SIZE))
                 self._requests[f"hand {name}"] = tiles
         return self
 
@@ -583,7 +597,8 @@ class WallBuilder:
                 parts = ", ".join(f"{name} {c}" for name, tiles in self._requests.items()
                                   if (c := tiles.count(tile)))
                 raise HandError(
-                    f"WallBuilder: {count} copies of {tile} requested ({parts}), the wall has {available[tile]}")
+                    sentence("WallBuilder: {count} copies of {tile} requested ({parts}), the wall has "
+                             "{available}", count=count, tile=tile, parts=parts, available=available[tile]))
         places = self._positions(n)
         order: list[Tile | None] = [None] * n
         owner: dict[int, str] = {}
@@ -591,13 +606,15 @@ class WallBuilder:
             pos = places[name]
             if len(tiles) > len(pos):
                 raise HandError(
-                    f"WallBuilder: {len(tiles)} {name} tile(s) requested, the layout of rules {rules.name!r} "
-                    f"has room for {len(pos)} (dice {self._dice}, P07/P14)")
+                    sentence("WallBuilder: {n} {name} tile(s) requested, the layout of rules {name2!r} has "
+                             "room for {n2} (dice {dice}, P07/P14)",
+                             n=len(tiles), name=name, name2=rules.name, n2=len(pos), dice=self._dice))
             for p, tile in zip(pos, tiles, strict=False):
                 if p in owner:
                     raise HandError(
-                        f"WallBuilder: {name} and {owner[p]} both ask for wall position {p} "
-                        f"({tile} and {order[p]}); under rules {rules.name!r} they are the same tile")
+                        sentence("WallBuilder: {name} and {owner} both ask for wall position {p} ({tile} "
+                                 "and {order}); under rules {name2!r} they are the same tile",
+                                 name=name, owner=owner[p], p=p, tile=tile, order=order[p], name2=rules.name))
                 owner[p] = name
                 order[p] = tile
         rest = list((available - wanted).elements())

@@ -16,7 +16,8 @@ language, and the switch it remembers (a cookie) wins over it.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Final, Literal, TypeGuard
 
@@ -89,3 +90,14 @@ def current_lang() -> Lang:
 def set_lang(lang: Lang) -> None:
     """Speak ``lang`` from now on in this context (a command, a request, a connection)."""
     _current.set(lang)
+
+
+@contextmanager
+def speaking(lang: Lang) -> Iterator[None]:
+    """Speak ``lang`` inside the block, then what was spoken before (a document written in one
+    language whatever the command's)."""
+    token = _current.set(lang)
+    try:
+        yield
+    finally:
+        _current.reset(token)

@@ -280,3 +280,22 @@ RULE_VALUE: Final = terms_of("rule_value", (
     ("never", "なし", "never"),
     ("kokushi", "国士無双のみ", "kokushi only"),
 ))
+
+#: the groups of rule fields (the ``# --- title ---`` sections of sanma/rules/schema.py), keyed by
+#: each group's first field; ``en`` is the section's title (tests/test_i18n_terms.py compares them)
+RULE_GROUP: Final = terms_of("rule_group", (
+    ("red_5p", "牌・山・ドラ (P01-P22)", "Tiles, walls, dora (P01-P22)"),
+    ("start_points", "点数・順位・ウマ (P23-P32)", "Points, placement, uma (P23-P32)"),
+    ("round_winds", "対局の長さ・親・終了 (P33-P42)", "Game length, dealer, end (P33-P42)"),
+    ("honba_ron", "本場・不聴罰符・供託 (P43-P49)", "Honba, noten, deposits (P43-P49)"),
+    ("tsumo_payment", "支払いと点数計算 (P50-P63)", "Payments and scoring (P50-P63)"),
+    ("min_han", "あがりの条件 (P64-P74)", "Hand validity (P64-P74)"),
+    ("furiten_tsumo", "フリテン (P75-P78)", "Furiten (P75-P78)"),
+    ("riichi_violation", "リーチ (P79-P87)", "Riichi (P79-P87)"),
+    ("double_ron", "ダブロン・途中流局・流し (P88-P96)", "Multiple ron, aborts, nagashi (P88-P96)"),
+    ("pao_yaku", "包・チョンボ (P97-P107)", "Pao, chombo (P97-P107)"),
+    ("penalty_false_call", "卓での誤り（点数記録、P102-P107、§5.5）",
+     "Mistakes at a physical table (score keeper, P102-P107, §5.5)"),
+    ("negative_scores_settled", "箱割れとチップ (P108-P122)", "Bust and chips (P108-P122)"),
+    ("players_in_rotation", "席・特殊なあがり (P123-P128)", "Seating, special wins (P123-P128)"),
+))

@@ -25,7 +25,8 @@ from types import MappingProxyType
 from typing import Final
 
 from .lang import Lang
-from .rule_terms import RULE, RULE_VALUE
+from .messages import mark
+from .rule_terms import RULE, RULE_GROUP, RULE_VALUE
 from .term import Term, terms_of
 
 _WINDS_JA = {"E": "東", "S": "南", "W": "西", "N": "北"}
@@ -296,7 +297,8 @@ TABLE: Final = terms_of("table", (
 
 #: every term
 TERMS: Final[tuple[Term, ...]] = (*YAKU, *FU, *LIMIT, *WIND, *HONOUR, *SUIT, *SEAT, *CALL, *DRAW, *RESULT,
-                                  *PENALTY, *PENALTY_EFFECT, *CHOMBO_REASON, *TABLE, *RULE, *RULE_VALUE)
+                                  *PENALTY, *PENALTY_EFFECT, *CHOMBO_REASON, *TABLE, *RULE, *RULE_VALUE,
+                                  *RULE_GROUP)
 #: kind -> key -> term
 BY_KEY: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType({
     kind: MappingProxyType({t.key: t for t in TERMS if t.kind == kind}) for kind in dict.fromkeys(t.kind for t in TERMS)
@@ -327,7 +329,7 @@ def term_name(kind: str, key: str, lang: Lang) -> str:
     the engine's ``suukaikan`` and the keeper's ``four_kans`` are one draw); a key without a term is
     shown as it is, underscores as spaces (a name a newer engine made, an extension's)."""
     t = term(kind, key) or lookup(kind, key)
-    return t.name(lang) if t is not None else key.replace("_", " ")
+    return mark(t.name(lang) if t is not None else key.replace("_", " "), lang)
 
 
 def record_name(kind: str, key: str) -> str | None:
@@ -391,7 +393,7 @@ def tile_name(text: str, lang: Lang) -> str:
     if t.kind >= 27 and not t.is_flower:
         return term_name("tile", f"{t.kind - 26}z", lang)
     if lang == "en":
-        return mpsz
+        return mpsz  # a number tile is its mpsz name in English (and in the pseudo-locale)
     if t.is_flower:
         return f"花{mpsz[0]}"
     suit = {"m": "萬", "p": "筒", "s": "索"}[mpsz[1]]
@@ -406,6 +408,11 @@ def fu_line(line: str, lang: Lang) -> str:
     if not rest:
         return word
     return f"{tile_name(rest, lang)}の{word}" if lang == "ja" else f"{word} {tile_name(rest, lang)}"
+
+
+def wind_short(wind: str, lang: Lang) -> str:
+    """A wind as a seat's short label: the letter in English (``S``), the kanji in Japanese (``南``)."""
+    return wind if lang == "en" else term_name("wind", wind, lang)
 
 
 def round_name(wind: str, number: int, lang: Lang, honba: int = 0) -> str:

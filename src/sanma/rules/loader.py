@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from ..errors import RulesError
 from ..fileio import read_regular
+from ..i18n.messages import Message, sentence
 from .schema import RULE_FIELDS, STANDARD_YAKU_HAN, STANDARD_YAKUMAN, Rules
 
 #: The built-in presets, in the order they are listed and documented.
@@ -67,9 +68,9 @@ _HINTS: dict[str, Any] = typing.get_type_hints(Rules)
 _FIELD_NAMES: tuple[str, ...] = tuple(RULE_FIELDS)
 
 
-def _closest(name: str, choices: typing.Iterable[str]) -> str:
+def _closest(name: str, choices: typing.Iterable[str]) -> Message | str:
     match = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {match[0]!r}?)" if match else ""
+    return sentence(" (did you mean {name!r}?)", name=match[0]) if match else ""
 
 
 def _toml_value(value: Any) -> str:
@@ -85,20 +86,20 @@ def _toml_value(value: Any) -> str:
     return repr(value)
 
 
-def _type_name(value: Any) -> str:
+def _type_name(value: Any) -> Message:
     if isinstance(value, bool):
-        return "a boolean"
+        return sentence("a boolean")
     if isinstance(value, int):
-        return "an integer"
+        return sentence("an integer")
     if isinstance(value, float):
-        return "a float"
+        return sentence("a float")
     if isinstance(value, str):
-        return "a string"
+        return sentence("a string")
     if isinstance(value, list | tuple):
-        return "an array"
+        return sentence("an array")
     if isinstance(value, Mapping):
-        return "a table"
-    return f"a {type(value).__name__}"
+        return sentence("a table")
+    return sentence("a {type}", type=type(value).__name__)
 
 
 #: A rule file is a few kB; anything larger is not one (and is not read into memory).
@@ -129,12 +130,13 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"{source}: malformed TOML: {e}") from None
+        raise RulesError(sentence("{source}: malformed TOML: {error}", source=source, error=e)) from None
     except RecursionError:
-        raise RulesError(f"{source}: malformed rule file: values nested too deep "
-                         f"(a rule file nests at most {MAX_DEPTH} levels)") from None
+        raise RulesError(sentence("{source}: malformed rule file: values nested too deep (a rule file nests "
+                                  "at most {max_depth} levels)", source=source, max_depth=MAX_DEPTH)) from None
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise RulesError(f"{source}: malformed rule file: values nested more than {MAX_DEPTH} levels deep")
+        raise RulesError(sentence("{source}: malformed rule file: values nested more than {max_depth} "
+                                  "levels deep", source=source, max_depth=MAX_DEPTH))
     return data
 
 
@@ -142,14 +144,16 @@ def _check_int(value: Any, where: str, *, signed: bool = False,
                bounds: tuple[int, int | None] | None = None) -> int:
     # bool is a subclass of int in Python, but `true` is not a number in a rule file.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{where} must be an integer, not {_type_name(value)} ({_toml_value(value)})")
+        raise RulesError(sentence("{where} must be an integer, not {type_name} ({toml_value})",
+                                  where=where, type_name=_type_name(value), toml_value=_toml_value(value)))
     if not signed and value < 0:
-        raise RulesError(f"{where} must not be negative, got {value}")
+        raise RulesError(sentence("{where} must not be negative, got {value}", where=where, value=value))
     if bounds is not None:
         lo, hi = bounds
         if value < lo or (hi is not None and value > hi):
-            span = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-            raise RulesError(f"{where} must be {span}, got {value}")
+            span = sentence("from {lo} to {hi}", lo=lo, hi=hi) if hi is not None else sentence("at least {lo}", lo=lo)
+            raise RulesError(sentence("{where} must be {span}, got {value}",
+                                      where=where, span=span, value=value))
     return value
 
 
@@ -161,72 +165,84 @@ def _convert(name: str, value: Any, where: str) -> Any:
     if origin is Literal:
         choices = tuple(str(a) for a in args)
         if not isinstance(value, str) or value not in choices:
-            raise RulesError(
-                f"{where} must be one of {', '.join(repr(c) for c in choices)}, got {_toml_value(value)}"
-                + (_closest(value, choices) if isinstance(value, str) else ""))
+            raise RulesError(sentence("{where} must be one of {choices}, got {toml_value}{closest}", where=where,
+                                      choices=", ".join(repr(c) for c in choices), toml_value=_toml_value(value),
+                                      closest=_closest(value, choices) if isinstance(value, str) else ""))
         return value
     if hint is bool:
         if not isinstance(value, bool):
-            raise RulesError(f"{where} must be true or false, not {_type_name(value)} ({_toml_value(value)})")
+            raise RulesError(sentence("{where} must be true or false, not {type_name} ({toml_value})",
+                                      where=where, type_name=_type_name(value), toml_value=_toml_value(value)))
         return value
     if hint is int:
         return _check_int(value, where, bounds=_BOUNDS.get(name))
     if hint is str:
         if not isinstance(value, str):
-            raise RulesError(f"{where} must be a string, not {_type_name(value)} ({_toml_value(value)})")
+            raise RulesError(sentence("{where} must be a string, not {type_name} ({toml_value})",
+                                      where=where, type_name=_type_name(value), toml_value=_toml_value(value)))
         if name in _LETTERS:
             letters, may_be_empty = _LETTERS[name]
             bad = sorted({c for c in value if c not in letters})
             if bad or (not value and not may_be_empty):
                 raise RulesError(
-                    f"{where} must be a {'possibly empty ' if may_be_empty else ''}string of the letters "
-                    f"{letters!r}, got {value!r}")
+                    sentence("{where} must be a possibly empty string of the letters {letters!r}, got {value!r}",
+                             where=where, letters=letters, value=value) if may_be_empty else
+                    sentence("{where} must be a string of the letters {letters!r}, got {value!r}",
+                             where=where, letters=letters, value=value))
         return value
     if origin is tuple:
         if not isinstance(value, list | tuple):
-            raise RulesError(f"{where} must be an array, not {_type_name(value)} ({_toml_value(value)})")
+            raise RulesError(sentence("{where} must be an array, not {type_name} ({toml_value})",
+                                      where=where, type_name=_type_name(value), toml_value=_toml_value(value)))
         if len(args) == 2 and args[1] is Ellipsis:  # tuple[str, ...]: the names of yakuman
             out: list[str] = []
             for i, v in enumerate(value):
                 if not isinstance(v, str):
-                    raise RulesError(f"{where}[{i}] must be a string, not {_type_name(v)} ({_toml_value(v)})")
+                    raise RulesError(sentence("{where}[{i}] must be a string, not {type_name} ({toml_value})",
+                                              where=where, i=i, type_name=_type_name(v), toml_value=_toml_value(v)))
                 if name == "pao_yaku" and v not in STANDARD_YAKUMAN:
-                    raise RulesError(f"{where}[{i}]: unknown yakuman {v!r}{_closest(v, STANDARD_YAKUMAN)}; "
-                                     f"valid yakuman: {', '.join(STANDARD_YAKUMAN)}")
+                    raise RulesError(sentence("{where}[{i}]: unknown yakuman {v!r}{closest}; valid yakuman: "
+                                              "{items}",
+                                              where=where, i=i, v=v, closest=_closest(v, STANDARD_YAKUMAN),
+                                              items=", ".join(STANDARD_YAKUMAN)))
                 out.append(v)
             return tuple(out)
         if len(value) != len(args):
-            raise RulesError(f"{where} must be an array of {len(args)} integers, got {len(value)}: "
-                             f"{_toml_value(value)}")
+            raise RulesError(sentence("{where} must be an array of {n} integers, got {n2}: {toml_value}",
+                                      where=where, n=len(args), n2=len(value), toml_value=_toml_value(value)))
         return tuple(_check_int(v, f"{where}[{i}]", signed=name in _SIGNED) for i, v in enumerate(value))
-    raise RulesError(f"{where}: field cannot be set from a rule file")  # pragma: no cover - schema guard
+    raise RulesError(  # pragma: no cover - schema guard
+        sentence("{where}: field cannot be set from a rule file", where=where))
 
 
 def _merge_yaku(base: Mapping[str, tuple[int, int]], table: Any, where: str) -> dict[str, tuple[int, int]]:
     if not isinstance(table, Mapping):
-        raise RulesError(f"{where} must be a table ([yaku]) of name = [closed han, open han], "
-                         f"not {_type_name(table)}")
+        raise RulesError(sentence("{where} must be a table ([yaku]) of name = [closed han, open han], not "
+                                  "{type_name}", where=where, type_name=_type_name(table)))
     merged = dict(base)
     for key, value in table.items():
         if not isinstance(key, str) or key not in STANDARD_YAKU_HAN:
-            raise RulesError(f"{where}: unknown yaku {key!r}{_closest(str(key), STANDARD_YAKU_HAN)}; "
-                             f"valid yaku: {', '.join(STANDARD_YAKU_HAN)}")
+            raise RulesError(sentence("{where}: unknown yaku {key!r}{closest}; valid yaku: {items}",
+                                      where=where, key=key, closest=_closest(str(key), STANDARD_YAKU_HAN),
+                                      items=", ".join(STANDARD_YAKU_HAN)))
         at = f"{where}.{key}"
         if isinstance(value, bool) or not isinstance(value, list | tuple) or len(value) != 2:
-            raise RulesError(f"{at} must be an array [closed han, open han], got {_toml_value(value)}")
+            raise RulesError(sentence("{at} must be an array [closed han, open han], got {toml_value}",
+                                      at=at, toml_value=_toml_value(value)))
         merged[key] = (_check_int(value[0], f"{at}[0]"), _check_int(value[1], f"{at}[1]"))
     return merged
 
 
 def _merge_yakuman(base: Mapping[str, int], table: Any, where: str) -> dict[str, int]:
     if not isinstance(table, Mapping):
-        raise RulesError(f"{where} must be a table ([yakuman]) of name = multiplier, "
-                         f"not {_type_name(table)}")
+        raise RulesError(sentence("{where} must be a table ([yakuman]) of name = multiplier, not {type_name}",
+                                  where=where, type_name=_type_name(table)))
     merged = dict(base)
     for key, value in table.items():
         if not isinstance(key, str) or key not in STANDARD_YAKUMAN:
-            raise RulesError(f"{where}: unknown yakuman {key!r}{_closest(str(key), STANDARD_YAKUMAN)}; "
-                             f"valid yakuman: {', '.join(STANDARD_YAKUMAN)}")
+            raise RulesError(sentence("{where}: unknown yakuman {key!r}{closest}; valid yakuman: {items}",
+                                      where=where, key=key, closest=_closest(str(key), STANDARD_YAKUMAN),
+                                      items=", ".join(STANDARD_YAKUMAN)))
         merged[key] = _check_int(value, f"{where}.{key}")
     return merged
 
@@ -237,20 +253,25 @@ def from_dict(data: Mapping[str, Any], source: str = "<rules>", *, name: str | N
     ``name`` is the rule set's name when ``data`` has no ``name`` key (a file's stem).
     """
     if not isinstance(data, Mapping):
-        raise RulesError(f"{source}: a rule file must be a table of fields, not {_type_name(data)}")
+        raise RulesError(sentence("{source}: a rule file must be a table of fields, not {type_name}",
+                                  source=source, type_name=_type_name(data)))
     for key in data:
         if not isinstance(key, str):
-            raise RulesError(f"{source}: field names must be strings, got {key!r}")
+            raise RulesError(sentence("{source}: field names must be strings, got {key!r}",
+                                      source=source, key=key))
     extends = data.get("extends")
     if extends is None:
         base = Rules()
     else:
         if not isinstance(extends, str):
-            raise RulesError(f"{source}: field 'extends' must be a preset name (a string), "
-                             f"not {_type_name(extends)} ({_toml_value(extends)})")
+            raise RulesError(sentence("{source}: field 'extends' must be a preset name (a string), not "
+                                      "{type_name} ({toml_value})",
+                                      source=source, type_name=_type_name(extends), toml_value=_toml_value(extends)))
         if extends not in PRESETS:
-            raise RulesError(f"{source}: field 'extends' names unknown preset {extends!r}"
-                             f"{_closest(extends, PRESETS)}; the presets are: {', '.join(PRESETS)}")
+            raise RulesError(sentence("{source}: field 'extends' names unknown preset {extends!r}{closest}; "
+                                      "the presets are: {items}",
+                                      source=source, extends=extends, closest=_closest(extends, PRESETS),
+                                      items=", ".join(PRESETS)))
         base = load_preset(extends)
 
     changes: dict[str, Any] = {}
@@ -258,8 +279,9 @@ def from_dict(data: Mapping[str, Any], source: str = "<rules>", *, name: str | N
         if key in FILE_KEYS:
             continue
         if key not in RULE_FIELDS:
-            raise RulesError(f"{source}: unknown field {key!r}{_closest(key, _FIELD_NAMES)}; "
-                             f"valid fields: {', '.join(FILE_KEYS + _FIELD_NAMES)}")
+            raise RulesError(sentence("{source}: unknown field {key!r}{closest}; valid fields: {items}",
+                                      source=source, key=key, closest=_closest(key, _FIELD_NAMES),
+                                      items=", ".join(FILE_KEYS + _FIELD_NAMES)))
         where = f"{source}: field {key!r}"
         if key == "yaku":
             changes[key] = _merge_yaku(base.yaku, value, where)
@@ -279,33 +301,40 @@ def from_dict(data: Mapping[str, Any], source: str = "<rules>", *, name: str | N
 def _check_consistency(rules: Rules, source: str) -> None:
     """Checks that involve more than one field."""
     if rules.flower_chip_tiles > rules.flowers:
-        raise RulesError(f"{source}: field 'flower_chip_tiles' is {rules.flower_chip_tiles} but there are "
-                         f"only {rules.flowers} flowers (field 'flowers')")
+        raise RulesError(sentence("{source}: field 'flower_chip_tiles' is {flower_chip_tiles} but there are "
+                                  "only {flowers} flowers (field 'flowers')",
+                                  source=source, flower_chip_tiles=rules.flower_chip_tiles, flowers=rules.flowers))
     if rules.return_points < rules.start_points and rules.oka:
-        raise RulesError(f"{source}: field 'oka' is true but return_points {rules.return_points} is below "
-                         f"start_points {rules.start_points}")
+        raise RulesError(sentence("{source}: field 'oka' is true but return_points {return_points} is below "
+                                  "start_points {start_points}",
+                                  source=source, return_points=rules.return_points, start_points=rules.start_points))
     if rules.penalty_deposit_points % max(1, rules.riichi_deposit):
-        raise RulesError(f"{source}: field 'penalty_deposit_points' is {rules.penalty_deposit_points}: a deposit "
-                         f"lies on the table as riichi sticks of {rules.riichi_deposit} (field 'riichi_deposit')")
+        raise RulesError(sentence("{source}: field 'penalty_deposit_points' is {penalty_deposit_points}: a "
+                                  "deposit lies on the table as riichi sticks of {riichi_deposit} (field "
+                                  "'riichi_deposit')",
+                                  source=source, penalty_deposit_points=rules.penalty_deposit_points,
+                                  riichi_deposit=rules.riichi_deposit))
     from ..errors import SanmaError
     from ..game.wall import check_layout  # the wall's own check, the one the engine makes at the deal
 
     try:
         check_layout(rules)
     except SanmaError as e:
-        raise RulesError(f"{source}: {e}") from None
+        raise RulesError(sentence("{source}: {error}", source=source, error=e)) from None
     # Values no seed uses and the engine does not implement yet: refused rather than ignored.
     unsupported = {
-        "paarenchan": (rules.paarenchan, "eight consecutive dealer wins as a yakuman (P41)"),
-        "closed_katagari": (not rules.closed_katagari, "barring closed katagari waits (P68)"),
-        "negative_scores_settled": (not rules.negative_scores_settled, "stopping settlement at zero (P109)"),
+        "paarenchan": (rules.paarenchan, sentence("eight consecutive dealer wins as a yakuman (P41)")),
+        "closed_katagari": (not rules.closed_katagari, sentence("barring closed katagari waits (P68)")),
+        "negative_scores_settled": (not rules.negative_scores_settled,
+                                    sentence("stopping settlement at zero (P109)")),
         "open_double_back": (not rules.open_double_back and rules.atozuke != "sakizuke",
-                             "barring the open double back without sakizuke (P69; sakizuke implies it)"),
+                             sentence("barring the open double back without sakizuke (P69; sakizuke implies it)")),
     }
     for field_name, (used, what) in unsupported.items():
         if used:
-            raise RulesError(f"{source}: field {field_name!r}: {what} is not implemented yet; "
-                             "keep the default or ask for it")
+            raise RulesError(sentence("{source}: field {field_name!r}: {what} is not implemented yet; keep "
+                                      "the default or ask for it",
+                                      source=source, field_name=field_name, what=what))
 
 
 def preset_path(name: str) -> Path:
@@ -317,7 +346,8 @@ def preset_path(name: str) -> Path:
 def _check_preset_name(name: object) -> None:
     if not isinstance(name, str) or name not in PRESETS:
         hint = _closest(name, PRESETS) if isinstance(name, str) else ""
-        raise RulesError(f"unknown preset {name!r}{hint}; the presets are: {', '.join(PRESETS)}")
+        raise RulesError(sentence("unknown preset {name!r}{hint}; the presets are: {items}",
+                                  name=name, hint=hint, items=', '.join(PRESETS)))
 
 
 def load_preset(name: str) -> Rules:
@@ -339,7 +369,8 @@ def _load_preset(name: str) -> Rules:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:  # pragma: no cover - a broken installation
-        raise RulesError(f"{source}: cannot read the preset file: {e.strerror}") from None
+        raise RulesError(sentence("{source}: cannot read the preset file: {strerror}",
+                                  source=source, strerror=e.strerror)) from None
     return from_dict(parse_toml(text, source), source, name=name)
 
 
@@ -356,7 +387,8 @@ def read_toml_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RulesError(f"{p}: cannot read rule file: not UTF-8 text (byte {e.start})") from None
+        raise RulesError(sentence("{p}: cannot read rule file: not UTF-8 text (byte {start})",
+                                  p=p, start=e.start)) from None
     return parse_toml(text, str(p))
 
 
@@ -367,8 +399,8 @@ def load(name_or_path: str | os.PathLike[str]) -> Rules:
         return load_preset(text)
     if text.endswith(".toml") or os.sep in text or Path(text).exists():
         return load_file(text)
-    raise RulesError(f"unknown preset {text!r}{_closest(text, PRESETS)} and no such rule file; "
-                     f"the presets are: {', '.join(PRESETS)}")
+    raise RulesError(sentence("unknown preset {text!r}{closest} and no such rule file; the presets are: "
+                              "{items}", text=text, closest=_closest(text, PRESETS), items=', '.join(PRESETS)))
 
 
 def to_dict(rules: Rules) -> dict[str, Any]:

@@ -22,8 +22,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..formats.writers import write_mjai, write_tenhou6
+from ..i18n import sentence
 from ..store import open_db
 from ..store.lock import ServerLock, acquire_server_lock
+from .i18n import LangMiddleware, error_response
 from .tables import TableError, Tables
 from .ws import BURST, RATE, serve_socket
 
@@ -75,19 +77,24 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
     app.state.db_path = str(db_path)
     app.state.limits = (rate, burst)
 
-    # Every error is {"error": "..."} with its status; never a stack trace (issue 11 item 6).
+    # Every error is {"error": "..."} with its status, in the request's language, with a code beside
+    # the words where it has one; never a stack trace (issue 11 item 6, issue 24).
+    app.add_middleware(LangMiddleware)
+
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        detail = exc.detail if isinstance(exc.detail, str) else "request refused"
-        return JSONResponse({"error": detail}, status_code=exc.status_code)
+        if exc.status_code == 404 and exc.detail == "Not Found":
+            return error_response(sentence("Not Found", code="not_found"), 404)
+        detail = exc.detail if isinstance(exc.detail, str) else sentence("request refused", code="refused")
+        return error_response(detail, exc.status_code)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": "malformed request"}, status_code=400)
+        return error_response(sentence("malformed request", code="malformed"), 400)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
-        return JSONResponse({"error": "internal error"}, status_code=500)
+        return error_response(sentence("internal error", code="internal"), 500)
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
@@ -104,10 +111,11 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
         return _page("table.html")
 
     _api(app)
-    from . import keeper, tournament  # the score keeper's and tournaments' pages and API (docs/KEEPER.md)
+    from . import i18n, keeper, tournament  # the keeper's and tournaments' pages and API; the pages' languages
 
     app.include_router(keeper.router)
     app.include_router(tournament.router)
+    app.include_router(i18n.router)  # each page language's catalogue (web/static/i18n.js)
     # Pages owned by the front end add their routers here (web/calc.py, web/replays.py).
     from . import calc, replays
 
@@ -122,7 +130,7 @@ def _tables(request: Request | WebSocket) -> Tables:
 
 
 def _error(e: TableError) -> JSONResponse:
-    return JSONResponse({"error": str(e)}, status_code=e.status)
+    return error_response(e, e.status)
 
 
 def _api(app: FastAPI) -> None:

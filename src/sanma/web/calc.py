@@ -21,8 +21,12 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from ..cli.score import FLAGS, flag_help, score_json, score_request
 from ..errors import NotAWinError, RulesError, SanmaError
+from ..i18n import current_lang
+from ..i18n.messages import Message, sentence
+from ..i18n.rulesheet import rule_sheet, said
 from ..rules import Rules
 from ..rules.loader import from_dict, parse_toml, to_dict
+from .i18n import error_response
 
 router = APIRouter()
 
@@ -39,15 +43,16 @@ class RequestError(SanmaError):
     """A calculator request that is not well-formed (the field and the problem in the message)."""
 
 
-def _error(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
+def _error(status: int, error: Message | BaseException, **extra: Any) -> JSONResponse:
+    """``{"error": words, "code": ...}`` in the request's language (web/i18n.py)."""
+    return error_response(error, status, **extra)
 
 
 def rules_from_json(rules: Any, rules_toml: Any = None) -> Rules:
     """The rule set a request names: a preset name, a rule object, or a rule file's TOML text."""
     if rules_toml is not None:
         if not isinstance(rules_toml, str):
-            raise RequestError("field 'rules_toml' must be the text of a rule file")
+            raise RequestError(sentence("field 'rules_toml' must be the text of a rule file"))
         return from_dict(parse_toml(rules_toml, "uploaded rule file"), "uploaded rule file", name="uploaded")
     if rules is None:
         return Rules.preset("tenhou")
@@ -55,43 +60,49 @@ def rules_from_json(rules: Any, rules_toml: Any = None) -> Rules:
         return Rules.preset(rules)
     if isinstance(rules, dict):
         return from_dict(rules, "rule object", name=str(rules.get("name", rules.get("extends", "custom"))))
-    raise RequestError(f"field 'rules' must be a preset name or a rule object, not {type(rules).__name__}")
+    raise RequestError(sentence("field 'rules' must be a preset name or a rule object, not {name}",
+                                name=type(rules).__name__))
 
 
 def parse_request(body: Any) -> tuple[Rules, dict[str, Any]]:
     """Check a request's fields; return the rule set and ``score_request``'s keyword arguments."""
     if not isinstance(body, dict):
-        raise RequestError("the request must be a JSON object of sanma score's options")
+        raise RequestError(sentence("the request must be a JSON object of sanma score's options"))
     unknown = sorted(set(body) - KNOWN)
     if unknown:
-        raise RequestError(f"unknown field {unknown[0]!r}; the fields are: {', '.join(sorted(KNOWN))}")
+        raise RequestError(sentence("unknown field {unknown!r}; the fields are: {items}",
+                                    unknown=unknown[0], items=', '.join(sorted(KNOWN))))
     args: dict[str, Any] = {}
     for name, required in _TEXT_FIELDS.items():
         value = body.get(name)
         if value is None or value == "":
             if required:
-                raise RequestError(f"field {name!r} is required")
+                raise RequestError(sentence("field {name!r} is required", name=name))
             continue
         if not isinstance(value, str) or len(value) > MAX_TEXT:
-            raise RequestError(f"field {name!r} must be a string of at most {MAX_TEXT} characters")
+            raise RequestError(sentence("field {name!r} must be a string of at most {max_text} characters",
+                                        name=name, max_text=MAX_TEXT))
         if name in ("seat", "round", "from") and value.upper() not in _WINDS:
-            raise RequestError(f"field {name!r} is {value!r}: expected E, S or W")
+            raise RequestError(sentence("field {name!r} is {value!r}: expected E, S or W",
+                                        name=name, value=value))
         args[{"round": "round_", "from": "from_"}.get(name, name)] = value
     for name in _LIST_FIELDS:
         value = body.get(name, [])
         if not isinstance(value, list) or len(value) > 8 or not all(
                 isinstance(v, str) and len(v) <= 16 for v in value):
-            raise RequestError(f"field {name!r} must be a list of at most 8 tile strings")
+            raise RequestError(sentence("field {name!r} must be a list of at most 8 tile strings", name=name))
         args[name] = [v for v in value if v]
     for name in _INT_FIELDS:
         value = body.get(name, 0)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
-            raise RequestError(f"field {name!r} must be a whole number from 0 to 99, not {value!r}")
+            raise RequestError(sentence("field {name!r} must be a whole number from 0 to 99, not {value!r}",
+                                        name=name, value=value))
         args[name] = value
     for name in FLAGS:
         value = body.get(name, False)
         if not isinstance(value, bool):
-            raise RequestError(f"field {name!r} must be true or false, not {value!r}")
+            raise RequestError(sentence("field {name!r} must be true or false, not {value!r}",
+                                        name=name, value=value))
         args[name] = value
     return rules_from_json(body.get("rules"), body.get("rules_toml")), args
 
@@ -107,19 +118,20 @@ async def api_score(request: Request) -> JSONResponse:
     """Score a hand as ``sanma score --json`` does."""
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        return _error(413, f"request too large ({len(raw)} bytes; at most {MAX_BODY})")
+        return _error(413, sentence("request too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
+                                    limit=MAX_BODY))
     try:
         body = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        return _error(400, f"the request is not JSON: {e}")
+        return _error(400, sentence("the request is not JSON: {error}", code="malformed", error=str(e)))
     try:
         rule_set, args = parse_request(body)
         hand, win = args.pop("hand"), args.pop("win")
         score = score_request(hand, win, rules=rule_set, **args)
     except NotAWinError as e:
-        return _error(422, f"not a win: {e}", not_a_win=True)
+        return _error(422, sentence("not a win: {reason}", code="not_a_win", reason=e), not_a_win=True)
     except (SanmaError, RulesError) as e:
-        return _error(400, str(e))
+        return _error(400, e)
     return JSONResponse(score_json(score, rule_set))
 
 
@@ -128,7 +140,7 @@ async def api_score_options() -> JSONResponse:
     """What the calculator page offers: the presets and every situation flag with its help."""
     return JSONResponse({
         "presets": list(Rules.presets()),
-        "flags": [{"name": name, "help": text} for name, text in flag_help().items()],
+        "flags": [{"name": name, "help": said(text, current_lang())} for name, text in flag_help().items()],
         "winds": list(_WINDS),
     })
 
@@ -139,5 +151,7 @@ async def api_rules(name: str) -> JSONResponse:
     try:
         rules = Rules.preset(name)
     except RulesError as e:
-        return _error(404, str(e))
-    return JSONResponse({"name": rules.name, "description": rules.description, "fields": to_dict(rules)})
+        return _error(404, e)
+    # the sheet: every field in words in the request's language (what `sanma rules show NAME` prints)
+    return JSONResponse({"name": rules.name, "description": rules.description, "fields": to_dict(rules),
+                         "sheet": rule_sheet(rules, current_lang()).to_json()})

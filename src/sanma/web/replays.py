@@ -23,7 +23,9 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from ..formats import GameRecord, KyokuRecord, read_record
 from ..formats.record import DrawResult, RecordedWin
+from ..i18n import sentence, tr
 from ..tiles import Tile, parse_tiles
+from .i18n import error_response
 
 router = APIRouter()
 
@@ -91,19 +93,22 @@ async def api_replay(request: Request) -> JSONResponse:
     """Read an uploaded record (the request body) into hands with every tile open."""
     raw = await request.body()
     if len(raw) > MAX_RECORD:
-        return JSONResponse({"error": f"record too large ({len(raw)} bytes; at most {MAX_RECORD})"}, status_code=413)
+        return error_response(sentence("record too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
+                                       limit=MAX_RECORD), 413)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        return JSONResponse({"error": f"the record is not UTF-8 text (byte {e.start})"}, status_code=400)
-    name = request.query_params.get("name", "")[:200] or "uploaded record"
+        return error_response(sentence("the record is not UTF-8 text (byte {start})", code="record", start=e.start),
+                              400)
+    name = request.query_params.get("name", "")[:200] or tr("uploaded record")
     if not text.strip():
-        return JSONResponse({"error": "the record is empty"}, status_code=400)
+        return error_response(sentence("the record is empty", code="record"), 400)
     # bytes, never a str: read_record takes a short string for a file path to open
     rec = read_record(text.encode("utf-8"))
     if not rec.kyoku:
-        reason = rec.errors[0] if rec.errors else "no hand in it"
-        return JSONResponse({"error": f"{name}: not a record sanma can read: {reason}"}, status_code=400)
+        reason = rec.errors[0] if rec.errors else sentence("no hand in it")
+        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
+                                       reason=reason), 400)
     out = record_json(rec)
     out["source"] = name
     return JSONResponse(out)

@@ -1,0 +1,207 @@
+"""Sentences in both languages: gettext catalogues with named parameters, managed with Babel.
+
+A sentence is written once, in English, as a template with named parameters, and marked so that
+Babel extracts it (``make messages``; its Japanese is in ``locale/ja/LC_MESSAGES/sanma.po``, compiled
+to ``sanma.mo`` by ``make install``):
+
+* ``tr("{n} riichi sticks on the table", n=2)`` — into words now, in the current language (a
+  command sets it once from ``--lang``; the server per request and per connection);
+* ``sentence("...", **params)`` — a :class:`Message`, put into words later, at the edge: an error carries
+  one (``raise TileError(sentence(...))``), and the CLI, an HTTP answer, a WebSocket message or a page
+  puts it into the words of its reader; ``str()`` of a message is its English;
+* ``tr_n`` / ``sentence_n`` — the same with a singular and a plural (``{n}`` chooses; Japanese has one form).
+
+A parameter may itself be a message or a :class:`~sanma.i18n.term.Term`: it is put into the same
+language. ``--json`` output and the protocols carry keys and codes, never these words.
+
+>>> m = sentence("not a win: {reason}", reason="no yaku")
+>>> str(m), m.text("ja")
+('not a win: no yaku', 'あがりではありません: no yaku')
+
+For tests, ``SANMA_PSEUDO=1`` puts every English sentence and term between ``⟦`` and ``⟧`` (a
+pseudo-locale): what a command or a page shows outside the brackets was never translated.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+import re
+import string
+import warnings
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from .lang import Lang, current_lang
+from .term import Term
+
+LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
+DOMAIN: Final = "sanma"
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+def pseudo() -> bool:
+    """Whether the pseudo-locale is on (``SANMA_PSEUDO=1``: tests that look for untranslated text)."""
+    return os.environ.get("SANMA_PSEUDO", "") not in ("", "0")
+
+
+def in_words(lang: Lang) -> bool:
+    """Whether to show a game's or a rule file's keys in words (``tsumo_son`` → ツモ損) rather than as
+    they are written: not in English, where the keys are the words a rule file uses — except in the
+    pseudo-locale, which stands in for another language."""
+    return lang != "en" or pseudo()
+
+
+def mark(text: str, lang: Lang) -> str:
+    """``text`` as the pseudo-locale shows it (English words in brackets), else as it is."""
+    return f"{PSEUDO_OPEN}{text}{PSEUDO_CLOSE}" if lang == "en" and pseudo() else text
+
+
+@cache
+def catalogue(lang: Lang) -> gettext.NullTranslations:
+    """The compiled catalogue of ``lang`` (English: the templates themselves)."""
+    if lang == "en":
+        return gettext.NullTranslations()
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    try:
+        with path.open("rb") as f:
+            return gettext.GNUTranslations(f)
+    except OSError:
+        warnings.warn(f"the {lang} message catalogue {path} is not built (make install compiles it): "
+                      f"sentences are shown in English", RuntimeWarning, stacklevel=2)
+        return gettext.NullTranslations()
+
+
+def _render(value: object, lang: Lang) -> object:
+    if isinstance(value, Message):
+        return value.text(lang)
+    if isinstance(value, Term):
+        return mark(value.name(lang), lang)
+    if isinstance(value, BaseException):  # an error inside another error's message
+        return describe(value, lang)
+    return value
+
+
+def fill(template: str, params: Mapping[str, object], lang: Lang) -> str:
+    """``template`` with its named parameters, each put into ``lang`` first."""
+    if not params:
+        return template
+    return template.format_map({k: _render(v, lang) for k, v in params.items()})
+
+
+class Message:
+    """A sentence to put into words later: its English template (the catalogue's msgid), a plural
+    form and its count when it has one, its named parameters, and a code (an error's)."""
+
+    __slots__ = ("code", "n", "params", "plural", "template")
+
+    def __init__(self, template: str, params: Mapping[str, object] | None = None, *, code: str | None = None,
+                 plural: str | None = None, n: int | None = None) -> None:
+        self.template = template
+        self.plural = plural
+        self.n = n
+        self.code = code
+        self.params: Mapping[str, object] = params or {}
+
+    def text(self, lang: Lang | None = None) -> str:
+        """The sentence in ``lang`` (default: the current language)."""
+        lang = current_lang() if lang is None else lang
+        cat = catalogue(lang)
+        if self.plural is not None:
+            words = cat.ngettext(self.template, self.plural, self.n if self.n is not None else 1)
+        else:
+            words = cat.gettext(self.template)
+        try:
+            return mark(fill(words, self.params, lang), lang)
+        except (KeyError, IndexError, ValueError):  # a translation naming a parameter wrongly: say the English
+            return mark(str(self), lang)
+
+    def __str__(self) -> str:
+        return fill(self.plural if self.plural is not None and self.n != 1 else self.template, self.params, "en")
+
+    def __repr__(self) -> str:
+        return f"sentence({self.template!r}{''.join(f', {k}={v!r}' for k, v in self.params.items())})"
+
+    def to_json(self) -> dict[str, Any]:
+        """What a JSON edge sends beside the words: the code and the parameters' plain values."""
+        out: dict[str, Any] = {"code": self.code} if self.code else {}
+        params = {k: (v.key if isinstance(v, Term) else str(v) if isinstance(v, Message) else v)
+                  for k, v in self.params.items() if isinstance(v, str | int | float | bool | Term | Message)}
+        if params:
+            out["params"] = params
+        return out
+
+
+def sentence(template: str, /, *, code: str | None = None, **params: object) -> Message:
+    """A sentence put into words later (an error's, one a server sends to several readers)."""
+    return Message(template, params, code=code)
+
+
+def sentence_n(singular: str, plural: str, n: int, /, *, code: str | None = None, **params: object) -> Message:
+    """:func:`sentence` with a plural form: ``n`` chooses (``{n}`` is a parameter when the text uses it)."""
+    return Message(singular, {"n": n, **params}, code=code, plural=plural, n=n)
+
+
+def tr(template: str, /, **params: object) -> str:
+    """The sentence in the current language, now."""
+    return Message(template, params).text()
+
+
+def tr_n(singular: str, plural: str, n: int, /, **params: object) -> str:
+    """:func:`tr` with a plural form."""
+    return Message(singular, {"n": n, **params}, plural=plural, n=n).text()
+
+
+def fields(template: str) -> set[str]:
+    """The named parameters a template uses (a translation must use the same ones)."""
+    return {f.split(".")[0].split("[")[0] for _, f, _, _ in string.Formatter().parse(template) if f}
+
+
+def describe(error: BaseException, lang: Lang | None = None) -> str:
+    """An error in words at the edge: a sanma error's message in ``lang``, anything else as it says."""
+    message = getattr(error, "message", None)
+    if isinstance(message, Message):
+        return message.text(lang)
+    return mark(str(error), current_lang() if lang is None else lang)
+
+
+def page_catalogue(lang: Lang, sources: Iterable[Path]) -> dict[str, Any]:
+    """What a page needs to speak ``lang``, from the page files themselves (no build step): every
+    sentence they mark (:mod:`sanma.i18n.extract`) in ``lang`` — a plural sentence as its forms, the
+    catalogue's plural rule choosing among them — and every term's name by id."""
+    from .extract import page_messages
+    from .terms import TERMS
+
+    cat = catalogue(lang)
+    messages: dict[str, str] = {}
+    plurals: dict[str, list[str]] = {}
+    for path in sorted(sources):
+        kind = "html" if path.suffix == ".html" else "js"
+        for _, msgid, plural in page_messages(path.read_text(encoding="utf-8"), kind):
+            if plural is None:
+                messages[msgid] = mark(cat.gettext(msgid), lang)
+            else:  # en: [one, many]; ja: one form (nplurals=1)
+                forms = [cat.ngettext(msgid, plural, n) for n in ((1, 2) if lang == "en" else (1,))]
+                plurals[msgid] = [mark(f, lang) for f in forms]
+    terms = {t.id: mark(t.name(lang), lang) for t in TERMS}
+    return {"lang": lang, "messages": messages, "plurals": plurals, "terms": terms}
+
+
+_INNERMOST = re.compile(f"{PSEUDO_OPEN}[^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*{PSEUDO_CLOSE}")
+_WORD = re.compile(r"(?<![\w./:@-])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w/@(-]|[:.][\w/])")
+
+
+def untranslated(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    """The English words of ``text`` (shown in the pseudo-locale) outside its brackets: sentences
+    and terms that were never routed through the catalogue or the vocabulary. Identifiers (with
+    ``_``, digits or ``.``), options, paths and the ``allowed`` words (names a user chose, preset
+    names) are not words."""
+    while True:
+        shorter = _INNERMOST.sub(" ", text)
+        if shorter == text:
+            break
+        text = shorter
+    keep = set(allowed)
+    return [w for w in _WORD.findall(text) if w not in keep]
