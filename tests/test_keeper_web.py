@@ -788,3 +788,33 @@ def test_api_exports_and_an_undo_preview_that_changes_nothing(tmp_path: Path) ->
     bad = c.get(f"/api/keeper/sessions/{sid}/export?format=xml")
     assert bad.status_code == 400 and "error" in bad.json()
     assert c.get("/api/keeper/sessions/99/export?format=csv").status_code == 404
+
+
+def test_api_errors_carry_a_code_and_speak_the_requests_language(tmp_path: Path) -> None:
+    """Issue 24 on the keeper's and tournaments' API: ``{"error", "code"}``, the words in the request's
+    language; a session or tournament that does not exist is a 404 by its error's class, not its words."""
+    from sanma.web.app import create_app
+
+    with TestClient(create_app(tmp_path / "k.sqlite")) as c:
+        sid = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()["session"]
+        ja = {"accept-language": "ja"}
+        r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": "x"}, headers=ja)
+        assert r.status_code == 400 and (r.json()["error"], r.json()["code"]) == ("項目 'entry' は JSON オブジェクトです", "malformed")
+        r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "draw"}, "client_id": 5})
+        assert r.status_code == 400 and (r.json()["error"], r.json()["code"]) == ("field 'client_id' must be text", "malformed")
+        r = c.post(f"/api/keeper/sessions/{sid}/entries", content=b"[1]", headers=ja)
+        assert r.status_code == 400 and r.json()["code"] == "malformed" and "JSON" in r.json()["error"]
+        r = c.get("/api/keeper/sessions/99")
+        assert r.status_code == 404 and r.json()["code"] == "not_found" and "no kept session 99" in r.json()["error"]
+        r = c.get("/api/tournaments/99")
+        assert r.status_code == 404 and r.json()["code"] == "not_found"
+        r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "win", "from": "A", "wins": [
+            {"winner": "A", "han": 1, "fu": 30}]}})
+        assert r.status_code == 400 and r.json()["code"] == "keeper"
+        r = c.get(f"/api/keeper/sessions/{sid}/export?format=xml", headers=ja)
+        assert r.status_code == 400 and r.json()["error"] == "形式は json か csv です"
+        c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "draw", "tenpai": []}, "client_id": "d1"})
+        r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "draw", "tenpai": ["A"]},
+                                                                "opened_version": 0})
+        assert r.status_code == 409 and r.json()["code"] == "keeper.conflict" and r.json()["conflict"]["entry"] == 1
+        assert c.get(f"/api/keeper/sessions/{sid}").json()["version"] == 1  # every refusal changed nothing

@@ -43,11 +43,15 @@ TILE_FLAGS = ("double_riichi", "open_riichi", "ippatsu", "haitei", "houtei", "ri
 class KeeperError(SanmaError):
     """An entry or a command the score keeper refuses; the message says what and where."""
 
+    code_of_class = "keeper"
+
 
 class EntryConflict(KeeperError):
     """An entry made on a form opened at an older version of the session that would store a hand
     twice, or correct an entry someone else changed meanwhile (issue 19 item 1). ``conflict``
     names the entry in the way: its number, hand, summary, who entered it and when."""
+
+    code_of_class = "keeper.conflict"
 
     def __init__(self, message: str, conflict: Mapping[str, Any]) -> None:
         super().__init__(message)

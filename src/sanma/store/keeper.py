@@ -33,6 +33,14 @@ MAX_TEXT = 2000  # characters of an author, a reason or a client id
 class VersionConflict(StoreError):
     """The session changed since the writer read it (expected-version check)."""
 
+    code_of_class = "keeper.version"
+
+
+class NotFound(StoreError):
+    """No kept session (or tournament) of that id: a 404 on the web."""
+
+    code_of_class = "not_found"
+
 
 @dataclass(frozen=True, slots=True)
 class SessionRow:
@@ -92,7 +100,7 @@ def session(store: Store, session_id: int, *, lock: bool = False) -> SessionRow:
     locked = store.conn.for_update if lock else ""
     r = store.conn.execute(f"SELECT {_COLUMNS} FROM keeper_sessions WHERE id = ?{locked}", (session_id,)).fetchone()
     if r is None:
-        raise StoreError(f"{store.path}: no kept session {session_id}")
+        raise NotFound(f"{store.path}: no kept session {session_id}")
     return _row(r)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from .backend import IntegrityError, StoreError
 from .db import Store, _json, _now
+from .keeper import NotFound
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +63,10 @@ def create_tournament(store: Store, *, name: str, rules_name: str, rules_json: s
 
 
 def tournament(store: Store, tournament_id: int) -> TournamentRow:
-    """The tournament's row; :class:`StoreError` naming the id when there is none."""
+    """The tournament's row; :class:`NotFound` naming the id when there is none."""
     r = store.conn.execute(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
     if r is None:
-        raise StoreError(f"{store.path}: no tournament {tournament_id}")
+        raise NotFound(f"{store.path}: no tournament {tournament_id}")
     return TournamentRow(int(r[0]), r[1], r[2], r[3], tuple(json.loads(r[4])), int(r[5]), r[6], int(r[7]),
                          None if r[8] is None else json.loads(r[8]), json.loads(r[9]), r[10])
 

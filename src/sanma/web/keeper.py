@@ -8,7 +8,8 @@ pushes the session's state whenever its version changes — whoever changed it, 
 
     app.include_router(sanma.web.keeper.router)      # in web/app.py; needs app.state.db_path
 
-Errors are ``{"error": "..."}`` with a 4xx status; nothing changes.
+Errors are ``{"error": "...", "code": ...}`` with a 4xx status, in the request's language
+(web/i18n.py); nothing changes.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ..errors import SanmaError
+from ..i18n import sentence
 from ..keeper.entries import EntryConflict
 from ..keeper.keeper import Keeper
 from ..rules.loader import from_dict, load_preset
 from ..store import Store, StoreError, open_db
-from ..store.keeper import VersionConflict, session
+from ..store.keeper import NotFound, VersionConflict, session
+from .i18n import error_body, error_response
 
 STATIC = Path(__file__).parent / "static" / "keeper"
 MAX_BODY = 64 * 1024
@@ -42,24 +45,23 @@ def _db(request: Request | WebSocket) -> str:
 
 def call(request: Request, action: Callable[[Store], Any]) -> Response:
     """Run ``action`` on the server's database and answer: its value as JSON (a Response as it is);
-    an error as ``{"error": ...}`` — 409 for a hand entered twice (with ``conflict``) or a stale
-    version, 404 for a session or tournament that does not exist, else 400; nothing changed."""
+    an error as ``{"error": ..., "code": ...}`` — 409 for a hand entered twice (with ``conflict``) or a
+    stale version, 404 for a session or tournament that does not exist, else 400; nothing changed."""
     try:
         store = open_db(_db(request))
     except StoreError as e:
-        return JSONResponse({"error": str(e)}, status_code=503)
+        return error_response(e, 503)
     try:
         out = action(store)
         return out if isinstance(out, Response) else JSONResponse(out)
     except EntryConflict as e:
-        return JSONResponse({"error": str(e), "conflict": e.conflict}, status_code=409)
+        return error_response(e, 409, conflict=e.conflict)
     except VersionConflict as e:
-        return JSONResponse({"error": str(e)}, status_code=409)
-    except StoreError as e:
-        missing = "no kept session" in str(e) or "no tournament" in str(e)
-        return JSONResponse({"error": str(e)}, status_code=404 if missing else 400)
+        return error_response(e, 409)
+    except NotFound as e:
+        return error_response(e, 404)
     except SanmaError as e:
-        return JSONResponse({"error": str(e)}, status_code=400)
+        return error_response(e, 400)
     finally:
         store.close()
 
@@ -87,7 +89,7 @@ async def push_changes(ws: WebSocket, poll: float, read: Callable[[Store], tuple
                 except TimeoutError:
                     continue
         except SanmaError as e:
-            await ws.send_text(json.dumps({"error": str(e)}))
+            await ws.send_text(json.dumps(error_body(e), ensure_ascii=False))
             await ws.close(code=4404)
     except WebSocketDisconnect:
         pass
@@ -98,35 +100,46 @@ async def push_changes(ws: WebSocket, poll: float, read: Callable[[Store], tuple
 async def _body(request: Request) -> dict[str, Any] | JSONResponse:
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        return JSONResponse({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
+        return error_response(sentence("the request is larger than {limit} bytes", code="too_large", limit=MAX_BODY),
+                              413)
     try:
         body = json.loads(raw or b"{}")
     except ValueError:
-        return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+        body = None
     if not isinstance(body, dict):
-        return JSONResponse({"error": "the request body must be a JSON object"}, status_code=400)
+        return error_response(sentence("the request body must be a JSON object", code="malformed"), 400)
     return body
 
 
 def _opt_str(body: dict[str, Any], key: str) -> str:
     v = body.get(key, "")
     if not isinstance(v, str):
-        raise SanmaError(f"{key!r} must be text")
+        raise SanmaError(sentence("field {name!r} must be text", code="malformed", name=key))
     return v
 
 
 def _opt_int(body: dict[str, Any], key: str) -> int | None:
     v = body.get(key)
     if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-        raise SanmaError(f"{key!r} must be a whole number")
+        raise SanmaError(sentence("field {name!r} must be a whole number", code="malformed", name=key))
     return v
 
 
+def opt_id(body: dict[str, Any]) -> str | None:
+    """The request's ``client_id`` (a tap sent twice is stored once), or None."""
+    return _opt_str(body, "client_id") if body.get("client_id") is not None else None
+
+
+def entry_of(body: dict[str, Any]) -> dict[str, Any] | JSONResponse:
+    """The request's ``entry`` object, or the 400 that says it is missing."""
+    entry = body.get("entry")
+    if not isinstance(entry, dict):
+        return error_response(sentence("field {name!r} must be a JSON object", code="malformed", name="entry"), 400)
+    return entry
+
+
 def _common(body: dict[str, Any]) -> dict[str, Any]:
-    cid = body.get("client_id")
-    if cid is not None and not isinstance(cid, str):
-        raise SanmaError("'client_id' must be text")
-    return {"author": _opt_str(body, "author"), "reason": _opt_str(body, "reason"), "client_id": cid,
+    return {"author": _opt_str(body, "author"), "reason": _opt_str(body, "reason"), "client_id": opt_id(body),
             "expected_version": _opt_int(body, "expected_version")}
 
 
@@ -159,13 +172,12 @@ async def new_session(request: Request) -> Response:
         elif isinstance(spec, dict):
             rules = from_dict(spec, "rules")
         else:
-            raise SanmaError("'rules' must be a preset name or an object of fields")
+            raise SanmaError(sentence("field 'rules' must be a preset name or a rule object, not {name}",
+                                      code="malformed", name=type(spec).__name__))
         people = body.get("people")
         if not isinstance(people, list):
-            raise SanmaError("'people' must be a list of names")
-        series = body.get("series")
-        if series is not None and not isinstance(series, str):
-            raise SanmaError("'series' must be text")
+            raise SanmaError(sentence("field 'people' must be a list of names", code="malformed"))
+        series = _opt_str(body, "series") or None
         return k.new(rules, people, series=series, mode="final" if body.get("final_only") else "hands",
                      author=_opt_str(body, "author"))
 
@@ -189,9 +201,9 @@ async def add_entry(request: Request, session_id: int) -> Response:
     body = await _body(request)
     if isinstance(body, JSONResponse):
         return body
-    entry = body.get("entry")
-    if not isinstance(entry, dict):
-        return JSONResponse({"error": "'entry' must be a JSON object"}, status_code=400)
+    entry = entry_of(body)
+    if isinstance(entry, JSONResponse):
+        return entry
     return _call(request, lambda k: k.add(session_id, entry, preview=bool(body.get("preview")), **_common(body),
                                           **_opened(body)))
 
@@ -204,7 +216,8 @@ async def fix_entry(request: Request, session_id: int, hand_no: int) -> Response
         return body
     entry = None if body.get("delete") is True else body.get("entry")
     if not (entry is None or isinstance(entry, dict)) or (entry is None and body.get("delete") is not True):
-        return JSONResponse({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
+        return error_response(sentence("give the corrected 'entry' (an object), or 'delete': true", code="malformed"),
+                              400)
     return _call(request, lambda k: k.fix(session_id, hand_no, entry, preview=bool(body.get("preview")),
                                           **_common(body), **_opened(body)))
 
@@ -225,7 +238,7 @@ def exported(request: Request, fmt: str, as_json: Callable[[Store], Any], as_csv
     """An export link's answer: ``fmt`` json (``as_json``'s value) or csv (``as_csv``'s text, as a
     download named ``filename``); another format is a 400."""
     if fmt not in ("json", "csv"):
-        return JSONResponse({"error": "format must be json or csv"}, status_code=400)
+        return error_response(sentence("format must be json or csv", code="malformed"), 400)
     if fmt == "json":
         return call(request, as_json)
     return call(request, lambda store: Response(as_csv(store), media_type="text/csv; charset=utf-8", headers={

@@ -5,7 +5,8 @@ phones); ``/tournament/ID/referee`` seats rounds, runs the clock, enters a table
 links every table's keeper page for corrections. Each page's WebSocket pushes the state whenever it
 changes; the round clock's end is applied (:meth:`Tournaments.tick`) on every read.
 
-Errors are ``{"error": "..."}`` with a 4xx status; nothing changes.
+Errors are ``{"error": "...", "code": ...}`` with a 4xx status, in the request's language; nothing
+changes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ..keeper.tournament import Tournaments
 from ..store import Store
-from .keeper import _body, _opt_int, _opt_str, call, exported, push_changes
+from .keeper import _body, _opt_int, _opt_str, call, entry_of, exported, opt_id, push_changes
 
 STATIC = Path(__file__).parent / "static" / "tournament"
 POLL_SECONDS = 1.0  # how often a page's socket looks for a change (and the clock's end)
@@ -82,14 +83,11 @@ async def result(request: Request, tournament_id: int, number: int, table: int) 
     body = await _body(request)
     if isinstance(body, JSONResponse):
         return body
-    entry = body.get("entry")
-    if not isinstance(entry, dict):
-        return JSONResponse({"error": "'entry' must be a JSON object"}, status_code=400)
-    cid = body.get("client_id")
-    if cid is not None and not isinstance(cid, str):
-        return JSONResponse({"error": "'client_id' must be text"}, status_code=400)
+    entry = entry_of(body)
+    if isinstance(entry, JSONResponse):
+        return entry
     return _call(request, lambda t: t.result(tournament_id, number, table, entry, author=_opt_str(body, "author"),
-                                             preview=bool(body.get("preview")), client_id=cid))
+                                             preview=bool(body.get("preview")), client_id=opt_id(body)))
 
 
 @router.get("/api/tournaments/{tournament_id}/export")
