@@ -7,6 +7,7 @@ by its final scores, the round clock, standings, CSV and JSON results — throug
 from __future__ import annotations
 
 import json
+import urllib.request
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -370,8 +371,26 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path) -> None
             card.locator("summary").click()
             for player, score in zip(seats, SCORES, strict=True):
                 card.locator(f"input.score[data-player='{player}']").fill(str(score))
+            # the preview's answer arrives after a live update redrew the tables (held until then): it
+            # is shown in the card on the page, not in the one the click came from
+            held: list[Any] = []
+
+            def hold(route: Any) -> None:
+                held.append(route)
+
+            ref.route("**/rounds/1/tables/1/result", hold)
             card.locator("button.preview").click()
+            session2 = ref.get_attribute(".table[data-table='2']", "data-session")
+            with urllib.request.urlopen(urllib.request.Request(
+                    f"{base}/api/keeper/sessions/{session2}/entries", method="POST",
+                    data=json.dumps({"entry": {"kind": "draw", "tenpai": []}}).encode(),
+                    headers={"content-type": "application/json"})) as answer:
+                assert answer.status == 200
+            ref.wait_for_selector(".table[data-table='2'] h3:has-text('1 entries')")
+            assert len(held) == 1
+            held[0].continue_()
             ref.wait_for_selector(".table[data-table='1'] .result-preview:has-text('preview (nothing saved)')")
+            ref.unroute("**/rounds/1/tables/1/result", hold)
             small = [e for e in ref.evaluate(measure) if e["h"] < 44 or e["w"] < 44]
             assert not small, small
             ref.screenshot(path=str(tmp_path / "tournament-referee-390.png"), full_page=True)

@@ -162,19 +162,23 @@ function init() {
     const b = ev.target.closest("button");
     if (!b) return;
     const card = b.closest(".table");
+    const table = card.dataset.table;
+    // A live update may redraw the tables while the request is out: answer in the card shown then.
+    const shown = (sel) => (document.querySelector(`#tables .table[data-table="${table}"]`) || card).querySelector(sel) ||
+      card.querySelector(sel);
     const preview = b.classList.contains("preview");
-    const path = `/api/tournaments/${tid}/rounds/${current()}/tables/${card.dataset.table}/result`;
+    const path = `/api/tournaments/${tid}/rounds/${current()}/tables/${table}/result`;
     card.querySelector(".result-error").textContent = "";
     try {
       const out = await api(path, {entry: resultEntry(card), preview});
       if (preview) {
         const g = out.game;
-        card.querySelector(".result-preview").textContent = g ? "preview (nothing saved): " +
+        shown(".result-preview").textContent = g ? "preview (nothing saved): " +
           Object.keys(g.ranks).sort((a, b) => g.ranks[a] - g.ranks[b]).map(p => `${g.ranks[p]}. ${p} ${num(g.points[p], {plus: true, digits: 1})}`).join(", ") : "";
         return;
       }
       render(await api(`/api/tournaments/${tid}`));
-    } catch (e) { card.querySelector(".result-error").textContent = e.message; }
+    } catch (e) { shown(".result-error").textContent = e.message; }
   });
   setInterval(tick, 1000);
   api(`/api/tournaments/${tid}`).then(render).catch(e => { $("error").textContent = e.message; });
