@@ -58,7 +58,7 @@ function tableCard(t, inPlay) {
   const seats = t.seats.map((p, i) => `<div class="seat"><span>${"ESW"[i]} ${esc(p)}</span>` +
     `<span>${t.finished ? `${num(t.scores[p])} · ${num(t.points[p], {plus: true, digits: 1})} (${t.ranks[p]})` :
       (t.scores && t.scores[p] !== undefined ? num(t.scores[p]) : "")}</span></div>`).join("");
-  const status = t.finished ? "over" : t.hand ? `${t.hand.round}${t.hand.number} · ${t.entries} entries` : "in play";
+  const status = t.finished ? "over" : t.hand ? `${t.hand.round}${t.hand.number} · ${t.entries} ${t.entries === 1 ? "entry" : "entries"}` : "in play";
   const form = referee && inPlay && !t.finished && !t.entries ? resultForm(t) : "";
   return `<div class="table${t.finished ? " finished" : ""}" data-table="${t.table}" data-session="${t.session}">` +
     `<h3><span>Table ${t.table}</span><span class="muted">${status}</span></h3>${seats}` +
