@@ -16,7 +16,7 @@ import pytest
 
 from sanma.bots import make_bot
 from sanma.formats import read_mjai, write_mjai
-from sanma.formats.writers import _mjai_form
+from sanma.formats.mjai import _mjai_form
 from sanma.game.engine import Game
 from sanma.replay import replay_record
 from sanma.rules import Rules
@@ -30,7 +30,7 @@ def _game(preset: str, seed: int) -> Game:
     bots = [make_bot("efficient", seed=i, rules=g.rules) for i in range(3)]
     while not g.done:
         s = g.to_move[0]
-        g.apply(bots[s].act(g.observation(s), g.legal_actions(s)))
+        g.apply(bots[s].act(g.view(s), g.legal_actions(s)))
     return g
 
 

@@ -84,7 +84,7 @@ def test_typing_a_tile_discards_it_and_a_number_picks_the_menu_line() -> None:
     first = hand[0]  # not the drawn tile in general: typed by name
     console = Console(file=io.StringIO(), width=120)
     lines = iter([str(first) + "\n", "1\n"] + ["\n"] * 4000)
-    g = play_cli.play_game(TENHOU, 7, 0, "efficient", console, read=lambda: next(lines))
+    g = play_cli.play_terminal_game(TENHOU, 7, 0, "efficient", console, read=lambda: next(lines))
     mine = [e for e in g.events if e["type"] in ("dahai", "reach") and e.get("actor") == 0]
     assert Tile.from_mjai(mine[0]["pai"]).kind == first.kind
     assert g.done
@@ -121,7 +121,7 @@ def test_menu_numbers_drive_every_kind_of_choice() -> None:
         legal = game.legal_actions(0)
         if not legal:
             return "\n"  # a pause between hands
-        want = advisor.act(game.observation(0), legal)
+        want = advisor.act(game.view(0), legal)
         key = (want.type, want.tile, want.consumed)
         menu = play_cli.TerminalTable.menu(legal)
         return f"{next(i for i, a in enumerate(menu, 1) if (a.type, a.tile, a.consumed) == key)}\n"

@@ -109,7 +109,7 @@ def test_replay_viewer_on_a_real_tenhou_record(browser: Any, tmp_path: Path) -> 
             page.keyboard.press("ArrowRight")
         assert page.text_content("#step").startswith("step 6/")
         river0 = page.locator(".river[data-seat='0'] .tilebox").count()
-        assert river0 == sum(1 for e in first["events"][:6] if e["type"] == "discard" and e["seat"] == 0)
+        assert river0 == sum(1 for e in first["events"][:6] if e["type"] == "dahai" and e["actor"] == 0)
         page.click("#end")
         win = first["results"][0]
         text = page.text_content("#result") or ""

@@ -40,21 +40,16 @@ def _kind(tile: str) -> str:
 def replay_hand(kyoku: dict[str, Any], seat: int) -> list[str]:
     """The seat's concealed tiles after every event, as the viewer follows them (kinds only)."""
     hand = [_kind(t) for t in kyoku["initial_hands"][seat]]
-    for e in kyoku["events"]:
-        if e.get("seat") != seat:
+    for e in kyoku["events"]:  # sanma's events in mjai form
+        if e.get("actor") != seat:
             continue
         kind = e["type"]
-        if kind == "draw":
-            hand.append(_kind(e["tile"]))
-        elif kind in ("discard", "kita", "flower", "kakan"):
-            hand.remove(_kind(e["tile"]))
-        elif kind in ("pon", "daiminkan"):
-            rest = [_kind(t) for t in e["tiles"]]
-            rest.remove(_kind(e["tile"]))
-            for t in rest:
-                hand.remove(t)
-        elif kind == "ankan":
-            for t in e["tiles"]:
+        if kind == "tsumo":
+            hand.append(_kind(e["pai"]))
+        elif kind in ("dahai", "kita", "flower", "kakan"):
+            hand.remove(_kind(e["pai"]))
+        elif kind in ("pon", "daiminkan", "ankan"):
+            for t in e["consumed"]:
                 hand.remove(_kind(t))
     return sorted(hand)
 

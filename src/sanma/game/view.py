@@ -2,9 +2,11 @@
 
 ``seat_view(game, seat)`` is everything seat ``seat`` may see now as plain typed values (own hand
 with the drawn tile apart, its waits and furiten, every public fact, its legal actions);
-``spectator_view(game)`` is the same table with no concealed tile at all. ``mask_event(e, seat)``
-is an engine event as that seat (``None``: a spectator) may see it. Bots (``Game.observation``),
-the mjai adapter, the simulator, the terminal and the browser table all go through here.
+``spectator_view(game)`` is the same table with no concealed tile at all. ``mask(e, seat)`` is a
+typed event (``Game.log``) as that seat (``None``: a spectator) may see it, ``public_events`` a
+stream of them in mjai form, ``mask_event`` the same for an mjai dict. Bots
+(``Game.observation``), the mjai adapter, the simulator, the terminal and the browser table all
+go through here.
 
 >>> from sanma.rules import Rules
 >>> from sanma.game.engine import Game
@@ -15,25 +17,29 @@ the mjai adapter, the simulator, the terminal and the browser table all go throu
 >>> s = g.spectator_view()
 >>> s.seat, s.hand, s.drawn, s.legal_actions
 (None, (), None, ())
+>>> mask(g.log[1], None).tehais[0][:2], mask(g.log[1], 0).tehais[0] == g.log[1].tehais[0]
+((None, None), True)
 >>> [t for t in mask_event(g.events[1], None)["tehais"][0]][:2]
 ['?', '?']
->>> "seed" in mask_event(g.events[0], 0)
+>>> "seed" in mask_event({**g.events[0], "seed": "7"}, 0)
 False
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..tiles import Tile
+from .. import events as ev
+from ..hand import MeldType
+from ..tiles import NUM_KINDS, REMOVED_KINDS, Tile
 from .actions import Action
+from .legal import visible_counts
 
 if TYPE_CHECKING:
     from .engine import Game
     from .seat import CalledMeld
-
-HIDDEN = "?"  # a tile the seat may not see
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +68,7 @@ class MeldView:
     of the called one). An ankan's tiles are public, as the engine's events show them.
     """
 
-    type: str
+    type: MeldType
     tiles: tuple[Tile, ...]
     target: int | None
     called: Tile | None
@@ -121,6 +127,28 @@ class SeatView:
     legal_actions: tuple[Action, ...]
     seats: tuple[SeatPublic, ...]
     done: bool
+    # Copies of each of the 34 kinds on the table for everyone to see: rivers (a called discard
+    # once, in its meld), melds, kita, dora indicators (``legal.visible_counts``). The one home of
+    # these counts: bots, the terminal and the review read them here.
+    visible: tuple[int, ...]
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """Copies of each kind this viewer cannot see: four less its own hand (the drawn tile
+        included) and ``visible``, never below 0; 0 for 2m-8m, which sanma does not use. A spectator
+        holds no tile.
+
+        >>> from sanma.rules import Rules
+        >>> from sanma.game.engine import Game
+        >>> v = Game(Rules.preset("tenhou"), seed=1).view(0)
+        >>> sum(v.unseen) == 4 * 27 - len(v.hand) - len(v.dora_indicators)
+        True
+        """
+        left = [0 if k in REMOVED_KINDS else 4 - v for k, v in enumerate(self.visible)]
+        for t in self.hand:
+            if t.kind < NUM_KINDS:
+                left[t.kind] -= 1
+        return tuple(n if n > 0 else 0 for n in left)
 
     @property
     def closed_hand(self) -> tuple[Tile, ...]:
@@ -164,18 +192,16 @@ class SeatView:
         }
 
 
-def added_kans(events: list[dict[str, Any]]) -> dict[tuple[int, int], Tile]:
+def added_kans(log: list[ev.Event]) -> dict[tuple[int, int], Tile]:
     """The current hand's added kans: (seat, tile kind) -> the added tile, from the public ``kakan``
     events since the last ``start_kyoku`` (the engine's meld keeps no trace of how its kan was made)."""
     out: dict[tuple[int, int], Tile] = {}
-    for i in range(len(events) - 1, -1, -1):
-        e = events[i]
-        t = e["type"]
-        if t == "start_kyoku":
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if isinstance(e, ev.StartKyoku):
             break
-        if t == "kakan":
-            tile = Tile.from_mjai(e["pai"])
-            out[(e["actor"], tile.kind)] = tile
+        if isinstance(e, ev.Kakan):
+            out[(e.actor, e.pai.kind)] = e.pai
     return out
 
 
@@ -198,7 +224,7 @@ def _public(game: Game, s: int, kakan: dict[tuple[int, int], Tile]) -> SeatPubli
 def public_seats(game: Game) -> tuple[SeatPublic, ...]:
     """What everyone sees of every seat now: the same for each viewer (pass it to ``seat_view`` /
     ``spectator_view`` to build it once for all of them)."""
-    kakan = added_kans(game.events) if any(cm.meld.type == "kan" for st in game.seats for cm in st.melds) else {}
+    kakan = added_kans(game.log) if any(cm.meld.type == "kan" for st in game.seats for cm in st.melds) else {}
     return tuple(_public(game, s, kakan) for s in range(len(game.seats)))
 
 
@@ -219,7 +245,8 @@ def _table(game: Game, seat: int | None, hand: tuple[Tile, ...], drawn: Tile | N
         seat, game.round_wind, game.round_index, game.kyoku_in_round + 1, game.honba, game.kyotaku, game.dealer,
         game._turn, visible_to_move(game, seat), tuple(game.scores), game.names, tuple(game.wall.dora_indicators),
         game.wall.remaining, hand, drawn, waits, furiten, riichi, legal,
-        public if public is not None else public_seats(game), game.done)
+        public if public is not None else public_seats(game), game.done,
+        tuple(visible_counts(game.seats, game.wall.dora_indicators)))
 
 
 def seat_view(game: Game, seat: int, public: tuple[SeatPublic, ...] | None = None) -> SeatView:
@@ -238,19 +265,32 @@ def spectator_view(game: Game, public: tuple[SeatPublic, ...] | None = None) -> 
     return _table(game, None, (), None, (), False, False, (), public)
 
 
-def mask_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """An engine event as ``seat`` may see it (``None``: a spectator): other seats' deals and draws
-    are ``"?"``, and ``start_game`` never carries the wall seed (published only after the game)."""
-    t = e["type"]
-    if t == "start_kyoku":
-        return {**e, "tehais": [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(e["tehais"])]}
-    if t == "tsumo" and e["actor"] != seat:
-        return {**e, "pai": HIDDEN}
-    if t == "start_game" and "seed" in e:
-        return {k: v for k, v in e.items() if k != "seed"}
+def mask(e: ev.Event, seat: int | None) -> ev.Event:
+    """An event as ``seat`` may see it (``None``: a spectator): other seats' deals and draws are
+    hidden (``None`` tiles, ``"?"`` in mjai form), and ``start_game`` never carries a wall seed (the
+    engine writes none; a stream from elsewhere may: it is published only after the game)."""
+    if isinstance(e, ev.Tsumo):
+        return e if e.actor == seat or e.pai is None else ev.Tsumo(e.actor, None, e.rinshan)
+    if isinstance(e, ev.StartKyoku):
+        hands = tuple(h if i == seat else (None,) * len(h) for i, h in enumerate(e.tehais))
+        return ev.StartKyoku(e.bakaze, e.kyoku, e.honba, e.kyotaku, e.oya, e.dora_markers, e.scores, hands)
+    if isinstance(e, ev.StartGame) and any(k == "seed" for k, _ in e.extra):
+        return ev.StartGame(e.names, e.rules, e.scores, tuple((k, v) for k, v in e.extra if k != "seed"))
     return e
 
 
-def public_events(events: list[dict[str, Any]], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
-    """``events[start:]`` as ``seat`` (``None``: a spectator) may see them."""
-    return [mask_event(events[i], seat) for i in range(start, len(events))]
+def mask_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An mjai event as ``seat`` may see it: :func:`mask` of the parsed event, in mjai form."""
+    return mask(ev.parse_event(e), seat).to_mjai()
+
+
+def public_events(log: Sequence[ev.Event], seat: int | None, start: int = 0,
+                  mjai: Sequence[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """``log[start:]`` as ``seat`` (``None``: a spectator) may see it, in mjai form; ``mjai`` (the
+    same events' dicts, ``Game.events``) is reused where :func:`mask` hides nothing."""
+    out = []
+    for i in range(start, len(log)):
+        e = log[i]
+        m = mask(e, seat)
+        out.append(mjai[i] if mjai is not None and m is e else m.to_mjai())
+    return out

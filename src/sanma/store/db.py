@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import RecordError
 from ..fileio import read_regular
-from ..formats import GameRecord, detect_format, read_majiang, read_mjai, read_mjlog, read_tenhou6
-from ..formats.record import MAX_BYTES, read_guarded
+from ..formats import GameRecord, read_record
+from ..formats.guard import MAX_BYTES
 from ..tiles import SEATS
 from .backend import (
     Connection,
@@ -53,7 +53,7 @@ from .migrations import SCHEMA_VERSION, migrations_for
 
 if TYPE_CHECKING:
     from ..rules import Rules
-    from ..sim.arena import GameRecord as SimGame
+    from ..sim.arena import GameSummary
 
 DEFAULT_NAME = "sanma.sqlite"
 ENV_VAR = "SANMA_DB"
@@ -141,13 +141,9 @@ def _json(value: Any, what: str) -> str:
 
 
 def parse_record(data: bytes, source: str) -> GameRecord:
-    """Read a record from its bytes (any supported format), naming it ``source``; lenient."""
-    readers = {"mjlog": read_mjlog, "tenhou6": read_tenhou6, "majiang": read_majiang, "mjai": read_mjai}
-
-    def body(text: str, src: str) -> GameRecord:
-        return readers[detect_format(text)](text, strict=False, source=src)
-
-    return read_guarded("unknown", data, False, source, body)
+    """Read a record from its bytes (any supported format: ``formats.read_record``), naming it
+    ``source``; lenient."""
+    return read_record(data, source=source)
 
 
 # --------------------------------------------------------------------------------------------
@@ -581,6 +577,27 @@ class Store:
             raise StoreError(f"{self.path}: no game {game_id}")
         return rows[0]
 
+    def stored_game(self, ref: str) -> tuple[list[dict[str, Any]], Rules | None]:
+        """A stored game's mjai events and its rules (None when only a preset's name was kept: its
+        ``start_game`` names it), by game id or by the id of the served table that played it."""
+        game_id: int | None = int(ref) if ref.isdigit() else None
+        if game_id is None:
+            row = self.conn.execute("SELECT game_id, finished FROM web_tables WHERE id = ?", (ref,)).fetchone()
+            if row is None:
+                raise StoreError(f"{self.path}: no game or served table {ref!r}")
+            if not row[1] or row[0] is None:
+                raise StoreError(f"table {ref!r} is still being played: review it once it is over")
+            game_id = int(row[0])
+        found = self.conn.execute("SELECT rules_name, rules_json FROM games WHERE id = ?", (game_id,)).fetchone()
+        if found is None:
+            raise StoreError(f"{self.path}: no game {game_id}")
+        rules = None
+        if found[1]:
+            from ..rules.loader import from_dict
+
+            rules = from_dict(json.loads(found[1]), f"game {game_id}", name=found[0])
+        return self.events(game_id), rules
+
     def events(self, game_id: int) -> list[dict[str, Any]]:
         """The game's mjai events, in order."""
         rows = self.conn.execute("SELECT data FROM events WHERE game_id = ? ORDER BY idx", (game_id,))
@@ -601,10 +618,10 @@ class Store:
 
     # -- simulations -----------------------------------------------------------------------
 
-    def save_simulation(self, rules: Rules, seed: int | str, bots: Sequence[str], games: Sequence[SimGame], *,
+    def save_simulation(self, rules: Rules, seed: int | str, bots: Sequence[str], games: Sequence[GameSummary], *,
                         seconds: float | None = None, summary: Mapping[str, Any] | None = None) -> int:
         """Store a simulation run: its rules (name and full JSON), seed, bots and each game's result
-        per ``--bots`` entry (``sanma.sim.arena.GameRecord``). Returns the run's id."""
+        per ``--bots`` entry (``sanma.sim.arena.GameSummary``). Returns the run's id."""
         from ..rules.loader import to_dict
 
         names = tuple(str(b) for b in bots)

@@ -4,9 +4,10 @@
 Mahjong Soul's), a majiang JSON or an mjai JSONL record as the request body and answers the
 record read by :func:`sanma.formats.read_record` as JSON: per hand the round, dealer, honba,
 sticks, start scores, dora and ura indicators, every starting hand, every event in play order
-(tiles as mjai names) and the results. A finished game's stored record comes from the server's
-own ``GET /api/tables/ID/record?format=mjai`` (409 while the game runs), which the page posts
-here — so the hand in progress is never opened.
+(sanma's events in their mjai form: ``tsumo``, ``reach``, ``dahai``, ``pon`` ...) and the
+results. A finished game's stored record comes from the server's own
+``GET /api/tables/ID/record?format=mjai`` (409 while the game runs), which the page posts here —
+so the hand in progress is never opened.
 
 Problems the lenient readers found are listed in ``errors``; a body that is no record at all is a
 400 ``{"error": ...}``.
@@ -14,7 +15,6 @@ Problems the lenient readers found are listed in ``errors``; a body that is no r
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -41,14 +41,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def event_json(event: Any) -> dict[str, Any]:
-    """``Discard(seat=1, tile=5pr, tsumogiri=True)`` → ``{"type": "discard", "seat": 1, "tile": "5pr", ...}``."""
-    out: dict[str, Any] = {"type": type(event).__name__.lower()}
-    for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
-    return out
-
-
 def result_json(result: RecordedWin | DrawResult) -> dict[str, Any]:
     if isinstance(result, DrawResult):
         return {"type": "draw", "kind": result.kind, "deltas": list(result.deltas), "tenpai": list(result.tenpai)}
@@ -68,7 +60,7 @@ def kyoku_json(k: KyokuRecord) -> dict[str, Any]:
         "kyotaku": k.kyotaku, "start_scores": list(k.start_scores), "end_scores": list(k.end_scores()),
         "dora_indicators": _plain(k.dora_indicators), "ura_indicators": _plain(k.ura_indicators),
         "initial_indicators": k.initial_indicators, "initial_hands": _plain(k.initial_hands),
-        "events": [event_json(e) for e in k.events], "results": [result_json(r) for r in k.results],
+        "events": [e.to_mjai() for e in k.events], "results": [result_json(r) for r in k.results],
     }
 
 

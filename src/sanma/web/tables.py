@@ -29,7 +29,7 @@ from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.settle import oka, uma_by_seat
-from ..game.view import SeatPublic, mask_event, public_seats
+from ..game.view import SeatPublic, public_events, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..scoring import DORA_NAMES
@@ -503,7 +503,7 @@ class Table:
             bot = self.bots.get(seat)
             if bot is not None:
                 self._feed_bots()
-                action = bot.act(g.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
+                action = bot.act(g.view(seat) if bot.needs_view else None, legal)
                 self.act_quiet(seat, action, "bot")
                 return True
             auto = auto_action(legal, self.toggles[seat], g.seats[seat].riichi)
@@ -521,13 +521,12 @@ class Table:
         self._apply(seat, idx, how)
 
     def _feed_bots(self) -> None:
-        events = self.game.events
-        for e in events[self.fed:]:
-            for s, bot in self.bots.items():
-                on_event = getattr(bot, "on_event", None)
-                if on_event is not None:
-                    on_event(mask_event(e, s))
-        self.fed = len(events)
+        g = self.game
+        for s, bot in self.bots.items():
+            if bot.follows_events:
+                for e in public_events(g.log, s, self.fed, g.events):
+                    bot.on_event(e)
+        self.fed = len(g.log)
 
     def _notify(self) -> None:
         for seat in range(SEATS):
@@ -576,9 +575,7 @@ class Table:
             t.cancel()
         self.timers.clear()
         for bot in self.bots.values():
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+            bot.close()
 
 
 # --------------------------------------------------------------------------------------------
@@ -712,7 +709,7 @@ class Tables:
                 table._feed_bots()
                 legal = table.game.legal_actions(seat)
                 with contextlib.suppress(SanmaError, LookupError):
-                    bot.act(table.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
+                    bot.act(table.game.view(seat) if bot.needs_view else None, legal)
             table._apply(seat, legal_idx, how, store=False)
         if table.game.done and not finished:  # stopped after the last action, before it was marked finished
             self.finish(table)

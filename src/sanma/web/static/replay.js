@@ -30,37 +30,37 @@ export function stateAt(rec, k, step) {
   let turn = ky.dealer;
   let last = null;
   const merge = (s) => { if (s.drawn) { s.tiles.push(s.drawn); s.drawn = null; } };
-  for (const e of ky.events.slice(0, step)) {
-    const s = seats[e.seat];
+  const declared = new Set();  // seats whose riichi is declared: the next discard lies sideways
+  for (const e of ky.events.slice(0, step)) {  // sanma's events in mjai form
+    const s = seats[e.actor];
     switch (e.type) {
-      case "draw": merge(s); s.drawn = e.tile; draws += 1; turn = e.seat; break;
-      case "discard": {
-        if (e.tsumogiri && s.drawn) s.drawn = null; else { merge(s); take(s.tiles, e.tile); }
-        const d = { pai: e.tile, tsumogiri: e.tsumogiri, riichi: e.riichi, called: false, last: true };
+      case "tsumo": merge(s); s.drawn = e.pai; draws += 1; turn = e.actor; break;
+      case "reach": declared.add(e.actor); break;
+      case "dahai": {
+        if (e.tsumogiri && s.drawn) s.drawn = null; else { merge(s); take(s.tiles, e.pai); }
+        const d = { pai: e.pai, tsumogiri: e.tsumogiri, riichi: declared.delete(e.actor), called: false, last: true };
         if (last) last.last = false;
-        s.discards.push(d); last = d; turn = e.seat; break;
+        s.discards.push(d); last = d; turn = e.actor; break;
       }
       case "pon": case "daiminkan": {
         merge(s);
-        const rest = [...e.tiles];
-        take(rest, e.tile);
-        rest.forEach((t) => take(s.tiles, t));
-        const from = seats[e.from_seat].discards;
+        e.consumed.forEach((t) => take(s.tiles, t));
+        const from = seats[e.target].discards;
         if (from.length) from[from.length - 1].called = true;
-        s.melds.push({ type: e.type === "pon" ? "pon" : "kan", kind: e.type, tiles: e.tiles, target: e.from_seat, called: e.tile });
-        turn = e.seat; break;
+        s.melds.push({ type: e.type === "pon" ? "pon" : "kan", kind: e.type, tiles: [e.pai, ...e.consumed], target: e.target, called: e.pai });
+        turn = e.actor; break;
       }
       case "kakan": {
-        merge(s); take(s.tiles, e.tile);
-        const m = s.melds.find((x) => x.type === "pon" && kindOf(x.tiles[0]) === kindOf(e.tile));
-        if (m) { m.type = "kan"; m.kind = "kakan"; m.tiles = e.tiles; m.added = e.tile; }
+        merge(s); take(s.tiles, e.pai);
+        const m = s.melds.find((x) => x.type === "pon" && kindOf(x.tiles[0]) === kindOf(e.pai));
+        if (m) { m.type = "kan"; m.kind = "kakan"; m.tiles = [...e.consumed, e.pai]; m.added = e.pai; }
         break;
       }
-      case "ankan": merge(s); e.tiles.forEach((t) => take(s.tiles, t)); s.melds.push({ type: "ankan", kind: "ankan", tiles: e.tiles, target: null, called: null }); break;
-      case "kita": merge(s); take(s.tiles, e.tile); s.kita += 1; break;
-      case "flower": merge(s); take(s.tiles, e.tile); s.flower_tiles.push(e.tile); s.flowers += 1; break;
-      case "riichiaccepted": s.riichi = true; scores[e.seat] -= 1000; kyotaku += 1; break;
-      case "dorarevealed": dora += 1; break;
+      case "ankan": merge(s); e.consumed.forEach((t) => take(s.tiles, t)); s.melds.push({ type: "ankan", kind: "ankan", tiles: e.consumed, target: null, called: null }); break;
+      case "kita": merge(s); take(s.tiles, e.pai); s.kita += 1; break;
+      case "flower": merge(s); take(s.tiles, e.pai); s.flower_tiles.push(e.pai); s.flowers += 1; break;
+      case "reach_accepted": s.riichi = true; scores[e.actor] -= 1000; kyotaku += 1; break;
+      case "dora": dora += 1; break;
       default: break;
     }
   }
@@ -75,19 +75,19 @@ export function stateAt(rec, k, step) {
 }
 
 function describe(e, names) {
-  const who = names[e.seat] ?? `seat ${e.seat}`;
+  const who = names[e.actor] ?? `seat ${e.actor}`;
   switch (e.type) {
-    case "draw": return `${who} draws ${e.tile}${e.replacement ? " (replacement)" : ""}`;
-    case "discard": return `${who} discards ${e.tile}${e.tsumogiri ? " (tsumogiri)" : ""}${e.riichi ? " — riichi" : ""}`;
-    case "pon": return `${who} pon ${e.tile}`;
-    case "daiminkan": return `${who} open kan ${e.tile}`;
-    case "kakan": return `${who} added kan ${e.tile}`;
-    case "ankan": return `${who} closed kan ${e.tiles[0]}`;
+    case "tsumo": return `${who} draws ${e.pai}${e.rinshan ? " (replacement)" : ""}`;
+    case "reach": return `${who} declares riichi`;
+    case "dahai": return `${who} discards ${e.pai}${e.tsumogiri ? " (tsumogiri)" : ""}`;
+    case "pon": return `${who} pon ${e.pai}`;
+    case "daiminkan": return `${who} open kan ${e.pai}`;
+    case "kakan": return `${who} added kan ${e.pai}`;
+    case "ankan": return `${who} closed kan ${e.consumed[0]}`;
     case "kita": return `${who} kita`;
-    case "flower": return `${who} flower ${e.tile}`;
-    case "riichiaccepted": return `${who}'s riichi stick is down`;
-    case "dorarevealed": return `new dora indicator ${e.indicator}`;
-    case "win": return `${who} wins`;
+    case "flower": return `${who} flower ${e.pai}`;
+    case "reach_accepted": return `${who}'s riichi stick is down`;
+    case "dora": return `new dora indicator ${e.dora_marker}`;
     default: return e.type;
   }
 }
