@@ -171,7 +171,7 @@ def test_the_page_catalogue_comes_from_the_page_files(tmp_path: Path) -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path / "db.sqlite"))
+    return TestClient(create_app(tmp_path / "db.sqlite"), base_url="http://127.0.0.1")  # a name the server answers to
 
 
 def test_the_server_serves_each_language(client: TestClient) -> None:
@@ -262,6 +262,11 @@ def test_help_and_usage_errors_speak_the_command_language() -> None:
     assert bad.exit_code == 2 and "オプション '--nope' はありません。" in bad.output
     bad = runner.invoke(app, ["score", "19m", "--lang", "ja"])
     assert bad.exit_code == 2 and "オプションがありません '--win'." in bad.output
+    # a number type's name inside click's sentence is one of click's words too
+    bad = runner.invoke(app, ["score", "19m", "--honba", "x", "--lang", "ja"], env={"COLUMNS": "200"})
+    assert bad.exit_code == 2 and "'x' は正しい整数ではありません。" in bad.output
+    bad = runner.invoke(app, ["serve", "--port", "x", "--lang", "ja"], env={"COLUMNS": "200"})
+    assert bad.exit_code == 2 and "'x' は正しい範囲内の整数ではありません。" in bad.output
 
 
 def test_no_sentence_hides_inside_an_f_string() -> None:

@@ -8,6 +8,7 @@ page shows both without reloading.
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
 import threading
 import time
@@ -21,6 +22,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from sanma.web.keeper import router
+
+LINK = re.compile(r".*/keeper/[A-Za-z0-9_-]{30,}$")  # a session's page is opened by its link's token
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -45,7 +48,8 @@ def test_api_session_entries_fix_undo_and_errors(tmp_path: Path) -> None:
     c = TestClient(_app(tmp_path / "k.sqlite"))
     r = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]})
     assert r.status_code == 200, r.text
-    sid = r.json()["session"]
+    number, links = r.json()["session"], r.json()["links"]
+    sid = links["organiser"].removeprefix("/keeper/")  # the session is opened by its link
     win = {"kind": "win", "from": "B", "wins": [{"winner": "A", "han": 2, "fu": 30}]}
     r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": win, "client_id": "t1", "expected_version": 0})
     assert r.json()["version"] == 1
@@ -64,6 +68,7 @@ def test_api_session_entries_fix_undo_and_errors(tmp_path: Path) -> None:
         assert r.status_code == status and "error" in r.json()
     assert c.post(f"/api/keeper/sessions/{sid}/entries", content=b"{nope").status_code == 400
     assert c.get("/api/keeper/sessions/99").status_code == 404
+    assert c.get(f"/api/keeper/sessions/{number}").status_code == 404  # its number opens nothing
     assert c.get(f"/api/keeper/sessions/{sid}").json()["version"] == 3
     with c.websocket_connect(f"/ws/keeper/{sid}") as ws:
         assert '"version": 3' in ws.receive_text()
@@ -106,9 +111,11 @@ def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updat
             phone.goto(f"{base}/keeper")
             phone.fill("#new-people", "Aki,Ben,Chie")
             phone.click("#new-go")
-            phone.wait_for_url("**/keeper/1")
+            phone.wait_for_url(LINK)
             phone.wait_for_selector("#scores tr[data-person='Aki']")
-            other.goto(f"{base}/keeper/1?centre=1")
+            read = phone.get_attribute("#links a", "href")  # the organiser's page shows the read-only link
+            assert read and read != phone.url.removeprefix(base)
+            other.goto(f"{base}{read}?centre=1")
             other.wait_for_selector("#scores tr[data-person='Aki']")
             # hand 1: Aki (dealer) rons Ben, 2 han 30 fu = 2,900
             phone.select_option("#kind", "ron")
@@ -163,7 +170,7 @@ def test_browser_table_games_of_the_same_people_count_in_standings_with_web_game
 
     db = tmp_path / "db.sqlite"
     bots = ["efficient", "efficient", "efficient"]
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
         for names in (["Aki", "Ben", "Chie"], ["Aki", "Ben", "Zed"]):
             t = client.post("/api/tables", json={"rules": "club", "seats": bots, "names": names, "seed": 5}).json()
             deadline = time.monotonic() + 240
@@ -241,7 +248,7 @@ def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_
             phone.goto(f"{base}/keeper")
             phone.fill("#new-people", "Aki,Ben,Chie")
             phone.click("#new-go")
-            phone.wait_for_url("**/keeper/1")
+            phone.wait_for_url(LINK)
             phone.wait_for_selector("#scores tr[data-person='Aki']")
             phone.select_option("#kind", "ron")
             phone.select_option("#from", "Ben")
@@ -376,11 +383,13 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path) -> N
 
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
-    from sanma.store import open_db
+    from sanma.store import access, open_db
+    from sanma.web.keeper import KIND, ROLES
 
     db = tmp_path / "k.sqlite"
     with open_db(db) as store:
         Keeper(store).new(Rules.preset("club"), ["Aki", "Ben", "Chie"])
+        token = access.issue(store, KIND, "1", ROLES)  # the organiser's link (a number opens nothing)
 
     def stored() -> dict[str, Any]:
         with open_db(db) as store:
@@ -394,7 +403,7 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path) -> N
             for name, page in zip(("phone A", "phone B"), phones, strict=True):
                 page.set_default_timeout(15_000)
                 page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(f"{base}/keeper/1")
+                page.goto(f"{base}/keeper/{token}")
                 page.wait_for_selector("#scores tr[data-person='Aki']")
                 page.fill("#author", name)
                 page.dispatch_event("#author", "change")
@@ -484,6 +493,15 @@ def _create(page: Any, base: str, people: str, *, rules: str = "club", series: s
         page.check("#new-final")
     page.click("#new-go")
     page.wait_for_selector(f"#scores tr[data-person='{people.split(',')[-1]}']")
+
+
+def _organiser(db: Path, sid: int = 1) -> str:
+    """The organiser's link token of session ``sid`` (a session is opened by its link, never its number)."""
+    from sanma.store import access, open_db
+    from sanma.web.keeper import KIND, ROLES
+
+    with open_db(db) as store:
+        return access.issue(store, KIND, str(sid), ROLES)
 
 
 def _save(page: Any, version: int) -> None:
@@ -579,7 +597,7 @@ def test_phone_page_enters_nagashi_a_free_penalty_flowers_and_a_rename(tmp_path:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = _phone(browser, errors)
-            page.goto(f"{base}/keeper/1")
+            page.goto(f"{base}/keeper/{_organiser(db)}")
             page.wait_for_selector("#scores tr[data-person='Chi']")
             page.select_option("#kind", "rename")
             page.select_option("#rename-from", "Chi")
@@ -646,7 +664,7 @@ def test_phone_page_corrects_a_finished_games_hand_with_that_games_players_and_c
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = _phone(browser, errors)
-            page.goto(f"{base}/keeper/1")
+            page.goto(f"{base}/keeper/{_organiser(db)}")
             page.wait_for_selector("#scores tr[data-person='Chie']")
             page.click("#hands button.fix[data-no='1']")
             assert page.text_content("#form-title") == "Correct entry #1 (game 1)"
@@ -750,7 +768,7 @@ def test_phone_page_targets_are_44_px_at_phone_and_laptop_size(tmp_path: Path) -
         try:
             for size in ((390, 844), (1366, 768)):
                 page = _phone(browser, errors, size)
-                page.goto(f"{base}/keeper/1")
+                page.goto(f"{base}/keeper/{_organiser(db)}")
                 page.wait_for_selector("#scores tr[data-person='Dan']")
                 page.select_option("#kind", "ron")
                 page.select_option("#how", "tiles")
@@ -775,7 +793,8 @@ def test_api_exports_and_an_undo_preview_that_changes_nothing(tmp_path: Path) ->
     from sanma.store import open_db
 
     c = TestClient(_app(tmp_path / "k.sqlite"))
-    sid = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()["session"]
+    made = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()
+    number, sid = made["session"], made["links"]["organiser"].removeprefix("/keeper/")
     c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "draw", "tenpai": ["A"]}})
     r = c.post(f"/api/keeper/sessions/{sid}/undo", json={"preview": True})
     assert r.status_code == 200 and r.json()["undone"]["text"] == "change 1: entry #1 (E1 draw, tenpai: A)"
@@ -783,20 +802,24 @@ def test_api_exports_and_an_undo_preview_that_changes_nothing(tmp_path: Path) ->
     csv_r = c.get(f"/api/keeper/sessions/{sid}/export?format=csv")
     assert csv_r.status_code == 200 and csv_r.headers["content-type"].startswith("text/csv")
     with open_db(tmp_path / "k.sqlite") as store:
-        assert csv_r.text == Keeper(store).export_csv(sid)
+        assert csv_r.text == Keeper(store).export_csv(number)
     assert c.get(f"/api/keeper/sessions/{sid}/export").json()["format"] == "sanma-table/1"
     bad = c.get(f"/api/keeper/sessions/{sid}/export?format=xml")
     assert bad.status_code == 400 and "error" in bad.json()
     assert c.get("/api/keeper/sessions/99/export?format=csv").status_code == 404
+    assert c.get(f"/api/keeper/sessions/{number}/export?format=csv").status_code == 404  # its number opens nothing
+    read = made["links"]["read"].removeprefix("/keeper/")
+    assert c.get(f"/api/keeper/sessions/{read}/export?format=csv").text == csv_r.text  # a read-only link exports
 
 
 def test_api_errors_carry_a_code_and_speak_the_requests_language(tmp_path: Path) -> None:
     """Issue 24 on the keeper's and tournaments' API: ``{"error", "code"}``, the words in the request's
-    language; a session or tournament that does not exist is a 404 by its error's class, not its words."""
+    language; a link that opens no session or tournament is a 404 by its error's class, not its words."""
     from sanma.web.app import create_app
 
-    with TestClient(create_app(tmp_path / "k.sqlite")) as c:
-        sid = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()["session"]
+    with TestClient(create_app(tmp_path / "k.sqlite"), base_url="http://127.0.0.1") as c:
+        made = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()
+        sid = made["links"]["organiser"].removeprefix("/keeper/")
         ja = {"accept-language": "ja"}
         r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": "x"}, headers=ja)
         assert r.status_code == 400 and r.json()["code"] == "malformed"
@@ -804,12 +827,13 @@ def test_api_errors_carry_a_code_and_speak_the_requests_language(tmp_path: Path)
         r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "draw"}, "client_id": 5})
         assert r.status_code == 400 and r.json()["code"] == "malformed"
         assert r.json()["error"] == "field 'client_id' must be text"
-        r = c.post(f"/api/keeper/sessions/{sid}/entries", content=b"[1]", headers=ja)
+        r = c.post(f"/api/keeper/sessions/{sid}/entries", content=b"[1]",
+                   headers={**ja, "content-type": "application/json"})
         assert r.status_code == 400 and r.json()["code"] == "malformed" and "JSON" in r.json()["error"]
         r = c.get("/api/keeper/sessions/99")
-        assert r.status_code == 404 and r.json()["code"] == "not_found" and "no kept session 99" in r.json()["error"]
+        assert r.status_code == 404 and r.json()["code"] == "no_link" and "no kept session" in r.json()["error"]
         r = c.get("/api/tournaments/99")
-        assert r.status_code == 404 and r.json()["code"] == "not_found"
+        assert r.status_code == 404 and r.json()["code"] == "no_link"
         r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "win", "from": "A", "wins": [
             {"winner": "A", "han": 1, "fu": 30}]}})
         assert r.status_code == 400 and r.json()["code"] == "keeper"

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from shared_data import data_path
 from web_helpers import running_server
@@ -137,7 +138,7 @@ def test_replay_viewer_on_a_real_tenhou_record(browser: Any, tmp_path: Path) -> 
 
 
 def create_table(base: str, seats: list[str], **extra: Any) -> dict[str, Any]:
-    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0}, **extra}
+    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0, "call": 0}, **extra}
     r = httpx.post(f"{base}/api/tables", json=body, timeout=20)
     assert r.status_code in (200, 201), r.text
     return dict(r.json())
@@ -240,7 +241,8 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
     errors: list[str] = []
     with running_server(tmp_path / "db.sqlite") as base:
         # seed 1: with this player's way of playing the game goes the distance (no one busts)
-        t = create_table(base, ["human", "defensive", "efficient"], seed=1, clock={"move": 600, "bank": 60})
+        t = create_table(base, ["human", "defensive", "efficient"], seed=1,
+                         clock={"move": 600, "bank": 60, "call": 0})  # no 2 s call window: a quick hanchan
         page = new_page(browser, errors)
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
@@ -249,7 +251,8 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         player.play(lambda: player.done.get("discard", 0) >= 9, 90)
         # the move's seconds and the bank apart; the move's seconds show only while the seat has a prompt
         # (between its turns the bots may still be thinking), so wait for its next one
-        page.wait_for_function("/^\\d+s$/.test(document.getElementById('clock-move').textContent)", timeout=30_000)
+        # (locators, not a string of JavaScript: the pages' CSP forbids evaluating strings)
+        expect(page.locator("#clock-move")).to_have_text(re.compile(r"^\d+s$"), timeout=30_000)
         assert re.fullmatch(r"\d+s", page.text_content("#clock-move") or "") and page.text_content(
             "#clock-bank") == "bank 60s"
         shot(page, "table")
@@ -360,9 +363,9 @@ def test_the_server_restarts_mid_hand_and_the_game_goes_on(browser: Any, tmp_pat
         player.play(lambda: player.done.get("discard", 0) >= 3, 60)
         page.wait_for_selector("#prompt button")  # the seat must act: nothing moves until it does
         before, seen = own_hand(page), rivers(page)
-    page.wait_for_function("document.getElementById('status').dataset.state === 'disconnected'")
+    page.wait_for_selector("#status[data-state='disconnected']", state="attached")
     with running_server(db, port=port):
-        page.wait_for_function("document.getElementById('status').dataset.state === 'connected'", timeout=20_000)
+        page.wait_for_selector("#status[data-state='connected']", state="attached", timeout=20_000)
         page.wait_for_selector("#prompt button")
         assert own_hand(page) == before and rivers(page) == seen
         player.play(lambda: player.done.get("discard", 0) >= 6, 60)
@@ -382,9 +385,11 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         page.goto(base + "/")
         page.wait_for_selector("#rules option", state="attached")
         page.select_option("#rules", "kansai")
-        page.wait_for_function("document.getElementById('rules-text').textContent.includes('flowers')")
+        # Kansai's own value (every preset lists the key `flowers`): the reply to the page's first
+        # request, for the default preset, may arrive after it and must not replace it or the file.
+        expect(page.locator("#rules-text")).to_contain_text("flowers = 4", timeout=15_000)
         page.set_input_files("#rulefile", str(rules))
-        page.wait_for_function("document.getElementById('rules-text').textContent.includes('honba_ron = 1500')")
+        expect(page.locator("#rules-text")).to_contain_text("honba_ron = 1500", timeout=15_000)
         page.select_option("#seat-1", "mjai")
         page.select_option("#seat-2", "efficient")
         page.fill("#name-0", "Aiko")
@@ -408,3 +413,41 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         page.close()
     assert not [e for e in errors if "400" not in e], errors  # the refused file's 400 is expected
+
+
+def test_the_process_serving_the_page_and_running_its_table_is_killed_and_the_page_plays_on(
+        browser: Any, pg_database: str) -> None:
+    """Several processes on PostgreSQL behind a proxy (issue 22 item 3): the page's table is run by
+    the process its socket is on; that process is killed (-9): the proxy now reaches another
+    process, which takes the table over, and the page reconnects by itself and plays on."""
+    import signal
+
+    from web_helpers import Proxy, sanma_serve
+
+    errors: list[str] = []
+    with sanma_serve(pg_database) as (a, pa), sanma_serve(pg_database) as (b, _):
+        proxy = Proxy(int(a.rsplit(":", 1)[1]))
+        try:
+            base = f"http://127.0.0.1:{proxy.port}"
+            t = create_table(base, ["human", "tsumogiri", "defensive"], seed=5)
+            page = new_page(browser, errors)
+            page.goto(base + t["seats"][0]["url"])
+            page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+            player = Player(page)
+            player.play(lambda: player.done.get("discard", 0) >= 3, 60)
+            page.wait_for_selector("#prompt button")
+            before, seen = own_hand(page), rivers(page)
+            proxy.target = int(b.rsplit(":", 1)[1])
+            pa.send_signal(signal.SIGKILL)
+            # (selectors, not wait_for_function: the pages' Content-Security-Policy forbids eval)
+            page.wait_for_selector("#status[data-state='disconnected']", state="attached")
+            page.wait_for_selector("#status[data-state='connected']", state="attached", timeout=20_000)
+            page.wait_for_selector("#prompt button", timeout=20_000)
+            shot(page, "failover-reconnected")
+            assert own_hand(page) == before and rivers(page) == seen
+            player.play(lambda: player.done.get("discard", 0) >= 6, 60)
+            assert sum(rivers(page)) > sum(seen)
+            page.close()
+        finally:
+            proxy.close()
+    assert not [e for e in errors if "WebSocket" not in e and "ERR_CONNECTION" not in e], errors

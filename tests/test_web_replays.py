@@ -26,7 +26,7 @@ RECORDS = [
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    return TestClient(create_app(tmp_path_factory.mktemp("replays") / "db.sqlite"))
+    return TestClient(create_app(tmp_path_factory.mktemp("replays") / "db.sqlite"), base_url="http://127.0.0.1")
 
 
 def upload(client: TestClient, body: bytes, name: str = "rec") -> Any:

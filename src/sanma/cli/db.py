@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n.messages import sentence, tr_n
 from .common import DB_WHERE, cli_errors
 
 db_app = typer.Typer(help="Copy a sanma database (SQLite or PostgreSQL) into another.", no_args_is_help=True)
@@ -40,9 +41,9 @@ def copy(
 
     with cli_errors():
         if not is_url(source) and source != ":memory:" and not Path(source).exists():
-            raise StoreError(f"{source}: no such database")
+            raise StoreError(sentence("{source}: no such database", source=source))
         if display(source) == display(dest):
-            raise StoreError("the source and the destination are the same database")
+            raise StoreError(sentence("the source and the destination are the same database"))
         created = not is_url(dest) and not Path(dest).exists()
         try:
             with open_db(source) as src, open_db(dest) as dst:
@@ -56,10 +57,12 @@ def copy(
     if as_json:
         typer.echo(json.dumps({"source": where[0], "dest": where[1], "rows": counts}))
         return
-    typer.echo(f"copied {sum(counts.values())} rows in {len(counts)} tables from {where[0]} to {where[1]}")
+    typer.echo(tr_n("copied {n} row in {tables} tables from {source} to {dest}",
+                    "copied {n} rows in {tables} tables from {source} to {dest}", sum(counts.values()),
+                    tables=len(counts), source=where[0], dest=where[1]))
     for table, n in counts.items():
         if n:
-            typer.echo(f"  {table}: {n}")
+            typer.echo(f"  {table}: {n}")  # the database's table names
 
 
 def register(app: typer.Typer) -> None:

@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..agari import waits as hand_waits
-from ..bots import BOTS, Bot, Driver, make_bot
+from ..bots import Bot, Driver, make_bot
 from ..errors import SanmaError, TileError
 from ..game.actions import Action
 from ..game.engine import Game
@@ -860,7 +860,8 @@ def play(
         help="Seed of the walls: the same seed, the same game (so a chosen seed is guessable). Default: a "
              "random seed, shown at the start.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat: 0 deals first.", min=0, max=2)] = 0,
-    opponent: Annotated[str, typer.Option("--bot", help=f"Opponents: {', '.join(sorted(BOTS))}.")] = "efficient",
+    opponent: Annotated[str, typer.Option(
+        "--bot", help="Opponents: defensive, efficient, random, review, tsumogiri.")] = "efficient",
     auto_win: Annotated[bool, typer.Option("--auto-win", help="Take every win on offer without asking "
                                                               "(type 'auto' in the game to switch).")] = False,
     save_record: Annotated[Path | None, typer.Option(

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..bots import BOTS
 from ..errors import SanmaError
-from ..i18n.messages import sentence
+from ..i18n.messages import sentence, tr, tr_n
 from ..sim import Summary, check_bots, simulate
 from ..sim.arena import SimulationError
 from ..sim.local import BACKENDS
@@ -64,25 +63,45 @@ def _seed(text: str) -> int:
 def _table(s: Summary) -> Table:
     from rich.table import Table
 
-    where = (f"{s.jobs} process{'es' if s.jobs > 1 else ''}" if s.backend == "local"
-             else f"Ray ({s.jobs} CPU{'s' if s.jobs > 1 else ''} asked)")
-    t = Table(title=f"{s.games} game{'s' if s.games != 1 else ''}, {s.kyoku} hands under {s.rules} (seed {s.seed}): "
-                    f"{s.seconds:.2f} s, {s.games_per_second:.2f} games/s on {where}; draws {s.draw_rate:.1%}",
+    where = (tr_n("{n} process", "{n} processes", s.jobs) if s.backend == "local"
+             else tr_n("Ray ({n} CPU asked)", "Ray ({n} CPUs asked)", s.jobs))
+    games = tr_n("{n} game", "{n} games", s.games)
+    seconds, speed, draws = f"{s.seconds:.2f}", f"{s.games_per_second:.2f}", f"{s.draw_rate:.1%}"
+    t = Table(title=tr("{games}, {kyoku} hands under {rules} (seed {seed}): {seconds} s, {speed} games/s on {where}; "
+                       "draws {draws}", games=games, kyoku=s.kyoku, rules=s.rules, seed=s.seed, seconds=seconds,
+                       speed=speed, where=where, draws=draws),
               title_justify="left")
-    cols = ["bot", "avg place", "1st/2nd/3rd", "win", "deal-in", "riichi", "calls", "hand value", "bust",
-            "avg score", "avg points"]
+    cols = [tr("bot"), tr("avg place"), tr("1st/2nd/3rd"), tr("win"), tr("deal-in"), tr("riichi"), tr("calls"),
+            tr("hand value"), tr("bust"), tr("avg score"), tr("avg points")]
     if s.incidents:
-        cols.append("incidents")
-    for col in cols:
-        t.add_column(col, justify="left" if col == "bot" else "right", no_wrap=col != "bot")
+        cols.append(tr("incidents"))
+    for i, col in enumerate(cols):
+        t.add_column(col, justify="left" if i == 0 else "right", no_wrap=i != 0)
     for e in s.seats:
         row = [e.bot, f"{e.average_placement:.3f}", "/".join(map(str, e.placements)), f"{e.win_rate:.1%}",
                f"{e.deal_in_rate:.1%}", f"{e.riichi_rate:.1%}", f"{e.call_rate:.1%}", f"{e.average_hand_value:,.0f}",
                f"{e.bust_rate:.1%}", f"{e.average_score:,.0f}", f"{e.average_points:+.1f}"]
         if s.incidents:
-            row.append(f"{e.incidents} ({e.fallbacks} fallbacks)")
+            row.append(tr_n("{incidents} ({n} fallback)", "{incidents} ({n} fallbacks)", e.fallbacks,
+                            incidents=e.incidents))
         t.add_row(*row)
     return t
+
+
+#: the figures of sim.report's comparison (FIGURES and the table's own), in words
+_FIGURE_WORDS = {
+    "average placement": sentence("average placement"), "win rate": sentence("win rate"),
+    "deal-in rate": sentence("deal-in rate"), "riichi rate": sentence("riichi rate"),
+    "call rate": sentence("call rate"), "average hand value": sentence("average hand value"),
+    "bust rate": sentence("bust rate"), "average score": sentence("average score"),
+    "average points": sentence("average points"), "draw rate": sentence("draw rate"),
+    "hands per game": sentence("hands per game"), "(table)": sentence("(table)"),
+}
+
+
+def _figure(word: str) -> str:
+    said = _FIGURE_WORDS.get(word)
+    return word if said is None else said.text()
 
 
 def _run(rules: Rules, n: int, seed: int, names: tuple[str, ...], jobs: int, backend: str, address: str | None,
@@ -110,14 +129,14 @@ def _run(rules: Rules, n: int, seed: int, names: tuple[str, ...], jobs: int, bac
 
         def render(self, task: Task) -> Text:
             speed = task.finished_speed or task.speed
-            return Text("? games/s" if not speed else f"{speed:.1f} games/s", style="progress.data.speed")
+            return Text(tr("{speed} games/s", speed="?" if not speed else f"{speed:.1f}"), style="progress.data.speed")
+
+    from rich.markup import escape
 
     err = Console(stderr=True)
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  RateColumn(), TimeElapsedColumn(), TextColumn(escape(tr("ETA"))), TimeRemainingColumn(),
                   console=err, transient=err.is_terminal) as bar:
-        from rich.markup import escape
-
         label = f"{rules.name}: {'/'.join(names)}"
         task = bar.add_task(escape(label if len(label) <= 40 else label[:39] + "…"), total=n)
         return simulate(rules, n, seed, names, jobs, progress=lambda k: bar.advance(task, k), backend=backend,
@@ -138,17 +157,20 @@ def _print_tables(summaries: list[Summary]) -> None:
         from ..sim.report import compare_rows
 
         a, b = summaries
-        t = Table(title=f"{a.rules} vs {b.rules}, same seeds", title_justify="left")
-        for col in ("bot", "figure", a.rules, b.rules, "difference"):
-            t.add_column(col, justify="left" if col in ("bot", "figure") else "right", no_wrap=True)
-        for row in compare_rows(a, b):
-            t.add_row(*row)
+        t = Table(title=tr("{a} vs {b}, same seeds", a=a.rules, b=b.rules), title_justify="left")
+        for i, col in enumerate((tr("bot"), tr("figure"), a.rules, b.rules, tr("difference"))):
+            t.add_column(col, justify="left" if i < 2 else "right", no_wrap=True)
+        for bot, figure, va, vb, diff in compare_rows(a, b):
+            if diff.endswith(" pt"):  # a difference of rates, in percentage points
+                diff = tr("{d} pt", d=diff.removesuffix(" pt"))
+            t.add_row(_figure(bot), _figure(figure), va, vb, diff)
         out.print(t)
     for s in summaries:
         for line in s.incident_log:
-            print(f"incident: {line}", file=sys.stderr)
+            print(tr("incident: {line}", line=line), file=sys.stderr)
         if s.incidents > len(s.incident_log):
-            print(f"... {s.incidents - len(s.incident_log)} more incidents under {s.rules}", file=sys.stderr)
+            print(tr_n("... {n} more incident under {rules}", "... {n} more incidents under {rules}",
+                       s.incidents - len(s.incident_log), rules=s.rules), file=sys.stderr)
 
 
 def _store(db: str, rule_sets: list[Rules], summaries: list[Summary]) -> list[int]:
@@ -164,8 +186,8 @@ def simulate_command(
     rules: Annotated[str, typer.Option("--rules", help=RULES_HELP)] = "tenhou",
     seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same games.")] = "0",
     bots: Annotated[str, typer.Option(
-        "--bots", help=f"Three comma-separated bots, one per seat (they rotate): {', '.join(sorted(BOTS))}, "
-                       "or mjai:COMMAND, an external program speaking mjai on stdin/stdout "
+        "--bots", help="Three comma-separated bots, one per seat (they rotate): defensive, efficient, random, "
+                       "review, tsumogiri, or mjai:COMMAND, an external program speaking mjai on stdin/stdout "
                        "(e.g. 'mjai:python examples/mjai_bot.py')."
     )] = "random,random,random",
     jobs: Annotated[str | None, typer.Option(
@@ -219,9 +241,9 @@ def simulate_command(
             _simulate(games, rules, seed, bots, jobs, backend, address, report, compare, db, mjai_timeout,
                       mjai_budget, as_json, stored)
     except KeyboardInterrupt:  # outside the games (loading, storing, printing): say what was kept
-        done = f"the finished games are stored in {db} (simulation {', '.join(map(str, stored))})" if stored \
-            else "nothing was stored"
-        print(f"interrupted: {done}", file=sys.stderr)
+        done = tr("the finished games are stored in {db} (simulation {ids})", db=db,
+                  ids=", ".join(map(str, stored))) if stored else tr("nothing was stored")
+        print(tr("interrupted: {done}", done=done), file=sys.stderr)
         raise typer.Exit(130) from None
 
 
@@ -253,25 +275,27 @@ def _simulate(games: str, rules: str, seed: str, bots: str, jobs: str | None, ba
     interrupted = summaries[-1].interrupted
     if interrupted:
         last = summaries[-1]
-        print(f"interrupted: {last.games} of {n} games under {last.rules} finished"
-              + ("; the summary covers them" if last.games else ""), file=sys.stderr)
+        print(tr("interrupted: {done} of {n} games under {rules} finished; the summary covers them", done=last.games,
+                 n=n, rules=last.rules) if last.games else
+              tr("interrupted: {done} of {n} games under {rules} finished", done=last.games, n=n, rules=last.rules),
+              file=sys.stderr)
         if not last.games:
             summaries.pop()
         if not summaries:
-            print("nothing was stored" if db is not None else "nothing to report", file=sys.stderr)
+            print(tr("nothing was stored") if db is not None else tr("nothing to report"), file=sys.stderr)
             raise typer.Exit(130)
     if db is not None:
         stored.extend(_store(db, rule_sets, summaries))
         if not as_json or interrupted:
-            print(f"stored in {db}: simulation {', '.join(map(str, stored))}", file=sys.stderr)
+            print(tr("stored in {db}: simulation {ids}", db=db, ids=", ".join(map(str, stored))), file=sys.stderr)
     elif interrupted:
-        print("nothing was stored (no --db)", file=sys.stderr)
+        print(tr("nothing was stored (no --db)"), file=sys.stderr)
     if report is not None:
         from ..sim.report import write_report
 
         written = write_report(summaries, report)
         if not as_json:
-            print(f"report: {', '.join(str(p) for p in written)}", file=sys.stderr)
+            print(tr("report: {files}", files=", ".join(str(p) for p in written)), file=sys.stderr)
     if as_json:
         out: dict[str, Any] = summaries[0].to_json()
         if compare:

@@ -15,8 +15,8 @@ from typing import Final
 
 import click
 
-from ..i18n.lang import current_lang
-from ..i18n.messages import Message, catalogue, sentence, sentence_n
+from ..i18n.lang import LANGS, current_lang
+from ..i18n.messages import Message, catalogue, mark, pseudo, sentence, sentence_n
 
 #: click's and Typer's sentences a user meets (click 8.x, typer 0.2x), word for word
 SENTENCES: Final[tuple[Message, ...]] = (
@@ -40,7 +40,10 @@ SENTENCES: Final[tuple[Message, ...]] = (
     sentence("Usage:"),
     sentence("Aborted!"),
     sentence("integer"),
+    sentence("integer range"),
     sentence("float"),
+    sentence("float range"),
+    sentence("boolean"),
     sentence("Error"),
     sentence("Try [blue]'{command_path} {help_option}'[/] for help."),
     sentence("Arguments"),
@@ -57,16 +60,29 @@ SENTENCES: Final[tuple[Message, ...]] = (
 _KNOWN: Final = frozenset(m.template for m in SENTENCES)
 
 
+class _Said(str):
+    """One of click's sentences in the command's language, whose parameters may be click's own words
+    too: ``{number_type}`` is a type's name (``integer range``), passed as it is, not looked up."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        return str.format(self, *args, **{k: _gettext(v) if isinstance(v, str) else v for k, v in kwargs.items()})
+
+
 def _gettext(message: str) -> str:
     lang = current_lang()
-    return catalogue(lang).gettext(message) if message in _KNOWN and lang != "en" else message
+    if message not in _KNOWN:
+        return message
+    return _Said(catalogue(lang).gettext(message) if lang != "en" else mark(message, lang))
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:
     lang = current_lang()
-    if singular in _KNOWN and lang != "en":
-        return catalogue(lang).ngettext(singular, plural, n)
-    return singular if n == 1 else plural
+    english = singular if n == 1 else plural
+    if singular not in _KNOWN:
+        return english
+    return _Said(catalogue(lang).ngettext(singular, plural, n) if lang != "en" else mark(english, lang))
 
 
 _TYPER_PANELS: Final = {"ERRORS_PANEL_TITLE": "Error",
@@ -87,7 +103,7 @@ def install() -> None:
                 module._ = _gettext  # type: ignore[attr-defined]
             if hasattr(module, "ngettext"):
                 module.ngettext = _ngettext  # type: ignore[attr-defined]
-    if current_lang() != "en":
+    if current_lang() != "en" or pseudo():
         import typer.rich_utils  # noqa: F401 - loaded now, so that its panel titles are set below
     rich_utils = sys.modules.get("typer.rich_utils")
     if rich_utils is not None:  # Typer computes these when it loads: set them for this language
@@ -96,8 +112,15 @@ def install() -> None:
 
 
 def _said(english: str) -> str:
+    """A help text in the command's language. The pseudo-locale marks the English of a text the
+    other languages have (one the catalogue lacks stays unmarked, so the pseudo-run finds it)."""
     lang = current_lang()
-    return english if lang == "en" else catalogue(lang).gettext(english)
+    if lang != "en":
+        return catalogue(lang).gettext(english)
+    if not pseudo() or all(catalogue(o).gettext(english) == english for o in LANGS if o != "en"):
+        return english
+    # each paragraph apart: a command list shows the first paragraph of its command's help only
+    return "\n\n".join(mark(p, lang) for p in english.split("\n\n"))
 
 
 def localize(command: click.Command) -> click.Command:

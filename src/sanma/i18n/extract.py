@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import IO, Any
 
 # t("..."), t('...'), t(`...`) without ${}; tn("one", "many", ...)
@@ -169,13 +170,54 @@ def _is_command(node: Any, registered: set[str]) -> bool:
     return False
 
 
+_COMMON = Path(__file__).resolve().parents[1] / "cli" / "common.py"
+
+
+def _constants(text: str) -> dict[str, str]:
+    """The module-level string constants of a module's source (``DB_WHERE = "..."``)."""
+    import ast
+
+    return {t.id: node.value.value for node in ast.parse(text).body if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+            for t in node.targets if isinstance(t, ast.Name)}
+
+
+def _literal(node: Any, known: dict[str, str]) -> str | None:
+    """The text of a string literal, or of an f-string or a sum whose every part is a literal or a
+    plain name of a known constant (``f"A database ({DB_WHERE})"``, ``RULES_HELP + " Default: ..."``:
+    the text ``--help`` shows); else None."""
+    import ast
+
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.Name):
+        return known.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # RULES_HELP + " Default: ..."
+        left, right = _literal(node.left, known), _literal(node.right, known)
+        return None if left is None or right is None else left + right
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    parts: list[str] = []
+    for v in node.values:
+        if isinstance(v, ast.Constant) and isinstance(v.value, str):
+            parts.append(v.value)
+        elif isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name) and v.conversion == -1 \
+                and v.format_spec is None and v.value.id in known:
+            parts.append(known[v.value.id])
+        else:
+            return None
+    return "".join(parts)
+
+
 def cli_help(text: str) -> list[tuple[int, str]]:
     """``(line, text)`` of every help text of a command module: each ``help="..."`` of an option, an
-    argument or a Typer app (a literal; one built from names at run time stays as it is), and each
+    argument or a Typer app (a literal, or an f-string of the module's or cli/common.py's string
+    constants such as ``DB_WHERE``; one built otherwise stays as it is), and each
     command's docstring as Typer shows it (cleaned like ``inspect.getdoc``)."""
     import ast
 
     tree = ast.parse(text)
+    known = {**_constants(_COMMON.read_text(encoding="utf-8")), **_constants(text)}
     out: list[tuple[int, str]] = []
     registered = {n.args[0].id for n in ast.walk(tree)  # app.command("name")(function)
                   if isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name)
@@ -184,11 +226,11 @@ def cli_help(text: str) -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             for kw in node.keywords:
-                if kw.arg == "help" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
-                    out.append((kw.value.lineno, kw.value.value))
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str) \
+                if kw.arg == "help" and (help_text := _literal(kw.value, known)) is not None:
+                    out.append((kw.value.lineno, help_text))
+        if isinstance(node, ast.Assign) and (help_text := _literal(node.value, known)) is not None \
                 and any(isinstance(t, ast.Name) and t.id.endswith("_HELP") for t in node.targets):
-            out.append((node.value.lineno, node.value.value))  # a help text shared by several options
+            out.append((node.value.lineno, help_text))  # a help text shared by several options
         if isinstance(node, ast.FunctionDef) and _is_command(node, registered):
             doc = ast.get_docstring(node, clean=True)
             if doc:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..errors import SanmaError
 from ..game.settle import chombo_rank_points
 from ..rules.loader import from_dict, to_dict
 from ..rules.schema import Rules
@@ -430,6 +431,17 @@ def describe_change(log: Sequence[Change], seq: int, rows: Sequence[Mapping[str,
 # ---------------------------------------------------------------------------------------------
 
 
+def _same_entry(a: Any, b: Any) -> bool:
+    """Whether two stored entries say the same (their readings are equal: a page's draw without its
+    empty lists is the CLI's with them), so that one client id sent by both is acknowledged."""
+    if a is None or b is None:
+        return a is b
+    try:
+        return parse_entry(a) == parse_entry(b)
+    except SanmaError:  # an old entry that no longer reads is no match
+        return False
+
+
 class Keeper:
     """The score keeper over one open store (what ``sanma table`` and the server call)."""
 
@@ -506,7 +518,8 @@ class Keeper:
             computed.append(new)
 
         done = append_change(self.store, session_id, kind, target, entry, author=author, reason=reason,  # type: ignore[arg-type]
-                             client_id=client_id, expected_version=expected_version, check=check)
+                             client_id=client_id, expected_version=expected_version, check=check,
+                             same_entry=_same_entry)
         if done.duplicate or not computed:
             out = self.state(session_id)
             out["duplicate"] = done.duplicate

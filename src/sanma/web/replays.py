@@ -23,9 +23,11 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from ..formats import GameRecord, KyokuRecord, read_record
 from ..formats.record import DrawResult, RecordedWin
-from ..i18n import sentence, tr
+from ..i18n import Message, sentence, tr
 from ..tiles import Tile, parse_tiles
 from .i18n import error_response
+from .limits import over_rate
+from .workers import WorkerError
 
 router = APIRouter()
 
@@ -83,6 +85,9 @@ async def replay_page() -> FileResponse:
 @router.post("/api/replays")
 async def api_replay(request: Request) -> JSONResponse:
     """Read an uploaded record (the request body) into hands with every tile open."""
+    refused = over_rate(request, "uploads")
+    if refused is not None:
+        return error_response(refused, 429)
     raw = await request.body()
     if len(raw) > MAX_RECORD:
         return error_response(sentence("record too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
@@ -95,12 +100,24 @@ async def api_replay(request: Request) -> JSONResponse:
     name = request.query_params.get("name", "")[:200] or tr("uploaded record")
     if not text.strip():
         return error_response(sentence("the record is empty", code="record"), 400)
+    workers = getattr(request.app.state, "workers", None)
+    try:  # parsed in a worker process: a big record never stalls the tables (issue 23 item 4)
+        out = await workers.run(parse_upload, text) if workers is not None else parse_upload(text)
+    except WorkerError as e:
+        return error_response(sentence("{name}: the record could not be read: {error}", code="record", name=name,
+                                       error=str(e)), 503)
+    if not isinstance(out, dict):
+        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
+                                       reason=out), 400)
+    out["source"] = name
+    return JSONResponse(out)
+
+
+def parse_upload(text: str) -> dict[str, Any] | Message | str:
+    """An uploaded record's text as the viewer's JSON, or why it is not a record (run in a worker:
+    a Message is plain data and crosses the process boundary)."""
     # bytes, never a str: read_record takes a short string for a file path to open
     rec = read_record(text.encode("utf-8"))
     if not rec.kyoku:
-        reason = rec.errors[0] if rec.errors else sentence("no hand in it")
-        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
-                                       reason=reason), 400)
-    out = record_json(rec)
-    out["source"] = name
-    return JSONResponse(out)
+        return rec.errors[0] if rec.errors else sentence("no hand in it")
+    return record_json(rec)

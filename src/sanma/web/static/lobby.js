@@ -9,8 +9,11 @@ let ruleToml = null;
 
 function abs(url) { return new URL(url, location.href).href; }
 
+let rulesShown = 0;  // each call's number: a reply to an older call (a preset since replaced) is dropped
+
 async function showRules() {
   const text = $("rules-text");
+  const call = ++rulesShown;
   if (ruleToml !== null) {
     $("rules-desc").textContent = "An uploaded rule file: checked by the server when the table is created.";
     text.textContent = ruleToml;
@@ -18,9 +21,10 @@ async function showRules() {
   }
   try {
     const r = await getJSON(`/api/rules/${encodeURIComponent($("rules").value)}`);
+    if (call !== rulesShown) return;
     $("rules-desc").textContent = r.description || "";
     text.textContent = Object.entries(r.fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n");
-  } catch (e) { $("rules-desc").textContent = e.message; }
+  } catch (e) { if (call === rulesShown) $("rules-desc").textContent = e.message; }
 }
 
 async function create() {

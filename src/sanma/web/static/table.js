@@ -10,7 +10,7 @@ const tableId = decodeURIComponent(path[1] || "");
 const token = new URLSearchParams(location.search).get("token");
 const watching = path[2] === "watch" || !token;
 
-const S = { hello: null, view: null, seq: -1, prompt: null, toggles: null, mode: "", choice: null,
+const S = { hello: null, view: null, prompt: null, toggles: null, mode: "", choice: null,
   focus: -1, log: [], ws: null, retry: 0, closed: false, seats: [], lastResult: null };
 
 const KEYS = { hora: "W", reach: "R", open_reach: "O", pon: "P", daiminkan: "K", ankan: "K", kakan: "K",
@@ -61,8 +61,9 @@ function handle(msg) {
       S.hello = msg; S.seats = msg.seats || []; S.toggles = msg.toggles; S.log = [];
       renderInfo(); renderToggles(); break;
     case "view":
-      S.view = msg.view; S.seq = msg.seq;
-      if (S.prompt && S.prompt.seq !== msg.seq) { S.prompt = null; S.mode = ""; S.choice = null; }
+      S.view = msg.view;
+      // protocol 2: a seat's view names its open prompt; one it does not name is gone
+      if (S.prompt && msg.prompt !== S.prompt.prompt) { S.prompt = null; S.mode = ""; S.choice = null; }
       (msg.events || []).forEach(logEvent);
       render(); break;
     case "prompt":
@@ -150,7 +151,7 @@ function wireHand() {
 
 function choose(action) {
   if (!S.prompt) return;
-  send({ type: "action", seq: S.prompt.seq, id: action.id });
+  send({ type: "action", prompt: S.prompt.prompt, id: action.id });
   S.prompt = null; S.mode = ""; S.choice = null;
   render();
 }

@@ -1,15 +1,18 @@
 // A tournament's page (docs/KEEPER.md, "Tournaments"): the live standings and the round in play for
-// a projector or the players' phones; at /tournament/ID/referee also the referee's controls — seat
+// a projector or the players' phones; at /tournament/LINK/referee also the referee's controls — seat
 // the next round, start the clock, end play, enter a table's final scores (with sticks, chombos and
 // busts), open any table's keeper page to correct it, download the results. The page draws what
 // the server computes (the standings, the round, the clock's end); numbers as the rules write them.
 const $ = (id) => document.getElementById(id);
-const tid = (location.pathname.match(/\/tournament\/(\d+)/) || [])[1];
-const referee = /\/referee$/.test(location.pathname);
+// The page is opened by one of the tournament's links (its token), never by its number; what the
+// link may do is the server's answer (state.access): the referee's controls show at /referee when
+// the link is the organiser's or the referee's.
+const tid = (location.pathname.match(/\/tournament\/([A-Za-z0-9_-]+)/) || [])[1];
+const refereePath = /\/referee$/.test(location.pathname);
+let referee = false;
 let state = null;
 let ends = null;  // the clock's end (a Date), counted down here
 
-if (referee) document.body.classList.add("referee");
 
 function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c])); }
 
@@ -31,6 +34,9 @@ async function api(path, body) {
 
 function render(s) {
   state = s;
+  referee = refereePath && !!(s.access && s.access.referee);
+  document.body.classList.toggle("referee", referee);
+  renderLinks(s.links);
   const current = s.seated.length ? s.seated[s.seated.length - 1] : null;
   $("title").textContent = `${s.name} — ${current ? `round ${current.round} of ${s.rounds}` : `${s.rounds} rounds`}`;
   $("about").textContent = `${s.rules} rules · ${s.players.length} players · ${s.seating} seating · seed ${s.seed} (published: the draw can be made again)`;
@@ -62,7 +68,25 @@ function tableCard(t, inPlay) {
   const form = referee && inPlay && !t.finished && !t.entries ? resultForm(t) : "";
   return `<div class="table${t.finished ? " finished" : ""}" data-table="${t.table}" data-session="${t.session}">` +
     `<h3><span>Table ${t.table}</span><span class="muted">${status}</span></h3>${seats}` +
-    `<a class="button referee-only" href="/keeper/${t.session}">keeper page (hands, corrections)</a>${form}</div>`;
+    `<a class="button" href="${esc(t.link)}">${tableLinkText(t)}</a>${form}</div>`;
+}
+
+/** What a table's keeper page is to this link: the referee's corrections, a scorer's own table, or a view. */
+function tableLinkText(t) {
+  const a = state.access || {};
+  if (a.referee) return "keeper page (hands, corrections)";
+  if (a.role === "scorer" && a.table === t.table) return "keep this table";
+  return "hands (read only)";
+}
+
+/** The organiser's page: every link to give out (paths on this server). */
+function renderLinks(links) {
+  $("links").classList.toggle("hidden", !links);
+  if (!links) return;
+  const row = (label, path) => `<tr><td>${esc(label)}</td><td><a href="${esc(path)}">${esc(location.origin + path)}</a></td></tr>`;
+  $("links-table").innerHTML = row("referee (seat, clock, correct any table)", links.referee) +
+    row("standings (projector, phones: read only)", links.read) +
+    Object.entries(links.scorers).map(([n, path]) => row(`scorer of table ${n} (keeps that table only)`, path)).join("");
 }
 
 /** A referee's final scores for a table not kept hand by hand (the keeper's final entry). */
