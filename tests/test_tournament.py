@@ -262,6 +262,9 @@ def test_cli_tournament_scripted_with_json(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert out["players"] == TWELVE[:6] and out["rounds"] == 2
+    assert set(out["links"]["scorers"]) == {"1", "2"}  # the pages' links (6 players: 2 tables)
+    text = _run("links", "1", "--db", db).stdout  # new ones, as text
+    assert "scorer 2" in text and text.count("/keeper/") == 2 and "/referee" in text
     seat = json.loads(_run("seat", "1", "--round", "1", "--db", db, "--json").stdout)
     t1, t2 = seat["tables"]
     scores = ",".join(f"{p}={s}" for p, s in zip(t1["seats"], SCORES, strict=True))
