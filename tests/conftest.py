@@ -180,3 +180,21 @@ def keeper() -> Iterator[Any]:
     store = open_db(":memory:")
     yield Keeper(store)
     store.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium (/usr/bin/chromium) driven by Playwright, one per test module (the browser
+    tests skip themselves where it is absent); never ``playwright install``. Every browser test takes
+    this one: a second Playwright cannot start while one runs, and a running one holds an asyncio loop
+    in the main thread, so it is closed with its module (later tests call ``asyncio.run``)."""
+    from playwright.sync_api import sync_playwright
+
+    from browser_helpers import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

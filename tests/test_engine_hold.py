@@ -88,3 +88,22 @@ def test_release_without_a_hold_is_refused() -> None:
     g = Game(Rules.preset("tenhou"), seed=1, hold=True)
     with pytest.raises(IllegalActionError, match="not held"):
         g.release()
+
+
+def test_a_held_hand_end_tells_whether_the_game_ends_with_it() -> None:
+    """``ends_game`` (the table's last result card is marked final before the settlement comes, issue
+    18 item 1): true exactly at the held end of the game's last hand, whose release emits end_game."""
+    g = Game(Rules.preset("tenhou"), seed=4, hold=True)
+    rng = random.Random(4)
+    seen = []
+    while not g.done:
+        if g.held:
+            ends, hand = g.ends_game, g.held == "hand"
+            assert hand or not ends
+            g.release()
+            if hand:
+                seen.append((ends, g.done))
+            continue
+        assert not g.ends_game
+        g.apply(rng.choice(g.legal_actions(g.to_move[0])))
+    assert seen[-1] == (True, True) and all(not ends and not done for ends, done in seen[:-1])

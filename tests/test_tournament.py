@@ -335,15 +335,14 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path) -> None:
+def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path, browser: Any) -> None:
     """The pages of the scripted 12-player official tournament: the referee seats round 1 and starts
     the clock, enters table 1's final scores (preview, then save) on its link's /referee page, and the
     projector's read link shows the new standings without a reload (and no referee controls, even at
     /referee); every table links its keeper page under the page's link; the organiser's page lists the
     links to give out; every target is 44 px. Screenshots at 390×844 and 1366×768 are left in tmp_path."""
-    from playwright.sync_api import sync_playwright
 
-    from test_keeper_web import ARGS, _phone, _serving
+    from test_keeper_web import _phone, _serving
 
     db = tmp_path / "t.sqlite"
     with open_db(db) as store:
@@ -355,8 +354,7 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path) -> None
       .filter(e => e.offsetParent !== null)
       .map(e => { const r = e.getBoundingClientRect();
                   return {what: e.outerHTML.slice(0, 60), h: r.height, w: r.width}; })"""
-    with _serving(db) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _serving(db) as base:
         try:
             wall = _phone(browser, errors, (1366, 768))
             wall.goto(base + links["read"] + "/referee")  # the read link: no controls, whatever the path
@@ -420,7 +418,8 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path) -> None
             ref.click("#hands button.fix[data-no='1']")
             assert ref.is_visible("#form") and ref.input_value("#kind") == "final"
         finally:
-            browser.close()
+            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
+                context.close()
     assert not errors, errors
     with open_db(db) as store:
         rows = {r["player"]: r["points"] for r in Tournaments(store).standings(1)["standings"]}
@@ -708,14 +707,12 @@ def test_a_tournaments_pages_share_one_state_made_again_only_when_it_moved(tmp_p
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Path) -> None:
+def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Path, browser: Any) -> None:
     """A scorer's link alone opens its table in the latest round seated. A page opened on round 1
     must not store its next hand in round 2's game once the referee seats round 2 (a random seating
     may be seated before round 1 is over): the page keeps the session it shows; the link opened
     again shows round 2."""
-    from playwright.sync_api import sync_playwright
-
-    from test_keeper_web import ARGS, _phone, _save, _serving
+    from test_keeper_web import _phone, _save, _serving
 
     db = tmp_path / "t.sqlite"
     with open_db(db) as store:
@@ -723,8 +720,7 @@ def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Pat
         Tournaments(store).seat(1, 1)
     scorer = _links(db)["scorers"]["1"]
     errors: list[str] = []
-    with _serving(db) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _serving(db) as base:
         try:
             page = _phone(browser, errors)
             page.goto(base + scorer)
@@ -736,7 +732,8 @@ def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Pat
             page.goto(base + scorer)
             page.wait_for_selector("#tournament-link:has-text('round 2 · table 1')")
         finally:
-            browser.close()
+            for context in browser.contexts:  # the module's Chromium stays (conftest's browser)
+                context.close()
     assert not errors, errors
     with open_db(db) as store:
         t = Tournaments(store)

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from engine_helpers import find, start
 from sanma import events as ev
 from sanma.game.engine import Game
 from sanma.game.view import mask, mask_event, public_events
@@ -247,6 +248,20 @@ def test_a_view_never_tells_which_other_seat_was_offered_a_call() -> None:
             seat = moving[0]
             g.apply(rng.choice(g.legal_actions(seat)))
     assert windows > 50  # random play reaches many call windows
+
+
+def test_each_wait_shows_the_copies_its_seat_cannot_see() -> None:
+    """Issue 18: the table shows each wait with its copies left. Four less the seat's own hand, the
+    rivers, melds, kita and the dora indicators; a copy in another seat's concealed hand is unseen."""
+    g = start(Rules.preset("tenhou"), south="23p567s789s555z11m", west="1p", draws="4p", dora="1p")
+    south = g.view(1)
+    assert [t.mjai for t in south.waits] == ["1p", "4p"] and south.waits_left == (3, 4)  # 1p: the indicator
+    assert south.to_json()["waits_left"] == [3, 4]
+    action = find(g, 0, "dahai", "4p")
+    assert action is not None
+    g.apply(action)
+    assert g.view(1).waits_left == (3, 3)  # at its ron prompt: the 4p in the river; West's 1p unseen
+    assert g.view(0).waits_left == () and g.spectator_view().waits_left == ()
 
 
 def test_view_counts_the_visible_tiles_and_what_the_seat_cannot_see() -> None:

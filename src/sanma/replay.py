@@ -69,6 +69,11 @@ from .tiles import Tile
 
 _E = TypeVar("_E", bound=ev.Event)
 
+#: Called as the replay goes: ``(game, hand, event, report)`` once a hand is dealt (``event`` None)
+#: and after each of its record events, with the engine game as it stands and the report so far
+#: (its ``mismatches``): the browser's replay viewer draws each step from it (web/replays.py).
+StepObserver = Callable[[Game, int, Any, "GameReplay"], None]
+
 #: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons (sanma.events' table; a
 #: nagashi is an exhaustive draw unless the rules settle it as a win, which compare_draw handles).
 _REASON_OF_DRAW = {**RECORD_DRAW_REASONS, "nagashi": "exhaustive"}
@@ -335,6 +340,13 @@ def lap_wind(rules: Rules, round_index: int) -> str:
     return round_wind(rules, round_index)
 
 
+def hand_label(rules: Rules, k: KyokuRecord, lap: int) -> str:
+    """A hand's label in reports (a :class:`Mismatch`'s ``kyoku``), naming its lap when an earlier
+    lap has the same wind (P33): "E1 (lap 2)"; ``lap`` from :func:`round_indexes`."""
+    repeated = any(lap_wind(rules, r) == k.round_wind for r in range(lap))
+    return f"{k.label} (lap {lap + 1})" if repeated else k.label
+
+
 def round_indexes(rules: Rules, kyoku: Sequence[KyokuRecord]) -> list[int]:
     """The lap (``Game.round_index``: index into ``rules.round_winds``, beyond it overtime) of each hand.
 
@@ -368,10 +380,12 @@ Observer = Callable[[int, Game, Action], None]
 
 
 class _Replayer:
-    def __init__(self, record: GameRecord, rules: Rules, notes: list[str], observer: Observer | None = None) -> None:
+    def __init__(self, record: GameRecord, rules: Rules, notes: list[str], observer: Observer | None = None,
+                 on_step: StepObserver | None = None) -> None:
         self.rec = record
         self.rules = rules
         self.observer = observer
+        self.on_step = on_step
         self.hand_index = 0  # the record's hand being replayed
         self.out = GameReplay(source=record.source, rules=rules.name, notes=notes)
         self.fold_kita = record.kita_in_dora  # the readers know their platform (P16)
@@ -779,10 +793,7 @@ class _Replayer:
 
     # -- the whole record ----------------------------------------------------------------------
     def _label(self, i: int) -> str:
-        """Hand ``i``'s label, naming its lap when an earlier lap has the same wind (P33): "E1 (lap 2)"."""
-        k, lap = self.rec.kyoku[i], self.laps[i]
-        repeated = any(lap_wind(self.rules, r) == k.round_wind for r in range(lap))
-        return f"{k.label} (lap {lap + 1})" if repeated else k.label
+        return hand_label(self.rules, self.rec.kyoku[i], self.laps[i])
 
     def run(self) -> GameReplay:
         rec = self.rec
@@ -806,9 +817,11 @@ class _Replayer:
                     if not self.start_matches(k, self.laps[i]):
                         raise _Diverged
                 self.wall_index = i + 1  # the engine may deal the next hand inside the last action
+                self._observe(i, None)
                 for n, e in enumerate(k.events, 1):
                     self.at = f"event {n} of {len(k.events)}"
                     self.event(e)
+                    self._observe(i, e)
                 self.at = "result"
                 self.results_of(k, i)
                 fresh = False
@@ -827,6 +840,10 @@ class _Replayer:
             out.mismatches.extend(self.stick_anomalies)
             out.matched -= len({m.kyoku for m in self.stick_anomalies})
         return out
+
+    def _observe(self, hand: int, e: Any) -> None:
+        if self.on_step is not None and self.game is not None:
+            self.on_step(self.game, hand, e, self.out)
 
     def end_of_game(self) -> None:
         rec, g = self.rec, self.game
@@ -876,26 +893,29 @@ def _yaku_table(pairs: list[tuple[str, int]], fold_kita: bool) -> dict[str, int]
 # --------------------------------------------------------------------------------------------
 
 
-def replay_record(record: GameRecord, rules: Rules | None = None, *, observer: Observer | None = None) -> GameReplay:
+def replay_record(record: GameRecord, rules: Rules | None = None, *, observer: Observer | None = None,
+                  on_step: StepObserver | None = None) -> GameReplay:
     """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`;
-    ``observer`` sees the game before each action (:data:`Observer`).
+    ``observer`` sees the game before each action (:data:`Observer`), ``on_step`` the engine after
+    each deal and each record event (:data:`StepObserver`).
 
     Where the record states no game length (:func:`stated_length`) and no rules are given, it is
     replayed as a game of the rules' length (East and South) and as an East-only one: the first
     whose flow the record's hands fit, every hand and the end, is the replay (a note says which);
-    when none fits, the one with the fewest mismatches is reported. The observer sees only that one."""
+    when none fits, the one with the fewest mismatches is reported. The observers see only that one."""
     if rules is not None:
-        return _Replayer(record, rules, [], observer).run()
+        return _Replayer(record, rules, [], observer, on_step).run()
     rules, notes = rules_for(record)
     if stated_length(record) is not None:
-        return _Replayer(record, rules, notes, observer).run()
+        return _Replayer(record, rules, notes, observer, on_step).run()
     tried = {winds: _Replayer(record, dataclasses.replace(rules, round_winds=winds), list(notes)).run()
              for winds in dict.fromkeys((rules.round_winds, "E"))}
     fit = [winds for winds, result in tried.items() if result.ok]
     winds = fit[0] if fit else min(tried, key=lambda w: len(tried[w].mismatches))
     result = tried[winds]
-    if observer is not None:  # the chosen length again, seen this time
-        result = _Replayer(record, dataclasses.replace(rules, round_winds=winds), list(notes), observer).run()
+    if observer is not None or on_step is not None:  # the chosen length again, seen this time
+        result = _Replayer(record, dataclasses.replace(rules, round_winds=winds), list(notes), observer,
+                           on_step).run()
     how = ("which its hands fit" if len(fit) == 1 else
            "its hands fit every length" + (" (the game ended before its length mattered)" if record.complete
                                             else " (an excerpt)") if fit else

@@ -214,6 +214,12 @@ class Game:
         while a finished hand waits for the next deal (or the end of the game); else ``""``."""
         return self._held
 
+    @property
+    def ends_game(self) -> bool:
+        """Held at a hand's end after which the game is over: ``release()`` ends it (the hand's result
+        is the last one; the table shows it before the final settlement)."""
+        return self._held == "hand" and self._hand_end is not None and self._hand_end.over
+
     def release(self) -> None:
         """Go on from a held window or hand end: exactly what the game does at once without ``hold``."""
         held, self._held = self._held, ""

@@ -151,6 +151,13 @@ class SeatView:
         return tuple(n if n > 0 else 0 for n in left)
 
     @property
+    def waits_left(self) -> tuple[int, ...]:
+        """Per wait, the copies of its kind this seat cannot see (``unseen``): what the table shows
+        beside each wait (issue 18)."""
+        unseen = self.unseen
+        return tuple(unseen[w.kind] for w in self.waits)
+
+    @property
     def closed_hand(self) -> tuple[Tile, ...]:
         """The hand without the drawn tile (which the table shows apart)."""
         if self.drawn is None:
@@ -184,6 +191,7 @@ class SeatView:
             "closed_hand": [t.mjai for t in closed],
             "drawn": self.drawn.mjai if self.drawn is not None else None,
             "waits": [t.mjai for t in self.waits],
+            "waits_left": list(self.waits_left),
             "furiten": self.furiten,
             "riichi": self.riichi,
             "seats": seats_json if seats_json is not None else [s.to_json() for s in self.seats],

@@ -297,20 +297,58 @@ def abandon(store: Store, table_id: str, *, runner: int | None = None, notice: s
 
 
 def finish(store: Store, table_id: str, game_events: Sequence[Mapping[str, Any]], rules: Rules,
-           seed: str, *, runner: int | None = None, notice: str | None = None) -> int | None:
+           seed: str, *, players: Sequence[str | None] | None = None, runner: int | None = None,
+           notice: str | None = None) -> int | None:
     """Store a finished table's game (a ``games`` row that replay and stats read) and mark the table
     finished, in one transaction; the game's id, or None when it was already finished, is unknown
-    or (``runner``) is no longer this runner's. ``notice`` as in :class:`Write`."""
+    or (``runner``) is no longer this runner's. ``players``: the store's player each seat counts for
+    (``Store.save_game``). ``notice`` as in :class:`Write`."""
     with store.transaction():
         r = store.conn.execute(f"SELECT finished, runner FROM web_tables WHERE id = ?{store.conn.for_update}",
                                (table_id,)).fetchone()
         if r is None or r[0] or (runner is not None and r[1] != runner):
             return None
-        game_id = store.save_game(game_events, rules=rules, seed=seed)
+        game_id = store.save_game(game_events, rules=rules, seed=seed, players=players)
         store.conn.execute("UPDATE web_tables SET finished = 1, game_id = ? WHERE id = ?", (game_id, table_id))
         if notice is not None:
             notify(store, CHANNEL, notice)
         return game_id
+
+
+def claim_seat(store: Store, table_id: str, seat: int, player: str) -> bool:
+    """Record that the browser player ``player`` (web/players.py) sits at ``seat`` of the table, in
+    its ``seats`` (``"player"``), unless someone already does; True when the seat is now theirs."""
+    with store.transaction():
+        row = store.conn.execute("SELECT seats FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            return False
+        seats = json.loads(row[0])
+        if not 0 <= seat < len(seats):
+            return False
+        held = seats[seat].get("player")
+        if held is not None:
+            return bool(held == player)
+        seats[seat]["player"] = player
+        store.conn.execute("UPDATE web_tables SET seats = ? WHERE id = ?", (_dumps(seats), table_id))
+    return True
+
+
+def seat_players(store: Store, table_id: str) -> list[str | None]:
+    """The browser player claimed at each seat (:func:`claim_seat`; None: nobody), as stored — a
+    seat may be claimed through any process of several, so the runner reads it here at the end."""
+    row = store.conn.execute("SELECT seats FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+    if row is None:
+        return []
+    return [s.get("player") for s in json.loads(row[0])]
+
+
+def tables_of_games(store: Store, game_ids: Sequence[int]) -> dict[int, str]:
+    """The served table each stored game was played at (game id -> table id), where it was one."""
+    if not game_ids:
+        return {}
+    clause, args = store.ids_in("game_id", game_ids)
+    rows = store.conn.execute(f"SELECT game_id, id FROM web_tables WHERE {clause}", args)
+    return {int(g): str(t) for g, t in rows}
 
 
 # --------------------------------------------------------------------------------------------

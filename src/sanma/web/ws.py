@@ -22,6 +22,7 @@ from ..game.view import public_events, seat_view, spectator_view
 from ..i18n import sentence
 from .guard import BadJSON, load_json
 from .limits import client_of
+from .players import player_id
 from .scheduler import Prompt
 from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
@@ -400,6 +401,10 @@ async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token:
         if table.kinds[seat] != want:
             return await _refuse(ws, role, "bad_token", f"seat {seat} is a {table.kinds[seat]} seat, "
                                                          f"not a {want} seat", 4403)
+    if role == "play" and seat is not None:  # the browser's player (web/players.py) sits here
+        pid = player_id(ws.query_params.get("player"))
+        if pid is not None:
+            table.claim(seat, pid)
     resume = 0
     if since is not None:
         if not since.isdigit() or int(since) > len(table.game.events):

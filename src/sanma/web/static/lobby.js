@@ -1,39 +1,87 @@
 // The lobby: create a table (rules, seats, seed, clock), hand out the invite links, list the games.
-import { el, getJSON, postJSON, displayName } from "/static/common.js";
+import { el, getJSON, postJSON, displayName, myPlayer, myName, setMyName } from "/static/common.js";
+import { t, tn } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const KINDS = [["human", "a person"], ["efficient", "bot: efficient"], ["defensive", "bot: defensive"],
   ["random", "bot: random"], ["tsumogiri", "bot: tsumogiri"], ["mjai", "external mjai bot"]];
 const DEFAULT = ["human", "defensive", "efficient"];
 let ruleToml = null;
+let ruleFile = "";  // the uploaded file's name: the table's rule set is named after it unless the file names it
+let ruleCheck = null;
 
 function abs(url) { return new URL(url, location.href).href; }
+
+/** The rule sheet the server gives (every field in words, in the page's language: what `sanma rules
+ * show NAME` prints), grouped; each field names its key for rule-file writers. ``changed``: the fields
+ * an uploaded file changes from its base (field → the base's value), listed first and marked. */
+function sheetEl(sheet, changed = new Map(), base = "") {
+  const rows = (fields) => fields.map((f) => el("tr", { "data-field": f.name, class: changed.has(f.name) ? "changed" : "", title: f.meaning || "" },
+    el("th", {}, f.label, el("span", { class: "key" }, f.name)),
+    el("td", {}, f.value, changed.has(f.name) ? el("span", { class: "was" }, ` (${base}: ${JSON.stringify(changed.get(f.name))})`) : null)));
+  const all = sheet.groups.flatMap((g) => g.fields);
+  const out = [];
+  if (changed.size) {
+    out.push(el("h4", {}, t("Changed from {base}", { base })));
+    out.push(el("table", { class: "sheet", id: "rules-changed" }, rows(all.filter((f) => changed.has(f.name)))));
+  }
+  for (const g of sheet.groups) out.push(el("h4", {}, g.title), el("table", { class: "sheet" }, rows(g.fields)));
+  const yaku = sheet.yaku.map((y) => `${y.label} ${y.closed}/${y.open || "–"}`);
+  if (yaku.length) out.push(el("h4", {}, t("Yaku (han closed/open)")), el("p", { class: "small", id: "rules-yaku" }, yaku.join(", ")));
+  const yakuman = sheet.yakuman.map((y) => y.multiplier > 1 ? `${y.label} ×${y.multiplier}` : y.label);
+  if (yakuman.length) out.push(el("h4", {}, t("Yakuman")), el("p", { class: "small" }, yakuman.join(", ")));
+  if (sheet.off.length) out.push(el("p", { class: "small muted" }, t("Not played: {names}", { names: sheet.off.join(", ") })));
+  return out;
+}
 
 let rulesShown = 0;  // each call's number: a reply to an older call (a preset since replaced) is dropped
 
 async function showRules() {
   const text = $("rules-text");
   const call = ++rulesShown;
-  if (ruleToml !== null) {
-    $("rules-desc").textContent = "An uploaded rule file: checked by the server when the table is created.";
-    text.textContent = ruleToml;
+  $("create").disabled = false;
+  if (ruleToml !== null) {  // an uploaded file: the server reads it as it will for the table
+    const { status, data } = await postJSON("/api/rules/check", { rules_toml: ruleToml });
+    if (call !== rulesShown) return;
+    ruleCheck = status === 200 ? data : { valid: false, error: data.error || `HTTP ${status}` };
+    if (!ruleCheck.valid) {
+      $("rules-desc").innerHTML = "";
+      $("rules-desc").appendChild(el("span", { class: "error", id: "rules-error" }, ruleCheck.error));
+      text.innerHTML = "";
+      $("create").disabled = true;
+      return;
+    }
+    const name = ruleCheck.named ? ruleCheck.name : ruleFile.replace(/\.[^.]*$/, "");
+    const n = ruleCheck.changed.length;
+    $("rules-desc").textContent = `${name}: ${ruleCheck.description || ""}` +
+      (n ? " — " + tn("{n} change from {base}", "{n} changes from {base}", n, { n, base: ruleCheck.extends }) : "");
+    text.innerHTML = "";
+    text.append(...sheetEl(ruleCheck.sheet, new Map(ruleCheck.changed.map((c) => [c.field, c.base])), ruleCheck.extends));
     return;
   }
   try {
     const r = await getJSON(`/api/rules/${encodeURIComponent($("rules").value)}`);
     if (call !== rulesShown) return;
     $("rules-desc").textContent = r.description || "";
-    text.textContent = Object.entries(r.fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n");
+    text.innerHTML = "";
+    text.append(...sheetEl(r.sheet));
   } catch (e) { if (call === rulesShown) $("rules-desc").textContent = e.message; }
 }
 
 async function create() {
   $("create-error").innerHTML = "";
   const seats = [0, 1, 2].map((i) => $(`seat-${i}`).value);
-  const names = [0, 1, 2].map((i) => $(`name-${i}`).value.trim() || null);
+  // a seat without a name: this browser's name for the first person's seat, else "Player N" (a wind
+  // word as a name reads badly: "South discards S")
+  const mine = seats.indexOf("human");
+  const names = [0, 1, 2].map((i) => $(`name-${i}`).value.trim() || (i === mine && myName()) || null);
   const body = { seats, clock: { move: Number($("clock-move").value) || 0, bank: Number($("clock-bank").value) || 0 } };
-  if (names.some(Boolean)) body.names = names.map((n, i) => n || ["East", "South", "West"][i]);
-  if (ruleToml !== null) body.rules_toml = ruleToml; else body.rules = $("rules").value;
+  if (names.some(Boolean)) body.names = names.map((n, i) => n || (seats[i] === "human" || seats[i] === "mjai" ? `Player ${i + 1}` : seats[i]));
+  if (ruleToml !== null) {
+    // a file without a name of its own is named after the file (not after its base preset)
+    const named = ruleCheck && ruleCheck.valid && !ruleCheck.named;
+    body.rules_toml = named ? `name = ${JSON.stringify(ruleFile.replace(/\.[^.]*$/, "") || "uploaded")}\n${ruleToml}` : ruleToml;
+  } else body.rules = $("rules").value;
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const { status, data } = await postJSON("/api/tables", body);
   if (status >= 400) {
@@ -46,10 +94,10 @@ async function create() {
   const links = $("links");
   links.innerHTML = "";
   for (const s of data.seats) {
-    const row = el("div", { style: "margin:6px 0" }, el("div", {}, `Seat ${s.seat} (${["East", "South", "West"][s.seat]} at the start) — ${s.kind}`));
+    const row = el("div", { style: "margin:8px 0" }, el("div", {}, `Seat ${s.seat} (${["East", "South", "West"][s.seat]} at the start) — ${s.kind}`));
     if (s.kind === "human") {
       row.appendChild(el("input", { type: "text", readonly: true, value: abs(s.url), class: "invite", "data-seat": s.seat }));
-      row.appendChild(el("a", { href: s.url, target: "_blank", class: "open-seat", "data-seat": s.seat }, "open this seat"));
+      row.appendChild(el("a", { href: s.url, target: "_blank", class: "open-seat button", "data-seat": s.seat, style: "margin-top:4px" }, "Open this seat"));
     } else if (s.kind === "mjai") {
       const ws = abs(`/ws/tables/${data.id}/mjai?token=${s.token}`).replace(/^http/, "ws");
       row.appendChild(el("input", { type: "text", readonly: true, value: ws, class: "invite", "data-seat": s.seat }));
@@ -63,20 +111,22 @@ async function create() {
 }
 
 async function refresh() {
-  const t = $("tables");
+  const list = $("tables");
   let data;
-  try { data = await getJSON("/api/tables"); } catch (e) { t.innerHTML = ""; t.appendChild(el("tr", {}, el("td", { class: "muted" }, e.message))); return; }
-  t.innerHTML = "";
-  t.appendChild(el("tr", {}, ["table", "rules", "seats", "round", "scores", "", ""].map((h) => el("th", {}, h))));
-  if (!data.tables.length) t.appendChild(el("tr", {}, el("td", { class: "muted", colspan: 7 }, "no games yet")));
+  try { data = await getJSON("/api/tables"); } catch (e) { list.innerHTML = ""; list.appendChild(el("li", { class: "muted" }, e.message)); return; }
+  list.innerHTML = "";
+  if (!data.tables.length) list.appendChild(el("li", { class: "muted" }, "no games yet"));
   for (const g of data.tables) {
     const round = g.round ? `${g.round.wind}${g.round.number}` + (g.round.honba ? `-${g.round.honba}` : "") : "";
-    t.appendChild(el("tr", { "data-table": g.id },
-      el("td", {}, el("span", { class: `badge ${g.finished ? "finished" : "running"}` }, g.finished ? "finished" : "running"), " ", g.id),
-      el("td", {}, g.rules), el("td", {}, (g.seats || []).map((s) => displayName(s.name || s.kind, s.seat)).join(", ")),
-      el("td", {}, g.finished ? "" : round), el("td", { class: "mono" }, (g.scores || []).join(" / ")),
-      el("td", {}, el("a", { href: `/t/${encodeURIComponent(g.id)}/watch` }, "watch")),
-      el("td", {}, g.finished ? el("a", { href: `/replay?table=${encodeURIComponent(g.id)}` }, "replay") : "")));
+    list.appendChild(el("li", { "data-table": g.id },
+      el("span", { class: `badge ${g.finished ? "finished" : "running"}` }, g.finished ? "finished" : "running"),
+      el("span", { class: "mono" }, g.id), el("span", { class: "muted" }, g.rules),
+      g.finished ? null : el("span", {}, round),
+      el("span", { class: "who" }, (g.seats || []).map((s) => displayName(s.name || s.kind, s.seat)).join(", ")),
+      el("span", { class: "scores" }, (g.scores || []).map((x) => x.toLocaleString("en-US")).join(" / ")),
+      el("span", { class: "go" },
+        el("a", { class: "button", href: `/t/${encodeURIComponent(g.id)}/watch` }, "Watch"),
+        g.finished ? el("a", { class: "button", href: `/replay?table=${encodeURIComponent(g.id)}` }, "Replay") : null)));
   }
 }
 
@@ -84,21 +134,27 @@ async function init() {
   const opts = await getJSON("/api/score/options");
   for (const p of opts.presets) $("rules").appendChild(el("option", { value: p }, p));
   $("rules").value = "tenhou";
-  $("rules").addEventListener("change", () => { ruleToml = null; $("rulefile").value = ""; showRules(); });
+  $("rules").addEventListener("change", () => { ruleToml = null; ruleFile = ""; ruleCheck = null; $("rulefile").value = ""; showRules(); });
   $("rulefile").addEventListener("change", async () => {
     const f = $("rulefile").files[0];
     ruleToml = f ? await f.text() : null;
+    ruleFile = f ? f.name : "";
     showRules();
   });
   const seats = $("seats");
   for (let i = 0; i < 3; i++) {
     const sel = el("select", { id: `seat-${i}` }, KINDS.map(([v, label]) => el("option", { value: v }, label)));
     sel.value = DEFAULT[i];
-    seats.appendChild(el("span", {}, `Seat ${i}`));
+    seats.appendChild(el("label", { for: `seat-${i}` }, `Seat ${i}`));
     seats.appendChild(sel);
     seats.appendChild(el("input", { type: "text", id: `name-${i}`, placeholder: "name (optional)" }));
   }
   $("create").addEventListener("click", create);
+  $("my-name").value = myName();
+  $("my-name").addEventListener("change", () => setMyName($("my-name").value));
+  myPlayer().then((me) => {
+    if (me) { $("my-page").href = me.page; $("my-page").classList.remove("hidden"); }
+  });
   showRules();
   refresh();
   setInterval(refresh, 5000);
