@@ -39,7 +39,7 @@ def _game(seed: int) -> Game:
 
 def _fill(store: Store) -> dict[str, Any]:
     """A database with a row in every table: records, an engine game, a simulation, a kept session
-    with its cache, a finished served table and a running one."""
+    with its cache, a tournament with a seated round, a finished served table and a running one."""
     from sanma.keeper.keeper import Keeper
     from sanma.sim.arena import play_game
     from sanma.store import access
@@ -54,6 +54,10 @@ def _fill(store: Store) -> dict[str, Any]:
     sid = k.new(Rules.preset("tenhou"), ["P", "Q", "R"], mode="final")["session"]
     for _ in range(2):
         k.add(sid, {"kind": "final", "scores": {"P": 50000, "Q": 35000, "R": 20000}}, client_id=f"c{_}")
+    from sanma.keeper.tournament import Tournaments
+
+    cup = Tournaments(store).new(Rules.preset("official"), ["T1", "T2", "T3", "T4"], 1, seed=1)["tournament"]
+    Tournaments(store).seat(cup, 1)  # a tournament, its round (T4's bye) and its table's session
     access.issue(store, "keeper_session", str(sid), (("read", None),))  # the session's links
     seat = {"kind": "random", "name": "bot", "token_sha256": "0" * 64}
     for tid, finished in (("done", True), ("live", False)):
@@ -290,11 +294,11 @@ def test_a_write_by_a_process_that_no_longer_runs_the_table_stores_nothing(db_ta
     with open_db(db_target) as s:
         stored.create_table(s, stored.NewTable("t1", "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0},
                                                ({},) * 3, (0.0,) * 3, "2026-01-01", runner=11), game.events[:1])
-        w = stored.Write(1, game.events[1:3], (stored.NewAction(0, 0, 0, {"type": "dahai"}, "seat", "now"),),
+        w = stored.Write(1, game.events[1:3], (stored.ActionRow(0, 0, 0, {"type": "dahai"}, "seat", "now"),),
                          schedule='{"x": 1}', runner=11)
         assert stored.write(s, "t1", w)
         assert stored.claim(s, "t1", 22, 11) and not stored.claim(s, "t1", 33, 11)  # one takes it over
-        late = stored.Write(3, game.events[3:5], (stored.NewAction(1, 1, 0, {}, "seat", "now"),),
+        late = stored.Write(3, game.events[3:5], (stored.ActionRow(1, 1, 0, {}, "seat", "now"),),
                             schedule='{"x": 2}', runner=11)
         assert not stored.write(s, "t1", late)
         assert stored.event_count(s, "t1") == 3 and len(stored.actions(s, "t1")) == 1

@@ -10,9 +10,12 @@ pushes the session's state whenever its version changes — whoever changed it, 
 
 A session is opened through a link (``/keeper/TOKEN``; issue 23 "Access",
 :mod:`sanma.store.access`): the organiser's link reads and writes and its state carries the
-others' (``links``); the read-only link reads. The session's number alone opens nothing here.
+others' (``links``); the read-only link reads. A tournament's table is opened through a
+tournament's link (:func:`session_of`: a scorer's link opens its table, ``TOKEN.ROUND.TABLE``
+any table). The session's number alone opens nothing here.
 
-Errors are ``{"error": "..."}`` with a 4xx status; nothing changes.
+Errors are ``{"error": "...", "code": ...}`` with a 4xx status, in the request's language
+(web/i18n.py); nothing changes.
 """
 
 from __future__ import annotations
@@ -28,13 +31,15 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, Response
 
 from ..errors import SanmaError
+from ..i18n import sentence
 from ..keeper.entries import EntryConflict
 from ..keeper.keeper import Keeper
 from ..rules.loader import from_dict, load_preset
 from ..store import Store, StoreBusy, StoreError, access, open_db
-from ..store.keeper import VersionConflict, versions
+from ..store.keeper import NotFound, VersionConflict, versions
+from ..store.tournaments import rounds
 from .guard import JSON, BadJSON, load_json
-from .i18n import error_response
+from .i18n import error_body, error_response
 from .limits import client_of, over_rate
 
 STATIC = Path(__file__).parent / "static" / "keeper"
@@ -47,6 +52,16 @@ KIND = "keeper_session"
 ROLES: tuple[tuple[str, str | None], ...] = (("read", None),)  # the links a session has besides the organiser's
 WRITERS = frozenset({access.ORGANISER})  # the roles that may change a session
 
+# A tournament's links (issue 23 "Access" with issue 19 item 4): the organiser's (every right, and the
+# other links), the referee's (every table, the rounds and the clock: every right but the links), a
+# read-only one (the standings on a projector and phones), and a scorer's per table number (scope
+# "T": keeps table T's session, in whichever round, and nothing else).
+TOURNAMENT = "tournament"
+REFEREE = "referee"
+SCORER = "scorer"
+READ = "read"
+REFEREES = frozenset({access.ORGANISER, REFEREE})  # the roles that may change any table and run the rounds
+
 
 class NoLink(SanmaError):
     """A link that opens nothing (unknown, revoked, another kind, a bare number): 404."""
@@ -55,19 +70,61 @@ class NoLink(SanmaError):
 
 
 class ReadOnly(SanmaError):
-    """A write through a link whose role may only read: 403."""
+    """A write through a link whose role may not make it: 403."""
 
     code_of_class = "read_only"
 
 
+def grant_of(store: Store, token: str, kind: str) -> access.Grant:
+    """What link ``token`` opens, when it is a link of ``kind``; else :class:`NoLink`."""
+    g = access.resolve(store, token)
+    if g is None or g.kind != kind:
+        what = "kept session" if kind == KIND else kind
+        raise NoLink(f"no {what} behind this link (it is opened by its link, not its number)")
+    return g
+
+
 def session_of(store: Store, ref: str, *, write: bool = False) -> tuple[int, access.Grant]:
-    """The session a link opens and its grant; ``write``: the link's role must be a writer's."""
-    g = access.resolve(store, ref)
-    if g is None or g.kind != KIND:
-        raise NoLink("no kept session behind this link (a session is opened by its link, not its number)")
+    """The session a link opens and its grant; ``write``: the link's role must be a writer's.
+
+    ``ref`` is a session's link, or a tournament's: a scorer's link alone opens its table in the
+    latest round seated, and any tournament link followed by ``.ROUND.TABLE`` opens that table
+    (every tournament link reads any table; a scorer's writes only its own, the referee's any)."""
+    token, _, where = ref.partition(".")
+    g = access.resolve(store, token)
+    if g is not None and g.kind == TOURNAMENT:
+        number, table = _where(store, g, where)
+        if write and g.role not in REFEREES and not (g.role == SCORER and g.scope == str(table)):
+            raise ReadOnly(f"this {g.role} link changes only its own table; table {table} is another's"
+                           if g.role == SCORER else f"this is a {g.role} link: it shows the tables and changes nothing")
+        return _table_session(store, int(g.target), number, table), g
+    g = grant_of(store, ref, KIND)  # a session's link takes no ".ROUND.TABLE"
     if write and g.role not in WRITERS:
         raise ReadOnly(f"this is a {g.role} link: it shows the session and changes nothing")
     return int(g.target), g
+
+
+def _where(store: Store, g: access.Grant, where: str) -> tuple[int, int]:
+    """The round and table ``.ROUND.TABLE`` names (a scorer's link alone: its table, latest round)."""
+    if not where:
+        if g.role != SCORER or g.scope is None:
+            raise NoLink("this tournament link opens a table as LINK.ROUND.TABLE")
+        table = int(g.scope)
+        seated = [r.round for r in rounds(store, int(g.target)) if table in dict(r.tables)]
+        if not seated:
+            raise NoLink(f"table {table} is not seated yet: the referee seats the round")
+        return seated[-1], table
+    parts = where.split(".")
+    if len(parts) != 2 or not all(p.isdigit() and 0 < len(p) <= 4 for p in parts):
+        raise NoLink("a tournament's table is opened as LINK.ROUND.TABLE")
+    return int(parts[0]), int(parts[1])
+
+
+def _table_session(store: Store, tid: int, number: int, table: int) -> int:
+    for row in rounds(store, tid):
+        if row.round == number and table in dict(row.tables):
+            return dict(row.tables)[table]
+    raise NoLink(f"round {number} has no table {table}")
 
 
 def links(grant: access.Grant, ref: str) -> dict[str, str]:
@@ -97,31 +154,32 @@ def _store(request: Request | WebSocket) -> Iterator[Store]:
         store.close()
 
 
-def _call(request: Request, action: Callable[[Keeper, int], dict[str, Any]], ref: str | None = None, *,
-          write: bool = False) -> JSON:
-    """``action(keeper, session)`` for the session that link ``ref`` opens (None: no session yet)."""
+def call(request: Request, action: Callable[[Store], Any], *, write: bool = False) -> Response:
+    """Run ``action`` on the server's database and answer: its value as JSON (a Response as it is);
+    an error as ``{"error": ..., "code": ...}`` — 404 for a link that opens nothing or a session or
+    tournament that does not exist, 403 for a write the link has no right to, 409 for a hand entered
+    twice (with ``conflict``) or a stale version, 503 for a busy database, else 400; nothing changed.
+    ``write``: this process's live keeper pages are told at once when it succeeds."""
     try:
         with _store(request) as store:
-            out = _answer(store, action, ref, write)
+            out = _answer(store, action)
             watch = getattr(request.app.state, "keeper_watch", None)
-            if write and out.status_code == 200 and watch is not None:
-                watch.changed()  # this process's live pages are told at once
+            if write and out.status_code == 200:
+                if watch is not None:
+                    watch.changed()
+                shown = getattr(request.app.state, "tournament_shown", None)
+                if shown is not None:  # a table's session or a round changed: the tournaments' pages look again
+                    shown.forget()
             return out
-    except StoreError as e:
+    except StoreError as e:  # the database cannot be opened
         return error_response(e, 503)
 
 
-def _answer(store: Store, action: Callable[[Keeper, int], dict[str, Any]], ref: str | None,
-            write: bool) -> JSON:
+def _answer(store: Store, action: Callable[[Store], Any]) -> Response:
     try:
-        if ref is None:
-            return JSON(action(Keeper(store), 0))
-        sid, grant = session_of(store, ref, write=write)
-        out = action(Keeper(store), sid)
-        if grant.role == access.ORGANISER and "version" in out:
-            out = {**out, "links": links(grant, ref)}
-        return JSON(out)
-    except NoLink as e:
+        out = action(store)
+        return out if isinstance(out, Response) else JSON(out)
+    except (NoLink, NotFound) as e:
         return error_response(e, 404)
     except ReadOnly as e:
         return error_response(e, 403)
@@ -131,30 +189,52 @@ def _answer(store: Store, action: Callable[[Keeper, int], dict[str, Any]], ref: 
         return error_response(e, 409)
     except StoreBusy as e:
         return error_response(e, 503)
-    except StoreError as e:
-        status = 404 if "no kept session" in str(e) else 400
-        return error_response(e, status)
-    except SanmaError as e:
+    except SanmaError as e:  # a StoreError of bad input included
         return error_response(e, 400)
+
+
+def _call(request: Request, action: Callable[[Keeper, int], Any], ref: str | None = None, *,
+          write: bool = False) -> Response:
+    """``action(keeper, session)`` for the session that link ``ref`` opens (None: no session yet)."""
+    def act(store: Store) -> Any:
+        if ref is None:
+            return action(Keeper(store), 0)
+        sid, grant = session_of(store, ref, write=write)
+        return with_links(action(Keeper(store), sid), grant, ref)
+
+    return call(request, act, write=write)
+
+
+def with_links(out: Any, grant: access.Grant, ref: str) -> Any:
+    """A session's state as a link shows it: the organiser's with the other links; a tournament
+    table's with the link to its tournament's standings."""
+    if not isinstance(out, dict) or "version" not in out:
+        return out
+    if grant.kind == KIND and grant.role == access.ORGANISER:
+        return {**out, "links": links(grant, ref)}
+    if grant.kind == TOURNAMENT and isinstance(out.get("tournament"), dict):
+        return {**out, "tournament": {**out["tournament"], "link": f"/tournament/{ref.partition('.')[0]}"}}
+    return out
 
 
 async def _body(request: Request) -> dict[str, Any] | JSON:
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        return JSON({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
+        return error_response(sentence("the request is larger than {limit} bytes", code="too_large", limit=MAX_BODY),
+                              413)
     try:
         body = load_json(raw or b"{}")
     except BadJSON as e:
         return error_response(e, 400)
     if not isinstance(body, dict):
-        return JSON({"error": "the request body must be a JSON object"}, status_code=400)
+        return error_response(sentence("the request body must be a JSON object", code="malformed"), 400)
     return body
 
 
 def _opt_str(body: dict[str, Any], key: str) -> str:
     v = body.get(key, "")
     if not isinstance(v, str):
-        raise SanmaError(f"{key!r} must be text")
+        raise SanmaError(sentence("field {name!r} must be text", code="malformed", name=key))
     return v
 
 
@@ -164,15 +244,26 @@ MAX_INT = 10**9  # entry numbers, versions, changes: far beyond any session, far
 def _opt_int(body: dict[str, Any], key: str) -> int | None:
     v = body.get(key)
     if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_INT):
-        raise SanmaError(f"{key!r} must be a whole number from 0 to {MAX_INT}")
+        raise SanmaError(sentence("field {name!r} must be a whole number from 0 to {limit}", code="malformed",
+                                  name=key, limit=MAX_INT))
     return v
 
 
+def opt_id(body: dict[str, Any]) -> str | None:
+    """The request's ``client_id`` (a tap sent twice is stored once), or None."""
+    return _opt_str(body, "client_id") if body.get("client_id") is not None else None
+
+
+def entry_of(body: dict[str, Any]) -> dict[str, Any] | JSON:
+    """The request's ``entry`` object, or the 400 that says it is missing."""
+    entry = body.get("entry")
+    if not isinstance(entry, dict):
+        return error_response(sentence("field {name!r} must be a JSON object", code="malformed", name="entry"), 400)
+    return entry
+
+
 def _common(body: dict[str, Any]) -> dict[str, Any]:
-    cid = body.get("client_id")
-    if cid is not None and not isinstance(cid, str):
-        raise SanmaError("'client_id' must be text")
-    return {"author": _opt_str(body, "author"), "reason": _opt_str(body, "reason"), "client_id": cid,
+    return {"author": _opt_str(body, "author"), "reason": _opt_str(body, "reason"), "client_id": opt_id(body),
             "expected_version": _opt_int(body, "expected_version")}
 
 
@@ -192,7 +283,7 @@ async def keeper_page(ref: str) -> Response:
 
 
 @router.post("/api/keeper/sessions")
-async def new_session(request: Request) -> JSON:
+async def new_session(request: Request) -> Response:
     """``{"rules": NAME | {"extends": NAME, ...}, "people": [..], "series": S?, "final_only": bool?}``."""
     body = await _body(request)
     if isinstance(body, JSON):
@@ -208,13 +299,12 @@ async def new_session(request: Request) -> JSON:
         elif isinstance(spec, dict):
             rules = from_dict(spec, "rules")
         else:
-            raise SanmaError("'rules' must be a preset name or an object of fields")
+            raise SanmaError(sentence("field 'rules' must be a preset name or a rule object, not {name}",
+                                      code="malformed", name=type(spec).__name__))
         people = body.get("people")
         if not isinstance(people, list):
-            raise SanmaError("'people' must be a list of names")
-        series = body.get("series")
-        if series is not None and not isinstance(series, str):
-            raise SanmaError("'series' must be text")
+            raise SanmaError(sentence("field 'people' must be a list of names", code="malformed"))
+        series = _opt_str(body, "series") or None
         state = k.new(rules, people, series=series, mode="final" if body.get("final_only") else "hands",
                       author=_opt_str(body, "author"))
         master = access.issue(k.store, KIND, str(state["session"]), ROLES)
@@ -224,50 +314,76 @@ async def new_session(request: Request) -> JSON:
 
 
 @router.get("/api/keeper/sessions/{ref}")
-async def get_session(request: Request, ref: str) -> JSON:
+async def get_session(request: Request, ref: str) -> Response:
     return _call(request, lambda k, sid: k.state(sid), ref)
 
 
 @router.get("/api/keeper/sessions/{ref}/log")
-async def get_log(request: Request, ref: str) -> JSON:
+async def get_log(request: Request, ref: str) -> Response:
     return _call(request, lambda k, sid: {"session": sid, "changes": k.log(sid)}, ref)
 
 
 @router.post("/api/keeper/sessions/{ref}/entries")
-async def add_entry(request: Request, ref: str) -> JSON:
+async def add_entry(request: Request, ref: str) -> Response:
     """``{"entry": {...}, "client_id": ID?, "opened_version": N?, "expected_version": N?, "preview": bool?,
     "author": A?}``."""
     body = await _body(request)
     if isinstance(body, JSON):
         return body
-    entry = body.get("entry")
-    if not isinstance(entry, dict):
-        return JSON({"error": "'entry' must be a JSON object"}, status_code=400)
+    entry = entry_of(body)
+    if isinstance(entry, JSON):
+        return entry
     return _call(request, lambda k, sid: k.add(sid, entry, preview=bool(body.get("preview")), **_common(body),
                                                **_opened(body)), ref, write=True)
 
 
 @router.post("/api/keeper/sessions/{ref}/entries/{hand_no}")
-async def fix_entry(request: Request, ref: str, hand_no: int) -> JSON:
+async def fix_entry(request: Request, ref: str, hand_no: int) -> Response:
     """Correct entry ``hand_no``: ``{"entry": {...}}``, or ``{"delete": true}``."""
     body = await _body(request)
     if isinstance(body, JSON):
         return body
     if not 1 <= hand_no <= MAX_INT:  # 10**30 reached SQLite and answered 500 (issue 23 item 7)
-        return JSON({"error": f"no entry {hand_no}"}, status_code=404)
+        return error_response(sentence("no entry {number}", code="not_found", number=hand_no), 404)
     entry = None if body.get("delete") is True else body.get("entry")
     if not (entry is None or isinstance(entry, dict)) or (entry is None and body.get("delete") is not True):
-        return JSON({"error": "give the corrected 'entry' (an object), or 'delete': true"}, status_code=400)
+        return error_response(sentence("give the corrected 'entry' (an object), or 'delete': true", code="malformed"),
+                              400)
     return _call(request, lambda k, sid: k.fix(sid, hand_no, entry, preview=bool(body.get("preview")),
                                                **_common(body), **_opened(body)), ref, write=True)
 
 
 @router.post("/api/keeper/sessions/{ref}/undo")
-async def undo(request: Request, ref: str) -> JSON:
+async def undo(request: Request, ref: str) -> Response:
+    """``{"change": N?, "preview": bool?}``: undo change N (default the last edit); a preview says what
+    it would change and saves nothing. The state's ``undone`` names what was undone."""
     body = await _body(request)
     if isinstance(body, JSON):
         return body
-    return _call(request, lambda k, sid: k.undo(sid, _opt_int(body, "change"), **_common(body)), ref, write=True)
+    return _call(request, lambda k, sid: k.undo(sid, _opt_int(body, "change"), preview=bool(body.get("preview")),
+                                                **_common(body)), ref, write=not body.get("preview"))
+
+
+def exported(request: Request, fmt: str, as_json: Callable[[Store], Any], as_csv: Callable[[Store], str],
+             filename: str) -> Response:
+    """An export link's answer: ``fmt`` json (``as_json``'s value) or csv (``as_csv``'s text, as a
+    download named ``filename``); another format is a 400."""
+    if fmt not in ("json", "csv"):
+        return error_response(sentence("format must be json or csv", code="malformed"), 400)
+    if fmt == "json":
+        return call(request, as_json)
+    return call(request, lambda store: Response(as_csv(store), media_type="text/csv; charset=utf-8", headers={
+        "content-disposition": f'attachment; filename="{filename}"'}))
+
+
+@router.get("/api/keeper/sessions/{ref}/export")
+async def export(request: Request, ref: str, format: str = "json") -> Response:
+    """The session as ``sanma table export`` writes it: ``?format=json`` (re-importable) or ``csv``."""
+    def sid(store: Store) -> int:
+        return session_of(store, ref)[0]
+
+    return exported(request, format, lambda store: Keeper(store).export(sid(store)),
+                    lambda store: Keeper(store).export_csv(sid(store)), "session.csv")
 
 
 class Watch:
@@ -349,6 +465,13 @@ def _watch(conn: Request | WebSocket, store: Store) -> Watch:
 async def live(ws: WebSocket, ref: str) -> None:
     """The session's state now, then again whenever its version changes (live updates for every
     device at the table)."""
+    await socket(ws, lambda store: _follow(ws, store, ref))
+
+
+async def socket(ws: WebSocket, follow: Callable[[Store], Any]) -> None:
+    """A page's socket: accepted within the per-client cap of sockets (issue 23 item 7), then
+    ``follow(store)`` on the server's connection; a database that cannot be opened is said, not a
+    traceback."""
     await ws.accept()
     tables = getattr(ws.app.state, "tables", None)
     client = client_of(ws.client)
@@ -358,10 +481,10 @@ async def live(ws: WebSocket, ref: str) -> None:
         return
     try:
         with _store(ws) as store:
-            await _follow(ws, store, ref)
-    except StoreError as e:  # the database cannot be opened: said, not a traceback
+            await follow(store)
+    except StoreError as e:
         with contextlib.suppress(Exception):
-            await ws.send_text(json.dumps({"error": str(e)}))
+            await ws.send_text(json.dumps(error_body(e)))
             await ws.close(code=1011)
     finally:
         if tables is not None:
@@ -375,7 +498,7 @@ async def _follow(ws: WebSocket, store: Store, ref: str) -> None:
         states = watch.join(session_id)
     except SanmaError as e:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            await ws.send_text(json.dumps({"error": str(e)}))
+            await ws.send_text(json.dumps(error_body(e)))
             await ws.close(code=4404)
         return
     reader = asyncio.get_running_loop().create_task(_read_until_closed(ws))
@@ -399,3 +522,31 @@ async def _read_until_closed(ws: WebSocket) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             await ws.receive_text()
+
+
+async def push_changes(ws: WebSocket, store: Store, poll: float,
+                       read: Callable[[Store], tuple[object, Callable[[], str]]]) -> None:
+    """A page's live updates by looking every ``poll`` seconds (a tournament's pages: their state
+    moves with the clock too): ``read`` gives a fingerprint of what the page shows and its text; the
+    text is sent now and whenever the fingerprint changes (whoever changed it, in whatever
+    process); an error is sent once and the socket closed."""
+    try:
+        seen: object = None
+        while True:
+            try:
+                fingerprint, text = read(store)
+            except StoreBusy:  # the database is away for a moment: the next look
+                fingerprint, text = seen, str
+            if fingerprint != seen:
+                await ws.send_text(text())
+                seen = fingerprint
+            try:
+                await asyncio.wait_for(ws.receive_text(), timeout=poll)
+            except TimeoutError:
+                continue
+    except SanmaError as e:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await ws.send_text(json.dumps(error_body(e)))
+            await ws.close(code=4404)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
