@@ -57,6 +57,40 @@ def test_calculator_page_scores_like_the_api(browser: Any, tmp_path: Path) -> No
     assert not errors, errors
 
 
+def test_the_calculators_normal_use_logs_no_console_error(browser: Any, tmp_path: Path) -> None:
+    """Issue 18 (minor): Chromium logs every 4xx answer as a console error, and the calculator's 422 for
+    a hand that is no win was one. The page asks ``/api/score/check``, which answers each verdict with a
+    200: Score with nothing picked, a hand that is no win, a rule file with a misspelt field, then a
+    win — each verdict is on the page, and the console stays empty."""
+    errors: list[str] = []
+    bad = tmp_path / "bad.toml"
+    bad.write_text('extends = "tenhou"\nhonba_rn = 1\n', encoding="utf-8")
+    with running_server(tmp_path / "db.sqlite") as base:
+        page = new_page(browser, errors)
+        page.goto(f"{base}/calc")
+        page.wait_for_selector("#picker .tilebox")
+        page.click("#score")
+        expect(page.locator("#score-error")).to_contain_text("'hand' is required")
+        for t in ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "9m", "E", "E", "S", "9m"]:
+            page.click(f"#picker [data-tile='{t}']")
+        page.click("#score")
+        expect(page.locator("#score-error")).to_contain_text("not a win")
+        page.click("#t-hand [data-tile='S']")  # take the South back, an East in: a win
+        page.click(".target[data-target='hand']")
+        page.click("#picker [data-tile='E']")
+        page.set_input_files("#rulefile", str(bad))
+        expect(page.locator("#rulefile-name")).to_contain_text("bad.toml")
+        page.click("#score")
+        expect(page.locator("#score-error")).to_contain_text("honba_rn")
+        page.select_option("#rules", "tenhou")  # back to a preset: the file is dropped
+        page.select_option("#from", "W")
+        page.click("#score")
+        expect(page.locator("#score-total")).to_contain_text("points")
+        assert page.locator("#score-error").count() == 0
+        page.close()
+    assert not errors, errors
+
+
 # ---------------------------------------------------------------------------------------------
 # the table
 

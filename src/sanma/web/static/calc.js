@@ -77,15 +77,17 @@ async function score() {
   const out = $("out");
   out.classList.remove("hidden");
   const body = request();
-  const { status, data } = await postJSON("/api/score", body);
+  // the verdict endpoint: a hand that is no win (yet) is an answer, not a refused request, so the
+  // browser logs no console error for the calculator's normal use (issue 18)
+  const { status, data } = await postJSON("/api/score/check", body);
   out.innerHTML = "";
-  if (status !== 200) {
+  if (status !== 200 || !data.win) {
     out.appendChild(el("div", { class: "error", id: "score-error" }, data.error || `error ${status}`));
     return;
   }
-  out.appendChild(scoreTable(data));
+  out.appendChild(scoreTable(data.score));
   const raw = el("details", {}, el("summary", {}, "JSON (as sanma score --json prints it)"),
-    el("pre", { class: "mono", id: "score-json" }, JSON.stringify(data)));
+    el("pre", { class: "mono", id: "score-json" }, JSON.stringify(data.score)));
   out.appendChild(raw);
 }
 
