@@ -492,6 +492,56 @@ def test_a_hands_card_holds_the_next_deal_and_every_clock_until_the_person_dismi
     assert not errors, errors
 
 
+def test_a_call_window_shows_its_own_seconds_and_spends_no_bank(browser: Any, tmp_path: Path) -> None:
+    """Issue 18 (found playing a whole game at 1366x768): a call offer's clock is the window's own
+    seconds and spends no bank (the server sends it ``"bank": 0``), but the page took that 0 for the
+    seat's bank — "bank 0s", marked as spending, during every call window and after it until the
+    seat's next discard. On the table's injected clock: the bank shown in the window and after the
+    pass is the seat's whole 60 s. (Seed 1: the person, on auto tsumogiri, is offered a pon at once.)"""
+    import time
+
+    from websockets.sync.client import connect
+
+    from sanma.web.scheduler import ManualClock
+    from web_helpers import serving, ws_url
+
+    clock = ManualClock(start=time.time_ns() // 1_000_000)
+    errors: list[str] = []
+    with serving(tmp_path / "db.sqlite", clock=clock) as (base, app):
+        t = create_table(base, ["human", "tsumogiri", "tsumogiri"], seed=1,
+                         clock={"move": 15, "bank": 60, "call": 2, "think": 0, "result": 0})
+        seat = t["seats"][0]
+        with connect(ws_url(base, f"/ws/tables/{t['id']}/play?token={seat['token']}")) as ws:
+            for name in ("auto_tsumogiri", "auto_kita"):
+                ws.send(json.dumps({"type": "toggle", "name": name, "value": True}))
+                while json.loads(ws.recv(timeout=20))["type"] != "toggles":
+                    pass
+        page = new_page(browser, errors, "laptop")
+        page.goto(base + seat["url"])
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        table = app.state.tables.running[t["id"]]
+        for _ in range(400):  # the table's time moves only here: from one timer to the next, until the seat is asked
+            clock.advance(0)
+            if table.prompt(0) is not None:
+                break
+            due = clock.next_at()
+            clock.advance(max(0, due - clock.now()) if due is not None else 0)
+        offered = table.prompt(0)
+        assert offered is not None and offered.window, "no call was offered"
+        offer = page.locator("#prompt [data-action=none]")
+        expect(offer).to_have_count(1)
+        expect(page.locator("#clock-move")).to_have_text(re.compile(r"^[12]s$"))  # the window's own seconds
+        expect(page.locator("#clock-bank")).to_have_text("bank 60s")
+        assert "spending" not in (page.get_attribute("#clock-bank", "class") or "")
+        shot(page, "call-window-clock", full_page=False)
+        offer.click()
+        clock.advance(2_000)  # the window closes
+        expect(page.locator("#prompt [data-action=none]")).to_have_count(0)
+        expect(page.locator("#clock-bank")).to_have_text("bank 60s")
+        page.close()
+    assert not errors, errors
+
+
 def test_a_rematch_from_the_final_card(browser: Any, tmp_path: Path) -> None:
     """Issue 18 item 4: the final card's Rematch makes the same table again with a fresh seed and takes
     the person to their seat there; the other person's final card offers to join it."""

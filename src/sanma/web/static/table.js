@@ -503,6 +503,9 @@ function pressKey(key) {
  * apart. The prompt's deadline is now + move + bank; the move's seconds go first, then the bank. */
 function clockParts(c, now) {
   const left = Math.max(0, c.deadline - now);
+  // a call window's seconds are its own and spend no bank (its clock says "bank": 0): the seat's bank
+  // is what it was (the page showed "bank 0s" in every call window and after it, issue 18)
+  if (c.window) return { move: left, bank: S.bank ?? null };
   return { move: Math.max(0, left - c.bank), bank: Math.min(c.bank, left) };
 }
 
@@ -516,12 +519,12 @@ function showClock() {
     return;
   }
   const p = clockParts(c, Date.now() / 1000);
-  S.bank = p.bank;
+  if (!c.window) S.bank = p.bank;
   move.textContent = `${Math.ceil(p.move)}s`;
-  bank.textContent = `bank ${Math.ceil(p.bank)}s`;
+  bank.textContent = p.bank === null ? "" : `bank ${Math.ceil(p.bank)}s`;
   move.classList.toggle("low", p.move > 0 && p.move < 5);
-  bank.classList.toggle("spending", p.move <= 0);
-  bank.classList.toggle("low", p.move <= 0 && p.bank < 5);
+  bank.classList.toggle("spending", !c.window && p.move <= 0);
+  bank.classList.toggle("low", !c.window && p.move <= 0 && p.bank < 5);
 }
 setInterval(showClock, 250);
 
