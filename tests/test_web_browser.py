@@ -226,6 +226,12 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         final = page.text_content("#game-result") or ""
         for score in state["scores"]:
             assert f"{score:,}" in final
+        # the finished game's board names its last hand and that hand's honba (it named the hand that
+        # would have come next: "West 1" after South 3, issue 18)
+        last = state["round"]
+        wind = {"E": "East", "S": "South", "W": "West"}[last["wind"]]
+        assert page.text_content("#round-label") == f"{wind} {last['number']}"
+        assert page.text_content("#honba") == f"{last['honba']} honba"
         assert player.done.get("result", 0) >= 6, player.done  # East and South: six hands at least
         # issue 18 item 1: every hand's card was seen, the last one included (the final settlement came 3 ms
         # after it and replaced it), and only then the settlement
@@ -242,6 +248,27 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         record = httpx.get(base + href)
         assert record.status_code == 200 and "log" in record.json()
         shot(page, "replay-stored")
+        page.close()
+    assert not errors, errors
+
+
+def test_a_finished_games_board_shows_its_last_hands_honba(browser: Any, tmp_path: Path) -> None:
+    """Issue 18 (found playing a whole game at 1366x768): a game that ends on its dealer's win (a bust
+    here, seed 11: East 3, 2 honba, won by its dealer in a double ron) showed "3 honba" on its final
+    board — the counter of a hand that never came — under the last hand's name."""
+    errors: list[str] = []
+    with running_server(tmp_path / "db.sqlite") as base:
+        t = create_table(base, ["human", "defensive", "efficient"], seed=11,
+                         clock={"move": 600, "bank": 60, "call": 0, "think": 0, "result": 0})
+        page = new_page(browser, errors, "laptop")
+        page.goto(base + t["seats"][0]["url"])
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        player = Player(page)
+        player.play(lambda: page.locator("#game-result").count() > 0, 300)
+        state = httpx.get(f"{base}/api/tables/{t['id']}").json()
+        last = state["round"]  # the last hand dealt
+        assert state["result"]["reason"] == "bust" and last["dealer"] == 2 and last["honba"] == 2, state
+        assert page.text_content("#round-label") == "East 3" and page.text_content("#honba") == "2 honba"
         page.close()
     assert not errors, errors
 

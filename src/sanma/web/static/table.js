@@ -115,6 +115,7 @@ function render() {
   // a finished game's view already names the hand that would come next: show the last one played
   const last = S.lastStart;
   const lastHand = v.done && last ? `${WINDS[last.bakaze] || last.bakaze} ${last.kyoku}` : null;
+  if (lastHand) decorated.honba = last.honba;  // and its honba, not the next hand's (a dealer's win adds one)
   renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap, handRoot: $("myhand"),
     roundLabel: lastHand });
   wireHand();
