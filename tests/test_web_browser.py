@@ -255,12 +255,13 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
 def test_a_finished_games_board_shows_its_last_hands_honba(browser: Any, tmp_path: Path) -> None:
     """Issue 18 (found playing a whole game at 1366x768): a game that ends on its dealer's win (a bust
     here, seed 11: East 3, 2 honba, won by its dealer in a double ron) showed "3 honba" on its final
-    board — the counter of a hand that never came — under the last hand's name."""
+    board — the counter of a hand that never came — under the last hand's name. On a phone, the final
+    table's every column is in its card (its points were cut off at 390 px)."""
     errors: list[str] = []
     with running_server(tmp_path / "db.sqlite") as base:
         t = create_table(base, ["human", "defensive", "efficient"], seed=11,
                          clock={"move": 600, "bank": 60, "call": 0, "think": 0, "result": 0})
-        page = new_page(browser, errors, "laptop")
+        page = new_page(browser, errors, "phone")
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         player = Player(page)
@@ -269,6 +270,9 @@ def test_a_finished_games_board_shows_its_last_hands_honba(browser: Any, tmp_pat
         last = state["round"]  # the last hand dealt
         assert state["result"]["reason"] == "bust" and last["dealer"] == 2 and last["honba"] == 2, state
         assert page.text_content("#round-label") == "East 3" and page.text_content("#honba") == "2 honba"
+        shot(page, "final-phone", full_page=False)
+        widths = page.eval_on_selector("#final-table", "t => [t.scrollWidth, t.parentElement.clientWidth]")
+        assert widths[0] <= widths[1], widths
         page.close()
     assert not errors, errors
 
