@@ -134,6 +134,54 @@ class Message:
         return out
 
 
+def to_data(message: Message) -> dict[str, Any]:
+    """A sentence as plain JSON, to be put into words later by whoever reads it (a state kept in a
+    cache, sent to several readers): ``{"text": template, "params": {...}}`` (and ``plural``, ``n``,
+    ``code`` when it has them); a term parameter is ``{"term": "kind.key"}``, a sentence one nested.
+
+    >>> from sanma.i18n import term
+    >>> m = sentence("{who}: {kind}", who="Aki", kind=term("draw", "kyuushu"))
+    >>> to_data(m)
+    {'text': '{who}: {kind}', 'params': {'who': 'Aki', 'kind': {'term': 'draw.kyuushu'}}}
+    >>> said(to_data(m), "ja"), said(to_data(m), "en")
+    ('Aki: 九種九牌', 'Aki: Nine terminals (abortive draw)')
+    """
+    def value(v: object) -> object:
+        if isinstance(v, Term):
+            return {"term": v.id}
+        if isinstance(v, Message):
+            return to_data(v)
+        return v if isinstance(v, str | int | float | bool) or v is None else str(v)
+
+    out: dict[str, Any] = {"text": message.template, "params": {k: value(v) for k, v in message.params.items()}}
+    if message.plural is not None:
+        out.update(plural=message.plural, n=message.n)
+    if message.code:
+        out["code"] = message.code
+    return out
+
+
+def from_data(data: Mapping[str, Any]) -> Message:
+    """The sentence :func:`to_data` wrote (a term it names that no longer exists is shown by its key)."""
+    from .terms import term
+
+    def value(v: object) -> object:
+        if isinstance(v, Mapping) and set(v) == {"term"}:
+            kind, _, key = str(v["term"]).partition(".")
+            return term(kind, key) or key.replace("_", " ")
+        if isinstance(v, Mapping) and "text" in v:
+            return from_data(v)
+        return v
+
+    params = {str(k): value(v) for k, v in (data.get("params") or {}).items()}
+    return Message(str(data["text"]), params, code=data.get("code"), plural=data.get("plural"), n=data.get("n"))
+
+
+def said(data: Mapping[str, Any], lang: Lang | None = None) -> str:
+    """The words, in ``lang`` (default: the current language), of a sentence kept as :func:`to_data`."""
+    return from_data(data).text(lang)
+
+
 def sentence(template: str, /, *, code: str | None = None, **params: object) -> Message:
     """A sentence put into words later (an error's, one a server sends to several readers)."""
     return Message(template, params, code=code)
