@@ -105,3 +105,19 @@ def keeper() -> Iterator[Any]:
     store = open_db(":memory:")
     yield Keeper(store)
     store.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium (/usr/bin/chromium) driven by Playwright, one for the whole run (the browser
+    tests skip themselves where it is absent); never ``playwright install``."""
+    from playwright.sync_api import sync_playwright
+
+    from browser_helpers import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

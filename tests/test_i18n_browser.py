@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import CHROMIUM, browser  # noqa: F401 - the module's Chromium fixture
+from browser_helpers import HAVE_CHROMIUM, WHY_NOT  # the Chromium fixture is conftest's ``browser``
 from web_helpers import running_server
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason=WHY_NOT)
 
 PROBE = """async () => {
   const i = await import("/static/i18n.js");
@@ -29,7 +29,7 @@ PROBE = """async () => {
 }"""
 
 
-def _probe(browser: Any, base: str, locale: str, cookie: str | None = None) -> dict[str, Any]:  # noqa: F811
+def _probe(browser: Any, base: str, locale: str, cookie: str | None = None) -> dict[str, Any]:
     context = browser.new_context(locale=locale)
     try:
         if cookie:
@@ -45,7 +45,7 @@ def _probe(browser: Any, base: str, locale: str, cookie: str | None = None) -> d
         context.close()
 
 
-def test_a_japanese_browser_gets_japanese_and_the_switch_wins(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_a_japanese_browser_gets_japanese_and_the_switch_wins(browser: Any, tmp_path: Path) -> None:
     with running_server(tmp_path / "db.sqlite") as base:
         ja = _probe(browser, base, "ja-JP")
         assert ja["lang"] == ja["html"] == "ja"

@@ -175,3 +175,21 @@ def test_rules_endpoint_lists_every_field_of_a_preset(client: TestClient) -> Non
     assert r.json()["fields"] == json.loads(json.dumps(to_dict(Rules.preset("kansai"))))
     bad = client.get("/api/rules/kansia")
     assert bad.status_code == 404 and "unknown preset" in bad.json()["error"]
+
+
+def test_a_rule_file_is_checked_before_a_table_is_made_of_it(client: TestClient) -> None:
+    """The lobby shows an uploaded rule file resolved by the server (issue 18: it showed the raw TOML and
+    labelled the table with the base preset): every field, the fields changed from the base, whether
+    the file names itself. A file the loader refuses is answered as data (no 4xx for the page's console),
+    with the loader's message; a request that is not a rule file's text is a 400."""
+    ok = client.post("/api/rules/check", json={"rules_toml": 'extends = "kansai"\nhonba_ron = 1200\n'}).json()
+    assert ok["valid"] and not ok["named"] and ok["extends"] == "kansai" and ok["fields"]["honba_ron"] == 1200
+    assert ok["changed"] == [{"field": "honba_ron", "base": Rules.preset("kansai").honba_ron, "value": 1200}]
+    named = client.post("/api/rules/check", json={"rules_toml": 'extends = "tenhou"\nname = "club"\n'}).json()
+    assert named["valid"] and named["named"] and named["name"] == "club" and named["changed"] == []
+    bad = client.post("/api/rules/check", json={"rules_toml": 'extends = "tenhou"\nhonba_rn = 1\n'})
+    assert bad.status_code == 200 and bad.json() == {"valid": False, "error": bad.json()["error"], "code": "rules"}
+    assert "unknown field 'honba_rn' (did you mean 'honba_ron'?)" in bad.json()["error"]
+    for body in ({"rules": "tenhou"}, {"rules_toml": 3}, [1]):
+        r = client.post("/api/rules/check", json=body)
+        assert r.status_code == 400 and set(r.json()) == {"error", "code"}

@@ -73,6 +73,7 @@ def _play(base: str, path: str, rng: random.Random, connections: list[list[dict[
                         for fmt in ("mjai", "tenhou6"):
                             record_checks.append(httpx.get(f"{base}/api/tables/{table_id}/record?format={fmt}"))
                         record_checks.append(httpx.get(f"{base}/api/tables/{table_id}/replay"))
+                        record_checks.append(httpx.get(f"{base}/api/replays/table/{table_id}"))  # viewer's steps
                         record_checks.append(httpx.get(f"{base}/api/tables/{table_id}"))
                     if acted >= reconnect_after and len(connections) == 1 and a["type"] == "dahai":
                         # close mid-hand (after a discard: the hand goes on); the next connection must
@@ -113,7 +114,7 @@ def _whole_game(tmp_path: Path) -> tuple[LeakChecker, dict[str, Any]]:
         checker.check_mjai(1, frames)
         for messages in pages:
             checker.check_page(0, messages)
-        assert [r.status_code for r in records[:3]] == [409, 409, 409]
+        assert [r.status_code for r in records[:4]] == [409, 409, 409, 409]
         for r in records:
             checker.check(None, 0, r.json(), f"GET {r.url}")
         after = httpx.get(f"{base}/api/tables/{tid}").json()

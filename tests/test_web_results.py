@@ -9,7 +9,8 @@ import pytest
 
 from sanma.game.engine import Game
 from sanma.rules import Rules
-from sanma.web.tables import auto_action, game_result, hand_result
+from sanma.web.results import hand_result
+from sanma.web.tables import auto_action, game_result
 
 
 def _games(preset: str, n: int) -> list[tuple[Game, list[dict[str, object]]]]:
@@ -28,7 +29,7 @@ def _games(preset: str, n: int) -> list[tuple[Game, list[dict[str, object]]]]:
             for i in range(n0, len(g.events)):
                 if g.events[i]["type"] == "end_kyoku":
                     delta = [c - h for c, h in zip(g.chips, chips, strict=True)]
-                    results.append(hand_result(g, g.events[start:i + 1], delta))
+                    results.append(hand_result(g.rules, g.events[start:i + 1], g.hand_results[-1], delta))
                     chips = list(g.chips)
                 elif g.events[i]["type"] == "start_kyoku":
                     start = i
@@ -67,6 +68,10 @@ def test_auto_toggles_choose_what_they_say() -> None:
     d1, d2 = Action("dahai", 0, Tile.parse("1p")), Action("dahai", 0, Tile.parse("9s"), tsumogiri=True)
     kita = Action("kita", 0, Tile.parse("4z"))
     assert auto_action((d1, d2), {"auto_tsumogiri": True}, False) == d2
+    # a North held in the hand does not stop auto tsumogiri outside riichi (it asked every turn and the
+    # move clock ran out each time: issue 18); in riichi the kita is still asked (P15, below)
+    assert auto_action((d1, d2, kita), {"auto_tsumogiri": True}, False) == d2
+    assert auto_action((d1, d2, kita), {"auto_tsumogiri": True, "auto_kita": True}, False) == kita
     assert auto_action((d1, d2), {}, True) == d2  # always after riichi
     assert auto_action((d1, d2, kita), {}, True) is None  # ... unless a kita (or a win, a kan) is offered
     assert auto_action((d1, d2, kita), {"auto_kita": True}, True) == kita

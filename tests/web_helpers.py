@@ -207,10 +207,30 @@ class LeakChecker:
                 self.check_to_move(seat, m["view"])
             elif t == "hand_result":
                 self.check(seat, last_end, m, "hand_result")
+                self.check_hand_result(seat, last_end, m["result"])
             elif t == "game_result":
                 continue  # the seed is published here, after the game
             else:
                 self.check(seat, last, m, str(t))
+
+    def check_hand_result(self, seat: int | None, index: int, result: dict[str, Any]) -> None:
+        """A hand's card opens only what the table revealed at the hand's end (event ``index``, its
+        ``end_kyoku``): each winner's hand as its ``hora`` showed it, and at an exhaustive draw the
+        hands of the tenpai seats only, as the ``ryukyoku`` event showed them (issue 18 item 6)."""
+        start = max(i for i in range(index + 1) if self.events[i]["type"] == "start_kyoku")
+        hand = self.events[start:index + 1]
+        wins = {e["actor"]: e for e in hand if e["type"] == "hora"}
+        draw = next((e for e in hand if e["type"] == "ryukyoku"), None)
+        for w in result["wins"]:
+            e = wins.get(w["seat"])
+            shown = sorted([*w["hand"], w["pai"]] if w["tsumo"] else w["hand"])
+            if e is None or shown != sorted(e.get("hora_tehais", [])):
+                raise Leak(f"hand_result to seat {seat}: seat {w['seat']}'s hand {w['hand']} is not what its "
+                           "win showed")
+        tenpai = draw.get("tenpai", []) if draw is not None and draw.get("reason") == "exhaustive" else []
+        for h in result.get("tenpai_hands", []):
+            if draw is None or h["seat"] not in tenpai or sorted(h["hand"]) != sorted(draw["tehais"][h["seat"]]):
+                raise Leak(f"hand_result to seat {seat}: opens seat {h['seat']}'s hand, not tenpai at a draw")
 
     def check_mjai(self, seat: int, frames: Sequence[list[dict[str, Any]]]) -> None:
         """Every frame one mjai connection received (it is sent the game from ``start_game``)."""

@@ -82,6 +82,11 @@ from .tiles import Tile
 
 _E = TypeVar("_E", bound=ev.Event)
 
+#: Called as the replay goes: ``(game, hand, event, report)`` once a hand is dealt (``event`` None)
+#: and after each of its record events, with the engine game as it stands and the report so far
+#: (its ``mismatches``): the browser's replay viewer draws each step from it (web/replays.py).
+Observer = Callable[[Game, int, Any, "GameReplay"], None]
+
 #: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons (sanma.events' table; a
 #: nagashi is an exhaustive draw unless the rules settle it as a win, which compare_draw handles).
 DRAW_REASONS = {**RECORD_DRAW_REASONS, "nagashi": "exhaustive"}
@@ -327,6 +332,13 @@ def lap_wind(rules: Rules, round_index: int) -> str:
     return round_wind(rules, round_index)
 
 
+def hand_label(rules: Rules, k: KyokuRecord, lap: int) -> str:
+    """A hand's label in reports (a :class:`Mismatch`'s ``kyoku``), naming its lap when an earlier
+    lap has the same wind (P33): "E1 (lap 2)"; ``lap`` from :func:`round_indexes`."""
+    repeated = any(lap_wind(rules, r) == k.round_wind for r in range(lap))
+    return f"{k.label} (lap {lap + 1})" if repeated else k.label
+
+
 def round_indexes(rules: Rules, kyoku: Sequence[KyokuRecord]) -> list[int]:
     """The lap (``Game.round_index``: index into ``rules.round_winds``, beyond it overtime) of each hand.
 
@@ -355,9 +367,10 @@ class _Diverged(Exception):
 
 
 class _Replayer:
-    def __init__(self, record: GameRecord, rules: Rules, notes: list[str]) -> None:
+    def __init__(self, record: GameRecord, rules: Rules, notes: list[str], observer: Observer | None = None) -> None:
         self.rec = record
         self.rules = rules
+        self.observer = observer
         self.out = GameReplay(source=record.source, rules=rules.name, notes=notes)
         self.fold_kita = record.kita_in_dora  # the readers know their platform (P16)
         self.game: Game | None = None
@@ -751,10 +764,7 @@ class _Replayer:
 
     # -- the whole record ----------------------------------------------------------------------
     def _label(self, i: int) -> str:
-        """Hand ``i``'s label, naming its lap when an earlier lap has the same wind (P33): "E1 (lap 2)"."""
-        k, lap = self.rec.kyoku[i], self.laps[i]
-        repeated = any(lap_wind(self.rules, r) == k.round_wind for r in range(lap))
-        return f"{k.label} (lap {lap + 1})" if repeated else k.label
+        return hand_label(self.rules, self.rec.kyoku[i], self.laps[i])
 
     def run(self) -> GameReplay:
         rec = self.rec
@@ -777,9 +787,11 @@ class _Replayer:
                     if not self.start_matches(k, self.laps[i]):
                         raise _Diverged
                 self.wall_index = i + 1  # the engine may deal the next hand inside the last action
+                self._observe(i, None)
                 for n, e in enumerate(k.events, 1):
                     self.at = f"event {n} of {len(k.events)}"
                     self.event(e)
+                    self._observe(i, e)
                 self.at = "result"
                 self.results_of(k, i)
                 fresh = False
@@ -798,6 +810,10 @@ class _Replayer:
             out.mismatches.extend(self.stick_anomalies)
             out.matched -= len({m.kyoku for m in self.stick_anomalies})
         return out
+
+    def _observe(self, hand: int, e: Any) -> None:
+        if self.observer is not None and self.game is not None:
+            self.observer(self.game, hand, e, self.out)
 
     def end_of_game(self) -> None:
         rec, g = self.rec, self.game
@@ -853,12 +869,13 @@ def _yaku_table(pairs: list[tuple[str, int]], fold_kita: bool) -> dict[str, int]
 # --------------------------------------------------------------------------------------------
 
 
-def replay_record(record: GameRecord, rules: Rules | None = None) -> GameReplay:
-    """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`."""
+def replay_record(record: GameRecord, rules: Rules | None = None, *, observer: Observer | None = None) -> GameReplay:
+    """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`;
+    ``observer`` sees the engine after every step (:data:`Observer`)."""
     notes: list[str] = []
     if rules is None:
         rules, notes = rules_for(record)
-    return _Replayer(record, rules, notes).run()
+    return _Replayer(record, rules, notes, observer).run()
 
 
 def replay_files(paths: Iterable[str | Path], rules: Rules | None = None) -> ReplayReport:

@@ -78,6 +78,8 @@ class Placement:
     when: str  # when the game was played (else when it was stored), ISO 8601
     dated: bool  # ``when`` comes from the record (file name or header), not the import time
     placement: int
+    points: float | None = None  # the game's final points (after uma and oka), when the record has them
+    score: int | None = None  # the final score
 
 
 def player_stats(store: Store, *, game_ids: Sequence[int] | None = None,
@@ -102,12 +104,14 @@ def player_stats(store: Store, *, game_ids: Sequence[int] | None = None,
 
 def placement_history(store: Store, *, game_ids: Sequence[int] | None = None,
                       player: str | None = None) -> dict[str, list[Placement]]:
-    """Each player's placements in game order (the record's date where known, else import order)."""
+    """Each player's placements (with the game's final points and score) in game order (the record's
+    date where known, else import order)."""
     from .store.history import placements
 
     out: dict[str, list[Placement]] = {}
     for r in placements(store, game_ids=game_ids, player=player):
-        out.setdefault(r.name, []).append(Placement(r.game_id, r.when, r.dated, r.placement))
+        out.setdefault(r.name, []).append(Placement(r.game_id, r.when, r.dated, r.placement, r.points,
+                                                                 r.score))
     return out
 
 

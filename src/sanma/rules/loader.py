@@ -8,10 +8,10 @@ to the file stem.
 >>> r = from_dict({"extends": "kansai", "honba_ron": 600, "yaku": {"junchan": [4, 3]}}, "my.toml")
 >>> r.honba_ron, r.yaku["junchan"], r.yaku["chinitsu"], r.north_mode
 (600, (4, 3), (6, 5), 'yakuhai')
->>> from_dict({"honba_rom": 600}, "my.toml")
+>>> from_dict({"honba_rom": 600}, "my.toml")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-sanma.errors.RulesError: my.toml: unknown field 'honba_rom' (did you mean 'honba_ron'?); valid fields: ...
+sanma.errors.RulesError: my.toml: unknown field 'honba_rom' (did you mean 'honba_ron'?); every field is listed by ...
 """
 
 from __future__ import annotations
@@ -69,8 +69,15 @@ _FIELD_NAMES: tuple[str, ...] = tuple(RULE_FIELDS)
 
 
 def _closest(name: str, choices: typing.Iterable[str]) -> Message | str:
-    match = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    return sentence(" (did you mean {name!r}?)", name=match[0]) if match else ""
+    """`` (did you mean 'x'?)`` for the closest choice; else up to five choices that share the name's
+    first word (`` (names like it: 'honba_ron', 'honba_tsumo')``); else nothing."""
+    names = list(choices)
+    match = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    if match:
+        return sentence(" (did you mean {name!r}?)", name=match[0])
+    head = name.split("_")[0]
+    alike = [n for n in names if len(head) >= 3 and n.split("_")[0] == head][:5]
+    return sentence(" (names like it: {items})", items=", ".join(repr(n) for n in alike)) if alike else ""
 
 
 def _toml_value(value: Any) -> str:
@@ -279,9 +286,10 @@ def from_dict(data: Mapping[str, Any], source: str = "<rules>", *, name: str | N
         if key in FILE_KEYS:
             continue
         if key not in RULE_FIELDS:
-            raise RulesError(sentence("{source}: unknown field {key!r}{closest}; valid fields: {items}",
-                                      source=source, key=key, closest=_closest(key, _FIELD_NAMES),
-                                      items=", ".join(FILE_KEYS + _FIELD_NAMES)))
+            # the closest names, never all ~200 of them in one paragraph (issue 18)
+            raise RulesError(sentence("{source}: unknown field {key!r}{closest}; every field is listed by "
+                                      "'sanma rules show PRESET' and in docs/RULES.md",
+                                      source=source, key=key, closest=_closest(key, FILE_KEYS + _FIELD_NAMES)))
         where = f"{source}: field {key!r}"
         if key == "yaku":
             changes[key] = _merge_yaku(base.yaku, value, where)

@@ -537,12 +537,15 @@ class Store:
     def save_game(self, events: Sequence[Mapping[str, Any]], rules_name: str | None = None, *,
                   rules: Rules | Mapping[str, Any] | None = None, seed: int | str | None = None,
                   played_at: str | None = None, kind: str = "engine",
-                  simulation: tuple[int, int] | None = None) -> int:
+                  simulation: tuple[int, int] | None = None, players: Sequence[str | None] | None = None) -> int:
         """Store a game the engine played (``Game.events``): returns its id.
 
         ``rules_name`` defaults to the rule set ``start_game`` names; ``rules`` (the ``Rules``
         or their dict) are kept as JSON; ``simulation`` is ``(simulation_id, game_index)`` for a
-        game of a stored simulation run.
+        game of a stored simulation run; ``players`` names the player each seat's results count for
+        (None: the name the game shows, as for records), so that two people who sat under one name
+        (the browser table's "Player 1") are not pooled together: the served table stores a person
+        who has a browser player id as ``web:ID`` (web/players.py).
         """
         if kind not in ("engine", "simulation"):
             raise StoreError(f"game kind {kind!r} is not engine or simulation (records use save_record)")
@@ -563,7 +566,7 @@ class Store:
             seed_text = str(evs[0]["seed"])
         with self._writing("the game"):
             return self._insert_game(rows, facts, kind=kind, rules_name=name, rules_json=rules_json,
-                                     seed=seed_text, played_at=played_at, simulation=simulation)
+                                     seed=seed_text, played_at=played_at, simulation=simulation, players=players)
 
     def games(self, player: str | None = None) -> list[GameRow]:
         """Every game (or every game ``player`` sat in), oldest first: by when it was played where
@@ -693,8 +696,11 @@ class Store:
 
     def _insert_game(self, rows: list[tuple[Any, ...]], facts: GameFacts, *, kind: str, rules_name: str,
                      log_id: str | None = None, rules_json: str | None = None, seed: str | None = None,
-                     played_at: str | None = None, simulation: tuple[int, int] | None = None) -> int:
+                     played_at: str | None = None, simulation: tuple[int, int] | None = None,
+                     players: Sequence[str | None] | None = None) -> int:
         sim_id, sim_index = simulation if simulation is not None else (None, None)
+        who = [canonical_name((players[seat] if players is not None and seat < len(players) else None) or s.name)
+               for seat, s in enumerate(facts.seats)]
         game_id = self.conn.insert_id(
             "INSERT INTO games (kind, log_id, rules_name, rules_json, seed, simulation_id, simulation_index, "
             "played_at, created_at, hands, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -704,7 +710,7 @@ class Store:
             "INSERT INTO results (game_id, seat, player_id, recorded_name, score, placement, points, chips, hands, "
             "wins, deal_ins, riichi, calls, draws, win_points, deal_in_points, kita) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, seat, self._player(canonical_name(s.name)), s.name, s.score, s.placement, s.points, s.chips,
+            [(game_id, seat, self._player(who[seat]), s.name, s.score, s.placement, s.points, s.chips,
               s.hands, s.wins, s.deal_ins, s.riichi, s.calls, s.draws, s.win_points, s.deal_in_points, s.kita)
              for seat, s in enumerate(facts.seats)])
         self.conn.executemany(

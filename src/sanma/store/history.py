@@ -42,6 +42,8 @@ class PlacementRow:
     when: str  # when the game was played, else when it was stored
     dated: bool  # ``when`` is the record's own date
     placement: int
+    points: float | None = None  # the final points (after uma and oka)
+    score: int | None = None  # the final score
 
 
 def _scope(store: Store, game_ids: Sequence[int] | None, player: str | None) -> tuple[str, list[Any]]:
@@ -83,7 +85,16 @@ def placements(store: Store, *, game_ids: Sequence[int] | None = None,
     when it was stored)."""
     where, args = _scope(store, game_ids, player)
     rows = store.conn.execute(
-        "SELECT p.name, g.id, COALESCE(g.played_at, g.created_at), g.played_at IS NOT NULL, r.placement "
-        "FROM results r JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
+        "SELECT p.name, g.id, COALESCE(g.played_at, g.created_at), g.played_at IS NOT NULL, r.placement, r.points, "
+        "r.score FROM results r JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
         f"WHERE {where} AND r.placement IS NOT NULL ORDER BY COALESCE(g.played_at, g.created_at), g.id", args)
-    return [PlacementRow(r[0], int(r[1]), r[2], bool(r[3]), int(r[4])) for r in rows]
+    return [PlacementRow(r[0], int(r[1]), r[2], bool(r[3]), int(r[4]), _num(r[5]),
+                         None if r[6] is None else int(r[6])) for r in rows]
+
+
+def latest_name(store: Store, player: str) -> str | None:
+    """The name ``player`` (a store player's name) sat under in their latest stored game."""
+    row = store.conn.execute(
+        "SELECT r.recorded_name FROM results r JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
+        "WHERE p.name = ? ORDER BY g.created_at DESC, g.id DESC LIMIT 1", (player,)).fetchone()
+    return str(row[0]) if row is not None else None

@@ -193,12 +193,40 @@ def save_settings(store: Store, table_id: str, toggles: Sequence[Mapping[str, bo
 
 
 def finish(store: Store, table_id: str, game_events: Sequence[Mapping[str, Any]], rules: Rules,
-           seed: str) -> int | None:
+           seed: str, *, players: Sequence[str | None] | None = None) -> int | None:
     """Store a finished table's game (a ``games`` row that replay and stats read) and mark the table
-    finished, in one transaction; the game's id, or None when it was already finished (or unknown)."""
+    finished, in one transaction; the game's id, or None when it was already finished (or unknown).
+    ``players``: the store's player each seat counts for (``Store.save_game``)."""
     with store.transaction():
         if is_finished(store, table_id) or not exists(store, table_id):
             return None
-        game_id = store.save_game(game_events, rules=rules, seed=seed)
+        game_id = store.save_game(game_events, rules=rules, seed=seed, players=players)
         store.conn.execute("UPDATE web_tables SET finished = 1, game_id = ? WHERE id = ?", (game_id, table_id))
         return game_id
+
+
+def claim_seat(store: Store, table_id: str, seat: int, player: str) -> bool:
+    """Record that the browser player ``player`` (web/players.py) sits at ``seat`` of the table, in
+    its ``seats`` (``"player"``), unless someone already does; True when the seat is now theirs."""
+    with store.transaction():
+        row = store.conn.execute("SELECT seats FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            return False
+        seats = json.loads(row[0])
+        if not 0 <= seat < len(seats):
+            return False
+        held = seats[seat].get("player")
+        if held is not None:
+            return bool(held == player)
+        seats[seat]["player"] = player
+        store.conn.execute("UPDATE web_tables SET seats = ? WHERE id = ?", (_dumps(seats), table_id))
+    return True
+
+
+def tables_of_games(store: Store, game_ids: Sequence[int]) -> dict[int, str]:
+    """The served table each stored game was played at (game id -> table id), where it was one."""
+    if not game_ids:
+        return {}
+    clause, args = store.ids_in("game_id", game_ids)
+    rows = store.conn.execute(f"SELECT game_id, id FROM web_tables WHERE {clause}", args)
+    return {int(g): str(t) for g, t in rows}

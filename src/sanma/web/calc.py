@@ -26,7 +26,7 @@ from ..i18n.messages import Message, sentence
 from ..i18n.rulesheet import rule_sheet, said
 from ..rules import Rules
 from ..rules.loader import from_dict, parse_toml, to_dict
-from .i18n import error_response
+from .i18n import error_body, error_response
 
 router = APIRouter()
 
@@ -154,4 +154,36 @@ async def api_rules(name: str) -> JSONResponse:
         return _error(404, e)
     # the sheet: every field in words in the request's language (what `sanma rules show NAME` prints)
     return JSONResponse({"name": rules.name, "description": rules.description, "fields": to_dict(rules),
+                         "sheet": rule_sheet(rules, current_lang()).to_json()})
+
+
+@router.post("/api/rules/check")
+async def api_rules_check(request: Request) -> JSONResponse:
+    """Check a rule file before a table is made of it (the lobby, on choosing a file): ``{"rules_toml":
+    TEXT}`` is read by the rules loader (as ``POST /api/tables`` reads it) and answered as data: the
+    resolved rule set — its name, whether the file names it, every field, and the fields it changes
+    from its base — or ``{"valid": false, "error"}`` naming what is wrong. A check answers its
+    verdict with 200 either way; a request that is not ``{"rules_toml": TEXT}`` is a 400."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return _error(413, sentence("request too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
+                                    limit=MAX_BODY))
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        return _error(400, sentence("the request is not JSON: {error}", code="malformed", error=str(e)))
+    if not isinstance(body, dict) or set(body) != {"rules_toml"} or not isinstance(body["rules_toml"], str):
+        return _error(400, sentence("the request must be {{\"rules_toml\": the text of a rule file}}",
+                                    code="malformed"))
+    try:
+        data = parse_toml(body["rules_toml"], "the rule file")
+        rules = from_dict(data, "the rule file")
+    except SanmaError as e:
+        return JSONResponse({"valid": False, **error_body(e)})
+    fields = to_dict(rules)
+    base = to_dict(Rules.preset(data["extends"])) if isinstance(data.get("extends"), str) else {}
+    changed = [{"field": k, "base": base.get(k), "value": v} for k, v in fields.items()
+               if base and k not in ("name", "description") and base.get(k) != v]
+    return JSONResponse({"valid": True, "name": rules.name, "named": "name" in data, "extends": data.get("extends"),
+                         "description": rules.description, "fields": fields, "changed": changed,
                          "sheet": rule_sheet(rules, current_lang()).to_json()})

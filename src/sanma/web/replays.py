@@ -1,85 +1,198 @@
-"""The replay viewer's API: an uploaded record, any format sanma reads, as hands with every tile open.
+"""The replay viewer's API: a record replayed by the server's rules engine, step by step.
 
 ``POST /api/replays`` takes the text of a Tenhou mjlog (XML), a tenhou.net/6 JSON (Tenhou's or
-Mahjong Soul's), a majiang JSON or an mjai JSONL record as the request body and answers the
-record read by :func:`sanma.formats.read_record` as JSON: per hand the round, dealer, honba,
-sticks, start scores, dora and ura indicators, every starting hand, every event in play order
-(tiles as mjai names) and the results. A finished game's stored record comes from the server's
-own ``GET /api/tables/ID/record?format=mjai`` (409 while the game runs), which the page posts
-here — so the hand in progress is never opened.
+Mahjong Soul's), a majiang JSON or an mjai JSONL record; ``GET /api/replays/table/ID`` a finished
+game of this server. Either is read by :func:`sanma.formats.read_record` and replayed through the
+engine by :func:`sanma.replay.replay_record` — the same replay ``sanma replay --check`` runs — and
+every step the viewer shows is the engine's own state at that step (:func:`open_view`: the table
+with every hand open, the wall's count, the indicators, the scores): the page draws it and holds
+no rule. A hand's first step carries the whole view; each later one only what changed
+(:func:`view_change`), which the page applies to the step before. Each hand ends with its result
+card, built as at the table (``web/results.hand_result``); the step that ended the hand leaves the
+board as it was (the engine deals the next hand inside it) and its card tells the rest.
 
-Problems the lenient readers found are listed in ``errors``; a body that is no record at all is a
-400 ``{"error": ...}``.
+A record that does not replay clean is shown up to its first mismatch, which the answer names
+(``mismatch``): nothing after it is the engine's. A body that is no record at all is a 400
+``{"error": ...}``; a running game's replay does not exist (409).
+
+The answer: ``{"source", "format", "rules", "players", "notes", "kyoku", "errors", "hands":
+[{"label", "round", "steps": [{"view": VIEW} | {"change": CHANGE}, each with "events": [the
+engine's events of the step]], "result": CARD | null}], "mismatch": {"hand", "label", "what", "at",
+"text"} | null, "final": SETTLEMENT | null}`` (a stored game's also ``"table"``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
-from ..formats import GameRecord, KyokuRecord, read_record
-from ..formats.record import DrawResult, RecordedWin
+from ..formats import GameRecord, read_record
+from ..formats.writers import write_mjai
+from ..game.engine import Game
+from ..game.view import public_seats, seat_view, spectator_view
 from ..i18n import sentence, tr
-from ..tiles import Tile, parse_tiles
+from ..replay import GameReplay, hand_label, replay_record, round_indexes, rules_for
+from ..rules import Rules
+from ..tiles import SEATS
 from .i18n import error_response
+from .results import hand_result, settlement
+from .tables import TableError, Tables
 
 router = APIRouter()
 
 MAX_RECORD = 4 * 1024 * 1024  # a whole hanchan in mjai JSONL is about 150 kB
 
 
-def _plain(value: Any) -> Any:
-    """Tiles as mjai names, tuples as lists, recursively."""
-    if isinstance(value, Tile):
-        return value.mjai
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
+def open_view(game: Game) -> dict[str, Any]:
+    """The table now with every hand open (a finished game's replay): the spectator's view (rivers,
+    melds, indicators, the wall's count, scores) and each seat's concealed ``tiles`` and ``drawn`` tile."""
+    public = public_seats(game)
+    seats = [p.to_json() for p in public]
+    view = spectator_view(game, public).to_json(seats_json=seats)
+    turn = view["turn"]
+    drawn = seat_view(game, turn, public).drawn if 0 <= turn < SEATS else None
+    for s, st in enumerate(game.seats):
+        tiles = sorted(st.hand)
+        if s == turn and drawn is not None:
+            tiles.remove(drawn)
+        seats[s]["tiles"] = [t.mjai for t in tiles]
+        seats[s]["drawn"] = drawn.mjai if s == turn and drawn is not None else None
+    return view
 
 
-def event_json(event: Any) -> dict[str, Any]:
-    """``Discard(seat=1, tile=5pr, tsumogiri=True)`` → ``{"type": "discard", "seat": 1, "tile": "5pr", ...}``."""
-    out: dict[str, Any] = {"type": type(event).__name__.lower()}
-    for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
+def view_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What differs from ``before`` to ``after`` (two :func:`open_view` s): the top-level fields that
+    changed, and ``seats`` as ``{index: the seat's whole entry}`` for the seats that changed.
+
+    >>> view_change({"a": 1, "b": 2, "seats": [{"x": 1}, {"x": 2}]}, {"a": 1, "b": 3, "seats": [{"x": 1}, {"x": 5}]})
+    {'b': 3, 'seats': {'1': {'x': 5}}}
+    """
+    out = {k: v for k, v in after.items() if k != "seats" and before.get(k) != v}
+    seats = {str(i): s for i, s in enumerate(after["seats"]) if i >= len(before["seats"]) or before["seats"][i] != s}
+    if seats:
+        out["seats"] = seats
     return out
 
 
-def result_json(result: RecordedWin | DrawResult) -> dict[str, Any]:
-    if isinstance(result, DrawResult):
-        return {"type": "draw", "kind": result.kind, "deltas": list(result.deltas), "tenpai": list(result.tenpai)}
-    fields = ("seat", "from_seat", "tsumo", "melds", "kita", "han", "fu", "yakuman", "limit",
-              "points", "deltas", "dora_indicators", "ura_indicators", "pao_seat", "riichi")
-    out = {"type": "win", **{name: _plain(getattr(result, name)) for name in fields}}
-    out["yaku"] = [[name, han] for name, han in result.yaku]
-    # the record model keeps a win's tiles in mpsz (score_hand's notation); the viewer draws mjai names
-    out["hand"] = [t.mjai for t in parse_tiles(result.hand)]
-    out["win"] = parse_tiles(result.win)[0].mjai
-    return out
+class _Steps:
+    """Collects the replay's steps as the engine plays the record (a ``sanma.replay.Observer``)."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.hands: list[dict[str, Any]] = [{"label": k.label, "steps": [], "result": None} for k in record.kyoku]
+        self.game: Game | None = None
+        self.seen = 0  # engine events already given to a step
+        self.events: list[dict[str, Any]] = []  # the engine's events, all of them, in order
+        self.stopped = False
+        self.chips: list[list[int]] = []  # each hand's chips when it was dealt
+        self.last: dict[str, Any] = {}  # the last step's whole view
+        self.carry: list[dict[str, Any]] = []  # the next hand's first events, dealt inside the last step
+
+    def __call__(self, game: Game, hand: int, event: Any, report: GameReplay) -> None:
+        if self.stopped or report.mismatches or (self.game is not None and game is not self.game):
+            self.stopped = True  # the first mismatch: nothing after it is the engine's replay of the record
+            return
+        self.game = game
+        if event is not None and len(game.events) == self.seen:
+            return  # the engine had already done it (it draws right after a discard nobody may call)
+        new = game.events[self.seen:]
+        self.seen = len(game.events)
+        self.events.extend(new)
+        steps = self.hands[hand]["steps"]
+        if event is None:  # the deal: the next hand's events the last step of a hand ran into
+            new = [*self.carry, *new]
+            self.carry = []
+            self.chips.append(list(game.chips))
+            new = new[next((i for i, e in enumerate(new) if e["type"] == "start_kyoku"), 0):]
+            self.last = open_view(game)
+            steps.append({"view": self.last, "events": new})
+            return
+        end = next((i for i, e in enumerate(new) if e["type"] == "end_kyoku"), None)
+        if end is not None:
+            # the step ended the hand, and the engine dealt the next one inside it: the board stays as
+            # it was before the step, and the hand's card tells the rest
+            self.carry = new[end + 1:]
+            steps.append({"change": {}, "events": new[:end + 1]})
+            return
+        view = open_view(game)  # only what changed since the last step: the page applies it to that step's view
+        steps.append({"change": view_change(self.last, view), "events": new})
+        self.last = view
+
+    def finish(self) -> None:
+        """Every finished hand's card, from the engine's events of the hand."""
+        g = self.game
+        if g is None:
+            return
+        rest = g.events[self.seen:]
+        if not self.stopped:
+            self.events.extend(rest)
+        else:  # stopped at a mismatch: the hand in progress ends if the engine ended it (its card shows)
+            last = max((i for i, e in enumerate(self.events) if e["type"] == "start_kyoku"), default=-1)
+            ended = any(e["type"] == "end_kyoku" for e in self.events[last:])
+            end = next((i for i, e in enumerate(rest) if e["type"] == "end_kyoku"), None)
+            if last >= 0 and not ended and end is not None:
+                self.events.extend(rest[:end + 1])
+        starts = [i for i, e in enumerate(self.events) if e["type"] == "start_kyoku"]
+        ends = [i for i, e in enumerate(self.events) if e["type"] == "end_kyoku"]
+        chips_after = [*self.chips[1:], list(g.chips)]
+        for k, (a, b) in enumerate(zip(starts, ends, strict=False)):
+            if k >= len(self.hands) or k >= len(g.hand_results) or not self.hands[k]["steps"]:
+                break
+            delta = [x - y for x, y in zip(chips_after[k], self.chips[k], strict=True)] if k < len(self.chips) \
+                else [0] * SEATS
+            final = b + 1 < len(self.events) and self.events[b + 1]["type"] == "end_game"
+            self.hands[k]["result"] = hand_result(g.rules, self.events[a:b + 1], g.hand_results[k], delta,
+                                                  final=final)
 
 
-def kyoku_json(k: KyokuRecord) -> dict[str, Any]:
-    return {
-        "label": k.label, "round_wind": k.round_wind, "dealer": k.dealer, "honba": k.honba,
-        "kyotaku": k.kyotaku, "start_scores": list(k.start_scores), "end_scores": list(k.end_scores()),
-        "dora_indicators": _plain(k.dora_indicators), "ura_indicators": _plain(k.ura_indicators),
-        "initial_indicators": k.initial_indicators, "initial_hands": _plain(k.initial_hands),
-        "events": [event_json(e) for e in k.events], "results": [result_json(r) for r in k.results],
-    }
+def replay_json(record: GameRecord, rules: Rules | None = None, source: str = "") -> dict[str, Any]:
+    """The replay viewer's answer for ``record`` (see the module doc), under ``rules`` (default: the
+    ones ``sanma replay`` chooses for the record)."""
+    notes: list[str] = []
+    if rules is None:
+        rules, notes = rules_for(record)
+    steps = _Steps(record)
+    report = replay_record(record, rules, observer=steps)
+    steps.finish()
+    first = report.mismatches[0] if report.mismatches else None
+    mismatch = None
+    if first is not None:
+        labels = [hand_label(rules, k, lap) for k, lap in zip(record.kyoku, round_indexes(rules, record.kyoku),
+                                                               strict=True)]
+        hand = labels.index(first.kyoku) if first.kyoku in labels else None  # None: the record, the game's end
+        mismatch = {"hand": hand, "label": first.kyoku, "what": first.what, "at": first.at, "text": str(first)}
+    end = steps.events[-1] if steps.events and steps.events[-1]["type"] == "end_game" and first is None else None
+    hands = [h for h in steps.hands if h["steps"]]
+    for h, k in zip(steps.hands, record.kyoku, strict=True):
+        h["round"] = {"wind": k.round_wind, "number": k.dealer + 1, "honba": k.honba, "sticks": k.kyotaku,
+                      "dealer": k.dealer}
+    return {"source": source or record.source, "format": record.format, "rules": rules.name,
+            "players": list(record.players), "notes": [*notes, *report.notes], "kyoku": len(record.kyoku),
+            "hands": hands, "mismatch": mismatch, "errors": list(record.errors),
+            "final": settlement(rules, end) if end is not None else None}
 
 
-def record_json(rec: GameRecord) -> dict[str, Any]:
-    """A record for the viewer: every hand open."""
-    return {
-        "source": rec.source, "format": rec.format, "rule_name": rec.rule_name, "players": list(rec.players),
-        "start_scores": list(rec.start_scores), "final_scores": _plain(rec.final_scores),
-        "final_points": _plain(rec.final_points), "complete": rec.complete, "errors": list(rec.errors),
-        "kyoku": [kyoku_json(k) for k in rec.kyoku],
-    }
+def _read(raw: bytes, name: str) -> GameRecord | JSONResponse:
+    if len(raw) > MAX_RECORD:
+        return error_response(sentence("record too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
+                                       limit=MAX_RECORD), 413)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        return error_response(sentence("the record is not UTF-8 text (byte {start})", code="record", start=e.start),
+                              400)
+    if not text.strip():
+        return error_response(sentence("the record is empty", code="record"), 400)
+    # bytes, never a str: read_record takes a short string for a file path to open
+    rec = read_record(text.encode("utf-8"))
+    if not rec.kyoku:
+        reason = rec.errors[0] if rec.errors else sentence("no hand in it")
+        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
+                                       reason=reason), 400)
+    return rec
 
 
 @router.get("/replay", include_in_schema=False)
@@ -90,25 +203,24 @@ async def replay_page() -> FileResponse:
 
 @router.post("/api/replays")
 async def api_replay(request: Request) -> JSONResponse:
-    """Read an uploaded record (the request body) into hands with every tile open."""
-    raw = await request.body()
-    if len(raw) > MAX_RECORD:
-        return error_response(sentence("record too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
-                                       limit=MAX_RECORD), 413)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        return error_response(sentence("the record is not UTF-8 text (byte {start})", code="record", start=e.start),
-                              400)
+    """Replay an uploaded record (the request body) through the engine, step by step."""
     name = request.query_params.get("name", "")[:200] or tr("uploaded record")
-    if not text.strip():
-        return error_response(sentence("the record is empty", code="record"), 400)
-    # bytes, never a str: read_record takes a short string for a file path to open
-    rec = read_record(text.encode("utf-8"))
-    if not rec.kyoku:
-        reason = rec.errors[0] if rec.errors else sentence("no hand in it")
-        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
-                                       reason=reason), 400)
-    out = record_json(rec)
-    out["source"] = name
+    rec = _read(await request.body(), name)
+    if isinstance(rec, JSONResponse):
+        return rec
+    return JSONResponse(replay_json(rec, source=name))
+
+
+@router.get("/api/replays/table/{table_id}")
+async def api_table_replay(request: Request, table_id: str) -> JSONResponse:
+    """A finished game of this server, replayed under its own rules (409 while it runs)."""
+    tables: Tables = request.app.state.tables
+    try:
+        table, events = tables.finished_events(table_id)
+    except TableError as e:
+        return error_response(e, e.status)
+    rec = read_record(write_mjai(events).encode("utf-8"))
+    out = replay_json(rec, table.rules, source=f"table {table_id}")
+    out["table"] = table_id
+    out["players"] = list(table.names)
     return JSONResponse(out)

@@ -11,6 +11,7 @@ are sent what ``sanma.game.view`` lets their seat see.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -28,14 +29,14 @@ from ..bots.mjai import fallback
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
-from ..game.settle import oka, uma_by_seat
 from ..game.view import SeatPublic, mask_event, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
-from ..scoring import DORA_NAMES
 from ..store import Store
 from ..store import tables as stored
 from ..tiles import SEATS
+from .players import store_name
+from .results import hand_result, settlement
 
 log = logging.getLogger("sanma.web")
 
@@ -91,6 +92,13 @@ class Settings:
     wall_key: bytes | None = None  # keys the walls when an external program sits (see wall_key_for)
 
 
+def rematch_id(table_id: str) -> str:
+    """The id of a table's rematch: 12 URL-safe characters from the SHA-256 of the table's id (never
+    starting with '-': an id is a command-line argument too)."""
+    digest = base64.urlsafe_b64encode(hashlib.sha256(f"sanma-rematch:{table_id}".encode()).digest()).decode()
+    return "r" + digest[:11]
+
+
 def wall_key_for(kinds: Sequence[str]) -> bytes | None:
     """A secret wall key (``Game(wall_key=...)``, from ``secrets``) for a table where an external
     mjai bot sits: its author may have chosen the seed, so the walls must not follow from it alone.
@@ -119,7 +127,8 @@ def parse_settings(body: Any) -> Settings:
             raise TableError(f"seat {i}: unknown kind {s!r}; choose from {', '.join((*SEAT_KINDS, *sorted(BOTS)))}")
     names = body.get("names")
     if names is None:
-        names = [s if s in BOTS else f"{s} {i + 1}" for i, s in enumerate(seats)]
+        # a person's or an external bot's seat is "Player N" (never a wind word: "South discards S")
+        names = [s if s in BOTS else f"Player {i + 1}" for i, s in enumerate(seats)]
     if (not isinstance(names, list) or len(names) != SEATS
             or not all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in names)):
         raise TableError(f"'names' must be {SEATS} non-empty names of at most {MAX_NAME} characters")
@@ -178,8 +187,8 @@ def auto_action(legal: Sequence[Action], toggles: Mapping[str, bool], riichi: bo
     """The action the seat's toggles take for it, or None to ask the seat.
 
     ``auto_win`` takes a win; ``auto_kita`` pulls a North; ``no_calls`` passes on pon / kan offers
-    (a ron is still asked); ``auto_tsumogiri`` (and always after riichi) discards the drawn tile
-    when no win, kan or kita is offered.
+    (a ron is still asked); ``auto_tsumogiri`` discards the drawn tile when no win or kan is offered,
+    and after riichi the drawn tile always goes out when no win, kan or kita is offered.
     """
     types = {a.type for a in legal}
     if toggles.get("auto_win") and "hora" in types:
@@ -190,7 +199,10 @@ def auto_action(legal: Sequence[Action], toggles: Mapping[str, bool], riichi: bo
         if toggles.get("no_calls") and "hora" not in types:
             return next(a for a in legal if a.type == "none")
         return None
-    if (toggles.get("auto_tsumogiri") or riichi) and not types & {"hora", "ankan", "kakan", "kita"}:
+    # after riichi a kita is still asked (P15); auto tsumogiri outside riichi does not stop for a North
+    # held in the hand (it asked every turn and waited out the move clock: issue 18), auto_kita pulls it
+    stops = {"hora", "ankan", "kakan", "kita"} if riichi else {"hora", "ankan", "kakan"}
+    if (toggles.get("auto_tsumogiri") or riichi) and not types & stops:
         return next((a for a in legal if a.type == "dahai" and a.tsumogiri), None)
     return None
 
@@ -198,58 +210,6 @@ def auto_action(legal: Sequence[Action], toggles: Mapping[str, bool], riichi: bo
 # --------------------------------------------------------------------------------------------
 # Results sent at the end of a hand and of the game
 # --------------------------------------------------------------------------------------------
-
-# The result screen's dora / ura / aka / kita / flowers counts, from the score's dora lines (scoring.DORA_NAMES).
-DORA_LINE_KEYS = {"dora": "dora", "kan_bonus": "dora", "ura_dora": "ura", "aka_dora": "aka", "kita_dora": "kita",
-                  "flower_dora": "flowers"}
-
-
-def hand_result(game: Game, hand_events: Sequence[dict[str, Any]], chips: Sequence[int]) -> dict[str, Any]:
-    """The result of the hand whose events are ``hand_events`` (start_kyoku .. end_kyoku)."""
-    start = hand_events[0]
-    res = game.hand_results[-1] if game.hand_results else None
-    wins = []
-    scores = list(res.scores) if res is not None and res.kind == "hora" else []
-    for e in hand_events:
-        if e["type"] != "hora":
-            continue
-        s = scores.pop(0) if scores else None
-        lines = {"dora": 0, "ura": 0, "aka": 0, "kita": 0, "flowers": 0}
-        for y in e.get("yaku", ()):
-            name = str(y.get("name", ""))
-            key = DORA_LINE_KEYS.get(name, "dora")
-            if name in DORA_NAMES:
-                lines[key] += int(y.get("han", 0))
-        wins.append({"seat": e["actor"], "from": e["target"], "tsumo": e["actor"] == e["target"], "pai": e["pai"],
-                     "hand": e.get("hora_tehais", []), "yaku": e.get("yaku", []), "han": e.get("han"),
-                     "fu": e.get("fu"), "fu_breakdown": [list(f) for f in s.fu_breakdown] if s is not None else [],
-                     "yakuman": e.get("yakuman", 0), "limit": e.get("limit"), "points": e.get("points"),
-                     "uradora_markers": e.get("uradora_markers", []), "pao": e.get("pao"),
-                     "deltas": e.get("deltas"), **lines})
-    none: dict[str, Any] = {}
-    end = next((e for e in reversed(hand_events) if e["type"] == "end_kyoku"), none)
-    draw = next((e for e in hand_events if e["type"] in ("ryukyoku", "chombo")), none)
-    return {"kind": res.kind if res is not None else "ryukyoku",
-            "round": {"wind": start["bakaze"], "number": start["kyoku"], "honba": start["honba"],
-                      "sticks": start["kyotaku"], "dealer": start["oya"]},
-            "reason": draw.get("reason", res.reason if res is not None else ""),
-            "wins": wins, "tenpai": draw.get("tenpai", list(res.tenpai) if res is not None else []),
-            "deltas": end.get("deltas", [0] * SEATS), "honba": start["honba"], "sticks": start["kyotaku"],
-            "chips": list(chips), "scores": end.get("scores", list(game.scores))}
-
-
-def settlement(rules: Rules, end_game: Mapping[str, Any]) -> dict[str, Any]:
-    """The final settlement exactly as the engine settled it (``flow.final``, carried by its
-    ``end_game`` event): scores, ranks, points and chips are the result's; ``uma_seats`` is each
-    seat's uma from ``settle.uma_by_seat`` (the table sinking uma picks, tied places' shares), in
-    ``uma_unit``; ``uma`` is the rules' list; ``oka`` the amount the top receives."""
-    scores, ranks = list(end_game["scores"]), list(end_game["ranks"])
-    return {"scores": scores, "ranks": ranks, "points": list(end_game["points"]),
-            "chips": list(end_game.get("chips") or [0] * SEATS),
-            "oka": oka(rules, SEATS),
-            "uma": list(rules.uma), "uma_seats": list(uma_by_seat(rules, scores, ranks)),
-            "uma_unit": "chips" if rules.uma_type == "chips" else "points", "reason": end_game.get("reason")}
-
 
 def game_result(game: Game) -> dict[str, Any]:
     """A finished game's :func:`settlement`."""
@@ -348,6 +308,7 @@ class Table:
         self.wall_key = settings.wall_key
         self.clock = settings.clock
         self.token_hashes = tuple(token_hashes)
+        self.players: list[str | None] = [None] * SEATS  # the browser player who sat at each seat (web/players.py)
         self.toggles = [dict(t) for t in toggles]
         self.banks = [float(b) for b in banks]
         self.stored_banks = list(self.banks)  # as the database has them
@@ -454,10 +415,18 @@ class Table:
             t = events[i]["type"]
             if t == "end_kyoku":
                 chips = [c - h for c, h in zip(self.game.chips, self.hand_chips, strict=True)]
-                self.results.append((i + 1, hand_result(self.game, events[self.hand_start:i + 1], chips)))
+                final = i + 1 < len(events) and events[i + 1]["type"] == "end_game"
+                self.results.append((i + 1, hand_result(self.rules, events[self.hand_start:i + 1],
+                                                        self.game.hand_results[-1], chips, final=final)))
                 self.hand_chips = list(self.game.chips)
             elif t == "start_kyoku":
                 self.hand_start = i
+
+    def claim(self, seat: int, player: str) -> None:
+        """The browser player ``player`` sits at ``seat`` (the first one to connect keeps it)."""
+        if self.players[seat] is None and not self.finished and stored.claim_seat(self.tables.store, self.id, seat,
+                                                                                   player):
+            self.players[seat] = player
 
     def set_toggle(self, seat: int, name: str, value: bool) -> None:
         self.toggles[seat][name] = value
@@ -600,9 +569,12 @@ class Tables:
         while table_id.startswith("-"):  # an id is a command-line argument too (sanma verify --db DB ID)
             table_id = secrets.token_urlsafe(9)
         tokens = [secrets.token_urlsafe(24) for _ in range(SEATS)]
+        return self._create(table_id, settings, [_token_hash(t) for t in tokens]), tokens
+
+    def _create(self, table_id: str, settings: Settings, token_hashes: Sequence[str]) -> Table:
         toggles = [dict(DEFAULT_TOGGLES) for _ in range(SEATS)]
         banks = [settings.clock["bank"]] * SEATS
-        table = Table(self, table_id, settings, [_token_hash(t) for t in tokens], toggles, banks, _now())
+        table = Table(self, table_id, settings, token_hashes, toggles, banks, _now())
         seats = [{"kind": k, "name": n, "token_sha256": th}
                  for k, n, th in zip(settings.kinds, settings.names, table.token_hashes, strict=True)]
         stored.create_table(self.store, stored.NewTable(
@@ -611,7 +583,38 @@ class Tables:
             settings.wall_key.hex() if settings.wall_key is not None else None), table.game.events)
         self.running[table_id] = table
         table.kick()
-        return table, tokens
+        return table
+
+    def rematch(self, table_id: str, token: str | None) -> tuple[str, bool]:
+        """Issue 18 item 4: the same seats and rules again, with a fresh secret seed, asked by a person
+        of the finished table (its seat ``token``). Every seat keeps its invite token (each person goes
+        on with the link they have; nobody is handed another's), so the rematch is a table whose id
+        follows from this one's: asked twice, by two people, it is made once. Returns the rematch's
+        id and whether this call made it."""
+        row = stored.table(self.store, table_id) if len(table_id) <= 64 else None
+        if row is None:
+            raise TableError(f"no table {table_id!r}", 404)
+        if not row.finished:
+            raise TableError(f"table {table_id!r} is still being played: a rematch comes after the game", 409)
+        hashes = [str(s["token_sha256"]) for s in row.seats]
+        h = _token_hash(token) if token and len(token) <= 200 else ""
+        seat = next((i for i, th in enumerate(hashes) if h and hmac.compare_digest(h, th)), None)
+        if seat is None or row.seats[seat]["kind"] != "human":
+            raise TableError("only a person of this table (their seat's token) can ask for a rematch", 403)
+        new_id = rematch_id(table_id)
+        if stored.exists(self.store, new_id):
+            return new_id, False
+        kinds = tuple(str(s["kind"]) for s in row.seats)
+        rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
+        settings = Settings(rules, kinds, tuple(str(s["name"]) for s in row.seats), str(secrets.randbits(64)),
+                            dict(row.clock), wall_key_for(kinds))
+        self._create(new_id, settings, hashes)
+        return new_id, True
+
+    def rematch_of(self, table_id: str) -> str | None:
+        """The rematch of a table, once someone asked for it."""
+        new_id = rematch_id(table_id)
+        return new_id if stored.exists(self.store, new_id) else None
 
     def get(self, table_id: str) -> Table:
         """The live table (a WebSocket's): a running one, or a finished one rebuilt from the store
@@ -684,7 +687,8 @@ class Tables:
 
     def finish(self, table: Table) -> None:
         """A finished game becomes a stored record (``sanma replay`` / ``sanma stats`` read it)."""
-        if stored.finish(self.store, table.id, table.game.events, table.rules, table.seed) is not None:
+        players = [None if p is None else store_name(p) for p in table.players]
+        if stored.finish(self.store, table.id, table.game.events, table.rules, table.seed, players=players) is not None:
             table.close()
 
     # -- restart ---------------------------------------------------------------------------
@@ -704,6 +708,7 @@ class Tables:
                             row.clock, bytes.fromhex(row.wall_key) if row.wall_key else None)
         table = Table(self, table_id, settings, [s["token_sha256"] for s in row.seats], row.toggles, row.banks,
                       row.created_at)
+        table.players = [s.get("player") for s in row.seats]
         finished = row.finished
         for a in stored.actions(self.store, table_id):
             seat, legal_idx, how = a.seat, a.legal_idx, a.how

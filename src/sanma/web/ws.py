@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
 from ..game.view import mask_event, public_events, seat_view, spectator_view
+from .players import player_id
 from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
 log = logging.getLogger("sanma.web")
@@ -350,6 +351,10 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
         if table.kinds[seat] != want:
             return await _refuse(ws, role, "bad_token", f"seat {seat} is a {table.kinds[seat]} seat, "
                                                          f"not a {want} seat", 4403)
+    if role == "play" and seat is not None:  # the browser's player (web/players.py) sits here
+        pid = player_id(ws.query_params.get("player"))
+        if pid is not None:
+            table.claim(seat, pid)
     conn: Connection = MjaiConnection(ws, table, seat) if role == "mjai" and seat is not None \
         else PageConnection(ws, table, seat)
     writer = asyncio.get_running_loop().create_task(conn.writer())

@@ -1,11 +1,21 @@
 // The table drawn from a VIEW (docs/WEB_PROTOCOL.md): the seat at the bottom, the next seat
 // (shimocha) on the right, the one before (kamicha) on the left; rivers around the centre box.
-// The table page draws the server's view; the replay viewer builds the same shape with every
-// hand open (``seats[i].tiles`` / ``seats[i].drawn``).
+// The table page draws the server's view; the replay viewer draws the server's replay steps
+// (every hand open: ``seats[i].tiles`` / ``seats[i].drawn``).
+//
+// Layout (style.css, "the board"): the board is drawn in one of two arrangements — "table" (a
+// 640x410 design scaled by --k to fit its cell) or "column" (a phone held upright) — and the bottom
+// seat's hand is drawn apart, in the hand row, one row of tiles sized to the window's width.
 import { tileEl, sortTiles, windSVG } from "/static/tiles.js";
 import { el, displayName, realName } from "/static/common.js";
 
 export const WINDS = { E: "East", S: "South", W: "West", N: "North" };
+
+/** The media query of the column arrangement (a phone held upright). */
+export const COLUMN = "(orientation: portrait) and (max-width: 700px)";
+const DESIGN = { w: 640, h: 410 };
+const MAX_SCALE = 1.6;
+const MIN_HAND_TILE = 26;  // px: below this the melds and kita get a row of their own
 
 /** A wind label: its kanji drawn as strokes (the name as tooltip). */
 export function windEl(wind) {
@@ -56,7 +66,7 @@ function riverEl(seat) {
   const river = el("div", { class: "river", "data-seat": seat.seat });
   seat.discards.forEach((d, i) => {
     const cls = [d.tsumogiri ? "tsumogiri" : "", d.called ? "called-away" : "", d.riichi ? "riichi-tile" : "",
-      d.last ? "last" : "", d.candidate ? "candidate" : ""].join(" ");
+      d.last ? "last" : "", d.candidate ? "candidate" : "", d.fresh ? "fresh" : ""].join(" ");
     const t = tileEl(d.pai, { sideways: d.riichi, boxCls: cls });
     t.dataset.index = String(i);
     t.title = (d.riichi ? "riichi — " : "") + (d.tsumogiri ? "tsumogiri (the tile just drawn)" : "from the hand") +
@@ -103,6 +113,7 @@ function handEl(view, seat, isOwn, opts) {
   seat.melds.forEach((m) => melds.appendChild(meldEl(m, seat.seat, opts.names)));
   box.appendChild(melds);
   box.appendChild(extrasEl(seat));
+  box.appendChild(el("span", { class: "break" }));
   return box;
 }
 
@@ -110,21 +121,21 @@ function centreEl(view, opts) {
   // round_index counts the rule set's round winds; a lap shows only where a wind comes again ("EE")
   const lap = opts.lap && opts.lap > 1 ? ` (lap ${opts.lap})` : "";
   const c = el("div", { class: "centre" },
-    el("div", { class: "round", id: "round-label" },
-      `${WINDS[view.round_wind] || view.round_wind} ${view.kyoku}${lap}`),
-    el("div", { class: "counters" },
-      el("span", { title: "honba (repeat counters)", id: "honba" }, `${view.honba} honba`),
-      el("span", { title: "riichi sticks on the table", id: "sticks" }, `${view.kyotaku} sticks`)),
-    el("div", { class: "wall", id: "wall", title: "tiles left in the live wall" }, `wall ${view.wall_remaining}`),
-    el("div", { class: "dora tiles small", id: "dora", title: "dora indicators" },
-      view.dora_indicators.map((t) => tileEl(t)),
-      (opts.ura || []).length ? el("span", { class: "ura", title: "ura dora indicators" },
-        opts.ura.map((t) => tileEl(t))) : null));
+    el("div", { class: "mid" },
+      el("div", { class: "round", id: "round-label" }, opts.roundLabel || `${WINDS[view.round_wind] || view.round_wind} ${view.kyoku}${lap}`),
+      el("div", { class: "counters" },
+        el("span", { title: "honba (repeat counters)", id: "honba" }, `${view.honba} honba`),
+        el("span", { title: "riichi sticks on the table", id: "sticks" }, `${view.kyotaku} sticks`)),
+      el("div", { class: "wall", id: "wall", title: "tiles left in the live wall" }, `wall ${view.wall_remaining}`),
+      el("div", { class: "dora tiles small", id: "dora", title: "dora indicators" },
+        view.dora_indicators.map((t) => tileEl(t)),
+        (opts.ura || []).length ? el("span", { class: "ura", title: "ura dora indicators" },
+          opts.ura.map((t) => tileEl(t))) : null)));
   const vp = opts.viewpoint;
   view.seats.forEach((s) => {
     const side = sideOf(s.seat, vp);
     const turn = view.turn === s.seat && !view.done;
-    const name = (view.names && view.names[s.seat]) || `seat ${s.seat}`;
+    const name = (opts.names && opts.names[s.seat]) || (view.names && view.names[s.seat]) || `seat ${s.seat}`;
     c.appendChild(el("div", { class: `plate ${side}` + (turn ? " turn" : "") + (s.seat === view.dealer ? " dealer" : ""),
       "data-seat": s.seat },
       windEl(s.wind),
@@ -143,18 +154,102 @@ export function lapOf(view, roundWinds) {
   return [...winds.slice(0, i)].filter((w) => w === view.round_wind).length + 1;
 }
 
-/** Draw ``view`` into ``root`` (cleared). opts: viewpoint, names, ura, own (true on a seat's page), lap. */
+/** True while the window is a phone held upright (the column arrangement). */
+export function isColumn() { return window.matchMedia(COLUMN).matches; }
+
+/**
+ * Draw ``view`` into ``root`` (the board's cell, cleared) and the bottom seat's hand into
+ * ``opts.handRoot`` (the hand row). opts: viewpoint, names, ura, own (true on a seat's page), lap,
+ * roundLabel (instead of the round from the view).
+ */
 export function renderBoard(root, view, opts = {}) {
   const vp = opts.viewpoint ?? 0;
+  const column = isColumn();
   root.innerHTML = "";
-  const board = el("div", { class: "board" });
+  root.classList.add("board-cell");
+  root.classList.toggle("column", column);
+  const board = el("div", { class: "board" + (column ? " column" : "") });
   board.appendChild(centreEl(view, { ...opts, viewpoint: vp }));
+  let bottom = null;
   for (const s of view.seats) {
     const side = sideOf(s.seat, vp);
     board.appendChild(el("div", { class: `zone river-zone ${side}` }, riverEl(s)));
-    board.appendChild(el("div", { class: `zone hand-zone ${side}` },
-      handEl(view, s, opts.own && s.seat === view.seat, opts)));
+    if (side === "bottom") bottom = s;
+    else board.appendChild(el("div", { class: `zone hand-zone ${side}` }, handEl(view, s, false, opts)));
   }
-  root.appendChild(board);
+  root.appendChild(el("div", { class: "board-fit" }, board));
+  if (opts.handRoot && bottom) {
+    opts.handRoot.innerHTML = "";
+    opts.handRoot.classList.add("handrow");
+    opts.handRoot.appendChild(el("div", { class: "zone hand-zone bottom" },
+      handEl(view, bottom, Boolean(opts.own) && bottom.seat === view.seat, opts)));
+  }
+  fitBoard(root);
+  if (opts.handRoot) fitHand(opts.handRoot);
   return board;
+}
+
+/** Scale the table arrangement to its cell (the column arrangement sizes itself from the width). */
+export function fitBoard(root) {
+  const fit = root.querySelector(".board-fit");
+  const board = root.querySelector(".board");
+  if (!fit || !board) return;
+  if (board.classList.contains("column")) {
+    fit.style.width = "100%"; fit.style.height = "";
+    board.style.removeProperty("--k");
+    return;
+  }
+  const w = root.clientWidth, h = root.clientHeight;
+  if (!w || !h) return;
+  const k = Math.max(0.3, Math.min(w / DESIGN.w, h / DESIGN.h, MAX_SCALE));
+  board.style.setProperty("--k", k.toFixed(4));
+  fit.style.width = `${Math.floor(DESIGN.w * k)}px`;
+  fit.style.height = `${Math.floor(DESIGN.h * k)}px`;
+}
+
+/** Size the hand row's tiles so that the whole hand fits one row (melds and kita on a second row
+ * above when the concealed tiles would otherwise be narrower than 26 px). The tiles' share of the
+ * row is measured: what is not a tile (gaps, margins) stays the same at any tile width. */
+export function fitHand(row) {
+  const hand = row.querySelector(".hand");
+  if (!hand) return;
+  const style = getComputedStyle(row);
+  const avail = row.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 1;
+  if (avail <= 0) return;
+  const natural = (w, twoRows) => {  // the width the hand takes with tiles of width w
+    hand.classList.toggle("two-rows", twoRows);
+    hand.style.setProperty("--fit-w", `${w}px`);
+    hand.style.width = "max-content";
+    const parts = twoRows ? [...hand.querySelectorAll(":scope > .concealed, :scope > .drawn-slot")] : [...hand.children];
+    const width = parts.reduce((sum, e) => {
+      const cs = getComputedStyle(e);
+      if (cs.display === "none") return sum;
+      return sum + e.getBoundingClientRect().width + parseFloat(cs.marginLeft) + parseFloat(cs.marginRight);
+    }, 0);
+    hand.style.width = "";
+    return width;
+  };
+  const solve = (twoRows) => {  // width = a * w + b: two measures give a and b
+    const w1 = 20, w2 = 40;
+    const n1 = natural(w1, twoRows), n2 = natural(w2, twoRows);
+    const a = (n2 - n1) / (w2 - w1), b = n1 - a * w1;
+    return a > 0 ? (avail - b) / a : 40;
+  };
+  let w = solve(false);
+  const extra = hand.querySelector(".melds .meld, .extras .tilebox");
+  const twoRows = w < MIN_HAND_TILE && Boolean(extra);
+  if (twoRows) w = solve(true);
+  hand.classList.toggle("two-rows", twoRows);
+  hand.style.setProperty("--fit-w", `${Math.max(10, Math.floor(w * 10) / 10)}px`);
+}
+
+/** Call ``redraw`` whenever the window's arrangement changes (rotating a phone), and fit the board
+ * (``root``) and the hand row again whenever their cells change size. */
+export function watchLayout(redraw, root, handRoot) {
+  const pending = {};
+  const later = (key, fn) => { cancelAnimationFrame(pending[key]); pending[key] = requestAnimationFrame(fn); };
+  window.matchMedia(COLUMN).addEventListener("change", () => later("redraw", redraw));
+  if (typeof ResizeObserver === "undefined") { window.addEventListener("resize", () => later("redraw", redraw)); return; }
+  new ResizeObserver(() => later("board", () => fitBoard(root))).observe(root);
+  if (handRoot) new ResizeObserver(() => later("hand", () => fitHand(handRoot))).observe(handRoot);
 }

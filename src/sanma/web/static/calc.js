@@ -112,7 +112,7 @@ async function init() {
   }
   for (const f of opts.flags) {
     const box = el("input", { type: "checkbox", name: f.name, id: "flag-" + f.name });
-    $("flags").appendChild(el("label", { title: f.help }, box, " " + f.name.replace(/_/g, " ")));
+    $("flags").appendChild(el("label", { class: "check", title: f.help }, box, f.name.replace(/_/g, " ")));
   }
   $("rulefile").addEventListener("change", async () => {
     const file = $("rulefile").files[0];

@@ -9,7 +9,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
   }
@@ -129,4 +129,30 @@ export function displayName(name, seat) {
 /** The tooltip of a shown name: the real one, with why it is not drawn. */
 export function realName(name) {
   return name && !canDraw(name) ? `${name} (this name needs a CJK font, e.g. Debian's fonts-noto-cjk)` : "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// This browser's player (web/players.py): a secret token from the server, kept here; its public id
+// names the player page. The name is the one this browser gives when it makes a table.
+const PLAYER_KEY = "sanma_player";
+const NAME_KEY = "sanma_name";
+
+/** This browser's player ``{token, id, page}``, asked of the server the first time. */
+export async function myPlayer() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+    if (kept && kept.token && kept.id) return kept;
+  } catch (e) { /* a broken entry is replaced */ }
+  const { status, data } = await postJSON("/api/players", {});
+  if (status !== 201) return null;
+  try { localStorage.setItem(PLAYER_KEY, JSON.stringify(data)); } catch (e) { /* private mode: one page only */ }
+  return data;
+}
+
+/** The name this browser plays under (empty when none was given). */
+export function myName() {
+  try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; }
+}
+export function setMyName(name) {
+  try { localStorage.setItem(NAME_KEY, name.trim().slice(0, 40)); } catch (e) { /* not kept */ }
 }

@@ -1,35 +1,60 @@
 // The lobby: create a table (rules, seats, seed, clock), hand out the invite links, list the games.
-import { el, getJSON, postJSON, displayName } from "/static/common.js";
+import { el, getJSON, postJSON, displayName, myPlayer, myName, setMyName } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const KINDS = [["human", "a person"], ["efficient", "bot: efficient"], ["defensive", "bot: defensive"],
   ["random", "bot: random"], ["tsumogiri", "bot: tsumogiri"], ["mjai", "external mjai bot"]];
 const DEFAULT = ["human", "defensive", "efficient"];
 let ruleToml = null;
+let ruleFile = "";  // the uploaded file's name: the table's rule set is named after it unless the file names it
+let ruleCheck = null;
 
 function abs(url) { return new URL(url, location.href).href; }
 
+function fieldLines(fields) { return Object.entries(fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n"); }
+
 async function showRules() {
   const text = $("rules-text");
-  if (ruleToml !== null) {
-    $("rules-desc").textContent = "An uploaded rule file: checked by the server when the table is created.";
-    text.textContent = ruleToml;
+  $("create").disabled = false;
+  if (ruleToml !== null) {  // an uploaded file: the server reads it as it will for the table
+    const { status, data } = await postJSON("/api/rules/check", { rules_toml: ruleToml });
+    ruleCheck = status === 200 ? data : { valid: false, error: data.error || `HTTP ${status}` };
+    if (!ruleCheck.valid) {
+      $("rules-desc").innerHTML = "";
+      $("rules-desc").appendChild(el("span", { class: "error", id: "rules-error" }, ruleCheck.error));
+      text.textContent = "";
+      $("create").disabled = true;
+      return;
+    }
+    const name = ruleCheck.named ? ruleCheck.name : ruleFile.replace(/\.[^.]*$/, "");
+    $("rules-desc").textContent = `${name}: ${ruleCheck.description || ""}` +
+      (ruleCheck.changed.length ? ` — ${ruleCheck.changed.length} change(s) from ${ruleCheck.extends}` : "");
+    const changed = ruleCheck.changed.map((c) => `${c.field} = ${JSON.stringify(c.value)}   (${ruleCheck.extends}: ${JSON.stringify(c.base)})`);
+    text.textContent = (changed.length ? `# changed from ${ruleCheck.extends}\n${changed.join("\n")}\n\n# every rule\n` : "") +
+      fieldLines(ruleCheck.fields);
     return;
   }
   try {
     const r = await getJSON(`/api/rules/${encodeURIComponent($("rules").value)}`);
     $("rules-desc").textContent = r.description || "";
-    text.textContent = Object.entries(r.fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n");
+    text.textContent = fieldLines(r.fields);
   } catch (e) { $("rules-desc").textContent = e.message; }
 }
 
 async function create() {
   $("create-error").innerHTML = "";
   const seats = [0, 1, 2].map((i) => $(`seat-${i}`).value);
-  const names = [0, 1, 2].map((i) => $(`name-${i}`).value.trim() || null);
+  // a seat without a name: this browser's name for the first person's seat, else "Player N" (a wind
+  // word as a name reads badly: "South discards S")
+  const mine = seats.indexOf("human");
+  const names = [0, 1, 2].map((i) => $(`name-${i}`).value.trim() || (i === mine && myName()) || null);
   const body = { seats, clock: { move: Number($("clock-move").value) || 0, bank: Number($("clock-bank").value) || 0 } };
-  if (names.some(Boolean)) body.names = names.map((n, i) => n || ["East", "South", "West"][i]);
-  if (ruleToml !== null) body.rules_toml = ruleToml; else body.rules = $("rules").value;
+  if (names.some(Boolean)) body.names = names.map((n, i) => n || (seats[i] === "human" || seats[i] === "mjai" ? `Player ${i + 1}` : seats[i]));
+  if (ruleToml !== null) {
+    // a file without a name of its own is named after the file (not after its base preset)
+    const named = ruleCheck && ruleCheck.valid && !ruleCheck.named;
+    body.rules_toml = named ? `name = ${JSON.stringify(ruleFile.replace(/\.[^.]*$/, "") || "uploaded")}\n${ruleToml}` : ruleToml;
+  } else body.rules = $("rules").value;
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const { status, data } = await postJSON("/api/tables", body);
   if (status >= 400) {
@@ -42,10 +67,10 @@ async function create() {
   const links = $("links");
   links.innerHTML = "";
   for (const s of data.seats) {
-    const row = el("div", { style: "margin:6px 0" }, el("div", {}, `Seat ${s.seat} (${["East", "South", "West"][s.seat]} at the start) — ${s.kind}`));
+    const row = el("div", { style: "margin:8px 0" }, el("div", {}, `Seat ${s.seat} (${["East", "South", "West"][s.seat]} at the start) — ${s.kind}`));
     if (s.kind === "human") {
       row.appendChild(el("input", { type: "text", readonly: true, value: abs(s.url), class: "invite", "data-seat": s.seat }));
-      row.appendChild(el("a", { href: s.url, target: "_blank", class: "open-seat", "data-seat": s.seat }, "open this seat"));
+      row.appendChild(el("a", { href: s.url, target: "_blank", class: "open-seat button", "data-seat": s.seat, style: "margin-top:4px" }, "Open this seat"));
     } else if (s.kind === "mjai") {
       const ws = abs(`/ws/tables/${data.id}/mjai?token=${s.token}`).replace(/^http/, "ws");
       row.appendChild(el("input", { type: "text", readonly: true, value: ws, class: "invite", "data-seat": s.seat }));
@@ -59,20 +84,22 @@ async function create() {
 }
 
 async function refresh() {
-  const t = $("tables");
+  const list = $("tables");
   let data;
-  try { data = await getJSON("/api/tables"); } catch (e) { t.innerHTML = ""; t.appendChild(el("tr", {}, el("td", { class: "muted" }, e.message))); return; }
-  t.innerHTML = "";
-  t.appendChild(el("tr", {}, ["table", "rules", "seats", "round", "scores", "", ""].map((h) => el("th", {}, h))));
-  if (!data.tables.length) t.appendChild(el("tr", {}, el("td", { class: "muted", colspan: 7 }, "no games yet")));
+  try { data = await getJSON("/api/tables"); } catch (e) { list.innerHTML = ""; list.appendChild(el("li", { class: "muted" }, e.message)); return; }
+  list.innerHTML = "";
+  if (!data.tables.length) list.appendChild(el("li", { class: "muted" }, "no games yet"));
   for (const g of data.tables) {
     const round = g.round ? `${g.round.wind}${g.round.number}` + (g.round.honba ? `-${g.round.honba}` : "") : "";
-    t.appendChild(el("tr", { "data-table": g.id },
-      el("td", {}, el("span", { class: `badge ${g.finished ? "finished" : "running"}` }, g.finished ? "finished" : "running"), " ", g.id),
-      el("td", {}, g.rules), el("td", {}, (g.seats || []).map((s) => displayName(s.name || s.kind, s.seat)).join(", ")),
-      el("td", {}, g.finished ? "" : round), el("td", { class: "mono" }, (g.scores || []).join(" / ")),
-      el("td", {}, el("a", { href: `/t/${encodeURIComponent(g.id)}/watch` }, "watch")),
-      el("td", {}, g.finished ? el("a", { href: `/replay?table=${encodeURIComponent(g.id)}` }, "replay") : "")));
+    list.appendChild(el("li", { "data-table": g.id },
+      el("span", { class: `badge ${g.finished ? "finished" : "running"}` }, g.finished ? "finished" : "running"),
+      el("span", { class: "mono" }, g.id), el("span", { class: "muted" }, g.rules),
+      g.finished ? null : el("span", {}, round),
+      el("span", { class: "who" }, (g.seats || []).map((s) => displayName(s.name || s.kind, s.seat)).join(", ")),
+      el("span", { class: "scores" }, (g.scores || []).map((x) => x.toLocaleString("en-US")).join(" / ")),
+      el("span", { class: "go" },
+        el("a", { class: "button", href: `/t/${encodeURIComponent(g.id)}/watch` }, "Watch"),
+        g.finished ? el("a", { class: "button", href: `/replay?table=${encodeURIComponent(g.id)}` }, "Replay") : null)));
   }
 }
 
@@ -80,21 +107,27 @@ async function init() {
   const opts = await getJSON("/api/score/options");
   for (const p of opts.presets) $("rules").appendChild(el("option", { value: p }, p));
   $("rules").value = "tenhou";
-  $("rules").addEventListener("change", () => { ruleToml = null; $("rulefile").value = ""; showRules(); });
+  $("rules").addEventListener("change", () => { ruleToml = null; ruleFile = ""; ruleCheck = null; $("rulefile").value = ""; showRules(); });
   $("rulefile").addEventListener("change", async () => {
     const f = $("rulefile").files[0];
     ruleToml = f ? await f.text() : null;
+    ruleFile = f ? f.name : "";
     showRules();
   });
   const seats = $("seats");
   for (let i = 0; i < 3; i++) {
     const sel = el("select", { id: `seat-${i}` }, KINDS.map(([v, label]) => el("option", { value: v }, label)));
     sel.value = DEFAULT[i];
-    seats.appendChild(el("span", {}, `Seat ${i}`));
+    seats.appendChild(el("label", { for: `seat-${i}` }, `Seat ${i}`));
     seats.appendChild(sel);
     seats.appendChild(el("input", { type: "text", id: `name-${i}`, placeholder: "name (optional)" }));
   }
   $("create").addEventListener("click", create);
+  $("my-name").value = myName();
+  $("my-name").addEventListener("change", () => setMyName($("my-name").value));
+  myPlayer().then((me) => {
+    if (me) { $("my-page").href = me.page; $("my-page").classList.remove("hidden"); }
+  });
   showRules();
   refresh();
   setInterval(refresh, 5000);

@@ -1,220 +1,235 @@
-// The replay viewer: a record read by the server (POST /api/replays) stepped through with every
-// hand open, from any seat's viewpoint. Stored games come from the server's record endpoint,
-// which answers only for finished games.
-import { tileEl } from "/static/tiles.js";
-import { el, getJSON, signed, displayName } from "/static/common.js";
-import { renderBoard } from "/static/board.js";
+// The replay viewer: a record replayed by the SERVER's rules engine (web/replays.py), drawn step by
+// step. Every step is the engine's own state (the view with every hand open: the wall's count, the
+// indicators, the scores); this page holds no rule — it draws the view, applies each step's change
+// to the step before, and shows each hand's result card as the table does.
+//
+// The step model (kept simple for other panels, e.g. a review): R.data.hands[h].steps[s] is step s
+// of hand h; step == steps.length is the hand's result card. The address holds the place:
+// /replay?table=ID&hand=H&step=S&seat=V (H and S counted from 1, V the seat at the bottom).
+import { el, getJSON, displayName } from "/static/common.js";
+import { renderBoard, watchLayout } from "/static/board.js";
+import { handTitle, handBody, finalBody, describeEvent } from "/static/cards.js";
+import { t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const R = { rec: null, hand: 0, step: 0, viewpoint: 0, table: null };
-const WIND_ORDER = "ESW";
+export const R = { data: null, hand: 0, step: 0, viewpoint: 0, table: null, views: [], timer: 0, speed: 1000,
+  listeners: [] };
+const SPEEDS = [["2000", "slow"], ["1000", "normal"], ["400", "fast"]];
 
-function kindOf(t) { return t.endsWith("r") ? t.slice(0, -1) : t; }
-function take(list, tile) {  // remove one tile, or one of its kind (a record may drop the red mark)
-  let i = list.indexOf(tile);
-  if (i < 0) i = list.findIndex((t) => kindOf(t) === kindOf(tile));
-  if (i >= 0) list.splice(i, 1);
-}
+/** Call ``fn(R)`` after every move (a panel that follows the viewer). */
+export function onStep(fn) { R.listeners.push(fn); }
 
-/** The table after ``step`` events of hand ``k``, as a VIEW with every hand open. */
-export function stateAt(rec, k, step) {
-  const ky = rec.kyoku[k];
-  const n = ky.start_scores.length;
-  const seats = Array.from({ length: n }, (_, s) => ({
-    seat: s, wind: WIND_ORDER[(s - ky.dealer + n) % n], discards: [], melds: [], kita: 0, flowers: 0,
-    flower_tiles: [], riichi: false, tiles: [...(ky.initial_hands[s] || [])], drawn: null, hand_size: 0 }));
-  const scores = [...ky.start_scores];
-  let kyotaku = ky.kyotaku;
-  let dora = ky.initial_indicators || 1;
-  let draws = 0;
-  let turn = ky.dealer;
-  let last = null;
-  const merge = (s) => { if (s.drawn) { s.tiles.push(s.drawn); s.drawn = null; } };
-  for (const e of ky.events.slice(0, step)) {
-    const s = seats[e.seat];
-    switch (e.type) {
-      case "draw": merge(s); s.drawn = e.tile; draws += 1; turn = e.seat; break;
-      case "discard": {
-        if (e.tsumogiri && s.drawn) s.drawn = null; else { merge(s); take(s.tiles, e.tile); }
-        const d = { pai: e.tile, tsumogiri: e.tsumogiri, riichi: e.riichi, called: false, last: true };
-        if (last) last.last = false;
-        s.discards.push(d); last = d; turn = e.seat; break;
+function names() { return [0, 1, 2].map((i) => displayName((R.data && R.data.players[i]) || "", i)); }
+function hands() { return R.data ? R.data.hands : []; }
+function stepsOf(h) { return hands()[h] ? hands()[h].steps : []; }
+/** Last place of a hand: its result card when it has one, else its last step. */
+function lastStep(h) { const hd = hands()[h]; return hd ? hd.steps.length - (hd.result ? 0 : 1) : 0; }
+
+/** The whole view of step ``s`` of hand ``h``: the first step's view with every later change applied. */
+function viewAt(h, s) {
+  if (!R.views[h]) {
+    const out = [];
+    let view = null;
+    for (const step of stepsOf(h)) {
+      if (step.view) view = step.view;
+      else {
+        const c = step.change;
+        view = { ...view, ...c, seats: view.seats.map((seat, i) => (c.seats && c.seats[i] ? c.seats[i] : seat)) };
       }
-      case "pon": case "daiminkan": {
-        merge(s);
-        const rest = [...e.tiles];
-        take(rest, e.tile);
-        rest.forEach((t) => take(s.tiles, t));
-        const from = seats[e.from_seat].discards;
-        if (from.length) from[from.length - 1].called = true;
-        s.melds.push({ type: e.type === "pon" ? "pon" : "kan", kind: e.type, tiles: e.tiles, target: e.from_seat, called: e.tile });
-        turn = e.seat; break;
-      }
-      case "kakan": {
-        merge(s); take(s.tiles, e.tile);
-        const m = s.melds.find((x) => x.type === "pon" && kindOf(x.tiles[0]) === kindOf(e.tile));
-        if (m) { m.type = "kan"; m.kind = "kakan"; m.tiles = e.tiles; m.added = e.tile; }
-        break;
-      }
-      case "ankan": merge(s); e.tiles.forEach((t) => take(s.tiles, t)); s.melds.push({ type: "ankan", kind: "ankan", tiles: e.tiles, target: null, called: null }); break;
-      case "kita": merge(s); take(s.tiles, e.tile); s.kita += 1; break;
-      case "flower": merge(s); take(s.tiles, e.tile); s.flower_tiles.push(e.tile); s.flowers += 1; break;
-      case "riichiaccepted": s.riichi = true; scores[e.seat] -= 1000; kyotaku += 1; break;
-      case "dorarevealed": dora += 1; break;
-      default: break;
+      out.push(view);
     }
+    R.views[h] = out;
   }
-  for (const s of seats) s.hand_size = s.tiles.length + (s.drawn ? 1 : 0);
-  const done = step >= ky.events.length;
-  return {
-    seat: null, round_wind: ky.round_wind, round_index: 0, kyoku: ky.dealer + 1, honba: ky.honba, kyotaku,
-    dealer: ky.dealer, turn, scores: done ? ky.end_scores : scores, names: [0, 1, 2].map((i) => displayName(rec.players[i], i)),
-    dora_indicators: ky.dora_indicators.slice(0, dora), wall_remaining: Math.max(0, 55 - draws), seats, done,
-    ura: done ? ky.ura_indicators : [],
-  };
-}
-
-function describe(e, names) {
-  const who = names[e.seat] ?? `seat ${e.seat}`;
-  switch (e.type) {
-    case "draw": return `${who} draws ${e.tile}${e.replacement ? " (replacement)" : ""}`;
-    case "discard": return `${who} discards ${e.tile}${e.tsumogiri ? " (tsumogiri)" : ""}${e.riichi ? " — riichi" : ""}`;
-    case "pon": return `${who} pon ${e.tile}`;
-    case "daiminkan": return `${who} open kan ${e.tile}`;
-    case "kakan": return `${who} added kan ${e.tile}`;
-    case "ankan": return `${who} closed kan ${e.tiles[0]}`;
-    case "kita": return `${who} kita`;
-    case "flower": return `${who} flower ${e.tile}`;
-    case "riichiaccepted": return `${who}'s riichi stick is down`;
-    case "dorarevealed": return `new dora indicator ${e.indicator}`;
-    case "win": return `${who} wins`;
-    default: return e.type;
-  }
+  const views = R.views[h];
+  return views[Math.min(s, views.length - 1)];
 }
 
 function render() {
-  const rec = R.rec;
-  if (!rec) return;
-  const ky = rec.kyoku[R.hand];
-  const view = stateAt(rec, R.hand, R.step);
-  renderBoard($("board"), view, { viewpoint: R.viewpoint, names: view.names, ura: view.ura });
+  if (!R.data || !hands().length) return;
+  const hd = hands()[R.hand];
+  const view = viewAt(R.hand, R.step);
+  const atCard = Boolean(hd.result) && R.step >= hd.steps.length;
+  renderBoard($("board"), view, { viewpoint: R.viewpoint, names: names(), handRoot: $("myhand"),
+    ura: atCard ? hd.result.uradora_markers : [] });
   $("hand").value = String(R.hand);
-  const ev = ky.events[R.step - 1];
-  $("step").textContent = `step ${R.step}/${ky.events.length}` + (ev ? ` — ${describe(ev, view.names)}` : " — the deal");
-  renderResult(ky, view.names, view.done);
+  $("viewpoint").value = String(R.viewpoint);
+  const step = hd.steps[Math.min(R.step, hd.steps.length - 1)];
+  const said = atCard ? handTitle(hd.result, names())
+    : (step.events || []).map((e) => describeEvent(e, names())).filter(Boolean).join(" · ") || t("the deal");
+  $("step").textContent = t("step {n}/{total}", { n: Math.min(R.step, hd.steps.length - 1), total: hd.steps.length - 1 }) + ` — ${said}`;
+  $("play").textContent = R.timer ? "⏸" : "▶︎";
+  $("play").title = R.timer ? t("pause") : t("play");
+  if (atCard) showCard(hd); else $("overlay").innerHTML = "";
+  renderMismatch();
+  saveAddress();
+  R.listeners.forEach((fn) => fn(R));
 }
 
-function renderResult(ky, names, done) {
-  const box = $("result");
+function showCard(hd) {
+  const r = hd.result;
+  const last = R.hand === hands().length - 1;
+  const body = handBody(r, names(), hd.label);
+  if (r.final && R.data.final) body.push(el("h3", {}, t("Final result")), finalBody(R.data.final, names(), null));
+  const card = el("div", { class: "card", id: "hand-result" },
+    el("div", { class: "card-body" }, el("h2", {}, handTitle(r, names())), body),
+    el("div", { class: "card-foot" },
+      el("button", { id: "card-back", onclick: () => go(R.hand, hd.steps.length - 1) }, t("Back to the table")),
+      last ? null : el("button", { class: "primary", id: "card-next", onclick: () => go(R.hand + 1, 0) }, t("Next hand"))));
+  $("overlay").innerHTML = "";
+  $("overlay").appendChild(el("div", { class: "overlay" }, card));
+}
+
+function renderMismatch() {
+  const box = $("problems");
   box.innerHTML = "";
-  if (!done) { box.classList.add("hidden"); return; }
-  box.classList.remove("hidden");
-  box.appendChild(el("strong", {}, `${ky.label} result`));
-  for (const r of ky.results) {
-    if (r.type === "win") {
-      const value = r.yakuman ? `${r.yakuman}× yakuman` : `${r.han} han${r.fu ? ` ${r.fu} fu` : ""}${r.limit ? ` (${r.limit})` : ""}`;
-      box.appendChild(el("div", { class: "replay-win", style: "margin-top:6px" },
-        el("div", {}, `${names[r.seat]} — ${r.tsumo ? "tsumo" : "ron from " + names[r.from_seat]}: ${value} → ${r.points.toLocaleString("en-US")}`),
-        el("div", { class: "tiles tiny" }, tileEl(r.win)),
-        el("table", { class: "data" }, r.yaku.map(([n, h]) => el("tr", {}, el("td", {}, n.replace(/_/g, " ")), el("td", { class: "num" }, String(h)))))));
-    } else {
-      box.appendChild(el("div", { style: "margin-top:6px" }, `Draw: ${r.kind.replace(/_/g, " ")}` +
-        (r.tenpai && r.tenpai.length ? ` — tenpai: ${r.tenpai.map((s) => names[s]).join(", ")}` : "")));
-    }
-    box.appendChild(el("div", { class: "row", style: "gap:12px;font-size:12px" },
-      r.deltas.map((d, s) => el("span", { class: d > 0 ? "plus" : d < 0 ? "minus" : "" }, `${names[s]} ${signed(d)}`))));
-  }
+  const m = R.data.mismatch;
+  box.classList.toggle("hidden", !m);
+  if (!m) return;
+  box.appendChild(el("div", { class: "error", id: "mismatch" },
+    t("Replayed up to its first mismatch ({label}): {what}", { label: m.label, what: m.text })));
 }
 
-function load(rec, title) {
-  R.rec = rec; R.hand = 0; R.step = 0; R.viewpoint = 0;
+function saveAddress() {
+  if (!R.table) return;
+  const q = new URLSearchParams({ table: R.table, hand: String(R.hand + 1), step: String(R.step + 1), seat: String(R.viewpoint) });
+  history.replaceState(null, "", `/replay?${q}`);
+}
+
+function go(hand, step) {
+  if (!R.data) return;
+  if (hand < 0 || hand >= hands().length) return;
+  R.hand = hand;
+  R.step = Math.max(0, Math.min(step, lastStep(hand)));
+  render();
+}
+function next() {
+  if (R.step < lastStep(R.hand)) go(R.hand, R.step + 1);
+  else if (R.hand < hands().length - 1) go(R.hand + 1, 0);
+  else stop();
+}
+function prev() { if (R.step > 0) go(R.hand, R.step - 1); else if (R.hand > 0) go(R.hand - 1, lastStep(R.hand - 1)); }
+
+// autoplay: a step at a time; a result card stays twice as long
+function play() {
+  stop();
+  const tick = () => {
+    next();
+    if (!R.timer) return;
+    const atCard = R.step >= stepsOf(R.hand).length;
+    R.timer = setTimeout(tick, atCard ? R.speed * 3 : R.speed);
+  };
+  R.timer = setTimeout(tick, R.speed);
+  render();
+}
+function stop() { if (R.timer) { clearTimeout(R.timer); R.timer = 0; render(); } }
+
+function load(data, title, place = {}) {
+  stop();
+  R.data = data; R.views = [];
+  R.viewpoint = Math.max(0, Math.min(2, Number(place.seat) || 0));
   $("controls").classList.remove("hidden");
+  $("about").classList.remove("hidden");
   $("title").textContent = title;
   const hs = $("hand");
   hs.innerHTML = "";
-  rec.kyoku.forEach((k, i) => hs.appendChild(el("option", { value: String(i) }, `${i + 1}. ${k.label}`)));
+  hands().forEach((k, i) => hs.appendChild(el("option", { value: String(i) }, `${i + 1}. ${k.label}`)));
   const vp = $("viewpoint");
   vp.innerHTML = "";
-  const names = [0, 1, 2].map((i) => displayName(rec.players[i], i));
-  names.forEach((n, i) => vp.appendChild(el("option", { value: String(i) }, n)));
-  const probs = $("problems");
-  probs.innerHTML = "";
-  probs.classList.toggle("hidden", !rec.errors.length);
-  if (rec.errors.length) probs.appendChild(el("div", { class: "error" }, `${rec.errors.length} problem(s) reading it: ${rec.errors[0]}`));
+  names().forEach((n, i) => vp.appendChild(el("option", { value: String(i) }, n)));
   const dl = $("downloads");
   dl.innerHTML = "";
   dl.classList.toggle("hidden", !R.table);
   if (R.table) {
     const id = encodeURIComponent(R.table);
-    dl.appendChild(el("span", {}, "Download:"));
+    dl.appendChild(el("span", {}, t("Download:")));
     dl.appendChild(el("a", { href: `/api/tables/${id}/record?format=tenhou6`, download: `${R.table}.json`, id: "dl-tenhou6" }, "tenhou.net/6 JSON"));
     dl.appendChild(el("a", { href: `/api/tables/${id}/record?format=mjai`, download: `${R.table}.mjson`, id: "dl-mjai" }, "mjai"));
   }
-  render();
+  const notes = $("notes");
+  notes.innerHTML = "";
+  (data.notes || []).forEach((n) => notes.appendChild(el("div", { class: "muted small" }, n)));
+  openMenu(false);
+  if (!hands().length) {  // nothing replays: the first mismatch is all there is to show
+    $("board").innerHTML = "";
+    $("myhand").innerHTML = "";
+    renderMismatch();
+    $("board").appendChild(el("div", { class: "banner error", id: "board-error" },
+      data.mismatch ? data.mismatch.text : t("no hand to show")));
+    return;
+  }
+  const hand = Math.max(0, Math.min(hands().length - 1, (Number(place.hand) || 1) - 1));
+  go(hand, (Number(place.step) || 1) - 1);
 }
 
 async function post(text, name) {
-  $("status").textContent = "reading…";
+  $("status").textContent = t("replaying…");
   const r = await fetch(`/api/replays?name=${encodeURIComponent(name)}`, { method: "POST", body: text, headers: { "Content-Type": "text/plain" } });
   const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
   if (!r.ok) { $("status").textContent = data.error; return; }
-  $("status").textContent = `${data.format} record, ${data.kyoku.length} hands`;
+  $("status").textContent = t("{format} record, {n} hands", { format: data.format, n: data.kyoku });
+  R.table = null;
+  history.replaceState(null, "", "/replay");
   load(data, name);
 }
 
-async function openTable(id) {
+async function openTable(id, place) {
   R.table = id;
-  const r = await fetch(`/api/tables/${encodeURIComponent(id)}/record?format=mjai`);
-  if (!r.ok) {
-    const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-    $("status").textContent = data.error || `HTTP ${r.status}`;
-    return;
-  }
-  await post(await r.text(), `table ${id}`);
+  $("status").textContent = t("replaying…");
+  try {
+    const data = await getJSON(`/api/replays/table/${encodeURIComponent(id)}`);
+    $("status").textContent = t("table {id}", { id });
+    load(data, t("table {id}", { id }), place);
+  } catch (e) { $("status").textContent = e.message; }
 }
 
 async function listStored() {
   const box = $("stored");
   try {
     const data = await getJSON("/api/tables");
-    const done = (data.tables || []).filter((t) => t.finished);
+    const done = (data.tables || []).filter((x) => x.finished);
     box.innerHTML = "";
-    if (!done.length) box.appendChild(el("div", {}, "none yet"));
-    for (const t of done) {
-      box.appendChild(el("div", {}, el("a", { href: `/replay?table=${encodeURIComponent(t.id)}`, "data-table": t.id },
-        `${t.id} — ${t.rules}`), ` ${(t.scores || []).join(" / ")}`));
+    if (!done.length) box.appendChild(el("div", { class: "muted" }, t("none yet")));
+    for (const x of done) {
+      box.appendChild(el("a", { href: `/replay?table=${encodeURIComponent(x.id)}`, "data-table": x.id },
+        `${x.id} — ${x.rules} — ${(x.scores || []).join(" / ")}`));
     }
-  } catch (e) { box.textContent = "none (the server lists no tables)"; }
+  } catch (e) { box.textContent = t("none (the server lists no tables)"); }
 }
 
-function go(hand, step) {
-  if (!R.rec) return;
-  const n = R.rec.kyoku.length;
-  if (hand < 0 || hand >= n) return;
-  R.hand = hand;
-  R.step = Math.max(0, Math.min(step, R.rec.kyoku[hand].events.length));
-  render();
-}
+function openMenu(open) { $("side").classList.toggle("open", open); }
 
 $("upload").addEventListener("change", async () => {
   const f = $("upload").files[0];
   if (!f) return;
-  R.table = null;
   await post(await f.text(), f.name);
 });
-$("hand").addEventListener("change", () => go(Number($("hand").value), 0));
+$("hand").addEventListener("change", () => { stop(); go(Number($("hand").value), 0); });
 $("viewpoint").addEventListener("change", () => { R.viewpoint = Number($("viewpoint").value); render(); });
-$("prev").addEventListener("click", () => (R.step > 0 ? go(R.hand, R.step - 1) : go(R.hand - 1, 1e9)));
-$("next").addEventListener("click", () => (R.rec && R.step < R.rec.kyoku[R.hand].events.length ? go(R.hand, R.step + 1) : go(R.hand + 1, 0)));
-$("prev-hand").addEventListener("click", () => go(R.hand - 1, 0));
-$("next-hand").addEventListener("click", () => go(R.hand + 1, 0));
-$("end").addEventListener("click", () => go(R.hand, 1e9));
+$("prev").addEventListener("click", () => { stop(); prev(); });
+$("next").addEventListener("click", () => { stop(); next(); });
+$("prev-hand").addEventListener("click", () => { stop(); go(R.step > 0 ? R.hand : R.hand - 1, 0); });
+$("next-hand").addEventListener("click", () => { stop(); go(R.hand + 1, 0); });
+$("end").addEventListener("click", () => { stop(); go(R.hand, lastStep(R.hand)); });
+$("play").addEventListener("click", () => (R.timer ? stop() : play()));
+const speed = $("speed");
+SPEEDS.forEach(([v, label]) => speed.appendChild(el("option", { value: v }, t(label))));
+speed.value = String(R.speed);
+speed.addEventListener("change", () => { R.speed = Number(speed.value); if (R.timer) play(); });
+$("copy-link").addEventListener("click", async () => {
+  try { await navigator.clipboard.writeText(location.href); $("status").textContent = t("link copied"); }
+  catch (e) { $("status").textContent = location.href; }
+});
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-  const map = { ArrowLeft: "prev", ArrowRight: "next", ArrowUp: "prev-hand", ArrowDown: "next-hand", e: "end", E: "end" };
+  const map = { ArrowLeft: "prev", ArrowRight: "next", ArrowUp: "prev-hand", ArrowDown: "next-hand", e: "end", E: "end", " ": "play" };
   if (map[e.key]) { e.preventDefault(); $(map[e.key]).click(); }
 });
+$("menu").addEventListener("click", () => openMenu(true));
+$("menu-act").addEventListener("click", () => openMenu(true));
+$("open-records").addEventListener("click", () => openMenu(true));
+$("menu-close").addEventListener("click", () => openMenu(false));
+watchLayout(render, $("board"), $("myhand"));
 
 listStored();
-const wanted = new URLSearchParams(location.search).get("table");
-if (wanted) openTable(wanted);
+const params = new URLSearchParams(location.search);
+if (params.get("table")) openTable(params.get("table"), { hand: params.get("hand"), step: params.get("step"), seat: params.get("seat") });

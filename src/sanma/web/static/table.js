@@ -1,8 +1,11 @@
 // The table page: a seat (/t/ID?token=T) or a spectator (/t/ID/watch), speaking docs/WEB_PROTOCOL.md.
 // The server decides everything: this page draws its view and sends the id of an action it offered.
-import { tileEl, sortTiles, tileLabel } from "/static/tiles.js";
-import { el, signed, displayName } from "/static/common.js";
-import { renderBoard, WINDS, meldEl, lapOf } from "/static/board.js";
+import { tileEl, tileLabel } from "/static/tiles.js";
+import { el, displayName, myPlayer, getJSON, postJSON } from "/static/common.js";
+import { renderBoard, WINDS, lapOf, watchLayout, sideOf } from "/static/board.js";
+import { announce, announcement, sound, soundOn, setSound } from "/static/feel.js";
+import { handTitle, handBody, finalBody, describeEvent } from "/static/cards.js";
+import { t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const path = location.pathname.split("/").filter(Boolean);  // ["t", ID] or ["t", ID, "watch"]
@@ -11,12 +14,12 @@ const token = new URLSearchParams(location.search).get("token");
 const watching = path[2] === "watch" || !token;
 
 const S = { hello: null, view: null, seq: -1, prompt: null, toggles: null, mode: "", choice: null,
-  focus: -1, log: [], ws: null, retry: 0, closed: false, seats: [], lastResult: null };
+  focus: -1, selected: -1, log: [], ws: null, retry: 0, closed: false, seats: [], lastResult: null };
 
 const KEYS = { hora: "W", reach: "R", open_reach: "O", pon: "P", daiminkan: "K", ankan: "K", kakan: "K",
   kita: "N", ryukyoku: "9", none: "X" };
-const TOGGLE_NAMES = { auto_win: "Auto win", auto_kita: "Auto kita", no_calls: "No calls",
-  auto_tsumogiri: "Auto tsumogiri", auto_sort: "Sort hand" };
+const TOGGLE_NAMES = { auto_win: t("Auto win"), auto_kita: t("Auto kita"), no_calls: t("No calls"),
+  auto_tsumogiri: t("Auto tsumogiri"), auto_sort: t("Sort hand") };
 
 function names() {  // the lobby's names first, then the engine's
   const v = S.view;
@@ -26,24 +29,28 @@ function seatName(i) { return names()[i] || `seat ${i}`; }
 
 // ---------------------------------------------------------------------------------------------
 // connection
-function connect() {
+async function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
+  // a seat is claimed for this browser's player (its games then count on its player page)
+  const me = watching ? null : (S.player ??= await myPlayer());
   const url = watching
     ? `${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}/watch`
-    : `${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}/play?token=${encodeURIComponent(token)}`;
+    : `${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}/play?token=${encodeURIComponent(token)}` +
+      (me ? `&player=${encodeURIComponent(me.token)}` : "");
   const ws = new WebSocket(url);
   S.ws = ws;
-  ws.onopen = () => { S.retry = 0; setStatus("connected"); };
+  ws.onopen = () => { S.retry = 0; setStatus(t("connected"), "connected"); };
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     handle(msg);
   };
   ws.onclose = (ev) => {
-    if (ev.code === 4403 || ev.code === 4404) { S.closed = true; setStatus("closed: " + (ev.reason || ev.code)); return; }
+    if (ev.code === 4403 || ev.code === 4404) { S.closed = true; setStatus(t("closed: {why}", { why: ev.reason || ev.code }), "closed"); return; }
+    if (S.closed) return;
     S.prompt = null;
     renderPrompt();
-    setStatus("disconnected — reconnecting…");
+    setStatus(t("disconnected — reconnecting…"), "disconnected");
     S.retry = Math.min(S.retry + 1, 6);
     setTimeout(connect, 300 * S.retry);
   };
@@ -53,20 +60,24 @@ function send(obj) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
 }
 
-function setStatus(text) { $("status").textContent = text; $("status").dataset.state = text.split(" ")[0]; }
+/** The status line: its words, and its state for scripts (connected, disconnected, closed; not translated). */
+function setStatus(text, state = "") { $("status").textContent = text; $("status").dataset.state = state; }
 
 function handle(msg) {
   switch (msg.type) {
     case "hello":
+      S.announced = -1;  // the events a (re)connection is sent first were seen before: not announced again
       S.hello = msg; S.seats = msg.seats || []; S.toggles = msg.toggles; S.log = [];
       renderInfo(); renderToggles(); break;
     case "view":
       S.view = msg.view; S.seq = msg.seq;
-      if (S.prompt && S.prompt.seq !== msg.seq) { S.prompt = null; S.mode = ""; S.choice = null; }
-      (msg.events || []).forEach(logEvent);
-      render(); break;
+      if (S.prompt && S.prompt.seq !== msg.seq) { S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1; }
+      (msg.events || []).forEach((e, j) => logEvent(e, (msg.event_index ?? 0) + j));
+      render();
+      feel(msg); break;
     case "prompt":
-      S.prompt = msg; S.mode = ""; S.choice = null; S.focus = -1;
+      S.prompt = msg; S.mode = ""; S.choice = null; S.focus = -1; S.selected = -1;
+      if (msg.actions.some((a) => a.type === "dahai")) sound("turn");
       render(); break;
     case "hand_result":
       S.lastResult = msg.result; showHandResult(msg.result); break;
@@ -78,9 +89,9 @@ function handle(msg) {
       S.seats = msg.seats; renderInfo(); break;
     case "error":
       // an answer that crossed another seat's move (its ron came first): the prompt is gone, not an error of ours
-      if (msg.code === "not_your_turn" || msg.code === "stale") { addLog(`(too late: ${msg.message})`, true); break; }
+      if (msg.code === "not_your_turn" || msg.code === "stale") { addLog(t("(too late: {message})", { message: msg.message }), true); break; }
       addLog(`⚠ ${msg.message}`);
-      if (msg.code === "bad_token" || msg.code === "no_such_table") setStatus(msg.message);
+      if (msg.code === "bad_token" || msg.code === "no_such_table") { S.closed = true; setStatus(msg.message, "closed"); showRefused(msg.message); }
       break;
     default: break;
   }
@@ -94,11 +105,37 @@ function render() {
   const vp = v.seat ?? 0;
   const decorated = decorate(v);
   const lap = lapOf(v, S.hello && S.hello.rules_detail ? S.hello.rules_detail.round_winds : null);
-  renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap });
+  // a finished game's view already names the hand that would come next: show the last one played
+  const last = S.lastStart;
+  const roundLabel = v.done && last ? `${WINDS[last.bakaze] || last.bakaze} ${last.kyoku}` : null;
+  renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap, handRoot: $("myhand"),
+    roundLabel });
   wireHand();
   renderPrompt();
   renderMine();
   renderInfo();
+}
+
+/** Announce the view's new events beside their seats, drop a fresh discard in, play their sounds. */
+function feel(msg) {
+  const first = msg.event_index ?? 0;
+  const events = msg.events || [];
+  if (S.announced < 0) { S.announced = first + events.length; return; }
+  const vp = S.view && S.view.seat !== null && S.view.seat !== undefined ? S.view.seat : 0;
+  events.forEach((e, j) => {
+    if (first + j < S.announced) return;
+    const a = announcement(e);
+    if (!a) return;
+    if (a.text) announce($("announcements"), a.seat === null ? null : sideOf(a.seat, vp), a.text, e.type);
+    sound(a.sound);
+  });
+  S.announced = Math.max(S.announced, first + events.length);
+}
+
+function showRefused(message) {  // a wrong invite or table: say so where the table would be
+  $("board").innerHTML = "";
+  $("board").appendChild(el("div", { class: "banner error", id: "board-error" }, message,
+    el("div", { style: "margin-top:8px" }, el("a", { href: "/" }, t("Back to the lobby")))));
 }
 
 function decorate(v) {  // mark the last discard and the tile a call would take
@@ -108,6 +145,8 @@ function decorate(v) {  // mark the last discard and the tile a call would take
     const d = copy.seats[last.seat].discards[copy.seats[last.seat].discards.length - 1];
     if (d) {
       d.last = true;
+      // a fresh discard drops into its river (re-drawn within its moment, e.g. for the next prompt, it drops again)
+      d.fresh = S.announced >= 0 && S.freshIndex === last.index && performance.now() < S.freshUntil;
       if (S.prompt && S.prompt.actions.some((a) => ["pon", "daiminkan", "hora"].includes(a.type) && a.target === last.seat
         && a.target !== a.actor)) d.candidate = true;
     }
@@ -119,7 +158,7 @@ function lastDiscard() {
   for (let i = S.log.length - 1; i >= 0; i--) {
     const e = S.log[i].event;
     if (!e) continue;
-    if (e.type === "dahai") return { seat: e.actor, pai: e.pai };
+    if (e.type === "dahai") return { seat: e.actor, pai: e.pai, index: S.log[i].index };
     if (e.type === "start_kyoku") return null;
   }
   return null;
@@ -131,39 +170,51 @@ function dahaiFor(tile, drawn) {
   return opts.find((a) => Boolean(a.tsumogiri) === drawn) || opts[0] || null;
 }
 function reachFor(tile) { return actions().find((a) => a.type === S.mode && a.pai === tile) || null; }
+function mineTiles() { return [...document.querySelectorAll(".hand-zone.bottom .tilebox.mine")]; }
+/** The action a tap or click on the hand's ``i``-th tile takes (a discard, or riichi's discard). */
+function tileAction(i) {
+  const e = mineTiles()[i];
+  if (!e) return null;
+  return S.mode ? reachFor(e.dataset.tile) : dahaiFor(e.dataset.tile, e.classList.contains("drawn"));
+}
 
 function wireHand() {
-  const tiles = [...document.querySelectorAll(".hand-zone.bottom .tilebox.mine")];
+  const tiles = mineTiles();
   const callTiles = new Set();
   for (const a of actions()) if (["pon", "daiminkan"].includes(a.type)) (a.consumed || []).forEach((t) => callTiles.add(t));
   tiles.forEach((e, i) => {
-    const t = e.dataset.tile;
-    const isDrawn = e.classList.contains("drawn");
-    const act = S.mode ? reachFor(t) : dahaiFor(t, isDrawn);
+    const act = tileAction(i);
     if (S.mode) e.classList.add(act ? "riichi-ok" : "riichi-no");
     if (!act) e.classList.add("disabled");
-    if (!S.mode && callTiles.has(t)) e.classList.add("candidate");
+    if (!S.mode && callTiles.has(e.dataset.tile)) e.classList.add("candidate");
     if (i === S.focus) e.classList.add("focus");
-    e.addEventListener("click", () => { if (act) choose(act); });
+    if (i === S.selected && act) e.classList.add("selected");
+    // a mouse click discards at once; a tap selects the tile and a second tap (or Discard) discards it
+    e.addEventListener("click", (ev) => {
+      if (!act) return;
+      const touch = ev.pointerType === "touch" || ev.pointerType === "pen";
+      if (!touch || S.selected === i) choose(act);
+      else { S.selected = i; render(); }
+    });
   });
 }
 
 function choose(action) {
   if (!S.prompt) return;
   send({ type: "action", seq: S.prompt.seq, id: action.id });
-  S.prompt = null; S.mode = ""; S.choice = null;
+  S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1;
   render();
 }
 
 function buttonFor(a, key) {
   const kind = a.type === "hora" ? "win" : a.type === "none" ? "pass" : ["pon", "daiminkan", "ankan", "kakan", "kita"].includes(a.type) ? "call" : "";
   const tile = a.pai || (a.consumed && a.consumed[0]);
-  const words = { hora: a.target === a.actor ? "Tsumo" : "Ron", none: "Pass", ryukyoku: "Nine terminals", kita: "Kita",
-    pon: "Pon", daiminkan: "Kan", ankan: "Closed kan", kakan: "Added kan" };
+  const words = { hora: a.target === a.actor ? t("Tsumo") : t("Ron"), none: t("Pass"), ryukyoku: t("Nine terminals"), kita: t("Kita"),
+    pon: t("Pon"), daiminkan: t("Kan"), ankan: t("Closed kan"), kakan: t("Added kan") };
   let label = words[a.type] || a.label || a.type;
   if (["pon", "daiminkan", "ankan", "kakan"].includes(a.type) && tile) {
     label += " " + tileLabel(tile);
-    if (a.type === "pon" && a.consumed && a.consumed.some((t) => t.endsWith("r"))) label += " (with red five)";
+    if (a.type === "pon" && a.consumed && a.consumed.some((t) => t.endsWith("r"))) label += " " + t("(with red five)");
   }
   return el("button", { class: kind, "data-action": a.type, "data-id": a.id, onclick: () => choose(a) },
     label, key ? el("kbd", {}, key) : null);
@@ -188,13 +239,19 @@ function renderPrompt() {
   box.innerHTML = "";
   const hint = $("prompt-hint");
   hint.textContent = "";
-  if (watching) { $("prompt-title").textContent = "Watching"; return; }
-  if (!S.prompt) { $("prompt-title").textContent = S.view && S.view.done ? "Game over" : "Waiting"; showClock(); return; }
+  if (watching) { $("prompt-title").textContent = t("Watching"); return; }
+  if (!S.prompt) { $("prompt-title").textContent = S.view && S.view.done ? t("Game over") : t("Waiting"); showClock(); return; }
   const hasDiscard = actions().some((a) => a.type === "dahai");
-  $("prompt-title").textContent = S.mode ? "Riichi: choose the discard" : hasDiscard ? "Your turn" : "Call?";
+  const touch = window.matchMedia("(hover: none)").matches;
+  $("prompt-title").textContent = S.mode ? t("Riichi: choose the discard") : hasDiscard ? t("Your turn") : t("Call?");
+  const selected = S.selected >= 0 ? tileAction(S.selected) : null;
   if (S.mode) {
-    box.appendChild(el("button", { class: "pass", onclick: () => { S.mode = ""; render(); } }, "Cancel", el("kbd", {}, "Esc")));
-    hint.textContent = "Highlighted tiles keep the hand in tenpai.";
+    box.appendChild(el("button", { class: "pass", onclick: () => { S.mode = ""; S.selected = -1; render(); } }, t("Cancel"), el("kbd", {}, "Esc")));
+    if (selected) {
+      box.appendChild(el("button", { class: "discard", id: "discard-selected", "data-action": "discard", onclick: () => choose(selected) },
+        t("Riichi, discard"), tileEl(selected.pai)));
+    }
+    hint.textContent = t("Highlighted tiles keep the hand in tenpai.");
     return;
   }
   const counts = {};
@@ -204,29 +261,40 @@ function renderPrompt() {
     const n = counts[key];
     const shown = n === 1 ? key : `${key}${n}`;
     if (g.mode) {
-      box.appendChild(el("button", { class: "call", "data-action": g.mode, onclick: () => { S.mode = g.mode; render(); } },
-        g.mode === "reach" ? "Riichi" : "Open riichi", el("kbd", {}, shown)));
+      box.appendChild(el("button", { class: "call", "data-action": g.mode, onclick: () => { S.mode = g.mode; S.selected = -1; render(); } },
+        g.mode === "reach" ? t("Riichi") : t("Open riichi"), el("kbd", {}, shown)));
     } else box.appendChild(buttonFor(g.action, shown));
   }
   const drawnAct = S.view && S.view.drawn ? dahaiFor(S.view.drawn, true) : null;
-  if (drawnAct) box.appendChild(el("button", { "data-action": "tsumogiri", onclick: () => choose(drawnAct) }, "Tsumogiri", el("kbd", {}, "T")));
-  if (hasDiscard) hint.textContent = "Click a tile to discard (← → and Enter).";
-  if (S.choice) hint.textContent = `Several ${S.choice} options: press ${S.choice} again with its number, or click one.`;
+  if (drawnAct) box.appendChild(el("button", { "data-action": "tsumogiri", onclick: () => choose(drawnAct) }, t("Tsumogiri"), el("kbd", {}, "T")));
+  if (selected) {
+    box.appendChild(el("button", { class: "discard", id: "discard-selected", "data-action": "discard", onclick: () => choose(selected) },
+      t("Discard"), tileEl(selected.pai)));
+  }
+  if (hasDiscard) hint.textContent = touch ? t("Tap a tile, tap it again to discard.") : t("Click a tile to discard (← → and Enter).");
+  else if (actions().some((a) => a.type === "none")) hint.textContent = touch ? "" : t("Right-click passes.");
+  if (S.choice) hint.textContent = t("Several {key} options: press {key} again with its number, or click one.", { key: S.choice });
 }
 
 function renderMine() {
   const v = S.view;
   const box = $("waits");
   box.innerHTML = "";
-  if (watching || !v) { $("mine").classList.add("hidden"); return; }
-  $("mine").classList.remove("hidden");
-  if (v.waits && v.waits.length) {
-    box.appendChild(el("span", {}, "Waits:"));
-    v.waits.forEach((t) => box.appendChild(tileEl(t)));
-  } else if (!v.drawn) box.appendChild(el("span", { class: "muted" }, "Not tenpai"));
-  else box.appendChild(el("span", { class: "muted" }, "Waits show after your discard"));
-  if (v.furiten) box.appendChild(el("span", { class: "furiten", id: "furiten", title: "you cannot ron (furiten)" }, "FURITEN"));
-  if (v.riichi) box.appendChild(el("span", { class: "badge" }, "riichi"));
+  if (watching || !v) return;
+  // the waits the server computed; in riichi the hand is fixed, so while the seat holds its drawn
+  // tile (14 tiles: no waits to compute) the last ones stay shown
+  let waits = v.waits || [];
+  let left = v.waits_left || null;
+  if (waits.length) S.lastWaits = { waits, left };
+  else if (v.riichi && S.lastWaits) ({ waits, left } = S.lastWaits);
+  if (!v.riichi && !waits.length) S.lastWaits = null;
+  if (waits.length) {
+    box.appendChild(el("span", {}, t("Waits")));
+    waits.forEach((w, i) => box.appendChild(el("span", { class: "wait", "data-tile": w }, tileEl(w),
+      left ? el("span", { class: "tilecount", title: t("copies you cannot see") }, `×${left[i]}`) : null)));
+  }
+  if (v.furiten) box.appendChild(el("span", { class: "furiten", id: "furiten", title: t("you cannot ron (furiten)") }, t("FURITEN")));
+  if (v.riichi) box.appendChild(el("span", { class: "badge" }, t("riichi")));
 }
 
 function renderInfo() {
@@ -235,67 +303,78 @@ function renderInfo() {
   const box = $("info");
   box.innerHTML = "";
   box.appendChild(el("div", { class: "row", style: "justify-content:space-between" },
-    el("strong", {}, `Table ${tableId}`), el("span", { class: "badge" }, h.rules)));
+    el("strong", {}, t("Table {id}", { id: tableId })), el("span", { class: "badge" }, h.rules)));
   const list = el("div", { style: "margin-top:4px" });
   for (const s of S.seats) {
-    const you = !watching && h.seat === s.seat ? " (you)" : "";
+    const you = !watching && h.seat === s.seat ? ` ${t("(you)")}` : "";
     list.appendChild(el("div", { class: "muted", style: "font-size:12px" },
       `${displayName(s.name, s.seat)}${you} — ${s.kind}`, s.kind === "human" || s.kind === "mjai"
         ? el("span", { class: s.connected ? "plus" : "minus" }, s.connected ? " ●" : " ○") : null));
   }
   box.appendChild(list);
-  box.appendChild(el("div", { class: "seedline", id: "seed-hash", title: "SHA-256 of the wall seed, published before the first deal" },
-    `seed hash ${h.seed_hash}`));
-  if (S.seed !== undefined) box.appendChild(el("div", { class: "seedline", id: "seed" }, `seed ${S.seed}`));
+  box.appendChild(el("div", { class: "seedline", id: "seed-hash", title: t("SHA-256 of the wall seed, published before the first deal") },
+    t("seed hash {hash}", { hash: h.seed_hash })));
+  if (S.seed !== undefined) box.appendChild(el("div", { class: "seedline", id: "seed" }, t("seed {seed}", { seed: S.seed })));
   if (h.rules_detail && Object.keys(h.rules_detail).length) {
-    box.appendChild(el("details", { id: "rules-detail" }, el("summary", { style: "font-size:12px" }, `Rules: ${h.rules}`),
+    box.appendChild(el("details", { id: "rules-detail" }, el("summary", { style: "font-size:12px" }, t("Rules: {rules}", { rules: h.rules })),
       el("pre", { class: "rules" }, Object.entries(h.rules_detail).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n"))));
   }
-  if (watching) box.appendChild(el("div", { class: "muted", style: "font-size:12px" }, "Spectator: no concealed tile is ever sent here."));
+  if (watching) box.appendChild(el("div", { class: "muted", style: "font-size:12px" }, t("Spectator: no concealed tile is ever sent here.")));
+  if (S.player) box.appendChild(el("div", { class: "linklist" }, el("a", { href: S.player.page, id: "my-page" }, t("Your player page"))));
 }
 
 function renderToggles() {
   const box = $("toggles");
   box.innerHTML = "";
-  if (watching || !S.toggles) { box.classList.add("hidden"); return; }
-  box.classList.remove("hidden");
+  const sounds = el("input", { type: "checkbox", id: "toggle-sound", checked: soundOn() });
+  sounds.addEventListener("change", () => setSound(sounds.checked));
+  box.appendChild(el("label", { class: "check", title: t("made in the page: nothing is fetched") }, sounds, t("Sounds")));
+  if (watching || !S.toggles) return;  // a spectator has sounds only
   for (const [name, label] of Object.entries(TOGGLE_NAMES)) {
     const input = el("input", { type: "checkbox", id: "toggle-" + name, checked: Boolean(S.toggles[name]) });
     input.addEventListener("change", () => send({ type: "toggle", name, value: input.checked }));
-    box.appendChild(el("label", { title: "kept by the server, also while you are away" }, input, " " + label));
+    box.appendChild(el("label", { class: "check", title: t("kept by the server, also while you are away") }, input, label));
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // the log
-function describe(e) {
-  const who = (i) => seatName(i);
-  switch (e.type) {
-    case "start_kyoku": return `— ${WINDS[e.bakaze]} ${e.kyoku}, ${e.honba} honba —`;
-    case "dahai": return `${who(e.actor)} discards ${e.pai}${e.tsumogiri ? " (tsumogiri)" : ""}`;
-    case "pon": return `${who(e.actor)} pon ${e.pai} from ${who(e.target)}`;
-    case "daiminkan": return `${who(e.actor)} kan ${e.pai} from ${who(e.target)}`;
-    case "ankan": return `${who(e.actor)} closed kan`;
-    case "kakan": return `${who(e.actor)} added kan ${e.pai}`;
-    case "kita": return `${who(e.actor)} kita`;
-    case "flower": return `${who(e.actor)} flower`;
-    case "reach": return `${who(e.actor)} riichi!`;
-    case "hora": return `${who(e.actor)} ${e.actor === e.target ? "tsumo" : "ron"}!`;
-    case "ryukyoku": return "draw";
-    case "dora": return `new dora indicator ${e.dora_marker}`;
-    default: return null;
-  }
-}
-function logEvent(e) {
-  const text = describe(e);
-  S.log.push({ event: e, text });
+// The log is kept for this browser tab (sessionStorage): a reload shows the earlier hands too (the
+// server sends only the current hand again); each line remembers its event's index, so an event
+// sent again is not written twice.
+const LOG_KEY = `sanma_log:${tableId}:${watching ? "watch" : "seat"}`;
+const LOG_KEEP = 300;
+S.logged = 0;  // events before this index are in the log already
+
+function logEvent(e, index) {
+  if (e.type === "start_kyoku") { S.lastStart = e; S.lastWaits = null; }  // a new hand (a finished game's: its last)
+  const text = e.type === "start_kyoku" ? `— ${describeEvent(e, names())} —` : describeEvent(e, names());
+  S.log.push({ event: e, text, index });
+  if (e.type === "dahai" && index >= S.logged) { S.freshIndex = index; S.freshUntil = performance.now() + 250; }
   if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
-  if (text) addLog(text, true);
+  if (index < S.logged) return;
+  S.logged = index + 1;
+  if (!text) return;
+  addLog(text, true);
+  keepLog(index, text);
+}
+function keepLog(index, text) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(LOG_KEY) || "[]");
+    kept.push([index, text]);
+    sessionStorage.setItem(LOG_KEY, JSON.stringify(kept.slice(-LOG_KEEP)));
+  } catch (e) { /* no storage: the log is this page's only */ }
+}
+function restoreLog() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(LOG_KEY) || "[]");
+    for (const [index, text] of kept) { addLog(text, true); S.logged = Math.max(S.logged, index + 1); }
+  } catch (e) { /* nothing kept */ }
 }
 function addLog(text, quiet) {
   const box = $("log");
   box.appendChild(el("div", {}, text));
-  while (box.children.length > 60) box.removeChild(box.firstChild);
+  while (box.children.length > LOG_KEEP) box.removeChild(box.firstChild);
   box.scrollTop = box.scrollHeight;
   if (!quiet) box.lastChild.classList.add("error");
 }
@@ -304,84 +383,63 @@ function addLog(text, quiet) {
 // results
 function closeOverlay() { $("overlay").innerHTML = ""; }
 
-function payments(result) {
-  const rows = [0, 1, 2].map((s) => el("tr", {},
-    el("td", {}, seatName(s)),
-    el("td", { class: "num " + (result.deltas[s] > 0 ? "plus" : result.deltas[s] < 0 ? "minus" : "") }, signed(result.deltas[s])),
-    result.chips && result.chips.some(Boolean) ? el("td", { class: "num" }, signed(result.chips[s])) : null,
-    el("td", { class: "num" }, (result.scores || [])[s] !== undefined ? result.scores[s].toLocaleString("en-US") : "")));
-  return el("table", { class: "data", id: "result-payments" },
-    el("tr", {}, el("th", {}, "seat"), el("th", { class: "num" }, "points"),
-      result.chips && result.chips.some(Boolean) ? el("th", { class: "num" }, "chips") : null, el("th", { class: "num" }, "score")),
-    rows);
+function showCard(id, title, body, foot, dismissable) {
+  const card = el("div", { class: "card", id },
+    el("div", { class: "card-body" }, el("h2", {}, title), body),
+    el("div", { class: "card-foot" }, foot));
+  $("overlay").innerHTML = "";
+  $("overlay").appendChild(el("div", { class: "overlay", onclick: (e) => {
+    if (dismissable && e.target.classList.contains("overlay")) closeOverlay();
+  } }, card));
 }
 
-export function winBlock(w) {
-  const hand = el("div", { class: "winhand" },
-    el("span", { class: "tiles" }, sortTiles(w.hand || []).map((t) => tileEl(t))),
-    el("span", { class: "tiles", style: "margin-left:8px" }, tileEl(w.pai, { boxCls: "win-tile" })),
-    el("span", { class: "melds", style: "display:inline-flex;gap:6px;--tile-w:28px" }, (w.melds || []).map((m) => meldEl(m, w.seat, names()))));
-  const value = w.yakuman ? `${w.yakuman}× yakuman` : `${w.han} han ${w.fu} fu` + (w.limit ? ` — ${w.limit}` : "");
-  const extras = [["dora", w.dora], ["ura", w.ura], ["aka", w.aka], ["kita", w.kita], ["flowers", w.flowers]]
-    .filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(" · ");
-  return el("div", { class: "win" },
-    el("h2", {}, `${seatName(w.seat)} — ${w.tsumo ? "tsumo" : "ron from " + seatName(w.from)}`),
-    hand,
-    el("table", { class: "data result-yaku" }, (w.yaku || []).map((y) => el("tr", {},
-      el("td", {}, y.name.replace(/_/g, " ")), el("td", { class: "num" }, y.yakuman ? `yakuman ×${y.yakuman}` : `${y.han} han`)))),
-    el("p", { class: "result-total", style: "font-size:18px" }, `${value} → ${Number(w.points).toLocaleString("en-US")} points`),
-    w.fu_breakdown && w.fu_breakdown.length && !w.yakuman
-      ? el("p", { class: "muted" }, "fu: " + w.fu_breakdown.map(([n, f]) => `${n.replace(/_/g, " ")} ${f}`).join(" + ")) : null,
-    extras ? el("p", { class: "muted" }, extras) : null,
-    w.uradora_markers && w.uradora_markers.length
-      ? el("p", { class: "row" }, "ura indicators", el("span", { class: "tiles small" }, w.uradora_markers.map((t) => tileEl(t)))) : null,
-    w.pao !== null && w.pao !== undefined ? el("p", {}, `pao: ${seatName(w.pao)} pays`) : null);
+function roundLabel(r) {
+  const round = r.round || {};
+  return `${WINDS[round.wind] || round.wind} ${round.number}` + (round.honba ? ` — ${t("{n} honba", { n: round.honba })}` : "");
 }
 
 function showHandResult(r) {
-  const title = r.kind === "hora" ? "Win" : r.kind === "ryukyoku" ? "Draw" : r.kind === "abort" ? "Abortive draw" : "Chombo";
-  const card = el("div", { class: "card", id: "hand-result" },
-    el("h2", {}, `${title}${r.reason ? " — " + r.reason.replace(/_/g, " ") : ""}`),
-    (r.wins || []).map(winBlock),
-    r.kind !== "hora" && r.tenpai ? el("p", {}, "Tenpai: " + (r.tenpai.length ? r.tenpai.map(seatName).join(", ") : "nobody")) : null,
-    el("p", { class: "muted" }, `honba ${r.honba ?? 0} · riichi sticks ${r.sticks ?? 0}`),
-    payments(r),
-    el("div", { class: "row", style: "margin-top:10px;justify-content:flex-end" },
-      el("button", { class: "primary", id: "result-ok", onclick: closeOverlay }, "OK", el("kbd", {}, "Enter"))));
-  $("overlay").innerHTML = "";
-  $("overlay").appendChild(el("div", { class: "overlay", onclick: (e) => { if (e.target.classList.contains("overlay")) closeOverlay(); } }, card));
+  showCard("hand-result", handTitle(r, names()), handBody(r, names(), roundLabel(r)),
+    el("button", { class: "primary", id: "result-ok", onclick: closeOverlay }, t("OK"), el("kbd", {}, "Enter")), true);
 }
 
 function showGameResult(msg) {
   const r = msg.result || {};
   S.seed = msg.seed;
   renderInfo();
-  const order = [0, 1, 2].sort((a, b) => (r.ranks ? r.ranks[a] - r.ranks[b] : 0));
-  // every figure is the server's settlement (flow.final): uma_seats is each seat's uma as applied
-  // (sinking uma's table, tied places' shares), in thousands of points or in chips; oka goes to the top
-  const num = (x) => (typeof x === "number" ? x : null);
-  const cell = (x, fmt) => el("td", { class: "num" }, x === null || x === undefined ? "" : fmt(x));
-  const rows = order.map((s) => el("tr", { "data-seat": s },
-    el("td", {}, String(r.ranks ? r.ranks[s] : "")), el("td", {}, seatName(s)),
-    cell((r.scores || [])[s], (x) => x.toLocaleString("en-US")),
-    cell(r.uma_seats ? num(r.uma_seats[s]) : null, (x) => (x > 0 ? "+" : "") + (Number.isInteger(x) ? x : x.toFixed(1))),
-    cell(r.chips ? num(r.chips[s]) : null, signed),
-    cell(r.points ? num(r.points[s]) : null, (x) => (x > 0 ? "+" : "") + x.toFixed(1))));
-  const oka = Array.isArray(r.oka) ? r.oka.join(" / ") : r.oka ? Number(r.oka).toLocaleString("en-US") : "";
-  const card = el("div", { class: "card", id: "game-result" },
-    el("h2", {}, "Final result" + (r.reason ? ` — ${String(r.reason).replace(/_/g, " ")}` : "")),
-    el("table", { class: "data" }, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", { class: "num" }, "score"),
-      el("th", { class: "num" }, r.uma_unit === "chips" ? "uma (chips)" : "uma"), el("th", { class: "num" }, "chips"), el("th", { class: "num" }, "points")), rows),
-    oka ? el("p", { class: "muted" }, `oka ${oka} (to the top)`) : null,
-    el("p", { class: "seedline" }, `seed ${msg.seed} — its SHA-256 is the seed hash shown before the first deal; `,
-      el("code", {}, `sanma verify --db PATH ${tableId}`), " re-deals every wall from it."),
-    el("div", { class: "row", style: "justify-content:flex-end;gap:8px" },
-      el("a", { href: `/replay?table=${encodeURIComponent(tableId)}` }, "Replay"),
-      el("a", { href: `/api/tables/${encodeURIComponent(tableId)}/record?format=tenhou6`, download: `${tableId}.json` }, "tenhou.net/6"),
-      el("a", { href: `/api/tables/${encodeURIComponent(tableId)}/record?format=mjai`, download: `${tableId}.mjson` }, "mjai"),
-      el("button", { class: "primary", id: "final-ok", onclick: closeOverlay }, "Close")));
-  $("overlay").innerHTML = "";
-  $("overlay").appendChild(el("div", { class: "overlay" }, card));
+  const seedLine = el("p", { class: "seedline" }, t("seed {seed} — its SHA-256 is the seed hash shown before the first deal; ", { seed: msg.seed }),
+    el("code", {}, `sanma verify --db PATH ${tableId}`), t(" re-deals every wall from it."));
+  showCard("game-result", t("Final result") + (r.reason ? ` — ${String(r.reason).replace(/_/g, " ")}` : ""),
+    finalBody(r, names(), seedLine), [
+      el("a", { class: "button", href: `/replay?table=${encodeURIComponent(tableId)}` }, t("Replay")),
+      el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=tenhou6`, download: `${tableId}.json` }, "tenhou.net/6"),
+      el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=mjai`, download: `${tableId}.mjson` }, "mjai"),
+      watching ? null : el("button", { class: "primary", id: "rematch", onclick: askRematch }, t("Rematch")),
+      el("button", { id: "final-ok", onclick: closeOverlay }, t("Close"))], false);
+  watchRematch();
+}
+
+// a rematch: the same seats and rules, a fresh seed; every seat keeps its invite token
+async function askRematch() {
+  const { status, data } = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { token });
+  if (status === 200 || status === 201) location.href = data.url;
+  else addLog(`⚠ ${data.error || status}`);
+}
+function watchRematch() {  // another person asked for it: offer to join (a spectator: to watch)
+  clearInterval(S.rematchTimer);
+  const look = async () => {
+    if (!document.getElementById("game-result")) { clearInterval(S.rematchTimer); return; }
+    try {
+      const r = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/rematch`);
+      if (!r.rematch) return;
+      clearInterval(S.rematchTimer);
+      const url = watching ? `/t/${encodeURIComponent(r.rematch)}/watch` : `/t/${encodeURIComponent(r.rematch)}?token=${encodeURIComponent(token)}`;
+      const join = el("a", { class: "button primary", id: "join-rematch", href: url }, watching ? t("Watch the rematch") : t("Join the rematch"));
+      if ($("rematch")) $("rematch").replaceWith(join); else $("final-ok").before(join);
+    } catch (e) { /* the next look */ }
+  };
+  look();
+  S.rematchTimer = setInterval(look, 3000);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,7 +451,8 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   const k = e.key.length === 1 ? e.key.toUpperCase() : e.key;
-  if (k === "Escape") { if (S.mode || S.choice) { S.mode = ""; S.choice = null; render(); } else pressKey("X"); return; }
+  if (k === "Escape" && $("side").classList.contains("open")) { openMenu(false); return; }
+  if (k === "Escape") { if (S.mode || S.choice) { S.mode = ""; S.choice = null; S.selected = -1; render(); } else pressKey("X"); return; }
   if (!S.prompt) return;
   const mine = [...document.querySelectorAll(".hand-zone.bottom .tilebox.mine")];
   if (k === "ArrowLeft" || k === "ArrowRight") {
@@ -442,5 +501,21 @@ function showClock() {
 }
 setInterval(showClock, 250);
 
-if (!tableId) setStatus("no table in the address");
+// right-click passes a call (a discard prompt is not passed this way)
+document.addEventListener("contextmenu", (e) => {
+  const pass = actions().find((a) => a.type === "none");
+  if (!pass || $("overlay").firstChild || e.target.closest(".side")) return;
+  e.preventDefault();
+  choose(pass);
+});
+
+// the side panel (table, settings, log) is a drawer on phones
+function openMenu(open) { $("side").classList.toggle("open", open); }
+$("menu").addEventListener("click", () => openMenu(true));
+$("menu-act").addEventListener("click", () => openMenu(true));
+$("menu-close").addEventListener("click", () => openMenu(false));
+watchLayout(render, $("board"), $("myhand"));
+
+restoreLog();
+if (!tableId) { setStatus(t("no table in the address"), "closed"); showRefused(t("No table in the address.")); }
 else connect();
