@@ -247,3 +247,37 @@ def test_the_opening_hand_is_east_1_of_the_first_lap_only_p112() -> None:
     early = final(c, HandEnd(at(c, 0, 0, scores=low), True, "bust", (2,), (0,)))
     later = final(c, HandEnd(at(c, 1, 0, scores=low), True, "bust", (2,), (0,)))
     assert early.chips[2] - later.chips[2] == -5  # P112: +5 from a non-dealer in the opening hand
+
+
+PRESETS = ("club", "official", "kansai", "online", "tenhou", "majsoul")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_itemised_settlement_adds_up_to_the_final_result(preset: str) -> None:
+    """Issue 19 item 3: ``final(itemise=True)`` lists each line of a game's settlement (end-of-game
+    chips P110-P112/P121, sticks P31, score, oka P27, uma P26, bust P110, ties P29, chombo P100);
+    per seat the lines add up to exactly what the unitemised result gives, for every preset, over
+    many endings (random scores, sticks, chombos, busts)."""
+    import random
+
+    rules = Rules.preset(preset)
+    rng = random.Random(19)
+    for _ in range(300):
+        total = 3 * rules.start_points - (kyotaku := rng.randint(0, 3)) * rules.riichi_deposit
+        a = rng.randint(-30000, total + 30000) // 100 * 100
+        b = rng.randint(-30000, total - a + 30000) // 100 * 100
+        scores = (a, b, total - a - b)
+        busted = tuple(s for s in range(3) if scores[s] <= 0)[:1]
+        busters = tuple(s for s in range(3) if s not in busted)[: rng.randint(1, 2)] if busted else ()
+        chombos = tuple(rng.choice((0, 0, 1, 2)) for _ in range(3))
+        state = dataclasses.replace(TableState.start(rules, scores), kyotaku=kyotaku, chombos=chombos,
+                                    chips=tuple(rng.randint(-9, 9) for _ in range(3)))
+        end = HandEnd(state, True, "bust" if busted else "last_hand", busted, busters)
+        plain, items = final(rules, end), final(rules, end, itemise=True)
+        assert (plain.scores, plain.ranks, plain.points, plain.chips) == (items.scores, items.ranks, items.points,
+                                                                          items.chips) and not plain.items
+        for s in range(3):
+            assert abs(sum(i.points[s] for i in items.items) - items.points[s]) < 1e-6
+            assert state.chips[s] + sum(i.chips[s] for i in items.items) == items.chips[s]
+            moved = sum(i.scores[s] for i in items.items)
+            assert state.scores[s] + moved == items.scores[s]

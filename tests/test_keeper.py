@@ -556,7 +556,8 @@ def test_export_then_import_gives_the_same_session(keeper: Keeper) -> None:
         assert s[key] == orig[key]
     assert [c["kind"] for c in keeper.log(s["session"])] == ["add", "add", "fix"]
     csv_text = keeper.export_csv(sid)
-    assert csv_text.splitlines()[0] == "session,game,no,kind,round,honba,person,points,chips,rank,final_points"
+    assert csv_text.splitlines()[0] == ("session,game,no,kind,round,honba,person,points,chips,rank,final_points,"
+                                        "chombos,bust")
     with pytest.raises(KeeperError, match="not a sanma table export"):
         keeper.import_session({"format": "other"})
 
@@ -639,17 +640,19 @@ def test_cli_refused_command_exits_2_with_a_message_and_changes_nothing(tmp_path
 
 
 @pytest.mark.slow
-def test_docs_keeper_md_session_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/KEEPER.md's scripted evening: every `sanma table` line runs and exits 0."""
+def run_doc_block(heading: str, db: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Run the first ```sh block after ``heading`` of docs/KEEPER.md, line by line as written (in
+    ``db``'s folder, SANMA_DB = ``db``): every `sanma …` line must exit 0; ``> FILE`` writes its
+    output. Each line's output, by line."""
     import shlex
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "KEEPER.md").read_text(encoding="utf-8")
-    block = text.split("```sh\n", 1)[1].split("```", 1)[0]
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SANMA_DB", str(tmp_path / "club.sqlite"))
-    ran = 0
+    block = text.split(heading, 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(db.parent)
+    monkeypatch.setenv("SANMA_DB", str(db))
+    outputs: dict[str, str] = {}
     for line in block.splitlines():
-        if not line.startswith("sanma table"):
+        if not line.startswith("sanma "):
             continue
         words = shlex.split(line, comments=True)
         out = None
@@ -660,9 +663,16 @@ def test_docs_keeper_md_session_runs_as_written(tmp_path: Path, monkeypatch: pyt
         assert r.exit_code == 0, f"{line}\n{r.output}"
         if out:
             Path(out).write_text(r.stdout, encoding="utf-8")
-        ran += 1
-    assert ran >= 20
-    r = CliRunner().invoke(app, ["table", "import", "night.json", "--json"])
+        outputs[line] = r.stdout
+    return outputs
+
+
+def test_docs_keeper_md_session_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/KEEPER.md's scripted evening: every `sanma table` line runs and exits 0."""
+    assert len(run_doc_block("## A whole evening, scripted", tmp_path / "club.sqlite", monkeypatch)) >= 20
+    r = CliRunner().invoke(app, ["table", "import", "night.json", "--json"])  # the same database: refused
+    assert r.exit_code == 2 and "repeats session 1 of series 'club-night'" in r.output
+    r = CliRunner().invoke(app, ["table", "import", "night.json", "--json", "--db", str(tmp_path / "other.sqlite")])
     assert r.exit_code == 0, r.output
 
 
@@ -827,7 +837,8 @@ def test_p30_final_scores_may_be_entered_with_triangle(tmp_path: Path) -> None:
     db = str(tmp_path / "k.sqlite")
     r = _run("new", "--db", db, "--rules", "official", "--people", "A,B,C", "--final-only", "--json")
     sid = str(json.loads(r.stdout)["session"])
-    r = _run("final", sid, "--db", db, "--scores", "A=95000,B=△5000,C=30000", "--json")
+    r = _run("final", sid, "--db", db, "--scores", "A=95000,B=△5000,C=30000", "--bust", "B", "--bust-by", "A",
+             "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["games"][0]["scores"]["B"] == -5000
     r = _run("final", sid, "--db", db, "--scores", "A=95000,B=△x,C=30000")
@@ -965,7 +976,9 @@ def test_csv_export_reimports_as_a_final_scores_session_with_the_same_standings(
     assert any(g["uma_multiplier"] > 1 for g in imported["games"])  # the doubling was derived, not copied
     before = len(sessions(keeper.store))
     first_final = next(line for line in text.splitlines() if ",final," in line)
-    edited = text.replace(first_final, first_final[:first_final.rindex(",") + 1] + "99.9")  # its final points
+    cells = first_final.split(",")
+    cells[10] = "99.9"  # its final points
+    edited = text.replace(first_final, ",".join(cells))
     with pytest.raises(KeeperError, match=r"CSV game 1: A has rank 1, 99\.9 points and \d+ chips in the file"):
         keeper.import_csv(edited, CLUB)
     with pytest.raises(KeeperError, match="no final rows"):
@@ -973,19 +986,50 @@ def test_csv_export_reimports_as_a_final_scores_session_with_the_same_standings(
     assert len(sessions(keeper.store)) == before
 
 
-def test_csv_import_refuses_a_game_whose_result_the_csv_cannot_carry(keeper: Keeper) -> None:
-    """P30 (official: final = (points − 40,000)/1,000 + rank points + bust bonus): who caused a bust
-    is not in a CSV's final rows, so the bust bonus cannot be derived again; the import says so
-    (rank, points and chips of the file against the rules') and stores nothing."""
+def test_p110_official_csv_carries_the_bust_and_imports_again_seed_002_l33(keeper: Keeper) -> None:
+    """Seed 002 L33 「トビにより終了した場合△10が付与され、トバしたプレイヤーに＋10のボーナスがつきます」:
+    who caused a bust was not in a CSV's final rows, so the re-import was refused blaming "other
+    rules, or an edited file". The final rows now say who busted and who caused it, and the game
+    imports with the same points; a CSV of the old columns is refused saying what it lacks."""
     from sanma.store.keeper import sessions
 
     official = Rules.preset("official")
     sid = keeper.new(official, ["A", "B", "C"])["session"]
-    keeper.add(sid, ron("A", "B", yakuman=1))  # B busts
+    keeper.add(sid, ron("A", "B", yakuman=1))  # B busts: B -10, A +10
+    text = keeper.export_csv(sid)
+    assert ",final,,,B,△" in text and text.splitlines()[0].endswith(",chombos,bust")
+    imported = keeper.import_csv(text, official)
+    assert imported["games"][0]["points"] == keeper.state(sid)["games"][0]["points"]
+    assert imported["games"][0]["busted"] == ["B"] and imported["games"][0]["busters"] == ["A"]
     before = len(sessions(keeper.store))
-    with pytest.raises(KeeperError, match=r"CSV game 1: A has rank 1, 78\.0 points.*68\.0 points.*other rules"):
-        keeper.import_csv(keeper.export_csv(sid), official)
+    old = "\n".join(line.rsplit(",", 2)[0] for line in text.splitlines()) + "\n"  # without chombos, bust
+    with pytest.raises(KeeperError, match=r"B busted under official.*say who busted whom"):
+        keeper.import_csv(old, official)
     assert len(sessions(keeper.store)) == before
+
+
+def test_p31_p100_p110_official_final_scores_with_sticks_chombo_and_bust_seed_002(keeper: Keeper) -> None:
+    """Final scores only under official: seed 002 L31 「半荘終了時の保留リーチ料は供託」 (sticks left on
+    the table are nobody's: the scores add up to less than 120,000), L81 「チョンボの減点は、半荘終了時に
+    △20となる」, L33's ±10. These were refused in final-only mode; now each is an option, the
+    settlement lists each line, and the CSV export imports again with the same points."""
+    official = Rules.preset("official")
+    sid = keeper.new(official, ["A", "B", "C"], mode="final")["session"]
+    with pytest.raises(KeeperError, match=r"add up to 118,000, not 120,000 .*: 2 riichi sticks left on the table\?"):
+        keeper.add(sid, {"kind": "final", "scores": {"A": 70000, "B": 48000, "C": 0}})
+    with pytest.raises(KeeperError, match="C busted under official, which pays the bust"):
+        keeper.add(sid, {"kind": "final", "scores": {"A": 70000, "B": 48000, "C": 0}, "sticks": 2})
+    s = keeper.add(sid, {"kind": "final", "scores": {"A": 70000, "B": 48000, "C": 0}, "sticks": 2,
+                         "chombos": {"B": 1}, "busted": ["C"], "busters": ["A"]})
+    g = s["games"][0]
+    # A: +30 score, +20 uma (two float), +10 bust; B: +8, +10 uma, -20 chombo; C: -40, -30 uma, -10 bust
+    assert g["points"] == {"A": 60.0, "B": -2.0, "C": -80.0}
+    items = {i["what"]: i for i in g["items"]}
+    assert items["sticks_forfeited"]["count"] == 2 and items["chombo"]["points"] == {"B": -20.0}
+    assert items["bust"]["points"] == {"A": 10.0, "C": -10.0} and items["uma"]["points"] == {"A": 20.0, "B": 10.0,
+                                                                                            "C": -30.0}
+    again = keeper.import_csv(keeper.export_csv(sid), official)
+    assert again["games"][0]["points"] == g["points"] and again["games"][0]["sticks"] == 2
 
 
 def test_cli_import_reads_a_csv_export_under_rules(tmp_path: Path) -> None:
@@ -1016,3 +1060,182 @@ def test_cli_import_reads_a_csv_export_under_rules(tmp_path: Path) -> None:
     json_file.write_text(_run("export", sid, "--db", db).stdout, encoding="utf-8")
     r = _run("import", str(json_file), "--rules", "club", "--db", db)
     assert r.exit_code == 2 and "are for a CSV" in r.output
+
+
+# --- issue 19 item 3: arithmetic and bookkeeping ----------------------------------------------------
+
+def test_p52_official_by_value_every_hand_is_30_fu_seed_002_l13(keeper: Keeper) -> None:
+    """Seed 002 L13 「符計算なし・全て30符」 (P52 fixed_30): a hand entered by value is 30 fu; `--han 3
+    --fu 40` paid 5,200 (40 fu) and is now refused naming the rule; `--han 3` alone pays 3,900."""
+    official = Rules.preset("official")
+    sid = keeper.new(official, ["A", "B", "C"])["session"]
+    assert keeper.state(sid)["fixed_fu"] == 30
+    with pytest.raises(KeeperError, match=r"every hand is 30 fu under official \(P52, fu_mode = fixed_30\): leave the "
+                                          "fu out, not 40"):
+        keeper.add(sid, ron("B", "C", 3, 40))
+    s = keeper.add(sid, ron("B", "C", 3, 0))
+    assert s["hands"][0]["deltas"] == {"A": 0, "B": 3900, "C": -3900}
+    assert "B 3 han 30 fu = 3,900" in s["hands"][0]["summary"]
+    s = keeper.add(sid, ron("C", "B", 2, 30))  # 30 fu given: the same
+    assert s["hands"][1]["deltas"]["C"] == 2000
+    club = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    with pytest.raises(KeeperError, match="give the fu"):  # counted fu: below 5 han they must be given
+        keeper.add(club, ron("B", "C", 3, 0))
+
+
+def test_p108_p110_club_free_penalty_to_zero_ends_the_game_seed_000_l86_l88(keeper: Keeper) -> None:
+    """Seed 000 L86 「0点は箱割れとする」, L88 「箱割れした人は、箱割れさせた人にチップ3枚を支払う」: a free
+    penalty (P106) that takes B to 0 or below ends the game at once, and B owes the bust chips to
+    the two players the penalty paid (+5 each in East 1 of lap 1, P112). Before, play went on
+    below zero and the next winner collected the bust chips."""
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    s = keeper.add(sid, ron("A", "B", 4, 30))  # dealer A: 11,600; B has 3,400
+    assert s["scores"]["B"] == 3400
+    s = keeper.add(sid, {"kind": "penalty", "who": "B", "penalty": "free", "points": 4000, "reason": "故意"})
+    assert s["finished"] and s["hands"][-1]["game_over"] == "bust"
+    g = s["games"][0]
+    assert g["busted"] == ["B"] and g["busters"] == ["A", "C"]
+    bust = next(i for i in g["items"] if i["what"] == "bust_chips")
+    assert bust["chips"] == {"A": 8, "B": -16, "C": 8}  # 3 chips + 5 in East 1 (non-dealer), to each
+    s = keeper.add(sid, ron("C", "A", 2, 30))  # the next entry is game 2's
+    assert s["game"] == 2 and len(s["games"]) == 1
+
+
+def test_summary_lines_mangan_by_value_and_a_pao_tsumo(keeper: Keeper) -> None:
+    """Issue 19, "What was found" 7: a mangan entered by value read "5 han 0 fu"; a pao tsumo's line
+    showed the tsumo total though the liable player pays the ron value (P97, A000-22)."""
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    s = keeper.add(sid, {"kind": "win", "from": "C", "wins": [{"winner": "B", "han": 5}]})
+    assert s["hands"][0]["summary"] == "B 5 han mangan = 8,000 (ron from C)"
+    s = keeper.add(sid, {"kind": "win", "wins": [{"winner": "B", "yakuman": 1, "yaku": ["daisangen"]}], "pao": "C"})
+    assert s["hands"][1]["deltas"]["C"] == -48000  # B deals now: the dealer's ron value, all on the liable player
+    assert s["hands"][1]["summary"] == "B 1x yakuman (pao: C pays 48,000) (tsumo)"
+
+
+def test_imports_never_double_a_series(keeper: Keeper, tmp_path: Path) -> None:
+    """Issue 19, "What was found" 7: re-importing a JSON export into the same database silently
+    doubled the series standings. A JSON or CSV import that repeats a session of its series (the
+    same entries, or the same games) is refused and stores nothing; elsewhere it imports."""
+    from sanma.store.keeper import sessions
+
+    sid = keeper.new(CLUB, ["A", "B", "C"], series="club-night")["session"]
+    for _ in range(2):
+        keeper.add(sid, ron("A", "B", yakuman=1))
+    before = keeper.standings(None, "club-night")
+    export = json.loads(json.dumps(keeper.export(sid)))
+    with pytest.raises(KeeperError, match=r"repeats session 1 of series 'club-night' \(the same entries\)"):
+        keeper.import_session(export)
+    with pytest.raises(KeeperError, match=r"repeats session 1 of series 'club-night' \(the same games\)"):
+        keeper.import_csv(keeper.export_csv(sid), CLUB, series="club-night")
+    export["changes"] = export["changes"][:1]  # an earlier export, of the first game only
+    with pytest.raises(KeeperError, match="repeats session 1"):
+        keeper.import_session(export)
+    assert len(sessions(keeper.store)) == 1 and keeper.standings(None, "club-night") == before
+    assert keeper.import_csv(keeper.export_csv(sid), CLUB)["series"] is None  # outside the series: fine
+    with open_db(tmp_path / "other.sqlite") as store:
+        assert Keeper(store).import_session(keeper.export(sid))["series"] == "club-night"
+
+
+def test_a_misspelt_name_is_renamed_in_the_whole_session(keeper: Keeper) -> None:
+    """Issue 19, "What was found" 7: a name misspelt at `new` could not be fixed. `rename` is an entry:
+    the whole session (entries before and after it, standings, the series) uses the new name; a
+    rename to a name someone has, or of someone who is not there, is refused; undo restores it."""
+    sid = keeper.new(CLUB, ["Aik", "Ben", "Chie"], series="s")["session"]
+    keeper.add(sid, ron("Aik", "Ben", 2, 30))
+    s = keeper.add(sid, {"kind": "rename", "from": "Aik", "to": "Aki"})
+    assert s["people"] == ["Aki", "Ben", "Chie"] and s["hands"][0]["entry"]["wins"][0]["winner"] == "Aki"
+    assert s["hands"][1]["summary"] == "rename: Aik → Aki" and s["scores"]["Aki"] > 15000
+    s = keeper.add(sid, ron("Aki", "Chie", 2, 30))  # the new name from now on
+    s = keeper.add(sid, ron("Aik", "Chie", 2, 30))  # the old one still names the same person
+    assert s["hands"][-1]["entry"]["wins"][0]["winner"] == "Aki"
+    with pytest.raises(KeeperError, match="rename: Ben is already a person of the session"):
+        keeper.add(sid, {"kind": "rename", "from": "Chie", "to": "Ben"})
+    with pytest.raises(KeeperError, match="rename: Zed is not a person of the session"):
+        keeper.add(sid, {"kind": "rename", "from": "Zed", "to": "Zoe"})
+    assert keeper.standings(None, "s")["standings"][0]["person"] == "Aki"
+    with pytest.raises(KeeperError, match="entry 3: winner: Aki is not at the table"):
+        keeper.fix(sid, 2, None)  # deleting the rename would leave entry 3's "Aki" nobody: refused
+
+
+def test_standings_alias_counts_a_kept_sessions_person_too(keeper: Keeper) -> None:
+    """Issue 19, "What was found" 7: `--alias` silently did nothing for kept sessions. In a series
+    where one night wrote "Aik", `--alias Aik=Aki` counts those games as Aki's; an alias naming
+    nobody is reported (``unused_aliases``)."""
+    one = keeper.new(CLUB, ["Aki", "Ben", "Chie"], series="s")["session"]
+    two = keeper.new(CLUB, ["Aik", "Ben", "Chie"], series="s")["session"]
+    keeper.add(one, ron("Aki", "Ben", yakuman=1))
+    keeper.add(two, ron("Aik", "Ben", yakuman=1))
+    plain = {r["person"]: r["games"] for r in keeper.standings(None, "s")["standings"]}
+    assert plain["Aki"] == 1 and plain["Aik"] == 1
+    out = keeper.standings(None, "s", aliases={"Aik": "Aki", "akiko_t": "Aki"})
+    merged = {r["person"]: r["games"] for r in out["standings"]}
+    assert merged == {"Aki": 2, "Ben": 2, "Chie": 2} and out["unused_aliases"] == ["akiko_t"]
+
+
+def test_undo_says_what_it_undoes_and_an_undone_change_is_not_undone_twice(keeper: Keeper) -> None:
+    """Issue 19, "What was found" 7: `undo` after a refused command undid the previous good entry
+    without saying which. The state names what `undo` would revert (``undo``) and what it reverted
+    (``undone``); undoing a change already undone (by another device) is refused."""
+    sid = keeper.new(CLUB, ["A", "B", "C"])["session"]
+    keeper.add(sid, ron("A", "B", 2, 30))
+    s = keeper.add(sid, {"kind": "draw", "tenpai": ["C"]})
+    assert s["undo"]["change"] == 2 and s["undo"]["text"] == "change 2: entry #2 (E1 draw, tenpai: C)"
+    with pytest.raises(KeeperError):
+        keeper.add(sid, ron("A", "A", 2, 30))  # refused: nothing to undo from it
+    s = keeper.undo(sid)
+    assert s["undone"]["text"] == "change 2: entry #2 (E1 draw, tenpai: C)" and len(s["hands"]) == 1
+    with pytest.raises(KeeperError, match=r"change 2 of session 1 is already undone \(change 3, by someone at"):
+        keeper.undo(sid, 2)
+    r = _run_in(keeper, "undo")
+    assert "undid change 1: entry #1 (E1 A 2 han 30 fu = 2,900 (ron from B))" in r
+
+
+def _run_in(keeper: Keeper, *args: str) -> str:
+    """`sanma table ARGS 1` on ``keeper``'s database file (a copy through the backup API)."""
+    import tempfile
+
+    from sanma.store.keeper import backup
+
+    path = Path(tempfile.mkdtemp()) / "k.sqlite"
+    backup(keeper.store, str(path))
+    r = CliRunner().invoke(app, ["table", args[0], "1", *args[1:], "--db", str(path)])
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def test_next_is_the_coming_game_between_games_and_null_while_one_is_played(keeper: Keeper) -> None:
+    """Issue 19, "What was found" 7: the JSON `next` block was wrong mid-game (it described the game
+    in play as the coming one). While a game is played it is null; between games it is the next."""
+    sid = keeper.new(CLUB, ["A", "B", "C", "D"])["session"]
+    assert keeper.state(sid)["next"]["game"] == 1  # before anything: the first game
+    s = keeper.add(sid, ron("A", "B", 2, 30))
+    assert s["next"] is None
+    s = keeper.add(sid, ron("A", "B", yakuman=1))
+    assert s["finished"] and s["next"]["game"] == 2 and s["next"]["sitting_out"] == s["next"]["sitting_out"]
+    assert s["next"]["seats"][s["next"]["sitting_out"]] is None
+
+
+def test_show_lists_every_entry_each_games_settlement_and_the_penalties(tmp_path: Path) -> None:
+    """Issue 19, "What was found" 7: `show` printed only the last 8 entries and no results; nothing
+    itemised a game's end-of-game chips and points, and the preview of a game-ending hand left
+    them out. Now `show` lists every entry, each game's settlement line by line (with its rule
+    row), the chombos and penalties (`penalties` alone too), and the standings; a preview of a
+    game-ending hand shows that game's settlement."""
+    db = str(tmp_path / "k.sqlite")
+    sid = str(json.loads(_run("new", "--db", db, "--rules", "club", "--people", "A,B,C", "--json").stdout)["session"])
+    for _ in range(6):  # B and C pay A 1,000 each time (P46)
+        assert _run("draw", sid, "--db", db, "--tenpai", "A", "--again").exit_code == 0
+    assert _run("penalty", sid, "--db", db, "--who", "C", "--kind", "false_call").exit_code == 0
+    assert _run("chombo", sid, "--db", db, "--who", "B", "--reason", "誤ロン").exit_code == 0
+    r = _run("hand", sid, "--db", db, "--ron", "A", "--from", "B", "--yakuman", "1", "--preview")
+    assert r.exit_code == 0 and "game 1 over (bust):" in r.stdout and "bust chips" in r.stdout
+    assert "chips            A +33, B -30" in r.stdout  # the yakuman's chips and the false call's 3 (P104)
+    assert _run("hand", sid, "--db", db, "--ron", "A", "--from", "B", "--yakuman", "1").exit_code == 0
+    out = _run("show", sid, "--db", db).stdout
+    assert all(f"#{n} " in out for n in range(1, 10))
+    assert "[P110]" in out and "[P26]" in out and "standings:" in out and "chombos and penalties:" in out
+    pen = _run("penalties", sid, "--db", db)
+    assert "false_call by C" in pen.stdout and "chombo by B" in pen.stdout
+    last = _run("show", sid, "--db", db, "--last", "2").stdout
+    assert "(7 earlier entries: `show` lists them all)" in last and "chombo by B (誤ロン) —" in last
+    assert "penalty false_call by C: 0 points" not in last

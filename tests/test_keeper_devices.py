@@ -205,3 +205,19 @@ def test_http_conflict_is_409_with_the_entry_in_the_way(tmp_path: Path) -> None:
     r = c.post(url, json={"entry": DRAW_A, "opened_version": "0"})
     assert r.status_code == 400 and "opened_version" in r.json()["error"]
     assert c.get(f"/api/keeper/sessions/{sid}").json()["version"] == 1
+
+
+def test_cli_the_same_command_after_an_undo_is_stored_again(tmp_path: Path) -> None:
+    """A derived client id names the change it stored; once that change is undone (or its entry
+    deleted) the same command is a new entry, not "already stored"."""
+    db = str(tmp_path / "k.sqlite")
+    sid = str(json.loads(_run("new", "--db", db, "--rules", "club", "--people", "A,B,C", "--json").stdout)["session"])
+    pen = ("penalty", sid, "--db", db, "--who", "C", "--kind", "false_call", "--json")
+    assert json.loads(_run(*pen).stdout)["version"] == 1
+    assert json.loads(_run("undo", sid, "--db", db, "--json").stdout)["version"] == 2
+    s = json.loads(_run(*pen).stdout)
+    assert s["version"] == 3 and not s.get("duplicate") and len(s["hands"]) == 1
+    draw = ("draw", sid, "--db", db, "--tenpai", "A", "--json")
+    assert json.loads(_run(*draw).stdout)["version"] == 4
+    assert _run("fix", sid, "2", "--db", db, "--delete").exit_code == 0
+    assert json.loads(_run(*draw).stdout)["version"] == 6

@@ -39,7 +39,7 @@ def _game(seed: int) -> Game:
 
 def _fill(store: Store) -> dict[str, Any]:
     """A database with a row in every table: records, an engine game, a simulation, a kept session
-    with its cache, a finished served table and a running one."""
+    with its cache, a tournament with a seated round, a finished served table and a running one."""
     from sanma.keeper.keeper import Keeper
     from sanma.sim.arena import play_game
 
@@ -53,6 +53,10 @@ def _fill(store: Store) -> dict[str, Any]:
     sid = k.new(Rules.preset("tenhou"), ["P", "Q", "R"], mode="final")["session"]
     for _ in range(2):
         k.add(sid, {"kind": "final", "scores": {"P": 50000, "Q": 35000, "R": 20000}}, client_id=f"c{_}")
+    from sanma.keeper.tournament import Tournaments
+
+    cup = Tournaments(store).new(Rules.preset("official"), ["T1", "T2", "T3", "T4"], 1, seed=1)["tournament"]
+    Tournaments(store).seat(cup, 1)  # a tournament, its round (T4's bye) and its table's session
     seat = {"kind": "random", "name": "bot", "token_sha256": "0" * 64}
     for tid, finished in (("done", True), ("live", False)):
         stored.create_table(store, stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "5", "1" * 64,

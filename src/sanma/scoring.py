@@ -244,6 +244,7 @@ def score_from_han(
     tiles: what a score keeper knows of a hand reported at a physical table. ``yaku`` names lines
     that matter to the chips (``ippatsu``, ``chinitsu``...; one han each, the yakuman lines carry
     the multiplier); payments as :func:`score_hand` (§4.2 models, honba P43/P44, sticks P48).
+    Under fixed fu (P52, :func:`fixed_fu`) every hand counts the fixed fu and ``fu`` is not read.
 
     >>> from sanma.rules.schema import Rules
     >>> s = score_from_han(3, 30, tsumo=True, seat_wind="S", rules=Rules.preset("tenhou"))
@@ -263,6 +264,8 @@ def score_from_han(
     if not yakuman and han < 1:
         raise ScoringError(sentence("a hand is worth at least 1 han or 1 yakuman, got {han} han, {yakuman} "
                                     "yakuman", han=han, yakuman=yakuman))
+    if not yakuman and fixed_fu(rules):  # P52: every hand counts the rules' fu, whatever was counted
+        fu = fixed_fu(rules)
     if not yakuman and han < 5 and (fu < 20 or (fu != 25 and fu % 10)):
         raise ScoringError(sentence("invalid fu {fu}: 20, 25 or a multiple of 10 (below 5 han the fu count)",
                                     fu=fu))
@@ -428,6 +431,19 @@ def _hand_text(hand: str | Iterable[str | Tile]) -> str:
 
 # --- the scorer -------------------------------------------------------------------------------
 _FIXED_FU: Final = {"fixed_30": 30, "fixed_40": 40}
+
+
+def fixed_fu(rules: Rules) -> int:
+    """P52: the fu every hand counts where the rules fix it (seed 002 L13 「符計算なし・全て30符」:
+    30), else 0 (fu are counted).
+
+    >>> from sanma.rules.schema import Rules
+    >>> fixed_fu(Rules.preset("official")), fixed_fu(Rules.preset("club"))
+    (30, 0)
+    >>> score_from_han(3, 40, seat_wind="S", discarder_wind="E", rules=Rules.preset("official")).total
+    3900
+    """
+    return _FIXED_FU.get(rules.fu_mode, 0)
 
 
 _YAKU_LINES: Final[dict[Line, Yaku]] = {}

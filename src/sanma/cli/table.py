@@ -68,7 +68,8 @@ def _session(db: str | None) -> Iterator[Keeper]:
         store.close()
 
 
-def _print(state: dict[str, Any], as_json: bool, note: str = "") -> None:
+def _print(state: dict[str, Any], as_json: bool, note: str = "", *, full: bool = False,
+           last: int | None = None) -> None:
     if as_json:
         typer.echo(json.dumps(state, ensure_ascii=False))
         return
@@ -76,7 +77,7 @@ def _print(state: dict[str, Any], as_json: bool, note: str = "") -> None:
 
     if note:
         typer.echo(note)
-    typer.echo(render_text(state))
+    typer.echo(render_text(state, full=full, last=last))
 
 
 def _write(db: str | None, as_json: bool, action: Callable[[Keeper], dict[str, Any]]) -> None:
@@ -84,7 +85,8 @@ def _write(db: str | None, as_json: bool, action: Callable[[Keeper], dict[str, A
         state = action(k)
     note = ("preview — nothing saved" if state.get("preview") else
             "already stored (the same command for the same hand): nothing saved; if it really happened again, "
-            "run it with --again" if state.get("duplicate") else "")
+            "run it with --again" if state.get("duplicate") else
+            f"undid {state['undone']['text']}" if state.get("undone") else "")
     _print(state, as_json, note)
 
 
@@ -315,17 +317,62 @@ def seat_cmd(
                                         expected_version=expect_version, derive_id=True, again=again))
 
 
+FinalSticks = Annotated[int, typer.Option(
+    "--sticks", help="Riichi sticks left on the table at the end (P31: under official nobody takes them, so the "
+                     "scores add up to less).")]
+FinalChombo = Annotated[list[str] | None, typer.Option(
+    "--chombo", help="Who made a chombo in the game (once per chombo): official takes 20 at the end (P100).")]
+FinalBust = Annotated[list[str] | None, typer.Option("--bust", help="Who busted (P108).")]
+FinalBustBy = Annotated[list[str] | None, typer.Option(
+    "--bust-by", help="Who caused the bust (P110: official's +10 / -10).")]
+
+
+def final_entry(scores: str, chips: str | None, sticks: int, chombo: Sequence[str] | None,
+                bust: Sequence[str] | None, bust_by: Sequence[str] | None) -> dict[str, Any]:
+    """The final-scores entry of `table final` and `tournament result` (their options, parsed)."""
+    chombos: dict[str, int] = {}
+    for p in chombo or ():
+        chombos[p.strip()] = chombos.get(p.strip(), 0) + 1
+    entry: dict[str, Any] = {"kind": "final", "scores": _pairs(scores, "--scores"), "chips": _pairs(chips, "--chips")}
+    if sticks:
+        entry["sticks"] = sticks
+    if chombos:
+        entry["chombos"] = chombos
+    if bust:
+        entry["busted"] = [p.strip() for p in bust]
+    if bust_by:
+        entry["busters"] = [p.strip() for p in bust_by]
+    return entry
+
+
+@table_app.command("rename")
+def rename_cmd(
+    session: Annotated[int, typer.Argument(help="The session id.")],
+    from_: Annotated[str, typer.Option("--from", help="The name as it was entered (e.g. misspelt).")],
+    to: Annotated[str, typer.Option("--to", help="The person's name.")],
+    db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
+    expect_version: Expect = None,
+) -> None:
+    """Correct a person's name in the whole session (every entry before and after); kept in the log, undone
+    like any entry. Example: sanma table rename 1 --from Aik --to Aki"""
+    entry = {"kind": "rename", "from": from_, "to": to}
+    _write(db, as_json, lambda k: k.add(session, entry, author=author, reason=reason, client_id=client_id,
+                                        expected_version=expect_version, derive_id=True))
+
+
 @table_app.command("final")
 def final_cmd(
     session: Annotated[int, typer.Argument(help="The session id.")],
     scores: Annotated[str, typer.Option(help="Final scores, e.g. Aki=31000,Ben=9000,Chie=5000.")],
     chips: Annotated[str | None, typer.Option(help="Chips won in the game, e.g. Aki=6,Ben=-3,Chie=-3.")] = None,
+    sticks: FinalSticks = 0, chombo: FinalChombo = None, bust: FinalBust = None, bust_by: FinalBustBy = None,
     db: Db = None, as_json: AsJson = False, author: Author = "", reason: Reason = "", client_id: ClientId = None,
     expect_version: Expect = None, preview: Preview = False, again: Again = False,
 ) -> None:
-    """Enter one game by its final scores only."""
+    """Enter one game by its final scores only (with the sticks left, chombos and busts that change the points).
+    Example: sanma table final 1 --scores A=52000,B=-2000,C=70000 --bust B --bust-by C"""
     def act(k: Keeper) -> dict[str, Any]:  # the pairs are parsed inside _write: a bad one is a clean error
-        entry = {"kind": "final", "scores": _pairs(scores, "--scores"), "chips": _pairs(chips, "--chips")}
+        entry = final_entry(scores, chips, sticks, chombo, bust, bust_by)
         return k.add(session, entry, author=author, reason=reason, client_id=client_id,
                      expected_version=expect_version, preview=preview, derive_id=True, again=again)
 
@@ -433,11 +480,32 @@ def undo_cmd(
 
 @table_app.command("show")
 def show_cmd(session: Annotated[int, typer.Argument(help="The session id.")], db: Db = None,
-             as_json: AsJson = False) -> None:
-    """The session: the game in play, scores, chips, every hand with its payments, standings."""
+             as_json: AsJson = False,
+             last: Annotated[int | None, typer.Option(help="Only the last N entries (default: all).")] = None) -> None:
+    """The session: the game in play, scores, chips, every entry with its payments, each finished game's
+    settlement line by line, the chombos and penalties, the standings."""
+    with cli_errors(), _session(db) as k:
+        if last is not None and last < 0:
+            from ..keeper.entries import KeeperError
+
+            raise KeeperError(f"--last {last}: give a number of entries, 0 or more")
+        state = k.state(session)
+    _print(state, as_json, full=True, last=last)
+
+
+@table_app.command("penalties")
+def penalties_cmd(session: Annotated[int, typer.Argument(help="The session id.")], db: Db = None,
+                  as_json: AsJson = False) -> None:
+    """Every chombo and penalty of the session with what it cost (points and chips then, rank points at
+    the game's end), for a referee."""
     with cli_errors(), _session(db) as k:
         state = k.state(session)
-    _print(state, as_json)
+    if as_json:
+        typer.echo(json.dumps({"session": session, "penalties": state["penalties"]}, ensure_ascii=False))
+        return
+    from ..keeper.keeper import render_penalties
+
+    typer.echo("\n".join(render_penalties(state["penalties"], state["notation"])) or "no chombo and no penalty")
 
 
 @table_app.command("log")
@@ -486,6 +554,8 @@ def standings_cmd(
         return
     from ..keeper.keeper import render_standings
 
+    for name in out["unused_aliases"]:
+        typer.echo(f"note: --alias {name}={aliases[name]}: nobody is called {name} in these games", err=True)
     typer.echo(render_standings(out["standings"], out["notation"]))
 
 

@@ -26,7 +26,17 @@ from typing import Final
 
 from ..rules.schema import Rules
 from ..tiles import SEATS, seat_wind
-from .payout import AbortiveDraw, Chombo, ExhaustiveDraw, Hora, Outcome, RiichiBust, Settlement, game_end_payments
+from .payout import (
+    AbortiveDraw,
+    Chombo,
+    ExhaustiveDraw,
+    Hora,
+    Outcome,
+    RiichiBust,
+    Settlement,
+    game_end_items,
+    game_end_payments,
+)
 from .settle import FinalResult, final_result, is_bust, placement
 
 WINDS: Final = "ESWN"
@@ -242,17 +252,51 @@ def advance(rules: Rules, state: TableState, outcome: Outcome, *, bust_by: Seque
     return HandEnd(replace(state, hand_number=state.hand_number + 1))
 
 
-def final(rules: Rules, end: HandEnd) -> FinalResult:
+def time_over(end: HandEnd) -> HandEnd:
+    """The game ends after this hand because the round's time is up (a tournament's clock, whose end
+    is a setting of the tournament: seed 002 says nothing) — or as it ended already. The table as
+    the hand left it is settled as any end (sticks left, end-of-game payments, P31, P110-P121)."""
+    return end if end.over else HandEnd(end.state, True, "time")
+
+
+def penalty_bust(rules: Rules, state: TableState, payer: int, paid: Sequence[int]) -> HandEnd | None:
+    """A penalty decided at the table (P106) that ``payer`` paid to the seats ``paid`` outside a
+    hand's end (``state`` is the table after it): where a bust ends the game (P42) and it left the
+    payer bust (P108; seed 000 L86 「0点は箱割れとする」), the game ends now and the seats it paid
+    are the busters (L88 「箱割れした人は、箱割れさせた人にチップ3枚を支払う」, to each of two as L89);
+    else None and play goes on. (Without this the game went on below zero and the next winner
+    collected the bust.)
+
+    >>> from sanma.rules.schema import Rules
+    >>> club = Rules.preset("club")
+    >>> end = penalty_bust(club, TableState.start(club, [38000, 8000, -1000]), 2, (0, 1))
+    >>> end.over, end.reason, end.busted, end.busters
+    (True, 'bust', (2,), (0, 1))
+    >>> penalty_bust(club, TableState.start(club, [38000, 6000, 1000]), 2, (0, 1)) is None
+    True
+    """
+    if not rules.bust_ends_game or not is_bust(rules, state.scores[payer]):
+        return None
+    return HandEnd(state, True, "bust", (payer,), tuple(x for x in paid if x != payer))
+
+
+def final(rules: Rules, end: HandEnd, *, itemise: bool = False) -> FinalResult:
     """The final result of a game that ended with ``end``: the end-of-game payments (P110-P112,
-    P121, ``payout.game_end_payments``), then placement, sticks, oka and uma (``settle.final_result``)."""
+    P121, ``payout.game_end_payments``), then placement, sticks, oka and uma (``settle.final_result``);
+    ``itemise``: with every line of it (``FinalResult.items``: the end-of-game payments first)."""
     st = end.state
     scores, chips = game_end_payments(rules, st.scores, st.chips, busted=end.busted, busters=end.busters,
                                       opening=st.opening, dealer=st.dealer)
-    return final_result(rules, scores, kyotaku=st.kyotaku, busted=end.busted, busters=end.busters, chips=chips,
-                        chombos=st.chombos)
+    fr = final_result(rules, scores, kyotaku=st.kyotaku, busted=end.busted, busters=end.busters, chips=chips,
+                      chombos=st.chombos, itemise=itemise)
+    if not itemise:
+        return fr
+    paid = game_end_items(rules, st.scores, busted=end.busted, busters=end.busters, opening=st.opening,
+                          dealer=st.dealer)
+    return replace(fr, items=paid + fr.items)
 
 
 __all__ = [
     "HandEnd", "TableState", "advance", "apply_settlement", "dealer_continues", "final", "hands_left",
-    "is_last_hand", "is_opening_hand", "next_hand", "round_wind", "winners",
+    "is_last_hand", "is_opening_hand", "next_hand", "penalty_bust", "round_wind", "time_over", "winners",
 ]

@@ -30,11 +30,17 @@ from ..errors import SanmaError
 from ..rules.schema import Rules
 from ..scoring import Score, limit_basic, payments
 from ..tiles import SEATS, Tile, seat_wind, successor
-from .settle import bust_chips_owed, is_bust, placement, riichi_bust
+from .settle import Item, bust_chips_owed, is_bust, placement, riichi_bust
 
 #: ``Pao.yaku`` of the Kansai rule that the feeder of a daiminkan pays a rinshan win (P97, A003-15).
 RINSHAN_PAO: Final = "daiminkan_rinshan"
 
+
+#: The yaku whose closed wins earn chips (P117 one suit, P118 terminals in every set): what a hand
+#: entered by its value must name for :func:`_win_chips` to pay them (the score keeper asks here).
+CHINITSU_CHIP_YAKU: Final = ("chinitsu",)
+JUNCHAN_CHIP_YAKU: Final = ("junchan", "chinroutou")
+CHIP_YAKU: Final = CHINITSU_CHIP_YAKU + JUNCHAN_CHIP_YAKU
 
 #: Abortive draws (P92-P95). P79's riichi bust is an outcome of its own, :class:`RiichiBust`.
 ABORT_KINDS: Final = ("kyuushu", "all_riichi", "three_winds", "four_kans")
@@ -383,10 +389,10 @@ def _win_chips(r: Rules, win: Win, discarder: int | None, liable: int | None, ch
             pay(r.chip_yakuman_ron * s.yakuman, [x for x in range(SEATS) if x != w])
         else:
             pay(r.chip_yakuman_ron * s.yakuman, payers)
-    if win.closed and ("chinitsu" in names or (s.yakuman and win.chinitsu_shape)):  # P117
+    if win.closed and (names & set(CHINITSU_CHIP_YAKU) or (s.yakuman and win.chinitsu_shape)):  # P117
         ron, each = r.chip_menzen_chinitsu
         pay(each if discarder is None else ron, payers)
-    if win.closed and ("junchan" in names or "chinroutou" in names):  # P118
+    if win.closed and names & set(JUNCHAN_CHIP_YAKU):  # P118
         ron, each = r.chip_menzen_junchan
         pay(each if discarder is None else ron, payers)
     if win.closed and win.chip_flowers and r.chip_flower:  # P119
@@ -565,32 +571,61 @@ def game_end_payments(rules: Rules, scores: Sequence[int], chips: Sequence[int],
     """Scores and chips after the payments made when the game ends: P121's chiicha chips (the
     first dealer, seat 0, pays each other seat when not top and nobody busted), and per busted seat
     the bust chips (P110-P112: more per box, more in East 1 = ``opening``) and dobon fee (P110,
-    KANSAI) to each seat that caused it.
+    KANSAI) to each seat that caused it (each a line of :func:`game_end_items`).
 
     >>> from sanma.rules.schema import Rules
     >>> game_end_payments(Rules.preset("club"), [60000, 50000, -5000], [0, 0, 0], busted=[2], busters=[0])[1]
     (3, 0, -3)
     """
-    r = rules
     s = list(scores)
     c = list(chips)
+    for item in game_end_items(rules, scores, busted=busted, busters=busters, opening=opening, dealer=dealer):
+        s = [x + d for x, d in zip(s, item.scores, strict=True)]
+        c = [x + d for x, d in zip(c, item.chips, strict=True)]
+    return tuple(s), tuple(c)
+
+
+def game_end_items(rules: Rules, scores: Sequence[int], *, busted: Sequence[int] = (), busters: Sequence[int] = (),
+                   opening: bool = False, dealer: int = 0) -> tuple[Item, ...]:
+    """The payments made when the game ends, line by line (what :func:`game_end_payments` adds up):
+    ``chiicha_chips`` (P121), ``bust_chips`` (P110-P112) and ``dobon_fee`` (P110); none that moves
+    nothing.
+
+    >>> from sanma.rules.schema import Rules
+    >>> [(i.what, i.chips) for i in game_end_items(Rules.preset("club"), [30000, 20000, -5000], busted=[2],
+    ...                                           busters=[0, 1], opening=True)]
+    [('bust_chips', (8, 8, -16))]
+    """
+    r = rules
+    out: list[Item] = []
     if not busted:
-        c = [x + d for x, d in zip(c, chiicha_chips(r, top=placement(s, 0)[0] == 1), strict=True)]
+        chiicha = chiicha_chips(r, top=placement(scores, 0)[0] == 1)
+        if any(chiicha):
+            out.append(Item("chiicha_chips", "P121", chips=chiicha))
+    c = [0] * SEATS
+    fee = [0] * SEATS
     for b in busted:
-        owed = bust_chips_owed(r, s[b], opening=opening, dealer=b == dealer)  # P110-P112 (CLUB)
+        owed = bust_chips_owed(r, scores[b], opening=opening, dealer=b == dealer)  # P110-P112 (CLUB)
         for x in busters:
             if x == b:
                 continue
             c[b] -= owed
             c[x] += owed
             if r.dobon_fee:  # P110 (KANSAI): the dobon fee to the player being paid
-                s[b] -= r.dobon_fee
-                s[x] += r.dobon_fee
-    return tuple(s), tuple(c)
+                fee[b] -= r.dobon_fee
+                fee[x] += r.dobon_fee
+    if any(c):
+        out.append(Item("bust_chips", "P110", chips=tuple(c)))
+    if any(fee):
+        out.append(Item("dobon_fee", "P110", scores=tuple(fee)))
+    return tuple(out)
 
 
 __all__ = [
     "ABORT_KINDS",
+    "CHINITSU_CHIP_YAKU",
+    "CHIP_YAKU",
+    "JUNCHAN_CHIP_YAKU",
     "RINSHAN_PAO",
     "AbortiveDraw",
     "Chombo",
@@ -608,6 +643,7 @@ __all__ = [
     "chiicha_chips",
     "chombo_payment",
     "expected_win_chips",
+    "game_end_items",
     "game_end_payments",
     "one_suit",
     "seat_wind",

@@ -10,18 +10,41 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules.schema import Rules
 
 
 @dataclass(frozen=True, slots=True)
+class Item:
+    """One line of a game's final settlement: ``what`` it is and the matrix row of its rule, and
+    what it moves per seat — ``scores`` in points, ``points`` in final points (thousands),
+    ``chips`` — with ``count`` for what is counted (sticks left on the table, chombos)."""
+
+    what: str
+    rule: str
+    scores: tuple[int, ...] = (0, 0, 0)
+    points: tuple[float, ...] = (0.0, 0.0, 0.0)
+    chips: tuple[int, ...] = (0, 0, 0)
+    count: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        return {"what": self.what, "rule": self.rule, "scores": list(self.scores), "points": list(self.points),
+                "chips": list(self.chips), "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
 class FinalResult:
-    """Final scores (after leftover sticks), ranks 1..3 per seat and final points (thousands)."""
+    """Final scores (after leftover sticks), ranks 1..3 per seat and final points (thousands);
+    ``items`` the settlement line by line when asked for (``final_result(itemise=True)``): the
+    points of each seat are the sum of its items' points, its chips those of its items' chips
+    plus the chips it came in with."""
 
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
     points: tuple[float, ...]
     chips: tuple[int, ...] = (0, 0, 0)
+    items: tuple[Item, ...] = ()
 
 
 def placement(scores: Sequence[int], first_dealer: int = 0) -> tuple[int, ...]:
@@ -43,41 +66,84 @@ def oka(rules: Rules, seats: int) -> int:
 def final_result(
     rules: Rules, scores: Sequence[int], *, kyotaku: int = 0, first_dealer: int = 0,
     busted: Sequence[int] = (), busters: Sequence[int] = (), chips: Sequence[int] = (0, 0, 0),
-    chombos: Sequence[int] = (0, 0, 0),
+    chombos: Sequence[int] = (0, 0, 0), itemise: bool = False,
 ) -> FinalResult:
     """Settle a finished game. ``kyotaku`` counts riichi sticks left on the table (P31);
-    ``chombos`` the chombo each seat committed (rank points taken here when chombo = rank_points).
+    ``chombos`` the chombo each seat committed (rank points taken here when chombo = rank_points);
+    ``itemise``: also each line of the settlement (``FinalResult.items``).
 
     >>> from sanma.rules.schema import Rules
     >>> final_result(Rules.preset("official"), [40000, 35000, 30000], chombos=[0, 1, 0]).points
     (30.0, -35.0, -30.0)
+    >>> [(i.what, i.points) for i in final_result(Rules.preset("official"), [40000, 35000, 30000],
+    ...                                          chombos=[0, 1, 0], itemise=True).items]
+    [('score', (0.0, -5.0, -10.0)), ('uma', (30.0, -10.0, -20.0)), ('chombo', (0.0, -20.0, 0.0))]
     """
+    n = len(scores)
+    items: list[Item] = []
     s = list(scores)
     ranks = placement(s, first_dealer)
     top = ranks.index(1)
     if kyotaku and rules.leftover_riichi == "top":
         s[top] += kyotaku * rules.riichi_deposit
+        if itemise:
+            items.append(Item("sticks_to_top", "P31", scores=_one(n, top, kyotaku * rules.riichi_deposit),
+                              count=kyotaku))
+    elif kyotaku and itemise:  # P31 (OFFICIAL 「半荘終了時の保留リーチ料は供託」): nobody takes them
+        items.append(Item("sticks_forfeited", "P31", count=kyotaku))
     chip_list = list(chips)
     base = [(x - rules.return_points) / 1000 for x in s]
     uma = _uma(rules, s, ranks)
-    points = [base[i] + uma[i] for i in range(len(s))]
-    points[top] += oka(rules, len(s)) / 1000
+    points = [base[i] + uma[i] for i in range(n)]
+    points[top] += oka(rules, n) / 1000
+    if itemise:
+        items.append(Item("score", "P25", points=tuple(base)))
+        if oka(rules, n):
+            items.append(Item("oka", "P27", points=_one(n, top, oka(rules, n) / 1000)))
     if rules.uma_type == "chips":
-        for i in range(len(s)):
+        for i in range(n):
             chip_list[i] += uma[i]
             points[i] -= uma[i]
+        if itemise:
+            items.append(Item("uma", "P26", chips=tuple(uma)))
+    elif itemise and any(uma):
+        items.append(Item("uma", "P26", points=tuple(float(u) for u in uma)))
+    bust = [0.0] * n
     for b in busted:  # P110 (OFFICIAL): the busted player loses, the buster gains rank points
-        points[b] -= rules.bust_rank_points
+        bust[b] -= rules.bust_rank_points
         for x in busters:
-            points[x] += rules.bust_rank_points / max(1, len(busters))
+            bust[x] += rules.bust_rank_points / max(1, len(busters))
+    points = [p + d for p, d in zip(points, bust, strict=True)]
+    if itemise and any(bust):
+        items.append(Item("bust", "P110", points=tuple(bust)))
     if rules.tie_break == "split":
-        points = _split_ties(rules, s, ranks, points, uma)
-    if rules.chombo == "rank_points":  # P100 (OFFICIAL) 「チョンボの減点は、半荘終了時に△20となる」
-        for i, n in enumerate(chombos):
-            points[i] -= rules.chombo_rank_points * n
+        split = _split_ties(rules, s, ranks, points, uma)
+        if itemise and split != points:
+            items.append(Item("tie_split", "P29", points=tuple(a - b for a, b in zip(split, points, strict=True))))
+        points = split
+    if rules.chombo == "rank_points" and any(chombos):  # P100 (OFFICIAL) 「チョンボの減点は、半荘終了時に△20となる」
+        taken = [float(-chombo_rank_points(rules, k)) for k in chombos]
+        points = [p + t for p, t in zip(points, taken, strict=True)]
+        if itemise:
+            items.append(Item("chombo", "P100", points=tuple(taken), count=sum(chombos)))
     digits = 0 if rules.final_rounding == "integer" else 1
-    points = [float(round(p, digits)) for p in points]
-    return FinalResult(tuple(s), ranks, tuple(points), tuple(chip_list))
+    rounded = [float(round(p, digits)) for p in points]
+    if itemise:
+        summed = [sum(i.points[x] for i in items) for x in range(n)]
+        if any(abs(r - t) > 1e-9 for r, t in zip(rounded, summed, strict=True)):
+            items.append(Item("rounding", "P25", points=tuple(round(r - t, 6) for r, t in zip(rounded, summed,
+                                                                                           strict=True))))
+    return FinalResult(tuple(s), ranks, tuple(rounded), tuple(chip_list), tuple(items))
+
+
+def chombo_rank_points(rules: Rules, chombos: int) -> int:
+    """P100: the rank points ``chombos`` chombo cost at the game's end where the rules take them so
+    (seed 002 L81 「チョンボの減点は、半荘終了時に△20となる」), else 0 (paid in points at once)."""
+    return rules.chombo_rank_points * chombos if rules.chombo == "rank_points" else 0
+
+
+def _one(n: int, seat: int, value: int | float) -> tuple[Any, ...]:
+    return tuple(value if x == seat else type(value)(0) for x in range(n))
 
 
 def is_bust(rules: Rules, score: int) -> bool:

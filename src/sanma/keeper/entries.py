@@ -43,11 +43,15 @@ TILE_FLAGS = ("double_riichi", "open_riichi", "ippatsu", "haitei", "houtei", "ri
 class KeeperError(SanmaError):
     """An entry or a command the score keeper refuses; the message says what and where."""
 
+    code_of_class = "keeper"
+
 
 class EntryConflict(KeeperError):
     """An entry made on a form opened at an older version of the session that would store a hand
     twice, or correct an entry someone else changed meanwhile (issue 19 item 1). ``conflict``
     names the entry in the way: its number, hand, summary, who entered it and when."""
+
+    code_of_class = "keeper.conflict"
 
     def __init__(self, message: str, conflict: Mapping[str, Any]) -> None:
         super().__init__(message)
@@ -207,14 +211,70 @@ class SeatingEntry:
 
 @dataclass(frozen=True, slots=True)
 class FinalEntry:
-    """A whole game by its final scores only ("final scores only" mode)."""
+    """A whole game by its final scores only ("final scores only" mode): the scores on the table at
+    the end, the chips won, and what final scores cannot show — riichi sticks left on the table
+    (P31: under seed 002 L31 nobody takes them, so the scores add up to less), each person's
+    chombos (P100: seed 002 L81's △20 at the end) and who busted whom (P110: seed 002 L33's ±10)."""
 
     scores: tuple[tuple[str, int], ...]
     chips: tuple[tuple[str, int], ...] = ()
+    sticks: int = 0
+    chombos: tuple[tuple[str, int], ...] = ()
+    busted: tuple[str, ...] = ()
+    busters: tuple[str, ...] = ()
     kind: str = "final"
 
 
-Entry = WinEntry | DrawEntry | AbortEntry | ChomboEntry | PenaltyEntry | SeatingEntry | FinalEntry
+@dataclass(frozen=True, slots=True)
+class RenameEntry:
+    """A person's name corrected (a misspelling at ``new``): ``old`` is ``new`` in the whole
+    session, every entry before and after included; undone like any entry."""
+
+    old: str
+    new: str
+    kind: str = "rename"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUpEntry:
+    """The round's time is up (a tournament's clock, or the referee): the hand in play is the
+    game's last. Not a result: the hand goes on to its result, and the game ends with it."""
+
+    kind: str = "time_up"
+
+
+Entry = (WinEntry | DrawEntry | AbortEntry | ChomboEntry | PenaltyEntry | SeatingEntry | FinalEntry | RenameEntry
+         | TimeUpEntry)
+
+
+def rename_names(raw: Mapping[str, Any], names: Mapping[str, str]) -> Mapping[str, Any]:
+    """``raw`` (a stored entry) with every person it names renamed by ``names`` (old → new); the
+    entry unchanged when it names nobody renamed. A rename entry itself is left as it is."""
+    if not names or raw.get("kind") == "rename":
+        return raw
+
+    def one(v: Any) -> Any:
+        return names.get(v, v) if isinstance(v, str) else v
+
+    def many(v: Any) -> Any:
+        return [one(x) for x in v] if isinstance(v, list | tuple) else one(v)
+
+    def keys(v: Any) -> Any:
+        return {one(k): x for k, x in v.items()} if isinstance(v, Mapping) else v
+
+    out = dict(raw)
+    for k in ("from", "pao", "dealer", "who"):
+        if k in out:
+            out[k] = many(out[k])
+    for k in ("riichi", "tenpai", "nagashi", "draw", "busted", "busters"):
+        if k in out:
+            out[k] = many(out[k])
+    for k in ("scores", "chips", "chombos"):
+        if k in out:
+            out[k] = keys(out[k])
+    if isinstance(out.get("wins"), list):
+        out["wins"] = [{**w, "winner": one(w.get("winner"))} if isinstance(w, Mapping) else w for w in out["wins"]]
+    return out
 
 
 def _winner(d: Any, where: str) -> Winner:
@@ -248,10 +308,7 @@ def _winner(d: Any, where: str) -> Winner:
     if yakuman == 0:
         if han == 0:
             raise KeeperError(f"{where}: han 0 is not a win (give --han 1 or more, or --yakuman N)")
-        if han < 5:  # from mangan on, fu do not change the value
-            if fu not in FU_VALUES:
-                raise KeeperError(f"{where}: fu {fu!r} does not exist (fu are 20, 25, 30, 40, ... 110)")
-        elif fu not in (0, *FU_VALUES):
+        if fu not in (0, *FU_VALUES):  # 0: not given (from mangan on, or the rules' fixed fu, P52)
             raise KeeperError(f"{where}: fu {fu!r} does not exist (fu are 20, 25, 30, 40, ... 110)")
     elif han or fu:
         raise KeeperError(f"{where}: a yakuman is given by --yakuman N alone, without han or fu")
@@ -317,13 +374,33 @@ def parse_entry(d: Any) -> Entry:
             raise KeeperError("seating: give a new seat draw (--draw) or the first dealer (--dealer)")
         return SeatingEntry(draw, dealer)
     if kind == "final":
-        _only(d, ("kind", "scores", "chips"), "final")
-        scores, chip_map = d.get("scores"), d.get("chips") or {}
+        _only(d, ("kind", "scores", "chips", "sticks", "chombos", "busted", "busters"), "final")
+        scores, chip_map, chombo_map = d.get("scores"), d.get("chips") or {}, d.get("chombos") or {}
         if not isinstance(scores, Mapping) or len(scores) != 3 or not isinstance(chip_map, Mapping):
             raise KeeperError("final: give the final score of each of the three players")
+        if not isinstance(chombo_map, Mapping):
+            raise KeeperError("final: chombos are {person: count}")
         sc = tuple((_name(k, "final: player"), _int(v, f"final: score of {k}", -10**6, 10**6))
                    for k, v in scores.items())
         ch = tuple((_name(k, "final: player"), _int(v, f"final: chips of {k}", -10**4, 10**4))
                    for k, v in chip_map.items())
-        return FinalEntry(sc, ch)
-    raise KeeperError(f"entry kind {kind!r} unknown; valid: win, draw, abort, chombo, penalty, seating, final")
+        cb = tuple((_name(k, "final: chombo"), _int(v, f"final: chombos of {k}", 0, 20))
+                   for k, v in chombo_map.items() if v)
+        busted, busters = _names(d.get("busted"), "final: busted"), _names(d.get("busters"), "final: bust by")
+        if busters and not busted:
+            raise KeeperError("final: --bust-by names who caused a bust: say who busted (--bust P)")
+        if set(busted) & set(busters):
+            raise KeeperError(f"final: {', '.join(sorted(set(busted) & set(busters)))} cannot bust themselves")
+        return FinalEntry(sc, ch, _int(d.get("sticks", 0), "final: sticks left on the table", 0, 100), cb,
+                          busted, busters)
+    if kind == "time_up":
+        _only(d, ("kind",), "time_up")
+        return TimeUpEntry()
+    if kind == "rename":
+        _only(d, ("kind", "from", "to"), "rename")
+        old, new = _name(d.get("from"), "rename: from"), _name(d.get("to"), "rename: to")
+        if old == new:
+            raise KeeperError(f"rename: {old} is already called {new}")
+        return RenameEntry(old, new)
+    raise KeeperError(f"entry kind {kind!r} unknown; valid: win, draw, abort, chombo, penalty, seating, final, "
+                      f"rename, time_up")

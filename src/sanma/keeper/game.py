@@ -16,13 +16,15 @@ from typing import Any
 
 from ..errors import NotAWinError, SanmaError
 from ..game import flow, payout
-from ..game.settle import final_result, riichi_bust
+from ..game.settle import Item, final_result, is_bust, riichi_bust
 from ..hand import Meld
 from ..rules.schema import Rules
-from ..scoring import Score, min_han_at, score_from_han, score_hand
+from ..scoring import Score, fixed_fu, min_han_at, score_from_han, score_hand
 from ..tiles import Tile, parse_tiles, seat_wind
 from .entries import (
+    ABORT_KINDS,
     MIXED,
+    PENALTY_KINDS,
     RESULT_KINDS,
     AbortEntry,
     ChomboEntry,
@@ -31,6 +33,7 @@ from .entries import (
     FinalEntry,
     KeeperError,
     PenaltyEntry,
+    TimeUpEntry,
     WinEntry,
     Winner,
 )
@@ -51,18 +54,29 @@ class GameResult:
     last_winner: str | None = None
     uma_multiplier: int = 1
     streak_chips: Mapping[str, int] = field(default_factory=dict)
+    #: the settlement line by line (``settle.Item.to_json`` per person): what each seat's points and
+    #: chips are made of (end-of-game chips, sticks, oka, uma, bust, chombo, table chips, streaks)
+    items: tuple[Mapping[str, Any], ...] = ()
+    chombos: Mapping[str, int] = field(default_factory=dict)  # chombo per person in the game (P100)
+    busted: tuple[str, ...] = ()  # who busted (P108) and who caused it (P110)
+    busters: tuple[str, ...] = ()
+    sticks: int = 0  # riichi sticks left on the table at the end (P31)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "scores": dict(self.scores), "ranks": dict(self.ranks),
                 "points": dict(self.points), "chips": dict(self.chips), "end_reason": self.end_reason,
                 "last_winner": self.last_winner, "uma_multiplier": self.uma_multiplier,
-                "streak_chips": dict(self.streak_chips)}
+                "streak_chips": dict(self.streak_chips), "items": [dict(i) for i in self.items],
+                "chombos": dict(self.chombos), "busted": list(self.busted), "busters": list(self.busters),
+                "sticks": self.sticks}
 
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> GameResult:
         """The inverse of :meth:`to_json` (the keeper's cache); a KeyError/TypeError on a bad one."""
         return GameResult(int(d["game"]), dict(d["scores"]), dict(d["ranks"]), dict(d["points"]), dict(d["chips"]),
-                          str(d["end_reason"]), d["last_winner"], int(d["uma_multiplier"]), dict(d["streak_chips"]))
+                          str(d["end_reason"]), d["last_winner"], int(d["uma_multiplier"]), dict(d["streak_chips"]),
+                          tuple(dict(i) for i in d["items"]), dict(d["chombos"]), tuple(d["busted"]),
+                          tuple(d["busters"]), int(d["sticks"]))
 
 
 class KeptGame:
@@ -86,6 +100,7 @@ class KeptGame:
         self.pot_chips = 0  # chips deposited on the table by penalties (P104, A000-27)
         self.dead: dict[int, str] = {}  # seat -> the mistake that made its hand dead (P103)
         self.at_draw: dict[int, str] = {}  # seat -> the mistake that is a chombo at the draw (P102)
+        self.last_hand = False  # the round's time is up: the game ends with the hand in play
 
     # -- people and seats ---------------------------------------------------------------------
     def seat(self, person: str, what: str) -> int:
@@ -111,6 +126,9 @@ class KeptGame:
         if self.finished:
             raise KeeperError(f"game {self.number} is over ({self.end_reason})")
         if isinstance(entry, FinalEntry):
+            if self.hands:  # a game is kept hand by hand or by its final scores, not both
+                raise KeeperError(f"final: game {self.number} is kept hand by hand ({len(self.hands)} entries): "
+                                  f"correct those, or delete them to enter its final scores")
             return self._apply_final(entry)
         row: dict[str, Any] = {"game": self.number, "hand_index": self.results + 1, "label": self.label(),
                                "honba": self.honba, "dealer": self.players[self.dealer], "kind": entry.kind}
@@ -125,6 +143,9 @@ class KeptGame:
             row.update(self._apply_chombo(self._seats(entry.who, "chombo"), entry.reason or "chombo"))
         elif isinstance(entry, PenaltyEntry):
             row.update(self._apply_penalty(entry))
+        elif isinstance(entry, TimeUpEntry):
+            self.last_hand = True
+            row["summary"] = "time is up: the hand in play is the last"
         else:  # pragma: no cover - seatings are handled by the session
             raise KeeperError(f"entry {entry.kind} does not belong in a game")
         if is_result(entry):
@@ -203,10 +224,14 @@ class KeptGame:
                                       f"({', '.join(r.pao_yaku)}; by value, name it with --yaku) (P97)")
             wins.append(payout.Win(s, score, pao=pao, closed=self._closed(w), ura_tiles=self._ura_tiles(w),
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
-            summaries.append(_describe(w.winner, score) + (
-                " (winning tile mixed into the hand: the lowest shape, P129)"
-                if w.tiles is not None and w.tiles.win == MIXED else ""))
+            summaries.append(" (winning tile mixed into the hand: the lowest shape, P129)"
+                             if w.tiles is not None and w.tiles.win == MIXED else "")
         paid = self._settle(payout.Hora(tuple(wins), discarder))
+        for j, (win, part) in enumerate(zip(wins, paid.wins, strict=True)):
+            # a pao win is paid by the liable player (P97-P99), not as the tsumo or ron it was
+            total = None if part.pao is None else -part.deltas[part.pao]
+            summaries[j] = _describe(self.players[win.seat], win.score, total) + summaries[j] + (
+                "" if part.pao is None else f" (pao: {self.players[part.pao]} pays {total:,})")
         # P104 / A000-27, seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」: the
         # table's chips go with the riichi sticks, to the winner payout paid them to (the head bump's
         # first winner; seed 003 L49 「リーチ棒は上家とり」 reads the same, seed 002 has no double ron)
@@ -260,11 +285,9 @@ class KeptGame:
 
     def _apply_abort(self, e: AbortEntry) -> dict[str, Any]:
         r = self.rules
-        allowed = {"kyuushu": r.abort_kyuushu, "three_winds": r.abort_three_winds, "four_kans": r.abort_four_kans,
-                   "all_riichi": r.abort_all_riichi}
         if e.abort == "riichi_bust":
             return self._riichi_bust(e)
-        if not allowed.get(e.abort, False):
+        if e.abort not in abort_kinds(r):
             raise KeeperError(f"abortive draw {e.abort} does not exist under {r.name} (P92-P95)")
         self._deposit_riichi(e.riichi)
         self._settle(payout.AbortiveDraw(e.abort))
@@ -293,7 +316,8 @@ class KeptGame:
         (P101, A003-7)."""
         self._settle(payout.Chombo(tuple(payout.Offence(s, reason) for s in seats), tuple(sticks_this_hand)))
         who = " & ".join(self.players[s] for s in seats)
-        return {"kind": "chombo", "summary": f"chombo by {who} ({reason})"}
+        return {"kind": "chombo", "summary": f"chombo by {who} ({reason})",
+                "offenders": [self.players[s] for s in seats]}
 
     def _apply_penalty(self, e: PenaltyEntry) -> dict[str, Any]:
         """P102-P106: what the mistake costs under these rules (one field per kind)."""
@@ -309,7 +333,11 @@ class KeptGame:
             scores[seat] -= e.points // 2 * 2
             chips[seat] -= e.chips // 2 * 2
             self._move(scores=scores, chips=chips)
-            return {"summary": f"penalty {what}: {e.points:,} points, {e.chips} chips"}
+            row = {"summary": f"penalty {what}: {e.points:,} points, {e.chips} chips"}
+            end = flow.penalty_bust(r, self.table, seat, tuple(x for x in range(3) if x != seat))
+            if end is not None:  # seed 000 L86/L88: a bust ends the game at once
+                self.finished, self.end_reason, self._end = True, end.reason, end
+            return row
         effect = getattr(r, f"penalty_{e.penalty}")
         if effect == "chombo":
             row = self._apply_chombo((seat,), e.penalty)
@@ -358,6 +386,12 @@ class KeptGame:
             assert v is not None
             if v.ippatsu and not riichi:
                 raise KeeperError(f"{where}: ippatsu needs riichi (give --riichi {w.winner})")
+            fixed = fixed_fu(r)
+            if not v.yakuman and fixed and v.fu not in (0, fixed):  # P52 (seed 002 L13 「符計算なし・全て30符」)
+                raise KeeperError(f"{where}: every hand is {fixed} fu under {r.name} (P52, fu_mode = {r.fu_mode}): "
+                                  f"leave the fu out, not {v.fu}")
+            if not v.yakuman and not fixed and v.han < 5 and not v.fu:
+                raise KeeperError(f"{where}: give the fu (20, 25, 30, 40, ... 110): below 5 han they count")
             yaku = (*v.yaku, *(("ippatsu",) if v.ippatsu else ()), *(("ura_dora",) * v.ura))
             return score_from_han(v.han, v.fu, yakuman=v.yakuman, yaku=yaku, tsumo=discarder is None,
                                   seat_wind=own_wind, discarder_wind=disc_wind, honba=self.honba,
@@ -487,6 +521,8 @@ class KeptGame:
         t = self.table
         paid = payout.settle(self.rules, outcome, scores=t.scores, dealer=t.dealer, honba=t.honba, kyotaku=t.kyotaku)
         end = flow.next_hand(self.rules, t, outcome, paid)
+        if self.last_hand:  # a tournament's clock (or its referee) made this hand the last
+            end = flow.time_over(end)
         self.table = end.state
         self.dead, self.at_draw = {}, {}
         if end.over:
@@ -496,30 +532,50 @@ class KeptGame:
         return paid
 
     def _apply_final(self, e: FinalEntry) -> dict[str, Any]:
-        """'Final scores only': the game's result from its final scores (and chips, if given)."""
+        """'Final scores only': the game's result from its final scores (and chips, if given), with
+        the sticks left on the table (P31), the chombos (P100) and the busts (P108, P110)."""
+        r = self.rules
         scores = dict(e.scores)
         if sorted(scores) != sorted(self.players):
             raise KeeperError(f"final: give the scores of {', '.join(self.players)} (game {self.number}), "
                               f"got {', '.join(scores)}")
         total = sum(scores.values())
-        expected = 3 * self.rules.start_points
-        if total != expected:
-            raise KeeperError(f"final: the scores add up to {total:,}, not {expected:,} "
-                              f"(3 x {self.rules.start_points:,})")
-        for p, _ in e.chips:
-            self.seat(p, "final: chips")
+        expected = 3 * r.start_points
+        left = e.sticks * r.riichi_deposit
+        if total + left != expected:
+            short = expected - total - left
+            hint = (f": {short // r.riichi_deposit} riichi sticks left on the table? (--sticks N, P31)"
+                    if not e.sticks and short > 0 and short % r.riichi_deposit == 0 else "")
+            raise KeeperError(f"final: the scores add up to {total:,}" + (
+                f" and the {e.sticks} sticks left on the table to {total + left:,}" if e.sticks else "")
+                + f", not {expected:,} (3 x {r.start_points:,}){hint}")
+        for p, _ in (*e.chips, *e.chombos):
+            self.seat(p, "final")
         if sum(c for _, c in e.chips):
             raise KeeperError("final: chips won and lost must add up to 0")
+        for p in e.busted:  # P108: a bust is a score the rules call one
+            self.seat(p, "final: busted")
+            if not is_bust(r, scores[p]):
+                raise KeeperError(f"final: {p} has {scores[p]:,} points: not a bust under {r.name} (P108)")
+        for p in e.busters:
+            self.seat(p, "final: bust by")
+        bust_scores = [p for p in self.players if is_bust(r, scores[p])]
+        if bust_scores and not e.busted and (r.bust_rank_points or r.dobon_fee):
+            raise KeeperError(f"final: {', '.join(bust_scores)} busted under {r.name}, which pays the bust "
+                              f"(P110): say who busted whom (--bust P --bust-by Q)")
         chips = dict(e.chips)
-        self.table = flow.TableState.start(self.rules, [scores[p] for p in self.players])
-        self._move(chips=[chips.get(p, 0) for p in self.players])
+        chombos = dict(e.chombos)
+        self.table = replace(flow.TableState.start(r, [scores[p] for p in self.players]),
+                             chips=tuple(chips.get(p, 0) for p in self.players),
+                             chombos=tuple(chombos.get(p, 0) for p in self.players))
         self._final = e
         self.finished = True
         self.end_reason = "final_scores"
         self.results += 1
         row = {"game": self.number, "hand_index": 1, "kind": "final", "label": "final", "summary": "final scores",
-               "entry": _entry_json(e), "deltas": {p: scores[p] - self.rules.start_points for p in self.players},
-               "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores)}
+               "entry": _entry_json(e), "deltas": {p: scores[p] - r.start_points for p in self.players},
+               "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores),
+               "game_over": self.end_reason}
         self.hands.append(row)
         return row
 
@@ -527,24 +583,78 @@ class KeptGame:
     def result(self, series: Series) -> GameResult:
         """Settle the finished game: flow's final settlement (end-of-game payments P110-P112 and
         P121, placement, sticks, oka, uma — doubled when the series says so, P28), table chips
-        left over to the top (A000-27), and the series' streak chips (P120)."""
+        left over to the top (A000-27), and the series' streak chips (P120); itemised."""
         r = self.rules
         m = self.uma_multiplier
         rules = r if m == 1 else replace(r, uma=(r.uma[0] * m, r.uma[1] * m, r.uma[2] * m))  # P28
         if self._final is not None:
-            fr = final_result(rules, self.table.scores, chips=self.table.chips)
+            f = self._final
+            fr = final_result(rules, self.table.scores, kyotaku=f.sticks, busted=self._seats(f.busted, "bust"),
+                              busters=self._seats(f.busters, "bust by"), chips=self.table.chips,
+                              chombos=self.table.chombos, itemise=True)
+            busted, busters, sticks = f.busted, f.busters, f.sticks
         else:
             assert self._end is not None
-            fr = flow.final(rules, self._end)
+            fr = flow.final(rules, self._end, itemise=True)
+            busted = tuple(self.players[x] for x in self._end.busted)
+            busters = tuple(self.players[x] for x in self._end.busters)
+            sticks = self._end.state.kyotaku
+        items = list(fr.items)
         chips = list(fr.chips)
-        if self.pot_chips:
-            chips[fr.ranks.index(1)] += self.pot_chips
+        if self.pot_chips:  # A000-27: chips a penalty left on the table go to the top
+            top = fr.ranks.index(1)
+            chips[top] += self.pot_chips
+            items.append(Item("table_chips", "P32", chips=tuple(self.pot_chips if x == top else 0 for x in range(3))))
         ranks = self._by_person(fr.ranks)
         streak = series.streak_chips(ranks, r.streak_chips)
+        if any(streak.values()):
+            items.append(Item("streak_chips", "P120", chips=tuple(streak[p] for p in self.players)))
         total_chips = {p: chips[i] + streak[p] for i, p in enumerate(self.players)}
         return GameResult(self.number, self._by_person(fr.scores), ranks,
                           {p: fr.points[i] for i, p in enumerate(self.players)}, total_chips, self.end_reason,
-                          self.last_winner, m, streak)
+                          self.last_winner, m, streak, tuple(self._item_json(i) for i in items),
+                          self._by_person(self.table.chombos), busted, busters, sticks)
+
+    def _item_json(self, item: Item) -> dict[str, Any]:
+        """A settlement line with its values per person (only the people it moves)."""
+        def per(values: Sequence[Any]) -> dict[str, Any]:
+            return {p: values[i] for i, p in enumerate(self.players) if values[i]}
+
+        return {"what": item.what, "label": ITEM_LABELS.get(item.what, item.what), "rule": item.rule,
+                "scores": per(item.scores), "points": per(item.points), "chips": per(item.chips), "count": item.count}
+
+
+#: What each line of a game's settlement (``settle.Item.what``) is called on the pages and in ``show``.
+ITEM_LABELS = {
+    "chiicha_chips": "first dealer not top", "bust_chips": "bust chips", "dobon_fee": "dobon fee",
+    "sticks_to_top": "sticks left to the top", "sticks_forfeited": "sticks left on the table (nobody's)",
+    "score": "score against the return", "oka": "oka", "uma": "uma", "bust": "bust", "tie_split": "tied places share",
+    "chombo": "chombo", "rounding": "rounding", "table_chips": "table chips to the top", "streak_chips": "streak chips",
+}
+
+
+def abort_kinds(rules: Rules) -> tuple[str, ...]:
+    """The abortive draws these rules have (P92-P95), and P79's riichi bust where a riichi with too
+    few points is one (A000-19): what a person may enter as an abort."""
+    r = rules
+    have = {"kyuushu": r.abort_kyuushu, "three_winds": r.abort_three_winds, "four_kans": r.abort_four_kans,
+            "all_riichi": r.abort_all_riichi, "riichi_bust": r.riichi_bust_points > 0}
+    return tuple(k for k in ABORT_KINDS if have[k])
+
+
+def entry_options(rules: Rules) -> dict[str, Any]:
+    """What an entry form may offer under these rules (the pages draw only what the server says):
+    the aborts (P92-P95, P79), each mistake's effect (P102-P106), the yaku a hand by value names
+    for its chips (P117-P118), the pao yaku (P97), nagashi (P96), double ron (P88), flowers and
+    chip flowers (P02, P119), kita (P15), ura dora (P10) and the fixed fu (P52)."""
+    r = rules
+    return {"aborts": list(abort_kinds(r)),
+            "penalties": [{"kind": k, "effect": "free" if k == "free" else getattr(r, f"penalty_{k}")}
+                          for k in PENALTY_KINDS],
+            "chips": r.chips, "chip_yaku": list(payout.CHIP_YAKU) if r.chips else [], "pao_yaku": list(r.pao_yaku),
+            "nagashi": r.nagashi != "none", "double_ron": r.double_ron, "flowers": r.flowers,
+            "chip_flowers": r.flower_chip_tiles if r.chip_flower else 0, "kita": r.north_mode.startswith("nuki"),
+            "ura": r.ura_dora, "fixed_fu": fixed_fu(r), "four_people": r.players_in_rotation == 4}
 
 
 def is_result(entry: Entry) -> bool:
@@ -559,12 +669,14 @@ def _chip_flowers(w: Winner) -> int:
     return w.value.chip_flowers if w.value is not None else 0
 
 
-def _describe(name: str, s: Score) -> str:
+def _describe(name: str, s: Score, paid_by_pao: int | None = None) -> str:
+    """``Aki 3 han 30 fu = 3,900``; a limit hand by value has no fu (``5 han mangan``); a pao win
+    names no total here (the liable player's payment follows)."""
     if s.yakuman and not s.kazoe:
         value = f"{s.yakuman}x yakuman"
     else:
-        value = f"{s.han} han {s.fu} fu" + (f" {s.limit}" if s.limit else "")
-    return f"{name} {value} = {s.total:,}"
+        value = f"{s.han} han" + (f" {s.fu} fu" if s.fu else "") + (f" {s.limit}" if s.limit else "")
+    return f"{name} {value}" + ("" if paid_by_pao is not None else f" = {s.total:,}")
 
 
 def _entry_json(entry: Entry) -> dict[str, Any]:

@@ -15,12 +15,14 @@ import csv
 import hashlib
 import io
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..game.settle import chombo_rank_points
 from ..rules.loader import from_dict, to_dict
 from ..rules.schema import Rules
+from ..scoring import fixed_fu
 from ..store.db import Store, _json
 from ..store.keeper import (
     CacheRow,
@@ -33,15 +35,29 @@ from ..store.keeper import (
     sessions,
     stored_games,
 )
-from .entries import RESULT_KINDS, Entry, EntryConflict, FinalEntry, KeeperError, SeatingEntry, parse_entry
-from .game import GameResult, KeptGame
-from .log import Change, effective, last_undoable
+from ..store.tournaments import table_of
+from .entries import (
+    RESULT_KINDS,
+    Entry,
+    EntryConflict,
+    FinalEntry,
+    KeeperError,
+    RenameEntry,
+    SeatingEntry,
+    parse_entry,
+    rename_names,
+)
+from .game import GameResult, KeptGame, entry_options
+from .log import Change, active, effective, last_undoable
 from .notation import signed
 from .series import Series, SeriesError
 
 EXPORT_FORMAT = "sanma-table/1"
 CACHE_FORMAT = "sanma-table-cache/2"  # bump when a snapshot's shape changes
-CSV_HEADER = ("session", "game", "no", "kind", "round", "honba", "person", "points", "chips", "rank", "final_points")
+CSV_HEADER = ("session", "game", "no", "kind", "round", "honba", "person", "points", "chips", "rank", "final_points",
+              "chombos", "bust")
+#: the columns of a CSV exported before ``chombos`` and ``bust`` were added (still read)
+CSV_HEADER_V1 = CSV_HEADER[:-2]
 
 
 @dataclass
@@ -63,6 +79,9 @@ class Session:
     # the derived-state cache (migration 4): the entries in force, and the state when the last
     # game finished (after entry ``boundary``), which the next read or write starts from
     entries: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    undo_next: dict[str, Any] | None = None  # what `undo` would revert now (the pages ask before)
+    games_limit: int | None = None  # the games the session keeps (a tournament table: one)
+    tournament: dict[str, int] | None = None  # the tournament table it keeps: tournament, round, table
     boundary: int = 0
     cache_used: int = 0
     _at_boundary: dict[str, Any] | None = None
@@ -88,17 +107,24 @@ class Session:
 
     def apply(self, pos: int, no: int, uid: int, entry: Entry, raw: Mapping[str, Any]) -> None:
         """Apply the ``pos``-th entry in force (entry number ``no``, uid ``uid``)."""
+        if isinstance(entry, RenameEntry):  # applied to the whole session by compute(): a row only
+            self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1 if self.current is None or
+                              self.current.finished else self.current.number, "hand_index": 0, "kind": "rename",
+                              "summary": f"rename: {entry.old} → {entry.new}", "entry": dict(raw), "deltas": {},
+                              "chips": {}})
+            return
         if isinstance(entry, SeatingEntry):
             self._seating(entry)
             self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1, "hand_index": 0, "kind": "seating",
                               "summary": "seating: " + ", ".join(self.upcoming()) + " (first dealer first)",
                               "entry": dict(raw), "deltas": {}, "chips": {}})
             return
+        if self.games_limit is not None and len(self.games) >= self.games_limit:
+            raise KeeperError(f"session {self.id} keeps {self.games_limit} game"
+                              + ("" if self.games_limit == 1 else "s") + f" and game {len(self.games)} is over: "
+                              "correct its entries instead")
         if self.mode == "final" and not isinstance(entry, FinalEntry):
             raise KeeperError(f"session {self.id} records final scores only: enter each game with `table final`")
-        if self.mode == "hands" and isinstance(entry, FinalEntry):
-            raise KeeperError(f"session {self.id} records every hand; final scores alone are for a session "
-                              f"started with --final-only")
         game = self._game()
         row = game.apply(entry)
         row.update(no=no, uid=uid, entry=dict(raw))
@@ -185,11 +211,66 @@ class Session:
                      "uma_multiplier": coming["uma_multiplier"]}
         return {
             "session": self.id, "rules": self.rules.name, "people": list(self.people), "series": self.series_name,
-            "mode": self.mode, "version": self.version, "notation": self.rules.score_notation, **state,
-            "chips": chips, "next": coming,
+            "mode": self.mode, "version": self.version, "notation": self.rules.score_notation,
+            "fixed_fu": fixed_fu(self.rules), "options": entry_options(self.rules), "games_limit": self.games_limit,
+            "tournament": self.tournament,
+            **state,
+            # the coming game is known between games (and before the first); not while one is played
+            "chips": chips, "next": None if (game is not None and game.hands) or (
+                self.games_limit is not None and len(self.games) >= self.games_limit) else coming,
             "hands": self.rows, "games": [g.to_json() for g in self.games],
-            "standings": standings(self.people, self.games),
+            "standings": standings(self.people, self.games), "penalties": self.penalties(),
+            "undo": self.undo_next,
         }
+
+    def penalties(self) -> list[dict[str, Any]]:
+        """Every chombo and penalty of the session with what it cost (issue 19 item 3: a referee's
+        list): the entry, its game and hand, who, what, why, the points and chips it moved then,
+        and the rank points it takes at the game's end (P100: official's △20, seed 002 L81)."""
+        out = []
+        for r in self.rows:
+            e = r["entry"]
+            if r["kind"] == "chombo" or e.get("kind") in ("chombo", "penalty"):
+                who = r.get("offenders") or ([e["who"]] if isinstance(e.get("who"), str) else list(e.get("who") or []))
+                chombo = r["kind"] == "chombo"
+                out.append({"no": r["no"], "game": r["game"], "label": r.get("label", ""), "who": who,
+                            "kind": "chombo" if chombo else str(e.get("penalty")), "reason": e.get("reason", ""),
+                            "summary": r.get("summary", ""), "deltas": {p: v for p, v in r["deltas"].items() if v},
+                            "chips": {p: v for p, v in r["chips"].items() if v},
+                            "end_points": {p: -chombo_rank_points(self.rules, 1) for p in who}
+                            if chombo and chombo_rank_points(self.rules, 1) else {}})
+            elif e.get("kind") == "final" and e.get("chombos"):  # final scores only: the chombos it names
+                out.append({"no": r["no"], "game": r["game"], "label": "final", "who": list(e["chombos"]),
+                            "kind": "chombo", "reason": "", "summary": "chombos of a game kept by final scores",
+                            "deltas": {}, "chips": {}, "end_points": {
+                                p: -chombo_rank_points(self.rules, n) for p, n in e["chombos"].items()
+                                if chombo_rank_points(self.rules, n)}})
+        return out
+
+
+def _renames(entries: Sequence[tuple[int, Mapping[str, Any]]], people: Sequence[str],
+             numbers: Mapping[int, int]) -> dict[str, str]:
+    """Old name → name now, over the session's rename entries in force, in order (a name renamed
+    twice ends with the last); a rename of someone who is not a person of the session, or to a
+    name someone already has, is refused naming the entry."""
+    names: dict[str, str] = {}
+    now = list(people)
+    for uid, raw in entries:
+        if raw.get("kind") != "rename":
+            continue
+        e = parse_entry(raw)
+        assert isinstance(e, RenameEntry)
+        if e.old not in now:
+            raise KeeperError(f"entry {numbers[uid]}: rename: {e.old} is not a person of the session "
+                              f"({', '.join(now)})")
+        if e.new in now:
+            raise KeeperError(f"entry {numbers[uid]}: rename: {e.new} is already a person of the session")
+        now[now.index(e.old)] = e.new
+        for k, v in names.items():
+            if v == e.old:
+                names[k] = e.new
+        names.setdefault(e.old, e.new)
+    return names
 
 
 def entry_numbers(log: Sequence[Change]) -> dict[int, int]:
@@ -216,6 +297,14 @@ def _clock(at: str) -> str:
 
 def _what(c: Change) -> str:
     return {"fix": "a correction", "delete": "a deletion", "undo": "an undo", "add": "its entry"}.get(c.kind, c.kind)
+
+
+def _as_people(g: GameResult, person: Callable[[str], str]) -> GameResult:
+    """A finished game with its players named as the people they are (``standings --alias``)."""
+    return replace(g, scores={person(p): v for p, v in g.scores.items()},
+                   ranks={person(p): v for p, v in g.ranks.items()},
+                   points={person(p): v for p, v in g.points.items()},
+                   chips={person(p): v for p, v in g.chips.items()})
 
 
 def _first_hand(rules: Rules, dealer: str) -> dict[str, Any]:
@@ -286,19 +375,23 @@ def _restore(s: Session, entries: Sequence[tuple[int, Mapping[str, Any]]], cache
 
 
 def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, series_name: str | None,
-            log: Sequence[Change], version: int, cache: CacheRow | None = None) -> Session:
+            log: Sequence[Change], version: int, cache: CacheRow | None = None,
+            games_limit: int | None = None) -> Session:
     """The session's state from its log; :class:`KeeperError` naming the entry that does not fit.
     With a valid ``cache`` (the state when a game finished, for the same first entries) only the
     entries after it are replayed: the same state, without replaying the finished games."""
+    entries = effective(log)
+    numbers = entry_numbers(log)
+    names = _renames(entries, people, numbers)
+    people = [names.get(p, p) for p in people]
     try:
         series = Series.start(people, players_in_rotation=rules.players_in_rotation)
     except SeriesError as e:
         raise KeeperError(str(e)) from None
-    s = Session(session_id, rules, tuple(people), mode, series_name, version, series)
-    s.entries = effective(log)
+    s = Session(session_id, rules, tuple(people), mode, series_name, version, series, games_limit=games_limit)
+    s.entries = [(uid, rename_names(raw, names)) for uid, raw in entries]
     start = s.cache_used = _restore(s, s.entries, cache)
     added = {c.seq: c for c in log if c.kind == "add"}
-    numbers = entry_numbers(log)
     for pos, (uid, raw) in enumerate(s.entries[start:], start=start + 1):
         no = numbers[uid]
         try:
@@ -307,7 +400,29 @@ def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, ser
             raise KeeperError(f"entry {no}: {e}") from None
         if uid in added:  # who entered it and when (a correction keeps them: `log` has the rest)
             s.rows[-1].update(by=added[uid].author, at=added[uid].at)
+    target = last_undoable(log)
+    s.undo_next = None if target is None else describe_change(log, target, s.rows)
     return s
+
+
+def describe_change(log: Sequence[Change], seq: int, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Change ``seq`` of the log as people read it (what `undo` reverts, issue 19 item 3): its kind,
+    the entry number it concerns, and a sentence — ``change 7: entry #5 (E2 draw, tenpai: Aki)``."""
+    by_seq = {c.seq: c for c in log}
+    c = by_seq[seq]
+    numbers = entry_numbers(log)
+    uid = c.seq if c.kind == "add" else c.target if c.kind in ("fix", "delete") else None
+    out: dict[str, Any] = {"change": seq, "kind": c.kind, "author": c.author, "at": c.at}
+    if uid is not None and uid in numbers:
+        row = next((r for r in rows if r["uid"] == uid), None)
+        what = f"#{numbers[uid]}" + (f" ({row.get('label', '')} {row.get('summary', row['kind'])})".replace("( ", "(")
+                                     if row is not None else "")
+        out["entry"] = numbers[uid]
+        out["text"] = {"add": f"change {seq}: entry {what}", "fix": f"change {seq}: the correction of entry {what}",
+                       "delete": f"change {seq}: the deletion of entry {what}"}[c.kind]
+    else:
+        out["text"] = f"change {seq}: the undo of change {c.target}"
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,8 +441,11 @@ class Keeper:
         rules = from_dict(json.loads(row.rules_json), f"session {session_id}", name=row.rules_name)
         if log is None:
             log = changes(self.store, session_id)
-        return compute(row.id, rules, row.people, row.mode, row.series, log, row.version,
-                       cached(self.store, session_id) if use_cache else None)
+        s = compute(row.id, rules, row.people, row.mode, row.series, log, row.version,
+                    cached(self.store, session_id) if use_cache else None, row.games_limit)
+        at = table_of(self.store, session_id) if row.games_limit is not None else None
+        s.tournament = None if at is None else {"tournament": at[0], "round": at[1], "table": at[2]}
+        return s
 
     def _save_cache(self, s: Session) -> None:
         """Keep the state at the last finished game when it is newer than the cached one."""
@@ -338,8 +456,9 @@ class Keeper:
                                               json.dumps(snap, ensure_ascii=False)))
 
     def new(self, rules: Rules, people: Sequence[str], *, series: str | None = None, mode: str = "hands",
-            author: str = "") -> dict[str, Any]:
-        """A new session under ``rules`` with ``people`` in seat-draw order."""
+            author: str = "", games_limit: int | None = None) -> dict[str, Any]:
+        """A new session under ``rules`` with ``people`` in seat-draw order; ``games_limit``: the
+        number of games it keeps (a tournament table: 1)."""
         from .entries import _names
 
         names = list(_names(list(people), "--people"))
@@ -348,7 +467,7 @@ class Keeper:
         except SeriesError as e:
             raise KeeperError(str(e)) from None
         sid = create_session(self.store, rules_name=rules.name, rules_json=_json(to_dict(rules), "rules"),
-                             people=names, mode=mode, series=series)
+                             people=names, mode=mode, series=series, games_limit=games_limit)
         return self.state(sid)
 
     def state(self, session_id: int) -> dict[str, Any]:
@@ -474,6 +593,19 @@ class Keeper:
             f"{row.get('summary', row['kind'])}, stored at {_clock(prev.at)} by the same command): nothing was "
             f"saved. If the next hand really ended the same way, run it with --again")
 
+    def _fresh(self, session_id: int, client_id: str) -> str:
+        """A derived client id, unless the change stored under it is no longer in force (undone, or
+        its entry deleted): then the same command is a new change, so the id gets the version."""
+        log = changes(self.store, session_id)
+        old = next((c for c in log if c.client_id == client_id), None)
+        if old is None:
+            return client_id
+        live = active(log)
+        uid = old.seq if old.kind == "add" else old.target
+        if old.seq in live and (uid is None or uid in dict(effective(log))):
+            return client_id
+        return f"{client_id}@{len(log)}"
+
     def add(self, session_id: int, entry: Mapping[str, Any], *, author: str = "", reason: str = "",
             client_id: str | None = None, expected_version: int | None = None,
             preview: bool = False, opened_version: int | None = None, derive_id: bool = False,
@@ -488,7 +620,7 @@ class Keeper:
         if derive_id and client_id is None and not preview:
             with self.store.transaction():  # the hand the id names is the one the change falls into
                 key = self._load(session_id).hand_key()
-                client_id = derived_client_id(str(session_id), key, "add", None, entry)
+                client_id = self._fresh(session_id, derived_client_id(str(session_id), key, "add", None, entry))
                 if again:
                     client_id += f":again:{session(self.store, session_id).version}"
                 return self._change(session_id, "add", None, entry, author=author, reason=reason,
@@ -523,26 +655,38 @@ class Keeper:
         uid = self._uid(session_id, hand_no)
         kind = "delete" if entry is None else "fix"
         if derive_id and client_id is None:
-            client_id = derived_client_id(str(session_id), (0, uid), kind, uid, entry or {})
+            client_id = self._fresh(session_id, derived_client_id(str(session_id), (0, uid), kind, uid, entry or {}))
         return self._change(session_id, kind, uid, entry, author=author,
                             reason=reason, client_id=client_id, expected_version=expected_version, preview=preview,
                             opened_version=opened_version)
 
     def undo(self, session_id: int, change: int | None = None, *, author: str = "", reason: str = "",
-             client_id: str | None = None, expected_version: int | None = None) -> dict[str, Any]:
-        """Revert the last edit, or change ``change`` of the log (an undo of an undo redoes it)."""
+             client_id: str | None = None, expected_version: int | None = None,
+             preview: bool = False) -> dict[str, Any]:
+        """Revert the last edit, or change ``change`` of the log (an undo of an undo redoes it); the
+        state says what was undone (``undone``: :func:`describe_change`). A change no longer in force
+        (undone already, maybe on another device) is refused."""
         session(self.store, session_id)
-        log = changes(self.store, session_id)
-        if change is None:
-            target = last_undoable(log)
-            if target is None:
-                raise KeeperError(f"session {session_id}: nothing to undo")
-        else:
-            if not any(c.seq == change for c in log):
-                raise KeeperError(f"session {session_id} has no change {change} (see `sanma table log`)")
-            target = change
-        return self._change(session_id, "undo", target, None, author=author, reason=reason, client_id=client_id,
-                            expected_version=expected_version, preview=False)
+        with self.store.transaction():  # the change named is the one undone, whoever writes meanwhile
+            log = changes(self.store, session_id)
+            if change is None:
+                target = last_undoable(log)
+                if target is None:
+                    raise KeeperError(f"session {session_id}: nothing to undo")
+            else:
+                if not any(c.seq == change for c in log):
+                    raise KeeperError(f"session {session_id} has no change {change} (see `sanma table log`)")
+                if change not in active(log):
+                    by = next((c for c in reversed(log) if c.kind == "undo" and c.target == change), None)
+                    raise KeeperError(f"change {change} of session {session_id} is already undone" + (
+                        f" (change {by.seq}, by {by.author or 'someone'} at {_clock(by.at)})" if by else "")
+                        + ": nothing changed")
+                target = change
+            undone = describe_change(log, target, self._load(session_id, log).rows)
+            out = self._change(session_id, "undo", target, None, author=author, reason=reason, client_id=client_id,
+                               expected_version=expected_version, preview=preview)
+        out["undone"] = undone
+        return out
 
     # -- standings and export ------------------------------------------------------------------
     def standings(self, session_id: int | None, series: str | None, *, store_games: bool = False,
@@ -553,28 +697,36 @@ class Keeper:
         people's names). ``aliases`` maps a name a stored game gives a player (a Tenhou or Mahjong
         Soul account, a seat name) to the person it is. ``counted`` lists each added game with its
         rules, its players as the people they are and the names the game gave them."""
+        aliases = dict(aliases or {})
+        used: set[str] = set()
+
+        def person(name: str) -> str:
+            if name in aliases:
+                used.add(name)
+            return aliases.get(name, name)
+
         if session_id is not None:
             s = self._load(session_id)
-            people, games = list(s.people), list(s.games)
+            people = list(dict.fromkeys(person(p) for p in s.people))
+            games = [_as_people(g, person) for g in s.games]
             out: dict[str, Any] = {"session": session_id, "notation": s.rules.score_notation}
         else:
             rows = sessions(self.store, series)
             if not rows:
                 raise KeeperError(f"no session in series {series!r}")
             people, games = [], []
-            for r in rows:
+            for r in rows:  # an alias names one person across the series' sessions as well
                 s = self._load(r.id)
-                people += [p for p in s.people if p not in people]
-                games += s.games
+                people += [person(p) for p in s.people if person(p) not in people]
+                games += [_as_people(g, person) for g in s.games]
             out = {"series": series, "sessions": [r.id for r in rows], "notation": s.rules.score_notation}
-        aliases = dict(aliases or {})
-        for name, person in aliases.items():
-            if person not in people:
-                raise KeeperError(f"alias {name}={person}: {person} is not one of {', '.join(people)}")
+        for name, target in aliases.items():
+            if target not in people:
+                raise KeeperError(f"alias {name}={target}: {target} is not one of {', '.join(people)}")
         counted: list[dict[str, Any]] = []
         if store_games or web_games:
             for g in stored_games(self.store, web_only=not store_games):
-                names = [aliases.get(x[0], x[0]) for x in g.seats]
+                names = [person(x[0]) for x in g.seats]
                 if not all(n in people for n in names) or len(set(names)) != 3:
                     continue
                 seats = list(zip(names, g.seats, strict=True))  # (person, (name, score, rank, points, chips))
@@ -583,6 +735,7 @@ class Keeper:
                                         f"store game {g.id} ({'browser table' if g.web else g.kind})"))
                 counted.append({"game": g.id, "kind": "web" if g.web else g.kind, "rules": g.rules_name,
                                 "players": names, "as": [x[0] for x in g.seats]})
+        out["unused_aliases"] = sorted(set(aliases) - used)  # said, not silently ignored
         out.update(games=len(games), standings=standings(people, games), counted=counted)
         return out
 
@@ -590,11 +743,14 @@ class Keeper:
         """The session as JSON: its rules, people and whole log (``import`` replays it)."""
         row = session(self.store, session_id)
         return {"format": EXPORT_FORMAT, "rules": json.loads(row.rules_json), "rules_name": row.rules_name,
-                "people": list(row.people), "mode": row.mode, "series": row.series,
+                "people": list(row.people), "mode": row.mode, "series": row.series, "games_limit": row.games_limit,
                 "changes": self.log(session_id), "state": self.state(session_id)}
 
     def export_csv(self, session_id: int) -> str:
-        """One row per entry and person: game, entry number, kind, round, honba, point and chip deltas."""
+        """One row per entry and person: game, entry number, kind, round, honba, point and chip
+        deltas; then per game and person a ``final`` row: the final score, chips, rank and final
+        points, the chombos (P100) and ``busted`` / ``buster`` (P110), which final scores cannot
+        show (so the file imports again as it was, :meth:`import_csv`)."""
         state = self.state(session_id)
         n = state["notation"]  # P30: under "triangle" a minus is written △ (read back by read_csv)
         out = io.StringIO()
@@ -604,11 +760,13 @@ class Keeper:
             for p in state["people"]:
                 if p in h["deltas"] or p in h["chips"]:
                     w.writerow([session_id, h["game"], h["no"], h["kind"], h.get("label", ""), h.get("honba", ""),
-                                p, signed(h["deltas"].get(p, 0), n), signed(h["chips"].get(p, 0), n), "", ""])
+                                p, signed(h["deltas"].get(p, 0), n), signed(h["chips"].get(p, 0), n), "", "", "", ""])
         for g in state["games"]:
             for p in g["ranks"]:
+                bust = "busted" if p in g["busted"] else "buster" if p in g["busters"] else ""
                 w.writerow([session_id, g["game"], "", "final", "", "", p, signed(g["scores"][p], n),
-                            signed(g["chips"].get(p, 0), n), g["ranks"][p], signed(g["points"][p], n)])
+                            signed(g["chips"].get(p, 0), n), g["ranks"][p], signed(g["points"][p], n),
+                            g["chombos"].get(p) or "", bust])
         return out.getvalue()
 
     def import_session(self, data: Any) -> dict[str, Any]:
@@ -620,8 +778,11 @@ class Keeper:
         if not isinstance(log, list):
             raise KeeperError("import: 'changes' must be a list")
         with self.store.transaction():
+            limit = data.get("games_limit")
+            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+                raise KeeperError("import: 'games_limit' must be a whole number, 1 or more")
             state = self.new(rules, data.get("people") or [], series=data.get("series"),
-                             mode=str(data.get("mode") or "hands"))
+                             mode=str(data.get("mode") or "hands"), games_limit=limit)
             sid = int(state["session"])
             for c in log:
                 if not isinstance(c, Mapping) or c.get("kind") not in ("add", "fix", "delete", "undo"):
@@ -632,44 +793,94 @@ class Keeper:
                 self._change(sid, str(c["kind"]), target, c.get("entry"), author=str(c.get("author") or ""),
                              reason=str(c.get("reason") or ""), client_id=None, expected_version=None,
                              preview=False)
+            self._refuse_double(sid)
         return self.state(sid)
+
+    def _refuse_double(self, sid: int) -> None:
+        """An imported session ``sid`` that repeats a session of its series (the same entries, or the
+        same games: a JSON or CSV export of it, whole or in part) is refused: its games would count
+        twice in the series' standings (issue 19, "What was found" 7). Called inside the import's
+        transaction, so nothing is stored."""
+        row = session(self.store, sid)
+        if row.series is None:
+            return
+        mine = self._load(sid)
+        log = [(c.kind, c.target, c.entry) for c in changes(self.store, sid)]
+        games = [sorted(g.scores.items()) for g in mine.games]
+        for other in sessions(self.store, row.series):
+            if other.id == sid:
+                continue
+            theirs = self._load(other.id)
+            their_log = [(c.kind, c.target, c.entry) for c in changes(self.store, other.id)]
+            their_games = [sorted(g.scores.items()) for g in theirs.games]
+            n, m = min(len(log), len(their_log)), min(len(games), len(their_games))
+            if (n and log[:n] == their_log[:n]) or (m and games[:m] == their_games[:m]):
+                raise KeeperError(f"this import repeats session {other.id} of series {row.series!r} (the same "
+                                  + ("entries" if n and log[:n] == their_log[:n] else "games")
+                                  + "): its games would count twice in the series; nothing was stored. Import "
+                                    "it into another database, or without the series")
 
     def import_csv(self, text: str, rules: Rules, *, series: str | None = None, author: str = "") -> dict[str, Any]:
         """A "final scores only" session from a CSV export (:func:`read_csv`): each game's ``final``
-        rows become one final entry, in the file's order (seat order, which breaks ties). The
-        CSV's chips are the game's total; what the rules add by themselves (uma in chips, streak
-        chips, P26/P28/P29) is found by a preview and only the rest is entered. After each game the
-        rules' ranks, points and chips must be the file's, or nothing is stored: the CSV was
-        written under other rules, or edited."""
+        rows become one final entry, in the file's order (seat order, which breaks ties), with its
+        chombos and busts and the riichi sticks its scores fall short by (P31). The CSV's chips are
+        the game's total; what the rules add by themselves (uma in chips, streak chips,
+        P26/P28/P29) is found by a preview and only the rest is entered. After each game the
+        rules' ranks, points and chips must be the file's, or nothing is stored."""
         games: dict[int, list[dict[str, Any]]] = {}
-        for i, r in enumerate(read_csv(text), start=2):
-            if r["kind"] != "final":
+        rows = read_csv(text)
+        for i, r in enumerate(rows, start=2):
+            if r["kind"] != "final" or r["no"] is not None:  # a game's rows, not a final-only entry's
                 continue
             if r["game"] is None or r["points"] is None or not isinstance(r["points"], int) or not r["person"]:
                 raise KeeperError(f"CSV line {i}: a final row needs its game, person and final score")
             games.setdefault(int(r["game"]), []).append(r)
         if not games:
             raise KeeperError("CSV: no final rows (kind = final): nothing to import")
+        old = bool(rows) and "bust" not in rows[0]
         people = list(dict.fromkeys(r["person"] for g in sorted(games) for r in games[g]))
         with self.store.transaction():
             sid = int(self.new(rules, people, series=series, mode="final", author=author)["session"])
             for game in sorted(games):
-                rows = games[game]
-                scores = {r["person"]: r["points"] for r in rows}
-                want = {r["person"]: r["chips"] or 0 for r in rows}
-                entry: dict[str, Any] = {"kind": "final", "scores": scores}
+                entry = _final_entry_of(rules, games[game], game)
+                want = {r["person"]: r["chips"] or 0 for r in games[game]}
                 derived = self.add(sid, entry, preview=True)["games"][-1]["chips"]
-                entry["chips"] = {p: want[p] - derived.get(p, 0) for p in scores if want[p] != derived.get(p, 0)}
+                entry["chips"] = {p: want[p] - derived.get(p, 0) for p in want if want[p] != derived.get(p, 0)}
                 got = self.add(sid, entry, author=author, reason="imported from CSV")["games"][-1]
-                for r in rows:
+                for r in games[game]:
                     p = r["person"]
                     if (got["ranks"][p] != r["rank"] or got["chips"].get(p, 0) != want[p]
                             or (r["final_points"] is not None and abs(got["points"][p] - r["final_points"]) > 0.05)):
+                        why = (" (this CSV has no chombos and bust columns: it was exported before they were added, "
+                               "so a chombo or a bust bonus cannot be read from it)" if old else
+                               ": the file was written under other rules, or edited")
                         raise KeeperError(
                             f"CSV game {game}: {p} has rank {r['rank']}, {r['final_points']} points and {want[p]} "
                             f"chips in the file but rank {got['ranks'][p]}, {got['points'][p]} points and "
-                            f"{got['chips'].get(p, 0)} chips under {rules.name}: other rules, or an edited file?")
+                            f"{got['chips'].get(p, 0)} chips under {rules.name}{why}")
+            self._refuse_double(sid)
         return self.state(sid)
+
+
+def _final_entry_of(rules: Rules, rows: Sequence[Mapping[str, Any]], game: int) -> dict[str, Any]:
+    """The final entry of one game's ``final`` rows of a CSV: scores, chombos, busts, and the sticks
+    left on the table when the scores add up to less than the start (P31, seed 002 L31)."""
+    scores = {r["person"]: r["points"] for r in rows}
+    short = 3 * rules.start_points - sum(scores.values())
+    entry: dict[str, Any] = {"kind": "final", "scores": scores}
+    if short > 0 and short % rules.riichi_deposit == 0:
+        entry["sticks"] = short // rules.riichi_deposit
+    chombos = {r["person"]: int(r.get("chombos") or 0) for r in rows if r.get("chombos")}
+    if chombos:
+        entry["chombos"] = chombos
+    busted = [r["person"] for r in rows if r.get("bust") == "busted"]
+    busters = [r["person"] for r in rows if r.get("bust") == "buster"]
+    if busted:
+        entry["busted"], entry["busters"] = busted, busters
+    bad = [r.get("bust") for r in rows if r.get("bust") not in (None, "", "busted", "buster")]
+    if bad:
+        raise KeeperError(f"CSV game {game}: bust {bad[0]!r} is not 'busted', 'buster' or empty")
+    return entry
 
 
 # ---------------------------------------------------------------------------------------------
@@ -689,7 +900,7 @@ def read_csv(text: str) -> list[dict[str, Any]]:
         raise KeeperError(f"CSV line {reader.line_num}: not CSV ({e})") from None
     out = []
     for i, r in enumerate(rows, start=2):
-        if set(r) != set(CSV_HEADER) or any(v is None for v in r.values()):
+        if set(r) not in (set(CSV_HEADER), set(CSV_HEADER_V1)) or any(v is None for v in r.values()):
             raise KeeperError(f"CSV line {i}: expected the columns {', '.join(CSV_HEADER)}")
         try:
             row: dict[str, Any] = dict(r)
@@ -697,14 +908,19 @@ def read_csv(text: str) -> list[dict[str, Any]]:
                 row[k] = int(r[k]) if r[k] else None
             for k in ("points", "chips", "final_points"):
                 row[k] = parse_signed(r[k]) if r[k] else None
+            if r.get("chombos"):
+                row["chombos"] = int(r["chombos"])
         except (KeeperError, ValueError) as e:
             raise KeeperError(f"CSV line {i}: {e}") from None
         out.append(row)
     return out
 
 
-def render_text(state: Mapping[str, Any]) -> str:
-    """A compact readable view of a session's state (negative numbers as the rules write them, P30)."""
+def render_text(state: Mapping[str, Any], *, full: bool = False, last: int | None = None) -> str:
+    """A readable view of a session's state (negative numbers as the rules write them, P30). After
+    a write (``full`` False): the game in play, the last 8 entries and, when an entry ended a game,
+    that game's settlement line by line. ``show`` (``full``): every entry (the ``last`` N when
+    given), every finished game with its settlement, the chombos and penalties, the standings."""
     n = state.get("notation", "minus")
     lines = [f"session {state['session']} — {state['rules']} — game {state['game']}"
              + (" (finished)" if state["finished"] else "") + f" — version {state['version']}"]
@@ -717,20 +933,68 @@ def render_text(state: Mapping[str, Any]) -> str:
         score = state["scores"].get(p)
         lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else signed(score, n, ','):>7}"
                      f"  chips {signed(state['chips'].get(p, 0), n, plus=True) if state['chips'].get(p, 0) else '+0'}")
-    for row in state["hands"][-8:]:
+    hands = state["hands"]
+    shown = hands[-(last if last is not None else 8 if not full else len(hands)):] if hands and last != 0 else hands
+    if len(shown) < len(hands):
+        k = len(hands) - len(shown)
+        lines.append(f"  ({k} earlier {'entry' if k == 1 else 'entries'}: `show` lists them all)")
+    for row in shown:
         deltas = ", ".join(f"{p} {signed(d, n, ',', plus=True)}" for p, d in row["deltas"].items() if d)
         lines.append(f"  #{row['no']:<3} g{row['game']} {row.get('label', ''):<6} {row.get('summary', row['kind'])}"
                      + (f" — {deltas}" if deltas else ""))
+    ended = [g for g in state["games"] if full or (hands and hands[-1].get("game_over") and g is state["games"][-1])]
     if state.get("preview_of"):
-        row = next(r for r in state["hands"] if r["no"] == state["preview_of"])
+        row = next(r for r in hands if r["no"] == state["preview_of"])
         lines += render_payments(row, state["pot"], n)
-    if state["finished"]:
+        ended = [g for g in state["games"] if g["game"] == row["game"]] if row.get("game_over") else []
+    for g in ended:
+        lines += render_settlement(g, n)
+    if full and state.get("penalties"):
+        lines.append("chombos and penalties:")
+        lines += render_penalties(state["penalties"], n)
+    if state["finished"] and state.get("next"):
         nxt = state["next"]
         lines.append(f"next: game {nxt['game']}, dealer {nxt['dealer']}"
                      + (f", {nxt['sitting_out']} sits out" if nxt["sitting_out"] else "")
                      + (f", uma x{nxt['uma_multiplier']}" if nxt["uma_multiplier"] > 1 else "")
                      + (", seat draw due" if nxt["reseat_due"] else ""))
+    if full and state["games"]:
+        lines.append("standings:")
+        lines += ["  " + x for x in render_standings(state["standings"], n).splitlines()]
     return "\n".join(lines)
+
+
+def render_penalties(penalties: Sequence[Mapping[str, Any]], notation: str = "minus") -> list[str]:
+    """One line per chombo and penalty (``Session.penalties``): what it cost then and at the end."""
+    n = notation
+    out = []
+    for x in penalties:
+        paid = ", ".join(f"{p} {signed(v, n, ',', plus=True)}" for p, v in x["deltas"].items())
+        chips = ", ".join(f"{p} {signed(v, n, plus=True)} chips" for p, v in x["chips"].items())
+        end = ", ".join(f"{p} {signed(v, n, '.1f', plus=True)} at the end" for p, v in x["end_points"].items())
+        out.append(f"  #{x['no']:<3} g{x['game']} {x['label']:<6} {x['kind']} by {' & '.join(x['who'])}"
+                   + (f" ({x['reason']})" if x["reason"] else "") + ": "
+                   + ("; ".join(t for t in (paid, chips, end) if t) or "nothing to pay"))
+    return out
+
+
+def render_settlement(game: Mapping[str, Any], notation: str = "minus") -> list[str]:
+    """A finished game's result and its settlement line by line (issue 19 item 3): each item with
+    its rule row and what it moved per person; then rank, final score, points and chips."""
+    n = notation
+    out = [f"game {game['game']} over ({game['end_reason']})" + (
+        f", uma x{game['uma_multiplier']}" if game.get("uma_multiplier", 1) > 1 else "") + ":"]
+    for i in game.get("items", ()):
+        parts = [f"{p} {signed(v, n, ',', plus=True)}" for p, v in i["scores"].items()]
+        parts += [f"{p} {signed(v, n, '.1f', plus=True)}" for p, v in i["points"].items()]
+        parts += [f"{p} {signed(v, n, plus=True)} chips" for p, v in i["chips"].items()]
+        count = f" ({i['count']})" if i.get("count") else ""
+        out.append(f"    {i['label'] + count:<32} {', '.join(parts) or '-'}  [{i['rule']}]")
+    for p, rank in sorted(game["ranks"].items(), key=lambda x: x[1]):
+        points = signed(game["points"][p], n, ".1f", plus=True)
+        out.append(f"    {rank}. {p:<12} {signed(game['scores'][p], n, ','):>8}  {points:>7}"
+                   f"  chips {signed(game['chips'].get(p, 0), n, plus=True)}")
+    return out
 
 
 def render_payments(row: Mapping[str, Any], pot: Mapping[str, Any], notation: str = "minus") -> list[str]:

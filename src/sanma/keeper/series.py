@@ -33,6 +33,8 @@ RESEAT_EVERY = 4  # P126 「4半荘終了ごとに同様の手順で場所替え
 class SeriesError(SanmaError):
     """A seating that seed 000's series rules do not allow (e.g. five people, a name twice)."""
 
+    code_of_class = "series"
+
 
 def streak_chips_each(n: int) -> int:
     """Chips each other player of the game pays (or receives from) someone on their ``n``-th

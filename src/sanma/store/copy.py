@@ -25,7 +25,8 @@ from .db import Store, _expected_tables
 #: Every table but ``schema_version``, parents before children (foreign keys hold at each insert).
 COPY_ORDER: tuple[str, ...] = (
     "players", "simulations", "games", "records", "results", "kyoku", "events", "simulation_results",
-    "keeper_sessions", "keeper_changes", "keeper_cache", "web_tables", "web_actions", "web_events",
+    "keeper_sessions", "keeper_changes", "keeper_cache", "tournaments", "tournament_rounds", "tournament_tables",
+    "web_tables", "web_actions", "web_events",
 )
 BATCH = 1000
 

@@ -33,6 +33,14 @@ MAX_TEXT = 2000  # characters of an author, a reason or a client id
 class VersionConflict(StoreError):
     """The session changed since the writer read it (expected-version check)."""
 
+    code_of_class = "keeper.version"
+
+
+class NotFound(StoreError):
+    """No kept session (or tournament) of that id: a 404 on the web."""
+
+    code_of_class = "not_found"
+
 
 @dataclass(frozen=True, slots=True)
 class SessionRow:
@@ -44,6 +52,7 @@ class SessionRow:
     mode: str
     version: int
     created_at: str
+    games_limit: int | None = None  # a tournament table keeps one game (migration 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,24 +72,25 @@ def _text(value: str, what: str) -> str:
 
 
 def create_session(store: Store, *, rules_name: str, rules_json: str, people: Sequence[str], mode: str,
-                   series: str | None = None) -> int:
-    """A new session; returns its id."""
+                   series: str | None = None, games_limit: int | None = None) -> int:
+    """A new session; returns its id. ``games_limit``: how many games it keeps (None: any)."""
     if mode not in ("hands", "final"):
         raise StoreError(f"entry mode {mode!r}: use 'hands' or 'final'")
     if series is not None:
         _text(series, "series name")
     with store._writing("session"):
         return store.conn.insert_id(
-            "INSERT INTO keeper_sessions (series, rules_name, rules_json, people, mode, version, created_at) "
-            "VALUES (?, ?, ?, ?, ?, 0, ?)",
-            (series, rules_name, rules_json, _json(list(people), "people"), mode, _now()))
+            "INSERT INTO keeper_sessions (series, rules_name, rules_json, people, mode, version, created_at, "
+            "games_limit) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+            (series, rules_name, rules_json, _json(list(people), "people"), mode, _now(), games_limit))
 
 
 def _row(r: Sequence[Any]) -> SessionRow:
-    return SessionRow(int(r[0]), r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], int(r[6]), r[7])
+    return SessionRow(int(r[0]), r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], int(r[6]), r[7],
+                      None if r[8] is None else int(r[8]))
 
 
-_COLUMNS = "id, series, rules_name, rules_json, people, mode, version, created_at"
+_COLUMNS = "id, series, rules_name, rules_json, people, mode, version, created_at, games_limit"
 
 
 def session(store: Store, session_id: int, *, lock: bool = False) -> SessionRow:
@@ -90,7 +100,7 @@ def session(store: Store, session_id: int, *, lock: bool = False) -> SessionRow:
     locked = store.conn.for_update if lock else ""
     r = store.conn.execute(f"SELECT {_COLUMNS} FROM keeper_sessions WHERE id = ?{locked}", (session_id,)).fetchone()
     if r is None:
-        raise StoreError(f"{store.path}: no kept session {session_id}")
+        raise NotFound(f"{store.path}: no kept session {session_id}")
     return _row(r)
 
 

@@ -111,9 +111,10 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
         return _page("table.html")
 
     _api(app)
-    from . import i18n, keeper  # the score keeper's pages and API (docs/KEEPER.md); the pages' languages
+    from . import i18n, keeper, tournament  # the keeper's and tournaments' pages and API; the pages' languages
 
     app.include_router(keeper.router)
+    app.include_router(tournament.router)
     app.include_router(i18n.router)  # each page language's catalogue (web/static/i18n.js)
     # Pages owned by the front end add their routers here (web/calc.py, web/replays.py).
     from . import calc, players, rematch, replays

@@ -1,7 +1,13 @@
-// The score keeper's phone page (docs/KEEPER.md): enter each hand's outcome — one winner or a
-// double ron, each by value (han / fu / yakuman) or by its tiles (picked from the sanma tile set)
-// — see every payment in a preview before saving, correct old hands, and follow the other
-// devices live. Numbers are written as the session's rules say (P30: △ for a minus).
+// The score keeper's phone page (docs/KEEPER.md): everything `sanma table` does, in taps — each
+// hand's outcome (one winner or a double ron, by value with the fields chips need, or by its
+// tiles), draws with tenpai and nagashi, aborts, chombo, penalties (a free one too), the seat draw
+// and the dice dealer, final scores only (sticks, chombos, busts), renaming a person; a preview of
+// every payment and, for a game-ending entry, the game's settlement line by line; corrections of
+// any entry (a finished game's with that game's players); delete and undo after a confirmation that
+// shows what they change; the other devices followed live, and a hand never stored twice (the form
+// keeps what was typed; a refused save names the entry in its way). The page only draws what the
+// server computes: the kinds, aborts, penalties and chip yaku come from the state's `options`.
+// Numbers are written as the session's rules say (P30: △ for a minus).
 import { tileEl, SANMA_TILES, sortTiles, toMpsz, listToMpsz } from "/static/tiles.js";
 import { parseMpsz } from "/static/common.js";
 
@@ -10,6 +16,7 @@ const params = new URLSearchParams(location.search);
 const sid = (location.pathname.match(/\/keeper\/(\d+)/) || [])[1];
 let state = null;
 let fixing = null;          // the entry number being corrected
+let fixRow = null;          // ... and its row (its game's players fill the form)
 let pendingId = null;       // the client id of the entry being sent (kept across retries)
 // The session version the form was opened on (issue 19 item 1): sent with every save, so a
 // result for a hand that got one meanwhile is refused instead of stored a second time. An
@@ -17,13 +24,19 @@ let pendingId = null;       // the client id of the entry being sent (kept acros
 let formVersion = null;
 let dirty = false;
 let conflictNo = null;      // the entry a refused save named (offered for correction)
+let confirmAction = null;   // what "yes" does in the confirmation panel
 const AUTHOR_KEY = "sanma-keeper-author";
 
+const KIND_LABELS = { ron: "Ron", tsumo: "Tsumo", draw: "Draw", abort: "Abortive draw", chombo: "Chombo",
+  penalty: "Penalty", seating: "Seat draw / first dealer", final: "Final scores", rename: "Rename a person" };
+const HAND_KINDS = ["ron", "tsumo", "draw", "abort", "chombo", "penalty", "seating", "final", "rename"];
+const FINAL_KINDS = ["final", "seating", "rename"];
 const KEYS = ["hand", "win", "pon", "kan", "ankan", "dora", "ura"];
 const LIMIT = { hand: 14, win: 1, pon: 4, kan: 4, ankan: 4, dora: 5, ura: 5 };
 const LABEL = { hand: "Hand", win: "Winning tile", pon: "Pon", kan: "Open kan", ankan: "Closed kan",
   dora: "Dora ind.", ura: "Ura ind." };
 const FLAGS = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan"];
+const WINDS = "ESWN";
 const tiles = [0, 1].map(() => Object.fromEntries(KEYS.map((k) => [k, []])));
 let active = { w: 0, key: "hand" };  // where a picked tile goes
 
@@ -32,10 +45,12 @@ if (params.get("centre")) document.body.classList.add("centre");
 function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c])); }
 function newId() { return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2); }
 const sfx = (i) => (i === 0 ? "" : String(i + 1));   // element ids: #winner, #winner2, ...
+const opts = () => (state && state.options) || { aborts: [], penalties: [], chip_yaku: [], pao_yaku: [] };
 
 /** A number as the rules write it (P30: "triangle" writes a minus as △). */
-function num(v, { plus = false, comma = true } = {}) {
-  const body = comma ? Math.abs(v).toLocaleString("en-US") : String(Math.abs(v));
+function num(v, { plus = false, comma = true, digits = null } = {}) {
+  const abs = Math.abs(v);
+  const body = digits !== null ? abs.toFixed(digits) : comma ? abs.toLocaleString("en-US") : String(abs);
   if (v < 0) return ((state && state.notation === "triangle") ? "△" : "-") + body;
   return (plus && v > 0 ? "+" : "") + body;
 }
@@ -48,40 +63,64 @@ async function api(path, body) {
   return data;
 }
 
+/** The players the form is about: the corrected entry's game's, else the game in play's (between
+ *  games: the coming game's). A finished game's correction keeps that game's three (issue 19). */
 function players() {
-  return Object.entries(state.seats).filter(([p, w]) => w !== null).map(([p]) => p);
+  if (fixRow && fixRow.scores && Object.keys(fixRow.scores).length) return Object.keys(fixRow.scores);
+  const seats = state.finished && state.next ? state.next.seats : state.seats;
+  return Object.entries(seats).filter(([p, w]) => w !== null).map(([p]) => p);
 }
 
-function boxes(id, cls) {  // a live update keeps the ticks a person made (issue 19 item 1)
+function checked(cls) { return [...document.querySelectorAll("input." + cls + ":checked")].map(e => e.value); }
+
+function boxes(id, cls, names = players()) {  // a live update keeps the ticks a person made
   const ticked = new Set(checked(cls));
-  $(id).innerHTML = players().map(p => `<label><input type="checkbox" class="${cls}" value="${esc(p)}"${ticked.has(p) ? " checked" : ""}>${esc(p)}</label>`).join("");
+  $(id).innerHTML = names.map(p => `<label><input type="checkbox" class="${cls}" value="${esc(p)}"${ticked.has(p) ? " checked" : ""}>${esc(p)}</label>`).join("");
 }
 
-function options(id) {
+function options(id, names = players(), blank = null) {
   const keep = $(id).value;
-  $(id).innerHTML = players().map(p => `<option value="${esc(p)}">${esc(p)}</option>`).join("");
-  if (keep && players().includes(keep)) $(id).value = keep;
+  $(id).innerHTML = (blank !== null ? `<option value="">${esc(blank)}</option>` : "") +
+    names.map(p => `<option value="${esc(p)}">${esc(p)}</option>`).join("");
+  if (keep && names.includes(keep)) $(id).value = keep;
+}
+
+function choices(id, values, label = (v) => v) {  // a select of fixed values, keeping the one chosen
+  const keep = $(id).value;
+  const html = values.map(v => `<option value="${esc(v)}">${esc(label(v))}</option>`).join("");
+  if ($(id).dataset.html !== html) { $(id).innerHTML = html; $(id).dataset.html = html; }
+  if (keep && values.includes(keep)) $(id).value = keep;
 }
 
 // --- the winners' blocks ----------------------------------------------------------------------
 
 function winnerBlock(i) {
   const s = sfx(i);
+  const o = opts();
   const targets = KEYS.map(k => `<div class="target${["hand", "win"].includes(k) ? "" : " half"}" data-w="${i}" data-key="${k}" id="target${i}-${k}">` +
     `<span class="name">${LABEL[k]}${k === "hand" ? ` <span id="count${i}"></span>` : ""}</span>` +
     `<span class="tiles" id="t${i}-${k}"></span></div>`).join("");
+  const yaku = [...new Set([...o.chip_yaku, ...o.pao_yaku])];
   return `<div class="winner" id="w${i}">
     <h3>${i === 0 ? "Winner" : "Second winner"}</h3>
     <label>Who <select id="winner${s}" class="who-win"></select></label>
     <label>Enter by <select id="how${s}"><option value="value">han / fu</option><option value="tiles">tiles</option></select></label>
     <div class="by-value" id="value${i}">
       <label>Han <input id="han${s}" type="number" min="0" max="60" value="1"></label>
-      <label>Fu <input id="fu${s}" type="number" min="20" max="110" step="5" value="30"></label>
+      <label class="${o.fixed_fu ? "hidden" : ""}">Fu <input id="fu${s}" type="number" min="20" max="110" step="5" value="30"></label>
+      ${o.fixed_fu ? `<span class="muted" id="fixed-fu${s}">every hand ${o.fixed_fu} fu (P52)</span>` : ""}
       <label>Yakuman <input id="yakuman${s}" type="number" min="0" max="6" value="0"></label>
+      <div><label><input type="checkbox" id="ippatsu${s}"> ippatsu</label>
+        ${o.chips ? `<label><input type="checkbox" id="closed${s}"> closed hand</label>
+        <label>Ura han <input id="ura-han${s}" type="number" min="0" max="30" value="0"></label>` : ""}</div>
+      ${yaku.length ? `<div>Yaku (for chips, pao): ${yaku.map(y => `<label><input type="checkbox" class="yaku${i}" value="${esc(y)}"> ${esc(y)}</label>`).join("")}</div>` : ""}
+      ${o.chip_flowers ? `<label>Chip flowers <input id="chip-flowers${s}" type="number" min="0" max="4" value="0"></label>` : ""}
     </div>
     <div class="by-tiles hidden" id="bytiles${i}">
       <div class="targets">${targets}</div>
-      <label>Kita <input id="kita${s}" type="number" min="0" max="4" value="0"></label>
+      ${o.kita ? `<label>Kita <input id="kita${s}" type="number" min="0" max="4" value="0"></label>` : ""}
+      ${o.flowers ? `<label>Flowers <input id="flowers${s}" type="number" min="0" max="8" value="0"></label>` : ""}
+      ${o.chip_flowers ? `<label>Chip flowers <input id="tchip-flowers${s}" type="number" min="0" max="4" value="0"></label>` : ""}
       <label title="引きヅモ: the winning tile went into the hand before the win was shown; scored as the lowest shape where the rules say so (P129)"><input type="checkbox" id="mixed${s}"> winning tile mixed into the hand</label>
       <div class="flags">${FLAGS.map(f => `<label><input type="checkbox" class="flag${i}" value="${f}"> ${f.replace("_", " ")}</label>`).join("")}</div>
     </div>
@@ -99,6 +138,7 @@ function used(w, kind) {  // tiles of this kind already placed in winner w's han
 function meldTiles(w) { const t = tiles[w]; return (t.pon.length + t.kan.length + t.ankan.length) * 3; }
 function byTiles(w) { return $("how" + sfx(w)).value === "tiles"; }
 function winnersShown() { return $("kind").value === "ron" && $("double").checked ? 2 : 1; }
+function intOf(id) { return $(id) ? parseInt($(id).value || "0", 10) : 0; }
 
 function renderTiles() {
   for (const w of [0, 1]) {
@@ -165,17 +205,30 @@ function winnerJson(w) {
     if (melds.length) out.melds = melds;
     if (t.dora.length) out.dora = t.dora.map(toMpsz);
     if (t.ura.length) out.ura = t.ura.map(toMpsz);
-    const kita = parseInt($("kita" + s).value || "0", 10);
-    if (kita) out.kita = kita;
+    for (const [id, key] of [["kita", "kita"], ["flowers", "flowers"], ["tchip-flowers", "chip_flowers"]]) {
+      if (intOf(id + s)) out[key] = intOf(id + s);
+    }
     const flags = [...document.querySelectorAll(`input.flag${w}:checked`)].map(e => e.value);
     if (flags.length) out.flags = flags;
     return out;
   }
-  const y = parseInt($("yakuman" + s).value || "0", 10);
+  const y = intOf("yakuman" + s);
   if (y > 0) out.yakuman = y;
-  else { out.han = parseInt($("han" + s).value || "0", 10); out.fu = parseInt($("fu" + s).value || "0", 10); }
+  else {
+    out.han = intOf("han" + s);
+    if (!opts().fixed_fu) out.fu = intOf("fu" + s);  // P52: the rules' fixed fu, none to give
+  }
+  const yaku = checked("yaku" + w);
+  if (yaku.length) out.yaku = yaku;
+  if ($("ippatsu" + s).checked) out.ippatsu = true;
+  if ($("closed" + s) && $("closed" + s).checked) out.closed = true;
+  if (intOf("ura-han" + s)) out.ura_han = intOf("ura-han" + s);
+  if (intOf("chip-flowers" + s)) out.chip_flowers = intOf("chip-flowers" + s);
   return out;
 }
+
+function setValue(id, v) { if ($(id)) $(id).value = v; }
+function setChecked(id, v) { if ($(id)) $(id).checked = v; }
 
 function loadWinner(w, d) {  // a stored winner → the form (for a correction)
   const s = sfx(w);
@@ -197,11 +250,14 @@ function loadWinner(w, d) {  // a stored winner → the form (for a correction)
     }
     tiles[w].dora = (d.dora || []).flatMap(parseMpsz);
     tiles[w].ura = (d.ura || []).flatMap(parseMpsz);
-    $("kita" + s).value = d.kita || 0;
+    setValue("kita" + s, d.kita || 0); setValue("flowers" + s, d.flowers || 0); setValue("tchip-flowers" + s, d.chip_flowers || 0);
     document.querySelectorAll(`input.flag${w}`).forEach(e => { e.checked = (d.flags || []).includes(e.value); });
   } else {
     $("how" + s).value = "value";
     $("han" + s).value = d.han || 0; $("fu" + s).value = d.fu || 30; $("yakuman" + s).value = d.yakuman || 0;
+    document.querySelectorAll(`input.yaku${w}`).forEach(e => { e.checked = (d.yaku || []).includes(e.value); });
+    setChecked("ippatsu" + s, !!d.ippatsu); setChecked("closed" + s, !!d.closed);
+    setValue("ura-han" + s, d.ura_han || 0); setValue("chip-flowers" + s, d.chip_flowers || 0);
   }
 }
 
@@ -224,12 +280,40 @@ function noteChanges(s) {
   el.classList.remove("hidden");
 }
 
+let built = null;  // the options the form was built for (rebuilt when they change)
+
+function buildForm(s) {
+  const key = JSON.stringify([s.mode, s.options, s.people]);
+  if (built === key) return;
+  built = key;
+  const kinds = s.mode === "final" ? FINAL_KINDS : HAND_KINDS;
+  choices("kind", kinds, k => KIND_LABELS[k]);
+  $("winners").innerHTML = winnerBlock(0) +
+    `<div class="f-double" id="double-box"><label><input type="checkbox" id="double"> Double ron: a second winner</label></div>` +
+    winnerBlock(1);
+  for (const id of ["double", "how", "how2"]) $(id).addEventListener("change", showFields);
+  document.querySelectorAll(".target").forEach(d => d.addEventListener("click", () => {
+    active = { w: Number(d.dataset.w), key: d.dataset.key };
+    renderTiles();
+  }));
+  choices("abort-kind", s.options.aborts);
+  const effect = Object.fromEntries(s.options.penalties.map(p => [p.kind, p.effect]));
+  choices("penalty-kind", s.options.penalties.map(p => p.kind), k => k === "free" ? "free (decided at the table)" : `${k} — ${effect[k].replace(/_/g, " ")}`);
+}
+
 function render(s) {
   const before = state;
   state = s;
   if (formVersion === null || !dirty) rebase(s);
   else if (before && s.version !== before.version) noteChanges(s);
-  $("title").textContent = `${s.rules} — game ${s.game}${s.finished ? " (finished)" : ""}`;
+  buildForm(s);
+  $("title").textContent = `${s.rules} — game ${s.game}${s.finished ? " (finished)" : ""}` + (s.series ? ` — ${s.series}` : "");
+  const t = s.tournament;
+  $("tournament-link").classList.toggle("hidden", !t);
+  if (t) {
+    $("tournament-link").href = `/tournament/${t.tournament}`;
+    $("tournament-link").textContent = `tournament ${t.tournament} · round ${t.round} · table ${t.table}`;
+  }
   const h = s.hand;
   $("hand").textContent = h ? `${h.round}${h.number}${h.lap ? " lap " + (h.lap + 1) : ""} · ${h.honba} honba · ${h.sticks} sticks` +
     `${s.pot && s.pot.chips ? ` · ${s.pot.chips} chips on the table` : ""} · dealer ${h.dealer}` : "between games";
@@ -240,28 +324,64 @@ function render(s) {
       `<td class="score">${sc === undefined ? "" : num(sc)}</td><td class="score chips">${num(s.chips[p], {plus: true})}</td></tr>`;
   }).join("");
   const n = s.next;
-  $("next").textContent = s.finished ? `next: game ${n.game}, dealer ${n.dealer}` + (n.sitting_out ? `, ${n.sitting_out} sits out` : "") + (n.uma_multiplier > 1 ? `, uma ×${n.uma_multiplier}` : "") : "";
+  $("next").textContent = s.finished && n ? `next: game ${n.game}, dealer ${n.dealer}` + (n.sitting_out ? `, ${n.sitting_out} sits out` : "") + (n.uma_multiplier > 1 ? `, uma ×${n.uma_multiplier}` : "") + (n.reseat_due ? ", a seat draw is due" : "") : "";
   $("state-version").textContent = s.version;
   renderSheet(s);
-  if (s.finished) {  // the next game's seating is the one to enter for
-    state = Object.assign({}, s, {seats: n.seats});
-  }
-  for (const id of ["winner", "winner2", "from", "who"]) options(id);
-  boxes("riichi", "riichi"); boxes("tenpai", "tenpai");
-  if ($("winner2").value === $("winner").value) {
-    const other = players().find(p => p !== $("winner").value && p !== $("from").value);
-    if (other) $("winner2").value = other;
-  }
+  renderPenalties(s);
+  fillChoices();
   $("hands").innerHTML = s.hands.slice().reverse().map(r => {
     const d = Object.entries(r.deltas).filter(([p, v]) => v).map(([p, v]) => `${esc(p)} ${num(v, {plus: true})}`).join(", ");
     return `<li data-no="${r.no}">#${r.no} g${r.game} ${esc(r.label || "")} ${esc(r.summary || r.kind)}${d ? " — " + d : ""} ` +
-      (r.kind === "seating" ? "" : `<button class="fix" data-no="${r.no}">fix</button>`) +
-      `<button class="delete" data-no="${r.no}">delete</button></li>`;
+      (["seating", "rename"].includes(r.kind) ? "" : `<button type="button" class="fix" data-no="${r.no}">fix</button>`) +
+      `<button type="button" class="delete danger" data-no="${r.no}">delete</button></li>`;
   }).join("");
+  $("undo").disabled = !s.undo;
+  formVisibility();
   showFields();
 }
 
-function renderSheet(s) {  // the score sheet: each finished game's points, and the totals (P30 notation)
+/** A session that keeps a fixed number of games (a tournament's table: one) takes no new entry
+ *  once they are over: the form is for corrections then. */
+function formVisibility() {
+  const over = state.games_limit !== null && state.games_limit !== undefined && state.games.length >= state.games_limit;
+  $("form").classList.toggle("hidden", over && fixing === null);
+  $("over-note").classList.toggle("hidden", !over);
+}
+
+/** The selects and check boxes that list people, for the players the form is about. */
+function fillChoices() {
+  const ps = players();
+  for (const id of ["winner", "winner2", "from", "who"]) options(id, ps);
+  options("pao", ps, "no pao");
+  options("rename-from", state.people);
+  boxes("riichi", "riichi", ps); boxes("tenpai", "tenpai", ps); boxes("nagashi", "nagashi", ps);
+  boxes("chombo-who", "chombo-who", ps);
+  if ($("winner2").value === $("winner").value) {
+    const other = ps.find(p => p !== $("winner").value && p !== $("from").value);
+    if (other) $("winner2").value = other;
+  }
+  // the seat draw: one select per wind, every person; the first dealer among the coming game's players
+  const people = state.people;
+  if ($("draw-order").dataset.people !== people.join(",")) {
+    $("draw-order").dataset.people = people.join(",");
+    $("draw-order").innerHTML = `<label><input type="checkbox" id="draw-new"> a new seat draw</label>` +
+      people.map((p, i) => `<label>${WINDS[i]} <select class="draw-seat" id="draw-${i}">${people.map(q => `<option${q === p ? " selected" : ""}>${esc(q)}</option>`).join("")}</select></label>`).join("");
+  }
+  options("dealer", ps, "(as the rules say)");
+  // final scores: a row per player (score, chips, chombos, bust), kept while the players stay
+  if ($("final-grid").dataset.players !== ps.join(",")) {
+    $("final-grid").dataset.players = ps.join(",");
+    $("final-grid").style.gridTemplateColumns = "auto 1fr 1fr 1fr 1fr";
+    $("final-grid").innerHTML = `<span></span><span class="muted">score</span><span class="muted">chips</span><span class="muted">chombos</span><span class="muted">bust</span>` +
+      ps.map((p, i) => `<span>${esc(p)}</span>` +
+        `<input type="number" step="100" class="final-score" id="final-score-${i}" data-person="${esc(p)}" value="${state.options && state.scores[p] !== undefined ? state.scores[p] : 0}">` +
+        `<input type="number" class="final-chips" id="final-chips-${i}" value="0">` +
+        `<input type="number" min="0" max="20" class="final-chombos" id="final-chombos-${i}" value="0">` +
+        `<select class="final-bust" id="final-bust-${i}"><option value="">—</option><option value="busted">busted</option><option value="buster">caused it</option></select>`).join("");
+  }
+}
+
+function renderSheet(s) {  // the score sheet: each finished game's points and its settlement, the totals (P30)
   $("sheet-box").classList.toggle("hidden", !s.games.length);
   if (!s.games.length) return;
   const head = `<tr><th>game</th>${s.people.map(p => `<th class="num">${esc(p)}</th>`).join("")}</tr>`;
@@ -270,13 +390,50 @@ function renderSheet(s) {  // the score sheet: each finished game's points, and 
   const total = `<tr class="total"><td>total</td>${s.people.map(p => `<td class="num">${tot[p] ? num(tot[p].points, {comma: false}) : ""}</td>`).join("")}</tr>`;
   const chips = `<tr><td>chips</td>${s.people.map(p => `<td class="num">${tot[p] ? num(tot[p].chips, {plus: true}) : ""}</td>`).join("")}</tr>`;
   $("sheet").innerHTML = head + rows.join("") + total + chips;
+  const open = new Set([...document.querySelectorAll("#settlements details[open]")].map(d => d.dataset.game));
+  $("settlements").innerHTML = s.games.map(g => `<details data-game="${g.game}"${open.has(String(g.game)) ? " open" : ""}>` +
+    `<summary>Game ${g.game}: how the points and chips were made (${esc(g.end_reason)})</summary>${settlementTable(g)}</details>`).join("");
+}
+
+/** A finished game's settlement line by line (each line with its rule row): what each person's
+ *  final points and chips are made of, then the result. */
+function settlementTable(g) {
+  const people = Object.keys(g.ranks);
+  const cell = (i, p) => {
+    const parts = [];
+    if (p in i.scores) parts.push(num(i.scores[p], {plus: true}));
+    if (p in i.points) parts.push(num(i.points[p], {plus: true, digits: 1}));
+    if (p in i.chips) parts.push(num(i.chips[p], {plus: true}) + " chips");
+    return parts.join(", ") || "·";
+  };
+  const head = `<tr><th></th>${people.map(p => `<th class="num">${esc(p)}</th>`).join("")}</tr>`;
+  const lines = (g.items || []).map(i => `<tr class="item" data-what="${esc(i.what)}"><th>${esc(i.label)}${i.count ? ` (${i.count})` : ""} <span class="muted">${esc(i.rule)}</span></th>` +
+    people.map(p => `<td class="num">${cell(i, p)}</td>`).join("") + "</tr>");
+  const result = `<tr class="total"><th>rank · points · chips</th>${people.map(p => `<td class="num">${g.ranks[p]} · ${num(g.points[p], {plus: true, digits: 1})} · ${num(g.chips[p] || 0, {plus: true})}</td>`).join("")}</tr>`;
+  return `<table class="data settlement" data-game="${g.game}">${head}${lines.join("")}${result}</table>`;
+}
+
+function renderPenalties(s) {
+  const list = s.penalties || [];
+  $("penalties-box").classList.toggle("hidden", !list.length);
+  $("penalties").innerHTML = list.map(x => {
+    const paid = Object.entries(x.deltas).map(([p, v]) => `${esc(p)} ${num(v, {plus: true})}`);
+    const chips = Object.entries(x.chips).map(([p, v]) => `${esc(p)} ${num(v, {plus: true})} chips`);
+    const end = Object.entries(x.end_points).map(([p, v]) => `${esc(p)} ${num(v, {plus: true, digits: 1})} at the end`);
+    return `<li>#${x.no} g${x.game} ${esc(x.label)} <b>${esc(x.kind)}</b> by ${x.who.map(esc).join(" & ")}` +
+      `${x.reason ? ` (${esc(x.reason)})` : ""}: ${[...paid, ...chips, ...end].join(", ") || "nothing to pay"}</li>`;
+  }).join("");
 }
 
 function showFields() {
   const k = $("kind").value;
+  const o = opts();
   const win = k === "ron" || k === "tsumo";
-  const on = {"f-win": win, "f-ron": k === "ron", "f-riichi": ["ron", "tsumo", "draw", "abort"].includes(k),
-    "f-draw": k === "draw", "f-abort": k === "abort", "f-who": k === "chombo" || k === "penalty", "f-penalty": k === "penalty"};
+  const on = {"f-win": win, "f-ron": k === "ron", "f-double": k === "ron" && o.double_ron, "f-pao": win && o.pao_yaku.length > 0,
+    "f-riichi": ["ron", "tsumo", "draw", "abort"].includes(k), "f-draw": k === "draw", "f-nagashi": k === "draw" && o.nagashi,
+    "f-abort": k === "abort", "f-chombo": k === "chombo", "f-who": k === "penalty",
+    "f-penalty": k === "penalty", "f-free": k === "penalty" && $("penalty-kind").value === "free",
+    "f-seating": k === "seating", "f-final": k === "final", "f-rename": k === "rename"};
   for (const [cls, vis] of Object.entries(on)) document.querySelectorAll("." + cls).forEach(e => e.classList.toggle("hidden", !vis));
   $("w1").classList.toggle("hidden", winnersShown() < 2);
   for (const w of [0, 1]) {
@@ -290,8 +447,6 @@ function showFields() {
   renderTiles();
 }
 
-function checked(cls) { return [...document.querySelectorAll("input." + cls + ":checked")].map(e => e.value); }
-
 function entry() {
   const k = $("kind").value;
   const riichi = checked("riichi");
@@ -299,12 +454,36 @@ function entry() {
     const wins = [0, 1].slice(0, winnersShown()).map(winnerJson);
     const e = {kind: "win", wins, riichi};
     if (k === "ron") e.from = $("from").value;
+    if ($("pao").value) e.pao = $("pao").value;
     return e;
   }
-  if (k === "draw") return {kind: "draw", tenpai: checked("tenpai"), riichi};
+  if (k === "draw") return {kind: "draw", tenpai: checked("tenpai"), riichi, nagashi: checked("nagashi")};
   if (k === "abort") return {kind: "abort", abort: $("abort-kind").value, riichi};
-  if (k === "chombo") return {kind: "chombo", who: $("who").value, reason: $("reason").value};
-  return {kind: "penalty", who: $("who").value, penalty: $("penalty-kind").value, reason: $("reason").value};
+  if (k === "chombo") return {kind: "chombo", who: checked("chombo-who"), reason: $("reason").value};
+  if (k === "penalty") {
+    const e = {kind: "penalty", who: $("who").value, penalty: $("penalty-kind").value, reason: $("reason").value};
+    if (e.penalty === "free") { e.points = intOf("free-points"); e.chips = intOf("free-chips"); }
+    return e;
+  }
+  if (k === "seating") {
+    const e = {kind: "seating"};
+    if ($("draw-new").checked) e.draw = [...document.querySelectorAll("select.draw-seat")].map(x => x.value);
+    if ($("dealer").value) e.dealer = $("dealer").value;
+    return e;
+  }
+  if (k === "rename") return {kind: "rename", from: $("rename-from").value, to: $("rename-to").value.trim()};
+  // final scores only: the scores on the table, chips won, sticks left, chombos, busts
+  const rows = [...document.querySelectorAll("input.final-score")].map((x, i) => [x.dataset.person, i]);
+  const e = {kind: "final", scores: {}, chips: {}, chombos: {}, busted: [], busters: [], sticks: intOf("final-sticks")};
+  for (const [p, i] of rows) {
+    e.scores[p] = intOf(`final-score-${i}`);
+    if (intOf(`final-chips-${i}`)) e.chips[p] = intOf(`final-chips-${i}`);
+    if (intOf(`final-chombos-${i}`)) e.chombos[p] = intOf(`final-chombos-${i}`);
+    const bust = $(`final-bust-${i}`).value;
+    if (bust === "busted") e.busted.push(p);
+    if (bust === "buster") e.busters.push(p);
+  }
+  return e;
 }
 
 /** Every payment of an entry's row: each winner's (points, honba and sticks), the riichi sticks
@@ -326,7 +505,7 @@ function previewTable(r, pot) {
   if (people.some(p => r.chips[p])) rows.push(row("chips", r.chips));
   const head = `<tr><th></th>${people.map(p => `<th class="num">${esc(p)}</th>`).join("")}</tr>`;
   return `<div id="preview-summary">preview (nothing saved): ${esc(r.summary || r.kind)} · ${r.honba || 0} honba` +
-    `${r.game_over ? ` · game over (${esc(r.game_over)})` : ""}</div><table id="preview-table">${head}${rows.join("")}</table>` +
+    `${r.game_over ? ` · game over (${esc(r.game_over)})` : ""}</div><table class="data" id="preview-table">${head}${rows.join("")}</table>` +
     `<div class="muted">after it: ${pot.sticks} sticks, ${pot.chips} chips on the table</div>`;
 }
 
@@ -344,7 +523,9 @@ async function send(preview) {
     const s = await api(path, body);
     if (preview) {
       const r = s.hands.find(h => h.no === s.preview_of);  // the entry previewed (new or corrected)
-      $("preview-out").innerHTML = r ? previewTable(r, s.pot) : "";
+      const ended = r && r.game_over ? s.games.find(g => g.game === r.game) : null;
+      $("preview-out").innerHTML = (r ? previewTable(r, s.pot) : "") +
+        (ended ? `<div id="preview-settlement"><b>Game ${ended.game} ends:</b> ${settlementTable(ended)}</div>` : "");
       return;
     }
     pendingId = null;
@@ -371,19 +552,27 @@ function clearForm() {  // after a save: the next hand starts from an empty form
   for (const w of [0, 1]) {
     for (const k of KEYS) tiles[w][k] = [];
     const x = sfx(w);
-    $("han" + x).value = 1; $("fu" + x).value = 30; $("yakuman" + x).value = 0; $("kita" + x).value = 0;
-    document.querySelectorAll(`input.flag${w}`).forEach(e => { e.checked = false; });
-    $("mixed" + x).checked = false;
+    $("han" + x).value = 1; $("fu" + x).value = 30; $("yakuman" + x).value = 0;
+    for (const id of ["kita", "flowers", "tchip-flowers", "ura-han", "chip-flowers"]) setValue(id + x, 0);
+    document.querySelectorAll(`input.flag${w}, input.yaku${w}`).forEach(e => { e.checked = false; });
+    $("mixed" + x).checked = false; setChecked("ippatsu" + x, false); setChecked("closed" + x, false);
   }
   $("double").checked = false;
   $("reason").value = "";
-  document.querySelectorAll("input.riichi, input.tenpai").forEach(e => { e.checked = false; });
+  $("pao").value = "";
+  document.querySelectorAll("input.riichi, input.tenpai, input.nagashi, input.chombo-who").forEach(e => { e.checked = false; });
+  $("free-points").value = 0; $("free-chips").value = 0; $("final-sticks").value = 0; $("rename-to").value = "";
+  $("final-grid").dataset.players = "";  // rebuilt with the next game's players
+  if ($("draw-new")) $("draw-new").checked = false;
+  $("dealer").value = "";
   active = { w: 0, key: "hand" };
 }
 
 function endFix() {
   fixing = null;
+  fixRow = null;
   showConflict(null);
+  if (state) formVisibility();
   $("form-title").textContent = "Enter a hand";
   $("cancel-fix").classList.add("hidden");
 }
@@ -391,24 +580,93 @@ function endFix() {
 function startFix(no) {
   const r = state.hands.find(h => h.no === no);
   fixing = no;
+  fixRow = r;
+  formVisibility();
   rebase(state);
   dirty = true;
-  $("form-title").textContent = `Correct entry #${no}`;
+  $("form-title").textContent = `Correct entry #${no}` + (r.game !== state.game || state.finished ? ` (game ${r.game})` : "");
   $("cancel-fix").classList.remove("hidden");
+  $("final-grid").dataset.players = "";
+  fillChoices();  // that game's players (a finished game's three, whoever sits out now)
   const e = r.entry;
+  const tick = (cls, names) => document.querySelectorAll("input." + cls).forEach(b => { b.checked = (names || []).includes(b.value); });
   if (e.kind === "win") {
     $("kind").value = e.from ? "ron" : "tsumo";
     if (e.from) $("from").value = e.from;
     $("double").checked = e.wins.length > 1;
+    $("pao").value = e.pao || "";
     e.wins.slice(0, 2).forEach((w, i) => loadWinner(i, w));
   } else if (e.kind === "draw") { $("kind").value = "draw"; }
   else if (e.kind === "abort") { $("kind").value = "abort"; $("abort-kind").value = e.abort; }
-  else if (e.kind === "chombo") { $("kind").value = "chombo"; $("who").value = [].concat(e.who)[0]; }
-  else if (e.kind === "penalty") { $("kind").value = "penalty"; $("penalty-kind").value = e.penalty; $("who").value = e.who; }
-  const tick = (cls, names) => document.querySelectorAll("input." + cls).forEach(b => { b.checked = (names || []).includes(b.value); });
+  else if (e.kind === "chombo") { $("kind").value = "chombo"; tick("chombo-who", [].concat(e.who)); }
+  else if (e.kind === "penalty") {
+    $("kind").value = "penalty"; $("penalty-kind").value = e.penalty; $("who").value = e.who;
+    $("free-points").value = e.points || 0; $("free-chips").value = e.chips || 0;
+  } else if (e.kind === "final") {
+    $("kind").value = "final";
+    document.querySelectorAll("input.final-score").forEach((x, i) => {
+      const p = x.dataset.person;
+      x.value = e.scores[p] ?? 0;
+      $(`final-chips-${i}`).value = (e.chips || {})[p] || 0;
+      $(`final-chombos-${i}`).value = (e.chombos || {})[p] || 0;
+      $(`final-bust-${i}`).value = (e.busted || []).includes(p) ? "busted" : (e.busters || []).includes(p) ? "buster" : "";
+    });
+    $("final-sticks").value = e.sticks || 0;
+  }
+  $("reason").value = e.reason || "";
   tick("riichi", e.riichi);
   tick("tenpai", e.tenpai);
+  tick("nagashi", e.nagashi);
   showFields();
+}
+
+/** The confirmation panel: what the change will do (the server's preview of it) before it is made. */
+function confirmPanel(text, after, yes, action) {
+  $("confirm-text").innerHTML = text;
+  $("confirm-preview").innerHTML = after ? changesTable(state, after) : "";
+  $("confirm-yes").textContent = yes;
+  confirmAction = action;
+  $("confirm").classList.remove("hidden");
+  $("confirm-yes").focus();
+}
+
+function closeConfirm() { $("confirm").classList.add("hidden"); confirmAction = null; }
+
+/** Before → after for each person: the game's score, the session's chips and points; finished games. */
+function changesTable(a, b) {
+  const pts = (s) => Object.fromEntries(s.standings.map(r => [r.person, r.points]));
+  const [pa, pb] = [pts(a), pts(b)];
+  const rows = a.people.map(p => {
+    const cells = [[a.scores[p], b.scores[p], (v) => num(v)], [a.chips[p], b.chips[p], (v) => num(v, {plus: true})],
+      [pa[p], pb[p], (v) => num(v, {plus: true, digits: 1})]].map(([x, y, f]) =>
+      `<td class="num">${x === undefined ? "" : f(x)}${x !== y && y !== undefined ? ` → <b>${f(y)}</b>` : ""}</td>`);
+    return `<tr><td>${esc(p)}</td>${cells.join("")}</tr>`;
+  });
+  const games = a.games.length !== b.games.length ? `<div>finished games: ${a.games.length} → <b>${b.games.length}</b></div>` : "";
+  return `<table class="data" id="confirm-table"><tr><th></th><th class="num">score</th><th class="num">chips</th><th class="num">points</th></tr>${rows.join("")}</table>${games}`;
+}
+
+async function askDelete(no) {
+  const r = state.hands.find(h => h.no === no);
+  try {
+    const after = await api(`/api/keeper/sessions/${sid}/entries/${no}`, {delete: true, preview: true});
+    confirmPanel(`Delete entry <b>#${no}</b> (${esc(r.label || "")} ${esc(r.summary || r.kind)})? Everything after it is recomputed:`,
+      after, `Delete #${no}`, async () => {
+        render(await api(`/api/keeper/sessions/${sid}/entries/${no}`, {delete: true, reason: $("reason").value,
+          opened_version: state.version, author: $("author").value}));
+      });
+  } catch (e) { $("error").textContent = e.message; }
+}
+
+async function askUndo() {
+  if (!state.undo) return;
+  const change = state.undo.change;
+  try {
+    const after = await api(`/api/keeper/sessions/${sid}/undo`, {change, preview: true});
+    confirmPanel(`Undo ${esc(state.undo.text)}?`, after, "Undo it", async () => {
+      render(await api(`/api/keeper/sessions/${sid}/undo`, {change, author: $("author").value}));
+    });
+  } catch (e) { $("error").textContent = e.message; }
 }
 
 function connect() {
@@ -422,9 +680,7 @@ function connect() {
 }
 
 function init() {
-  $("winners").innerHTML = winnerBlock(0) +
-    `<div class="f-ron"><label><input type="checkbox" id="double"> Double ron: a second winner</label></div>` +
-    winnerBlock(1);
+  $("winners").innerHTML = winnerBlock(0) + `<input type="checkbox" id="double" class="hidden">` + winnerBlock(1);
   for (const suit of [/[mp]r?$/, /sr?$/, /^[ESWNPFC]$/]) {  // one row per suit (manzu with pinzu), as the calculator
     const row = document.createElement("div");
     row.className = "suit";
@@ -435,11 +691,7 @@ function init() {
     }
     $("picker").appendChild(row);
   }
-  document.querySelectorAll(".target").forEach(d => d.addEventListener("click", () => {
-    active = { w: Number(d.dataset.w), key: d.dataset.key };
-    renderTiles();
-  }));
-  for (const id of ["kind", "double", "how", "how2"]) $(id).addEventListener("change", showFields);
+  for (const id of ["kind", "penalty-kind"]) $(id).addEventListener("change", showFields);
   $("mpsz").addEventListener("change", typedMpsz);
   $("preview").addEventListener("click", () => send(true));
   $("save").addEventListener("click", () => send(false));
@@ -450,6 +702,7 @@ function init() {
     const no = conflictNo;
     showConflict(null);
     fixing = no;
+    fixRow = state.hands.find(h => h.no === no) || null;
     formVersion = state.version;
     pendingId = null;
     $("form-title").textContent = `Correct entry #${no}`;
@@ -462,26 +715,33 @@ function init() {
   });
   $("author").value = localStorage.getItem(AUTHOR_KEY) || "";
   $("author").addEventListener("change", () => localStorage.setItem(AUTHOR_KEY, $("author").value));
-  $("undo").addEventListener("click", async () => {
-    try { render(await api(`/api/keeper/sessions/${sid}/undo`, {expected_version: state.version})); }
-    catch (e) { $("error").textContent = e.message; }
+  $("undo").addEventListener("click", askUndo);
+  $("confirm-no").addEventListener("click", closeConfirm);
+  $("confirm-yes").addEventListener("click", async () => {
+    const action = confirmAction;
+    closeConfirm();
+    try { if (action) await action(); } catch (e) { $("error").textContent = e.message; }
   });
-  $("hands").addEventListener("click", async (ev) => {
+  $("hands").addEventListener("click", (ev) => {
     const b = ev.target.closest("button");
     if (!b) return;
     const no = parseInt(b.dataset.no, 10);
-    if (b.classList.contains("fix")) { startFix(no); return; }
-    try { render(await api(`/api/keeper/sessions/${sid}/entries/${no}`, {delete: true, reason: $("reason").value, opened_version: state.version, author: $("author").value})); }
-    catch (e) { $("error").textContent = e.message; }
+    if (b.classList.contains("fix")) startFix(no);
+    else askDelete(no);
   });
   $("centre-link").addEventListener("click", (ev) => { ev.preventDefault(); document.body.classList.toggle("centre"); });
   $("new-go").addEventListener("click", async () => {
     try {
-      const s = await api("/api/keeper/sessions", {rules: $("new-rules").value, people: $("new-people").value.split(",").map(x => x.trim()).filter(Boolean)});
+      const body = {rules: $("new-rules").value, people: $("new-people").value.split(",").map(x => x.trim()).filter(Boolean),
+        final_only: $("new-final").checked, author: $("author").value};
+      if ($("new-series").value.trim()) body.series = $("new-series").value.trim();
+      const s = await api("/api/keeper/sessions", body);
       location.href = `/keeper/${s.session}`;
     } catch (e) { $("create-error").textContent = e.message; }
   });
   if (sid) {
+    $("export-json").href = `/api/keeper/sessions/${sid}/export?format=json`;
+    $("export-csv").href = `/api/keeper/sessions/${sid}/export?format=csv`;
     $("session").classList.remove("hidden");
     api(`/api/keeper/sessions/${sid}`).then(render).catch(e => { $("error").textContent = e.message; });
     connect();
