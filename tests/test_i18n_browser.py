@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import HAVE_CHROMIUM, WHY_NOT  # the Chromium fixture is conftest's ``browser``
+from browser_helpers import HAVE_CHROMIUM, WHY_NOT, shot  # the Chromium fixture is conftest's ``browser``
+from i18n_pages import japanese_share, shown_text
+from sanma.i18n.messages import untranslated
 from web_helpers import running_server
 
 pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason=WHY_NOT)
@@ -57,3 +59,114 @@ def test_a_japanese_browser_gets_japanese_and_the_switch_wins(browser: Any, tmp_
         assert en["lang"] == "en" and en["points"] == "12,000 points" and en["riichi"] == "Riichi"
         assert _probe(browser, base, "en-US")["lang"] == "en"
         assert _probe(browser, base, "en-US", cookie="ja")["riichi"] == "立直"
+
+
+# --- the keeper's phone page in Japanese (issue 24: "the keeper page ... show Japanese") -----------------------
+
+
+def _keeper_hand(page: Any, base: str) -> None:
+    """A session of three, then one ron entered by taps: Aki rons Ben for 2 han 30 fu."""
+    page.goto(f"{base}/keeper")
+    page.fill("#new-people", "Aki,Ben,Chie")
+    page.click("#new-go")
+    page.wait_for_url("**/keeper/1")
+    page.wait_for_selector("#scores tr[data-person='Aki']")
+    page.select_option("#kind", "ron")
+    page.select_option("#from", "Ben")
+    page.select_option("#winner", "Aki")
+    page.fill("#han", "2")
+    page.fill("#fu", "30")
+    page.click("#save")
+    page.wait_for_selector("#hands li[data-no='1']")
+
+
+def test_the_keeper_page_in_a_japanese_browser(browser: Any, tmp_path: Path) -> None:
+    """A phone whose browser speaks Japanese: the form, the hand, the scores, the entry's summary (put
+    into words by the server in the page's language) and the undo's confirmation are Japanese."""
+    with running_server(tmp_path / "db.sqlite") as base:
+        context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844}, is_mobile=True,
+                                      has_touch=True)
+        try:
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{base}/keeper")
+            assert page.text_content("#create h1") == "新しい記録セッション"
+            _keeper_hand(page, base)
+            assert page.text_content("#form-title") == "局の結果を入力"
+            assert page.text_content("#hand").startswith("東1局 · 0本場") or "東1局" in page.text_content("#hand")
+            entry = page.text_content("#hands li[data-no='1']") or ""
+            assert "東1局" in entry and "Aki 30符2翻 = 2,900点（Ben からロン）" in entry, entry
+            kinds = page.eval_on_selector_all("#kind option", "os => os.map(o => o.textContent)")
+            assert kinds[:3] == ["ロン", "ツモ", "流局"]
+            page.click("#undo")
+            page.wait_for_selector("#confirm:not(.hidden)")
+            assert "を取り消しますか" in (page.text_content("#confirm-text") or "")
+            shot(page, "keeper-ja")
+            text = shown_text(page)
+            assert japanese_share(text) > 0.5, text
+            assert errors == []
+        finally:
+            context.close()
+
+
+def test_the_pseudo_locale_finds_nothing_untranslated_on_the_keeper_page(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SANMA_PSEUDO=1: every English sentence and term of the page is bracketed; a word outside the
+    brackets was never routed through t(), term() or the server's sentences."""
+    monkeypatch.setenv("SANMA_PSEUDO", "1")
+    with running_server(tmp_path / "db.sqlite") as base:
+        context = browser.new_context(locale="en-US")
+        try:
+            page = context.new_page()
+            _keeper_hand(page, base)
+            page.select_option("#kind", "penalty")  # the penalty kinds and their effects
+            text = shown_text(page)
+            names = {"Aki", "Ben", "Chie", "Dan", "club", "official", "kansai", "online", "tenhou", "majsoul",
+                     "sanma", "mpsz", "English", "JSON", "CSV",
+                     "Language"}  # the language switch's label names itself in both languages
+            left = untranslated(text, names)
+            assert left == [], sorted(set(left))
+        finally:
+            context.close()
+
+
+# --- the calculator in Japanese ----------------------------------------------------------------------------------
+
+
+def test_the_calculator_in_a_japanese_browser(browser: Any, tmp_path: Path) -> None:
+    """The issue's shown hand, tapped into the calculator of a Japanese browser: 立直, 一気通貫 and
+    満貫 with 8,000点 and each seat's payment, the labels and the refusals in Japanese."""
+    with running_server(tmp_path / "db.sqlite") as base:
+        context = browser.new_context(locale="ja-JP", viewport={"width": 1366, "height": 768})
+        try:
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{base}/calc")
+            page.wait_for_selector("#picker .tilebox")
+            assert page.text_content("h1") == "点数計算"
+            page.fill("#mpsz", "123456789p9m111z9m")
+            page.press("#mpsz", "Enter")
+            assert page.locator("#t-hand .tilebox").count() == 13 and page.locator("#t-win .tilebox").count() == 1
+            assert page.get_attribute("#t-hand .tilebox", "title") == "戻す"
+            page.click("#flag-riichi")
+            page.select_option("#seat", "S")
+            page.select_option("#from", "W")
+            page.click("#score")
+            page.wait_for_selector("#score-total")
+            total = page.text_content("#score-total") or ""
+            assert "満貫" in total and "8,000点" in total, total
+            yaku = page.eval_on_selector_all("#score-yaku td:first-child", "tds => tds.map(t => t.textContent)")
+            assert {"立直", "一気通貫"} <= set(yaku), yaku
+            assert page.text_content("#score-deltas tr[data-wind='W'] td:first-child") == "西"
+            assert "-8,000" in (page.text_content("#score-deltas tr[data-wind='W']") or "")
+            assert "符" in (page.text_content("#score-fu") or "")
+            shot(page, "calculator-ja")
+            assert japanese_share(shown_text(page)) > 0.4
+            page.fill("#mpsz", "123m456p")
+            page.press("#mpsz", "Enter")
+            assert "2m は三麻の牌にありません" in (page.text_content("#score-error") or "")
+            assert errors == []
+        finally:
+            context.close()

@@ -31,11 +31,13 @@ def _app(db: Path) -> FastAPI:
     from fastapi.staticfiles import StaticFiles
 
     from sanma.web.app import STATIC
+    from sanma.web.i18n import router as i18n_router
     from sanma.web.tournament import router as tournament_router
 
     app = FastAPI()
     app.state.db_path = str(db)
     app.include_router(router)
+    app.include_router(i18n_router)  # the pages' words (web/static/i18n.js), as in sanma serve
     app.include_router(tournament_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")  # tiles.js, as in sanma serve
     return app

@@ -30,6 +30,7 @@ import re
 import string
 import warnings
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -74,10 +75,28 @@ def catalogue(lang: Lang) -> gettext.NullTranslations:
         return gettext.NullTranslations()
 
 
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    """A key a sentence names where the English says the key itself — the word a command takes
+    (``sanma table abort 1 --kind kyuushu``, a penalty ``false_call``) — and another language its
+    term's name (九種九牌, 誤ポン・誤カン); a key without a term is shown as it is."""
+
+    kind: str
+    key: str
+
+    def name(self, lang: Lang) -> str:
+        if lang == "en":
+            return self.key
+        from .terms import term
+
+        t = term(self.kind, self.key)
+        return self.key if t is None else t.name(lang)
+
+
 def _render(value: object, lang: Lang) -> object:
     if isinstance(value, Message):
         return value.text(lang)
-    if isinstance(value, Term):
+    if isinstance(value, Term | Keyword):
         return mark(value.name(lang), lang)
     if isinstance(value, BaseException):  # an error inside another error's message
         return describe(value, lang)
@@ -127,8 +146,8 @@ class Message:
     def to_json(self) -> dict[str, Any]:
         """What a JSON edge sends beside the words: the code and the parameters' plain values."""
         out: dict[str, Any] = {"code": self.code} if self.code else {}
-        params = {k: (v.key if isinstance(v, Term) else str(v) if isinstance(v, Message) else v)
-                  for k, v in self.params.items() if isinstance(v, str | int | float | bool | Term | Message)}
+        params = {k: (v.key if isinstance(v, Term | Keyword) else str(v) if isinstance(v, Message) else v)
+                  for k, v in self.params.items() if isinstance(v, str | int | float | bool | Term | Keyword | Message)}
         if params:
             out["params"] = params
         return out
@@ -137,7 +156,8 @@ class Message:
 def to_data(message: Message) -> dict[str, Any]:
     """A sentence as plain JSON, to be put into words later by whoever reads it (a state kept in a
     cache, sent to several readers): ``{"text": template, "params": {...}}`` (and ``plural``, ``n``,
-    ``code`` when it has them); a term parameter is ``{"term": "kind.key"}``, a sentence one nested.
+    ``code`` when it has them); a term parameter is ``{"term": "kind.key"}``, a :class:`Keyword`
+    ``{"key": "kind.key"}``, a sentence one nested.
 
     >>> from sanma.i18n import term
     >>> m = sentence("{who}: {kind}", who="Aki", kind=term("draw", "kyuushu"))
@@ -149,6 +169,8 @@ def to_data(message: Message) -> dict[str, Any]:
     def value(v: object) -> object:
         if isinstance(v, Term):
             return {"term": v.id}
+        if isinstance(v, Keyword):
+            return {"key": f"{v.kind}.{v.key}"}
         if isinstance(v, Message):
             return to_data(v)
         return v if isinstance(v, str | int | float | bool) or v is None else str(v)
@@ -169,6 +191,9 @@ def from_data(data: Mapping[str, Any]) -> Message:
         if isinstance(v, Mapping) and set(v) == {"term"}:
             kind, _, key = str(v["term"]).partition(".")
             return term(kind, key) or key.replace("_", " ")
+        if isinstance(v, Mapping) and set(v) == {"key"}:
+            kind, _, key = str(v["key"]).partition(".")
+            return Keyword(kind, key)
         if isinstance(v, Mapping) and "text" in v:
             return from_data(v)
         return v
@@ -234,6 +259,10 @@ def page_catalogue(lang: Lang, sources: Iterable[Path]) -> dict[str, Any]:
                 forms = [cat.ngettext(msgid, plural, n) for n in ((1, 2) if lang == "en" else (1,))]
                 plurals[msgid] = [mark(f, lang) for f in forms]
     terms = {t.id: mark(t.name(lang), lang) for t in TERMS}
+    for t in TERMS:  # the other keys a term goes by (the keeper's three_winds, the engine's suukaikan)
+        for alias in t.aliases:
+            if re.fullmatch(r"[a-z][a-z0-9_]*", alias):
+                terms.setdefault(f"{t.kind}.{alias}", mark(t.name(lang), lang))
     return {"lang": lang, "messages": messages, "plurals": plurals, "terms": terms}
 
 

@@ -18,6 +18,8 @@ from ..errors import NotAWinError, SanmaError
 from ..game import flow, payout
 from ..game.settle import Item, final_result, is_bust, riichi_bust
 from ..hand import Meld
+from ..i18n import Message, sentence, term
+from ..i18n.messages import Keyword, to_data
 from ..rules.schema import Rules
 from ..scoring import Score, fixed_fu, min_han_at, score_from_han, score_hand
 from ..tiles import Tile, parse_tiles, seat_wind
@@ -145,7 +147,7 @@ class KeptGame:
             row.update(self._apply_penalty(entry))
         elif isinstance(entry, TimeUpEntry):
             self.last_hand = True
-            row["summary"] = "time is up: the hand in play is the last"
+            row.update(said(sentence("time is up: the hand in play is the last")))
         else:  # pragma: no cover - seatings are handled by the session
             raise KeeperError(f"entry {entry.kind} does not belong in a game")
         if is_result(entry):
@@ -208,7 +210,7 @@ class KeptGame:
         # the head bump order (P88-P91): the discarder's shimocha first
         order = sorted(range(len(seats)), key=lambda i: (seats[i] - (discarder or 0)) % 3)
         wins: list[payout.Win] = []
-        summaries: list[str] = []
+        summaries: list[Message | None] = []
         for i in order:
             w, s = e.wins[i], seats[i]
             score = self._score(w, s, discarder, s in riichi)
@@ -224,35 +226,45 @@ class KeptGame:
                                       f"({', '.join(r.pao_yaku)}; by value, name it with --yaku) (P97)")
             wins.append(payout.Win(s, score, pao=pao, closed=self._closed(w), ura_tiles=self._ura_tiles(w),
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
-            summaries.append(" (winning tile mixed into the hand: the lowest shape, P129)"
-                             if w.tiles is not None and w.tiles.win == MIXED else "")
+            summaries.append(sentence("(winning tile mixed into the hand: the lowest shape, P129)")
+                             if w.tiles is not None and w.tiles.win == MIXED else None)
         paid = self._settle(payout.Hora(tuple(wins), discarder))
+        described: list[Message] = []
         for j, (win, part) in enumerate(zip(wins, paid.wins, strict=True)):
             # a pao win is paid by the liable player (P97-P99), not as the tsumo or ron it was
             total = None if part.pao is None else -part.deltas[part.pao]
-            summaries[j] = _describe(self.players[win.seat], win.score, total) + summaries[j] + (
-                "" if part.pao is None else f" (pao: {self.players[part.pao]} pays {total:,})")
+            one = _describe(self.players[win.seat], win.score, total)
+            if summaries[j] is not None:
+                one = sentence("{win} {note}", win=one, note=summaries[j])
+            if part.pao is not None:
+                one = sentence("{win} (pao: {who} pays {total:,})", win=one, who=self.players[part.pao], total=total)
+            described.append(one)
         # P104 / A000-27, seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」: the
         # table's chips go with the riichi sticks, to the winner payout paid them to (the head bump's
         # first winner; seed 003 L49 「リーチ棒は上家とり」 reads the same, seed 002 has no double ron)
         self._take_pot(paid.wins[0].seat)
         self.last_winner = self.players[wins[0].seat]
-        how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
-        if discarder is None and len(paid.wins) == 1 and paid.wins[0].pao is None:
-            how += " " + self._declared(paid.wins[0], dealer)
-        return {"summary": f"{' & '.join(summaries)} ({how})",
+        if discarder is not None:
+            how = sentence("ron from {who}", who=self.players[discarder])
+        elif len(paid.wins) == 1 and paid.wins[0].pao is None:
+            how = sentence("tsumo {declared}", declared=self._declared(paid.wins[0], dealer))
+        else:
+            how = sentence("tsumo")
+        winners = described[0] if len(described) == 1 else sentence("{first} & {second}", first=described[0],
+                                                                      second=described[1])
+        return {**said(sentence("{winners} ({how})", winners=winners, how=how)),
                 "payments": [{"winner": self.players[p.seat], "deltas": self._by_person(p.deltas),
                               "pao": None if p.pao is None else self.players[p.pao]} for p in paid.wins]}
 
     @staticmethod
-    def _declared(paid: payout.WinPayment, dealer: int) -> str:
+    def _declared(paid: payout.WinPayment, dealer: int) -> Message | str:
         """A tsumo as it is called at the table, P131 (seed 002 L109-111 「ツモあがりの点数は子の方から
         申告してください。積み棒がある場合は…（例）500・1000は、1500・2000」): what each other player
         pays, honba included, the non-dealer's first (a dealer's tsumo: "N all")."""
         payers = sorted((x for x in range(len(paid.deltas)) if x != paid.seat), key=lambda x: x == dealer)
         amounts = [-paid.deltas[x] for x in payers]
         if paid.seat == dealer and len(set(amounts)) == 1:
-            return f"{amounts[0]:,} all"
+            return sentence("{points:,} all", points=amounts[0])
         return "・".join(f"{a:,}" for a in amounts)
 
     def _apply_draw(self, e: DrawEntry) -> dict[str, Any]:
@@ -280,8 +292,11 @@ class KeptGame:
         if nagashi and r.nagashi_is_win:  # P96 / A000-3: nagashi is a win
             self.last_winner = self.players[nagashi[0]]
             self._take_pot(nagashi[0])
-        names = ", ".join(self.players[s] for s in tenpai) or "nobody"
-        return {"summary": f"draw, tenpai: {names}" + (f"; nagashi: {', '.join(e.nagashi)}" if nagashi else "")}
+        names: str | Message = ", ".join(self.players[s] for s in tenpai) or sentence("nobody")
+        if nagashi:
+            return said(sentence("draw, tenpai: {names}; nagashi: {nagashi}", names=names,
+                                 nagashi=", ".join(e.nagashi)))
+        return said(sentence("draw, tenpai: {names}", names=names))
 
     def _apply_abort(self, e: AbortEntry) -> dict[str, Any]:
         r = self.rules
@@ -291,7 +306,7 @@ class KeptGame:
             raise KeeperError(f"abortive draw {e.abort} does not exist under {r.name} (P92-P95)")
         self._deposit_riichi(e.riichi)
         self._settle(payout.AbortiveDraw(e.abort))
-        return {"summary": f"abortive draw ({e.abort})"}
+        return said(sentence("abortive draw ({kind})", kind=Keyword("draw", e.abort)))
 
     def _riichi_bust(self, e: AbortEntry) -> dict[str, Any]:
         """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れ」: the hand
@@ -308,7 +323,8 @@ class KeptGame:
                               if r.riichi_bust_points else f"riichi bust: no such rule under {r.name} (P79)")
         # payout settles it (now, or with the game's end where a bust ends it); flow: end or replay
         self._settle(payout.RiichiBust(seat, opening=self.table.opening))
-        return {"summary": f"riichi bust: {e.riichi[0]} declared riichi with {score:,} points"}
+        return said(sentence("riichi bust: {who} declared riichi with {points:,} points", who=e.riichi[0],
+                             points=score))
 
     def _apply_chombo(self, seats: Sequence[int], reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:
         """P100-P102: the hand is void; each offender pays (rank points at the end under
@@ -316,14 +332,16 @@ class KeptGame:
         (P101, A003-7)."""
         self._settle(payout.Chombo(tuple(payout.Offence(s, reason) for s in seats), tuple(sticks_this_hand)))
         who = " & ".join(self.players[s] for s in seats)
-        return {"kind": "chombo", "summary": f"chombo by {who} ({reason})",
+        return {"kind": "chombo", **said(sentence("chombo by {who} ({reason})", who=who, reason=_reason(reason))),
                 "offenders": [self.players[s] for s in seats]}
 
     def _apply_penalty(self, e: PenaltyEntry) -> dict[str, Any]:
         """P102-P106: what the mistake costs under these rules (one field per kind)."""
         r = self.rules
         seat = self.seat(e.who, "penalty")
-        what = f"{e.penalty} by {e.who}" + (f" ({e.reason})" if e.reason else "")
+        what = (sentence("{penalty} by {who} ({reason})", penalty=Keyword("penalty", e.penalty), who=e.who,
+                         reason=e.reason) if e.reason else
+                sentence("{penalty} by {who}", penalty=Keyword("penalty", e.penalty), who=e.who))
         scores, chips = self.scores, self.chips
         if e.penalty == "free":  # P106: decided at the table; paid to the others in equal parts
             for x in range(3):
@@ -333,7 +351,8 @@ class KeptGame:
             scores[seat] -= e.points // 2 * 2
             chips[seat] -= e.chips // 2 * 2
             self._move(scores=scores, chips=chips)
-            row = {"summary": f"penalty {what}: {e.points:,} points, {e.chips} chips"}
+            row: dict[str, Any] = said(sentence("penalty {what}: {points:,} points, {chips} chips", what=what,
+                                                points=e.points, chips=e.chips))
             end = flow.penalty_bust(r, self.table, seat, tuple(x for x in range(3) if x != seat))
             if end is not None:  # seed 000 L86/L88: a bust ends the game at once
                 self.finished, self.end_reason, self._end = True, end.reason, end
@@ -341,23 +360,23 @@ class KeptGame:
         effect = getattr(r, f"penalty_{e.penalty}")
         if effect == "chombo":
             row = self._apply_chombo((seat,), e.penalty)
-            row["summary"] = f"penalty {what}: chombo"
+            row.update(said(sentence("penalty {what}: chombo", what=what)))
             return row
         if effect == "chombo_at_draw":
             self.at_draw.setdefault(seat, e.penalty)
-            return {"summary": f"penalty {what}: a chombo if the hand reaches the draw"}
+            return said(sentence("penalty {what}: a chombo if the hand reaches the draw", what=what))
         if effect == "dead_hand":
             self.dead.setdefault(seat, e.penalty)
-            return {"summary": f"penalty {what}: dead hand (no win, noten at the draw)"}
+            return said(sentence("penalty {what}: dead hand (no win, noten at the draw)", what=what))
         if effect == "deposit":  # P104: on the table like a riichi stick; chips in the pot
             sticks = r.penalty_deposit_points // max(1, r.riichi_deposit)
             scores[seat] -= sticks * r.riichi_deposit
             chips[seat] -= r.penalty_deposit_chips
             self.pot_chips += r.penalty_deposit_chips
             self._move(scores=scores, chips=chips, kyotaku=self.sticks + sticks)
-            return {"summary": f"penalty {what}: {r.penalty_deposit_points:,} points and "
-                               f"{r.penalty_deposit_chips} chips to the table"}
-        return {"summary": f"penalty {what}: no penalty under {r.name}"}
+            return said(sentence("penalty {what}: {points:,} points and {chips} chips to the table", what=what,
+                                 points=r.penalty_deposit_points, chips=r.penalty_deposit_chips))
+        return said(sentence("penalty {what}: no penalty under {rules}", what=what, rules=r.name))
 
     # -- hand values ---------------------------------------------------------------------------
     def _score(self, w: Winner, seat: int, discarder: int | None, riichi: bool) -> Score:
@@ -572,7 +591,8 @@ class KeptGame:
         self.finished = True
         self.end_reason = "final_scores"
         self.results += 1
-        row = {"game": self.number, "hand_index": 1, "kind": "final", "label": "final", "summary": "final scores",
+        row = {"game": self.number, "hand_index": 1, "kind": "final", "label": "final",
+               **said(sentence("final scores")),
                "entry": _entry_json(e), "deltas": {p: scores[p] - r.start_points for p in self.players},
                "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores),
                "game_over": self.end_reason}
@@ -669,14 +689,34 @@ def _chip_flowers(w: Winner) -> int:
     return w.value.chip_flowers if w.value is not None else 0
 
 
-def _describe(name: str, s: Score, paid_by_pao: int | None = None) -> str:
+def _describe(name: str, s: Score, paid_by_pao: int | None = None) -> Message:
     """``Aki 3 han 30 fu = 3,900``; a limit hand by value has no fu (``5 han mangan``); a pao win
     names no total here (the liable player's payment follows)."""
     if s.yakuman and not s.kazoe:
-        value = f"{s.yakuman}x yakuman"
+        value = sentence("{n}x yakuman", n=s.yakuman)
+    elif s.fu:
+        value = (sentence("{han} han {fu} fu {limit}", han=s.han, fu=s.fu, limit=Keyword("limit", s.limit)) if s.limit
+                 else sentence("{han} han {fu} fu", han=s.han, fu=s.fu))
     else:
-        value = f"{s.han} han" + (f" {s.fu} fu" if s.fu else "") + (f" {s.limit}" if s.limit else "")
-    return f"{name} {value}" + ("" if paid_by_pao is not None else f" = {s.total:,}")
+        value = (sentence("{han} han {limit}", han=s.han, limit=Keyword("limit", s.limit)) if s.limit
+                 else sentence("{han} han", han=s.han))
+    if paid_by_pao is not None:
+        return sentence("{name} {value}", name=name, value=value)
+    return sentence("{name} {value} = {total:,}", name=name, value=value, total=s.total)
+
+
+def said(message: Message) -> dict[str, Any]:
+    """A row's summary: its English (``summary``, as ``--json`` and the log show it) and the sentence
+    itself (``say``), which each reader's edge puts into its own words (keeper.in_words)."""
+    return {"summary": str(message), "say": to_data(message)}
+
+
+def _reason(reason: str) -> str | Keyword:
+    """A chombo's reason: a penalty's or a riichi chombo's kind in words, else what was typed."""
+    for kind in ("penalty", "chombo_reason", "result"):
+        if term(kind, reason) is not None:
+            return Keyword(kind, reason)
+    return reason
 
 
 def _entry_json(entry: Entry) -> dict[str, Any]:

@@ -15,11 +15,16 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..game.settle import chombo_rank_points
+from ..i18n import Lang, Message, sentence
+from ..i18n.messages import Keyword, from_data, to_data
+from ..i18n.messages import in_words as in_words_needed
+from ..i18n.messages import said as said_in
 from ..rules.loader import from_dict, to_dict
 from ..rules.schema import Rules
 from ..scoring import fixed_fu
@@ -47,13 +52,13 @@ from .entries import (
     parse_entry,
     rename_names,
 )
-from .game import GameResult, KeptGame, entry_options
+from .game import GameResult, KeptGame, entry_options, said
 from .log import Change, active, effective, last_undoable
 from .notation import signed
 from .series import Series, SeriesError
 
 EXPORT_FORMAT = "sanma-table/1"
-CACHE_FORMAT = "sanma-table-cache/2"  # bump when a snapshot's shape changes
+CACHE_FORMAT = "sanma-table-cache/3"  # bump when a snapshot's shape changes
 CSV_HEADER = ("session", "game", "no", "kind", "round", "honba", "person", "points", "chips", "rank", "final_points",
               "chombos", "bust")
 #: the columns of a CSV exported before ``chombos`` and ``bust`` were added (still read)
@@ -110,13 +115,15 @@ class Session:
         if isinstance(entry, RenameEntry):  # applied to the whole session by compute(): a row only
             self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1 if self.current is None or
                               self.current.finished else self.current.number, "hand_index": 0, "kind": "rename",
-                              "summary": f"rename: {entry.old} → {entry.new}", "entry": dict(raw), "deltas": {},
+                              **said(sentence("rename: {old} → {new}", old=entry.old, new=entry.new)),
+                              "entry": dict(raw), "deltas": {},
                               "chips": {}})
             return
         if isinstance(entry, SeatingEntry):
             self._seating(entry)
             self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1, "hand_index": 0, "kind": "seating",
-                              "summary": "seating: " + ", ".join(self.upcoming()) + " (first dealer first)",
+                              **said(sentence("seating: {order} (first dealer first)",
+                                              order=", ".join(self.upcoming()))),
                               "entry": dict(raw), "deltas": {}, "chips": {}})
             return
         if self.games_limit is not None and len(self.games) >= self.games_limit:
@@ -235,13 +242,14 @@ class Session:
                 chombo = r["kind"] == "chombo"
                 out.append({"no": r["no"], "game": r["game"], "label": r.get("label", ""), "who": who,
                             "kind": "chombo" if chombo else str(e.get("penalty")), "reason": e.get("reason", ""),
-                            "summary": r.get("summary", ""), "deltas": {p: v for p, v in r["deltas"].items() if v},
+                            "summary": r.get("summary", ""), **({"say": r["say"]} if "say" in r else {}),
+                            "deltas": {p: v for p, v in r["deltas"].items() if v},
                             "chips": {p: v for p, v in r["chips"].items() if v},
                             "end_points": {p: -chombo_rank_points(self.rules, 1) for p in who}
                             if chombo and chombo_rank_points(self.rules, 1) else {}})
             elif e.get("kind") == "final" and e.get("chombos"):  # final scores only: the chombos it names
                 out.append({"no": r["no"], "game": r["game"], "label": "final", "who": list(e["chombos"]),
-                            "kind": "chombo", "reason": "", "summary": "chombos of a game kept by final scores",
+                            "kind": "chombo", "reason": "", **said(sentence("chombos of a game kept by final scores")),
                             "deltas": {}, "chips": {}, "end_points": {
                                 p: -chombo_rank_points(self.rules, n) for p, n in e["chombos"].items()
                                 if chombo_rank_points(self.rules, n)}})
@@ -415,14 +423,52 @@ def describe_change(log: Sequence[Change], seq: int, rows: Sequence[Mapping[str,
     out: dict[str, Any] = {"change": seq, "kind": c.kind, "author": c.author, "at": c.at}
     if uid is not None and uid in numbers:
         row = next((r for r in rows if r["uid"] == uid), None)
-        what = f"#{numbers[uid]}" + (f" ({row.get('label', '')} {row.get('summary', row['kind'])})".replace("( ", "(")
-                                     if row is not None else "")
+        what: Message
+        if row is None:
+            what = sentence("#{no}", no=numbers[uid])
+        else:
+            summary = from_data(row["say"]) if "say" in row else row.get("summary", row["kind"])
+            what = (sentence("#{no} ({label} {summary})", no=numbers[uid], label=label_said(row["label"]),
+                             summary=summary)
+                    if row.get("label") else sentence("#{no} ({summary})", no=numbers[uid], summary=summary))
         out["entry"] = numbers[uid]
-        out["text"] = {"add": f"change {seq}: entry {what}", "fix": f"change {seq}: the correction of entry {what}",
-                       "delete": f"change {seq}: the deletion of entry {what}"}[c.kind]
+        text = {"add": sentence("change {seq}: entry {what}", seq=seq, what=what),
+                "fix": sentence("change {seq}: the correction of entry {what}", seq=seq, what=what),
+                "delete": sentence("change {seq}: the deletion of entry {what}", seq=seq, what=what)}[c.kind]
     else:
-        out["text"] = f"change {seq}: the undo of change {c.target}"
+        text = sentence("change {seq}: the undo of change {target}", seq=seq, target=c.target)
+    out["text"], out["say"] = str(text), to_data(text)
     return out
+
+
+def label_said(label: str) -> str | Message:
+    """A row's label as a sentence: ``E1`` / 東1局, ``S2 lap 2`` / 南2局（2周目）, ``final`` / 最終."""
+    m = re.fullmatch(r"([ESWN])(\d+)(?: lap (\d+))?", label)
+    if m is None:
+        return sentence("final") if label == "final" else label
+    hand = sentence("{wind}{n}", wind=Keyword("wind", m[1]), n=int(m[2]))
+    return sentence("{round} lap {lap}", round=hand, lap=int(m[3])) if m[3] else hand
+
+
+def in_words(state: dict[str, Any], lang: Lang) -> dict[str, Any]:
+    """``state`` (or any answer holding entries' rows) with its sentences in ``lang``: each row's and
+    each penalty's ``summary`` and the undo's ``text`` are put into words from their ``say`` (the
+    state itself, its cache and ``--json`` keep the English). The edges call it: the keeper's page
+    (HTTP and WebSocket, in each reader's language) and ``sanma table``."""
+    if not in_words_needed(lang):
+        return state
+
+    def words(x: Any) -> Any:
+        if isinstance(x, dict):
+            out = {k: words(v) for k, v in x.items()}
+            if isinstance(x.get("say"), dict):
+                out["summary" if "summary" in x else "text"] = said_in(x["say"], lang)
+            return out
+        if isinstance(x, list):
+            return [words(v) for v in x]
+        return x
+
+    return dict(words(state))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,9 +24,9 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ..errors import SanmaError
-from ..i18n import sentence
+from ..i18n import current_lang, sentence
 from ..keeper.entries import EntryConflict
-from ..keeper.keeper import Keeper
+from ..keeper.keeper import Keeper, in_words
 from ..rules.loader import from_dict, load_preset
 from ..store import Store, StoreError, open_db
 from ..store.keeper import NotFound, VersionConflict, session
@@ -67,7 +67,13 @@ def call(request: Request, action: Callable[[Store], Any]) -> Response:
 
 
 def _call(request: Request, action: Callable[[Keeper], Any]) -> Response:
-    return call(request, lambda store: action(Keeper(store)))
+    """``call`` with a keeper; the state it answers has its sentences in the request's language
+    (an entry's summary, the undo's text: keeper.in_words)."""
+    def act(store: Store) -> Any:
+        out = action(Keeper(store))
+        return in_words(out, current_lang()) if isinstance(out, dict) else out
+
+    return call(request, act)
 
 
 async def push_changes(ws: WebSocket, poll: float, read: Callable[[Store], tuple[object, Callable[[], str]]]) -> None:
@@ -257,7 +263,8 @@ async def live(ws: WebSocket, session_id: int) -> None:
     """The session's state now, then again whenever its version changes (live updates for every
     device at the table)."""
     def read(store: Store) -> tuple[object, Callable[[], str]]:
-        return session(store, session_id).version, lambda: json.dumps(Keeper(store).state(session_id),
-                                                                      ensure_ascii=False)
+        lang = current_lang()  # the connection's (set when it opened)
+        return session(store, session_id).version, lambda: json.dumps(
+            in_words(Keeper(store).state(session_id), lang), ensure_ascii=False)
 
     await push_changes(ws, POLL_SECONDS, read)

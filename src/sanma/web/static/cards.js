@@ -27,7 +27,8 @@ export function handTiles(h, seat, names, win) {
     (h.flower_tiles || []).length ? el("span", { class: "tiles extras" }, h.flower_tiles.map((x) => tileEl(x))) : null);
 }
 
-function winValue(w) {
+/** A win's value in words: ``3 han 30 fu — Mangan`` / 役満 ×2 (a result card's, the calculator's). */
+export function winValue(w) {
   if (w.yakuman) return `${term("limit", "yakuman")}${w.yakuman > 1 ? ` ×${w.yakuman}` : ""}`;
   const base = t("{han} han {fu} fu", { han: w.han, fu: w.fu });
   return w.limit ? `${base} — ${term("limit", w.limit)}` : base;
@@ -52,7 +53,7 @@ function winBlock(w, r, names) {
 }
 
 /** A fu line in words: ``triplet_closed 1z`` → "closed triplet of East". */
-function fuWords(line) {
+export function fuWords(line) {
   const [head, rest] = line.split(" ");
   const word = term("fu", head);
   return rest ? `${word} ${tileWord(rest)}` : word;

@@ -1,4 +1,5 @@
-// Helpers shared by sanma's pages: DOM building, JSON requests, mpsz parsing, score tables.
+// Helpers shared by sanma's pages: DOM building, JSON requests, mpsz parsing.
+import { t } from "/static/i18n.js";
 
 /** el("div", {class: "x"}, child, "text", ...) → an element. */
 export function el(tag, attrs = {}, ...children) {
@@ -38,54 +39,24 @@ export function parseMpsz(text) {
   let digits = [];
   for (const ch of text.replace(/\s+/g, "")) {
     if (/[0-9]/.test(ch)) { digits.push(ch); continue; }
-    if (!"mpsz".includes(ch)) throw new Error(`unexpected character '${ch}' in '${text}'`);
-    if (!digits.length) throw new Error(`suit letter '${ch}' has no digits in '${text}'`);
+    if (!"mpsz".includes(ch)) throw new Error(t("unexpected character '{ch}' in '{text}'", { ch, text }));
+    if (!digits.length) throw new Error(t("suit letter '{ch}' has no digits in '{text}'", { ch, text }));
     for (const d of digits) {
       const n = Number(d);
       if (ch === "z") {
-        if (n < 1 || n > 7) throw new Error(`${d}z: honours are 1z-7z`);
+        if (n < 1 || n > 7) throw new Error(t("{tile}: honours are 1z-7z", { tile: `${d}z` }));
         out.push(HONOURS[n - 1]);
       } else if (ch === "m" && n >= 2 && n <= 8) {
-        throw new Error(`${d}m is not in the sanma tile set (2m-8m are removed)`);
+        throw new Error(t("{tile} is not in the sanma tile set (2m-8m are removed)", { tile: `${d}m` }));
       } else if (n === 0) {
-        if (ch === "m") throw new Error("0m: there is no 5m in sanma");
+        if (ch === "m") throw new Error(t("0m: there is no 5m in sanma"));
         out.push(`5${ch}r`);
       } else out.push(`${d}${ch}`);
     }
     digits = [];
   }
-  if (digits.length) throw new Error(`digits without a suit letter in '${text}'`);
+  if (digits.length) throw new Error(t("digits without a suit letter in '{text}'", { text }));
   return out;
-}
-
-export const WIND_NAMES = { E: "East", S: "South", W: "West", N: "North" };
-
-export function signed(n) {
-  return (n > 0 ? "+" : "") + n.toLocaleString("en-US");
-}
-
-/** A score (the object `sanma score --json` prints) as a readable block. */
-export function scoreTable(s) {
-  const value = s.yakuman && !s.kazoe
-    ? `${s.yakuman}× yakuman`
-    : `${s.han} han ${s.fu} fu` + (s.limit ? ` (${s.limit})` : "");
-  const yaku = el("table", { class: "data", id: "score-yaku" },
-    el("tr", {}, el("th", {}, "yaku"), el("th", { class: "num" }, "han")),
-    s.yaku.map((y) => el("tr", {}, el("td", {}, y.name.replace(/_/g, " ")),
-      el("td", { class: "num" }, y.yakuman ? `yakuman ×${y.yakuman}` : String(y.han)))));
-  const fu = s.fu_breakdown && s.fu_breakdown.length && !s.yakuman
-    ? el("p", { class: "muted", id: "score-fu" }, "fu: " + s.fu_breakdown.map(([n, f]) => `${n.replace(/_/g, " ")} ${f}`).join(" + "))
-    : null;
-  const pay = el("table", { class: "data", id: "score-deltas" },
-    el("tr", {}, el("th", {}, "seat"), el("th", { class: "num" }, "change")),
-    Object.entries(s.deltas).map(([w, d]) => el("tr", {}, el("td", {}, WIND_NAMES[w] || w),
-      el("td", { class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "") }, signed(d)))));
-  return el("div", {},
-    el("div", { class: "result-total", id: "score-total" },
-      `${value} → ${s.total.toLocaleString("en-US")} points` + (s.dealer ? " (dealer)" : "")),
-    el("p", { class: "muted" }, `${s.tsumo ? "Tsumo" : "Ron"} — ${s.rules} rules` + (s.wait ? ` — wait: ${s.wait}` : "")),
-    el("div", { class: "row", style: "align-items:flex-start;gap:30px" },
-      el("div", { style: "min-width:260px" }, yaku), el("div", { style: "min-width:200px" }, pay)), fu);
 }
 
 // Names from records are often Japanese. The pages use no web font: when no installed font has
