@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..game.settle import chombo_rank_points
-from ..i18n import Lang, Message, sentence
-from ..i18n.messages import Keyword, from_data, to_data
+from ..i18n import Lang, Message, current_lang, sentence, tr, tr_n, wind_short
+from ..i18n.messages import Keyword, from_data, pseudo, to_data
 from ..i18n.messages import in_words as in_words_needed
 from ..i18n.messages import said as said_in
 from ..rules.loader import from_dict, to_dict
@@ -963,30 +963,39 @@ def read_csv(text: str) -> list[dict[str, Any]]:
 
 
 def render_text(state: Mapping[str, Any], *, full: bool = False, last: int | None = None) -> str:
-    """A readable view of a session's state (negative numbers as the rules write them, P30). After
+    """A readable view of a session's state (negative numbers as the rules write them, P30), in the
+    current language (give it ``in_words(state, lang)`` so the entries' summaries speak it too). After
     a write (``full`` False): the game in play, the last 8 entries and, when an entry ended a game,
     that game's settlement line by line. ``show`` (``full``): every entry (the ``last`` N when
     given), every finished game with its settlement, the chombos and penalties, the standings."""
     n = state.get("notation", "minus")
-    lines = [f"session {state['session']} — {state['rules']} — game {state['game']}"
-             + (" (finished)" if state["finished"] else "") + f" — version {state['version']}"]
+    head = tr("session {session} — {rules} — game {game}", session=state["session"], rules=state["rules"],
+              game=state["game"])
+    if state["finished"]:
+        head = tr("{head} (finished)", head=head)
+    lines = [tr("{head} — version {version}", head=head, version=state["version"])]
     h = state["hand"]
     if h is not None:
-        lines.append(f"{h['round']}{h['number']}" + (f" lap {h['lap'] + 1}" if h["lap"] else "")
-                     + f", {h['honba']} honba, {h['sticks']} sticks, dealer {h['dealer']}")
+        label = _said_now(label_said(f"{h['round']}{h['number']}" + (f" lap {h['lap'] + 1}" if h["lap"] else "")))
+        lines.append(tr("{label}, {honba} honba, {sticks} sticks, dealer {dealer}", label=label, honba=h["honba"],
+                        sticks=h["sticks"], dealer=h["dealer"]))
     for p in state["people"]:
         wind = state["seats"].get(p)
         score = state["scores"].get(p)
-        lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else signed(score, n, ','):>7}"
-                     f"  chips {signed(state['chips'].get(p, 0), n, plus=True) if state['chips'].get(p, 0) else '+0'}")
+        chips = signed(state["chips"].get(p, 0), n, plus=True) if state["chips"].get(p, 0) else "+0"
+        lines.append(f"  {p:<12} {_wind(wind):<2} {'' if score is None else signed(score, n, ','):>7}"
+                     f"  {tr('chips {n}', n=chips)}")
     hands = state["hands"]
     shown = hands[-(last if last is not None else 8 if not full else len(hands)):] if hands and last != 0 else hands
     if len(shown) < len(hands):
         k = len(hands) - len(shown)
-        lines.append(f"  ({k} earlier {'entry' if k == 1 else 'entries'}: `show` lists them all)")
+        lines.append("  " + tr_n("({n} earlier entry: `show` lists them all)",
+                                 "({n} earlier entries: `show` lists them all)", k))
     for row in shown:
         deltas = ", ".join(f"{p} {signed(d, n, ',', plus=True)}" for p, d in row["deltas"].items() if d)
-        lines.append(f"  #{row['no']:<3} g{row['game']} {row.get('label', ''):<6} {row.get('summary', row['kind'])}"
+        label = _said_now(label_said(row.get("label", "")))
+        game = tr("g{game}", game=row["game"])
+        lines.append(f"  #{row['no']:<3} {game} {label:<6} {row.get('summary', row['kind'])}"
                      + (f" — {deltas}" if deltas else ""))
     ended = [g for g in state["games"] if full or (hands and hands[-1].get("game_over") and g is state["games"][-1])]
     if state.get("preview_of"):
@@ -996,18 +1005,57 @@ def render_text(state: Mapping[str, Any], *, full: bool = False, last: int | Non
     for g in ended:
         lines += render_settlement(g, n)
     if full and state.get("penalties"):
-        lines.append("chombos and penalties:")
+        lines.append(tr("chombos and penalties:"))
         lines += render_penalties(state["penalties"], n)
     if state["finished"] and state.get("next"):
         nxt = state["next"]
-        lines.append(f"next: game {nxt['game']}, dealer {nxt['dealer']}"
-                     + (f", {nxt['sitting_out']} sits out" if nxt["sitting_out"] else "")
-                     + (f", uma x{nxt['uma_multiplier']}" if nxt["uma_multiplier"] > 1 else "")
-                     + (", seat draw due" if nxt["reseat_due"] else ""))
+        parts = [tr("next: game {game}, dealer {dealer}", game=nxt["game"], dealer=nxt["dealer"])]
+        if nxt["sitting_out"]:
+            parts.append(tr("{who} sits out", who=nxt["sitting_out"]))
+        if nxt["uma_multiplier"] > 1:
+            parts.append(tr("uma x{n}", n=nxt["uma_multiplier"]))
+        if nxt["reseat_due"]:
+            parts.append(tr("seat draw due"))
+        lines.append(tr(", ").join(parts))
     if full and state["games"]:
-        lines.append("standings:")
+        lines.append(tr("standings:"))
         lines += ["  " + x for x in render_standings(state["standings"], n).splitlines()]
     return "\n".join(lines)
+
+
+def _said_now(words: str | Message) -> str:
+    return words.text() if isinstance(words, Message) else words
+
+
+def _wind(wind: str | None) -> str:
+    """A seat's wind as the session view shows it: the letter in English, the kanji in Japanese."""
+    return "-" if not wind else wind_short(wind, current_lang())
+
+
+#: what each line of a game's settlement (settle.Item.what) is called, in words
+_ITEM_WORDS = {
+    "chiicha_chips": sentence("first dealer not top"), "bust_chips": sentence("bust chips"),
+    "dobon_fee": sentence("dobon fee"), "sticks_to_top": sentence("sticks left to the top"),
+    "sticks_forfeited": sentence("sticks left on the table (nobody's)"),
+    "score": sentence("score against the return"), "oka": sentence("oka"), "uma": sentence("uma"),
+    "bust": sentence("bust"), "tie_split": sentence("tied places share"), "chombo": sentence("chombo"),
+    "rounding": sentence("rounding"), "table_chips": sentence("table chips to the top"),
+    "streak_chips": sentence("streak chips"),
+}
+#: why a game ended (flow's reasons), in words
+_END_WORDS = {
+    "bust": sentence("bust"), "last_hand": sentence("last hand"),
+    "agari_yame": sentence("the last dealer stopped after a win"),
+    "tenpai_yame": sentence("the last dealer stopped in tenpai"), "target_reached": sentence("target score reached"),
+    "hand_limit": sentence("hand limit reached"), "overtime_non_dealer_win": sentence("overtime: a non-dealer won"),
+    "overtime_over": sentence("overtime over"), "final_scores": sentence("final scores"),
+}
+
+
+def _words(table: Mapping[str, Message], key: str, english: str) -> str:
+    """``key``'s words in the current language; in English the keeper's own (``english``)."""
+    said = table.get(key)
+    return english if said is None or (current_lang() == "en" and not pseudo()) else said.text()
 
 
 def render_penalties(penalties: Sequence[Mapping[str, Any]], notation: str = "minus") -> list[str]:
@@ -1016,11 +1064,15 @@ def render_penalties(penalties: Sequence[Mapping[str, Any]], notation: str = "mi
     out = []
     for x in penalties:
         paid = ", ".join(f"{p} {signed(v, n, ',', plus=True)}" for p, v in x["deltas"].items())
-        chips = ", ".join(f"{p} {signed(v, n, plus=True)} chips" for p, v in x["chips"].items())
-        end = ", ".join(f"{p} {signed(v, n, '.1f', plus=True)} at the end" for p, v in x["end_points"].items())
-        out.append(f"  #{x['no']:<3} g{x['game']} {x['label']:<6} {x['kind']} by {' & '.join(x['who'])}"
-                   + (f" ({x['reason']})" if x["reason"] else "") + ": "
-                   + ("; ".join(t for t in (paid, chips, end) if t) or "nothing to pay"))
+        chips = ", ".join(tr("{who} {n} chips", who=p, n=signed(v, n, plus=True)) for p, v in x["chips"].items())
+        end = ", ".join(tr("{who} {n} at the end", who=p, n=signed(v, n, ".1f", plus=True))
+                        for p, v in x["end_points"].items())
+        kind = Keyword("result", "chombo") if x["kind"] == "chombo" else Keyword("penalty", x["kind"])
+        label = _said_now(label_said(x["label"]))
+        what = tr("{kind} by {who}", kind=kind, who=" & ".join(x["who"]))
+        game = tr("g{game}", game=x["game"])
+        out.append(f"  #{x['no']:<3} {game} {label:<6} {what}" + (f" ({x['reason']})" if x["reason"] else "") + ": "
+                   + ("; ".join(t for t in (paid, chips, end) if t) or tr("nothing to pay")))
     return out
 
 
@@ -1028,18 +1080,22 @@ def render_settlement(game: Mapping[str, Any], notation: str = "minus") -> list[
     """A finished game's result and its settlement line by line (issue 19 item 3): each item with
     its rule row and what it moved per person; then rank, final score, points and chips."""
     n = notation
-    out = [f"game {game['game']} over ({game['end_reason']})" + (
-        f", uma x{game['uma_multiplier']}" if game.get("uma_multiplier", 1) > 1 else "") + ":"]
+    why = _words(_END_WORDS, game["end_reason"], game["end_reason"])
+    head = tr("game {game} over ({why})", game=game["game"], why=why)
+    if game.get("uma_multiplier", 1) > 1:
+        head = tr("{head}, uma x{n}", head=head, n=game["uma_multiplier"])
+    out = [head + ":"]
     for i in game.get("items", ()):
         parts = [f"{p} {signed(v, n, ',', plus=True)}" for p, v in i["scores"].items()]
         parts += [f"{p} {signed(v, n, '.1f', plus=True)}" for p, v in i["points"].items()]
-        parts += [f"{p} {signed(v, n, plus=True)} chips" for p, v in i["chips"].items()]
+        parts += [tr("{who} {n} chips", who=p, n=signed(v, n, plus=True)) for p, v in i["chips"].items()]
         count = f" ({i['count']})" if i.get("count") else ""
-        out.append(f"    {i['label'] + count:<32} {', '.join(parts) or '-'}  [{i['rule']}]")
+        label = _words(_ITEM_WORDS, i["what"], i["label"])
+        out.append(f"    {label + count:<32} {', '.join(parts) or '-'}  [{i['rule']}]")
     for p, rank in sorted(game["ranks"].items(), key=lambda x: x[1]):
         points = signed(game["points"][p], n, ".1f", plus=True)
-        out.append(f"    {rank}. {p:<12} {signed(game['scores'][p], n, ','):>8}  {points:>7}"
-                   f"  chips {signed(game['chips'].get(p, 0), n, plus=True)}")
+        chips = tr("chips {n}", n=signed(game["chips"].get(p, 0), n, plus=True))
+        out.append(f"    {rank}. {p:<12} {signed(game['scores'][p], n, ','):>8}  {points:>7}  {chips}")
     return out
 
 
@@ -1050,27 +1106,30 @@ def render_payments(row: Mapping[str, Any], pot: Mapping[str, Any], notation: st
     def line(label: str, d: Mapping[str, int]) -> str:
         return f"    {label:<16} " + ", ".join(f"{p} {signed(v, notation, ',', plus=True)}" for p, v in d.items() if v)
 
-    out = [f"  payments of #{row['no']} ({row.get('honba', 0)} honba):"]
+    out = ["  " + tr("payments of #{no} ({honba} honba):", no=row["no"], honba=row.get("honba", 0))]
     paid = {p: 0 for p in row["deltas"]}
     for pay in row.get("payments") or ():
-        out.append(line(f"{pay['winner']}'s win" + (f" (pao {pay['pao']})" if pay.get("pao") else ""),
-                        pay["deltas"]))
+        who = (tr("{who}'s win (pao {pao})", who=pay["winner"], pao=pay["pao"]) if pay.get("pao")
+               else tr("{who}'s win", who=pay["winner"]))
+        out.append(line(who, pay["deltas"]))
         for p, v in pay["deltas"].items():
             paid[p] += v
     if row.get("payments"):
         rest = {p: row["deltas"][p] - paid[p] for p in paid}
         if any(rest.values()):
-            out.append(line("riichi sticks", rest))
-    out.append(line("total", row["deltas"]))
+            out.append(line(tr("riichi sticks"), rest))
+    out.append(line(tr("total"), row["deltas"]))
     if any(row["chips"].values()):
-        out.append(line("chips", row["chips"]))
-    out.append(f"    left on the table: {pot['sticks']} sticks, {pot['chips']} chips")
+        out.append(line(tr("chips"), row["chips"]))
+    out.append("    " + tr("left on the table: {sticks} sticks, {chips} chips", sticks=pot["sticks"],
+                           chips=pot["chips"]))
     return out
 
 
 def render_standings(rows: Sequence[Mapping[str, Any]], notation: str = "minus") -> str:
     """The standings table; a minus written as the rules say (P30: △ under ``triangle``)."""
-    out = [f"{'person':<12} {'games':>5} {'points':>8} {'chips':>6}  1st/2nd/3rd"]
+    head = (tr("person"), tr("games"), tr("points"), tr("chips"), tr("1st/2nd/3rd"))
+    out = [f"{head[0]:<12} {head[1]:>5} {head[2]:>8} {head[3]:>6}  {head[4]}"]
     for r in rows:
         out.append(f"{r['person']:<12} {r['games']:>5} {signed(r['points'], notation, '.1f'):>8} "
                    f"{signed(r['chips'], notation):>6}  " + "/".join(str(x) for x in r["placements"]))
