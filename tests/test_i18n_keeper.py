@@ -82,6 +82,7 @@ def test_each_reader_gets_its_own_words_and_the_cache_keeps_the_english() -> Non
     sid = k.new(Rules.preset("club"), list(PEOPLE))["session"]
     state = k.add(sid, {"kind": "abort", "abort": "kyuushu", "riichi": []})
     ja, en = in_words(state, "ja"), in_words(state, "en")
-    assert ja["hands"][0]["summary"] == "途中流局（九種九牌）" and en["hands"][0]["summary"] == "abortive draw (kyuushu)"
+    assert ja["hands"][0]["summary"] == "途中流局（九種九牌）"
+    assert en["hands"][0]["summary"] == "abortive draw (kyuushu)"
     assert state["hands"][0]["summary"] == "abortive draw (kyuushu)"  # unchanged
     assert ja["undo"]["text"] == "変更 1：入力 #1（東1局 途中流局（九種九牌））"
