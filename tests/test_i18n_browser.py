@@ -170,3 +170,84 @@ def test_the_calculator_in_a_japanese_browser(browser: Any, tmp_path: Path) -> N
             assert errors == []
         finally:
             context.close()
+
+
+# --- the lobby, and a whole hand at the table with its result card ------------------------------------------------
+
+
+def test_the_lobby_and_a_whole_hand_at_the_table_in_a_japanese_browser(browser: Any, tmp_path: Path) -> None:
+    """A Japanese browser creates a table in the lobby (its rules in Japanese, each field by name), opens
+    its seat and plays the first hand to its result card, whose title, yaku and payments are Japanese."""
+    import time
+
+    from test_web_browser import LOOK, Player
+
+    with running_server(tmp_path / "db.sqlite") as base:
+        context = browser.new_context(locale="ja-JP", viewport={"width": 1366, "height": 768})
+        try:
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{base}/")
+            page.wait_for_function("document.getElementById('rules-text').textContent.includes('北抜き')")
+            assert page.text_content("h1") == "三人麻雀"
+            assert "天鳳" in (page.text_content("#rules-desc") or "")
+            page.click("#rules-details summary")
+            assert "赤5筒の枚数: 1   (red_5p)" in (page.text_content("#rules-text") or "")
+            shot(page, "lobby-ja")
+            assert japanese_share(shown_text(page)) > 0.3  # beside the presets', bots' and fields' own names
+            page.fill("#seed", "1")
+            page.click("#create")
+            page.wait_for_selector("#links .open-seat")
+            assert "1番席" in (page.text_content("#links") or "") or "0番席" in (page.text_content("#links") or "")
+            page.goto(base + (page.get_attribute("#links .open-seat[data-seat='0']", "href") or ""))
+            page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+            player = Player(page)
+            # play until a hand's result card is up (one the player's step dismisses first is not
+            # looked at: the next hand's is)
+            end = time.monotonic() + 300
+            while page.locator("#result-ok").count() == 0:
+                assert time.monotonic() < end, player.done
+                if page.evaluate(LOOK)["result"]:
+                    break
+                if not player.step():
+                    page.wait_for_timeout(30)
+            card = page.text_content("#hand-result") or page.text_content("#overlay") or ""
+            shot(page, "hand-result-ja")
+            assert japanese_share(card) > 0.3, card
+            assert any(w in card for w in ("点", "流局", "聴牌")), card
+            assert errors == []
+        finally:
+            context.close()
+
+
+def test_the_pseudo_locale_finds_nothing_untranslated_on_the_lobby_replay_calculator_and_table(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SANMA_PSEUDO=1 over the lobby (with a table made), the replay viewer, the calculator (with a
+    score) and a seat's table page: no English word outside the brackets."""
+    from browser_helpers import create_table
+
+    monkeypatch.setenv("SANMA_PSEUDO", "1")
+    names = {"sanma", "club", "official", "kansai", "online", "tenhou", "majsoul", "mpsz", "JSON", "CSV", "Language",
+             "English", "efficient", "defensive", "random", "tsumogiri", "review", "Enter"}
+    with running_server(tmp_path / "db.sqlite") as base:
+        context = browser.new_context(locale="en-US", viewport={"width": 1366, "height": 768})
+        try:
+            page = context.new_page()
+            for path in ("/", "/replay", "/calc"):
+                page.goto(base + path)
+                page.wait_for_load_state("networkidle")
+                if path == "/calc":
+                    page.fill("#mpsz", "123456789p9m111z9m")
+                    page.press("#mpsz", "Enter")
+                    page.wait_for_selector("#score-total")
+                left = untranslated(shown_text(page), names)
+                assert left == [], (path, sorted(set(left)))
+            t = create_table(base, ["human", "defensive", "efficient"], seed=1)
+            page.goto(base + t["seats"][0]["url"])
+            page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+            # "Player 1": the name the server gave the seat (a stored name, not the page's words)
+            left = untranslated(shown_text(page), {*names, "Player"})
+            assert left == [], ("table", sorted(set(left)))
+        finally:
+            context.close()

@@ -2,7 +2,7 @@
 import { tileEl, SANMA_TILES, toMpsz, listToMpsz, sortTiles } from "/static/tiles.js";
 import { parseMpsz, postJSON, getJSON, el } from "/static/common.js";
 import { winValue, fuWords } from "/static/cards.js";
-import { t, term, fmtNumber, fmtSigned, langSwitch } from "/static/i18n.js";
+import { t, term, fmtNumber, fmtSigned } from "/static/i18n.js";
 
 const state = { hand: [], win: [], pon: [], kan: [], ankan: [], dora: [], ura: [], target: "hand", rulesToml: null };
 const LIMIT = { hand: 14, win: 1, pon: 4, kan: 4, ankan: 4, dora: 5, ura: 5 };
@@ -92,7 +92,6 @@ async function score() {
 }
 
 async function init() {
-  document.querySelector("header.top").appendChild(langSwitch());
   const picker = $("picker");
   for (const suit of [/[mp]r?$/, /sr?$/, /^[ESWNPFC]$/]) {  // one row per suit (manzu with pinzu)
     const row = el("div", { class: "suit" });

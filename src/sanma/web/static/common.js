@@ -59,47 +59,11 @@ export function parseMpsz(text) {
   return out;
 }
 
-// Names from records are often Japanese. The pages use no web font: when no installed font has
-// the glyphs (a machine without a CJK font, e.g. Debian without fonts-noto-cjk), the browser draws
-// boxes ("tofu"). canDraw finds that out by drawing each character beside an unassigned code
-// point (which always draws the missing-glyph box); displayName then shows "Player N" instead.
-const drawable = new Map();
-let probe = null;
-
-function pixels(ctx, text) {
-  ctx.clearRect(0, 0, 40, 40);
-  ctx.fillText(text, 4, 30);
-  return ctx.getImageData(0, 0, 40, 40).data.join(",");
-}
-
-/** True when the page's font (or a fallback) has a glyph for every character of ``text``. */
-export function canDraw(text) {
-  const wide = [...new Set([...String(text)].filter((ch) => ch.codePointAt(0) > 0x2000))];
-  if (!wide.length || typeof document === "undefined") return true;
-  if (!probe) {
-    const canvas = document.createElement("canvas");
-    canvas.width = canvas.height = 40;
-    probe = canvas.getContext("2d", { willReadFrequently: true });
-    if (!probe) return true;
-    probe.font = `28px ${getComputedStyle(document.body).fontFamily}`;
-    probe.missing = pixels(probe, "\u{10FFFD}");
-  }
-  return wide.every((ch) => {
-    if (!drawable.has(ch)) drawable.set(ch, pixels(probe, ch) !== probe.missing);
-    return drawable.get(ch);
-  });
-}
-
-/** A player's name as this machine can show it: the name, or "Player N" when its characters
- * would draw as boxes (the real name stays in ``realName`` for tooltips). */
+/** A player's name as the pages show it: the name itself (Japanese names are drawn with the
+ * system's Japanese fonts, style.css's font stack: fonts-noto-cjk on Debian), or "Player N" for a
+ * seat without one. */
 export function displayName(name, seat) {
-  if (name && canDraw(name)) return name;
-  return `Player ${seat + 1}`;
-}
-
-/** The tooltip of a shown name: the real one, with why it is not drawn. */
-export function realName(name) {
-  return name && !canDraw(name) ? `${name} (this name needs a CJK font, e.g. Debian's fonts-noto-cjk)` : "";
+  return name || t("Player {n}", { n: seat + 1 });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -131,3 +131,8 @@ export function langSwitch() {
 }
 
 translatePage();
+// every page with sanma's header carries the switch (the keeper's page places its own)
+if (typeof document !== "undefined") {
+  const header = document.querySelector("header.top");
+  if (header && !header.querySelector(".lang-switch")) header.appendChild(langSwitch());
+}

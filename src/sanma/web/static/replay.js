@@ -14,7 +14,7 @@ import { t } from "/static/i18n.js";
 const $ = (id) => document.getElementById(id);
 export const R = { data: null, hand: 0, step: 0, viewpoint: 0, table: null, views: [], timer: 0, speed: 1000,
   listeners: [] };
-const SPEEDS = [["2000", "slow"], ["1000", "normal"], ["400", "fast"]];
+const SPEEDS = [["2000", t("slow")], ["1000", t("normal")], ["400", t("fast")]];
 
 /** Call ``fn(R)`` after every move (a panel that follows the viewer). */
 export function onStep(fn) { R.listeners.push(fn); }
@@ -212,7 +212,7 @@ $("next-hand").addEventListener("click", () => { stop(); go(R.hand + 1, 0); });
 $("end").addEventListener("click", () => { stop(); go(R.hand, lastStep(R.hand)); });
 $("play").addEventListener("click", () => (R.timer ? stop() : play()));
 const speed = $("speed");
-SPEEDS.forEach(([v, label]) => speed.appendChild(el("option", { value: v }, t(label))));
+SPEEDS.forEach(([v, label]) => speed.appendChild(el("option", { value: v }, label)));
 speed.value = String(R.speed);
 speed.addEventListener("change", () => { R.speed = Number(speed.value); if (R.timer) play(); });
 $("copy-link").addEventListener("click", async () => {
