@@ -86,3 +86,26 @@ def test_each_reader_gets_its_own_words_and_the_cache_keeps_the_english() -> Non
     assert en["hands"][0]["summary"] == "abortive draw (kyuushu)"
     assert state["hands"][0]["summary"] == "abortive draw (kyuushu)"  # unchanged
     assert ja["undo"]["text"] == "変更 1：入力 #1（東1局 途中流局（九種九牌））"
+
+
+def test_sanma_tournament_in_japanese_and_the_pseudo_locale(tmp_path: Path) -> None:
+    """sanma tournament's own lines (the round's tables, the standings, the clock) in Japanese; in the
+    pseudo-locale no English word is left outside the brackets."""
+    players = ",".join(f"P{i}" for i in range(1, 7))
+
+    def run(*args: str, env: dict[str, str] | None = None, lang: str = "ja") -> str:
+        r = runner.invoke(app, ["tournament", *args, "--db", str(tmp_path / f"t-{lang}.sqlite"), "--lang", lang],
+                          env={"COLUMNS": "200", **(env or {})})
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    assert "全2回戦" in run("new", "--rules", "official", "--players", players, "--rounds", "2", "--seed", "7")
+    seated = run("seat", "1", "--round", "1")
+    assert seated.startswith("第1回戦：") and "（東、南、西）" in seated
+    assert "順位" in run("standings", "1") and "時計はまだ始まっていません" in run("clock", "1", "--round", "1")
+    env = {"SANMA_PSEUDO": "1"}
+    outs = [run("new", "--rules", "official", "--players", players, "--rounds", "2", "--seed", "7", env=env, lang="en"),
+            run("seat", "1", "--round", "1", env=env, lang="en"), run("standings", "1", env=env, lang="en"),
+            run("show", "1", env=env, lang="en"), run("clock", "1", "--round", "1", env=env, lang="en")]
+    for out in outs:
+        assert untranslated(out, {"official"}) == [], out

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ..i18n import tr
 from ..rules.loader import from_dict, to_dict
 from ..rules.schema import Rules
 from ..store.db import Store, _json
@@ -325,13 +326,16 @@ class Tournaments:
 def render_tournament_standings(out: Mapping[str, Any]) -> str:
     """The standings as text: rank, player, points, games, places, byes; then the repeated pairs."""
     n = out.get("notation", "minus")
-    lines = [f"{'rank':>4}  {'player':<14} {'points':>8} {'games':>5}  places"]
+    head = (tr("rank"), tr("player"), tr("points"), tr("games"), tr("places"))
+    lines = [f"{head[0]:>4}  {head[1]:<14} {head[2]:>8} {head[3]:>5}  {head[4]}"]
     for r in out["standings"]:
         lines.append(f"{r['rank']:>4}  {r['player']:<14} {signed(r['points'], n, '.1f'):>8} {r['games']:>5}  "
-                     + " ".join(str(x) for x in r["places"]) + (f"  ({r['byes']} bye)" if r["byes"] else ""))
-    lines.append(f"repeated pairs: {out['repeat_pairs']}")
+                     + " ".join(str(x) for x in r["places"])
+                     + ("  (" + tr("{n} bye", n=r["byes"]) + ")" if r["byes"] else ""))
+    lines.append(tr("repeated pairs: {n}", n=out["repeat_pairs"]))
     if out["unfinished"]:
-        lines.append("not over yet: " + ", ".join(f"round {u['round']} table {u['table']}" for u in out["unfinished"]))
+        lines.append(tr("not over yet: {tables}", tables=", ".join(
+            tr("round {round} table {table}", round=u["round"], table=u["table"]) for u in out["unfinished"])))
     return "\n".join(lines)
 
 
