@@ -982,9 +982,8 @@ def render_text(state: Mapping[str, Any], *, full: bool = False, last: int | Non
     for p in state["people"]:
         wind = state["seats"].get(p)
         score = state["scores"].get(p)
-        chips = signed(state["chips"].get(p, 0), n, plus=True) if state["chips"].get(p, 0) else "+0"
-        lines.append(f"  {p:<12} {_wind(wind):<2} {'' if score is None else signed(score, n, ','):>7}"
-                     f"  {tr('chips {n}', n=chips)}")
+        chips = tr("chips {n}", n=signed(state["chips"].get(p, 0), n, plus=True) if state["chips"].get(p, 0) else "+0")
+        lines.append(f"  {p:<12} {_wind(wind):<2} {'' if score is None else signed(score, n, ','):>7}  {chips}")
     hands = state["hands"]
     shown = hands[-(last if last is not None else 8 if not full else len(hands)):] if hands and last != 0 else hands
     if len(shown) < len(hands):
