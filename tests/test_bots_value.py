@@ -4,9 +4,9 @@ payment model, kita, chips, bust fees and placement change what a hand and a dea
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
-from sanma.bots.base import read_observation
+from bot_views import seat_pub, seat_view
+from sanma.bots.base import read_view
 from sanma.bots.defensive import DefensiveBot
 from sanma.bots.value import (
     CHIP_POINTS,
@@ -22,36 +22,36 @@ from sanma.bots.value import (
     table_of,
     tenpai_value,
     win_chips,
+    win_payoffs,
 )
 from sanma.game.actions import Action
 from sanma.game.engine import Game
+from sanma.game.view import SeatView
 from sanma.rules import Rules
 from sanma.scoring import score_hand
 from sanma.tiles import Tile, parse_tiles
-from test_bots import discards, observation, seat_pub
+from test_bots import discards
 
 TENHOU = Rules.preset("tenhou")
 CLUB = Rules.preset("club")
 KANSAI = Rules.preset("kansai")
 
 
-def table(rules: Rules, obs: dict[str, Any]) -> Table:
+def table(rules: Rules, obs: SeatView) -> Table:
     return table_of(obs, rules)
 
 
 def situation(hand: str, drawn: str, *, scores: tuple[int, int, int] = (35000, 35000, 35000),
               round_index: int = 0, kyoku: int = 1, dealer: int = 0, riichi_seat: int = 1,
-              river: str = "1p", kita: int = 0) -> dict[str, Any]:
-    """Seat 0's observation with ``riichi_seat`` in riichi, at the given point of the game."""
+              river: str = "1p", kita: int = 0) -> SeatView:
+    """Seat 0's view with ``riichi_seat`` in riichi, at the given point of the game."""
     seats = [seat_pub(kita=kita), seat_pub(), seat_pub()]
     seats[riichi_seat] = seat_pub(river, riichi=True)
-    obs = observation(hand, drawn, seats=seats)
-    obs.update(scores=list(scores), round_index=round_index, kyoku=kyoku, dealer=dealer,
-               round_wind="ES"[min(round_index, 1)])
-    return obs
+    return seat_view(hand, drawn, seats=seats, scores=scores, round_index=round_index, kyoku=kyoku, dealer=dealer,
+                     round_wind="ES"[min(round_index, 1)])
 
 
-def tsumo_value(rules: Rules, obs: dict[str, Any], discard: str, wait: str) -> float:
+def tsumo_value(rules: Rules, obs: SeatView, discard: str, wait: str) -> float:
     t = table(rules, obs)
     v = tenpai_value(rules, obs, t, hand_tiles(obs, Tile.parse(discard).kind), Tile.parse(wait).kind, 1, True)
     assert v.tsumo is not None and v.ron is not None
@@ -68,8 +68,8 @@ def test_hands_left_follow_the_rules_round_winds_P33() -> None:
     obs = situation("123p789s11s999m45p", "7z", round_index=1, kyoku=2)
     assert table(CLUB, obs).hands_left == 1 and not table(CLUB, obs).opening
     assert table(CLUB, situation("123p789s11s999m45p", "7z")).opening
-    second_lap = Game(CLUB, seed="lap", round_index=1, kyoku=2).observation(0)
-    assert second_lap["round_index"] == 1 and table(CLUB, second_lap).hands_left == 0  # E3 of lap 2: the last
+    second_lap = Game(CLUB, seed="lap", round_index=1, kyoku=2).view(0)
+    assert second_lap.round_index == 1 and table(CLUB, second_lap).hands_left == 0  # E3 of lap 2: the last
 
 
 # ---------------------------------------------------------------------------------------- payment models
@@ -89,14 +89,14 @@ def test_kita_raise_a_tenpai_by_the_rules_kita_dora_P16() -> None:
     assert tsumo_value(TENHOU, two, "7z", "3p") > tsumo_value(TENHOU, none, "7z", "3p")
     no_kita_dora = dataclasses.replace(TENHOU, kita_dora=0)
     assert tsumo_value(no_kita_dora, two, "7z", "3p") == tsumo_value(no_kita_dora, none, "7z", "3p")
-    view = read_observation(two, TENHOU)
+    view = read_view(two, TENHOU)
     assert own_dora(TENHOU, two, view.dora) == 2 and own_dora(no_kita_dora, two, view.dora) == 0
 
 
 def test_club_counts_every_five_as_dora_and_tenhou_only_the_red_ones_P05_P06() -> None:
     """P06 (club): every 5p and 5s is a dora; P05 (tenhou): only the red fives."""
-    obs = observation("123p789s11s999m45p", "0p")
-    view = read_observation(obs, TENHOU)
+    obs = seat_view("123p789s11s999m45p", "0p")
+    view = read_view(obs, TENHOU)
     assert own_dora(CLUB, obs, view.dora) == 2  # 5p and the red 5p
     assert own_dora(TENHOU, obs, view.dora) == 1  # the red 5p only
 
@@ -200,14 +200,14 @@ def test_defensive_keeps_dama_as_the_top_in_the_last_hand() -> None:
     reach = Action("reach", 0, Tile.parse("9m"), tsumogiri=True)
     legal = (*discards(hand, drawn), reach)
     calm = [seat_pub(), seat_pub(), seat_pub()]
-    early = observation(hand, drawn, seats=calm)
-    last = observation(hand, drawn, seats=calm)
-    last.update(scores=[45000, 35000, 25000], round_index=1, kyoku=3, dealer=2, round_wind="S")
+    early = seat_view(hand, drawn, seats=calm)
+    last = seat_view(hand, drawn, seats=calm, scores=(45000, 35000, 25000), round_index=1, kyoku=3, dealer=2,
+                     round_wind="S")
     assert DefensiveBot(rules=TENHOU).act(early, legal) == reach
     choice = DefensiveBot(rules=TENHOU).act(last, legal)
     assert choice.type == "dahai" and choice.tile == Tile.parse("9m")
-    second = observation(hand, drawn, seats=calm)
-    second.update(scores=[35000, 45000, 25000], round_index=1, kyoku=3, dealer=2, round_wind="S")
+    second = seat_view(hand, drawn, seats=calm, scores=(35000, 45000, 25000), round_index=1, kyoku=3, dealer=2,
+                       round_wind="S")
     assert DefensiveBot(rules=TENHOU).act(second, legal) == reach  # not the top: riichi for the value
 
 
@@ -215,22 +215,21 @@ def test_defensive_treats_a_three_meld_hand_as_a_threat() -> None:
     """An open hand with three pons is likely tenpai: a hand far from tenpai plays safe against it."""
     hand, drawn = "19m159p2468s1357z", "3p"
     threat = seat_pub("8s9p", melds=("222z", "777s", "666p"))
-    obs = observation(hand, drawn, seats=[seat_pub(), threat, seat_pub()])
+    obs = seat_view(hand, drawn, seats=[seat_pub(), threat, seat_pub()])
     choice = DefensiveBot().act(obs, discards(hand, drawn))
     assert choice.tile is not None and choice.tile.kind in (Tile.parse("8s").kind, Tile.parse("9p").kind)
-    two = observation(hand, drawn, seats=[seat_pub(), seat_pub("8s9p", melds=("222z", "777s")), seat_pub()])
+    two = seat_view(hand, drawn, seats=[seat_pub(), seat_pub("8s9p", melds=("222z", "777s")), seat_pub()])
     calm = DefensiveBot().act(two, discards(hand, drawn))
     assert calm.tile is not None and calm.tile.kind not in (Tile.parse("8s").kind, Tile.parse("9p").kind)
 
 
-def test_observation_tiles_feed_the_scorer() -> None:
+def test_view_tiles_feed_the_scorer() -> None:
     """hand_tiles takes the discard out (a plain five before a red one) and keeps melds and kita."""
-    obs = observation("123p789s11s999m5p", "0p")
-    obs["seats"][0] = seat_pub(kita=1, melds=("999m",))
+    obs = seat_view("123p789s11s5p", "0p", seats=[seat_pub(kita=1, melds=("999m",)), seat_pub(), seat_pub()])
     tiles = hand_tiles(obs, Tile.parse("5p").kind)
     assert Tile.parse("0p") in tiles.concealed and Tile.parse("5p") not in tiles.concealed
     assert tiles.kita == 1 and len(tiles.melds) == 1 and not tiles.closed
-    assert len(tiles.concealed) == len(parse_tiles("123p789s11s999m5p5p")) - 1
+    assert len(tiles.concealed) == len(parse_tiles("123p789s11s5p5p")) - 1
 
 
 # ---------------------------------------------------------------------------------------- sakizuke (P67)
@@ -249,14 +248,54 @@ def test_sakizuke_rules_make_a_one_sided_yakuhai_shanpon_worthless_P67() -> None
     assert open_hand_plan(counts, [("pon", 26)], yakuhai, official) is None
     assert open_hand_plan(counts, [("pon", 26)], yakuhai, KANSAI) is None
 
-    obs = observation("123p456p55z11p", "9m")  # after a pon of 9s: tenpai on 5z (yakuhai) or 1p (nothing)
-    obs["seats"] = [seat_pub(melds=("999s",)), seat_pub("1s", riichi=True), seat_pub()]
+    obs = seat_view("123p456p55z11p", "9m",  # after a pon of 9s: tenpai on 5z (yakuhai) or 1p (nothing)
+                    seats=[seat_pub(melds=("999s",)), seat_pub("1s", riichi=True), seat_pub()])
     worth = {}
     for name, rules in (("tenhou", TENHOU), ("official", official)):
         bot = DefensiveBot(rules=rules)
-        bot._obs = obs
-        view = read_observation(obs, rules)
+        bot._view = obs
+        view = read_view(obs, rules)
         unseen = [4 - view.counts[k] - view.visible[k] for k in range(34)]
         worth[name] = bot.tenpai_win(view, Tile.parse("9m").kind, table(rules, obs), 1, unseen)
     assert worth["tenhou"][0] > 0 and worth["tenhou"][1] > 0  # wins on the white dragon (katagari allowed)
     assert worth["official"] == (0.0, 0, False)
+
+
+# ---------------------------------------------------------------------------------------- the joint placement model
+def test_rank_odds_are_a_joint_model_every_rank_and_seat_sums_to_one() -> None:
+    """Each seat's chances of 1st, 2nd, 3rd sum to 1, and so do the three seats' chances of each
+    rank; equal scores give a third each (the independent-pairs model gave 25% / 50% / 25%)."""
+    from sanma.bots.value import rank_odds
+
+    for scores in ((35000, 35000, 35000), (48000, 31000, 26000), (20000, 20500, 64500)):
+        for hands in (1, 3, 8):
+            rows = [rank_odds(scores, s, hands) for s in range(3)]
+            assert all(abs(sum(r) - 1) < 1e-9 and min(r) >= 0 for r in rows)
+            assert all(abs(sum(r[k] for r in rows) - 1) < 1e-3 for k in range(3))
+    assert all(abs(p - 1 / 3) < 1e-3 for p in rank_odds((35000, 35000, 35000), 0, 5))
+    near, far = rank_odds((40000, 35000, 30000), 0, 8), rank_odds((40000, 35000, 30000), 0, 1)
+    assert 1 / 3 < near[0] < far[0] < 1  # a lead counts more with fewer hands to play
+
+
+def test_wait_payoffs_score_each_wait_once_and_move_a_rons_payment() -> None:
+    """The batch scoring of every wait (issue 21 item 3) equals win_payoffs wait by wait, discarder
+    by discarder."""
+    from sanma.agari import waits
+    from sanma.bots.value import wait_payoffs
+    from sanma.tiles import counts34
+
+    obs = situation("123p789s11s999m45p", "7z", dealer=1)
+    hand = hand_tiles(obs, Tile.parse("7z").kind)
+    t = table(TENHOU, obs)
+    ws = waits(counts34(list(hand.concealed)), False)
+    assert ws
+    seen = 0
+    for riichi in (False, True):  # without riichi no ron wins (no yaku); with it both do
+        batch = wait_payoffs(TENHOU, obs, t, hand, ws, (1, 2), riichi)
+        seen += sum(len(rons) for _, rons, _ in batch)
+        assert [w for w, _, _ in batch] == list(ws)
+        for w, rons, tsumo in batch:
+            for d in (1, 2):
+                ron, tsu = win_payoffs(TENHOU, obs, t, hand, w, d, riichi)
+                assert rons.get(d) == ron and tsumo == tsu
+    assert seen == 2 * len(ws)

@@ -362,7 +362,7 @@ def test_bots_declare_furiten_riichi_only_where_it_is_not_a_chombo_P77_P80(bot: 
     for seat in (0, 1, 2, 0, 1, 2, 0):
         tsumogiri(g, seat)
     assert has(g, 1, "reach", "6z") and has(g, 1, "reach", "1s")  # a player at a table may declare it
-    choice = bot(0, preset(name)).act(g.observation(1), g.legal_actions(1))
+    choice = bot(0, preset(name)).act(g.view(1), g.legal_actions(1))
     assert (choice.type == "reach") is (name not in CHOMBO_PRESETS)
 
 

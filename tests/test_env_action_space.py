@@ -26,7 +26,6 @@ from sanma.env.action_space import (
 from sanma.game.actions import Action
 from sanma.game.engine import Game
 from sanma.rules import Rules
-from sanma.sim import LazyObservation
 from sanma.tiles import Tile
 
 
@@ -60,7 +59,7 @@ def play_checked(preset: str, seed: int, seen: Counter[int]) -> None:
         if rng.random() < 0.3:
             game.apply(rng.choice(legal))
         else:
-            game.apply(bots[seat].act(LazyObservation(game, seat), legal))
+            game.apply(bots[seat].act(game.view(seat), legal))
 
 
 def test_action_space_maps_every_legal_action_to_one_index_under_every_preset() -> None:

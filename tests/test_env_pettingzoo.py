@@ -14,7 +14,6 @@ from sanma.env import NUM_ACTIONS, SanmaAECEnv
 from sanma.env.action_space import action_index, action_mask
 from sanma.env.pettingzoo_env import AGENTS, env
 from sanma.errors import IllegalActionError
-from sanma.sim import LazyObservation
 
 # PettingZoo's own warnings for any env whose observation is the {"observation", "action_mask"}
 # dict it asks for (its classic games are exempted by name).
@@ -53,7 +52,7 @@ def play_checking_turns(aec: SanmaAECEnv, seed: int) -> int:
         if len(game.to_move) > 1:
             windows += 1
         legal = game.legal_actions(seat)
-        aec.step(action_index(bots[seat].act(LazyObservation(game, seat), legal)))
+        aec.step(action_index(bots[seat].act(game.view(seat), legal)))
     return windows
 
 

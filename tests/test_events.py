@@ -15,9 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sanma.bots import Driver, make_bot
 from sanma.events import EventError, Hora, parse_event, parse_events
 from sanma.formats import read_mjai, read_record, read_tenhou6, write_mjai, write_tenhou6
 from sanma.formats.record import live_draws_for
+from sanma.game.engine import Game
 from sanma.rules import Rules
 from sanma.sim import arena
 from sanma.store.events import record_events
@@ -33,8 +35,9 @@ def _games(preset: str, n: int = 3) -> list[Any]:
     rules = Rules.preset(preset)
     out = []
     for i, bots in enumerate([("random",) * 3] * n + [("defensive", "random", "efficient")]):
-        seated = [arena.make_bot(b, seed=f"ev-{i}-{j}", rules=rules) for j, b in enumerate(bots)]
-        out.append(arena._play(rules, bots, seated, [0, 1, 2], "events", i, 200))
+        game = Game(rules, seed=f"events-{i}", names=bots)
+        Driver(game, {j: make_bot(b, seed=f"ev-{i}-{j}", rules=rules) for j, b in enumerate(bots)}).run()
+        out.append(game)
     return out
 
 

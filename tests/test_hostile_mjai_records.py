@@ -30,7 +30,7 @@ def _game(preset: str, seed: int) -> Game:
     bots = [make_bot("efficient", seed=i, rules=g.rules) for i in range(3)]
     while not g.done:
         s = g.to_move[0]
-        g.apply(bots[s].act(g.observation(s), g.legal_actions(s)))
+        g.apply(bots[s].act(g.view(s), g.legal_actions(s)))
     return g
 
 

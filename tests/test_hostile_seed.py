@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from sanma.game.engine import Game
+from sanma.game.view import mask_event
 from sanma.game.wall import Wall, hand_seed
 from sanma.rules import Rules
 from sanma.rules.loader import PRESETS
 from sanma.sim import play_game, simulate
-from sanma.sim.arena import mask_event
 
 PY = sys.executable
 SEED = "qx7seedzv"  # a seed no tile name, rule name or number in an event can contain by chance

@@ -23,7 +23,7 @@ from shared_data import shared_path
 
 runner = CliRunner()
 PRESETS = ("club", "online", "official", "kansai", "tenhou", "majsoul")
-BOTS = ("defensive", "efficient", "random", "tsumogiri")
+BOTS = ("defensive", "efficient", "random", "review", "tsumogiri")
 NAMES = {*PRESETS, *BOTS, "sanma", "toml", "json", "mpsz", "mjai"}
 
 

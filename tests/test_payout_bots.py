@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from bot_views import seat_view
 from sanma.bots.value import URA_CHANCE, win_chips
 from sanma.rules.schema import Rules
 from sanma.scoring import score_from_han
@@ -44,8 +45,7 @@ def test_chip_rate_is_a_rules_field_else_the_bots_assumption_p113() -> None:
 
     assert all(Rules.preset(p).chip_points == 0 for p in ("club", "online", "official", "kansai", "tenhou",
                                                            "majsoul"))
-    obs = {"seat": 0, "dealer": 0, "scores": [15000, 15000, 15000], "honba": 0, "kyotaku": 0, "round_index": 0,
-           "kyoku": 1}
+    obs = seat_view("123p789s11s999m45p", "7z", scores=(15000, 15000, 15000))
     t = table_of(obs, CLUB)
     assert t.chip_points == CHIP_POINTS and table_of(obs, CLUB, 500).chip_points == 500
     rated = from_dict({**to_dict(CLUB), "chip_points": 1000})

@@ -121,7 +121,7 @@ def test_menu_numbers_drive_every_kind_of_choice() -> None:
         legal = game.legal_actions(0)
         if not legal:
             return "\n"  # a pause between hands
-        want = advisor.act(game.observation(0), legal)
+        want = advisor.act(game.view(0), legal)
         key = (want.type, want.tile, want.consumed)
         menu = play_cli.TerminalTable.menu(legal)
         return f"{next(i for i, a in enumerate(menu, 1) if (a.type, a.tile, a.consumed) == key)}\n"

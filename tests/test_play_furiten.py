@@ -4,6 +4,7 @@ with that tile, and a win let pass under riichi; not a copy of the rule in the C
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 from rich.console import Console
@@ -12,6 +13,7 @@ from sanma.cli import play as play_cli
 from sanma.game import legal
 from sanma.game.engine import Game
 from sanma.game.seat import Discard, SeatState
+from sanma.game.view import SeatView
 from sanma.rules import Rules
 from sanma.tiles import Tile, parse_tiles
 
@@ -19,9 +21,9 @@ TENHOU = Rules.preset("tenhou")
 CLUB = Rules.preset("club")
 
 
-def scene(rules: Rules, hand: str, river: str) -> tuple[Game, play_cli.TerminalTable, dict[str, object]]:
+def scene(rules: Rules, hand: str, river: str) -> tuple[Game, play_cli.TerminalTable, SeatView]:
     g = Game(rules, seed=3)
-    obs = g.observation(0)  # the public part of the view; the hand below is the scene's
+    view = g.view(0)  # the table's public part; the hand is the scene's
     st = SeatState()
     for t in parse_tiles(hand):
         st.add(t)
@@ -29,9 +31,7 @@ def scene(rules: Rules, hand: str, river: str) -> tuple[Game, play_cli.TerminalT
     legal.update_waits(rules, st)
     g.seats[0] = st
     t = play_cli.TerminalTable(g, 0, {}, Console(file=io.StringIO()), lambda: "\n")
-    obs = {**obs, "hand": [x.mjai for x in st.hand], "dora_indicators": ["9m"],
-           "seats": [{**p, "discards": [], "melds": [], "kita": 0} for p in obs["seats"]]}
-    return g, t, obs
+    return g, t, dataclasses.replace(view, hand=tuple(st.hand), drawn=None)
 
 
 def test_a_discard_that_leaves_a_wait_in_the_river_is_marked_furiten_P75() -> None:

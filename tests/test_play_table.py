@@ -8,6 +8,7 @@ can, otherwise discard what they drew and pass.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from sanma.bots import TsumogiriBot
 from sanma.cli import play as play_cli
 from sanma.game.engine import Game
 from sanma.rules import Rules
+from sanma.tiles import Tile, parse_tiles
 
 TENHOU = Rules.preset("tenhou")
 IND = "9m"  # dora indicator -> 1m, in no hand below
@@ -343,10 +345,13 @@ def test_waits_and_furiten_come_from_the_engines_view_when_the_observation_has_t
     """Issue 14 item 3 with Game.view: a 13-tile hand's waits and furiten are the engine's own."""
     g = Game(TENHOU, seed=3)
     t = play_cli.TerminalTable(g, 0, {}, Console(file=io.StringIO()), lambda: "\n")
-    obs = g.observation(0)
-    obs = {**obs, "hand": ["1p", "2p", "3p", "7p", "8p", "9p", "1s", "7s", "8s", "9s", "P", "P", "P"],
-           "dora_indicators": ["9m"], "seats": [{**p, "discards": [], "melds": [], "kita": 0} for p in obs["seats"]]}
-    furiten = t.tenpai_text({**obs, "waits": ["1s"], "furiten": True})
+    seats = tuple(dataclasses.replace(p, discards=(), melds=(), kita=0) for p in g.view(0).seats)
+    nine = Tile.parse("9m")
+    obs = dataclasses.replace(g.view(0), hand=tuple(parse_tiles("123p789p1789s555z")), drawn=None,
+                              dora_indicators=(nine,), seats=seats,
+                              visible=tuple(int(k == nine.kind) for k in range(34)))
+    one = (Tile.parse("1s"),)
+    furiten = t.tenpai_text(dataclasses.replace(obs, waits=one, furiten=True))
     assert furiten == "Tenpai: waiting on 1s (3 left) — FURITEN (no ron)"
-    assert t.tenpai_text({**obs, "waits": ["1s"], "furiten": False}) == "Tenpai: waiting on 1s (3 left)"
-    assert t.tenpai_text({**obs, "waits": [], "furiten": False}) == ""
+    assert t.tenpai_text(dataclasses.replace(obs, waits=one, furiten=False)) == "Tenpai: waiting on 1s (3 left)"
+    assert t.tenpai_text(dataclasses.replace(obs, waits=(), furiten=False)) == ""

@@ -624,3 +624,21 @@ def test_generated_table_file_equals_a_fresh_build() -> None:
             c[k] += 1
         melds = (14 - sum(c)) // 3
         assert shanten_standard(c, melds) == ref_distance(tuple(c), 4 - melds) - 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(random_hands((1, 4, 7, 10, 13)), near_complete_hands((1, 4, 7, 10, 13))),
+                min_size=1, max_size=12), st.booleans(), st.integers(0, 2**32 - 1))
+def test_ukeire_batch_equals_ukeire_row_by_row(hands: list[tuple[tuple[int, ...], int]], four_ok: bool,
+                                               seed: int) -> None:
+    """The batch acceptance (issue 21 item 3) is ukeire and shanten_counts of each row, visible tiles too."""
+    from sanma.shanten_table import ukeire_batch
+
+    rng = random.Random(seed)
+    rows = [list(c) for c, _ in hands]
+    melds = [m for _, m in hands]
+    seen = [[rng.randint(0, 4 - c[k]) if k in SANMA_KINDS else 0 for k in range(34)] for c in rows]
+    s, u = ukeire_batch(np.array(rows), np.array(melds), np.array(seen), chiitoi_four_ok=four_ok)
+    for i, c in enumerate(rows):
+        assert s[i] == shanten_counts(c, melds[i], chiitoi_four_ok=four_ok)
+        assert u[i] == ukeire(c, melds[i], seen[i], chiitoi_four_ok=four_ok)

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from engine_helpers import find, start
 from sanma.game.engine import Game
 from sanma.game.view import mask_event, public_events
 from sanma.rules import Rules
@@ -219,3 +220,56 @@ def test_a_view_never_tells_which_other_seat_was_offered_a_call() -> None:
             seat = moving[0]
             g.apply(rng.choice(g.legal_actions(seat)))
     assert windows > 50  # random play reaches many call windows
+
+
+def test_each_wait_shows_the_copies_its_seat_cannot_see() -> None:
+    """Issue 18: the table shows each wait with its copies left. Four less the seat's own hand, the
+    rivers, melds, kita and the dora indicators; a copy in another seat's concealed hand is unseen."""
+    g = start(Rules.preset("tenhou"), south="23p567s789s555z11m", west="1p", draws="4p", dora="1p")
+    south = g.view(1)
+    assert [t.mjai for t in south.waits] == ["1p", "4p"] and south.waits_left == (3, 4)  # 1p: the indicator
+    assert south.to_json()["waits_left"] == [3, 4]
+    action = find(g, 0, "dahai", "4p")
+    assert action is not None
+    g.apply(action)
+    assert g.view(1).waits_left == (3, 3)  # at its ron prompt: the 4p in the river; West's 1p unseen
+    assert g.view(0).waits_left == () and g.spectator_view().waits_left == ()
+
+
+def test_view_counts_the_visible_tiles_and_what_the_seat_cannot_see() -> None:
+    """SeatView.visible is the one count of the tiles everyone sees (rivers, a called discard once in
+    its meld, melds, kita, indicators: ``legal.visible_counts``); ``unseen`` is four less the seat's
+    hand and those, 0 for 2m-8m (not in the sanma set)."""
+    from sanma.tiles import NUM_KINDS, REMOVED_KINDS
+
+    g = Game(Rules.preset("tenhou"), seed=8)
+    _play(g, random.Random(8), 120)
+    for seat in range(3):
+        v = g.view(seat)
+        seen = Counter(t.kind for t in v.dora_indicators)
+        for pub in v.seats:
+            seen.update(d.tile.kind for d in pub.discards if not d.called)
+            seen.update(t.kind for m in pub.melds for t in m.tiles)
+            seen[30] += pub.kita
+        assert v.visible == tuple(seen[k] for k in range(NUM_KINDS))
+        mine = Counter(t.kind for t in v.hand)
+        assert v.unseen == tuple(0 if k in REMOVED_KINDS else max(0, 4 - mine[k] - seen[k]) for k in range(NUM_KINDS))
+    spectator = g.spectator_view()
+    assert spectator.visible == g.view(0).visible and sum(spectator.unseen) == 4 * 27 - sum(spectator.visible)
+
+
+def test_a_flower_turned_as_the_dora_indicator_is_no_visible_kind() -> None:
+    """Kansai walls can turn a flower as an indicator (it points at nothing): the views' counts skip
+    it (``legal.visible_counts`` indexed the 34 kinds with it and failed)."""
+    g = Game(Rules.preset("kansai"), seed=19, max_hands=2)
+    rng = random.Random(19)
+    flowers = 0
+    while not g.done:
+        if any(t.is_flower for t in g.wall.dora_indicators):
+            flowers += 1
+            v = g.view(g.to_move[0])
+            table = sum(sum(not d.called for d in p.discards) + sum(len(m.tiles) for m in p.melds) + p.kita
+                        for p in v.seats)
+            assert sum(v.visible) == table + sum(not t.is_flower for t in v.dora_indicators)
+        g.apply(rng.choice(g.legal_actions(g.to_move[0])))
+    assert flowers

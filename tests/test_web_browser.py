@@ -61,7 +61,7 @@ def test_calculator_page_scores_like_the_api(browser: Any, tmp_path: Path) -> No
 
 
 # One look at the page per step (each Playwright call is a round trip; the machine is busy).
-LOOK = """() => {
+LOOK = r"""() => {
   const rect = (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
   const buttons = {};
   for (const b of document.querySelectorAll('#prompt button')) buttons[b.dataset.action] ??= rect(b);
@@ -71,6 +71,9 @@ LOOK = """() => {
     buttons,
     tiles: [...document.querySelectorAll('.hand-zone.bottom .tilebox.mine:not(.disabled)')].map(rect),
     riichi: [...document.querySelectorAll('.hand-zone.bottom .tilebox.riichi-ok')].map(rect),
+    waits: document.querySelectorAll('#waits .wait').length,
+    counted: [...document.querySelectorAll('#waits .tilecount')].filter((e) => /^×\d$/.test(e.textContent)).length,
+    inRiichi: !!document.querySelector('#waits .badge'),
   };
 }"""
 
@@ -96,6 +99,10 @@ class Player:
         buttons = look["buttons"]
         if look["over"]:
             return "over"
+        if look["waits"]:  # each wait with its copies left, also while the seat in riichi holds its draw
+            self.count("waits-counted" if look["counted"] == look["waits"] else "waits-uncounted")
+            if look["inRiichi"] and look["tiles"] and self.count("waits-in-riichi") == 1:
+                shot(p, "riichi-waits")
         if look["result"]:
             if self.count("result") == 1:
                 shot(p, "hand-result")
@@ -183,6 +190,11 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         for score in state["scores"]:
             assert f"{score:,}" in final
         assert player.done.get("result", 0) >= 6, player.done  # East and South: six hands at least
+        # issue 18 item 1: every hand's card was seen, the last one included (the final settlement came 3 ms
+        # after it and replaced it), and only then the settlement
+        assert player.done["result"] == state["hands"], (player.done, state["hands"])
+        assert player.done.get("waits-counted") and not player.done.get("waits-uncounted"), player.done
+        assert player.done.get("waits-in-riichi"), player.done
         assert player.done.get("riichi") and player.done.get("win"), player.done  # riichi mode and a win, clicked
         # the finished game in the replay viewer, every hand open, with its downloads
         page.click("#game-result a[href^='/replay']")
@@ -324,9 +336,10 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         page.goto(base + "/")
         page.wait_for_selector("#rules option", state="attached")
         page.select_option("#rules", "kansai")
-        page.wait_for_function("document.getElementById('rules-text').textContent.includes('flowers')")
+        page.wait_for_selector("#rules-text tr[data-field='flowers']", state="attached")
         page.set_input_files("#rulefile", str(rules))
-        page.wait_for_function("document.getElementById('rules-text').textContent.includes('honba_ron = 1500')")
+        page.wait_for_selector("#rules-text tr.changed[data-field='honba_ron']", state="attached")
+        assert (page.text_content("#rules-text tr.changed[data-field='honba_ron'] td") or "").startswith("1,500 ")
         page.select_option("#seat-1", "mjai")
         page.select_option("#seat-2", "efficient")
         page.fill("#name-0", "Aiko")
@@ -344,8 +357,9 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         plain = tmp_path / "thursday.toml"
         plain.write_text('extends = "tenhou"\nhonba_ron = 1200\n', encoding="utf-8")
         page.set_input_files("#rulefile", str(plain))
-        page.wait_for_function(
-            "document.getElementById('rules-text').textContent.includes('honba_ron = 1200   (tenhou: 200)')")
+        page.wait_for_function("(document.querySelector(\"#rules-text tr.changed[data-field='honba_ron'] td\") || {})"
+                               ".textContent === '1,200 (tenhou: 200)'")
+        assert page.locator("#rules-changed tr").count() == 1
         assert "thursday" in (page.text_content("#rules-desc") or "")
         page.click("#create")
         page.wait_for_function(f"document.getElementById('created-id').textContent !== '{table_id}'")

@@ -18,14 +18,15 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sanma.bots import Bot, make_bot
+from sanma.bots import Bot, Driver, make_bot
 from sanma.game.actions import Action
 from sanma.game.engine import Game
+from sanma.game.view import SeatView
 from sanma.rules.schema import Rules
 from sanma.tiles import DRAGONS, YAOCHUU
 
@@ -68,7 +69,7 @@ def specs() -> Iterator[Spec]:
         yield Spec(p, ("efficient", "efficient", "efficient"), f"find-double_ron-{p}-{i}")
 
 
-class _Steered:
+class _Steered(Bot):
     """A harness policy over the efficient bot, to reach rare rules often: ``yaochuu`` wins when it
     can, never calls and discards terminals and honours first (nagashi); ``dragons`` pons and kans
     every dragon it is offered (pao). Deterministic like every bot."""
@@ -76,9 +77,8 @@ class _Steered:
     def __init__(self, kind: str, seed: str, rules: Rules) -> None:
         self.kind = kind
         self.base = make_bot("efficient", seed=seed, rules=rules)
-        self.needs_observation = True
 
-    def act(self, obs: Mapping[str, Any], legal: tuple[Action, ...]) -> Action:
+    def act(self, obs: SeatView | None, legal: tuple[Action, ...]) -> Action:
         for a in legal:
             if a.type == "hora":
                 return a
@@ -98,32 +98,12 @@ def _bot(name: str, seed: str, rules: Rules) -> Bot:
     return _Steered(name, seed, rules) if name in ("yaochuu", "dragons") else make_bot(name, seed=seed, rules=rules)
 
 
-def _mask(e: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The event as ``seat`` sees it, for bots that follow the stream (deals and draws hidden)."""
-    t = e["type"]
-    if t == "start_kyoku":
-        return {**e, "tehais": [h if i == seat else ["?"] * len(h) for i, h in enumerate(e["tehais"])]}
-    if t == "tsumo" and e["actor"] != seat:
-        return {**e, "pai": "?"}
-    return e
-
-
 def play(spec: Spec) -> Game:
-    """Play one game of the set to its end."""
+    """Play one game of the set to its end, through the bots' one driver."""
     rules = Rules.preset(spec.preset)
     bots = [_bot(b, f"{spec.seed}-{s}", rules) for s, b in enumerate(spec.bots)]
     game = Game(rules, seed=spec.seed, names=spec.bots, table_mistakes=spec.table_mistakes)
-    listeners = [(s, b) for s, b in enumerate(bots) if hasattr(b, "on_event")]
-    fed = 0
-    while not game.done:
-        for seat in game.to_move:
-            if listeners:
-                for e in game.events[fed:]:
-                    for s, b in listeners:
-                        b.on_event(_mask(e, s))  # type: ignore[attr-defined]
-                fed = len(game.events)
-            obs: Mapping[str, Any] = game.observation(seat) if getattr(bots[seat], "needs_observation", True) else {}
-            game.apply(bots[seat].act(obs, game.legal_actions(seat)))
+    Driver(game, dict(enumerate(bots))).run()
     return game
 
 

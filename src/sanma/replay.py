@@ -85,7 +85,7 @@ _E = TypeVar("_E", bound=ev.Event)
 #: Called as the replay goes: ``(game, hand, event, report)`` once a hand is dealt (``event`` None)
 #: and after each of its record events, with the engine game as it stands and the report so far
 #: (its ``mismatches``): the browser's replay viewer draws each step from it (web/replays.py).
-Observer = Callable[[Game, int, Any, "GameReplay"], None]
+StepObserver = Callable[[Game, int, Any, "GameReplay"], None]
 
 #: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons (sanma.events' table; a
 #: nagashi is an exhaustive draw unless the rules settle it as a win, which compare_draw handles).
@@ -366,11 +366,19 @@ class _Diverged(Exception):
     """The engine cannot follow the record any further in this hand."""
 
 
+#: Called before every action the replay applies: (the record's hand index, the engine game as it is
+#: before the action, the action). ``sanma review`` reads each decision of a seat this way.
+Observer = Callable[[int, Game, Action], None]
+
+
 class _Replayer:
-    def __init__(self, record: GameRecord, rules: Rules, notes: list[str], observer: Observer | None = None) -> None:
+    def __init__(self, record: GameRecord, rules: Rules, notes: list[str], observer: Observer | None = None,
+                 on_step: StepObserver | None = None) -> None:
         self.rec = record
         self.rules = rules
         self.observer = observer
+        self.on_step = on_step
+        self.hand_index = 0  # the record's hand being replayed
         self.out = GameReplay(source=record.source, rules=rules.name, notes=notes)
         self.fold_kita = record.kita_in_dora  # the readers know their platform (P16)
         self.game: Game | None = None
@@ -462,6 +470,8 @@ class _Replayer:
     def _apply(self, action: Action, what: str) -> None:
         g = self.game
         assert g is not None
+        if self.observer is not None:
+            self.observer(self.hand_index, g, action)
         try:
             g.apply(action)
         except IllegalActionError as e:
@@ -774,6 +784,7 @@ class _Replayer:
         out.kyoku = len(rec.kyoku)
         fresh = True
         for i, k in enumerate(rec.kyoku):
+            self.hand_index = i
             self.label = self._label(i)
             self.bad = False
             self.at = "start"
@@ -812,8 +823,8 @@ class _Replayer:
         return out
 
     def _observe(self, hand: int, e: Any) -> None:
-        if self.observer is not None and self.game is not None:
-            self.observer(self.game, hand, e, self.out)
+        if self.on_step is not None and self.game is not None:
+            self.on_step(self.game, hand, e, self.out)
 
     def end_of_game(self) -> None:
         rec, g = self.rec, self.game
@@ -869,13 +880,15 @@ def _yaku_table(pairs: list[tuple[str, int]], fold_kita: bool) -> dict[str, int]
 # --------------------------------------------------------------------------------------------
 
 
-def replay_record(record: GameRecord, rules: Rules | None = None, *, observer: Observer | None = None) -> GameReplay:
+def replay_record(record: GameRecord, rules: Rules | None = None, *, observer: Observer | None = None,
+                  on_step: StepObserver | None = None) -> GameReplay:
     """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`;
-    ``observer`` sees the engine after every step (:data:`Observer`)."""
+    ``observer`` sees the game before each action (:data:`Observer`), ``on_step`` the engine after
+    each deal and each record event (:data:`StepObserver`)."""
     notes: list[str] = []
     if rules is None:
         rules, notes = rules_for(record)
-    return _Replayer(record, rules, notes, observer).run()
+    return _Replayer(record, rules, notes, observer, on_step).run()
 
 
 def replay_files(paths: Iterable[str | Path], rules: Rules | None = None) -> ReplayReport:

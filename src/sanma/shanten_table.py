@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import ast
 import operator
-import re
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,6 +43,8 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 if TYPE_CHECKING:  # numpy is imported lazily: only table building and the batch API need it
     import numpy as np
     import numpy.typing as npt
+
+from mypy_extensions import i64
 
 from ._accel import data_file
 from .errors import HandError
@@ -448,60 +449,47 @@ def shanten_kokushi(counts: Sequence[int]) -> int:
 
 
 # ------------------------------------------------------------------------------ public, strings
-# The string path reads an mpsz string into one Python int: 6 bits of count per kind (lanes at
-# bits 0..203), the three base-5 group keys (bits 210, 240, 270), the number of terminal and
-# honour tiles (bit 300), of characters read (bit 310) and of tiles (bit 322, unbounded), each
-# tile adding its precomputed weight. Lane
-# arithmetic then checks for a fifth copy and counts pairs, kinds and terminals without
-# building a counts list. The packed weight of each suit segment ("137889p") is memoised: a
-# bounded memo of tile-string parsing, per suit; shanten itself is never cached.
-_PIN_AT, _SOU_AT, _ISO_AT, _Y_AT, _CH_AT, _N_AT = 210, 240, 270, 300, 310, 322
-_M10, _M12, _M30 = (1 << 10) - 1, (1 << 12) - 1, (1 << 30) - 1
-_MAX_FAST_LEN: Final = 1000  # longer strings go to the strict parser (keeps every field in range)
+# The string path reads an mpsz string right to left in one pass over its bytes: a suit letter sets
+# the suit of the digits before it; each digit adds its kind's weight to that kind's group key (the
+# base-5 keys of the tables) and counts what seven pairs and thirteen orphans need (kinds, pairs,
+# odd counts, terminal and honour kinds, a terminal pair). Anything else — spaces, a digit without a
+# suit, 2m-8m, a fifth copy, a tile count that is no hand — goes to the strict parser, which raises a
+# HandError naming the hand. No memo: every call reads its string.
+_MAX_FAST_LEN: Final = 1000  # longer strings go to the strict parser
+_FLOWER: Final = -2  # a flower digit: read, not counted
 
 
-def _lanes(value: int, kinds: Sequence[int] = range(NUM_KINDS)) -> int:
-    return sum(value << (6 * k) for k in kinds)
+def _kinds_by_digit() -> tuple[int, ...]:
+    """kind of (suit * 10 + digit), suits m p s z f: manzu 1 and 9 only; 0 is a red five in p and s."""
+    out = [-1] * 50
+    out[1], out[9] = 0, 8
+    for d in range(1, 10):
+        out[10 + d] = _PIN0 + d - 1
+        out[20 + d] = _SOU0 + d - 1
+    out[10], out[20] = _PIN0 + 4, _SOU0 + 4
+    for d in range(1, 8):
+        out[30 + d] = 26 + d
+    for d in range(1, 5):
+        out[40 + d] = _FLOWER
+    return tuple(out)
 
 
-_ADD27, _ADD28, _ADD30, _ADD31 = _lanes(27), _lanes(28), _lanes(30), _lanes(31)
-_BIT5, _BIT0 = _lanes(32), _lanes(1)
-_BIT5_KOKUSHI: Final = _lanes(32, KOKUSHI_KINDS)
-
-
-def _tile_weight(kind: int) -> int:
-    w = (1 << (6 * kind)) | (1 << _N_AT) | ((kind in _KOKUSHI_SET) << _Y_AT)
-    if _PIN0 <= kind < _PIN0 + 9:
-        w += SUIT_WEIGHTS[kind - _PIN0] << _PIN_AT
-    elif _SOU0 <= kind < _SOU0 + 9:
-        w += SUIT_WEIGHTS[kind - _SOU0] << _SOU_AT
-    else:
-        w += SUIT_WEIGHTS[ISOLATED_KINDS.index(kind)] << _ISO_AT
-    return w
-
-
-_WEIGHTS: Final[dict[str, dict[str, int]]] = {
-    "m": {"1": _tile_weight(0), "9": _tile_weight(8)},
-    "p": {str(d % 10): _tile_weight(_PIN0 + (d - 1 if d else 4)) for d in range(10)},
-    "s": {str(d % 10): _tile_weight(_SOU0 + (d - 1 if d else 4)) for d in range(10)},
-    "z": {str(d): _tile_weight(26 + d) for d in range(1, 8)},
-    "f": {str(d): 0 for d in range(1, 5)},  # flowers are ignored
-}
-_SEGMENTS: Final = re.compile(r"[0-9]+[mpszf]").findall
-_SEGMENT_MEMO: Final[dict[str, int]] = {}
-_SEGMENT_MEMO_MAX: Final = 65_536
-
-
-def _segment_weight(seg: str) -> int | None:
-    """Packed weight of one suit segment, or None if a digit is not a sanma tile of that suit."""
-    try:
-        w = sum(map(_WEIGHTS[seg[-1]].__getitem__, seg[:-1])) + (len(seg) << _CH_AT)
-    except KeyError:
-        return None
-    if len(_SEGMENT_MEMO) >= _SEGMENT_MEMO_MAX:
-        _SEGMENT_MEMO.clear()
-    _SEGMENT_MEMO[seg] = w
-    return w
+_KIND_BY_DIGIT: Final[tuple[int, ...]] = _kinds_by_digit()
+# The same facts as bytes (indexing bytes gives a machine integer in the compiled build):
+_NO_TILE: Final = 255
+_KIND_B: Final = bytes(k if k >= 0 else (254 if k == _FLOWER else _NO_TILE) for k in _KIND_BY_DIGIT)
+_SUIT_B: Final = bytes({109: 0, 112: 1, 115: 2, 122: 3, 102: 4}.get(b, _NO_TILE) for b in range(256))
+#: each kind's group (0 pinzu, 1 souzu, 2 the isolated kinds), and whether it is a terminal or honour
+_GROUP_B: Final = bytes(0 if _PIN0 <= k < _PIN0 + 9 else 1 if _SOU0 <= k < _SOU0 + 9 else 2
+                        for k in range(NUM_KINDS))
+_ORPHAN_B: Final = bytes(int(k in _KOKUSHI_SET) for k in range(NUM_KINDS))
+#: three bits per kind of its group: where its count sits (0..24)
+_SHIFT_B: Final = bytes(3 * (k - _PIN0) if _PIN0 <= k < _PIN0 + 9 else 3 * (k - _SOU0) if _SOU0 <= k < _SOU0 + 9
+                        else 3 * ISOLATED_KINDS.index(k) if k in ISOLATED_KINDS else 0 for k in range(NUM_KINDS))
+#: each kind's weight in its group's base-5 key
+_WEIGHT_OF: Final[tuple[int, ...]] = tuple(
+    SUIT_WEIGHTS[k - _PIN0] if _PIN0 <= k < _PIN0 + 9 else SUIT_WEIGHTS[k - _SOU0] if _SOU0 <= k < _SOU0 + 9
+    else SUIT_WEIGHTS[ISOLATED_KINDS.index(k)] if k in ISOLATED_KINDS else 0 for k in range(NUM_KINDS))
 
 
 def _shanten_slow(text: str, melds: int | None, four_ok: bool) -> int:
@@ -528,42 +516,87 @@ def shanten(
     """
     if not isinstance(hand, str):
         return shanten_counts(hand, melds, chiitoi_four_ok=chiitoi_four_ok)
-    if len(hand) > _MAX_FAST_LEN:
+    data = hand.encode()
+    i: i64 = len(data) - 1
+    if i >= _MAX_FAST_LEN:
         return _shanten_slow(hand, melds, chiitoi_four_ok)
-    lanes = 0
-    memo = _SEGMENT_MEMO
-    for seg in _SEGMENTS(hand):
-        w = memo.get(seg)
-        if w is None:
-            w = _segment_weight(seg)
-            if w is None:  # an unknown digit (2m, 8z, 5f): the strict parser names it
+    four: i64 = 1 if chiitoi_four_ok else 0
+    kinds: i64 = 0
+    pairs: i64 = 0
+    odd: i64 = 0
+    total: i64 = 0
+    orphans: i64 = 0
+    orphan_pair: i64 = 0
+    key_p: i64 = 0
+    key_s: i64 = 0
+    key_i: i64 = 0
+    count_p: i64 = 0
+    count_s: i64 = 0
+    count_i: i64 = 0
+    suit: i64 = _NO_TILE
+    while i >= 0:
+        b: i64 = data[i]
+        i -= 1
+        if 48 <= b <= 57:
+            if suit == _NO_TILE:
                 return _shanten_slow(hand, melds, chiitoi_four_ok)
-        lanes += w
-    if (lanes >> _CH_AT) & _M12 != len(hand):  # spaces or junk between segments
-        return _shanten_slow(hand, melds, chiitoi_four_ok)
-    total = lanes >> _N_AT
-    m = _MELDS_BY_COUNT.get(total) if melds is None else melds
-    if m is None or type(m) is not int or total + 3 * m not in (13, 14) or (lanes + _ADD27) & _BIT5:
+            k: i64 = _KIND_B[suit * 10 + b - 48]
+            if k >= 254:
+                if k == 254:  # a flower
+                    continue
+                return _shanten_slow(hand, melds, chiitoi_four_ok)
+            # the kind's count with this tile: three bits a kind, per group (shifts stay below 32 bits)
+            g: i64 = _GROUP_B[k]
+            shift: i64 = _SHIFT_B[k]
+            w: i64 = _WEIGHT_OF[k]
+            if g == 0:
+                n: i64 = ((count_p >> shift) & 7) + 1
+                count_p += 1 << shift
+                key_p += w
+            elif g == 1:
+                n = ((count_s >> shift) & 7) + 1
+                count_s += 1 << shift
+                key_s += w
+            else:
+                n = ((count_i >> shift) & 7) + 1
+                count_i += 1 << shift
+                key_i += w
+            if n > 4:  # a fifth copy
+                return _shanten_slow(hand, melds, chiitoi_four_ok)
+            total += 1
+            if n == 1:
+                kinds += 1
+                odd += 1
+                orphans += _ORPHAN_B[k]
+            elif n == 2:
+                odd -= 1
+                pairs += 1
+                if _ORPHAN_B[k]:
+                    orphan_pair = 1
+            elif n == 3:
+                odd += 1
+            else:
+                odd -= 1
+                pairs += four
+        else:
+            suit = _SUIT_B[b]
+            if suit == _NO_TILE or i < 0 or not 48 <= data[i] <= 57:
+                return _shanten_slow(hand, melds, chiitoi_four_ok)  # not a suit letter, or one without digits
+    m: i64 = -1
+    if melds is None:
+        if total % 3 != 0 and 0 < total <= 14:
+            m = (14 - total) // 3  # 13/14 tiles: no meld, 10/11: one, ...
+    elif type(melds) is int and 0 <= melds <= _SETS:
+        m = melds
+    if suit == _NO_TILE or m < 0 or (total + 3 * m != 13 and total + 3 * m != 14):
         return _shanten_slow(hand, melds, chiitoi_four_ok)  # raises HandError naming the hand
     t = _tables()
     sb = t.suit_b
-    pin = sb[(lanes >> _PIN_AT) & _M30]
-    sou = sb[(lanes >> _SOU_AT) & _M30]
-    iso = t.iso_b[(lanes >> _ISO_AT) & _M30]
-    s: int = t.final_b[(((_SETS - m) * t.n_suit + pin) * t.n_suit + sou) * t.n_iso + iso] - 1
-    if m == 0 and s >= 0:
-        ge2 = (lanes + _ADD30) & _BIT5
-        pairs = ge2.bit_count()
-        if chiitoi_four_ok:
-            pairs += ((lanes + _ADD28) & _BIT5).bit_count()
-        if 6 - pairs < s:  # seven pairs is at least 6 - pairs: only then is it worth finishing
-            if chiitoi_four_ok:
-                s = min(s, 6 - pairs + max(0, 7 - pairs - (lanes & _BIT0).bit_count()))
-            else:
-                s = min(s, 6 - pairs + max(0, 7 - ((lanes + _ADD31) & _BIT5).bit_count()))
-        if 12 - ((lanes >> _Y_AT) & _M10) < s:  # kokushi is at least 12 - terminal/honour tiles
-            yao = ((lanes + _ADD31) & _BIT5_KOKUSHI).bit_count()
-            s = min(s, 13 - yao - (1 if ge2 & _BIT5_KOKUSHI else 0))
+    n_suit = t.n_suit
+    s: int = t.final_b[(((_SETS - m) * n_suit + sb[key_p]) * n_suit + sb[key_s]) * t.n_iso + t.iso_b[key_i]] - 1
+    if m == 0 and s >= 0:  # seven pairs as _chiitoi (with four of a kind: a pair from an odd count), kokushi
+        seven = 6 - pairs + max(0, 7 - pairs - odd) if chiitoi_four_ok else 6 - pairs + max(0, 7 - kinds)
+        s = min(s, seven, 13 - orphans - orphan_pair)
     return s
 
 
@@ -860,3 +893,52 @@ def shanten_batch(
         end = start + _CHUNK
         out[start:end] = _batch_chunk(c[start:end], None if m is None else m[start:end], chiitoi_four_ok, t, start)
     return out
+
+
+def ukeire_batch(
+    counts: npt.ArrayLike,
+    melds: int | npt.ArrayLike | None = None,
+    visible: npt.ArrayLike | None = None,
+    *,
+    chiitoi_four_ok: bool = False,
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
+    """Shanten and ukeire of many 13-tile (3n+1) hands at once: ``counts`` is an (N, 34) array,
+    ``visible`` None or an (N, 34) (or 34) array of tiles seen outside each hand. Returns
+    ``(shanten, ukeire)``, equal to ``shanten_counts`` and ``ukeire`` row by row.
+
+    Vectorised over the draws: every hand with every sanma kind added (N × 27 rows of 14 tiles)
+    goes through :func:`shanten_batch`; a kind improves a hand when its shanten drops, and counts
+    ``4 - in hand - visible`` copies (at least 0).
+
+    >>> import numpy as np
+    >>> hands = np.array([counts34(parse_tiles(h)) for h in ("19m19p19s1234567z", "123456789p1234s")])
+    >>> s, u = ukeire_batch(hands)
+    >>> s.tolist(), u.tolist(), ukeire(hands[1])
+    ([0, 0], [39, 6], 6)
+    """
+    import numpy as np
+
+    c = np.asarray(counts)
+    if c.ndim != 2 or c.shape[1] != NUM_KINDS or not np.issubdtype(c.dtype, np.integer):
+        raise HandError(f"invalid hand batch: expected an (N, 34) integer array, got {c.dtype} {c.shape}")
+    n = len(c)
+    base = shanten_batch(c, melds, chiitoi_four_ok=chiitoi_four_ok)
+    if n == 0:
+        return base, np.zeros(0, dtype=np.int16)
+    if ((c.sum(axis=1) + 3 * (0 if melds is None else np.asarray(melds))) % 3 != 1).any() if melds is not None \
+            else (c.sum(axis=1) % 3 != 1).any():
+        raise HandError("ukeire_batch needs 3n+1 hands (13 tiles less three per meld)")
+    v = np.zeros((n, NUM_KINDS), dtype=np.int16) if visible is None else \
+        np.broadcast_to(np.asarray(visible, dtype=np.int16), (n, NUM_KINDS))
+    kinds = np.array(SANMA_KINDS, dtype=np.intp)
+    grown = np.repeat(c.astype(np.uint8)[:, None, :], len(kinds), axis=1)  # (N, 27, 34)
+    grown[:, np.arange(len(kinds)), kinds] += 1
+    ok = grown[:, np.arange(len(kinds)), kinds] <= 4
+    rows = grown.reshape(-1, NUM_KINDS)
+    m = None if melds is None else np.repeat(np.broadcast_to(np.asarray(melds, dtype=np.intp), (n,)), len(kinds))
+    drawn = np.full(rows.shape[0], 127, dtype=np.int8)
+    fine = ok.reshape(-1)
+    drawn[fine] = shanten_batch(rows[fine], None if m is None else m[fine], chiitoi_four_ok=chiitoi_four_ok)
+    better = drawn.reshape(n, len(kinds)) < base[:, None]
+    left = np.maximum(0, 4 - c[:, kinds].astype(np.int16) - v[:, kinds])
+    return base, (better * left).sum(axis=1).astype(np.int16)

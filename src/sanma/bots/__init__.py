@@ -1,12 +1,13 @@
-"""Bots: seeded, deterministic players behind one protocol, made by name.
+"""Bots: seeded, deterministic players behind one interface (``Bot``), made by name and driven
+by one loop (``Driver``).
 
 >>> bot = make_bot("efficient", seed=1)
 >>> bot.name, sorted(BOTS)
-('efficient', ['defensive', 'efficient', 'random', 'tsumogiri'])
->>> make_bot("clever")
+('efficient', ['defensive', 'efficient', 'random', 'review', 'tsumogiri'])
+>>> make_bot("genius")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-sanma.bots.UnknownBotError: unknown bot 'clever': choose from defensive, efficient, random, tsumogiri, or mjai:COMMAND
+sanma.bots.UnknownBotError: unknown bot 'genius': choose from defensive, efficient, random, review, tsumogiri, ...
 
 ``mjai:COMMAND`` seats an external program speaking mjai on stdin/stdout (see ``sanma.bots.mjai``);
 its process starts only when the seat first has to decide.
@@ -22,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import SanmaError
 from ..rules.schema import Rules
-from .base import Bot, HandView, Observation, read_observation
+from .base import Bot, HandView, read_view
+from .drive import Driver
 from .simple import RandomBot, TsumogiriBot
 
 if TYPE_CHECKING:
@@ -46,11 +48,18 @@ def _defensive(seed: int | str, rules: Rules | None) -> Bot:
     return DefensiveBot(seed, rules)
 
 
+def _review(seed: int | str, rules: Rules | None) -> Bot:
+    from ..review.bot import ReviewBot  # the review's value model: its tables load when first seated
+
+    return ReviewBot(seed, rules)
+
+
 BOTS: dict[str, Callable[[int | str, Rules | None], Bot]] = {
     "random": lambda seed, rules: RandomBot(seed),
     "tsumogiri": lambda seed, rules: TsumogiriBot(seed),
     "efficient": _efficient,
     "defensive": _defensive,
+    "review": _review,
 }
 
 
@@ -97,12 +106,12 @@ __all__ = [
     "MJAI_PREFIX",
     "Bot",
     "DefensiveBot",
+    "Driver",
     "EfficientBot",
     "HandView",
-    "Observation",
     "RandomBot",
     "TsumogiriBot",
     "UnknownBotError",
     "make_bot",
-    "read_observation",
+    "read_view",
 ]

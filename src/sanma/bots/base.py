@@ -1,33 +1,68 @@
-"""The bot protocol and what bots share: reading an observation into counts.
+"""The bot interface and what bots share: reading a seat's view into counts.
 
-A bot is any object with ``act(observation, legal) -> Action``; ``observation`` is
-``Game.observation(seat)`` (only what that seat may see) and ``legal`` the seat's legal actions.
-A bot may also define ``on_event(event)`` to follow the public event stream. Bots are seeded
-and deterministic: the same seed and the same observations give the same actions.
+A bot is a :class:`Bot`: ``act(view, legal) -> Action``, where ``view`` is the seat's
+:class:`~sanma.game.view.SeatView` (``Game.view(seat)``: only what that seat may see) and ``legal``
+the seat's legal actions. The base class gives every optional member a default, so the code that
+drives bots (:mod:`sanma.bots.drive`) never probes for one:
+
+* ``needs_view`` — False for a bot that decides from ``legal`` alone (random, tsumogiri, an external
+  mjai program): it is then given ``None`` and nobody pays for building the view;
+* ``follows_events`` / ``on_event(event)`` — a bot that follows the public event stream gets every
+  event as its seat may see it (``mask_event``);
+* ``check()`` (can it play at all: an external program that is not there raises), ``close()`` (end
+  what it started), and ``incidents`` / ``incident_count`` / ``fallbacks`` (what went wrong with an
+  external program, for the simulator's report).
+
+Bots are seeded and deterministic: the same seed and the same views give the same actions.
+
+>>> from sanma.rules import Rules
+>>> from sanma.game.engine import Game
+>>> g = Game(Rules.preset("tenhou"), seed=1)
+>>> h = read_view(g.view(0), Rules.preset("tenhou"))
+>>> sum(h.counts), h.drawn is not None, h.closed, h.riichi_seats
+(14, True, True, ())
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from ..game.actions import Action
+from ..game.view import SeatView
 from ..rules.schema import Rules
 from ..tiles import DRAGONS, NORTH, NUM_KINDS, Tile, seat_wind, successor
 
 WIND_KINDS = {"E": 27, "S": 28, "W": 29, "N": NORTH}
 
-Observation = Mapping[str, Any]
 
+class Bot:
+    """Chooses one of ``legal`` given what its seat sees; every optional member has its default."""
 
-@runtime_checkable
-class Bot(Protocol):
-    """Chooses one of ``legal`` given what its seat sees."""
+    name: str = "bot"
+    #: False: ``act`` reads only ``legal`` and is given ``None`` for the view.
+    needs_view: bool = True
+    #: True: the drivers feed ``on_event`` every event of the game as this seat may see it.
+    follows_events: bool = False
+    #: Problems with an external program (as logged), their number, and the decisions sanma took
+    #: for the seat after them (tsumogiri); always empty and 0 for the built-in bots.
+    incidents: Sequence[str] = ()
+    incident_count: int = 0
+    fallbacks: int = 0
 
-    name: str
+    def act(self, view: SeatView | None, legal: tuple[Action, ...]) -> Action:
+        """One of ``legal``; ``view`` is the seat's view (None when ``needs_view`` is False)."""
+        raise NotImplementedError(f"{type(self).__name__} does not choose actions")
 
-    def act(self, observation: Observation, legal: tuple[Action, ...]) -> Action: ...
+    def on_event(self, event: dict[str, Any]) -> None:
+        """One event of the game as this seat sees it (called only when ``follows_events``)."""
+
+    def check(self) -> None:
+        """Raise a ``SanmaError`` when the bot cannot play (an external program not found)."""
+
+    def close(self) -> None:
+        """End what the bot started (an external process); safe to call twice."""
 
 
 def tile_of(name: str) -> Tile:
@@ -68,45 +103,29 @@ def yakuhai_kinds(rules: Rules, seat_wind: str, round_wind: str) -> frozenset[in
     return frozenset(out)
 
 
-def read_observation(obs: Observation, rules: Rules) -> HandView:
-    """Counts and public facts of ``obs`` (a ``Game.observation``)."""
-    seat: int = obs["seat"]
+def read_view(view: SeatView, rules: Rules) -> HandView:
+    """Counts and public facts of a seat's ``view`` (``Game.view(seat)``)."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a bot reads a seat's view, not a spectator's")
     counts = [0] * NUM_KINDS
-    for name in obs["hand"]:
-        k = tile_of(name).kind
-        if k < NUM_KINDS:
-            counts[k] += 1
-    visible = [0] * NUM_KINDS
+    for t in view.hand:
+        if t.kind < NUM_KINDS:
+            counts[t.kind] += 1
     dora = [0] * NUM_KINDS
-    for name in obs["dora_indicators"]:
-        k = tile_of(name).kind
-        if k < NUM_KINDS:  # a flower turned as an indicator (kansai walls) points at nothing
-            visible[k] += 1
-            dora[successor(k)] += 1
-    meld_kinds: list[tuple[str, int]] = []
-    riichi: list[int] = []
-    for s, pub in enumerate(obs["seats"]):
-        for d in pub["discards"]:
-            if not d["called"]:  # a called tile is counted in the caller's meld
-                visible[tile_of(d["pai"]).kind] += 1
-        for m in pub["melds"]:
-            kind = tile_of(m["tiles"][0]).kind
-            visible[kind] += len(m["tiles"])
-            if s == seat:
-                meld_kinds.append((m["type"], kind))
-        visible[NORTH] += pub["kita"]
-        if s != seat and pub["riichi"]:
-            riichi.append(s)
-    for k in range(NUM_KINDS):  # never more than the four copies (ukeire requires it)
-        visible[k] = min(visible[k], 4 - counts[k])
-    sw = seat_wind(seat, obs["dealer"])
-    rw = obs["round_wind"]
-    drawn = obs.get("drawn")
+    for t in view.dora_indicators:
+        if t.kind < NUM_KINDS:  # a flower turned as an indicator (kansai walls) points at nothing
+            dora[successor(t.kind)] += 1
+    # never more than the four copies (ukeire requires it)
+    visible = [min(v, 4 - c) for v, c in zip(view.visible, counts, strict=True)]
+    meld_kinds: list[tuple[str, int]] = [(m.type, m.tiles[0].kind) for m in view.seats[seat].melds]
+    riichi = tuple(s for s, pub in enumerate(view.seats) if s != seat and pub.riichi)
+    sw = seat_wind(seat, view.dealer)
+    rw = view.round_wind
     return HandView(
         seat=seat, counts=counts, meld_kinds=meld_kinds,
         closed=all(t == "ankan" for t, _ in meld_kinds), visible=visible, dora=dora,
         seat_wind=WIND_KINDS[sw], round_wind=WIND_KINDS.get(rw, 27),
-        yakuhai=yakuhai_kinds(rules, sw, rw), riichi_seats=tuple(riichi),
-        drawn=tile_of(drawn) if drawn else None, wall_remaining=obs["wall_remaining"],
-        riichi=bool(obs["seats"][seat]["riichi"]),
+        yakuhai=yakuhai_kinds(rules, sw, rw), riichi_seats=riichi,
+        drawn=view.drawn, wall_remaining=view.wall_remaining, riichi=view.seats[seat].riichi,
     )

@@ -36,16 +36,17 @@ from typing import Any, Final
 
 from ..agari import waits
 from ..game.actions import Action
+from ..game.view import SeatView
 from ..rules.schema import Rules
 from ..shanten_table import DiscardOption, discard_candidates
 from ..tiles import NUM_KINDS, Tile
-from .base import HandView, Observation, read_observation
+from .base import HandView
 from .efficient import EfficientBot, open_hand_plan
 from .value import (
     CHIP_POINTS,
-    URA_CHANCE,
     Table,
     deal_in_value,
+    distant_han,
     estimated_win_value,
     hand_tiles,
     own_dora,
@@ -96,12 +97,13 @@ class DefensiveBot(EfficientBot):
     """Efficient play with push/fold by expected value (see the module docstring)."""
 
     name = "defensive"
+    follows_events = True  # genbutsu: what anybody discarded after a riichi
 
     def __init__(self, seed: int | str = 0, rules: Rules | None = None, *, chip_points: float = CHIP_POINTS) -> None:
         super().__init__(seed, rules)
         self.chip_points = chip_points  # the bot's own chip rate when the rules convert none (rules.chip_points 0)
         self._after_riichi: dict[int, set[int]] = {}  # riichi seat -> kinds discarded since
-        self._obs: Observation = {}
+        self._view: SeatView | None = None
 
     def on_event(self, event: dict[str, Any]) -> None:
         t = event.get("type")
@@ -114,34 +116,40 @@ class DefensiveBot(EfficientBot):
             for seen in self._after_riichi.values():
                 seen.add(k)
 
-    def act(self, observation: Observation, legal: tuple[Action, ...]) -> Action:
-        self._obs = observation
-        return super().act(observation, legal)
+    def act(self, view: SeatView | None, legal: tuple[Action, ...]) -> Action:
+        self._view = view
+        return super().act(view, legal)
+
+    @property
+    def seen(self) -> SeatView:
+        """The view of the decision being made."""
+        assert self._view is not None, "read only while deciding"
+        return self._view
 
     # -------------------------------------------------------------------------------- reading
     def genbutsu(self, seat: int) -> set[int]:
-        out = {_kind(d["pai"]) for d in self._obs["seats"][seat]["discards"]}
+        out = {d.tile.kind for d in self.seen.seats[seat].discards}
         return out | self._after_riichi.get(seat, set())
 
     def threats(self, view: HandView) -> dict[int, float]:
         """Opponents likely tenpai, with the chance: riichi 1, three or four melds less."""
         out = {s: 1.0 for s in view.riichi_seats}
-        for s, pub in enumerate(self._obs["seats"]):
-            if s != view.seat and s not in out and len(pub["melds"]) in OPEN_THREAT:
-                out[s] = OPEN_THREAT[len(pub["melds"])]
+        for s, pub in enumerate(self.seen.seats):
+            if s != view.seat and s not in out and len(pub.melds) in OPEN_THREAT:
+                out[s] = OPEN_THREAT[len(pub.melds)]
         return out
 
     # -------------------------------------------------------------------------------- push or fold
     def push_gain(self, view: HandView, best: DiscardOption, threats: dict[int, float],
                   unseen: list[int]) -> float:
         """Expected points-equivalent gain of pushing with ``best`` rather than folding."""
-        obs, rules = self._obs, self.rules
-        table = table_of(obs, rules, self.chip_points)
+        seen, rules = self.seen, self.rules
+        table = table_of(seen, rules, self.chip_points)
         main = max(threats, key=lambda s: (threats[s], -s))
         pool = sum(unseen)
         turns = view.wall_remaining / 3
         threat_sum = sum(threats.values())
-        loss = sum(p * deal_in_value(rules, table, s, threat_han(rules, obs, s, unseen, view.dora))
+        loss = sum(p * deal_in_value(rules, table, s, threat_han(rules, seen, s, unseen, view.dora))
                    for s, p in threats.items()) / threat_sum
         if best.shanten == 0:
             value, live, furiten = self.tenpai_win(view, best.kind, table, main, unseen)
@@ -161,16 +169,16 @@ class DefensiveBot(EfficientBot):
         wait_kinds = [k for k in every_wait if unseen[k] > 0]
         if not wait_kinds:
             return 0.0, 0, False
-        hand = hand_tiles(self._obs, discard)
+        hand = hand_tiles(self.seen, discard)
         can_riichi = view.closed and table.scores[table.seat] >= self.rules.riichi_deposit
         if not view.closed and self.rules.atozuke == "sakizuke" and any(
-                tenpai_value(self.rules, self._obs, table, hand, k, discarder, False).ron is None for k in every_wait):
+                tenpai_value(self.rules, self.seen, table, hand, k, discarder, False).ron is None for k in every_wait):
             return 0.0, 0, False  # P67: an open hand wins only when every wait has a yaku
-        river = {_kind(d["pai"]) for d in self._obs["seats"][view.seat]["discards"]} | {discard}
+        river = {d.tile.kind for d in self.seen.seats[view.seat].discards} | {discard}
         furiten = bool(river & set(every_wait))
         total, live = 0.0, 0
         for k in wait_kinds:
-            v = tenpai_value(self.rules, self._obs, table, hand, k, discarder, can_riichi)
+            v = tenpai_value(self.rules, self.seen, table, hand, k, discarder, can_riichi)
             ways = [x for x in ((None if furiten else v.ron), v.tsumo) if x is not None]
             if ways:
                 total += unseen[k] * sum(ways) / len(ways)
@@ -181,9 +189,7 @@ class DefensiveBot(EfficientBot):
         """Worth of a win for a hand short of tenpai: its dora, a yaku, and riichi when closed."""
         if not view.closed and open_hand_plan(view.counts, view.meld_kinds, view.yakuhai, self.rules) is None:
             return 0.0  # an open hand with no yaku in reach cannot win
-        han = own_dora(self.rules, self._obs, view.dora) + 1.0  # its dora, and one yaku
-        if view.closed:
-            han += 1 + (URA_CHANCE if self.rules.ura_dora else 0.0)
+        han = distant_han(self.rules, own_dora(self.rules, self.seen, view.dora), view.closed)
         return estimated_win_value(self.rules, table, han, discarder)
 
     def choose_discard(self, view: HandView, options: tuple[DiscardOption, ...],
@@ -209,7 +215,7 @@ class DefensiveBot(EfficientBot):
     # -------------------------------------------------------------------------------- riichi, calls
     def keeps_dama(self, view: HandView, legal: tuple[Action, ...]) -> bool:
         """In the last hand, as the top, a tenpai that wins by ron on every wait stays silent."""
-        table = table_of(self._obs, self.rules, self.chip_points)
+        table = table_of(self.seen, self.rules, self.chip_points)
         if table.hands_left or not self.rules.dama_allowed or table.scores[table.seat] < max(table.scores):
             return False
         reach = next(a for a in legal if a.type == "reach" and a.tile is not None)
@@ -217,10 +223,10 @@ class DefensiveBot(EfficientBot):
         counts = list(view.counts)
         counts[reach.tile.kind] -= 1
         wait_kinds = waits(counts, self._four_ok)
-        hand = hand_tiles(self._obs, reach.tile.kind)
+        hand = hand_tiles(self.seen, reach.tile.kind)
         opponent = (table.seat + 1) % 3
         return bool(wait_kinds) and all(
-            tenpai_value(self.rules, self._obs, table, hand, k, opponent, False).ron is not None for k in wait_kinds)
+            tenpai_value(self.rules, self.seen, table, hand, k, opponent, False).ron is not None for k in wait_kinds)
 
     def turn(self, view: HandView, legal: tuple[Action, ...]) -> Action:
         threatened = bool(self.threats(view))
@@ -246,4 +252,4 @@ class DefensiveBot(EfficientBot):
         return min(o.shanten for o in opts) == 0
 
 
-__all__ = ["DefensiveBot", "danger", "read_observation"]
+__all__ = ["DefensiveBot", "danger"]

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 from ..game.actions import Action
 from ..game.legal import riichi_wait_violation
+from ..game.view import SeatView
 from ..rules.schema import Rules
 from ..shanten_table import DiscardOption, discard_candidates, shanten_counts
 from ..tiles import NORTH, NUM_KINDS, YAOCHUU
-from .base import HandView, Observation, read_observation, tile_of
+from .base import Bot, HandView, read_view
 
 NUKI_MODES = ("nuki", "nuki_restricted")
 SIMPLES = frozenset(k for k in range(27) if k % 9 not in (0, 8))
@@ -78,11 +79,10 @@ def open_hand_plan(counts: list[int], meld_kinds: Iterable[tuple[str, int]], yak
     return best if best.cost <= 3 else None
 
 
-class EfficientBot:
+class EfficientBot(Bot):
     """Shanten first, then ukeire; riichi when tenpai and closed; see the module docstring."""
 
     name = "efficient"
-    needs_observation = True
 
     def __init__(self, seed: int | str = 0, rules: Rules | None = None) -> None:
         self.seed = seed  # the choices are deterministic; the seed is kept for the protocol
@@ -90,18 +90,20 @@ class EfficientBot:
         self._four_ok = self.rules.chiitoi_four_of_a_kind
 
     # -------------------------------------------------------------------------------- entry
-    def act(self, observation: Observation, legal: tuple[Action, ...]) -> Action:
+    def act(self, view: SeatView | None, legal: tuple[Action, ...]) -> Action:
         for a in legal:
             if a.type == "hora":
                 return a
         if len(legal) == 1:
             return legal[0]
-        view = read_observation(observation, self.rules)
+        if view is None:
+            raise ValueError(f"{self.name} reads the seat's view: it was given none")
+        hand = read_view(view, self.rules)
         if any(a.type == "none" for a in legal):
-            return self.respond(view, legal)
-        return self.turn(view, self.without_riichi_violations(observation, view, legal))
+            return self.respond(hand, legal)
+        return self.turn(hand, self.without_riichi_violations(view, hand, legal))
 
-    def without_riichi_violations(self, observation: Observation, view: HandView,
+    def without_riichi_violations(self, seat_view: SeatView, view: HandView,
                                   legal: tuple[Action, ...]) -> tuple[Action, ...]:
         """Drop a riichi the rules would punish as a chombo (P77, P80): noten, or furiten where
         furiten riichi is forbidden (the engine's rule, ``legal.riichi_wait_violation``). Where
@@ -109,7 +111,7 @@ class EfficientBot:
         r = self.rules
         if r.riichi_violation == "impossible":
             return legal
-        river = {tile_of(d["pai"]).kind for d in observation["seats"][view.seat]["discards"]}
+        river = {d.tile.kind for d in seat_view.seats[view.seat].discards}
         return tuple(a for a in legal if a.type not in ("reach", "open_reach") or a.tile is None
                      or not riichi_wait_violation(r, view.counts, river, a.tile))
 

@@ -61,9 +61,10 @@ from typing import Any
 
 from ..errors import SanmaError
 from ..game.actions import Action
+from ..game.view import SeatView
 from ..rules.schema import Rules
 from ..tiles import Tile
-from .base import Observation
+from .base import Bot
 
 log = logging.getLogger("sanma.bots.mjai")
 
@@ -457,10 +458,11 @@ def _kill(proc: subprocess.Popen[bytes], group: bool, session: str = "") -> None
         proc.wait(timeout=5)
 
 
-class MjaiBot:
+class MjaiBot(Bot):
     """A seat played by an external mjai program (``mjai:COMMAND``); see the module docs."""
 
-    needs_observation = False
+    needs_view = False  # it reads the event stream
+    follows_events = True
 
     def __init__(self, command: str, seed: int | str = 0, rules: Rules | None = None, *,
                  timeout: float | None = None, startup_timeout: float | None = None,
@@ -502,7 +504,7 @@ class MjaiBot:
     def on_event(self, event: dict[str, Any]) -> None:
         self._stream.push(event)
 
-    def act(self, observation: Observation, legal: tuple[Action, ...]) -> Action:
+    def act(self, view: SeatView | None, legal: tuple[Action, ...]) -> Action:
         seat = legal[0].actor
         self._seat = seat
         if self._dead:

@@ -28,14 +28,24 @@ whose uma is paid in chips), losing them costs more:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import SanmaError
 from ..game.flow import hands_left, is_opening_hand
-from ..game.payout import Hora, Win, chiicha_chips, expected_win_chips, game_end_payments, settle_hora
-from ..game.settle import bust_chips_owed, final_result, is_bust
+from ..game.payout import (
+    ExhaustiveDraw,
+    Hora,
+    Win,
+    chiicha_chips,
+    expected_win_chips,
+    game_end_payments,
+    settle,
+    settle_hora,
+)
+from ..game.settle import bust_chips_owed, final_result, is_bust, placement
+from ..game.view import SeatView
 from ..hand import Meld
 from ..rules.schema import Rules
 from ..scoring import Score, basic_points, payments, score_from_han, score_hand
@@ -66,16 +76,19 @@ class Table:
         return seat_wind(seat, self.dealer)
 
 
-def table_of(obs: Mapping[str, Any], rules: Rules, chip_points: float = CHIP_POINTS) -> Table:
-    """The :class:`Table` of a ``Game.observation``; a chip is worth ``rules.chip_points`` when the
-    rules convert chips, else the bot's own ``chip_points``."""
-    round_index = obs.get("round_index")
-    if round_index is None:  # an observation from before the key existed: the first lap of that wind
-        wind = obs["round_wind"]
-        round_index = rules.round_winds.index(wind) if wind in rules.round_winds else len(rules.round_winds)
-    return Table(seat=obs["seat"], dealer=obs["dealer"], scores=tuple(obs["scores"]), honba=obs["honba"],
-                 kyotaku=obs["kyotaku"], hands_left=hands_left(rules, round_index, obs["kyoku"]),
-                 opening=is_opening_hand(round_index, obs["kyoku"] - 1), chip_points=rules.chip_points or chip_points)
+def table_of(view: SeatView, rules: Rules, chip_points: float = CHIP_POINTS) -> Table:
+    """The :class:`Table` of a seat's view; a chip is worth ``rules.chip_points`` when the rules
+    convert chips, else the bot's own ``chip_points``."""
+    return Table(seat=_seat(view), dealer=view.dealer, scores=view.scores, honba=view.honba,
+                 kyotaku=view.kyotaku, hands_left=hands_left(rules, view.round_index, view.kyoku),
+                 opening=is_opening_hand(view.round_index, view.kyoku - 1),
+                 chip_points=rules.chip_points or chip_points)
+
+
+def _seat(view: SeatView) -> int:
+    if view.seat is None:
+        raise ValueError("a seat's view is needed, not a spectator's")
+    return view.seat
 
 
 def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: float = 0.0) -> float:
@@ -91,16 +104,22 @@ def outcome_value(rules: Rules, table: Table, deltas: Sequence[int], chips: floa
     return deltas[table.seat] + chips * table.chip_points + then - now
 
 
-#: How far one player's score moves in one hand, as a standard deviation (sanma hands are big).
-HAND_SWING: Final = 6000.0
+#: How far one player's score moves in one hand, as a standard deviation (sanma hands are big):
+#: 9,000 gives the best Brier score of the placement odds at each deal of 210 simulated hanchan of
+#: the defensive bot (6,000 to 12,000 tried; docs/REVIEW.md), and about the best on real Tenhou games.
+HAND_SWING: Final = 9000.0
+#: Simpson's rule over a standard normal variable: 25 points on [-6, 6] (integration error ~3e-5).
+_Z: Final = tuple(-6.0 + 0.5 * i for i in range(25))
+_ZW: Final = tuple((1 if i in (0, 24) else 4 if i % 2 else 2) * 0.5 / 3 * math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+                   for i, z in enumerate(_Z))
 
 
 def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
                     busted: Sequence[int] = (), busters: Sequence[int] = (), *,
                     chip_points: float = CHIP_POINTS) -> float:
     """Expected placement bonus of ``seat`` (what its final result adds to its raw points) with
-    ``hands`` hands still to play from ``scores``: each opponent stays behind with a normal chance
-    of the score gap over ``HAND_SWING`` per hand; with no hand left the ranks are the final ones.
+    ``hands`` hands still to play from ``scores``, by the chances of each rank (:func:`rank_odds`);
+    with no hand left the ranks are the final ones.
 
     >>> from sanma.rules import Rules
     >>> r = Rules.preset("tenhou")
@@ -118,12 +137,38 @@ def placement_value(rules: Rules, scores: list[int], seat: int, hands: int,
             bonus[rank] += chiicha_chips(rules, top=False)[0] * chip_points
     if hands <= 0:
         return bonus[res.ranks[seat] - 1]
-    spread = HAND_SWING * math.sqrt(2 * hands)
-    ahead = [0.5 * (1 + math.erf((scores[seat] - scores[o]) / (spread * math.sqrt(2))))
-             for o in range(SEATS) if o != seat]
-    first = ahead[0] * ahead[1]
-    last = (1 - ahead[0]) * (1 - ahead[1])
-    return first * bonus[0] + (1 - first - last) * bonus[1] + last * bonus[2]
+    odds = rank_odds(scores, seat, hands)
+    return odds[0] * bonus[0] + odds[1] * bonus[1] + odds[2] * bonus[2]
+
+
+def rank_odds(scores: Sequence[int], seat: int, hands: int) -> tuple[float, float, float]:
+    """Chances that ``seat`` finishes first, second and third with ``hands`` hands still to play from
+    ``scores``: every seat's score moves by a normal amount of ``HAND_SWING`` × √hands, the three
+    independently, so the seat is first when it stays ahead of both others at once (integrated over
+    its own move); no hand left: the ranks as they stand, ties to the seat nearer the first dealer
+    (P29). Equal scores give a third each; each seat's three chances, and each rank's over the seats,
+    sum to 1.
+
+    >>> [round(p, 3) for p in rank_odds([35000, 35000, 35000], 1, 6)]
+    [0.333, 0.333, 0.333]
+    >>> [round(p, 3) for p in rank_odds([40000, 35000, 30000], 0, 6)]
+    [0.432, 0.326, 0.242]
+    >>> rank_odds([40000, 35000, 30000], 2, 0)
+    (0.0, 0.0, 1.0)
+    """
+    if hands <= 0:
+        rank = placement(scores)[seat]
+        return (float(rank == 1), float(rank == 2), float(rank == 3))
+    sigma = HAND_SWING * math.sqrt(hands)
+    a, b = ((scores[seat] - scores[o]) / sigma for o in range(SEATS) if o != seat)
+    first = last = 0.0
+    root2 = math.sqrt(2)
+    for z, w in zip(_Z, _ZW, strict=True):
+        pa = 0.5 * (1 + math.erf((a + z) / root2))  # ahead of one opponent, given the seat's own move
+        pb = 0.5 * (1 + math.erf((b + z) / root2))
+        first += w * pa * pb
+        last += w * (1 - pa) * (1 - pb)
+    return first, 1 - first - last, last
 
 
 # --------------------------------------------------------------------------------------- wins
@@ -173,60 +218,135 @@ class HandTiles:
     flowers: int
 
 
-def hand_tiles(obs: Mapping[str, Any], discard: int | None = None) -> HandTiles:
-    """The observing seat's tiles; ``discard`` (a kind) is taken out (a plain five before a red)."""
-    tiles = sorted((Tile.from_mjai(n) for n in obs["hand"]), key=lambda t: (t.kind, not t.red))
+def hand_tiles(view: SeatView, discard: int | None = None) -> HandTiles:
+    """The viewing seat's tiles; ``discard`` (a kind) is taken out (a plain five before a red)."""
+    tiles = sorted(view.hand, key=lambda t: (t.kind, not t.red))
     if discard is not None:
         at = max(i for i, t in enumerate(tiles) if t.kind == discard)
         tiles = tiles[:at] + tiles[at + 1:]
-    me = obs["seats"][obs["seat"]]
-    melds = tuple(Meld(m["type"], tuple(Tile.from_mjai(n) for n in m["tiles"])) for m in me["melds"])
+    me = view.seats[_seat(view)]
+    melds = tuple(Meld(m.type, m.tiles) for m in me.melds)
     return HandTiles(tuple(t for t in tiles if not t.is_flower), melds, all(m.type == "ankan" for m in melds),
-                     me["kita"], me["flowers"])
+                     me.kita, me.flowers)
 
 
-def tenpai_value(rules: Rules, obs: Mapping[str, Any], table: Table, hand: HandTiles, wait: int,
+@dataclass(frozen=True, slots=True)
+class Payoff:
+    """One way the hand can end for ``Table.seat``: every seat's point change (sticks and honba
+    included) and this seat's chips (by expectation)."""
+
+    deltas: tuple[int, ...]
+    chips: float = 0.0
+
+
+def value_of(rules: Rules, table: Table, payoff: Payoff) -> float:
+    """:func:`outcome_value` of a :class:`Payoff`."""
+    return outcome_value(rules, table, payoff.deltas, payoff.chips)
+
+
+def tenpai_value(rules: Rules, view: SeatView, table: Table, hand: HandTiles, wait: int,
                  discarder: int, riichi: bool) -> WinValue:
     """The worth of winning on ``wait``: by ron from ``discarder`` and by tsumo, declaring riichi
     first when ``riichi``. Ura dora and chips count by expectation."""
+    ways = win_payoffs(rules, view, table, hand, wait, discarder, riichi)
+    ron, tsumo = (None if p is None else value_of(rules, table, p) for p in ways)
+    return WinValue(ron, tsumo)
+
+
+def win_payoffs(rules: Rules, view: SeatView, table: Table, hand: HandTiles, wait: int,
+                discarder: int, riichi: bool) -> tuple[Payoff | None, Payoff | None]:
+    """Winning on ``wait`` by ron from ``discarder`` and by tsumo (None: that way does not win),
+    declaring riichi first when ``riichi`` (its stick is then counted as paid): the rules' scorer,
+    expected ura dora and chips."""
+    ((_, rons, tsumo),) = wait_payoffs(rules, view, table, hand, (wait,), (discarder,), riichi)
+    return rons.get(discarder), tsumo
+
+
+def wait_payoffs(rules: Rules, view: SeatView, table: Table, hand: HandTiles, waits: Sequence[int],
+                 discarders: Sequence[int], riichi: bool
+                 ) -> list[tuple[int, dict[int, Payoff], Payoff | None]]:
+    """Every wait of a tenpai hand scored at once: per wait, its ron from each of ``discarders``
+    (absent where ron does not win) and its tsumo (None where it does not). The scorer runs once
+    per wait and way: a ron from another seat only moves who pays (:func:`win_payoffs` for one)."""
     me = table.seat
-    indicators = [Tile.from_mjai(n) for n in obs["dora_indicators"]]
     common: dict[str, Any] = {
-        "melds": hand.melds, "riichi": riichi, "seat_wind": table.wind(me), "round_wind": obs["round_wind"],
-        "dora_indicators": [t for t in indicators if not t.is_flower], "kita": hand.kita,
+        "melds": hand.melds, "riichi": riichi, "seat_wind": table.wind(me), "round_wind": view.round_wind,
+        "dora_indicators": [t for t in view.dora_indicators if not t.is_flower], "kita": hand.kita,
         "flowers": hand.flowers, "honba": table.honba, "kyotaku": table.kyotaku + riichi, "rules": rules,
     }
-    win = Tile(wait)
-    kinds = {t.kind for t in hand.concealed} | {m.kind for m in hand.melds} | {wait}
-    one_suit = all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+    held = {t.kind for t in hand.concealed} | {m.kind for m in hand.melds}
     # Which flowers it pulled is not in the observation: each is a chip flower with the share of them.
     chip_flowers = hand.flowers * rules.flower_chip_tiles / rules.flowers if rules.flowers else 0.0
-    out: list[float | None] = []
-    for tsumo in (False, True):
-        try:
-            score = score_hand([*hand.concealed, win], win=win, tsumo=tsumo,
-                               discarder_wind=None if tsumo else table.wind(discarder), **common)
-        except SanmaError:  # no yaku this way (e.g. an open hand without one), or a shape the scorer refuses
-            out.append(None)
-            continue
-        deltas = [score.deltas[table.wind(s)] for s in range(SEATS)]
-        deltas[me] -= riichi * rules.riichi_deposit  # its own riichi stick only comes back
-        won = deltas[me] - table.kyotaku * rules.riichi_deposit  # the sticks on the table are not the hand's
-        extra = round(won * (_ura_factor(rules, score, riichi) - 1.0))
-        if extra:  # ura raises what the others pay, in proportion
-            paid = [-d if i != me else 0 for i, d in enumerate(deltas)]
-            total = sum(paid) or 1
-            for i in range(SEATS):
-                if i != me:
-                    deltas[i] -= round(extra * paid[i] / total)
-            deltas[me] += extra
-        out.append(outcome_value(rules, table, deltas, win_chips(rules, score, hand.closed, riichi, tsumo,
-                                                                 one_suit=one_suit, flowers=chip_flowers)))
-    return WinValue(out[0], out[1])
+    out: list[tuple[int, dict[int, Payoff], Payoff | None]] = []
+    for wait in waits:
+        win = Tile(wait)
+        kinds = held | {wait}
+        one_suit = all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1
+        ways: list[Payoff | None] = []
+        for tsumo in (False, True):
+            try:
+                score = score_hand([*hand.concealed, win], win=win, tsumo=tsumo,
+                                   discarder_wind=None if tsumo or not discarders else table.wind(discarders[0]),
+                                   **common)
+            except SanmaError:  # no yaku this way (e.g. an open hand without one), or a shape the scorer refuses
+                ways.append(None)
+                continue
+            ways.append(Payoff(_win_deltas(rules, table, score, riichi),
+                               win_chips(rules, score, hand.closed, riichi, tsumo, one_suit=one_suit,
+                                         flowers=chip_flowers)))
+        rons: dict[int, Payoff] = {}
+        first = ways[0]
+        if first is not None and discarders:
+            for d in discarders:
+                deltas = list(first.deltas)  # the first discarder pays: move its payment to d
+                deltas[discarders[0]], deltas[d] = deltas[d], deltas[discarders[0]]
+                rons[d] = Payoff(tuple(deltas), first.chips)
+        out.append((wait, rons, ways[1]))
+    return out
+
+
+def _win_deltas(rules: Rules, table: Table, score: Score, riichi: bool) -> tuple[int, ...]:
+    """Every seat's points after a win scored ``score``, with expected ura dora (declaring riichi:
+    its own stick only comes back)."""
+    me = table.seat
+    deltas = [score.deltas[table.wind(s)] for s in range(SEATS)]
+    deltas[me] -= riichi * rules.riichi_deposit  # its own riichi stick only comes back
+    won = deltas[me] - table.kyotaku * rules.riichi_deposit  # the sticks on the table are not the hand's
+    extra = round(won * (_ura_factor(rules, score, riichi) - 1.0))
+    if extra:  # ura raises what the others pay, in proportion
+        paid = [-d if i != me else 0 for i, d in enumerate(deltas)]
+        total = sum(paid) or 1
+        for i in range(SEATS):
+            if i != me:
+                deltas[i] -= round(extra * paid[i] / total)
+        deltas[me] += extra
+    return tuple(deltas)
+
+
+def distant_han(rules: Rules, dora: float, closed: bool) -> float:
+    """Expected han of a win for a hand short of tenpai: its ``dora``, one yaku, and riichi with its
+    expected ura dora when the hand is closed."""
+    han = dora + 1.0
+    if closed:
+        han += 1 + (URA_CHANCE if rules.ura_dora else 0.0)
+    return han
+
+
+def draw_payoff(rules: Rules, table: Table, tenpai: Sequence[int]) -> Payoff:
+    """An exhaustive draw with ``tenpai`` seats: the noten payments as ``payout`` settles them (P46)."""
+    paid = settle(rules, ExhaustiveDraw(tuple(sorted(tenpai))), scores=table.scores, dealer=table.dealer,
+                  honba=table.honba, kyotaku=table.kyotaku)
+    return Payoff(tuple(paid.deltas))
 
 
 def estimated_win_value(rules: Rules, table: Table, han: float, discarder: int) -> float:
     """The worth of a win of about ``han`` han at 30 fu (a hand not yet tenpai), half ron, half tsumo."""
+    ron, tsumo = estimated_win_payoffs(rules, table, han, discarder)
+    return (value_of(rules, table, ron) + value_of(rules, table, tsumo)) / 2
+
+
+def estimated_win_payoffs(rules: Rules, table: Table, han: float, discarder: int) -> tuple[Payoff, Payoff]:
+    """A win of about ``han`` han at 30 fu (a hand not yet tenpai): by ron from ``discarder``, by tsumo."""
     h = max(1, round(han))
     basic, _ = basic_points(h, 30, rules)
     dealer = table.seat == table.dealer
@@ -240,7 +360,7 @@ def estimated_win_value(rules: Rules, table: Table, han: float, discarder: int) 
         if s != table.seat:
             tsumo_d[s] -= pd if s == table.dealer or dealer else pn
             tsumo_d[table.seat] -= tsumo_d[s]
-    return (outcome_value(rules, table, ron_d) + outcome_value(rules, table, tsumo_d)) / 2
+    return Payoff(tuple(ron_d)), Payoff(tuple(tsumo_d))
 
 
 # --------------------------------------------------------------------------------------- deal-ins
@@ -261,27 +381,25 @@ def dora_per_copy(rules: Rules, dora: Sequence[int]) -> list[float]:
     return out
 
 
-def own_dora(rules: Rules, obs: Mapping[str, Any], dora: Sequence[int]) -> int:
-    """Dora the observing seat holds: its tiles and melds, red fives, kita (P16)."""
-    me = obs["seats"][obs["seat"]]
-    names = list(obs["hand"]) + [n for m in me["melds"] for n in m["tiles"]]
-    kita: int = me["kita"]
-    return sum(tile_dora(rules, Tile.from_mjai(n), dora) for n in names) + kita * rules.kita_dora
+def own_dora(rules: Rules, view: SeatView, dora: Sequence[int]) -> int:
+    """Dora the viewing seat holds: its tiles and melds, red fives, kita (P16)."""
+    me = view.seats[_seat(view)]
+    tiles = list(view.hand) + [t for m in me.melds for t in m.tiles]
+    return sum(tile_dora(rules, t, dora) for t in tiles) + me.kita * rules.kita_dora
 
 
-def threat_han(rules: Rules, obs: Mapping[str, Any], seat: int, unseen: Sequence[int], dora: Sequence[int]) -> float:
+def threat_han(rules: Rules, view: SeatView, seat: int, unseen: Sequence[int], dora: Sequence[int]) -> float:
     """Expected han of ``seat``'s hand if it wins: its riichi and expected ura, the dora its
     melds and kita show, and the dora its concealed tiles probably hold (their share among the
     tiles the observer cannot see)."""
-    pub = obs["seats"][seat]
-    shown = sum(tile_dora(rules, Tile.from_mjai(n), dora) for m in pub["melds"] for n in m["tiles"])
-    kita: int = pub["kita"]
-    shown += kita * rules.kita_dora
+    pub = view.seats[seat]
+    shown = sum(tile_dora(rules, t, dora) for m in pub.melds for t in m.tiles)
+    shown += pub.kita * rules.kita_dora
     per_copy = dora_per_copy(rules, dora)
     pool = sum(unseen) or 1
-    hidden = int(pub["hand_size"]) * sum(unseen[k] * per_copy[k] for k in range(NUM_KINDS)) / pool
+    hidden = pub.hand_size * sum(unseen[k] * per_copy[k] for k in range(NUM_KINDS)) / pool
     han = shown + hidden + 1.0  # one yaku (riichi, yakuhai, tanyao, ...)
-    if pub["riichi"]:
+    if pub.riichi:
         han += URA_CHANCE if rules.ura_dora else 0.0
         han += 0.5  # pinfu, tsumo, ippatsu, a second yaku: a riichi hand averages more than riichi alone
     return han
@@ -291,21 +409,30 @@ def deal_in_value(rules: Rules, table: Table, winner: int, han: float) -> float:
     """The worth (negative) to ``table.seat`` of dealing into ``winner``'s hand of about ``han``
     han: its ron, the riichi sticks it collects, expected ura chips and, when this seat would bust,
     the bust chips and dobon fee (P110-P112)."""
+    return value_of(rules, table, hand_payoff(rules, table, winner, han, table.seat))
+
+
+def hand_payoff(rules: Rules, table: Table, winner: int, han: float, discarder: int | None) -> Payoff:
+    """Another seat's win of about ``han`` han at 30 fu, by ron from ``discarder`` (None: tsumo), as
+    ``payout`` settles it: honba, sticks (P43, P48), the ura chips this seat pays by expectation
+    and, when it busts, the bust chips and dobon fee (P110-P112)."""
     me = table.seat
-    score = score_from_han(max(1, round(han)), 30, seat_wind=table.wind(winner), discarder_wind=table.wind(me),
-                           rules=rules)
-    # the ron, its honba and the sticks as payout settles them (P43, P48)
-    paid = settle_hora(rules, Hora((Win(winner, score),), me), scores=table.scores, dealer=table.dealer,
+    tsumo = discarder is None
+    score = score_from_han(max(1, round(han)), 30, tsumo=tsumo, seat_wind=table.wind(winner),
+                           discarder_wind=None if discarder is None else table.wind(discarder), rules=rules)
+    # the win, its honba and the sticks as payout settles them (P43, P48)
+    paid = settle_hora(rules, Hora((Win(winner, score),), discarder), scores=table.scores, dealer=table.dealer,
                        honba=table.honba, kyotaku=table.kyotaku)
     deltas = list(paid.deltas)
-    chips = -URA_CHANCE * rules.chip_ura if rules.chips and rules.ura_dora else 0.0
+    pays = tsumo or discarder == me
+    chips = -URA_CHANCE * rules.chip_ura if pays and rules.chips and rules.ura_dora else 0.0
     after = [s + d for s, d in zip(table.scores, deltas, strict=True)]
     if is_bust(rules, after[me]):  # the bust chips and dobon fee as the game's end pays them (P110-P112)
         end_scores, end_chips = game_end_payments(rules, after, (0,) * SEATS, busted=(me,), busters=(winner,),
                                                   opening=table.opening, dealer=table.dealer)
         deltas = [d + e - a for d, e, a in zip(deltas, end_scores, after, strict=True)]
         chips += end_chips[me]
-    return outcome_value(rules, table, deltas, chips)
+    return Payoff(tuple(deltas), chips)
 
 
 def bust_chips(rules: Rules, table: Table, score: int) -> int:
@@ -371,7 +498,8 @@ def race(shanten: int, live: int, ukeire: int, pool: int, turns: float, threats:
 
 
 __all__ = [
-    "CHIP_POINTS", "HandTiles", "Race", "Table", "WinValue", "bust_chips", "deal_in_value", "estimated_win_value",
-    "hand_tiles", "hands_left", "is_bust", "outcome_value", "race", "table_of", "tenpai_value", "threat_han",
-    "win_chips",
+    "CHIP_POINTS", "HandTiles", "Payoff", "Race", "Table", "WinValue", "bust_chips", "deal_in_value", "distant_han",
+    "draw_payoff", "estimated_win_payoffs", "estimated_win_value", "hand_payoff", "hand_tiles", "hands_left",
+    "is_bust", "outcome_value", "race", "rank_odds", "table_of", "tenpai_value", "threat_han", "value_of",
+    "wait_payoffs", "win_chips", "win_payoffs",
 ]

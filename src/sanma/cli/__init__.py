@@ -33,7 +33,7 @@ _app = typer.Typer(
 COMMANDS = {
     "score": "score", "shanten": "score", "play": "play", "simulate": "simulate", "replay": "replay",
     "stats": "stats", "rules": "rules", "demo": "demo", "table": "table", "serve": "serve", "verify": "verify",
-    "tournament": "tournament", "db": "db",
+    "tournament": "tournament", "review": "review", "db": "db",
 }
 _registered: set[str] = set()
 

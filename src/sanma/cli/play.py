@@ -29,11 +29,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ..agari import waits as hand_waits
-from ..bots import make_bot
+from ..bots import Bot, Driver, make_bot
 from ..errors import SanmaError, TileError
 from ..game.actions import Action
 from ..game.engine import Game
-from ..game.view import mask_event
+from ..game.view import SeatView
 from ..i18n import current_lang, fu_line, lookup, round_name, term_name, tr, wind_short
 from ..i18n.messages import sentence
 from ..i18n.terms import HONOUR_SHORT
@@ -197,16 +197,15 @@ class Meld:
 class TerminalTable:
     """The game as seen from ``human``'s seat, drawn with rich; input through ``read``."""
 
-    def __init__(self, game: Game, human: int, bots: dict[int, Any], console: Console,
+    def __init__(self, game: Game, human: int, bots: dict[int, Bot], console: Console,
                  read: Callable[[], str], *, auto_win: bool = False) -> None:
         self.game = game
         self.human = human
-        self.bots = bots
+        self.driver = Driver(game, bots)
         self.con = console
         self.read = read
         self.auto_win = auto_win
         self.shown = 0
-        self.fed = [0] * SEATS
         # Narration runs after the engine has moved on (possibly to the next hand), so the
         # dealer, honba, sticks and melds are taken from the events being narrated, not the game.
         self.dealer = game.dealer
@@ -243,12 +242,7 @@ class TerminalTable:
                          opponents=opponents), style="bold"))
         self.say(help_text(), style="dim")
         while not g.done:
-            movers = g.to_move
-            bot_seats = [s for s in movers if s != self.human]
-            if bot_seats:
-                for s in bot_seats:
-                    self.feed(s)
-                    g.apply(self.bots[s].act(_Obs(g, s), g.legal_actions(s)))
+            if self.driver.step():  # a bot's move
                 self.narrate()
                 continue
             self.narrate()
@@ -283,16 +277,6 @@ class TerminalTable:
         return None
 
     # ------------------------------------------------------------------------------ events
-    def feed(self, seat: int) -> None:
-        """Give a bot that follows the event stream (``on_event``) what it has not seen yet."""
-        on_event = getattr(self.bots[seat], "on_event", None)
-        if on_event is None:
-            return
-        events = self.game.events
-        for e in events[self.fed[seat]:]:
-            on_event(mask_event(e, seat))
-        self.fed[seat] = len(events)
-
     def narrate(self) -> None:
         g = self.game
         events = g.events
@@ -516,12 +500,12 @@ class TerminalTable:
     def board(self) -> None:
         g = self.game
         r = g.rules
-        obs = g.observation(self.human)
-        dora = ", ".join(dora_text(x) for x in obs["dora_indicators"])
+        v = g.view(self.human)
+        dora = ", ".join(dora_text(x.mjai) for x in v.dora_indicators)
         lang = current_lang()
         self.say(Text(tr("{round} · {honba} honba · riichi sticks {sticks} · wall {wall} · dora indicator(s) {dora}",
-                         round=round_name(obs["round_wind"], obs["kyoku"], lang), honba=obs["honba"],
-                         sticks=obs["kyotaku"], wall=obs["wall_remaining"], dora=dora), style="bold blue"))
+                         round=round_name(v.round_wind, v.kyoku, lang), honba=v.honba,
+                         sticks=v.kyotaku, wall=v.wall_remaining, dora=dora), style="bold blue"))
         kita = r.north_mode in NUKI_MODES
         flowers = r.flowers > 0
         cols = [(tr("seat"), False), (tr("score"), False), *([(tr("chips"), False)] if r.chips else []),
@@ -531,54 +515,51 @@ class TerminalTable:
         for col, wraps in cols:
             tbl.add_column(col, no_wrap=not wraps)
         for s in range(SEATS):
-            pub = obs["seats"][s]
-            label = Text(self.who(s) + (" *" + term_name("table", "dealer", lang) if s == obs["dealer"] else ""),
+            pub = v.seats[s]
+            label = Text(self.who(s) + (" *" + term_name("table", "dealer", lang) if s == v.dealer else ""),
                          style="bold" if s == self.human else "")
-            if pub["riichi"]:
+            if pub.riichi:
                 label.append(" " + term_name("call", "reach", lang).upper(), style="bold yellow")
             river = Text()
-            for d in pub["discards"]:
-                name = mjai_text(d["pai"])
-                if d["riichi"]:
+            for d in pub.discards:
+                name = mjai_text(d.tile.mjai)
+                if d.riichi:
                     river.append(f"[{name}]", style="yellow bold")
                 else:
-                    river.append(name, style="dim" if d["tsumogiri"] else "")
-                if d["tsumogiri"]:
+                    river.append(name, style="dim" if d.tsumogiri else "")
+                if d.tsumogiri:
                     river.append("'", style="dim")
-                if d["called"]:
+                if d.called:
                     river.append(">", style="cyan")
                 river.append(" ")
-            row: list[Any] = [label, f"{obs['scores'][s]:,}"]  # names only in Text: never markup
+            row: list[Any] = [label, f"{v.scores[s]:,}"]  # names only in Text: never markup
             if r.chips:
                 row.append(f"{g.chips[s]:+d}")
             if kita:
-                row.append(str(pub["kita"] or ""))
+                row.append(str(pub.kita or ""))
             if flowers:
-                row.append(str(pub["flowers"] or ""))
+                row.append(str(pub.flowers or ""))
             row += [Text(self.melds_text(s)), river]
             tbl.add_row(*row)
         self.say(tbl)
         for s in range(SEATS):  # P82 open riichi: the hand is shown to everyone
-            shown = obs["seats"][s].get("open_hand")
+            shown = v.seats[s].open_hand
             if shown and s != self.human:
-                self.say("  " + tr("{who} open riichi hand: {tiles}", who=self.who(s), tiles=hand_text(shown)),
-                         style="yellow")
+                self.say("  " + tr("{who} open riichi hand: {tiles}", who=self.who(s),
+                                   tiles=hand_text([t.mjai for t in shown])), style="yellow")
         if not self.legend_shown:
             self.say(river_legend(), style="dim")
             self.legend_shown = True
-        hand = [Tile.from_mjai(x) for x in obs["hand"]]
-        drawn = Tile.from_mjai(obs["drawn"]) if obs["drawn"] else None
-        if drawn is not None:
-            hand.remove(drawn)
+        drawn = v.drawn
         line = Text(tr("Your hand: "))
-        for t in sorted(hand, key=lambda t: (t.kind, t.red)):
+        for t in sorted(v.closed_hand, key=lambda t: (t.kind, t.red)):
             line.append_text(styled(t))
             line.append(" ")
         if drawn is not None:
             line.append("  " + tr("drawn: "))
             line.append_text(styled(drawn))
         self.say(line)
-        tenpai = self.tenpai_text(obs)
+        tenpai = self.tenpai_text(v)
         if tenpai:
             self.say(tenpai, style="green")
 
@@ -597,57 +578,35 @@ class TerminalTable:
         engine's one predicate, ``Game.furiten`` (its river with ``discard``, a win let pass)."""
         return self.game.furiten(self.human, discard=discard)
 
-    def tenpai_text(self, obs: dict[str, Any]) -> str:
-        hand = [Tile.from_mjai(x) for x in obs["hand"]]
-        if len(hand) % 3 == 1:  # waiting on a call prompt
-            if "waits" in obs:  # the engine's view of the seat (Game.view): its waits and furiten
-                w = tuple(Tile.from_mjai(x).kind for x in obs["waits"])
-                furiten = bool(obs.get("furiten"))
-            else:
-                w = self.waits_after(hand, None)
-                furiten = self.furiten(None)
+    def tenpai_text(self, v: SeatView) -> str:
+        hand = list(v.hand)
+        if len(hand) % 3 == 1:  # waiting on a call prompt: the engine's waits and furiten (Game.view)
+            w = tuple(t.kind for t in v.waits)
             if not w:
                 return ""
-            return tr("Tenpai: waiting on {waits}", waits=self.waits_text(w, obs)) + (
-                tr(" — FURITEN (no ron)") if furiten else "")
-        if obs.get("riichi") and obs.get("drawn"):  # the hand is fixed: its waits, not every discard's
-            drawn = Tile.from_mjai(obs["drawn"])
+            return tr("Tenpai: waiting on {waits}", waits=self.waits_text(w, v)) + (
+                tr(" — FURITEN (no ron)") if v.furiten else "")
+        if v.riichi and v.drawn is not None:  # the hand is fixed: its waits, not every discard's
+            drawn = v.drawn
             w = self.waits_after(hand, drawn)
             # furiten after the drawn tile goes out; a drawn winning tile is a tsumo on offer, not furiten
             furiten = drawn.kind not in w and self.furiten(drawn)
-            return (tr("Riichi: waiting on {waits}", waits=self.waits_text(w, obs))
+            return (tr("Riichi: waiting on {waits}", waits=self.waits_text(w, v))
                     + (tr(" — FURITEN (no ron)") if furiten else "")) if w else ""
         out = []
-        for t in sorted({t.kind: t for t in hand}.values()):
+        for t in sorted({t.kind: t for t in sorted(hand)}.values()):
             w = self.waits_after(hand, t)
             if w:
-                out.append(f"{tile_text(t)} → {self.waits_text(w, obs)}"
+                out.append(f"{tile_text(t)} → {self.waits_text(w, v)}"
                            + (tr(" (furiten)") if self.furiten(t) else ""))
         return tr("Tenpai discards: {discards}", discards="; ".join(out)) if out else ""
 
     @staticmethod
-    def unseen(obs: dict[str, Any]) -> list[int]:
-        """Copies of each kind this seat cannot see: four less its hand, every river (a called
-        discard counts once, in its meld), every meld, the kita and the dora indicators."""
-        left = [4] * NUM_KINDS
-        seen = list(obs["hand"]) + list(obs["dora_indicators"])
-        for pub in obs["seats"]:
-            seen += [d["pai"] for d in pub["discards"] if not d["called"]]
-            seen += [x for m in pub["melds"] for x in m["tiles"]]
-            seen += ["N"] * pub["kita"]
-        for name in seen:
-            try:
-                k = Tile.from_mjai(name).kind
-            except TileError:
-                continue  # "?" or a flower
-            if k < NUM_KINDS:
-                left[k] -= 1
-        return left
-
-    def waits_text(self, waits: Sequence[int], obs: dict[str, Any]) -> str:
-        """``3p (2 left), 6p (3 left)``: each wait with the copies this seat cannot see."""
-        left = self.unseen(obs)
-        return ", ".join(tr("{tile} ({n} left)", tile=tile_text(Tile(k)), n=max(left[k], 0)) for k in waits)
+    def waits_text(waits: Sequence[int], v: SeatView) -> str:
+        """``3p (2 left), 6p (3 left)``: each wait with the copies this seat cannot see (the view's
+        ``unseen``: four less its hand, every river, meld, kita and dora indicator)."""
+        left = v.unseen
+        return ", ".join(tr("{tile} ({n} left)", tile=tile_text(Tile(k)), n=left[k]) for k in waits)
 
     # ------------------------------------------------------------------------------ input
     @staticmethod
@@ -768,7 +727,7 @@ class TerminalTable:
         return tr("You may: {options}.", options="; ".join(kinds))
 
     def hand_tiles(self) -> list[Tile]:
-        return [Tile.from_mjai(x) for x in self.game.observation(self.human)["hand"]]
+        return sorted(self.game.view(self.human).hand)
 
     def discard(self, tile: Tile, choices: Sequence[Action]) -> Action | str:
         if not any(a.type == "dahai" for a in choices):
@@ -850,13 +809,6 @@ class TerminalTable:
                     place=res.ranks[self.human], seed=g.seed))
 
 
-class _Obs(dict[str, Any]):
-    """``game.observation(seat)`` for a bot."""
-
-    def __init__(self, game: Game, seat: int) -> None:
-        super().__init__(game.observation(seat))
-
-
 def _stdin_line() -> str:
     line = sys.stdin.readline()
     if line == "":
@@ -908,8 +860,8 @@ def play(
         help="Seed of the walls: the same seed, the same game (so a chosen seed is guessable). Default: a "
              "random seed, shown at the start.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat: 0 deals first.", min=0, max=2)] = 0,
-    opponent: Annotated[str, typer.Option("--bot",
-                                          help="Opponents: defensive, efficient, random, tsumogiri.")] = "efficient",
+    opponent: Annotated[str, typer.Option(
+        "--bot", help="Opponents: defensive, efficient, random, review, tsumogiri.")] = "efficient",
     auto_win: Annotated[bool, typer.Option("--auto-win", help="Take every win on offer without asking "
                                                               "(type 'auto' in the game to switch).")] = False,
     save_record: Annotated[Path | None, typer.Option(

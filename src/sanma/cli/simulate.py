@@ -187,7 +187,7 @@ def simulate_command(
     seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same games.")] = "0",
     bots: Annotated[str, typer.Option(
         "--bots", help="Three comma-separated bots, one per seat (they rotate): defensive, efficient, random, "
-                       "tsumogiri, or mjai:COMMAND, an external program speaking mjai on stdin/stdout "
+                       "review, tsumogiri, or mjai:COMMAND, an external program speaking mjai on stdin/stdout "
                        "(e.g. 'mjai:python examples/mjai_bot.py')."
     )] = "random,random,random",
     jobs: Annotated[str | None, typer.Option(

@@ -29,11 +29,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..bots import Bot, make_bot
+from ..bots import Driver, make_bot
 from ..game.engine import Game
-from ..game.view import mask_event
 from ..rules.schema import Rules
-from ..sim.arena import LazyObservation
 from ..tiles import SEATS
 from .action_space import NUM_ACTIONS, action_mask
 from .common import IllegalMode, RewardMode, check_modes, choose, render_text, resolve_rules, reward_of
@@ -78,8 +76,7 @@ class SanmaEnv(gymnasium.Env[Any, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = observation_space(flat)
         self.game: Game | None = None
-        self._bots: dict[int, Bot] = {}
-        self._fed = 0
+        self._driver: Driver | None = None  # the two bots
         self._score_before = 0
 
     # -- gymnasium API ---------------------------------------------------------------------------
@@ -88,9 +85,11 @@ class SanmaEnv(gymnasium.Env[Any, np.int64]):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**63 - 1))
         self.game = Game(self.rules, seed=game_seed, max_hands=self.max_hands)
-        self._bots = {(self.seat + 1 + j) % SEATS: make_bot(name, seed=f"{game_seed}-{j}", rules=self.rules)
-                      for j, name in enumerate(self.opponents)}
-        self._fed = 0
+        if self._driver is not None:
+            self._driver.close()
+        self._driver = Driver(self.game, {(self.seat + 1 + j) % SEATS: make_bot(name, seed=f"{game_seed}-{j}",
+                                                                                 rules=self.rules)
+                                          for j, name in enumerate(self.opponents)})
         self._score_before = self.game.scores[self.seat]
         self._play_bots()
         if self.game.done:  # pragma: no cover - the agent always discards in the first hand
@@ -128,24 +127,14 @@ class SanmaEnv(gymnasium.Env[Any, np.int64]):
         """Let the bots act until the agent must act or the game ends. In a call window the bots
         answer first; the engine keeps every answer until all seats have answered, so the agent
         learns nothing from their order."""
-        game = self._require_game()
-        while not game.done:
-            movers = [s for s in game.to_move if s != self.seat]
-            if not movers:
-                return
-            s = movers[0]
-            self._feed_events(game)
-            game.apply(self._bots[s].act(LazyObservation(game, s), game.legal_actions(s)))
+        assert self._driver is not None
+        self._driver.run()
 
-    def _feed_events(self, game: Game) -> None:
-        """Bots that follow the event stream (``on_event``) get what their seat may see."""
-        events = game.events
-        for e in events[self._fed:]:
-            for s, bot in self._bots.items():
-                on_event = getattr(bot, "on_event", None)
-                if on_event is not None:
-                    on_event(mask_event(e, s))
-        self._fed = len(events)
+    def close(self) -> None:
+        """End the bots (an external ``mjai:`` opponent's process)."""
+        if self._driver is not None:
+            self._driver.close()
+        super().close()
 
     def _observation(self) -> Any:
         obs = encode(self._require_game(), self.seat)

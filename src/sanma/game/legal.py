@@ -209,7 +209,7 @@ def kind_always_triplet(counts: Sequence[int], waits: Sequence[int], kind: int) 
 # -------------------------------------------------------------------------------------- tenpai
 def visible_counts(seats: Sequence[SeatState], dora_indicators: Sequence[Tile]) -> list[int]:
     """Copies of each kind on the table for everyone to see: rivers, melds, kita, indicators (a
-    called discard is counted once, in its meld)."""
+    called discard is counted once, in its meld; a flower turned as an indicator is no kind)."""
     c = [0] * NUM_KINDS
     for s in seats:
         for d in s.discards:
@@ -220,7 +220,8 @@ def visible_counts(seats: Sequence[SeatState], dora_indicators: Sequence[Tile]) 
                 c[t.kind] += 1
         c[NORTH] += s.kita
     for t in dora_indicators:
-        c[t.kind] += 1
+        if t.kind < NUM_KINDS:
+            c[t.kind] += 1
     return c
 
 

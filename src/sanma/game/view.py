@@ -26,8 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..tiles import Tile
+from ..hand import MeldType
+from ..tiles import NUM_KINDS, REMOVED_KINDS, Tile
 from .actions import Action
+from .legal import visible_counts
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -62,7 +64,7 @@ class MeldView:
     of the called one). An ankan's tiles are public, as the engine's events show them.
     """
 
-    type: str
+    type: MeldType
     tiles: tuple[Tile, ...]
     target: int | None
     called: Tile | None
@@ -121,6 +123,35 @@ class SeatView:
     legal_actions: tuple[Action, ...]
     seats: tuple[SeatPublic, ...]
     done: bool
+    # Copies of each of the 34 kinds on the table for everyone to see: rivers (a called discard
+    # once, in its meld), melds, kita, dora indicators (``legal.visible_counts``). The one home of
+    # these counts: bots, the terminal and the review read them here.
+    visible: tuple[int, ...]
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """Copies of each kind this viewer cannot see: four less its own hand (the drawn tile
+        included) and ``visible``, never below 0; 0 for 2m-8m, which sanma does not use. A spectator
+        holds no tile.
+
+        >>> from sanma.rules import Rules
+        >>> from sanma.game.engine import Game
+        >>> v = Game(Rules.preset("tenhou"), seed=1).view(0)
+        >>> sum(v.unseen) == 4 * 27 - len(v.hand) - len(v.dora_indicators)
+        True
+        """
+        left = [0 if k in REMOVED_KINDS else 4 - v for k, v in enumerate(self.visible)]
+        for t in self.hand:
+            if t.kind < NUM_KINDS:
+                left[t.kind] -= 1
+        return tuple(n if n > 0 else 0 for n in left)
+
+    @property
+    def waits_left(self) -> tuple[int, ...]:
+        """Per wait, the copies of its kind this seat cannot see (``unseen``): what the table shows
+        beside each wait (issue 18)."""
+        unseen = self.unseen
+        return tuple(unseen[w.kind] for w in self.waits)
 
     @property
     def closed_hand(self) -> tuple[Tile, ...]:
@@ -156,6 +187,7 @@ class SeatView:
             "closed_hand": [t.mjai for t in closed],
             "drawn": self.drawn.mjai if self.drawn is not None else None,
             "waits": [t.mjai for t in self.waits],
+            "waits_left": list(self.waits_left),
             "furiten": self.furiten,
             "riichi": self.riichi,
             "seats": seats_json if seats_json is not None else [s.to_json() for s in self.seats],
@@ -219,7 +251,8 @@ def _table(game: Game, seat: int | None, hand: tuple[Tile, ...], drawn: Tile | N
         seat, game.round_wind, game.round_index, game.kyoku_in_round + 1, game.honba, game.kyotaku, game.dealer,
         game._turn, visible_to_move(game, seat), tuple(game.scores), game.names, tuple(game.wall.dora_indicators),
         game.wall.remaining, hand, drawn, waits, furiten, riichi, legal,
-        public if public is not None else public_seats(game), game.done)
+        public if public is not None else public_seats(game), game.done,
+        tuple(visible_counts(game.seats, game.wall.dora_indicators)))
 
 
 def seat_view(game: Game, seat: int, public: tuple[SeatPublic, ...] | None = None) -> SeatView:

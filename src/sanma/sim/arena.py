@@ -15,15 +15,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, Driver, make_bot
 from ..errors import SanmaError
-from ..game.actions import Action
 from ..game.engine import Game
-from ..game.view import mask_event
 from ..rules.schema import Rules
 from ..tiles import SEATS
 
@@ -61,31 +58,6 @@ class GameRecord:
     incidents: tuple[str, ...] = ()  # what went wrong with external bots, as logged
 
 
-class LazyObservation(Mapping[str, Any]):
-    """``game.observation(seat)``, built on first access (random bots never pay for it)."""
-
-    __slots__ = ("_data", "_game", "_seat")
-
-    def __init__(self, game: Game, seat: int) -> None:
-        self._game = game
-        self._seat = seat
-        self._data: dict[str, Any] | None = None
-
-    def _get(self) -> dict[str, Any]:
-        if self._data is None:
-            self._data = self._game.observation(self._seat)
-        return self._data
-
-    def __getitem__(self, key: str) -> Any:
-        return self._get()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())
-
-
 def seat_of(entry: int, index: int) -> int:
     """The seat of ``--bots`` entry ``entry`` in game ``index`` (seats rotate every game)."""
     return (entry + index) % SEATS
@@ -98,9 +70,23 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
 
     ``timeout`` is the per-decision limit of external (``mjai:``) bots, ``budget`` their limit per game;
     ``wall_key`` a secret that keys the walls (``Game``'s ``wall_key``: the walls then do not follow from
-    the seed alone). Bots with a ``close()``
-    (external processes) are closed when the game ends, whether it finished or failed.
+    the seed alone). The bots are closed (external processes end) when the game ends, whether it
+    finished or failed.
     """
+    game, entry_at, by_seat = _play(rules, bots, seed, index, max_hands=max_hands, timeout=timeout, budget=budget,
+                                    wall_key=wall_key)
+    return _record(game, index, entry_at, by_seat)
+
+
+def play_game_events(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
+                     max_hands: int = 200) -> Game:
+    """Game ``index`` of a simulation seeded ``seed``, played again: the finished ``Game`` (its events)."""
+    return _play(rules, bots, seed, index, max_hands=max_hands)[0]
+
+
+def _play(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *, max_hands: int = 200,
+          timeout: float | None = None, budget: float | None = None,
+          wall_key: bytes | None = None) -> tuple[Game, list[int], list[Bot]]:
     if len(bots) != SEATS:
         raise SimulationError(f"a game needs {SEATS} bots, got {len(bots)}: {', '.join(bots)}")
     by_seat: list[Bot] = [make_bot("random")] * SEATS
@@ -111,46 +97,20 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
                                  budget=budget)
         entry_at[seat] = j
     try:
-        game = _play(rules, bots, by_seat, entry_at, seed, index, max_hands, wall_key)
+        game = Game(rules, seed=f"{seed}-{index}", names=[bots[entry_at[s]] for s in range(SEATS)],
+                    max_hands=max_hands, wall_key=wall_key)
+        driver = Driver(game, dict(enumerate(by_seat)))
+        try:
+            driver.run()
+            driver.finish()  # the end of the game (end_kyoku, end_game) for bots that follow the stream
+        except (SanmaError, LookupError, AssertionError) as e:  # a bot or engine failure: say where
+            doing = f" after {driver.last}" if driver.last is not None else ""
+            raise SimulationError(f"game {index} (seed {seed!r}, {game.round_wind}-{game.kyoku_in_round + 1}, "
+                                  f"{game.honba} honba){doing}: {type(e).__name__}: {e}") from e
     finally:
         for bot in by_seat:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
-    return _record(game, index, entry_at, by_seat)
-
-
-def _play(rules: Rules, bots: Sequence[str], by_seat: list[Bot], entry_at: list[int], seed: int | str,
-          index: int, max_hands: int, wall_key: bytes | None = None) -> Game:
-    game = Game(rules, seed=f"{seed}-{index}", names=[bots[entry_at[s]] for s in range(SEATS)],
-                max_hands=max_hands, wall_key=wall_key)
-    needs_obs = [getattr(b, "needs_observation", True) for b in by_seat]
-    listeners = [(s, b.on_event) for s, b in enumerate(by_seat) if hasattr(b, "on_event")]
-    fed = 0
-    events = game.events
-    action: Action | None = None
-    try:
-        while not game.done:
-            for seat in game.to_move:
-                if listeners:
-                    for e in events[fed:]:
-                        for s, on_event in listeners:
-                            on_event(mask_event(e, s))
-                    fed = len(events)
-                legal = game.legal_actions(seat)
-                obs: Mapping[str, Any] = LazyObservation(game, seat) if needs_obs[seat] else {}
-                action = None
-                action = by_seat[seat].act(obs, legal)
-                game.apply(action)
-    except (SanmaError, LookupError, AssertionError) as e:  # a bot or engine failure: say where
-        doing = f" after {action}" if action is not None else ""
-        raise SimulationError(f"game {index} (seed {seed!r}, {game.round_wind}-{game.kyoku_in_round + 1}, "
-                              f"{game.honba} honba){doing}: {type(e).__name__}: {e}") from e
-    if listeners:  # the end of the game (end_kyoku, end_game) for bots that follow the stream
-        for event in events[fed:]:
-            for s, on_event in listeners:
-                on_event(mask_event(event, s))
-    return game
+            bot.close()
+    return game, entry_at, by_seat
 
 
 def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] = ()) -> GameRecord:
@@ -186,12 +146,12 @@ def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] 
     incidents: list[str] = []
     for seat in range(SEATS):
         bot = by_seat[seat] if by_seat else None
-        found: list[str] = list(getattr(bot, "incidents", ()))
+        found = list(bot.incidents) if bot is not None else []
         incidents.extend(f"game {index}: {text}" for text in found)
         entries[entry_at[seat]] = EntryResult(seat, result.ranks[seat], result.scores[seat],
                                               float(result.points[seat]), wins[seat], deal_ins[seat],
                                               riichi[seat], calls[seat], value[seat], seat in game.busted,
-                                              int(getattr(bot, "incident_count", len(found))),
-                                              int(getattr(bot, "fallbacks", 0)))
+                                              bot.incident_count if bot is not None else 0,
+                                              bot.fallbacks if bot is not None else 0)
     draws = sum(1 for h in game.hand_results if h.kind not in ("hora", "chombo"))  # a chombo voids the hand (P101)
     return GameRecord(index, len(game.hand_results), tuple(entries), draws, tuple(incidents))

@@ -135,10 +135,7 @@ def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
     if len(names) != SEATS:
         raise SimulationError(f"--bots needs {SEATS} comma-separated names, got {len(names)}: {', '.join(names)}")
     for n in names:
-        bot = make_bot(n)
-        check = getattr(bot, "check", None)  # mjai:COMMAND: is the program there?
-        if check is not None:
-            check()
+        make_bot(n).check()  # mjai:COMMAND: is the program there?
     return names
 
 

@@ -584,6 +584,27 @@ class Store:
             raise StoreError(f"{self.path}: no game {game_id}")
         return rows[0]
 
+    def stored_game(self, ref: str) -> tuple[list[dict[str, Any]], Rules | None]:
+        """A stored game's mjai events and its rules (None when only a preset's name was kept: its
+        ``start_game`` names it), by game id or by the id of the served table that played it."""
+        game_id: int | None = int(ref) if ref.isdigit() else None
+        if game_id is None:
+            row = self.conn.execute("SELECT game_id, finished FROM web_tables WHERE id = ?", (ref,)).fetchone()
+            if row is None:
+                raise StoreError(f"{self.path}: no game or served table {ref!r}")
+            if not row[1] or row[0] is None:
+                raise StoreError(f"table {ref!r} is still being played: review it once it is over")
+            game_id = int(row[0])
+        found = self.conn.execute("SELECT rules_name, rules_json FROM games WHERE id = ?", (game_id,)).fetchone()
+        if found is None:
+            raise StoreError(f"{self.path}: no game {game_id}")
+        rules = None
+        if found[1]:
+            from ..rules.loader import from_dict
+
+            rules = from_dict(json.loads(found[1]), f"game {game_id}", name=found[0])
+        return self.events(game_id), rules
+
     def events(self, game_id: int) -> list[dict[str, Any]]:
         """The game's mjai events, in order."""
         rows = self.conn.execute("SELECT data FROM events WHERE game_id = ? ORDER BY idx", (game_id,))

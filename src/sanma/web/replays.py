@@ -78,7 +78,7 @@ def view_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]
 
 
 class _Steps:
-    """Collects the replay's steps as the engine plays the record (a ``sanma.replay.Observer``)."""
+    """Collects the replay's steps as the engine plays the record (a ``sanma.replay.StepObserver``)."""
 
     def __init__(self, record: GameRecord) -> None:
         self.record = record
@@ -155,7 +155,7 @@ def replay_json(record: GameRecord, rules: Rules | None = None, source: str = ""
     if rules is None:
         rules, notes = rules_for(record)
     steps = _Steps(record)
-    report = replay_record(record, rules, observer=steps)
+    report = replay_record(record, rules, on_step=steps)
     steps.finish()
     first = report.mismatches[0] if report.mismatches else None
     mismatch = None

@@ -21,6 +21,7 @@ from typing import Any
 from ..game.seat import HandResult
 from ..game.settle import oka, uma_by_seat
 from ..game.view import MeldView
+from ..hand import MeldType
 from ..rules import Rules
 from ..scoring import DORA_NAMES
 from ..tiles import SEATS, Tile
@@ -42,8 +43,8 @@ def hand_melds(hand_events: Sequence[Mapping[str, Any]]) -> list[list[MeldView]]
         t = e["type"]
         if t in ("pon", "daiminkan"):
             called = Tile.from_mjai(e["pai"])
-            kind, typ = (t, "pon") if t == "pon" else (t, "kan")
-            melds[e["actor"]].append(MeldView(typ, (*_tiles(e["consumed"]), called), e["target"], called, kind))
+            typ: MeldType = "pon" if t == "pon" else "kan"
+            melds[e["actor"]].append(MeldView(typ, (*_tiles(e["consumed"]), called), e["target"], called, t))
         elif t == "kakan":
             added = Tile.from_mjai(e["pai"])
             own = melds[e["actor"]]

@@ -472,7 +472,7 @@ class Table:
             bot = self.bots.get(seat)
             if bot is not None:
                 self._feed_bots()
-                action = bot.act(g.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
+                action = bot.act(g.view(seat) if bot.needs_view else None, legal)
                 self.act_quiet(seat, action, "bot")
                 return True
             auto = auto_action(legal, self.toggles[seat], g.seats[seat].riichi)
@@ -493,9 +493,8 @@ class Table:
         events = self.game.events
         for e in events[self.fed:]:
             for s, bot in self.bots.items():
-                on_event = getattr(bot, "on_event", None)
-                if on_event is not None:
-                    on_event(mask_event(e, s))
+                if bot.follows_events:
+                    bot.on_event(mask_event(e, s))
         self.fed = len(events)
 
     def _notify(self) -> None:
@@ -545,9 +544,7 @@ class Table:
             t.cancel()
         self.timers.clear()
         for bot in self.bots.values():
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+            bot.close()
 
 
 # --------------------------------------------------------------------------------------------
@@ -717,7 +714,7 @@ class Tables:
                 table._feed_bots()
                 legal = table.game.legal_actions(seat)
                 with contextlib.suppress(SanmaError, LookupError):
-                    bot.act(table.game.observation(seat) if getattr(bot, "needs_observation", True) else {}, legal)
+                    bot.act(table.game.view(seat) if bot.needs_view else None, legal)
             table._apply(seat, legal_idx, how, store=False)
         if table.game.done and not finished:  # stopped after the last action, before it was marked finished
             self.finish(table)

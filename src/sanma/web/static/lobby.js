@@ -1,6 +1,6 @@
 // The lobby: create a table (rules, seats, seed, clock), hand out the invite links, list the games.
 import { el, getJSON, postJSON, displayName, myPlayer, myName, setMyName } from "/static/common.js";
-import { t, term, fmtNumber, lang } from "/static/i18n.js";
+import { t, tn, term, fmtNumber, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const KINDS = [["human", t("a person")], ["efficient", t("bot: {name}", { name: "efficient" })],
@@ -14,12 +14,27 @@ let ruleCheck = null;
 
 function abs(url) { return new URL(url, location.href).href; }
 
-function sheetLines(sheet) {
-  return sheet.groups.map((g) => `# ${g.title}\n` + g.fields.map((f) => `${f.label}: ${f.value}   (${f.name})`).join("\n"))
-    .join("\n\n");
+/** The rule sheet the server gives (every field in words, in the page's language: what `sanma rules
+ * show NAME` prints), grouped; each field names its key for rule-file writers. ``changed``: the fields
+ * an uploaded file changes from its base (field → the base's value), listed first and marked. */
+function sheetEl(sheet, changed = new Map(), base = "") {
+  const rows = (fields) => fields.map((f) => el("tr", { "data-field": f.name, class: changed.has(f.name) ? "changed" : "", title: f.meaning || "" },
+    el("th", {}, f.label, el("span", { class: "key" }, f.name)),
+    el("td", {}, f.value, changed.has(f.name) ? el("span", { class: "was" }, ` (${base}: ${JSON.stringify(changed.get(f.name))})`) : null)));
+  const all = sheet.groups.flatMap((g) => g.fields);
+  const out = [];
+  if (changed.size) {
+    out.push(el("h4", {}, t("Changed from {base}", { base })));
+    out.push(el("table", { class: "sheet", id: "rules-changed" }, rows(all.filter((f) => changed.has(f.name)))));
+  }
+  for (const g of sheet.groups) out.push(el("h4", {}, g.title), el("table", { class: "sheet" }, rows(g.fields)));
+  const yaku = sheet.yaku.map((y) => `${y.label} ${y.closed}/${y.open || "–"}`);
+  if (yaku.length) out.push(el("h4", {}, t("Yaku (han closed/open)")), el("p", { class: "small", id: "rules-yaku" }, yaku.join(", ")));
+  const yakuman = sheet.yakuman.map((y) => y.multiplier > 1 ? `${y.label} ×${y.multiplier}` : y.label);
+  if (yakuman.length) out.push(el("h4", {}, t("Yakuman")), el("p", { class: "small" }, yakuman.join(", ")));
+  if (sheet.off.length) out.push(el("p", { class: "small muted" }, t("Not played: {names}", { names: sheet.off.join(", ") })));
+  return out;
 }
-
-function fieldLines(fields) { return Object.entries(fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n"); }
 
 async function showRules() {
   const text = $("rules-text");
@@ -30,24 +45,23 @@ async function showRules() {
     if (!ruleCheck.valid) {
       $("rules-desc").innerHTML = "";
       $("rules-desc").appendChild(el("span", { class: "error", id: "rules-error" }, ruleCheck.error));
-      text.textContent = "";
+      text.innerHTML = "";
       $("create").disabled = true;
       return;
     }
     const name = ruleCheck.named ? ruleCheck.name : ruleFile.replace(/\.[^.]*$/, "");
+    const n = ruleCheck.changed.length;
     $("rules-desc").textContent = `${name}: ${ruleCheck.description || ""}` +
-      (ruleCheck.changed.length ? ` — ${t("{n} change(s) from {base}", { n: ruleCheck.changed.length, base: ruleCheck.extends })}` : "");
-    const changed = ruleCheck.changed.map((c) => `${c.field} = ${JSON.stringify(c.value)}   (${ruleCheck.extends}: ${JSON.stringify(c.base)})`);
-    text.textContent = (changed.length ? `# ${t("changed from {base}", { base: ruleCheck.extends })}\n${changed.join("\n")}\n\n# ${t("every rule")}\n` : "") +
-      fieldLines(ruleCheck.fields);
+      (n ? " — " + tn("{n} change from {base}", "{n} changes from {base}", n, { n, base: ruleCheck.extends }) : "");
+    text.innerHTML = "";
+    text.append(...sheetEl(ruleCheck.sheet, new Map(ruleCheck.changed.map((c) => [c.field, c.base])), ruleCheck.extends));
     return;
   }
   try {
     const r = await getJSON(`/api/rules/${encodeURIComponent($("rules").value)}`);
-    // English: the fields as a rule file writes them; another language: the rule sheet in its words
-    // (each field by its name, its value in words and its key; the server's, web/calc.py)
-    $("rules-desc").textContent = (r.sheet ? r.sheet.description : r.description) || "";
-    text.textContent = lang !== "en" && r.sheet ? sheetLines(r.sheet) : fieldLines(r.fields);
+    $("rules-desc").textContent = (r.sheet && r.sheet.description) || r.description || "";
+    text.innerHTML = "";
+    text.append(...sheetEl(r.sheet));
   } catch (e) { $("rules-desc").textContent = e.message; }
 }
 

@@ -198,11 +198,14 @@ async function listStored() {
 
 function openMenu(open) { $("side").classList.toggle("open", open); }
 
-$("upload").addEventListener("change", async () => {
+async function upload() {
   const f = $("upload").files[0];
   if (!f) return;
   await post(await f.text(), f.name);
-});
+}
+$("upload").addEventListener("change", upload);
+// a file chosen while the page was still loading (its words come first) is read now
+if ($("upload").files.length) upload();
 $("hand").addEventListener("change", () => { stop(); go(Number($("hand").value), 0); });
 $("viewpoint").addEventListener("change", () => { R.viewpoint = Number($("viewpoint").value); render(); });
 $("prev").addEventListener("click", () => { stop(); prev(); });

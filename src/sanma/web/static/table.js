@@ -14,7 +14,8 @@ const token = new URLSearchParams(location.search).get("token");
 const watching = path[2] === "watch" || !token;
 
 const S = { hello: null, view: null, seq: -1, prompt: null, toggles: null, mode: "", choice: null,
-  focus: -1, selected: -1, log: [], ws: null, retry: 0, closed: false, seats: [], lastResult: null };
+  focus: -1, selected: -1, log: [], ws: null, retry: 0, closed: false, seats: [], lastResult: null,
+  pendingFinal: null };
 
 const KEYS = { hora: "W", reach: "R", open_reach: "O", pon: "P", daiminkan: "K", ankan: "K", kakan: "K",
   kita: "N", ryukyoku: "9", none: "X" };
@@ -82,7 +83,9 @@ function handle(msg) {
     case "hand_result":
       S.lastResult = msg.result; showHandResult(msg.result); break;
     case "game_result":
-      showGameResult(msg); break;
+      // the last hand's card comes first: the settlement waits until it is dismissed (issue 18)
+      if (document.getElementById("hand-result")) S.pendingFinal = msg; else showGameResult(msg);
+      break;
     case "toggles":
       S.toggles = msg.toggles; renderToggles(); break;
     case "presence":
@@ -381,7 +384,12 @@ function addLog(text, quiet) {
 
 // ---------------------------------------------------------------------------------------------
 // results
-function closeOverlay() { $("overlay").innerHTML = ""; }
+function closeOverlay() {
+  $("overlay").innerHTML = "";
+  const final = S.pendingFinal;
+  S.pendingFinal = null;
+  if (final) showGameResult(final);
+}
 
 function showCard(id, title, body, foot, dismissable) {
   const card = el("div", { class: "card", id },
