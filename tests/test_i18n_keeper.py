@@ -46,6 +46,9 @@ def test_sanma_table_in_japanese(tmp_path: Path) -> None:
     refused = runner.invoke(app, ["table", "hand", "1", "--ron", "Aki", "--db", str(tmp_path / "k.sqlite"),
                                   "--lang", "ja"])
     assert refused.exit_code == 2 and "ロンには --from（放銃者）が必要です" in refused.output
+    own = runner.invoke(app, ["table", "hand", "1", "--ron", "Aki", "--from", "Aki", "--han", "1", "--fu", "30",
+                              "--db", str(tmp_path / "k.sqlite"), "--lang", "ja"])
+    assert own.exit_code == 2 and "ロン：Aki は自分の捨て牌でロンできません" in own.output, own.output
 
 
 def test_english_and_json_stay_as_they_were(tmp_path: Path) -> None:

@@ -332,14 +332,13 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path) -> None:
+def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path, browser: Any) -> None:
     """The pages of the scripted 12-player official tournament: the referee seats round 1 and starts
     the clock, enters table 1's final scores (preview, then save) on /tournament/1/referee, and the
     projector's /tournament/1 shows the new standings without a reload; every table links its keeper
     page; every target is 44 px. Screenshots at 390×844 and 1366×768 are left in tmp_path."""
-    from playwright.sync_api import sync_playwright
 
-    from test_keeper_web import ARGS, _phone, _serving
+    from test_keeper_web import _phone, _serving
 
     db = tmp_path / "t.sqlite"
     with open_db(db) as store:
@@ -350,8 +349,7 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path) -> None
       .filter(e => e.offsetParent !== null)
       .map(e => { const r = e.getBoundingClientRect();
                   return {what: e.outerHTML.slice(0, 60), h: r.height, w: r.width}; })"""
-    with _serving(db) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _serving(db) as base:
         try:
             wall = _phone(browser, errors, (1366, 768))
             wall.goto(f"{base}/tournament/1")
@@ -406,7 +404,8 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path) -> None
             ref.click("#hands button.fix[data-no='1']")
             assert ref.is_visible("#form") and ref.input_value("#kind") == "final"
         finally:
-            browser.close()
+            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
+                context.close()
     assert not errors, errors
     with open_db(db) as store:
         rows = {r["player"]: r["points"] for r in Tournaments(store).standings(1)["standings"]}

@@ -126,7 +126,7 @@ class KeptGame:
     def apply(self, entry: Entry) -> dict[str, Any]:
         """Settle ``entry``; return its row for the session's ``hands`` list."""
         if self.finished:
-            raise KeeperError(f"game {self.number} is over ({self.end_reason})")
+            raise KeeperError(sentence("game {game} is over ({why})", game=self.number, why=self.end_reason))
         if isinstance(entry, FinalEntry):
             if self.hands:  # a game is kept hand by hand or by its final scores, not both
                 raise KeeperError(f"final: game {self.number} is kept hand by hand ({len(self.hands)} entries): "
@@ -168,12 +168,12 @@ class KeptGame:
         scores = self.scores
         for s in seats:
             if riichi_bust(r, scores[s]):  # P79 / A000-19 (CLUB): the hand stopped at that riichi
-                raise KeeperError(f"riichi: {self.players[s]} declared riichi with {scores[s]:,} points: a bust at "
-                                  f"once under {r.name} (P79, A000-19): enter `table abort --kind riichi_bust "
-                                  f"--riichi {self.players[s]}`")
+                raise KeeperError(sentence("riichi: {who} declared riichi with {points:,} points: a bust at once under "
+                                           "{rules} (P79, A000-19): enter `table abort --kind riichi_bust --riichi "
+                                           "{who}`", who=self.players[s], points=scores[s], rules=r.name))
             if scores[s] < r.riichi_min_points:  # P79 / A000-19
-                raise KeeperError(f"riichi: {self.players[s]} has {scores[s]:,} points; riichi needs "
-                                  f"{r.riichi_min_points:,} (P79)")
+                raise KeeperError(sentence("riichi: {who} has {points:,} points; riichi needs {need:,} (P79)",
+                                           who=self.players[s], points=scores[s], need=r.riichi_min_points))
             scores[s] -= r.riichi_deposit
         self._move(scores=scores, kyotaku=self.sticks + len(seats))
         return seats
@@ -199,13 +199,14 @@ class KeptGame:
         seats = [self.seat(w.winner, "winner") for w in e.wins]
         for w, s in zip(e.wins, seats, strict=True):
             if discarder == s:
-                raise KeeperError(f"ron: {w.winner} cannot ron their own discard")
+                raise KeeperError(sentence("ron: {who} cannot ron their own discard", who=w.winner))
             self._check_alive(s, "win")
         if len(seats) > 1 and not r.double_ron:
-            raise KeeperError(f"double ron is not allowed under {r.name} (P88: head bump): enter the first winner")
+            raise KeeperError(sentence("double ron is not allowed under {rules} (P88: head bump): enter the first "
+                                       "winner", rules=r.name))
         pao_seat = None if e.pao is None else self.seat(e.pao, "pao")
         if pao_seat is not None and pao_seat in seats:
-            raise KeeperError(f"pao: {e.pao} is the winner, not the liable player")
+            raise KeeperError(sentence("pao: {who} is the winner, not the liable player", who=e.pao))
         riichi = self._deposit_riichi(e.riichi)
         # the head bump order (P88-P91): the discarder's shimocha first
         order = sorted(range(len(seats)), key=lambda i: (seats[i] - (discarder or 0)) % 3)
@@ -273,9 +274,10 @@ class KeptGame:
         nagashi = self._seats(e.nagashi, "nagashi")
         for s in tenpai:
             if s in self.dead:
-                raise KeeperError(f"tenpai: {self.players[s]} has a dead hand ({self.dead[s]}): noten (P103)")
+                raise KeeperError(sentence("tenpai: {who} has a dead hand ({why}): noten (P103)", who=self.players[s],
+                                           why=Keyword("penalty", self.dead[s])))
         if nagashi and r.nagashi == "none":
-            raise KeeperError(f"nagashi is not a hand under {r.name} (P96)")
+            raise KeeperError(sentence("nagashi is not a hand under {rules} (P96)", rules=r.name))
         riichi = self._deposit_riichi(e.riichi)
         late = list(self.at_draw)
         if late:  # P102 / A003-7: a mistake that waited for the draw is a chombo now
@@ -286,8 +288,8 @@ class KeptGame:
         riichi_stays_tenpai = r.tenpai_furiten and r.tenpai_karaten
         for s in riichi if riichi_stays_tenpai else ():
             if s not in tenpai and not (nagashi and r.nagashi_is_win):
-                raise KeeperError(f"draw: {self.players[s]} declared riichi but is not tenpai: a noten riichi "
-                                  f"is a chombo (P80): enter it with `table chombo`")
+                raise KeeperError(sentence("draw: {who} declared riichi but is not tenpai: a noten riichi is a chombo "
+                                           "(P80): enter it with `table chombo`", who=self.players[s]))
         self._settle(payout.ExhaustiveDraw(tenpai, nagashi))
         if nagashi and r.nagashi_is_win:  # P96 / A000-3: nagashi is a win
             self.last_winner = self.players[nagashi[0]]
@@ -303,7 +305,8 @@ class KeptGame:
         if e.abort == "riichi_bust":
             return self._riichi_bust(e)
         if e.abort not in abort_kinds(r):
-            raise KeeperError(f"abortive draw {e.abort} does not exist under {r.name} (P92-P95)")
+            raise KeeperError(sentence("abortive draw {kind} does not exist under {rules} (P92-P95)",
+                                       kind=Keyword("draw", e.abort), rules=r.name))
         self._deposit_riichi(e.riichi)
         self._settle(payout.AbortiveDraw(e.abort))
         return said(sentence("abortive draw ({kind})", kind=Keyword("draw", e.abort)))
@@ -314,13 +317,15 @@ class KeptGame:
         bust chips (payout.RiichiBust), as the engine settles it."""
         r = self.rules
         if len(e.riichi) != 1:
-            raise KeeperError("riichi bust: name the one player who declared it (--riichi P)")
+            raise KeeperError(sentence("riichi bust: name the one player who declared it (--riichi P)"))
         seat = self.seat(e.riichi[0], "riichi bust")
         score = self.table.scores[seat]
         if not riichi_bust(r, score):
-            raise KeeperError(f"riichi bust: {e.riichi[0]} has {score:,} points; under {r.name} a riichi is a bust "
-                              f"only with {r.riichi_bust_points:,} or fewer (P79, A000-19)"
-                              if r.riichi_bust_points else f"riichi bust: no such rule under {r.name} (P79)")
+            raise KeeperError(sentence("riichi bust: {who} has {points:,} points; under {rules} a riichi is a bust "
+                                       "only with {most:,} or fewer (P79, A000-19)", who=e.riichi[0], points=score,
+                                       rules=r.name, most=r.riichi_bust_points)
+                              if r.riichi_bust_points else
+                              sentence("riichi bust: no such rule under {rules} (P79)", rules=r.name))
         # payout settles it (now, or with the game's end where a bust ends it); flow: end or replay
         self._settle(payout.RiichiBust(seat, opening=self.table.opening))
         return said(sentence("riichi bust: {who} declared riichi with {points:,} points", who=e.riichi[0],
@@ -383,7 +388,7 @@ class KeptGame:
         """The winner's Score: by tiles through ``score_hand`` with this game's winds, honba and
         sticks; by value through ``score_from_han``."""
         r = self.rules
-        where = f"win by {w.winner}"
+        where = sentence("win by {who}", who=w.winner)
         own_wind = seat_wind(seat, self.dealer)
         disc_wind = None if discarder is None else seat_wind(discarder, self.dealer)
         try:
@@ -404,32 +409,37 @@ class KeptGame:
             v = w.value
             assert v is not None
             if v.ippatsu and not riichi:
-                raise KeeperError(f"{where}: ippatsu needs riichi (give --riichi {w.winner})")
+                raise KeeperError(sentence("{where}: ippatsu needs riichi (give --riichi {who})", where=where,
+                                           who=w.winner))
             fixed = fixed_fu(r)
             if not v.yakuman and fixed and v.fu not in (0, fixed):  # P52 (seed 002 L13 「符計算なし・全て30符」)
-                raise KeeperError(f"{where}: every hand is {fixed} fu under {r.name} (P52, fu_mode = {r.fu_mode}): "
-                                  f"leave the fu out, not {v.fu}")
+                raise KeeperError(sentence("{where}: every hand is {fixed} fu under {rules} (P52, fu_mode = {mode}): "
+                                           "leave the fu out, not {fu}", where=where, fixed=fixed, rules=r.name,
+                                           mode=r.fu_mode, fu=v.fu))
             if not v.yakuman and not fixed and v.han < 5 and not v.fu:
-                raise KeeperError(f"{where}: give the fu (20, 25, 30, 40, ... 110): below 5 han they count")
+                raise KeeperError(sentence("{where}: give the fu (20, 25, 30, 40, ... 110): below 5 han they count",
+                                           where=where))
             yaku = (*v.yaku, *(("ippatsu",) if v.ippatsu else ()), *(("ura_dora",) * v.ura))
             return score_from_han(v.han, v.fu, yakuman=v.yakuman, yaku=yaku, tsumo=discarder is None,
                                   seat_wind=own_wind, discarder_wind=disc_wind, honba=self.honba,
                                   kyotaku=self.sticks, rules=r)
         except NotAWinError as e:
-            raise KeeperError(f"{where}: not a win under {r.name}: {e}") from None
+            raise KeeperError(sentence("{where}: not a win under {rules}: {reason}", where=where, rules=r.name,
+                                       reason=e)) from None
         except KeeperError:
             raise
         except SanmaError as e:
-            raise KeeperError(f"{where}: {e}") from None
+            raise KeeperError(sentence("{where}: {reason}", where=where, reason=e)) from None
 
-    def _lowest(self, scored: Callable[[str], Score], hand: str, where: str) -> Score:
+    def _lowest(self, scored: Callable[[str], Score], hand: str, where: Message) -> Score:
         """P129 (seed 002 L131-132 「引きヅモ…※あがり牌を手牌の中に入れた場合、最低点でのあがり形となります」):
         the winning tile went into the hand, so the win is the lowest-valued shape any of the hand's
         tiles as the winning tile gives."""
         if self.rules.mixed_win_tile != "lowest":
-            raise KeeperError(f"{where}: {self.rules.name} does not say how a winning tile mixed into the hand "
-                              f"is scored (P129: mixed_win_tile = {self.rules.mixed_win_tile!r}); give the winning "
-                              f"tile the table agrees on")
+            raise KeeperError(sentence("{where}: {rules} does not say how a winning tile mixed into the hand is "
+                                       "scored (P129: mixed_win_tile = {value!r}); give the winning tile the table "
+                                       "agrees on", where=where, rules=self.rules.name,
+                                       value=self.rules.mixed_win_tile))
         found: list[Score] = []
         for tile in dict.fromkeys(str(x) for x in parse_tiles(hand)):
             with contextlib.suppress(NotAWinError):
@@ -447,9 +457,10 @@ class KeptGame:
         need = min_han_at(self.rules, self.honba)
         han = w.value.han - (1 if w.value.ippatsu and not self.rules.shibari_counts_ippatsu and need > 1 else 0)
         if han < need:
-            raise KeeperError(f"win by {w.winner}: {w.value.han} han is below the {need}-han minimum at "
-                              f"{self.honba} honba under {self.rules.name} (P64); under seed 000 that is a "
-                              f"chombo (`table chombo`)")
+            raise KeeperError(sentence("win by {who}: {han} han is below the {need}-han minimum at {honba} honba "
+                                       "under {rules} (P64); under seed 000 that is a chombo (`table chombo`)",
+                                       who=w.winner, han=w.value.han, need=need, honba=self.honba,
+                                       rules=self.rules.name))
 
     @staticmethod
     def _closed(w: Winner) -> bool:

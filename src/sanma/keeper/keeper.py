@@ -405,7 +405,7 @@ def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, ser
         try:
             s.apply(pos, no, uid, parse_entry(raw), raw)
         except (KeeperError, SeriesError) as e:
-            raise KeeperError(f"entry {no}: {e}") from None
+            raise KeeperError(sentence("entry {no}: {reason}", no=no, reason=e)) from None
         if uid in added:  # who entered it and when (a correction keeps them: `log` has the rest)
             s.rows[-1].update(by=added[uid].author, at=added[uid].at)
     target = last_undoable(log)
