@@ -223,10 +223,10 @@ def test_the_lobby_and_a_whole_hand_at_the_table_in_a_japanese_browser(browser: 
             context.close()
 
 
-def test_the_pseudo_locale_finds_nothing_untranslated_on_the_lobby_replay_calculator_and_table(
+def test_the_pseudo_locale_finds_nothing_untranslated_on_the_lobby_replay_calculator_player_and_table(
         browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """SANMA_PSEUDO=1 over the lobby (with a table made), the replay viewer, the calculator (with a
-    score) and a seat's table page: no English word outside the brackets."""
+    """SANMA_PSEUDO=1 over the lobby, the replay viewer, the calculator (with a score), this browser's
+    player page and a seat's table page: no English word outside the brackets."""
     from browser_helpers import create_table
 
     monkeypatch.setenv("SANMA_PSEUDO", "1")
@@ -245,6 +245,12 @@ def test_the_pseudo_locale_finds_nothing_untranslated_on_the_lobby_replay_calcul
                     page.wait_for_selector("#score-total")
                 left = untranslated(shown_text(page), names)
                 assert left == [], (path, sorted(set(left)))
+            page.goto(base + "/")  # this browser's player page, linked from the lobby
+            page.wait_for_selector("#my-page:not(.hidden)")
+            page.goto(base + (page.get_attribute("#my-page", "href") or ""))
+            page.wait_for_load_state("networkidle")
+            left = untranslated(shown_text(page), names)
+            assert left == [], ("player", sorted(set(left)))
             t = create_table(base, ["human", "defensive", "efficient"], seed=1)
             page.goto(base + t["seats"][0]["url"])
             page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
