@@ -131,8 +131,11 @@ export function langSwitch() {
 }
 
 translatePage();
-// every page with sanma's header carries the switch (the keeper's page places its own)
-if (typeof document !== "undefined") {
+// every page with sanma's header carries the switch (the keeper's page places its own); the table
+// and the replay viewer, whose header a phone needs for the board, carry it in their side drawer
+if (typeof document !== "undefined" && !document.querySelector(".lang-switch")) {
+  const drawer = document.body && document.body.classList.contains("board-page") && document.getElementById("side");
   const header = document.querySelector("header.top");
-  if (header && !header.querySelector(".lang-switch")) header.appendChild(langSwitch());
+  if (drawer) drawer.insertBefore(langSwitch(), drawer.querySelector(".panel"));
+  else if (header) header.appendChild(langSwitch());
 }
