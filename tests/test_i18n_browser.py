@@ -259,3 +259,38 @@ def test_the_pseudo_locale_finds_nothing_untranslated_on_the_lobby_replay_calcul
             assert left == [], ("table", sorted(set(left)))
         finally:
             context.close()
+
+
+def test_the_tournament_page_in_japanese_and_in_the_pseudo_locale(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament's referee page (a round seated, its clock) in a Japanese browser, then in the
+    pseudo-locale with no English word outside the brackets."""
+    from sanma.keeper.tournament import Tournaments
+    from sanma.rules import Rules
+    from sanma.store import open_db
+
+    db = tmp_path / "db.sqlite"
+    with open_db(db) as store:
+        t = Tournaments(store)
+        t.new(Rules.preset("official"), [f"P{i}" for i in range(1, 7)], 2, seating="random", seed=3, name="cup",
+              round_minutes=30)
+        t.seat(1, 1)
+    with running_server(db) as base:
+        for locale, pseudo in (("ja-JP", False), ("en-US", True)):
+            if pseudo:
+                monkeypatch.setenv("SANMA_PSEUDO", "1")
+            context = browser.new_context(locale=locale)
+            try:
+                page = context.new_page()
+                page.goto(f"{base}/tournament/1/referee")
+                page.wait_for_selector("#tables .table")
+                text = shown_text(page)
+                if pseudo:
+                    left = untranslated(text, {"cup", "official", "random", "English", "Language", "CSV", "JSON",
+                                               *(f"P{i}" for i in range(1, 7))})
+                    assert left == [], sorted(set(left))
+                else:
+                    assert page.text_content("#round-title") == "第1回戦" and "順位表" in text, text
+                    shot(page, "tournament-ja")
+            finally:
+                context.close()
