@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SanmaError
+from ..i18n import Message
 
 MAX_NAME = 40
 MAX_PEOPLE = 4
@@ -53,7 +54,7 @@ class EntryConflict(KeeperError):
 
     code_of_class = "keeper.conflict"
 
-    def __init__(self, message: str, conflict: Mapping[str, Any]) -> None:
+    def __init__(self, message: str | Message, conflict: Mapping[str, Any]) -> None:
         super().__init__(message)
         self.conflict = dict(conflict)
 

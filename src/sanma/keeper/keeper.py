@@ -298,13 +298,24 @@ def derived_client_id(session_key: str, hand: tuple[int, int], kind: str, target
     return "derived:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def _clock(at: str) -> str:
+def _clock(at: str) -> str | Message:
     """A stored time (ISO, UTC) as people read it: ``21:03:05 UTC``."""
-    return f"{at[11:19]} UTC" if len(at) >= 19 else "an unknown time"
+    return f"{at[11:19]} UTC" if len(at) >= 19 else sentence("an unknown time")
 
 
-def _what(c: Change) -> str:
-    return {"fix": "a correction", "delete": "a deletion", "undo": "an undo", "add": "its entry"}.get(c.kind, c.kind)
+def _what(c: Change) -> str | Message:
+    words = {"fix": sentence("a correction"), "delete": sentence("a deletion"), "undo": sentence("an undo"),
+             "add": sentence("its entry")}
+    return words.get(c.kind, c.kind)
+
+
+def _who(author: str | None) -> str | Message:
+    return author or sentence("someone")
+
+
+def _summary(row: Mapping[str, Any]) -> str | Message:
+    """A row's summary as a sentence (put into the reader's words), else its English."""
+    return from_data(row["say"]) if "say" in row else str(row.get("summary", row["kind"]))
 
 
 def _as_people(g: GameResult, person: Callable[[str], str]) -> GameResult:
@@ -578,9 +589,9 @@ class Keeper:
             later = [c for c in before[opened:] if c.seq in touching or (c.kind == "undo" and c.target in touching)]
             if later:
                 c = later[-1]
-                raise EntryConflict(
-                    f"that entry was changed on another device since this form was opened ({_what(c)} by "
-                    f"{c.author or 'someone'} at {_clock(c.at)}): nothing was saved; look at it again",
+                raise EntryConflict(sentence(
+                    "that entry was changed on another device since this form was opened ({what} by {who} at "
+                    "{at}): nothing was saved; look at it again", what=_what(c), who=_who(c.author), at=_clock(c.at)),
                     {"change": c.seq, "author": c.author, "at": c.at})
             return
         if new.kind != "add" or new.entry is None or new.entry.get("kind") not in RESULT_KINDS:
@@ -592,14 +603,15 @@ class Keeper:
         closer = next((r for r in now.rows if (r["game"], r.get("hand_index")) == key
                        and r["entry"].get("kind") in RESULT_KINDS), None)
         if closer is None:
-            raise EntryConflict(
-                f"the session changed since this form was opened (version {opened}, now {len(before)}): the hand "
-                f"in play is another one; nothing was saved: check the form and save it again",
+            raise EntryConflict(sentence(
+                "the session changed since this form was opened (version {opened}, now {now}): the hand in play is "
+                "another one; nothing was saved: check the form and save it again", opened=opened, now=len(before)),
                 {"version": len(before)})
-        raise EntryConflict(
-            f"{closer.get('label') or 'this hand'} of game {closer['game']} already has a result: "
-            f"#{closer['no']} {closer.get('summary', closer['kind'])}, entered by {closer.get('by') or 'someone'} "
-            f"at {_clock(closer.get('at', ''))}. Nothing was saved; to change that result, correct #{closer['no']}",
+        raise EntryConflict(sentence(
+            "{hand} of game {game} already has a result: #{no} {summary}, entered by {who} at {at}. Nothing was "
+            "saved; to change that result, correct #{no}", hand=label_said(closer.get("label") or "") or
+            sentence("this hand"), game=closer["game"], no=closer["no"], summary=_summary(closer),
+            who=_who(closer.get("by")), at=_clock(closer.get("at", ""))),
             {"entry": closer["no"], "game": closer["game"], "label": closer.get("label"),
              "summary": closer.get("summary"), "author": closer.get("by", ""), "at": closer.get("at", "")})
 
@@ -614,10 +626,10 @@ class Keeper:
         for r in s.rows:
             if opened < r["uid"] < new.seq and r["entry"] == mine["entry"] and (r["game"], r.get("hand_index")) == (
                     mine["game"], mine.get("hand_index")):
-                raise EntryConflict(
-                    f"the same entry was made on another device since this form was opened: #{r['no']} "
-                    f"{r.get('summary', r['kind'])}, by {r.get('by') or 'someone'} at {_clock(r.get('at', ''))}; "
-                    f"nothing was saved", {"entry": r["no"], "game": r["game"], "label": r.get("label"),
+                raise EntryConflict(sentence(
+                    "the same entry was made on another device since this form was opened: #{no} {summary}, by {who} "
+                    "at {at}; nothing was saved", no=r["no"], summary=_summary(r), who=_who(r.get("by")),
+                    at=_clock(r.get("at", ""))), {"entry": r["no"], "game": r["game"], "label": r.get("label"),
                                            "summary": r.get("summary"), "author": r.get("by", ""),
                                            "at": r.get("at", "")})
 
