@@ -1,6 +1,12 @@
 """Reading and replaying real records: hands per second, sanma beside jansou 0.14.0 in one run.
 
     .venv/bin/python benchmarks/bench_replay.py [--rounds 5]
+    .venv/bin/python benchmarks/bench_replay.py --corpus [--rounds 1]
+
+``--corpus``: replay throughput on ../shared/data/corpus (1,012 Tenhou Phoenix games re-dealt from
+their seeds, 3 more games; ~9,200 hands), sanma alone in one process: kyoku per second of
+reading, and of reading + replaying with every check (issue 20; docs/PERFORMANCE.md). Run it
+under the heavy lock.
 
 Inputs: every Tenhou record in ../shared/data (3 mjlog XML + 6 tenhou.net/6 JSON). For each
 engine: "read" = parse the files; "replay" = parse and drive every action through the engine
@@ -89,11 +95,42 @@ def jansou_worker(rounds: int) -> dict[str, object]:
     return {"read": r, "replay": p, "hands": hands, "files": [str(f) for f in files]}
 
 
+def corpus(rounds: int) -> int:
+    """Read, then read and replay, every corpus game; CPU seconds and kyoku per second."""
+    from sanma import _accel
+    from sanma.formats import read_record
+    from sanma.replay import replay_record
+
+    files = sorted(p for p in (DATA / "corpus").glob("*/*") if p.suffix in (".xml", ".json"))
+    if not files:
+        print(f"no corpus in {DATA / 'corpus'}", file=sys.stderr)
+        return 2
+    print(f"sanma ({'compiled' if _accel.ENABLED else 'pure Python'}): {len(files)} corpus games")
+    for _ in range(rounds):
+        t0, c0 = time.perf_counter(), time.process_time()
+        records = [read_record(f) for f in files]
+        c1 = time.process_time()
+        kyoku = mismatches = 0
+        for record in records:
+            result = replay_record(record)
+            kyoku += result.kyoku
+            mismatches += len(result.mismatches)
+        t2, c2 = time.perf_counter(), time.process_time()
+        print(f"{kyoku} kyoku, {mismatches} mismatches: read {c1 - c0:.1f} s CPU ({kyoku / (c1 - c0):,.0f} kyoku/s), "
+              f"replay {c2 - c1:.1f} s CPU ({kyoku / (c2 - c1):,.0f} kyoku/s), read + replay "
+              f"{kyoku / (c2 - c0):,.0f} kyoku/s CPU, {kyoku / (t2 - t0):,.0f} kyoku/s wall")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=None, help="repetitions (default 5; 1 with --corpus)")
     ap.add_argument("--worker", choices=("sanma", "jansou"))
+    ap.add_argument("--corpus", action="store_true", help="replay throughput on ../shared/data/corpus")
     args = ap.parse_args()
+    if args.corpus:
+        return corpus(args.rounds or 1)
+    args.rounds = args.rounds or 5
     if args.worker:
         fn = sanma_worker if args.worker == "sanma" else jansou_worker
         print(json.dumps(fn(args.rounds)))

@@ -30,7 +30,7 @@ from typing import Any
 
 from sanma.bots import Bot, Driver, make_bot
 from sanma.formats import read_mjai
-from sanma.formats.writers import write_mjai
+from sanma.formats.mjai import write_mjai
 from sanma.game.actions import Action
 from sanma.game.engine import Game
 from sanma.game.view import SeatView

@@ -48,6 +48,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _speaks_english() -> Iterator[None]:
+    """Every test starts in English: a command run with ``--lang ja`` sets the language of its
+    context, which a later test's in-process command (a CliRunner on one command, without the root
+    group that reads the language again) would otherwise inherit, depending on the tests' order."""
+    from sanma.i18n.lang import speaking
+
+    with speaking("en"):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _private_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Commands that store by default (``sanma play``, ``sanma stats``) write to a temporary file."""
     monkeypatch.setenv("SANMA_DB", str(tmp_path / "sanma.sqlite"))

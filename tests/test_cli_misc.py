@@ -60,6 +60,7 @@ def test_simulate_suggests_the_bot_name_meant() -> None:
     assert r.exit_code == 2 and "did you mean" not in r.stderr and "choose from" in r.stderr
 
 
+@pytest.mark.slow
 def test_the_hint_after_a_game_is_a_command_that_works(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite"
     r = runner.invoke(app, ["play", "--seed", "3", "--db", str(db)], input="\n" * 4000)

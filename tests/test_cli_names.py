@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sanma.cli import app
-from sanma.formats.writers import write_tenhou6
+from sanma.formats import write_tenhou6
 from sanma.game.engine import Game
 from sanma.rules import Rules
 

@@ -38,8 +38,7 @@ from engine_helpers import (
 from sanma import events as ev
 from sanma.bots.defensive import DefensiveBot
 from sanma.bots.efficient import EfficientBot
-from sanma.formats import read_mjai, read_tenhou6
-from sanma.formats.writers import write_mjai, write_tenhou6
+from sanma.formats import read_mjai, read_tenhou6, write_mjai, write_tenhou6
 from sanma.game.engine import Game
 from sanma.game.settle import final_result
 from sanma.game.wall import Wall

@@ -401,9 +401,11 @@ def test_no_kuikae_after_pon_P72(name: str) -> None:
 # P12: where the new indicator of a daiminkan is turned, relative to the replacement draw and the
 # discard: CLUB 「明槓及び加槓のときは…場に捨ててロンされなかった時点で」 (after the discard);
 # ONLINE 「暗カン、明カン即乗り」 and OFFICIAL 「カンドラは先めくり」 (at once); KANSAI silent: the
-# matrix default, CLUB style; Tenhou / MJ Soul: after the replacement draw, before the discard.
+# matrix default, CLUB style; Tenhou: with the kan player's next discard (PLATFORMS §1, corrected
+# 2026-12-02: the dora follows the discard, as after_discard's; a ron on that discard counts it, see
+# test_tenhou_open_kan_dora_turns_with_the_next_discard_P12); MJ Soul: after the replacement draw.
 OPEN_KAN_DORA = {"club": "after_discard", "online": "at_once", "official": "at_once", "kansai": "after_discard",
-                 "tenhou": "before_discard", "majsoul": "before_discard"}
+                 "tenhou": "after_discard", "majsoul": "before_discard"}
 
 
 def _order(g: Game, since: int) -> list[str]:
@@ -431,6 +433,56 @@ def test_daiminkan_replacement_draw_and_kan_dora_timing_P12(name: str) -> None:
     }[OPEN_KAN_DORA[name]]
     assert order[: len(expected)] == expected
     assert [t for t in (e["dora_marker"] for e in events_of(g, "dora", i))] == ["W"]
+
+
+# South calls East's 6z (hatsu) and wins on the replacement 1s (rinshan, hatsu); the kan indicator
+# 9s makes 1s dora, so the kan dora is worth 2 han where it is turned before the win.
+RINSHAN_S = "666z123p456p789s1s"
+
+
+@pytest.mark.parametrize(("timing", "kan_dora_han"), [("immediate", 2), ("before_discard", 2), ("with_discard", 0),
+                                                      ("after_discard", 0)])
+def test_a_rinshan_win_after_an_open_kan_counts_its_kan_dora_by_the_timing_P12(timing: str, kan_dora_han: int) -> None:
+    """P12: a win on the replacement tile of a daiminkan counts the kan's indicator only where it is
+    turned before that draw ends the hand ('immediate', 'before_discard'); Tenhou's 'with_discard'
+    turns it with the next discard, which never comes (PLATFORMS §1: 61 rinshan tsumo after an open
+    kan in the Phoenix corpus, none with a new DORA; e.g. 2026012317gm-00b9-0000-b4bf9499 S1)."""
+    rules = dataclasses.replace(preset("tenhou"), kan_dora_open=timing)
+    w = build(rules, east="1m", south=RINSHAN_S, draws="6z", replacements="1s", dora=IND, kan="9s", seed=15)
+    g = Game(rules, seed=3, walls=walls_in_order([w]))
+    act(g, 0, "dahai", "6z", tsumogiri=True)
+    act(g, 1, "daiminkan", "6z")
+    pass_all(g)
+    act(g, 1, "hora")
+    hora = last(g, "hora")
+    assert "rinshan" in [y["name"] for y in hora["yaku"]]
+    assert sum(y["han"] for y in hora["yaku"] if y["name"] == "dora") == kan_dora_han
+    assert len(events_of(g, "dora")) == (1 if kan_dora_han else 0)
+
+
+# South calls East's 6z and discards its replacement 3s; West (chun, kanchan 2s4s) rons it. The kan
+# indicator 8p makes 9p dora: West holds three.
+RON_AFTER_KAN_W = "999p123p55p2s4s777z"
+
+
+@pytest.mark.parametrize(("timing", "kan_dora_han"), [("with_discard", 3), ("after_discard", 0)])
+def test_a_ron_on_the_discard_after_an_open_kan_counts_its_kan_dora_by_the_timing_P12(
+        timing: str, kan_dora_han: int) -> None:
+    """P12: Tenhou's 'with_discard' turns the open kan's indicator with the kan player's discard, so
+    a ron on it counts the new dora (PLATFORMS §1); CLUB's 'after_discard' 「場に捨ててロンされなかった
+    時点で」 only once the discard passes."""
+    rules = dataclasses.replace(preset("tenhou"), kan_dora_open=timing)
+    w = build(rules, east="1m", south="666z1m9m1p3p7p9p2s4s6s8s", west=RON_AFTER_KAN_W, draws="6z",
+              replacements="3s", dora=IND, kan="8p", seed=15)
+    g = Game(rules, seed=3, walls=walls_in_order([w]))
+    act(g, 0, "dahai", "6z", tsumogiri=True)
+    act(g, 1, "daiminkan", "6z")
+    pass_all(g)
+    act(g, 1, "dahai", "3s", tsumogiri=True)
+    act(g, 2, "hora")
+    pass_all(g)
+    hora = last(g, "hora")
+    assert sum(y["han"] for y in hora["yaku"] if y["name"] == "dora") == kan_dora_han
 
 
 @pytest.mark.parametrize("name", PRESETS)

@@ -42,11 +42,12 @@ def _game(name: str, wall: Wall, **kw: Any) -> Game:
 # Kakan: kan dora timing (P12) and the passed kakan tile (P128)
 # ----------------------------------------------------------------------------------------------
 # P12 kakan: CLUB 「明槓及び加槓のときは…場に捨ててロンされなかった時点で」 (after the discard); ONLINE
-# 「即乗り」 and OFFICIAL 「先めくり」 (at once); KANSAI silent: the matrix default, CLUB style; Tenhou /
-# MJ Soul "Kakan: same as daiminkan" (after the replacement draw, before the discard).
+# 「即乗り」 and OFFICIAL 「先めくり」 (at once); KANSAI silent: the matrix default, CLUB style; Tenhou
+# with the kan player's next discard (PLATFORMS §1, corrected 2026-12-02); MJ Soul after the
+# replacement draw, before the discard.
 KAKAN_DORA = {"club": ["kakan", "rinshan", "dahai", "dora"], "kansai": ["kakan", "rinshan", "dahai", "dora"],
               "online": ["kakan", "dora", "rinshan", "dahai"], "official": ["kakan", "dora", "rinshan", "dahai"],
-              "tenhou": ["kakan", "rinshan", "dora", "dahai"], "majsoul": ["kakan", "rinshan", "dora", "dahai"]}
+              "tenhou": ["kakan", "rinshan", "dahai", "dora"], "majsoul": ["kakan", "rinshan", "dora", "dahai"]}
 
 
 def _order(g: Game, since: int) -> list[str]:

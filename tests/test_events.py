@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sanma.bots import Driver, make_bot
 from sanma.events import EventError, Hora, parse_event, parse_events
 from sanma.formats import read_mjai, read_record, read_tenhou6, write_mjai, write_tenhou6
-from sanma.formats.record import live_draws_for
+from sanma.formats.tracker import live_draws_for
 from sanma.game.engine import Game
 from sanma.rules import Rules
 from sanma.sim import arena

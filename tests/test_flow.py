@@ -173,7 +173,34 @@ def test_west_overtime_p34() -> None:
     end = step(r, t, ron(r, t, 0, 1))
     assert not end.over and end.state.round_index == 2 and end.state.round_wind(r) == "W"
     t = at(r, 2, 0, scores=(38000, 32000, 35000))
-    end = step(r, t, ron(r, t, 0, 1, han=2))  # 38,000 + 2,900
+    end = step(r, t, ron(r, t, 1, 2, han=5))  # a non-dealer: 32,000 + 8,000, the deal passes
+    assert end.over and end.reason == "target_reached"
+    end = step(r, t, ron(r, t, 0, 1, han=2))  # the West 1 dealer repeats as top at 40,900
+    assert end.over and end.reason == "agari_yame"
+
+
+def test_west_overtime_the_dealer_repeat_comes_first_p34() -> None:
+    """P34, PLATFORMS §1 End of South / West round (TENHOU, and §2 MAJSOUL): 「the game ends after the
+    first hand that leaves anyone at ≥ 40000 with the deal passing (or the dealer repeating as 1st
+    with ≥ 40000)」 — a dealer who keeps the deal below 1st plays on although someone has 40,000,
+    and a West 3 dealer repeat is played; the deal passing out of West 3 ends the game."""
+    for name in ("tenhou", "majsoul"):
+        r = rules(name)
+        assert r.overtime_dealer_first
+        t = at(r, 2, 0, scores=(30000, 44000, 31000))
+        end = step(r, t, ron(r, t, 0, 2))  # the dealer wins, 2nd: repeats although seat 1 has 44,000
+        assert not end.over and (end.state.round_index, end.state.dealer, end.state.honba) == (2, 0, 1)
+        end = step(r, t, ExhaustiveDraw((0,)))  # tenpai, 3rd: repeats too
+        assert not end.over and end.state.dealer == 0
+        t = at(r, 2, 2, scores=(30000, 44000, 31000))
+        end = step(r, t, ron(r, t, 2, 0))  # West 3 dealer repeat
+        assert not end.over and (end.state.round_index, end.state.dealer) == (2, 2)
+        end = step(r, t, ron(r, t, 1, 0))  # the deal passes out of West 3 with seat 1 at the target
+        assert end.over
+    k = rules("kansai")  # 返り東場: 「以後、誰かが40000点以上になった時点で…ゲーム終了」 — at once
+    assert not k.overtime_dealer_first
+    t = at(k, 2, 0, scores=(30000, 44000, 31000))
+    end = step(k, t, ron(k, t, 0, 2))
     assert end.over and end.reason == "target_reached"
 
 

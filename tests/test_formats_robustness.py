@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from sanma.errors import RecordError
 from sanma.formats import read_majiang, read_mjai, read_mjlog, read_record, read_tenhou6
-from sanma.formats.record import MAX_BYTES
+from sanma.formats.guard import MAX_BYTES
 from shared_data import data_path
 
 # the whole module needs these records (missing: skipped here, failed under CI=true)

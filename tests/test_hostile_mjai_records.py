@@ -16,7 +16,7 @@ import pytest
 
 from sanma.bots import make_bot
 from sanma.formats import read_mjai, write_mjai
-from sanma.formats.writers import _mjai_form
+from sanma.formats.mjai import _mjai_form
 from sanma.game.engine import Game
 from sanma.replay import replay_record
 from sanma.rules import Rules

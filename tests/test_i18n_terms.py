@@ -20,7 +20,7 @@ import pytest
 import sanma
 import test_riichienv_vectors as vectors
 from sanma import agari, events, scoring
-from sanma.formats.tenhou import TENHOU_YAKU
+from sanma.formats.mjlog import TENHOU_YAKU
 from sanma.game.payout import ABORT_KINDS
 from sanma.i18n import fu_line, lookup, record_name, term, term_name, tile_name, yaku_key
 from sanma.i18n.terms import BY_KEY, LIMIT, TERMS, draw_key, limit_prefix

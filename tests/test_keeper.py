@@ -583,6 +583,7 @@ def test_cli_standings_alias_is_name_equals_person(tmp_path: Path) -> None:
         assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output, r.output
 
 
+@pytest.mark.slow
 def test_cli_whole_session_scripted_with_json(tmp_path: Path) -> None:
     db = str(tmp_path / "k.sqlite")
     r = _run("new", "--db", db, "--rules", "club", "--people", "Aki,Ben,Chie,Dan", "--json")
@@ -1032,6 +1033,7 @@ def test_p31_p100_p110_official_final_scores_with_sticks_chombo_and_bust_seed_00
     assert again["games"][0]["points"] == g["points"] and again["games"][0]["sticks"] == 2
 
 
+@pytest.mark.slow
 def test_cli_import_reads_a_csv_export_under_rules(tmp_path: Path) -> None:
     """`sanma table import FILE.csv --rules PRESET`: the CSV export comes back as a "final scores
     only" session (P30's △ read back too); a CSV without --rules, and --rules with a JSON export,

@@ -84,7 +84,7 @@ def test_typing_a_tile_discards_it_and_a_number_picks_the_menu_line() -> None:
     first = hand[0]  # not the drawn tile in general: typed by name
     console = Console(file=io.StringIO(), width=120)
     lines = iter([str(first) + "\n", "1\n"] + ["\n"] * 4000)
-    g = play_cli.play_game(TENHOU, 7, 0, "efficient", console, read=lambda: next(lines))
+    g = play_cli.play_terminal_game(TENHOU, 7, 0, "efficient", console, read=lambda: next(lines))
     mine = [e for e in g.events if e["type"] in ("dahai", "reach") and e.get("actor") == 0]
     assert Tile.from_mjai(mine[0]["pai"]).kind == first.kind
     assert g.done

@@ -310,7 +310,7 @@ def test_chips_of_each_hand_are_shown_where_the_rules_have_chips_P113() -> None:
     club = Rules.preset("club")
     for seed in range(1, 6):
         out = io.StringIO()
-        g = play_cli.play_game(club, seed, 0, "efficient", Console(file=out, width=160),
+        g = play_cli.play_terminal_game(club, seed, 0, "efficient", Console(file=out, width=160),
                                read=iter(["\n"] * 5000).__next__)
         text = out.getvalue()
         if "Chips this hand:" in text:

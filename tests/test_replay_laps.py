@@ -16,9 +16,8 @@ from functools import cache
 import pytest
 
 from engine_helpers import shanten_policy_move
-from sanma.formats import GameRecord, KyokuRecord, read_mjai, read_tenhou6
-from sanma.formats.record import Discard
-from sanma.formats.writers import write_mjai, write_tenhou6
+from sanma import events as ev
+from sanma.formats import GameRecord, KyokuRecord, read_mjai, read_tenhou6, write_mjai, write_tenhou6
 from sanma.game.engine import Game
 from sanma.replay import lap_wind, replay_record, round_indexes
 from sanma.rules import Rules
@@ -54,13 +53,14 @@ def _break_hand(rec: GameRecord, i: int) -> GameRecord:
     """Hand ``i`` with its first discard changed to a tile the discarder never held: the replay
     diverges there and starts a fresh engine game at hand ``i + 1``."""
     k = rec.kyoku[i]
-    pos = next(n for n, e in enumerate(k.events) if isinstance(e, Discard) and not e.riichi)
+    pos = next(n for n, e in enumerate(k.events) if isinstance(e, ev.Dahai)
+               and not (n and isinstance(k.events[n - 1], ev.Reach)))
     d = k.events[pos]
-    assert isinstance(d, Discard)
-    held = {t.kind for t in k.initial_hands[d.seat]}
+    assert isinstance(d, ev.Dahai)
+    held = {t.kind for t in k.initial_hands[d.actor]}
     absent = next(Tile.parse(x) for x in ("1m", "9m", "1p", "9p", "1s", "9s", "1z", "5z", "6z", "7z")
                   if Tile.parse(x).kind not in held)
-    events = (*k.events[:pos], dataclasses.replace(d, tile=absent), *k.events[pos + 1:])
+    events = (*k.events[:pos], ev.Dahai(d.actor, absent, d.tsumogiri), *k.events[pos + 1:])
     kyoku = list(rec.kyoku)
     kyoku[i] = dataclasses.replace(k, events=events)
     return dataclasses.replace(rec, kyoku=tuple(kyoku))

@@ -18,9 +18,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from sanma import events as ev
 from sanma.formats import GameRecord, read_record
-from sanma.formats.record import Discard, RecordedWin
-from sanma.replay import platform_of, replay_files, replay_record, rules_for
+from sanma.formats.record import RecordedWin
+from sanma.replay import platform_of, replay_files, replay_record, rules_for, stated_length
 from sanma.rules import Rules
 from shared_data import data_path, shared_files
 
@@ -86,7 +87,27 @@ def test_default_rules_follow_the_record_platform_and_rule_name() -> None:
     assert rules == Rules.preset("tenhou") and notes == []
     soul = read_record(data_path("majsoul_tenhou6_json/mjai-reviewer3p_chankan.json"))  # 三銀の間赤
     rules, _ = rules_for(soul)
-    assert rules.name == "majsoul" and rules.round_winds == "E"
+    assert rules.name == "majsoul" and stated_length(soul) is None  # a room name states no length
+    result = replay_record(soul)  # its hands end the game after East 3: an East-only game
+    assert result.ok and "replayed with round_winds = 'E', which its hands fit" in result.notes[0]
+
+
+def test_a_mahjong_soul_record_without_its_length_is_replayed_as_the_length_its_flow_fits() -> None:
+    """Issue 20 item 5, corpus/majsoul_east_tenhou6/mjai-reviewer3p_kokushi13_withnuki.json (三金の間赤:
+    the converter dropped 南): its East 3 dealer wins as top and play goes on into E3-1 and E3-2, as
+    in a South game (PLATFORMS §2 Agari-yame: only after the last hand), so the record fits 三人南;
+    as an East-only game the engine would end it after E3 (the mismatch the replay showed)."""
+    rec = read_record(data_path("corpus/majsoul_east_tenhou6/mjai-reviewer3p_kokushi13_withnuki.json"))
+    assert rec.rule_name == "三金の間赤" and stated_length(rec) is None
+    east = replay_record(rec, dataclasses.replace(Rules.preset("majsoul"), round_winds="E"))
+    assert [(m.kyoku, m.what) for m in east.mismatches][:1] == [("E3-1", "next hand")]
+    result = replay_record(rec)
+    assert result.ok and result.kyoku == 6
+    assert "replayed with round_winds = 'ES', which its hands fit" in result.notes[0]
+    # kan3_nuki_rinshan (三銀の間, 三人東 by its end: the E3 dealer wins to 1st with 46,500 and the game ends)
+    short = read_record(data_path("corpus/majsoul_east_tenhou6/mjai-reviewer3p_kan3_nuki_rinshan.json"))
+    result = replay_record(short)
+    assert result.ok and "replayed with round_winds = 'E', which its hands fit" in result.notes[0]
 
 
 def test_wrong_rules_are_caught() -> None:
@@ -144,13 +165,14 @@ def test_changed_payments_and_yaku_are_reported() -> None:
 def test_an_illegal_discard_is_reported_and_later_hands_still_checked() -> None:
     rec = _record()
     k = rec.kyoku[0]
-    pos = next(n for n, e in enumerate(k.events) if isinstance(e, Discard) and not e.riichi)
+    pos = next(n for n, e in enumerate(k.events) if isinstance(e, ev.Dahai)
+               and not (n and isinstance(k.events[n - 1], ev.Reach)))
     d = k.events[pos]
-    assert isinstance(d, Discard)
-    held = {t.kind for t in k.initial_hands[d.seat]}
+    assert isinstance(d, ev.Dahai)
+    held = {t.kind for t in k.initial_hands[d.actor]}
     absent = next(t for t in read_record(data_path("tenhou_mjlog/2018110809gm-00b9-0000-00a79b89.xml"))
                   .kyoku[0].initial_hands[0] if t.kind not in held)
-    events = (*k.events[:pos], dataclasses.replace(d, tile=absent), *k.events[pos + 1:])
+    events = (*k.events[:pos], ev.Dahai(d.actor, absent, d.tsumogiri), *k.events[pos + 1:])
     result = replay_record(_with_kyoku(rec, 0, events=events))
     assert result.mismatches[0].what == "illegal discard" and result.mismatches[0].kyoku == k.label
     assert result.mismatches[0].at == f"event {pos + 1} of {len(k.events)}"

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from bot_views import seat_pub, seat_view
 from sanma.cli import app
 from sanma.formats import read_mjai, read_record
-from sanma.formats.writers import write_mjai
+from sanma.formats.mjai import write_mjai
 from sanma.game.actions import Action
 from sanma.review import review_record
 from sanma.review.model import Evaluator

@@ -387,6 +387,8 @@ def test_online_dead_wall_18_not_replenished_P14_A001_11() -> None:
     assert P("official").dead_wall == "to_indicator" and P("official").rinshan_tiles == 4
 
 
-def test_tenhou_kan_dora_before_discard_and_majsoul_pao_part_PLATFORMS() -> None:
-    assert P("tenhou").kan_dora_open == "before_discard" and P("tenhou").pao_compound == "whole"
-    assert P("majsoul").pao_compound == "pao_part"
+def test_tenhou_kan_dora_with_discard_and_majsoul_pao_part_PLATFORMS() -> None:
+    """PLATFORMS §1 (corrected 2026-12-02): Tenhou turns an open kan's indicator with the kan player's
+    next discard; §2: Mahjong Soul after the replacement draw (unverified)."""
+    assert P("tenhou").kan_dora_open == "with_discard" and P("tenhou").pao_compound == "whole"
+    assert P("majsoul").kan_dora_open == "before_discard" and P("majsoul").pao_compound == "pao_part"

@@ -138,6 +138,7 @@ def test_fuzz_random_strings_raise_only_sanma_errors(hand: str, win: str, melds:
     _score_or_sanma_error(hand, win=win, melds=melds, seat_wind=seat, rules=sanma.Rules.preset(preset))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     tiles=st.lists(st.sampled_from(SANMA_TILES), min_size=0, max_size=16),

@@ -77,7 +77,8 @@ def test_bad_simulation_arguments_are_errors() -> None:
 def test_masked_events_hide_other_seats_tiles() -> None:
     e = {"type": "tsumo", "actor": 1, "pai": "5p"}
     assert mask_event(e, 1) == e and mask_event(e, 0)["pai"] == "?"
-    deal = {"type": "start_kyoku", "tehais": [["1m"], ["9m"], ["E"]]}
+    deal = {"type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": 0, "kyotaku": 0, "oya": 0,
+            "dora_marker": "1p", "dora_markers": ["1p"], "scores": [35000] * 3, "tehais": [["1m"], ["9m"], ["E"]]}
     assert mask_event(deal, 2)["tehais"] == [["?"], ["?"], ["E"]]
 
 

@@ -11,9 +11,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from sanma import events as ev
 from sanma.cli import stats as stats_cli
 from sanma.formats import GameRecord, read_record
-from sanma.formats.record import Daiminkan, Discard, DrawResult, Kita, Pon
+from sanma.formats.record import DrawResult
 from sanma.stats import placement_history, player_stats
 from sanma.store import db, open_db
 from shared_data import data_path
@@ -49,9 +50,9 @@ def count_by_hand(record: GameRecord, seat: int) -> dict[str, float | None]:
         win_points += sum(r.points for r in my_wins)
         deal_ins += bool(into_me)
         deal_in_points += sum(r.points for r in into_me)
-        riichi += any(isinstance(e, Discard) and e.riichi and e.seat == seat for e in k.events)
-        calls += any(isinstance(e, Pon | Daiminkan) and e.seat == seat for e in k.events)
-        kita += sum(isinstance(e, Kita) and e.seat == seat for e in k.events)
+        riichi += any(isinstance(e, ev.Reach) and e.actor == seat for e in k.events)
+        calls += any(isinstance(e, ev.Pon | ev.Daiminkan) and e.actor == seat for e in k.events)
+        kita += sum(isinstance(e, ev.Kita) and e.actor == seat for e in k.events)
         draws += bool(k.results) and all(isinstance(r, DrawResult) for r in k.results)
     hands = len(record.kyoku)
     return {"hands": hands, "wins": wins, "deal_ins": deal_ins, "riichi": riichi, "calls": calls, "draws": draws,
@@ -132,6 +133,7 @@ def test_stats_cli_table_json_and_a_second_run_from_the_database(app: typer.Type
         assert len(store.records()) == 3
 
 
+@pytest.mark.slow
 def test_stats_cli_uses_sanma_db(app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SANMA_DB", str(tmp_path / "env.sqlite"))
     result = runner.invoke(app, ["stats", str(SMALL), "--json"])

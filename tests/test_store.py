@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
+from sanma import events as ev
 from sanma.errors import RecordError, SanmaError
 from sanma.formats import GameRecord, read_mjai, read_record, write_mjai
-from sanma.formats.record import DoraRevealed, KyokuRecord, RecordedWin
+from sanma.formats.record import KyokuRecord, RecordedWin
 from sanma.game.engine import Game
 from sanma.rules import Rules
 from sanma.rules.loader import to_dict
-from sanma.sim.arena import EntryResult, play_game
-from sanma.sim.arena import GameRecord as SimGame
+from sanma.sim.arena import EntryResult, GameSummary, play_game
 from sanma.sim.local import summarise
 from sanma.store import (
     SCHEMA_VERSION,
@@ -63,7 +63,7 @@ def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def _without_source(k: KyokuRecord, drop_dora_events: bool) -> KyokuRecord:
-    events = tuple(e for e in k.events if not (drop_dora_events and isinstance(e, DoraRevealed)))
+    events = tuple(e for e in k.events if not (drop_dora_events and isinstance(e, ev.Dora)))
     results = tuple(dataclasses.replace(r, source="") if isinstance(r, RecordedWin) else r for r in k.results)
     return dataclasses.replace(k, events=events, results=results)
 
@@ -249,7 +249,7 @@ def _hostile_saves(tmp_path: Path) -> list[tuple[str, Any]]:
         ("events after end_game", lambda s: s.save_game([*good_events, good_events[1]], "tenhou")),
         ("no start_game", lambda s: s.save_game(good_events[1:], "tenhou")),
         ("a simulation with two first places", lambda s: s.save_simulation(
-            Rules.preset("tenhou"), 0, ("random",) * 3, [SimGame(0, 4, tuple(
+            Rules.preset("tenhou"), 0, ("random",) * 3, [GameSummary(0, 4, tuple(
                 EntryResult(seat, 1, 35000, 0.0, 0, 0, 0, 0) for seat in range(3)))])),
     ]
 

@@ -384,7 +384,7 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path, browser
                     data=json.dumps({"entry": {"kind": "draw", "tenpai": []}}).encode(),
                     headers={"content-type": "application/json"})) as answer:
                 assert answer.status == 200
-            ref.wait_for_selector(".table[data-table='2'] h3:has-text('1 entries')")
+            ref.wait_for_selector(".table[data-table='2'] h3:has-text('E2 · 1 entry')")
             assert len(held) == 1
             held[0].continue_()
             ref.wait_for_selector(".table[data-table='1'] .result-preview:has-text('preview (nothing saved)')")

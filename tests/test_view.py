@@ -8,8 +8,9 @@ from collections import Counter
 import pytest
 
 from engine_helpers import find, start
+from sanma import events as ev
 from sanma.game.engine import Game
-from sanma.game.view import mask_event, public_events
+from sanma.game.view import mask, mask_event, public_events
 from sanma.rules import Rules
 from sanma.tiles import Tile
 
@@ -102,15 +103,40 @@ def test_masked_events_hide_other_deals_draws_and_the_seed() -> None:
     g = Game(Rules.preset("tenhou"), seed=4)
     _play(g, random.Random(4), 20)
     for seat in (0, 1, 2, None):
-        for e, raw in zip(public_events(g.events, seat), g.events, strict=True):
+        for e, raw in zip(public_events(g.log, seat), g.events, strict=True):
             assert "seed" not in e
             if e["type"] == "start_kyoku":
                 for i, h in enumerate(e["tehais"]):
                     assert h == (raw["tehais"][i] if i == seat else ["?"] * len(h))
             if e["type"] == "tsumo":
                 assert e["pai"] == (raw["pai"] if raw["actor"] == seat else "?")
-    assert g.public_events(1) == public_events(g.events, 1)
+    assert g.public_events(1) == public_events(g.log, 1)
     assert mask_event({"type": "dahai", "actor": 0, "pai": "1p", "tsumogiri": False}, None)["pai"] == "1p"
+
+
+def test_masking_works_on_the_typed_log() -> None:
+    """Issue 20: ``Game.log`` holds the typed events, ``Game.events`` their mjai dicts; ``mask`` hides
+    other seats' deals and draws on the typed event (``None`` tiles), and its mjai form is what a
+    seat receives (the game's own dict where nothing is hidden)."""
+    g = Game(Rules.preset("tenhou"), seed=4)
+    _play(g, random.Random(4), 20)
+    assert [e.to_mjai() for e in g.log] == g.events
+    for seat in (0, 1, None):
+        seen = public_events(g.log, seat, 0, g.events)
+        for e, raw, m in zip(g.log, g.events, seen, strict=True):
+            masked = mask(e, seat)
+            assert masked.to_mjai() == m == mask_event(raw, seat)
+            if isinstance(e, ev.Tsumo):
+                assert masked.pai == (e.pai if e.actor == seat else None)
+                assert (m is raw) == (e.actor == seat)
+            elif isinstance(e, ev.StartKyoku):
+                assert [h == e.tehais[i] for i, h in enumerate(masked.tehais)] == [i == seat for i in range(3)]
+                assert all(t is None for i, h in enumerate(masked.tehais) if i != seat for t in h)
+            else:
+                assert masked is e and m is raw
+    secret = ev.StartGame(("A", "B", "C"), "tenhou", None, (("seed", "42"), ("room", "x")))
+    assert mask(secret, 0).to_mjai() == {"type": "start_game", "names": ["A", "B", "C"], "rules": "tenhou",
+                                         "room": "x"}
 
 
 def test_view_furiten_blocks_ron_P75() -> None:
@@ -178,8 +204,9 @@ def test_a_kakan_in_the_view_is_the_event_that_made_it_P12() -> None:
     """The kind and added tile come from the hand's own kakan event (seat and tile), not a guess."""
     from sanma.game.view import added_kans
 
-    events = [{"type": "start_kyoku"}, {"type": "kakan", "actor": 2, "pai": "5pr", "consumed": ["5p", "5p", "5p"]},
-              {"type": "start_kyoku"}, {"type": "kakan", "actor": 1, "pai": "9s", "consumed": ["9s", "9s", "9s"]}]
+    start = ev.StartKyoku("E", 1, 0, 0, 0, (Tile.parse("1p"),), (35000,) * 3, ((), (), ()))
+    events: list[ev.Event] = [start, ev.Kakan(2, Tile.parse("0p"), (Tile.parse("5p"),) * 3),
+                              start, ev.Kakan(1, Tile.parse("9s"), (Tile.parse("9s"),) * 3)]
     assert {(s, str(t)) for (s, _), t in added_kans(events).items()} == {(1, "9s")}  # only the current hand
     assert {(s, t.mjai) for (s, _), t in added_kans(events[:2]).items()} == {(2, "5pr")}
 
@@ -200,6 +227,7 @@ def test_a_view_built_on_shared_public_seats_is_the_same_view() -> None:
         assert spectator_view(game, public).to_json(seats_json=public_json) == game.spectator_view().to_json()
 
 
+@pytest.mark.slow
 def test_a_view_never_tells_which_other_seat_was_offered_a_call() -> None:
     """Hidden information: while seats decide on a discard (ron, pon, kan), a kan (chankan) or a
     kita, that a seat was asked tells what it holds (a pair of the tile, a wait on it). A seat's

@@ -7,6 +7,7 @@ independently of the Wall layout code, and the Wall cursor is driven through eve
 
 from __future__ import annotations
 
+import struct
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 
 from sanma.errors import RecordError
 from sanma.game import Wall, tenhou_walls
-from sanma.game.tenhou_shuffle import MT19937, tile_of_id
+from sanma.game.tenhou_shuffle import MT19937, MT19937Stream, tile_of_id
 from sanma.rules.schema import Rules
 from shared_data import data_path
 
@@ -140,6 +141,19 @@ def test_mt19937_agrees_with_numpy_legacy_seeding_by_array() -> None:
     # randint over the full uint32 range returns raw genrand_int32 outputs
     theirs = state.randint(0, 2**32, size=700, dtype=np.uint64)
     assert [ours.genrand_int32() for _ in range(700)] == [int(v) for v in theirs]
+
+
+@pytest.mark.parametrize("key", [[0x123, 0x234, 0x345, 0x456], [0xDEADBEEF, 1, 2, 3, 0xFFFFFFFF, 12345, 7],
+                                 [(i * 2654435761) & 0xFFFFFFFF for i in range(1, 625)], [5, 0], [0]])
+def test_the_fast_stream_is_the_reference_mt19937(key: list[int]) -> None:
+    """tenhou_walls draws from Python's own MT19937 (random.Random seeded with the key's words) where
+    that runs the same init_by_array, else from MT19937: both give the reference outputs, as words
+    and as little-endian bytes (a 624-word key as in the SHA-512 seeds; keys ending in 0 fall back)."""
+    ref = MT19937(key)
+    expected = [ref.genrand_int32() for _ in range(1000)]
+    stream = MT19937Stream(key)
+    assert list(stream.ints(700)) + list(struct.unpack("<300I", stream.words(300))) == expected
+    assert (stream._random is None) == (key[-1] == 0)
 
 
 @pytest.mark.parametrize("game", SHA512_GAMES)

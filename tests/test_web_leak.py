@@ -138,11 +138,12 @@ def test_the_checker_fires_when_a_payload_leaks_once(tmp_path: Path, monkeypatch
     real = web_ws.public_events
     leaked: list[bool] = []
 
-    def leaky(events: list[dict[str, Any]], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
-        out = real(events, seat, start)
+    def leaky(log: list[Any], seat: int | None, start: int = 0,
+              mjai: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        out = real(log, seat, start, mjai)
         if not leaked and out and out[0]["type"] == "start_kyoku" and seat is None:
             leaked.append(True)
-            return [events[start], *out[1:]]  # the spectator is sent every seat's deal, once
+            return [log[start].to_mjai(), *out[1:]]  # the spectator is sent every seat's deal, once
         return out
 
     monkeypatch.setattr(web_ws, "public_events", leaky)

@@ -9,7 +9,6 @@ and kita as ``f44``.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import re
@@ -19,11 +18,11 @@ from typing import Any
 import pytest
 
 from engine_helpers import shanten_policy_move
+from sanma import events as ev
 from sanma.errors import RecordError
 from sanma.formats import GameRecord, read_mjai, read_tenhou6
-from sanma.formats.record import DoraRevealed
-from sanma.formats.tenhou import _CALL_FROM, _parse_call
-from sanma.formats.writers import _call_position, _call_text, _mjai_form, tile_code, write_mjai, write_tenhou6
+from sanma.formats.mjai import _mjai_form, write_mjai
+from sanma.formats.tenhou6 import _CALL_FROM, _call_position, _call_text, _parse_call, tenhou6_code, write_tenhou6
 from sanma.game.engine import Game
 from sanma.replay import replay_record
 from sanma.rules import Rules
@@ -88,15 +87,16 @@ def test_tenhou6_written_and_read_back_is_the_same_game(preset: str, seed: int) 
         assert _events(a.events) == _events(b.events)
 
 
-def _events(events: tuple[Any, ...]) -> list[Any]:
+def _events(events: tuple[ev.Event, ...]) -> list[dict[str, Any]]:
     """Events without kan dora reveals, a meld's tiles in a fixed order (formats order them differently)."""
     out = []
     for e in events:
-        if isinstance(e, DoraRevealed):
+        if isinstance(e, ev.Dora):
             continue
-        if hasattr(e, "tiles"):
-            e = dataclasses.replace(e, tiles=tuple(sorted(e.tiles, key=lambda t: (t.kind, t.red))))
-        out.append(e)
+        d = e.to_mjai()
+        if "consumed" in d:
+            d["consumed"] = sorted(d["consumed"])
+        out.append(d)
     return out
 
 
@@ -169,7 +169,7 @@ def test_call_letter_position_names_the_seat_called_from(actor: int, target: int
 
 
 def test_tile_codes_match_tenhou6() -> None:
-    assert [tile_code(x) for x in ("1m", "9m", "1p", "5pr", "5sr", "9s", "E", "N", "C", "1f")] == \
+    assert [tenhou6_code(x) for x in ("1m", "9m", "1p", "5pr", "5sr", "9s", "E", "N", "C", "1f")] == \
         [11, 19, 21, 52, 53, 39, 41, 44, 47, 61]
 
 

@@ -32,7 +32,7 @@ records).
 
 >>> import random
 >>> from sanma.formats import read_tenhou6
->>> from sanma.formats.writers import write_tenhou6
+>>> from sanma.formats import write_tenhou6
 >>> g = Game(Rules.preset("online"), seed=2)
 >>> rng = random.Random(2)
 >>> while not g.done:
@@ -57,20 +57,7 @@ from . import events as ev
 from .errors import HandError, IllegalActionError, RecordError, SanmaError
 from .events import RECORD_DRAW_REASONS
 from .formats import GameRecord, KyokuRecord, RecordedWin, read_record
-from .formats.record import (
-    Ankan,
-    Daiminkan,
-    Discard,
-    DoraRevealed,
-    Draw,
-    DrawResult,
-    Flower,
-    Kakan,
-    Kita,
-    Pon,
-    RiichiAccepted,
-    majsoul_room,
-)
+from .formats.record import DrawResult, majsoul_room
 from .game.actions import Action, ActionType
 from .game.engine import Game
 from .game.flow import round_wind
@@ -89,7 +76,7 @@ StepObserver = Callable[[Game, int, Any, "GameReplay"], None]
 
 #: Draw kinds as the readers name them -> the engine's ``ryukyoku`` reasons (sanma.events' table; a
 #: nagashi is an exhaustive draw unless the rules settle it as a win, which compare_draw handles).
-DRAW_REASONS = {**RECORD_DRAW_REASONS, "nagashi": "exhaustive"}
+_REASON_OF_DRAW = {**RECORD_DRAW_REASONS, "nagashi": "exhaustive"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -212,12 +199,36 @@ def platform_of(record: GameRecord) -> str:
     return "majsoul"
 
 
+def stated_length(record: GameRecord) -> str | None:
+    """The game length a record states: ``"E"`` (East only), ``"ES"`` (East and South), or None.
+
+    Tenhou's mjlog says it in its lobby flags, lobby and room names say 東 or 南 (三鳳東喰赤速,
+    三人南); sanma's own records name their preset. A Mahjong Soul room name alone (三金の間赤)
+    does not: converters of three-player games dropped 東/南 from it (mjai-reviewer3p before
+    its commit f840fae), so :func:`replay_record` finds the length that the record's hands fit.
+    """
+    if record.rule_name in Rules.presets():
+        return Rules.preset(record.rule_name).round_winds
+    flags = dict(record.rule_flags)
+    if "hanchan" in flags:
+        return "ES" if flags["hanchan"] else "E"
+    name = record.rule_name
+    if "南" in name:
+        return "ES"
+    if "東" in name:
+        return "E"
+    if platform_of(record) == "tenhou":
+        return Rules.preset("tenhou").round_winds  # an unnamed Tenhou record: its only sanma lobby
+    return None
+
+
 def rules_for(record: GameRecord) -> tuple[Rules, list[str]]:
     """The rules to replay ``record`` under when none are given, and why they differ from a preset.
 
     * sanma's own records (mjai ``start_game`` naming a preset) use that preset;
     * Tenhou records use ``tenhou``, Mahjong Soul records ``majsoul``;
-    * a rule name without 南 (三鳳東喰赤速, 三銀の間赤) is an East-only game (round_winds = "E");
+    * a stated East-only game (三鳳東喰赤速, 三人東, Tenhou's lobby flags) has round_winds = "E"
+      (:func:`stated_length`; where the record states no length, :func:`replay_record` tries them);
     * final points written as whole numbers (Tenhou before ~2022) mean final_rounding = "integer".
     """
     if record.rule_name in Rules.presets():  # sanma's own record names its preset
@@ -227,10 +238,7 @@ def rules_for(record: GameRecord) -> tuple[Rules, list[str]]:
     notes: list[str] = []
     changes: dict[str, Any] = {}
     name = record.rule_name
-    flags = dict(record.rule_flags)
-    east_only = ("東" in name and "南" not in name) or (platform == "majsoul" and name and "南" not in name) \
-        or flags.get("hanchan") is False
-    if east_only and rules.round_winds != "E":
+    if stated_length(record) == "E" and rules.round_winds != "E":
         changes["round_winds"] = "E"
         notes.append(f"rule name {name!r}: an East-only game (round_winds = 'E')")
     points = record.final_points
@@ -281,11 +289,11 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
     reveals = _reveal_order(rules, k, len(kan_dora))
     try:
         for e in k.events:
-            before = isinstance(e, DoraRevealed) or id(e) in reveals.get("before", set())
+            before = isinstance(e, ev.Dora) or id(e) in reveals.get("before", set())
             if before and kan_dora and probe.can_reveal_kan_dora:
                 put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
-            if isinstance(e, Draw):
-                put(probe.replacement_position() if e.replacement else probe.draw_position(), e.tile, "draw")
+            if isinstance(e, ev.Tsumo) and e.pai is not None:
+                put(probe.replacement_position() if e.rinshan else probe.draw_position(), e.pai, "draw")
             if id(e) in reveals.get("after", set()) and kan_dora and probe.can_reveal_kan_dora:
                 put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
     except IllegalActionError as e:
@@ -306,16 +314,16 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
 def _reveal_order(rules: Rules, k: KyokuRecord, count: int) -> dict[str, set[int]]:
     """When a record lists kan dora without reveal events (tenhou.net/6), place each reveal by the
     rules' timing (P12): at the kan (immediate) or after its replacement draw."""
-    if not count or any(isinstance(e, DoraRevealed) for e in k.events):
+    if not count or any(isinstance(e, ev.Dora) for e in k.events):
         return {}
     out: dict[str, set[int]] = {"before": set(), "after": set()}
     kan_kind = ""
     for e in k.events:
-        if isinstance(e, Ankan):
+        if isinstance(e, ev.Ankan):
             kan_kind = rules.kan_dora_ankan
-        elif isinstance(e, Daiminkan | Kakan):
+        elif isinstance(e, ev.Daiminkan | ev.Kakan):
             kan_kind = rules.kan_dora_open
-        elif isinstance(e, Draw) and e.replacement and kan_kind:
+        elif isinstance(e, ev.Tsumo) and e.rinshan and kan_kind:
             out["before" if kan_kind == "immediate" else "after"].add(id(e))
             kan_kind = ""
     return out
@@ -391,6 +399,7 @@ class _Replayer:
         self.doras: deque[ev.Dora] = deque()
         self.reaches: deque[ev.ReachAccepted] = deque()
         self.results: list[ev.Event] = []
+        self.reach: ev.Reach | None = None  # a riichi declared, its discard next
         self.hand_over = False  # the engine's events after end_kyoku belong to the next hand
         self.at = ""  # the record event being replayed, for messages
         self.bad = False  # the current kyoku has a mismatch
@@ -450,8 +459,9 @@ class _Replayer:
         assert g is not None
         if self.hand_over:
             return
-        for i in range(self.cursor, len(g.events)):
-            e = ev.parse_event(g.events[i])
+        log = g.log
+        for i in range(self.cursor, len(log)):
+            e = log[i]
             if isinstance(e, ev.Tsumo):
                 self.draws.append(e)
             elif isinstance(e, ev.Dora):
@@ -465,7 +475,7 @@ class _Replayer:
                 self.cursor = i + 1
                 self.hand_over = True
                 return
-        self.cursor = len(g.events)
+        self.cursor = len(log)
 
     def _apply(self, action: Action, what: str) -> None:
         g = self.game
@@ -519,54 +529,59 @@ class _Replayer:
         return queue.popleft()
 
     # -- one record event ----------------------------------------------------------------------
-    def event(self, e: Any) -> None:
-        if isinstance(e, Draw):
+    def event(self, e: ev.Event) -> None:
+        """Play one record event (a kyoku's typed play events, :mod:`sanma.events`) on the engine."""
+        if isinstance(e, ev.Tsumo):
             got = self._pop(self.draws, "draw")
-            exp = {"actor": e.seat, "pai": e.tile.mjai, "rinshan": e.replacement}
+            exp = {"actor": e.actor, "pai": ev.HIDDEN if e.pai is None else e.pai.mjai, "rinshan": e.rinshan}
             have = {"actor": got.actor, "pai": ev.HIDDEN if got.pai is None else got.pai.mjai, "rinshan": got.rinshan}
             if exp != have:
                 self.mismatch("draw", exp, have)
                 raise _Diverged
-        elif isinstance(e, RiichiAccepted | DoraRevealed):
+        elif isinstance(e, ev.Reach):
+            self.reach = e  # the riichi is declared with the discard that follows
+        elif isinstance(e, ev.ReachAccepted | ev.Dora):
             pass  # compared for the whole hand in leftovers(): their timing shows in the sticks and han
-        elif isinstance(e, Discard):
-            legal = self._turn(e.seat, "discard")
-            kind: ActionType = ("open_reach" if e.open_riichi else "reach") if e.riichi else "dahai"
-            cands = [a for a in legal if a.type == kind and a.tile == e.tile]
+        elif isinstance(e, ev.Dahai):
+            reach, self.reach = self.reach, None
+            riichi = reach is not None and reach.actor == e.actor
+            legal = self._turn(e.actor, "discard")
+            kind: ActionType = ("open_reach" if reach is not None and reach.open else "reach") if riichi else "dahai"
+            cands = [a for a in legal if a.type == kind and a.tile == e.pai]
             exact = [a for a in cands if a.tsumogiri == e.tsumogiri]
             if not (exact or cands):
-                self._illegal(Action(kind, e.seat, e.tile, tsumogiri=e.tsumogiri), legal)
-            self._apply((exact or cands)[0], "riichi" if e.riichi else "discard")
-        elif isinstance(e, Pon | Daiminkan):
-            call: ActionType = "pon" if isinstance(e, Pon) else "daiminkan"
-            self._respond(e.seat, lambda a: a.type == call and a.target == e.from_seat
-                          and a.tile is not None and a.tile.kind == e.tile.kind,
-                          lambda a: Counter(a.consumed) == Counter(_without(e.tiles, e.tile)),
-                          Action(call, e.seat, e.tile, consumed=_without(e.tiles, e.tile), target=e.from_seat))
-        elif isinstance(e, Kakan):
-            legal = self._turn(e.seat, "kakan")
-            cands = [a for a in legal if a.type == "kakan" and a.tile is not None and a.tile.kind == e.tile.kind]
+                self._illegal(Action(kind, e.actor, e.pai, tsumogiri=e.tsumogiri), legal)
+            self._apply((exact or cands)[0], "riichi" if riichi else "discard")
+        elif isinstance(e, ev.Pon | ev.Daiminkan):
+            call: ActionType = "pon" if isinstance(e, ev.Pon) else "daiminkan"
+            self._respond(e.actor, lambda a: a.type == call and a.target == e.target
+                          and a.tile is not None and a.tile.kind == e.pai.kind,
+                          lambda a: Counter(a.consumed) == Counter(e.consumed),
+                          Action(call, e.actor, e.pai, consumed=e.consumed, target=e.target))
+        elif isinstance(e, ev.Kakan):
+            legal = self._turn(e.actor, "kakan")
+            cands = [a for a in legal if a.type == "kakan" and a.tile is not None and a.tile.kind == e.pai.kind]
             if not cands:
-                self._illegal(Action("kakan", e.seat, e.tile), legal)
-            self._apply(next((a for a in cands if a.tile == e.tile), cands[0]), "kakan")
-        elif isinstance(e, Ankan):
-            legal = self._turn(e.seat, "ankan")
-            cands = [a for a in legal if a.type == "ankan" and a.consumed[0].kind == e.tiles[0].kind]
+                self._illegal(Action("kakan", e.actor, e.pai), legal)
+            self._apply(next((a for a in cands if a.tile == e.pai), cands[0]), "kakan")
+        elif isinstance(e, ev.Ankan):
+            legal = self._turn(e.actor, "ankan")
+            cands = [a for a in legal if a.type == "ankan" and a.consumed[0].kind == e.consumed[0].kind]
             if not cands:
-                self._illegal(Action("ankan", e.seat, consumed=e.tiles), legal)
+                self._illegal(Action("ankan", e.actor, consumed=e.consumed), legal)
             self._apply(cands[0], "ankan")
-        elif isinstance(e, Kita):
-            legal = self._turn(e.seat, "kita")
+        elif isinstance(e, ev.Kita):
+            legal = self._turn(e.actor, "kita")
             cands = [a for a in legal if a.type == "kita"]
             if not cands:
-                self._illegal(Action("kita", e.seat, e.tile), legal)
+                self._illegal(Action("kita", e.actor, ev.NORTH_TILE), legal)
             self._apply(cands[0], "kita")
-        elif isinstance(e, Flower):
+        elif isinstance(e, ev.Flower):
             flower = self._pop_result(ev.Flower)
-            if flower.actor != e.seat or flower.pai != e.tile:
-                self.mismatch("flower", {"actor": e.seat, "pai": str(e.tile)}, flower.to_mjai())
-        else:  # pragma: no cover - every Event type is handled above
-            raise RecordError(f"unknown record event {e!r}")
+            if flower.actor != e.actor or flower.pai != e.pai:
+                self.mismatch("flower", e.to_mjai(), flower.to_mjai())
+        else:
+            raise RecordError(f"{e.TYPE} is not an event of a kyoku's play")
 
     def _pop_result(self, what: type[_E]) -> _E:
         for i, r in enumerate(self.results):
@@ -603,6 +618,7 @@ class _Replayer:
     def begin_hand(self) -> None:
         """Start looking at the engine's next hand (its events after the last end_kyoku)."""
         self.hand_over = False
+        self.reach = None
         self.results.clear()
         self.draws.clear()
         self.doras.clear()
@@ -654,7 +670,10 @@ class _Replayer:
             if [h.actor for h in horas] != [w.seat for w in wins]:
                 self.mismatch("winners", [w.seat for w in wins], [h.actor for h in horas])
             for i, (w, h) in enumerate(zip(wins, horas, strict=False)):
-                self.compare_win(w, h, honba if i == 0 else 0, sticks if i == 0 else 0, kita[w.seat])
+                # every winner's record names the hand's honba (Tenhou's AGARI ba repeats it for the
+                # second winner of a double ron, who is paid none under P89): the honba paid shows
+                # in the payments; the sticks go to the first winner only (P89)
+                self.compare_win(w, h, honba, sticks if i == 0 else 0, kita[w.seat])
         else:
             for r in k.results:
                 assert isinstance(r, DrawResult)
@@ -663,12 +682,12 @@ class _Replayer:
 
     def leftovers(self, k: KyokuRecord) -> None:
         """Accepted riichi and kan dora of the hand, in order; no draw the record does not have."""
-        exp_r = [e.seat for e in k.events if isinstance(e, RiichiAccepted)]
+        exp_r = [e.actor for e in k.events if isinstance(e, ev.ReachAccepted)]
         got_r = [e.actor for e in self.reaches]
         if exp_r != got_r:
             self.mismatch("riichi accepted (seats)", exp_r, got_r)
         # mjlog and mjai show each kan dora as an event; tenhou.net/6 only lists the indicators
-        exp_d = [e.indicator.mjai for e in k.events if isinstance(e, DoraRevealed)] or \
+        exp_d = [e.marker.mjai for e in k.events if isinstance(e, ev.Dora)] or \
             [t.mjai for t in k.dora_indicators[k.initial_indicators:]]
         got_d = [e.marker.mjai for e in self.doras]
         if exp_d != got_d:
@@ -682,7 +701,7 @@ class _Replayer:
     def draw_result(self, r: DrawResult) -> None:
         g = self.game
         assert g is not None
-        reason = DRAW_REASONS.get(r.kind, r.kind)
+        reason = _REASON_OF_DRAW.get(r.kind, r.kind)
         if reason == "chombo":
             self.chombo_result(r)
             return
@@ -859,12 +878,6 @@ class _Replayer:
             self.mismatch("final points", list(rec.final_points), list(end_game.points or ()), kyoku="end")
 
 
-def _without(tiles: tuple[Tile, ...], called: Tile) -> tuple[Tile, ...]:
-    rest = list(tiles)
-    rest.remove(called) if called in rest else rest.pop(0)
-    return tuple(rest)
-
-
 def _yaku_table(pairs: list[tuple[str, int]], fold_kita: bool) -> dict[str, int]:
     """name -> han, zero-han dora lines dropped; kita folded into dora for Tenhou (P16)."""
     total: Counter[str] = Counter()
@@ -884,11 +897,33 @@ def replay_record(record: GameRecord, rules: Rules | None = None, *, observer: O
                   on_step: StepObserver | None = None) -> GameReplay:
     """Replay one record through the engine (see the module doc); ``rules`` default: :func:`rules_for`;
     ``observer`` sees the game before each action (:data:`Observer`), ``on_step`` the engine after
-    each deal and each record event (:data:`StepObserver`)."""
-    notes: list[str] = []
-    if rules is None:
-        rules, notes = rules_for(record)
-    return _Replayer(record, rules, notes, observer, on_step).run()
+    each deal and each record event (:data:`StepObserver`).
+
+    Where the record states no game length (:func:`stated_length`) and no rules are given, it is
+    replayed as a game of the rules' length (East and South) and as an East-only one: the first
+    whose flow the record's hands fit, every hand and the end, is the replay (a note says which);
+    when none fits, the one with the fewest mismatches is reported. The observers see only that one."""
+    if rules is not None:
+        return _Replayer(record, rules, [], observer, on_step).run()
+    rules, notes = rules_for(record)
+    if stated_length(record) is not None:
+        return _Replayer(record, rules, notes, observer, on_step).run()
+    tried = {winds: _Replayer(record, dataclasses.replace(rules, round_winds=winds), list(notes)).run()
+             for winds in dict.fromkeys((rules.round_winds, "E"))}
+    fit = [winds for winds, result in tried.items() if result.ok]
+    winds = fit[0] if fit else min(tried, key=lambda w: len(tried[w].mismatches))
+    result = tried[winds]
+    if observer is not None or on_step is not None:  # the chosen length again, seen this time
+        result = _Replayer(record, dataclasses.replace(rules, round_winds=winds), list(notes), observer,
+                           on_step).run()
+    how = ("which its hands fit" if len(fit) == 1 else
+           "its hands fit every length" + (" (the game ended before its length mattered)" if record.complete
+                                            else " (an excerpt)") if fit else
+           "the closest: no length fits its hands")
+    name = record.rule_name or "no rule name"
+    result.notes.insert(len(notes), f"the record does not state its game's length ({name}): replayed with "
+                                    f"round_winds = {winds!r}, {how}")
+    return result
 
 
 def replay_files(paths: Iterable[str | Path], rules: Rules | None = None) -> ReplayReport:

@@ -2,7 +2,7 @@
 the review's rollouts (and the server) all play their bots through :class:`Driver`.
 
 Before a bot decides, every bot that follows the event stream is given the events it has not seen,
-each as its own seat may see it (``mask_event``); the deciding bot gets its seat's view
+each as its own seat may see it (``public_events`` of the typed log); the deciding bot gets its seat's view
 (``Game.view``) only when it reads one (``Bot.needs_view``). In a call window the seats answer in
 the order of ``Game.to_move``; the engine keeps every answer until all have answered, so no seat
 learns anything from that order.
@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 
 from ..game.actions import Action
 from ..game.engine import Game
-from ..game.view import mask_event
+from ..game.view import public_events
 from .base import Bot
 
 
@@ -41,13 +41,13 @@ class Driver:
 
     def feed(self) -> None:
         """Give every event-following bot the events it has not seen, as its seat may see them."""
-        events = self.game.events
-        if self.listeners:
-            for i in range(self.fed, len(events)):
-                e = events[i]
-                for s, bot in self.listeners:
-                    bot.on_event(mask_event(e, s))
-        self.fed = len(events)
+        g = self.game
+        if self.listeners and self.fed < len(g.log):
+            seen = [(bot, public_events(g.log, s, self.fed, g.events)) for s, bot in self.listeners]
+            for i in range(len(g.log) - self.fed):  # event by event, every seat in turn
+                for bot, events in seen:
+                    bot.on_event(events[i])
+        self.fed = len(g.log)
 
     def choose(self, seat: int) -> Action:
         """What the bot at ``seat`` chooses now (the events fed first); not applied."""

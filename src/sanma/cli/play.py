@@ -183,7 +183,7 @@ def describe(a: Action, game: Game) -> str:
             return tr("pass")
 
 
-class Meld:
+class ShownMeld:
     """A meld as the table shows it: its tiles, the tile taken and from whom."""
 
     def __init__(self, kind: str, tiles: list[Tile], called: Tile | None, source: int | None) -> None:
@@ -209,7 +209,7 @@ class TerminalTable:
         # Narration runs after the engine has moved on (possibly to the next hand), so the
         # dealer, honba, sticks and melds are taken from the events being narrated, not the game.
         self.dealer = game.dealer
-        self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
+        self.melds: list[list[ShownMeld]] = [[] for _ in range(SEATS)]
         self.hand_index = -1
         self.honba = 0
         self.sticks = 0  # riichi sticks on the table, incl. those put down this hand
@@ -362,12 +362,12 @@ class TerminalTable:
             return
         consumed = [Tile.from_mjai(x) for x in e.get("consumed", ())]
         if t == "ankan":
-            self.melds[seat].append(Meld("ankan", consumed, None, None))
+            self.melds[seat].append(ShownMeld("ankan", consumed, None, None))
         else:
-            self.melds[seat].append(Meld("pon" if t == "pon" else "kan", consumed, Tile.from_mjai(e["pai"]),
+            self.melds[seat].append(ShownMeld("pon" if t == "pon" else "kan", consumed, Tile.from_mjai(e["pai"]),
                                          e.get("target")))
 
-    def meld_text(self, m: Meld) -> str:
+    def meld_text(self, m: ShownMeld) -> str:
         own = " ".join(tile_text(t) for t in sorted(m.tiles))
         if m.kind == "ankan":
             return tr("kan {tiles} (concealed)", tiles=own)
@@ -816,7 +816,7 @@ def _stdin_line() -> str:
     return line
 
 
-def play_game(rules: Rules, seed: int, seat: int, opponent: str, console: Console,
+def play_terminal_game(rules: Rules, seed: int, seat: int, opponent: str, console: Console,
               read: Callable[[], str] = _stdin_line, *, auto_win: bool = False) -> Game:
     """Run one interactive game; returns the finished (or abandoned) game."""
     names = [f"{opponent.capitalize()}-{s}" if s != seat else "You" for s in range(SEATS)]
@@ -842,10 +842,10 @@ def record_format(path: Path, fmt: str | None) -> str:
                                   "give --record-format", path=str(path))) from None
 
 
-def write_record(game: Game, path: Path, fmt: str) -> None:
-    from ..formats.writers import write_mjai, write_tenhou6
+def save_record_file(game: Game, path: Path, fmt: str) -> None:
+    from ..formats import write_record
 
-    text = write_mjai(game) if fmt == "mjai" else write_tenhou6(game, game.rules, as_text=True)
+    text = write_record(game, fmt, game.rules)
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:
@@ -883,7 +883,7 @@ def play(
         fmt = record_format(save_record, record_fmt) if save_record is not None else None
         game_seed = secrets.randbelow(10**9) if seed is None else seed
         try:
-            game = play_game(r, game_seed, seat, opponent, console, auto_win=auto_win)
+            game = play_terminal_game(r, game_seed, seat, opponent, console, auto_win=auto_win)
         except InputEnded:
             console.print()
             console.print(tr("Input ended: the game stops here (replay it with --seed {seed}).", seed=game_seed),
@@ -894,7 +894,7 @@ def play(
             console.print(tr("You left the game (replay it with --seed {seed}).", seed=game_seed), style="yellow")
             raise typer.Exit(0) from None
         if save_record is not None and fmt is not None:
-            write_record(game, save_record, fmt)
+            save_record_file(game, save_record, fmt)
             console.print(Text(tr("Record written to {path} ({format}; sanma replay {path} --check).",
                                   path=str(save_record), format=fmt)), soft_wrap=True)
         if save:

@@ -12,7 +12,7 @@ import typer
 
 from ..errors import RecordError
 from ..fileio import read_regular
-from ..formats.record import MAX_BYTES
+from ..formats.guard import MAX_BYTES
 from ..i18n import tr
 from ..i18n.messages import sentence
 from ..replay import ReplayReport, replay_record

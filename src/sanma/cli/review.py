@@ -108,8 +108,7 @@ def _record(target: str, db: str | None) -> tuple[GameRecord, Rules | None]:
 
 def _simulated(store: object, target: str) -> tuple[GameRecord, Rules | None]:
     """Game INDEX of stored simulation ID, played again from its seed (``sim:ID:INDEX``)."""
-    from ..formats.mjai import read_mjai
-    from ..formats.writers import write_mjai
+    from ..formats.mjai import read_mjai, write_mjai
     from ..rules.loader import from_dict
     from ..sim.arena import play_game_events
     from ..store import Store

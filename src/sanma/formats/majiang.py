@@ -18,22 +18,10 @@ from .. import events as ev
 from ..errors import RecordError, SanmaError
 from ..i18n.messages import sentence
 from ..i18n.terms import draw_key, yaku_key
-from ..tiles import NORTH, Tile, to_mpsz
-from .record import (
-    DrawResult,
-    GameRecord,
-    KyokuRecord,
-    KyokuReplay,
-    Problems,
-    Result,
-    as_int,
-    build_win,
-    kyoku_label,
-    limit_from_han_fu,
-    majsoul_room,
-    parse_json,
-    read_guarded,
-)
+from ..tiles import NORTH, WIND_LETTERS, Tile, to_mpsz
+from .guard import Problems, as_int, parse_json, read_guarded
+from .record import DrawResult, GameRecord, KyokuRecord, Result, kyoku_label, limit_from_han_fu, majsoul_room
+from .tracker import KyokuReplay, build_win
 
 _TILE = re.compile(r"^([mpsz])([0-9])[_*]*$")
 _MELD = re.compile(r"^([mpsz])(\d+)([-=+]?)(\d?)$")
@@ -71,7 +59,7 @@ class _Kyoku:
         self.index = index
         if not isinstance(qipai, dict):
             raise RecordError(sentence("qipai is not an object"))
-        self.round_wind = "ESWN"[as_int(qipai.get("zhuangfeng"), "zhuangfeng") % 4]
+        self.round_wind = WIND_LETTERS[as_int(qipai.get("zhuangfeng"), "zhuangfeng") % 4]
         jushu = as_int(qipai.get("jushu"), "jushu")
         if not 0 <= jushu < 3:
             raise RecordError(sentence("jushu {jushu} is not a sanma dealer 0..2", jushu=jushu))
@@ -211,7 +199,7 @@ class _Kyoku:
         first = not any(r for r in self.results if not isinstance(r, DrawResult))
         self.results.append(build_win(
             ctx, seat=seat, from_seat=from_seat, dealer=self.dealer, round_wind=self.round_wind,
-            honba=self.honba if first else 0, kyotaku=None if first else 0, dora=tuple(self.dora), ura=ura,
+            honba=self.honba, kyotaku=None if first else 0, dora=tuple(self.dora), ura=ura,
             yaku=tuple(yaku), yakuman=yakuman, han=han, fu=fu, limit=limit_from_han_fu(han, fu, yakuman),
             points=as_int(b.get("defen"), "defen"), deltas=self.by_seat(b.get("fenpei"), "fenpei"),
             pao_seat=None, source=self.r.source, label=self.label, index=self.index, problems=p))

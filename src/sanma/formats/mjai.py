@@ -1,4 +1,4 @@
-"""mjai JSONL records (reading), with the sanma extensions: three players and ``kita`` events.
+"""mjai JSONL records, read and written, with the sanma extensions: three players and ``kita`` events.
 
 One JSON object per line: ``start_game``, ``start_kyoku`` (``tehais`` of three hands),
 ``tsumo``, ``dahai``, ``pon``, ``daiminkan``, ``kakan``, ``ankan``, ``kita``, ``reach``,
@@ -6,10 +6,16 @@ One JSON object per line: ``start_game``, ``start_kyoku`` (``tehais`` of three h
 ``hora_points`` when the producer writes them), ``ryukyoku``, ``end_kyoku``, ``end_game``.
 A file may be an excerpt: a trailing ``start_kyoku`` with no events (as in the shared
 Mahjong Soul excerpt) only supplies the scores after the last kyoku.
+
+:func:`write_mjai` writes a game's events as they are: mjai with sanma's extensions (three
+``scores``/``tehais``, ``kita`` and ``flower`` events, the rule set named in ``start_game``, the
+engine's ``chombo`` events), except that ``hora`` lists its yaku as ``[name, han]`` pairs, as
+other mjai readers expect; it reads back with :func:`read_mjai` into the same game.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,22 +26,9 @@ from ..events import parse_event
 from ..i18n.messages import sentence
 from ..i18n.terms import yaku_key
 from ..tiles import Tile
-from .record import (
-    LIMITS,
-    DrawResult,
-    GameRecord,
-    KyokuRecord,
-    KyokuReplay,
-    Problems,
-    Result,
-    build_win,
-    check_json_depth,
-    kyoku_label,
-    limit_from_han_fu,
-    live_draws_for,
-    named_rules,
-    read_guarded,
-)
+from .guard import Problems, check_json_depth, events_of, read_guarded
+from .record import LIMITS, DrawResult, GameRecord, KyokuRecord, Result, kyoku_label, limit_from_han_fu
+from .tracker import KyokuReplay, build_win, live_draws_for, named_rules
 
 MAX_LINES = 100_000
 
@@ -124,7 +117,7 @@ class _Kyoku:
         first = not any(not isinstance(r, DrawResult) for r in self.results)
         self.results.append(build_win(
             ctx, seat=seat, from_seat=target, dealer=self.dealer, round_wind=self.round_wind,
-            honba=self.honba if first else 0, kyotaku=None if first else 0, dora=tuple(self.dora),
+            honba=self.honba, kyotaku=None if first else 0, dora=tuple(self.dora),
             ura=e.uradora_markers, yaku=tuple(yaku), yakuman=yakuman, han=0 if yakuman else han, fu=e.fu,
             limit=limit, points=e.points, deltas=e.deltas, pao_seat=None, source=self.r.source,
             label=self.label, index=self.index, problems=p,
@@ -154,8 +147,6 @@ class _Reader:
         self.live_draws = live_draws_for(named_rules(""))
 
     def read(self) -> GameRecord:
-        import json
-
         p = self.problems
         lines = self.text.splitlines()
         if len(lines) > MAX_LINES:
@@ -229,3 +220,38 @@ def read_mjai(path_or_text: str | Path | bytes, *, strict: bool = False, source:
     """Read an mjai JSONL record (three players, kita events); lenient unless ``strict=True``."""
     return read_guarded("mjai", path_or_text, strict, source,
                         lambda text, src: _Reader(text, src, strict).read())
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+
+
+def write_mjai(game_or_events: Any) -> str:
+    """mjai JSONL: one event per line (a ``Game``, its ``events`` or typed events), ending with a newline.
+
+    ``hora`` lists its ``yaku`` as ``[name, han]`` pairs, as the mjai protocol and other mjai
+    readers (riichienv's ``MjaiReplay``) have them, ``[name, multiplier]`` for a yakuman, with
+    ``yakuman`` the sum of the listed multipliers (0 for a counted yakuman, which lists ordinary
+    yaku); sanma reads this form and the engine's own (objects) alike.
+
+    >>> write_mjai([{"type": "kita", "actor": 1, "pai": "N"}])
+    '{"type":"kita","actor":1,"pai":"N"}\\n'
+    """
+    events = events_of(game_or_events)
+    return "".join(json.dumps(_mjai_form(e.to_mjai()), ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for e in events)
+
+
+def _mjai_form(e: dict[str, Any]) -> dict[str, Any]:
+    """An engine event as the mjai protocol writes it (only ``hora`` differs: yaku as pairs).
+
+    >>> _mjai_form({"type": "hora", "yakuman": 0, "yaku": [{"name": "riichi", "han": 1}]})
+    {'type': 'hora', 'yakuman': 0, 'yaku': [['riichi', 1]]}
+    """
+    yaku = e.get("yaku") if e.get("type") == "hora" else None
+    if not isinstance(yaku, list) or not any(isinstance(y, dict) for y in yaku):
+        return e
+    pairs = [[y.get("name"), y.get("yakuman") or y.get("han", 0)] if isinstance(y, dict) else y for y in yaku]
+    listed = sum(int(y.get("yakuman") or 0) for y in yaku if isinstance(y, dict))
+    return {**e, "yaku": pairs, **({"yakuman": listed} if "yakuman" in e else {})}

@@ -1,7 +1,8 @@
 """The game engine: three seats play a whole game under any ``Rules``, as one event stream.
 
-Every change of state is an mjai event (with sanma's extensions: ``kita``, ``flower``, three
-scores). Seats act through ``legal_actions(seat)`` / ``apply(action)``; after a discard every seat
+Every change of state is an event of :mod:`sanma.events` (mjai's, with sanma's extensions: ``kita``,
+``flower``, three scores): ``Game.log`` holds them typed, ``Game.events`` their mjai dicts. Seats
+act through ``legal_actions(seat)`` / ``apply(action)``; after a discard every seat
 that may call or win has an explicit choice window (``pending``), so a person at a browser
 answers "pon?" through the same API as a bot.
 
@@ -9,6 +10,8 @@ answers "pon?" through the same API as a bot.
 >>> g = Game(Rules.preset("tenhou"), seed=1)
 >>> g.events[0]["type"], g.events[1]["type"], g.to_move
 ('start_game', 'start_kyoku', (0,))
+>>> g.log[1].oya, g.events[1] == g.log[1].to_mjai()
+(0, True)
 >>> import random
 >>> rng = random.Random(0)
 >>> while not g.done:
@@ -88,7 +91,7 @@ class Game:
     _after_call: bool
     _rinshan: bool
     _kan_discard: bool
-    _pending_kan_dora: int
+    _pending_kan_dora: list[str]  # the timing (P12) of each kan whose indicator is still to turn
     _turn_actions: tuple[Action, ...] | None
     _last_discard: tuple[int, Tile] | None
     _window: str
@@ -114,6 +117,9 @@ class Game:
         self.max_hands = max_hands  # a safety net for degenerate play (e.g. bots that never win)
         self.scores = list(scores) if scores is not None else [rules.start_points] * SEATS
         self.chips = [0] * SEATS
+        # the game's events: ``log`` typed (sanma.events), the record of the game; ``events`` their
+        # mjai dicts, derived as each is logged (what readers of the stream, the store and the README take)
+        self.log: list[ev.Event] = []
         self.events: list[dict[str, Any]] = []
         # Where play starts (a record can be replayed from any hand): round_index indexes
         # rules.round_winds (beyond it: overtime); the dealer is seat ``kyoku`` (seat 0 deals first).
@@ -206,7 +212,7 @@ class Game:
 
     def public_events(self, seat: int | None) -> list[dict[str, Any]]:
         """The event stream as ``seat`` sees it (other seats' tiles hidden; ``None``: a spectator)."""
-        return public_events(self.events, seat)
+        return public_events(self.log, seat, 0, self.events)
 
     def furiten(self, seat: int, tile: Tile | None = None, *, discard: Tile | None = None) -> bool:
         """Whether ``seat`` may not ron (``tile``, or any of its waits): ``legal.furiten`` (P75, P78).
@@ -260,7 +266,7 @@ class Game:
         self._after_call = False  # the turn started with a pon (discard only)
         self._rinshan = False  # the tile just drawn is a replacement
         self._kan_discard = False  # the coming discard follows a kan (kanburi, P12 kan dora)
-        self._pending_kan_dora = 0
+        self._pending_kan_dora = []
         self._turn_actions = None
         self._last_discard = None
         self._window = ""  # "dahai" | "kakan" | "ankan" | "kita"
@@ -360,6 +366,7 @@ class Game:
             self._kans.append(seat)
             self._break_first_cycle()
             self._emit(ev.Ankan(seat, a.consumed))
+            self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): so does a further kan
             # Kokushi may rob an ankan where the rules allow it (P127); a robbed kan turns no
             # kan dora (the Mahjong Soul record of such a win shows none).
             if self.rules.chankan_on_ankan == "kokushi":
@@ -379,6 +386,7 @@ class Game:
             self._kans.append(seat)
             self._break_first_cycle()
             self._emit(ev.Kakan(seat, a.tile, a.consumed))
+            self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): a further kan turns it
             self._update_waits(seat)
             self._open_window("kakan", seat, a.tile)  # chankan (Y12)
             if self._pending:
@@ -390,6 +398,7 @@ class Game:
             st.remove(north)
             st.kita += 1
             self._emit(ev.Kita(seat))
+            self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): a kita turns it too
             self._update_waits(seat)
             if self.rules.ron_on_kita:
                 self._open_window("kita", seat, north)
@@ -400,10 +409,7 @@ class Game:
         raise IllegalActionError(f"{a}: not a turn action")  # pragma: no cover
 
     def _ankan_passed(self, seat: int) -> None:
-        if self.rules.kan_dora_ankan == "immediate":
-            self._reveal_kan_dora()
-        else:
-            self._pending_kan_dora += 1
+        self._kan_dora_at_kan(self.rules.kan_dora_ankan)
         self._after_kan(seat)
 
     def _kita_passed(self, seat: int) -> None:
@@ -413,20 +419,34 @@ class Game:
         self._rinshan = self.rules.kita_replacement_is_rinshan  # P18
 
     def _kakan_passed(self, seat: int) -> None:
-        if self.rules.kan_dora_open == "immediate":
+        self._kan_dora_at_kan(self.rules.kan_dora_open)
+        self._after_kan(seat)
+
+    def _kan_dora_at_kan(self, timing: str) -> None:
+        """A kan's new indicator (P12): turned now, or kept for its later moment."""
+        if timing == "immediate":
             self._reveal_kan_dora()
         else:
-            self._pending_kan_dora += 1
-        self._after_kan(seat)
+            self._pending_kan_dora.append(timing)
+
+    def _reveal_pending_kan_dora(self, *timings: str) -> None:
+        """Turn the waiting indicators of the kans whose timing (P12) is one of ``timings`` (all
+        of them when none is named), in the order of the kans."""
+        if not self._pending_kan_dora:
+            return
+        keep = []
+        for timing in self._pending_kan_dora:
+            if not timings or timing in timings:
+                self._reveal_kan_dora()
+            else:
+                keep.append(timing)
+        self._pending_kan_dora = keep
 
     def _after_kan(self, seat: int) -> None:
         self._draw(seat, replacement=True)
         self._rinshan = True
         self._kan_discard = True
-        if self._pending_kan_dora and self.rules.kan_dora_open == "before_discard":
-            while self._pending_kan_dora:
-                self._pending_kan_dora -= 1
-                self._reveal_kan_dora()
+        self._reveal_pending_kan_dora("before_discard")  # a rinshan win counts it
 
     def _reveal_kan_dora(self) -> None:
         if self.rules.kan_dora and self.wall.can_reveal_kan_dora:
@@ -456,6 +476,7 @@ class Game:
         self._drawn = None
         self._last_discard = (seat, tile)
         self._emit(ev.Dahai(seat, tile, tsumogiri))
+        self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): a ron on this discard counts it
         self._update_waits(seat)
         if riichi and st.open_riichi and st.violation and self.rules.riichi_violation == "chombo":
             # P80 (CLUB) 「オープンリーチの場合は、掛けた時点で発覚したものとし、その時点で成立とする」
@@ -537,10 +558,7 @@ class Game:
                 self._emit(ev.Ryukyoku("all_riichi"))
                 self._end_hand_abort("all_riichi")
                 return
-        if self._pending_kan_dora:
-            while self._pending_kan_dora:
-                self._pending_kan_dora -= 1
-                self._reveal_kan_dora()
+        self._reveal_pending_kan_dora()  # every kan dora still waiting turns once the discard passes (P12)
         self._kan_discard = False
         if self._discard_count == SEATS and self._first_cycle and r.abort_three_winds:  # P93
             firsts = [self.seats[s].discards[0].tile.kind for s in range(SEATS) if self.seats[s].discards]
@@ -586,10 +604,7 @@ class Game:
             return
         self._kans.append(seat)
         self._rinshan_feeder = (seat, a.target)
-        if self.rules.kan_dora_open == "immediate":
-            self._reveal_kan_dora()
-        else:
-            self._pending_kan_dora += 1
+        self._kan_dora_at_kan(self.rules.kan_dora_open)
         self._after_kan(seat)
 
     def _pao(self, seat: int, feeder: int, kind: int) -> None:
@@ -754,7 +769,8 @@ class Game:
     # helpers
     # ------------------------------------------------------------------------------------------
     def _emit(self, e: ev.Event) -> None:
-        """Record one event (its mjai form: ``Game.events`` holds dicts, sanma.events builds them)."""
+        """Log one event (``log``) and its mjai dict (``events``)."""
+        self.log.append(e)
         self.events.append(e.to_mjai())
         self._turn_actions = None
 

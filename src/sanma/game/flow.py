@@ -22,10 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Final
 
 from ..rules.schema import Rules
-from ..tiles import SEATS, seat_wind
+from ..tiles import SEATS, WIND_LETTERS, seat_wind
 from .payout import (
     AbortiveDraw,
     Chombo,
@@ -38,8 +37,6 @@ from .payout import (
     game_end_payments,
 )
 from .settle import FinalResult, final_result, is_bust, placement
-
-WINDS: Final = "ESWN"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +105,7 @@ def round_wind(rules: Rules, round_index: int) -> str:
     if round_index < len(rw):
         return rw[round_index]
     if rules.overtime == "west":
-        return WINDS[min(3, WINDS.index(rw[-1]) + 1)]
+        return WIND_LETTERS[min(3, WIND_LETTERS.index(rw[-1]) + 1)]
     return rw[-1] if rules.overtime == "club_laps" else "E"
 
 
@@ -190,8 +187,10 @@ def advance(rules: Rules, state: TableState, outcome: Outcome, *, bust_by: Seque
         return HandEnd(state, True, "bust", (outcome.seat,), tuple(x for x in range(SEATS) if x != outcome.seat))
     won = winners(r, outcome)
     continues = dealer_continues(r, state.round_index, dealer, outcome)
-    was_last = is_last_hand(r, state.round_index, dealer)
     in_overtime = state.in_overtime(r)
+    # P34: where the dealer's repeat comes first in overtime, every overtime hand is a last hand
+    # for agari-yame / tenpai-yame (PLATFORMS §1-2, End of South / West round)
+    was_last = is_last_hand(r, state.round_index, dealer) or (in_overtime and r.overtime_dealer_first)
     is_win = bool(won)
     non_dealer_won = is_win and dealer not in won
     if isinstance(outcome, Chombo):  # P101 / A003-7: unchanged, or +1 when the dealer repeats
@@ -224,7 +223,8 @@ def advance(rules: Rules, state: TableState, outcome: Outcome, *, bust_by: Seque
         if isinstance(outcome, AbortiveDraw | RiichiBust) and r.agari_yame_on_abort:
             return HandEnd(state, True, "agari_yame")
     if in_overtime:  # P34
-        if r.overtime in ("west", "kaeri_ton") and max(scores) >= r.target_points:
+        if r.overtime in ("west", "kaeri_ton") and max(scores) >= r.target_points \
+                and not (continues and r.overtime_dealer_first):
             return HandEnd(state, True, "target_reached")
         if r.overtime == "club_laps" and non_dealer_won:
             return HandEnd(state, True, "overtime_non_dealer_win")

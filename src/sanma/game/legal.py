@@ -178,8 +178,9 @@ def kan_possible(rules: Rules, wall: Wall, kans: int) -> bool:
 
 
 def ankan_allowed(rules: Rules, st: SeatState, kind: int, drawn: Tile | None) -> bool:
-    """Whether the seat may make a closed kan of ``kind`` (after riichi: with the drawn tile only,
-    P84, and keeping its waits and the four tiles a triplet in every reading, A003-18)."""
+    """Whether the seat may make a closed kan of ``kind`` (after riichi, P84: with the drawn tile
+    only; then by ``rules.kan_after_riichi``: any such kan (A003-18), one keeping the waits, or one
+    keeping the waits with the four tiles a triplet in every reading)."""
     if not st.riichi:
         return True
     if drawn is None or drawn.kind != kind:
@@ -188,8 +189,9 @@ def ankan_allowed(rules: Rules, st: SeatState, kind: int, drawn: Tile | None) ->
         return True  # KANSAI: any ankan with the drawn tile (A003-18)
     c = list(st.counts)
     c[kind] -= 4
-    # The waits must stay the same and the four tiles must be a triplet in every reading.
-    return compute_waits(c) == st.waits and kind_always_triplet(st.counts, st.waits, kind)
+    if compute_waits(c) != st.waits:
+        return False
+    return rules.kan_after_riichi == "waits_only" or kind_always_triplet(st.counts, st.waits, kind)
 
 
 def kind_always_triplet(counts: Sequence[int], waits: Sequence[int], kind: int) -> bool:
@@ -342,16 +344,23 @@ def discard_actions(sit: Situation, seat: int, *, drawn: Tile | None, after_call
         copies[t] = copies.get(t, 0) + 1
     if drawn is not None and not after_call:
         copies[drawn] -= 1  # the drawn tile is offered separately, as tsumogiri
+    noten_offered = noten_riichi_offered(r, table_mistakes)
     can_riichi = riichi_allowed(r, st, score, sit.wall.remaining, after_call=after_call,
                                 table_mistakes=table_mistakes) and (
-        noten_riichi_offered(r, table_mistakes)
-        or shanten_trusted(st.counts, len(st.melds), r.chiitoi_four_of_a_kind) <= 0)
+        noten_offered or shanten_trusted(st.counts, len(st.melds), r.chiitoi_four_of_a_kind) <= 0)
+    counts = list(st.counts) if can_riichi and not noten_offered else []
     out: list[Action] = []
     for t, n in copies.items():
         if t.kind in banned:
             continue
         if n > 0:
             out.append(dahai(seat, t, False))
+        if counts:  # a discard that leaves the hand noten is no riichi here: skip the waits (P80)
+            counts[t.kind] -= 1
+            noten = shanten_trusted(counts, len(st.melds), r.chiitoi_four_of_a_kind) > 0
+            counts[t.kind] += 1
+            if noten:
+                continue
         if can_riichi and riichi_offered(r, riichi_violation(
                 r, st, t, honba=sit.honba, seat_wind=sit.seat_wind(seat), round_wind=sit.round_wind,
                 other_wind=sit.seat_wind((seat + 1) % SEATS), dora_indicators=sit.wall.dora_indicators),

@@ -126,14 +126,25 @@ def final_result(
         points = [p + t for p, t in zip(points, taken, strict=True)]
         if itemise:
             items.append(Item("chombo", "P100", points=tuple(taken), count=sum(chombos)))
-    digits = 0 if rules.final_rounding == "integer" else 1
-    rounded = [float(round(p, digits)) for p in points]
+    rounded = _rounded(rules, points, top)
     if itemise:
         summed = [sum(i.points[x] for i in items) for x in range(n)]
         if any(abs(r - t) > 1e-9 for r, t in zip(rounded, summed, strict=True)):
             items.append(Item("rounding", "P25", points=tuple(round(r - t, 6) for r, t in zip(rounded, summed,
                                                                                            strict=True))))
     return FinalResult(tuple(s), ranks, tuple(rounded), tuple(chip_list), tuple(items))
+
+
+def _rounded(rules: Rules, points: list[float], top: int) -> list[float]:
+    """P25: the final points as the rules round them: to a tenth, or whole numbers as Tenhou's records
+    keep them (every seat but the top rounded, the top takes what that moved: dnovikoff-sanma2.xml:
+    -12.6 -> -13 and -65.5 -> -66, so 78.1 -> 79 = 13 + 66)."""
+    if rules.final_rounding != "integer":
+        return [float(round(p, 1)) for p in points]
+    rounded = [float(round(p)) for p in points]
+    moved = sum(p - r for i, (p, r) in enumerate(zip(points, rounded, strict=True)) if i != top)
+    rounded[top] = float(round(points[top] + moved))
+    return rounded
 
 
 def chombo_rank_points(rules: Rules, chombos: int) -> int:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import random
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -204,6 +205,38 @@ def _key(seed_text: str) -> tuple[list[int], bool]:
         f"Tenhou seed {seed_text[:40]!r}: expected {SHA512_PREFIX!r}<base64> or {OLD_PREFIX!r}<hex words>")
 
 
+class MT19937Stream:
+    """The ``genrand_int32`` stream of MT19937 over an ``init_by_array`` key, as little-endian words.
+
+    Python's own generator (in C) is MT19937: ``random.seed(n)`` feeds the 32-bit words of ``n``,
+    least significant first, to ``init_by_array``, and ``getrandbits(32 * k)`` returns the next
+    ``k`` outputs with the first in the lowest bits. So a key whose last word is not 0 (a longer
+    int would drop it) runs there, about a hundred times faster than :class:`MT19937`, which
+    stays the reference (a test compares both) and takes the other keys.
+    """
+
+    __slots__ = ("_mt", "_random")
+
+    def __init__(self, key: list[int]) -> None:
+        self._random: random.Random | None = None
+        self._mt: MT19937 | None = None
+        if key and key[-1]:
+            self._random = random.Random(int.from_bytes(struct.pack(f"<{len(key)}I", *key), "little"))
+        else:
+            self._mt = MT19937(key)
+
+    def words(self, k: int) -> bytes:
+        """The next ``k`` outputs, 4 little-endian bytes each."""
+        if self._random is not None:
+            return self._random.getrandbits(32 * k).to_bytes(4 * k, "little")
+        assert self._mt is not None
+        gen = self._mt.genrand_int32
+        return struct.pack(f"<{k}I", *[gen() for _ in range(k)])
+
+    def ints(self, k: int) -> tuple[int, ...]:
+        return struct.unpack(f"<{k}I", self.words(k))
+
+
 def _shuffle(rnd: list[int] | tuple[int, ...]) -> list[int]:
     y = list(SANMA_IDS)
     n = len(y)
@@ -219,21 +252,21 @@ def tenhou_walls(seed_text: str) -> Iterator[TenhouKyokuWall]:
     Raises ``RecordError`` if the seed text is malformed.
     """
     key, sha = _key(seed_text)
-    mt = MT19937(key)
-    gen = mt.genrand_int32
+    stream = MT19937Stream(key)
     n = len(SANMA_IDS)
     while True:
         if sha:
-            src = struct.pack("<288I", *[gen() for _ in range(288)])
+            src = stream.words(288)
             rnd: list[int] = []
             for c in range(9):
                 rnd.extend(struct.unpack("<16I", hashlib.sha512(src[c * 128:(c + 1) * 128]).digest()))
             y = _shuffle(rnd)
             dice = (rnd[135] % 6 + 1, rnd[136] % 6 + 1)
         else:
-            rnd = [gen() for _ in range(n - 1)]
+            rnd = list(stream.ints(n - 1))
             y = _shuffle(rnd)
-            dice = (gen() % 6 + 1, gen() % 6 + 1)
+            d1, d2 = stream.ints(2)
+            dice = (d1 % 6 + 1, d2 % 6 + 1)
             for s in range(0, TENHOU_DEAD_WALL, 2):  # the 2009 dead wall is stacked the other way up
                 y[s], y[s + 1] = y[s + 1], y[s]
         yield TenhouKyokuWall(tuple(y), dice)

@@ -2,9 +2,11 @@
 
 ``seat_view(game, seat)`` is everything seat ``seat`` may see now as plain typed values (own hand
 with the drawn tile apart, its waits and furiten, every public fact, its legal actions);
-``spectator_view(game)`` is the same table with no concealed tile at all. ``mask_event(e, seat)``
-is an engine event as that seat (``None``: a spectator) may see it. Bots (``Game.observation``),
-the mjai adapter, the simulator, the terminal and the browser table all go through here.
+``spectator_view(game)`` is the same table with no concealed tile at all. ``mask(e, seat)`` is a
+typed event (``Game.log``) as that seat (``None``: a spectator) may see it, ``public_events`` a
+stream of them in mjai form, ``mask_event`` the same for an mjai dict. Bots
+(``Game.observation``), the mjai adapter, the simulator, the terminal and the browser table all
+go through here.
 
 >>> from sanma.rules import Rules
 >>> from sanma.game.engine import Game
@@ -15,17 +17,21 @@ the mjai adapter, the simulator, the terminal and the browser table all go throu
 >>> s = g.spectator_view()
 >>> s.seat, s.hand, s.drawn, s.legal_actions
 (None, (), None, ())
+>>> mask(g.log[1], None).tehais[0][:2], mask(g.log[1], 0).tehais[0] == g.log[1].tehais[0]
+((None, None), True)
 >>> [t for t in mask_event(g.events[1], None)["tehais"][0]][:2]
 ['?', '?']
->>> "seed" in mask_event(g.events[0], 0)
+>>> "seed" in mask_event({**g.events[0], "seed": "7"}, 0)
 False
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import events as ev
 from ..hand import MeldType
 from ..tiles import NUM_KINDS, REMOVED_KINDS, Tile
 from .actions import Action
@@ -34,8 +40,6 @@ from .legal import visible_counts
 if TYPE_CHECKING:
     from .engine import Game
     from .seat import CalledMeld
-
-HIDDEN = "?"  # a tile the seat may not see
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,18 +200,16 @@ class SeatView:
         }
 
 
-def added_kans(events: list[dict[str, Any]]) -> dict[tuple[int, int], Tile]:
+def added_kans(log: list[ev.Event]) -> dict[tuple[int, int], Tile]:
     """The current hand's added kans: (seat, tile kind) -> the added tile, from the public ``kakan``
     events since the last ``start_kyoku`` (the engine's meld keeps no trace of how its kan was made)."""
     out: dict[tuple[int, int], Tile] = {}
-    for i in range(len(events) - 1, -1, -1):
-        e = events[i]
-        t = e["type"]
-        if t == "start_kyoku":
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if isinstance(e, ev.StartKyoku):
             break
-        if t == "kakan":
-            tile = Tile.from_mjai(e["pai"])
-            out[(e["actor"], tile.kind)] = tile
+        if isinstance(e, ev.Kakan):
+            out[(e.actor, e.pai.kind)] = e.pai
     return out
 
 
@@ -230,7 +232,7 @@ def _public(game: Game, s: int, kakan: dict[tuple[int, int], Tile]) -> SeatPubli
 def public_seats(game: Game) -> tuple[SeatPublic, ...]:
     """What everyone sees of every seat now: the same for each viewer (pass it to ``seat_view`` /
     ``spectator_view`` to build it once for all of them)."""
-    kakan = added_kans(game.events) if any(cm.meld.type == "kan" for st in game.seats for cm in st.melds) else {}
+    kakan = added_kans(game.log) if any(cm.meld.type == "kan" for st in game.seats for cm in st.melds) else {}
     return tuple(_public(game, s, kakan) for s in range(len(game.seats)))
 
 
@@ -271,19 +273,32 @@ def spectator_view(game: Game, public: tuple[SeatPublic, ...] | None = None) -> 
     return _table(game, None, (), None, (), False, False, (), public)
 
 
-def mask_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """An engine event as ``seat`` may see it (``None``: a spectator): other seats' deals and draws
-    are ``"?"``, and ``start_game`` never carries the wall seed (published only after the game)."""
-    t = e["type"]
-    if t == "start_kyoku":
-        return {**e, "tehais": [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(e["tehais"])]}
-    if t == "tsumo" and e["actor"] != seat:
-        return {**e, "pai": HIDDEN}
-    if t == "start_game" and "seed" in e:
-        return {k: v for k, v in e.items() if k != "seed"}
+def mask(e: ev.Event, seat: int | None) -> ev.Event:
+    """An event as ``seat`` may see it (``None``: a spectator): other seats' deals and draws are
+    hidden (``None`` tiles, ``"?"`` in mjai form), and ``start_game`` never carries a wall seed (the
+    engine writes none; a stream from elsewhere may: it is published only after the game)."""
+    if isinstance(e, ev.Tsumo):
+        return e if e.actor == seat or e.pai is None else ev.Tsumo(e.actor, None, e.rinshan)
+    if isinstance(e, ev.StartKyoku):
+        hands = tuple(h if i == seat else (None,) * len(h) for i, h in enumerate(e.tehais))
+        return ev.StartKyoku(e.bakaze, e.kyoku, e.honba, e.kyotaku, e.oya, e.dora_markers, e.scores, hands)
+    if isinstance(e, ev.StartGame) and any(k == "seed" for k, _ in e.extra):
+        return ev.StartGame(e.names, e.rules, e.scores, tuple((k, v) for k, v in e.extra if k != "seed"))
     return e
 
 
-def public_events(events: list[dict[str, Any]], seat: int | None, start: int = 0) -> list[dict[str, Any]]:
-    """``events[start:]`` as ``seat`` (``None``: a spectator) may see them."""
-    return [mask_event(events[i], seat) for i in range(start, len(events))]
+def mask_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An mjai event as ``seat`` may see it: :func:`mask` of the parsed event, in mjai form."""
+    return mask(ev.parse_event(e), seat).to_mjai()
+
+
+def public_events(log: Sequence[ev.Event], seat: int | None, start: int = 0,
+                  mjai: Sequence[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """``log[start:]`` as ``seat`` (``None``: a spectator) may see it, in mjai form; ``mjai`` (the
+    same events' dicts, ``Game.events``) is reused where :func:`mask` hides nothing."""
+    out = []
+    for i in range(start, len(log)):
+        e = log[i]
+        m = mask(e, seat)
+        out.append(mjai[i] if mjai is not None and m is e else m.to_mjai())
+    return out

@@ -99,8 +99,8 @@ def score_win(sit: Situation, seat: int, tile: Tile, *, tsumo: bool, chankan: bo
 
 def can_win(sit: Situation, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False,
             kokushi_only: bool = False, discarder: int | None = None, go_around: set[int] | None = None) -> bool:
-    """Whether ``seat`` may win on ``tile`` now: tsumo furiten (P76, A002-13), dama (A003-8), a
-    yaku (the scorer), kokushi only (a robbed ankan, P127), sakizuke (P67). ``go_around`` is
+    """Whether ``seat`` may win on ``tile`` now: tsumo furiten (P76, A002-13), a yaku and dama
+    (A003-8; both the scorer's), kokushi only (a robbed ankan, P127), sakizuke (P67). ``go_around`` is
     the kinds others discarded since this seat's last discard (P76 KANSAI). Ron furiten (P75) is
     ``legal.furiten``'s, checked by ``legal.ron_allowed`` first."""
     st = sit.seats[seat]
@@ -116,8 +116,6 @@ def can_win(sit: Situation, seat: int, tile: Tile, *, tsumo: bool, chankan: bool
             return False  # A002-13: a furiten riichi hand cannot win at all
         if r.same_turn_discard_blocks_tsumo and go_around is not None and go_around & set(w):
             return False  # P76 (KANSAI): a winning tile discarded this go-around blocks tsumo
-    if not r.dama_allowed and st.closed and not st.riichi:
-        return False  # A003-8 flag: no dama wins
     try:
         s = score_win(sit, seat, tile, tsumo=tsumo, chankan=chankan, discarder=discarder, ura=False)
     except SanmaError:

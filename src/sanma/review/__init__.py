@@ -10,7 +10,7 @@ calibration.
 >>> from sanma.rules import Rules
 >>> from sanma.sim.arena import play_game_events
 >>> from sanma.formats import read_mjai
->>> from sanma.formats.writers import write_mjai
+>>> from sanma.formats.mjai import write_mjai
 >>> rec = read_mjai(write_mjai(play_game_events(Rules.preset("tenhou"), ["defensive"] * 3, "doc", 0)))
 >>> r = review_record(rec, seat=1)
 >>> j = r.to_json()

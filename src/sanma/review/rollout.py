@@ -16,7 +16,7 @@ win, the deal-in, the points and the placement value (``bots.value``) are averag
 >>> from sanma.rules import Rules
 >>> from sanma.sim.arena import play_game_events
 >>> from sanma.formats import read_mjai
->>> from sanma.formats.writers import write_mjai
+>>> from sanma.formats.mjai import write_mjai
 >>> from sanma.review.walk import walk
 >>> rec = read_mjai(write_mjai(play_game_events(Rules.preset("tenhou"), ["defensive"] * 3, "doc", 0)))
 >>> game = walk(rec, seats=(0,), keep_games=True)

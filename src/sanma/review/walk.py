@@ -9,7 +9,7 @@ actions and the action the record played. The hands' starts and endings come fro
 >>> from sanma.rules import Rules
 >>> from sanma.sim.arena import play_game_events
 >>> from sanma.formats import read_mjai
->>> from sanma.formats.writers import write_mjai
+>>> from sanma.formats.mjai import write_mjai
 >>> rec = read_mjai(write_mjai(play_game_events(Rules.preset("tenhou"), ["efficient"] * 3, "doc", 0)))
 >>> game = walk(rec, seats=(0,))
 >>> all(d.seat == 0 and d.played in d.legal for d in game.decisions), len(game.hands) == len(rec.kyoku)

@@ -90,7 +90,7 @@ PON_CAPABLE_YAKUMAN = frozenset(
 NorthMode = Literal["plain", "nuki", "nuki_restricted", "yakuhai"]
 TsumoPayment = Literal["tsumo_son", "north_split", "north_split_rounded", "equal_halves", "full_amount"]
 FuMode = Literal["normal", "fixed_30", "fixed_40"]
-KanDoraTiming = Literal["immediate", "before_discard", "after_discard"]
+KanDoraTiming = Literal["immediate", "before_discard", "with_discard", "after_discard"]
 DeadWall = Literal["fixed", "to_indicator"]
 UmaType = Literal["none", "points", "chips", "sinking"]
 NotenModel = Literal["pool", "per_pair"]
@@ -98,7 +98,7 @@ Kuitan = Literal["yes", "no", "not_alone"]
 Atozuke = Literal["allowed", "sakizuke"]
 FuritenRiichi = Literal["allowed", "forbidden"]
 Kokushi13Furiten = Literal["standard", "club_relaxed", "no_ron"]
-KanAfterRiichi = Literal["wait_unchanged", "no_okurikan"]
+KanAfterRiichi = Literal["wait_unchanged", "waits_only", "no_okurikan"]
 Nagashi = Literal["none", "mangan", "baiman", "yakuman"]
 EmptySeatWind = Literal["none", "north", "positional"]
 YameRule = Literal["forbidden", "auto", "optional"]
@@ -156,9 +156,14 @@ class Rules:
     ura_dora: bool = _f(True, "Ura dora for riichi winners.", "P10")
     kan_dora: bool = _f(True, "A kan reveals a new dora indicator.", "P11")
     kan_ura: bool = _f(True, "Kan dora indicators have ura dora too.", "P11")
-    kan_dora_ankan: KanDoraTiming = _f("immediate", "When an ankan's new indicator is turned.", "P12")
+    kan_dora_ankan: KanDoraTiming = _f(
+        "immediate", "When an ankan's new indicator is turned (the moments of kan_dora_open).", "P12")
     kan_dora_open: KanDoraTiming = _f(
-        "after_discard", "When a daiminkan's or kakan's new indicator is turned.", "P12")
+        "after_discard", "When a daiminkan's or kakan's new indicator is turned: 'immediate' at the kan, before the "
+        "replacement draw; 'before_discard' after the replacement draw (a win on it counts it); 'with_discard' "
+        "when the kan player next discards (a ron on that discard counts it), pulls a North or kans again, so a "
+        "win on the replacement tile does not (Tenhou, PLATFORMS §1); 'after_discard' once that discard "
+        "passes without a ron.", "P12")
     kan_dora_on_chankan: bool = _f(True, "A robbed kakan still turns its kan dora.", "P12, Y12")
     kan_requires_indicator: bool = _f(False, "A kan is illegal when no kan dora can be revealed.", "P13")
     dead_wall: DeadWall = _f("fixed", "Dead wall model: fixed size, or drawn up to the indicator.", "P14, A002-1")
@@ -198,7 +203,10 @@ class Rules:
         (20, 10, -30), "Sinking uma when two players float (thousands of points).", "P27, A002-7")
     tie_break: TieBreak = _f("seat_order", "Ties: earlier from the first dealer ranks higher, or split.", "P29")
     leftover_riichi: Leftover = _f("top", "Riichi sticks left at the end of the game.", "P31")
-    final_rounding: FinalRounding = _f("none", "Rounding of final points (thousands).", "PLATFORMS")
+    final_rounding: FinalRounding = _f(
+        "none", "Rounding of final points (thousands): 'integer' rounds every seat but the top to a whole number "
+        "and gives the top what that rounding moved, so the points sum as before (Tenhou's whole-number records: "
+        "79 = 13 + 66).", "PLATFORMS")
     score_notation: ScoreNotation = _f(
         "minus", "How a score sheet writes a negative number: '-10' or, under 'triangle', '△10' (score keeper's "
         "tables, CSV and pages).", "P30")
@@ -208,6 +216,10 @@ class Rules:
     overtime: Overtime = _f("none", "What happens after the last hand if nobody ends the game.", "P34")
     target_points: int = _f(40000, "Score that ends overtime / is needed to end the game.", "P34, P35")
     top_must_reach_return: bool = _f(False, "The game only ends when someone has the target score.", "P35")
+    overtime_dealer_first: bool = _f(
+        False, "In West / 返り東場 overtime a dealer who keeps the deal plays on (unless agari-yame or tenpai-yame "
+        "ends the game, in any overtime hand) although someone has the target; false: the game ends as soon as "
+        "anyone has it.", "P34")
     renchan_on_dealer_win: bool = _f(True, "The dealer keeps the deal after winning.", "P36")
     dealer_stays_on_noten_draw_rounds: str = _f(
         "", "Round winds in which the dealer keeps the deal at a draw even when noten.", "P37")
@@ -307,7 +319,9 @@ class Rules:
     riichi_needs_next_draw: bool = _f(True, "Riichi needs at least one more own draw.", "P81")
     open_riichi: bool = _f(False, "Open riichi may be declared.", "P82")
     kan_after_riichi: KanAfterRiichi = _f(
-        "wait_unchanged", "Ankan after riichi: only if the waits are unchanged, or any but okuri-kan.", "P84")
+        "wait_unchanged", "Ankan after riichi, with the drawn tile: 'wait_unchanged' keeps the waits and the four "
+        "tiles a triplet in every reading; 'waits_only' keeps the waits, however the hand then reads (Tenhou, "
+        "PLATFORMS §1); 'no_okurikan' any such ankan.", "P84")
     dama_allowed: bool = _f(True, "A non-riichi closed hand may win.", "P86, A003-8")
 
     # --- multiple ron, aborts, nagashi (P88-P96) ------------------------------------------------

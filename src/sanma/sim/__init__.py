@@ -1,12 +1,12 @@
 """Simulation: games between bots, one process or many, summarised per bot."""
 
-from .arena import EntryResult, GameRecord, SimulationError, play_game, seat_of
+from .arena import EntryResult, GameSummary, SimulationError, play_game, seat_of
 from .local import EntrySummary, Summary, check_bots, simulate, summarise
 
 __all__ = [
     "EntryResult",
     "EntrySummary",
-    "GameRecord",
+    "GameSummary",
     "SimulationError",
     "Summary",
     "check_bots",

@@ -43,12 +43,12 @@ class EntryResult:
     calls: int
     win_value: int = 0  # sum of the hand values (``Score.total``) of this entry's wins
     busted: bool = False  # the game ended on this entry's bust
-    incidents: int = 0  # problems with an external bot (timeouts, garbage, exits): see ``GameRecord.incidents``
+    incidents: int = 0  # problems with an external bot (timeouts, garbage, exits): see ``GameSummary.incidents``
     fallbacks: int = 0  # decisions sanma took for the entry (tsumogiri) after such problems
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class GameSummary:
     """One finished game: its index, how many hands it lasted, one result per bot entry."""
 
     index: int
@@ -65,7 +65,7 @@ def seat_of(entry: int, index: int) -> int:
 
 def play_game(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *,
               max_hands: int = 200, timeout: float | None = None, budget: float | None = None,
-              wall_key: bytes | None = None) -> GameRecord:
+              wall_key: bytes | None = None) -> GameSummary:
     """Play game ``index`` of a simulation seeded ``seed``; ``bots`` are registry names, one per entry.
 
     ``timeout`` is the per-decision limit of external (``mjai:``) bots, ``budget`` their limit per game;
@@ -113,7 +113,7 @@ def _play(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *, max
     return game, entry_at, by_seat
 
 
-def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] = ()) -> GameRecord:
+def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] = ()) -> GameSummary:
     # Counted per hand as the database counts them (sanma.store.facts, `sanma stats`): a seat's
     # win, deal-in (a double ron is one), riichi declared (accepted or not) and call (pon or open kan).
     wins = [0] * SEATS
@@ -154,4 +154,4 @@ def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] 
                                               bot.incident_count if bot is not None else 0,
                                               bot.fallbacks if bot is not None else 0)
     draws = sum(1 for h in game.hand_results if h.kind not in ("hora", "chombo"))  # a chombo voids the hand (P101)
-    return GameRecord(index, len(game.hand_results), tuple(entries), draws, tuple(incidents))
+    return GameSummary(index, len(game.hand_results), tuple(entries), draws, tuple(incidents))

@@ -28,7 +28,7 @@ from ..errors import SanmaError
 from ..rules.loader import from_dict, load, to_dict
 from ..rules.schema import Rules
 from ..tiles import SEATS
-from .arena import GameRecord, SimulationError, play_game
+from .arena import GameSummary, SimulationError, play_game
 
 Progress = Callable[[int], None]
 BACKENDS = ("local", "ray")
@@ -67,7 +67,7 @@ class Summary:
     draws: int = 0  # hands that ended without a win
     backend: str = "local"
     incident_log: tuple[str, ...] = ()  # the first INCIDENT_LOG incident messages
-    records: tuple[GameRecord, ...] = field(default=(), repr=False, compare=False)  # per game, for reports
+    records: tuple[GameSummary, ...] = field(default=(), repr=False, compare=False)  # per game, for reports
     interrupted: bool = False  # stopped by Ctrl-C: ``games`` counts the games that finished
     planned: int = 0  # games asked for (0: as many as were played)
     keyed_walls: bool = False  # walls keyed by a per-run secret (an external bot sat): not reproducible
@@ -97,7 +97,7 @@ class Summary:
         }
 
 
-def summarise(rules: Rules, seed: int | str, bots: Sequence[str], records: Iterable[GameRecord],
+def summarise(rules: Rules, seed: int | str, bots: Sequence[str], records: Iterable[GameSummary],
               seconds: float, jobs: int, backend: str = "local") -> Summary:
     """Sum the records (sorted by game index, so the order never depends on the workers)."""
     recs = tuple(sorted(records, key=lambda r: r.index))
@@ -141,7 +141,7 @@ def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
 
 def play_chunk(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], seed: int | str,
                indices: list[int], timeout: float | None = None, budget: float | None = None,
-               wall_key: bytes | None = None) -> list[GameRecord]:
+               wall_key: bytes | None = None) -> list[GameSummary]:
     """Worker entry point (processes and Ray tasks): ``Rules`` travel as a plain dict."""
     rules = from_dict(rules_data, name=name)
     return [play_game(rules, bots, seed, i, timeout=timeout, budget=budget, wall_key=wall_key) for i in indices]
@@ -198,7 +198,7 @@ def simulate(rules: Rules | str, games: int, seed: int | str = 0, bots: Sequence
     key = wall_key if wall_key is not None or not needs_wall_key(names) else secrets.token_bytes(32)
     opts = (timeout, budget, key)
     t0 = time.perf_counter()
-    records: list[GameRecord] = []
+    records: list[GameSummary] = []
     interrupted = False
     if backend == "ray":
         from .ray_backend import run_on_ray
@@ -237,7 +237,7 @@ def _worker_init() -> None:
 
 
 def _run_processes(rules: Rules, names: tuple[str, ...], seed: int | str, games: int, jobs: int,
-                   opts: Options, progress: Progress | None) -> tuple[list[GameRecord], bool]:
+                   opts: Options, progress: Progress | None) -> tuple[list[GameSummary], bool]:
     """The games on ``jobs`` worker processes; ``(records, interrupted)``.
 
     One game per task, so that on Ctrl-C every finished game is kept; the workers are then
@@ -247,20 +247,20 @@ def _run_processes(rules: Rules, names: tuple[str, ...], seed: int | str, games:
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
     data = to_dict(rules)
-    records: list[GameRecord] = []
+    records: list[GameSummary] = []
     # While the workers are forked a Ctrl-C is only noted (a worker inheriting the handler notes it
     # harmlessly until its initializer ignores SIGINT): no traceback in a worker, no lost Ctrl-C here.
     caught: list[int] = []
     old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     try:
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
-        pending: set[Future[list[GameRecord]]] = {
+        pending: set[Future[list[GameSummary]]] = {
             pool.submit(play_chunk, data, rules.name, names, seed, idx, *opts) for idx in chunks(games, jobs, most=1)}
     finally:
         signal.signal(signal.SIGINT, old)
     interrupted = False
     every = list(pending)
-    taken: set[Future[list[GameRecord]]] = set()
+    taken: set[Future[list[GameSummary]]] = set()
     try:
         if caught:
             raise KeyboardInterrupt

@@ -17,13 +17,13 @@ import logging
 import os
 from typing import Any
 
-from .arena import GameRecord, SimulationError
+from .arena import GameSummary, SimulationError
 from .local import Options, Progress, chunks, play_chunk
 
 
 def run_on_ray(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], seed: int | str, games: int,
                jobs: int, address: str | None, opts: Options,
-               progress: Progress | None) -> tuple[list[GameRecord], bool]:
+               progress: Progress | None) -> tuple[list[GameSummary], bool]:
     """The games as Ray tasks; ``(records, interrupted)``: on Ctrl-C the tasks in flight are
     cancelled (their workers killed) and the finished ones kept."""
     try:
@@ -49,12 +49,12 @@ def run_on_ray(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], see
         cpus = max(1, int(ray.cluster_resources().get("CPU", jobs)))  # type: ignore[no-untyped-call]
         task = ray.remote(play_chunk)
         pending = [task.remote(rules_data, name, bots, seed, idx, *opts) for idx in chunks(games, cpus, most=64)]
-        records: list[GameRecord] = []
+        records: list[GameSummary] = []
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
-                    chunk: list[GameRecord] = ray.get(ref)
+                    chunk: list[GameSummary] = ray.get(ref)
                     records.extend(chunk)
                     if progress:
                         progress(len(chunk))

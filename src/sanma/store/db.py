@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import RecordError
 from ..fileio import read_regular
-from ..formats import GameRecord, detect_format, read_majiang, read_mjai, read_mjlog, read_tenhou6
-from ..formats.record import MAX_BYTES, read_guarded
+from ..formats import GameRecord, read_record
+from ..formats.guard import MAX_BYTES
 from ..tiles import SEATS
 from .backend import (
     Connection,
@@ -53,7 +53,7 @@ from .migrations import SCHEMA_VERSION, migrations_for
 
 if TYPE_CHECKING:
     from ..rules import Rules
-    from ..sim.arena import GameRecord as SimGame
+    from ..sim.arena import GameSummary
 
 DEFAULT_NAME = "sanma.sqlite"
 ENV_VAR = "SANMA_DB"
@@ -141,13 +141,9 @@ def _json(value: Any, what: str) -> str:
 
 
 def parse_record(data: bytes, source: str) -> GameRecord:
-    """Read a record from its bytes (any supported format), naming it ``source``; lenient."""
-    readers = {"mjlog": read_mjlog, "tenhou6": read_tenhou6, "majiang": read_majiang, "mjai": read_mjai}
-
-    def body(text: str, src: str) -> GameRecord:
-        return readers[detect_format(text)](text, strict=False, source=src)
-
-    return read_guarded("unknown", data, False, source, body)
+    """Read a record from its bytes (any supported format: ``formats.read_record``), naming it
+    ``source``; lenient."""
+    return read_record(data, source=source)
 
 
 # --------------------------------------------------------------------------------------------
@@ -625,10 +621,10 @@ class Store:
 
     # -- simulations -----------------------------------------------------------------------
 
-    def save_simulation(self, rules: Rules, seed: int | str, bots: Sequence[str], games: Sequence[SimGame], *,
+    def save_simulation(self, rules: Rules, seed: int | str, bots: Sequence[str], games: Sequence[GameSummary], *,
                         seconds: float | None = None, summary: Mapping[str, Any] | None = None) -> int:
         """Store a simulation run: its rules (name and full JSON), seed, bots and each game's result
-        per ``--bots`` entry (``sanma.sim.arena.GameRecord``). Returns the run's id."""
+        per ``--bots`` entry (``sanma.sim.arena.GameSummary``). Returns the run's id."""
         from ..rules.loader import to_dict
 
         names = tuple(str(b) for b in bots)

@@ -22,23 +22,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError
-from ..formats.record import (
-    Ankan,
-    Daiminkan,
-    Discard,
-    DoraRevealed,
-    Draw,
-    DrawResult,
-    Flower,
-    GameRecord,
-    Kakan,
-    Kita,
-    KyokuRecord,
-    Pon,
-    RecordedWin,
-    RiichiAccepted,
-    Win,
-)
+from ..formats.record import DrawResult, GameRecord, KyokuRecord, RecordedWin
 from ..scoring import Yaku
 from ..tiles import SEATS, Tile, parse_tiles
 
@@ -55,16 +39,6 @@ EXAMPLE = "\n".join([
     '{"type":"end_kyoku"}',
     '{"type":"end_game","scores":[35000,35000,35000],"points":[15.0,0.0,-15.0]}',
 ])
-
-
-def _without(tiles: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
-    """The meld's tiles without one copy of ``tile`` (the called or added tile)."""
-    rest = list(tiles)
-    if tile in rest:
-        rest.remove(tile)
-    else:  # the record's copy differs only in redness
-        rest.remove(next(t for t in rest if t.kind == tile.kind))
-    return tuple(rest)
 
 
 def ranks(record: GameRecord) -> list[int] | None:
@@ -110,51 +84,26 @@ def kyoku_typed(k: KyokuRecord) -> list[ev.Event]:
         tuple(k.start_scores), tuple(tuple(h) for h in k.initial_hands))]
     last_tile: Tile | None = None
     # tenhou.net/6 JSON lists kan dora with the deal and no reveal events: reveal each after its kan
-    # as Tenhou does (an ankan's at once, an open kan's after the kan-er's next discard).
-    unrevealed = list(k.dora_indicators[initial:]) if not any(isinstance(e, DoraRevealed) for e in k.events) else []
+    # as Tenhou does (an ankan's at once, an open kan's with the kan-er's next discard, P12).
+    unrevealed = list(k.dora_indicators[initial:]) if not any(isinstance(e, ev.Dora) for e in k.events) else []
     open_kan_by: int | None = None
-    for e in k.events:
-        if open_kan_by is not None and isinstance(e, Discard) and e.seat == open_kan_by and unrevealed:
-            out.append(ev.Dahai(e.seat, e.tile, e.tsumogiri))
+    for e in k.events:  # the record's own typed events (sanma.events)
+        out.append(e)
+        if isinstance(e, ev.Tsumo | ev.Dahai | ev.Kakan):
+            last_tile = e.pai
+        elif isinstance(e, ev.Ankan):
+            last_tile = e.consumed[0]
+        elif isinstance(e, ev.Kita):
+            last_tile = ev.NORTH_TILE
+        if not unrevealed:
+            continue
+        if isinstance(e, ev.Daiminkan | ev.Kakan):
+            open_kan_by = e.actor
+        elif isinstance(e, ev.Ankan):
+            out.append(ev.Dora(unrevealed.pop(0)))
+        elif isinstance(e, ev.Dahai) and e.actor == open_kan_by:
             out.append(ev.Dora(unrevealed.pop(0)))
             open_kan_by = None
-            last_tile = e.tile
-            continue
-        if isinstance(e, Draw):
-            out.append(ev.Tsumo(e.seat, e.tile))
-            last_tile = e.tile
-        elif isinstance(e, Discard):
-            if e.riichi:
-                out.append(ev.Reach(e.seat, e.open_riichi))
-            out.append(ev.Dahai(e.seat, e.tile, e.tsumogiri))
-            last_tile = e.tile
-        elif isinstance(e, Pon):
-            out.append(ev.Pon(e.seat, e.from_seat, e.tile, _without(e.tiles, e.tile)))
-        elif isinstance(e, Daiminkan):
-            out.append(ev.Daiminkan(e.seat, e.from_seat, e.tile, _without(e.tiles, e.tile)))
-            open_kan_by = e.seat
-        elif isinstance(e, Kakan):
-            out.append(ev.Kakan(e.seat, e.tile, _without(e.tiles, e.tile)))
-            last_tile = e.tile
-            open_kan_by = e.seat
-        elif isinstance(e, Ankan):
-            out.append(ev.Ankan(e.seat, tuple(e.tiles)))
-            last_tile = e.tiles[0]
-            if unrevealed:
-                out.append(ev.Dora(unrevealed.pop(0)))
-        elif isinstance(e, Kita):
-            out.append(ev.Kita(e.seat))
-            last_tile = e.tile
-        elif isinstance(e, Flower):
-            out.append(ev.Flower(e.seat, e.tile))
-        elif isinstance(e, RiichiAccepted):
-            out.append(ev.ReachAccepted(e.seat))
-        elif isinstance(e, DoraRevealed):
-            out.append(ev.Dora(e.indicator))
-        elif isinstance(e, Win):  # the readers put wins in ``results``; a Win event adds nothing
-            continue
-        else:  # pragma: no cover - the Event union is closed
-            raise RecordError(f"kyoku {k.label}: unknown event {e!r}")
     # an open kan's dora not yet turned when the kyoku ended (a rinshan win, a chankan)
     out.extend(ev.Dora(t) for t in unrevealed)
     running = list(k.start_scores)

@@ -21,7 +21,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..formats.writers import write_mjai, write_tenhou6
+from ..formats import WRITERS, write_record
 from ..i18n import sentence
 from ..store import open_db
 from ..store.lock import ServerLock, acquire_server_lock
@@ -167,16 +167,16 @@ def _api(app: FastAPI) -> None:
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str, format: str = "tenhou6") -> Response:
-        if format not in ("tenhou6", "mjai"):
-            return JSONResponse({"error": f"unknown format {format[:20]!r}: tenhou6 or mjai"}, status_code=400)
+        if format not in WRITERS:
+            known = " or ".join(sorted(WRITERS, reverse=True))
+            return JSONResponse({"error": f"unknown format {format[:20]!r}: {known}"}, status_code=400)
         try:
             table, events = _tables(request).finished_events(table_id)
         except TableError as e:
             return _error(e)
         events = published_events(events, table.seed, table.wall_key)
-        if format == "mjai":
-            return Response(write_mjai(events), media_type="application/x-ndjson")
-        return JSONResponse(write_tenhou6(events, table.rules))
+        media = "application/x-ndjson" if format == "mjai" else "application/json"
+        return Response(write_record(events, format, table.rules), media_type=media)
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(request: Request, table_id: str) -> JSONResponse:

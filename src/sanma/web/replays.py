@@ -30,7 +30,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
 from ..formats import GameRecord, read_record
-from ..formats.writers import write_mjai
+from ..formats.mjai import write_mjai
 from ..game.engine import Game
 from ..game.view import public_seats, seat_view, spectator_view
 from ..i18n import sentence, tr
@@ -151,12 +151,13 @@ class _Steps:
 def replay_json(record: GameRecord, rules: Rules | None = None, source: str = "") -> dict[str, Any]:
     """The replay viewer's answer for ``record`` (see the module doc), under ``rules`` (default: the
     ones ``sanma replay`` chooses for the record)."""
-    notes: list[str] = []
-    if rules is None:
-        rules, notes = rules_for(record)
     steps = _Steps(record)
+    # without rules: the ones `sanma replay` chooses (its notes say which, and the game's length it
+    # took when the record does not state it); the game replayed shows the rules used
     report = replay_record(record, rules, on_step=steps)
     steps.finish()
+    if rules is None:
+        rules = steps.game.rules if steps.game is not None else rules_for(record)[0]
     first = report.mismatches[0] if report.mismatches else None
     mismatch = None
     if first is not None:
@@ -170,7 +171,7 @@ def replay_json(record: GameRecord, rules: Rules | None = None, source: str = ""
         h["round"] = {"wind": k.round_wind, "number": k.dealer + 1, "honba": k.honba, "sticks": k.kyotaku,
                       "dealer": k.dealer}
     return {"source": source or record.source, "format": record.format, "rules": rules.name,
-            "players": list(record.players), "notes": [*notes, *report.notes], "kyoku": len(record.kyoku),
+            "players": list(record.players), "notes": list(report.notes), "kyoku": len(record.kyoku),
             "hands": hands, "mismatch": mismatch, "errors": list(record.errors),
             "final": settlement(rules, end) if end is not None else None}
 

@@ -29,7 +29,7 @@ from ..bots.mjai import fallback
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
-from ..game.view import SeatPublic, mask_event, public_seats
+from ..game.view import SeatPublic, public_events, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..store import Store
@@ -490,12 +490,12 @@ class Table:
         self._apply(seat, idx, how)
 
     def _feed_bots(self) -> None:
-        events = self.game.events
-        for e in events[self.fed:]:
-            for s, bot in self.bots.items():
-                if bot.follows_events:
-                    bot.on_event(mask_event(e, s))
-        self.fed = len(events)
+        g = self.game
+        for s, bot in self.bots.items():
+            if bot.follows_events:
+                for e in public_events(g.log, s, self.fed, g.events):
+                    bot.on_event(e)
+        self.fed = len(g.log)
 
     def _notify(self) -> None:
         for seat in range(SEATS):

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
-from ..game.view import mask_event, public_events, seat_view, spectator_view
+from ..game.view import public_events, seat_view, spectator_view
 from .players import player_id
 from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
@@ -150,7 +150,7 @@ class PageConnection(Connection):
             sort = table.toggles[self.seat]["auto_sort"] if self.seat is not None else True
             self.send({"type": "view", "seq": table.seq, "event_index": self.sent_events,
                        "view": view.to_json(sort=sort, seats_json=public_json),
-                       "events": public_events(events, self.seat, self.sent_events)})
+                       "events": public_events(g.log, self.seat, self.sent_events, events)})
             self.sent_events = len(events)
             self.first = False
         for _, result in table.results[self.sent_results:]:
@@ -252,10 +252,10 @@ class MjaiConnection(Connection):
     def update(self, table: Table) -> None:
         s = self.seat
         assert s is not None
-        events = table.game.events
-        for e in events[self.fed:]:
-            self.stream.push(mask_event(e, s))
-        self.fed = len(events)
+        g = table.game
+        for e in public_events(g.log, s, self.fed, g.events):
+            self.stream.push(e)
+        self.fed = len(g.log)
         legal = table.prompt_legal[s]
         if legal and table.prompt_seq[s] != self.asked_seq:
             self.asked_seq = table.prompt_seq[s]

@@ -3,7 +3,7 @@
 // the next round, start the clock, end play, enter a table's final scores (with sticks, chombos and
 // busts), open any table's keeper page to correct it, download the results. The page draws what
 // the server computes (the standings, the round, the clock's end); numbers as the rules write them.
-import { t, term, fmtNumber, langSwitch, lang } from "/static/i18n.js";
+import { t, tn, term, fmtNumber, langSwitch, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const tid = (location.pathname.match(/\/tournament\/(\d+)/) || [])[1];
@@ -63,7 +63,7 @@ function tableCard(tb, inPlay) {
     `<span>${tb.finished ? `${num(tb.scores[p])} · ${num(tb.points[p], {plus: true, digits: 1})} (${tb.ranks[p]})` :
       (tb.scores && tb.scores[p] !== undefined ? num(tb.scores[p]) : "")}</span></div>`).join("");
   const hand = tb.hand && (lang === "en" ? `${tb.hand.round}${tb.hand.number}` : t("{wind} {n}", { wind: term("wind", tb.hand.round), n: tb.hand.number }));
-  const status = tb.finished ? t("over") : tb.hand ? `${hand} · ${t("{n} entries", { n: tb.entries })}` : t("in play");
+  const status = tb.finished ? t("over") : tb.hand ? `${hand} · ${tn("{n} entry", "{n} entries", tb.entries)}` : t("in play");
   const form = referee && inPlay && !tb.finished && !tb.entries ? resultForm(tb) : "";
   return `<div class="table${tb.finished ? " finished" : ""}" data-table="${tb.table}" data-session="${tb.session}">` +
     `<h3><span>${esc(t("Table {n}", { n: tb.table }))}</span><span class="muted">${esc(status)}</span></h3>${seats}` +

@@ -1,0 +1,176 @@
+"""The input guard every reader goes through: a record comes as a path, bytes or its text, is
+bounded in size (:data:`MAX_BYTES`), read as UTF-8 from a regular file only, and JSON is refused
+past :data:`MAX_JSON_DEPTH` levels before it is parsed; :class:`Problems` collects what a lenient
+reader finds (``strict`` raises at the first), and :func:`read_guarded` turns any ``RecordError``
+into the one error of an empty record when lenient.
+
+>>> load_text('{"log": []}')
+('{"log": []}', '<text>')
+>>> read_guarded("tenhou6", b"\\xff", False, None, lambda text, src: None).errors
+('<bytes>: not UTF-8 text (byte 0)',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .. import events as ev
+from ..errors import RecordError, SanmaError
+from ..i18n.messages import sentence
+from .record import GameRecord
+
+
+class Problems:
+    """Collects problems found while reading one file (``strict`` raises at the first)."""
+
+    def __init__(self, source: str, strict: bool) -> None:
+        self.source = source
+        self.strict = strict
+        self.items: list[str] = []
+
+    def add(self, message: str, kyoku: str | None = None, where: str | None = None) -> None:
+        parts = [self.source or "<text>"]
+        if kyoku:
+            parts.append(f"kyoku {kyoku}")
+        if where:
+            parts.append(where)
+        text = ": ".join([*parts, message])
+        if self.strict:
+            raise RecordError(text)
+        self.items.append(text)
+
+
+
+MAX_BYTES = 8 * 1024 * 1024  # real sanma records are < 100 kB; a hanchan mjlog is ~20 kB
+MAX_JSON_DEPTH = 32
+
+
+def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tuple[str, str]:
+    """Return ``(text, source)`` for a path, a ``Path``, bytes or the record text itself.
+
+    A string that starts like a record (``<``, ``{``, ``[``), or holds a newline, or is longer
+    than any path, is the text; any other string is a path. Raises :class:`RecordError` for
+    unreadable or oversized input.
+    """
+    import os
+
+    if isinstance(path_or_text, bytes):
+        data, source = path_or_text, problems_source or "<bytes>"
+    elif isinstance(path_or_text, str) and path_or_text.lstrip()[:1] in ("<", "{", "[") and \
+            len(path_or_text) > MAX_BYTES:
+        raise RecordError(sentence("{value}: record of {n} characters is larger than the {max_bytes} limit",
+                                   value=problems_source or '<text>', n=len(path_or_text), max_bytes=MAX_BYTES))
+    elif isinstance(path_or_text, str) and (path_or_text.lstrip()[:1] in ("<", "{", "[")
+                                            or "\n" in path_or_text or len(path_or_text) > 4096):
+        return path_or_text, problems_source or "<text>"
+    elif isinstance(path_or_text, str | os.PathLike):
+        source = os.fspath(path_or_text)
+        if isinstance(source, bytes):
+            source = source.decode(errors="replace")
+        from ..fileio import read_regular
+
+        data = read_regular(source, MAX_BYTES, "the record", RecordError)  # no FIFO, device or huge file
+    else:
+        raise RecordError(sentence("expected a path or the record text, got {name}",
+                                   name=type(path_or_text).__name__))
+    if len(data) > MAX_BYTES:
+        raise RecordError(sentence("{source}: record of {n} bytes is larger than the {max_bytes} limit",
+                                   source=source, n=len(data), max_bytes=MAX_BYTES))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RecordError(sentence("{source}: not UTF-8 text (byte {start})", source=source, start=e.start)) from None
+    return text, source
+
+
+def check_json_depth(text: str, source: str, max_depth: int = MAX_JSON_DEPTH) -> None:
+    """Reject JSON nested deeper than ``max_depth`` before ``json.loads`` sees it."""
+    depth = 0
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                raise RecordError(sentence("{source}: JSON nested deeper than {max_depth} levels at "
+                                           "character {i}", source=source, max_depth=max_depth, i=i))
+        elif ch in "]}":
+            depth -= 1
+
+
+def parse_json(text: str, source: str) -> Any:
+    import json
+
+    check_json_depth(text, source)
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise RecordError(sentence("{source}: invalid JSON: {error}", source=source, error=e)) from None
+
+
+def as_int(value: Any, what: str) -> int:
+    """An int from a record field (bools and non-integral floats are rejected)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise RecordError(sentence("{what} must be an integer, got {value!r}", what=what, value=value))
+    try:
+        f = float(value)
+    except ValueError:
+        raise RecordError(sentence("{what} must be an integer, got {value!r}", what=what, value=value)) from None
+    if f != f or f in (float("inf"), float("-inf")) or f != int(f):
+        raise RecordError(sentence("{what} must be an integer, got {value!r}", what=what, value=value))
+    return int(f)
+
+
+def read_guarded(fmt: str, path_or_text: Any, strict: bool, source: str | None,
+                 body: Callable[[str, str], GameRecord]) -> GameRecord:
+    """Load the input and run ``body(text, source)``; in lenient mode any RecordError becomes
+    the one error of an empty record instead of escaping."""
+    src = source or (path_or_text if isinstance(path_or_text, str) and len(path_or_text) < 200
+                     and "\n" not in path_or_text else "")
+    try:
+        text, src = load_text(path_or_text, source or "")
+        return body(text, src)
+    except RecordError as e:
+        if strict:
+            raise
+        return GameRecord(source=str(src or "<text>"), format=fmt, errors=(str(e),))
+
+
+def error_text(e: Exception) -> str:
+    """A problem's message: a sanma error's own, else the exception's type and text."""
+    if isinstance(e, SanmaError):
+        return str(e)
+    return f"{type(e).__name__}: {e}"
+
+
+def events_of(game_or_events: Any) -> list[ev.Event]:
+    """What a writer takes, as typed events: a ``Game`` (its ``log``), mjai dicts (each read by
+    :func:`sanma.events.parse_event`, so a malformed one is an error naming it) or typed events."""
+    events = getattr(game_or_events, "log", None)
+    if events is None:
+        events = getattr(game_or_events, "events", game_or_events)
+    if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
+        raise RecordError(sentence("expected a Game or a sequence of events, got {name}",
+                                   name=type(game_or_events).__name__))
+    out: list[ev.Event] = []
+    for i, e in enumerate(events):
+        if isinstance(e, ev.Event):
+            out.append(e)
+            continue
+        if not isinstance(e, dict) or not isinstance(e.get("type"), str):
+            raise RecordError(sentence("event {i} is not an mjai event (a dict with a 'type'): {error!r}",
+                                       i=i, error=e))
+        try:
+            out.append(ev.parse_event(e))
+        except ev.EventError as err:
+            raise ev.EventError(sentence("event {i}: {err}", i=i, err=err)) from None
+    return out
