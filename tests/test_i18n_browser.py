@@ -91,6 +91,7 @@ def test_the_keeper_page_in_a_japanese_browser(browser: Any, tmp_path: Path) -> 
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(f"{base}/keeper")
+            page.wait_for_selector("html[data-i18n='ready']")  # the module's catalogue fetched, the page put into words
             assert page.text_content("#create h1") == "新しい記録セッション"
             _keeper_hand(page, base)
             assert page.text_content("#form-title") == "局の結果を入力"
