@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SanmaError
-from ..i18n import Message
+from ..i18n import Message, sentence
+from ..i18n.messages import Keyword
 
 MAX_NAME = 40
 MAX_PEOPLE = 4
@@ -308,11 +309,14 @@ def _winner(d: Any, where: str) -> Winner:
     fu = d.get("fu", 0)
     if yakuman == 0:
         if han == 0:
-            raise KeeperError(f"{where}: han 0 is not a win (give --han 1 or more, or --yakuman N)")
+            raise KeeperError(sentence("{where}: han 0 is not a win (give --han 1 or more, or --yakuman N)",
+                                       where=where))
         if fu not in (0, *FU_VALUES):  # 0: not given (from mangan on, or the rules' fixed fu, P52)
-            raise KeeperError(f"{where}: fu {fu!r} does not exist (fu are 20, 25, 30, 40, ... 110)")
+            raise KeeperError(sentence("{where}: fu {fu!r} does not exist (fu are 20, 25, 30, 40, ... 110)",
+                                       where=where, fu=fu))
     elif han or fu:
-        raise KeeperError(f"{where}: a yakuman is given by --yakuman N alone, without han or fu")
+        raise KeeperError(sentence("{where}: a yakuman is given by --yakuman N alone, without han or fu",
+                                   where=where))
     yaku = tuple(_text(y, f"{where}: yaku", 30) for y in d.get("yaku") or ())
     return Winner(who, value=WinValue(han, int(fu), yakuman, yaku,
                                       _int(d.get("ura_han", 0), f"{where}: ura han", 0, 30),
@@ -329,13 +333,13 @@ def parse_entry(d: Any) -> Entry:
         _only(d, ("kind", "wins", "from", "riichi", "pao"), "win")
         wins = d.get("wins")
         if not isinstance(wins, list | tuple) or not 1 <= len(wins) <= 2:
-            raise KeeperError("win: give one winner, or two for a double ron")
+            raise KeeperError(sentence("win: give one winner, or two for a double ron"))
         ws = tuple(_winner(w, "win") for w in wins)
         frm = None if d.get("from") is None else _name(d["from"], "ron: from")
         if len(ws) == 2 and frm is None:
-            raise KeeperError("win: two winners are a double ron: say who dealt in (--from)")
+            raise KeeperError(sentence("win: two winners are a double ron: say who dealt in (--from)"))
         if len({w.winner for w in ws}) != len(ws):
-            raise KeeperError(f"win: {ws[0].winner} is named twice as a winner")
+            raise KeeperError(sentence("win: {who} is named twice as a winner", who=ws[0].winner))
         pao = None if d.get("pao") is None else _name(d["pao"], "pao")
         return WinEntry(ws, frm, _names(d.get("riichi"), "riichi"), pao)
     if kind == "draw":
@@ -352,7 +356,7 @@ def parse_entry(d: Any) -> Entry:
         who = d.get("who")
         names = _names(who if isinstance(who, list) else [who], "chombo: who")
         if not names:
-            raise KeeperError("chombo: who committed it?")
+            raise KeeperError(sentence("chombo: who committed it?"))
         return ChomboEntry(names, _text(d.get("reason"), "chombo: reason"))
     if kind == "penalty":
         _only(d, ("kind", "who", "penalty", "reason", "points", "chips"), "penalty")
@@ -361,10 +365,11 @@ def parse_entry(d: Any) -> Entry:
         points = _int(d.get("points", 0), "penalty: points", -200000, 200000)
         chips = _int(d.get("chips", 0), "penalty: chips", -1000, 1000)
         if d["penalty"] != "free" and (points or chips):
-            raise KeeperError(f"penalty: {d['penalty']} costs what the rules say; only a 'free' penalty "
-                              f"takes --points / --chips")
+            raise KeeperError(sentence("penalty: {kind} costs what the rules say; only a 'free' penalty takes "
+                                       "--points / --chips", kind=Keyword("penalty", str(d["penalty"]))))
         if d["penalty"] == "free" and not (points or chips):
-            raise KeeperError("penalty: a free penalty needs --points or --chips (what the table decided)")
+            raise KeeperError(sentence("penalty: a free penalty needs --points or --chips (what the table "
+                                       "decided)"))
         return PenaltyEntry(_name(d.get("who"), "penalty: who"), str(d["penalty"]),
                             _text(d.get("reason"), "penalty: reason"), points, chips)
     if kind == "seating":
@@ -372,13 +377,13 @@ def parse_entry(d: Any) -> Entry:
         dealer = None if d.get("dealer") is None else _name(d["dealer"], "seating: dealer")
         draw = _names(d.get("draw"), "seating: draw")
         if not draw and dealer is None:
-            raise KeeperError("seating: give a new seat draw (--draw) or the first dealer (--dealer)")
+            raise KeeperError(sentence("seating: give a new seat draw (--draw) or the first dealer (--dealer)"))
         return SeatingEntry(draw, dealer)
     if kind == "final":
         _only(d, ("kind", "scores", "chips", "sticks", "chombos", "busted", "busters"), "final")
         scores, chip_map, chombo_map = d.get("scores"), d.get("chips") or {}, d.get("chombos") or {}
         if not isinstance(scores, Mapping) or len(scores) != 3 or not isinstance(chip_map, Mapping):
-            raise KeeperError("final: give the final score of each of the three players")
+            raise KeeperError(sentence("final: give the final score of each of the three players"))
         if not isinstance(chombo_map, Mapping):
             raise KeeperError("final: chombos are {person: count}")
         sc = tuple((_name(k, "final: player"), _int(v, f"final: score of {k}", -10**6, 10**6))
@@ -389,9 +394,10 @@ def parse_entry(d: Any) -> Entry:
                    for k, v in chombo_map.items() if v)
         busted, busters = _names(d.get("busted"), "final: busted"), _names(d.get("busters"), "final: bust by")
         if busters and not busted:
-            raise KeeperError("final: --bust-by names who caused a bust: say who busted (--bust P)")
+            raise KeeperError(sentence("final: --bust-by names who caused a bust: say who busted (--bust P)"))
         if set(busted) & set(busters):
-            raise KeeperError(f"final: {', '.join(sorted(set(busted) & set(busters)))} cannot bust themselves")
+            raise KeeperError(sentence("final: {who} cannot bust themselves",
+                                       who=", ".join(sorted(set(busted) & set(busters)))))
         return FinalEntry(sc, ch, _int(d.get("sticks", 0), "final: sticks left on the table", 0, 100), cb,
                           busted, busters)
     if kind == "time_up":
@@ -401,7 +407,7 @@ def parse_entry(d: Any) -> Entry:
         _only(d, ("kind", "from", "to"), "rename")
         old, new = _name(d.get("from"), "rename: from"), _name(d.get("to"), "rename: to")
         if old == new:
-            raise KeeperError(f"rename: {old} is already called {new}")
+            raise KeeperError(sentence("rename: {old} is already called {new}", old=old, new=new))
         return RenameEntry(old, new)
     raise KeeperError(f"entry kind {kind!r} unknown; valid: win, draw, abort, chombo, penalty, seating, final, "
                       f"rename, time_up")
