@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             per[p] = len(samples) - before
             print(f"{p}: {per[p]} decisions, {time.monotonic() - t0:.0f} s", file=sys.stderr)
         _write(args.out, {"kind": "simulated", "presets": per, "games_per_preset": args.games, "seed": args.seed,
-                          "model": Evaluator(Rules.preset("tenhou")).name}, samples, odds)
+                          "model": str(Evaluator(Rules.preset("tenhou")).name)}, samples, odds)
     elif args.cmd == "real":
         files = sorted(args.folder.glob("*.xml"))[:args.games]
         samples = []
@@ -171,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{n}/{len(files)} games, {len(samples)} decisions, {time.monotonic() - t0:.0f} s",
                       file=sys.stderr)
         _write(args.out, {"kind": "real", "folder": str(args.folder), "games": len(files),
-                          "replay_problems": problems, "model": Evaluator(Rules.preset("tenhou")).name}, samples, odds)
+                          "replay_problems": problems, "model": str(Evaluator(Rules.preset("tenhou")).name)},
+               samples, odds)
     else:
         for path in args.inputs:
             data = json.loads(path.read_text())

@@ -226,6 +226,32 @@ def test_cli_prints_a_review_and_its_json(tmp_path: Path) -> None:
     assert text.exit_code == 0 and "Review of seat 0" in text.stdout
 
 
+def test_the_review_speaks_the_command_language_and_its_json_does_not(tmp_path: Path) -> None:
+    """sanma review --lang ja says the summary, the categories and every sentence of why in Japanese
+    (issue 24: words at the edge); --json is the same in both languages, its sentences English."""
+    path = _record_file(tmp_path)
+    en = runner.invoke(app, ["review", str(path), "--seat", "1", "--lang", "en"])
+    ja = runner.invoke(app, ["review", str(path), "--seat", "1", "--lang", "ja"])
+    assert en.exit_code == 0 and ja.exit_code == 0, en.output + ja.output
+    assert "Review of seat 1" in en.stdout and "1番席" in ja.stdout and "モデル：sanma の価値モデル" in ja.stdout
+    costly = [line for line in ja.stdout.splitlines() if line.startswith("  ")]
+    assert costly and all("損失" in line and ("上回る" in line or "最善" in line) for line in costly)
+    assert not any(w in ja.stdout for w in ("Better:", "placement points", "shanten with"))
+    out = {lang: runner.invoke(app, ["review", str(path), "--seat", "1", "--json", "--lang", lang]).stdout
+           for lang in ("en", "ja")}
+    assert out["en"] == out["ja"]
+    whys = [d["why"] for d in json.loads(out["ja"])["decisions"]]
+    assert whys and all(w.startswith(("Better: ", "Best option: ")) for w in whys)
+
+
+def test_why_shows_two_different_chances_as_different() -> None:
+    from sanma.review.report import _pcts
+
+    assert _pcts(0.154, 0.148) == {"best": "15.4%", "played": "14.8%"}
+    assert _pcts(0.25, 0.006) == {"best": "25.0%", "played": "0.6%"}
+    assert _pcts(0.30, 0.20) == {"best": "30%", "played": "20%"}
+
+
 def test_cli_writes_an_html_page_with_names_escaped(tmp_path: Path) -> None:
     rules = Rules.preset("tenhou")
     from sanma.bots import Driver, make_bot
@@ -240,6 +266,9 @@ def test_cli_writes_an_html_page_with_names_escaped(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     text = page.read_text()
     assert "&lt;b&gt;x&lt;/b&gt;" in text and "<b>x</b>" not in text and "placement" in text
+    assert runner.invoke(app, ["review", str(path), "--html", str(page), "--lang", "ja"]).exit_code == 0
+    ja = page.read_text()
+    assert "<html lang='ja'>" in ja and "期待順位点" in ja and "&lt;b&gt;x&lt;/b&gt;" in ja
 
 
 def test_cli_reviews_a_stored_game_and_a_stored_simulation(tmp_path: Path) -> None:

@@ -146,6 +146,8 @@ def _seat(record: GameRecord, seat: str | None) -> int:
 
 
 def _print(r: Review) -> None:
+    from ..review.report import category_words
+
     s = r.summary()
     names = list(r.players) or ["seat 0", "seat 1", "seat 2"]
     who = names[r.seat] if r.seat < len(names) else tr("seat {seat}", seat=r.seat)
@@ -157,11 +159,12 @@ def _print(r: Review) -> None:
     for d in r.decisions:
         if d.regret >= 0.05:
             typer.echo("  " + tr("hand {hand} {kyoku} step {step} [{category}] regret {regret:.2f}: {why}",
-                                 hand=d.decision.hand, kyoku=d.kyoku, step=d.decision.step, category=d.category,
+                                 hand=d.decision.hand, kyoku=d.kyoku, step=d.decision.step,
+                                 category=category_words(d.category),
                                  regret=d.regret, why=d.why))
     by = s["by_category"]
     if by:
-        parts = [tr("{category} {n} decisions, regret {regret:.2f}", category=c, n=v["decisions"],
+        parts = [tr("{category} {n} decisions, regret {regret:.2f}", category=category_words(c), n=v["decisions"],
                     regret=v["regret_placement"]) for c, v in by.items()]
         typer.echo(tr("by category: {categories}", categories="; ".join(parts)))
     for e in r.errors:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from .report import Review, option_text
+from ..i18n import current_lang, tr
+from .report import Review, category_words, option_text
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1rem auto;max-width:60rem;padding:0 .8rem;color:#222}
@@ -28,49 +29,64 @@ def _e(s: object) -> str:
 
 
 def render(r: Review) -> str:
+    """The page in the current language (``sanma review --lang``); the numbers are the review's."""
+    lang = current_lang()
     s = r.summary()
-    names = list(r.players) or ["seat 0", "seat 1", "seat 2"]
-    who = names[r.seat] if r.seat < len(names) else f"seat {r.seat}"
-    out = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+    names = list(r.players) or [tr("seat {seat}", seat=i) for i in range(3)]
+    who = names[r.seat] if r.seat < len(names) else tr("seat {seat}", seat=r.seat)
+    title = tr("sanma review: {who}", who=who)
+    heading = tr("Review of seat {seat} ({who})", seat=r.seat, who=who)
+    model = tr("Model: {model}", model=r.model)
+    out = [f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>"
            f"<meta name='viewport' content='width=device-width,initial-scale=1'>"
-           f"<title>sanma review: {_e(who)}</title><style>{STYLE}</style></head><body>",
-           f"<h1>Review of seat {r.seat} ({_e(who)})</h1>",
-           f"<p class='meta'>{_e(r.source)} · rules {_e(r.rules)} · {s['decisions']} decisions · agreement "
-           f"{100 * s['agreement']:.0f}% · regret {s['regret_placement']:.2f} placement points "
-           f"({s['regret_points']:,} points)</p>",
-           f"<p class='meta'>Model: {_e(r.model)}</p>"]
+           f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>",
+           f"<h1>{_e(heading)}</h1>",
+           "<p class='meta'>" + _e(tr("{source} · rules {rules} · {n} decisions · agreement {agreement:.0f}% · regret "
+                                      "{regret:.2f} placement points ({points:,} points)", source=r.source,
+                                      rules=r.rules, n=s["decisions"], agreement=100 * s["agreement"],
+                                      regret=s["regret_placement"], points=s["regret_points"])) + "</p>",
+           f"<p class='meta'>{_e(model)}</p>"]
     if s["by_category"]:
-        out.append("<table><tr><th>category</th><th>decisions</th><th>agreement</th><th>regret</th></tr>")
+        out.append(_row("th", tr("category"), tr("decisions"), tr("agreement"), tr("regret"), table=True))
         for c, v in s["by_category"].items():
-            out.append(f"<tr><td>{_e(c)}</td><td>{v['decisions']}</td><td>{100 * v['agreement']:.0f}%</td>"
-                       f"<td>{v['regret_placement']:.2f}</td></tr>")
+            out.append(_row("td", category_words(c).text(lang), v["decisions"], f"{100 * v['agreement']:.0f}%",
+                            f"{v['regret_placement']:.2f}"))
         out.append("</table>")
     by_hand: dict[int, list[int]] = {}
     for i, d in enumerate(r.decisions):
         by_hand.setdefault(d.decision.hand, []).append(i)
     for h, odds in zip(r.hands, r.odds, strict=True):
-        out.append(f"<section><h2>Hand {h.index}: {_e(h.kyoku)}</h2><p class='meta'>Placement odds at the deal: "
-                   + "; ".join(f"{_e(names[p] if p < len(names) else p)} "
-                               + "/".join(f"{100 * x:.0f}%" for x in odds[p]) for p in range(len(odds)))
-                   + "</p>")
+        shown = "; ".join(f"{names[p] if p < len(names) else p} " + "/".join(f"{100 * x:.0f}%" for x in odds[p])
+                          for p in range(len(odds)))
+        hand = tr("Hand {hand}: {kyoku}", hand=h.index, kyoku=h.kyoku)
+        at_deal = tr("Placement odds at the deal: {odds}", odds=shown)
+        out.append(f"<section><h2>{_e(hand)}</h2><p class='meta'>{_e(at_deal)}</p>")
         for i in by_hand.get(h.index, []):
             d = r.decisions[i]
             mark = "ok" if d.played.best else "bad"
-            out.append(f"<p class='why {mark}'>Step {d.decision.step} [{_e(d.category)}]: {_e(d.why)}</p>")
-            out.append("<table><tr><th>option</th><th>win</th><th>deal-in</th><th>value</th><th>EV points</th>"
-                       "<th>EV placement</th><th>regret</th></tr>")
+            out.append(f"<p class='why {mark}'>" + _e(tr("Step {step} [{category}]: {why}", step=d.decision.step,
+                                                          category=category_words(d.category), why=d.why)) + "</p>")
+            out.append(_row("th", tr("option"), tr("win"), tr("deal-in"), tr("value if it wins"), tr("EV points"),
+                            tr("EV placement"), tr("regret"), table=True))
             for o in d.options:
                 e = o.estimate
                 cls = " ".join(c for c, on in (("played", o.played), ("best", o.best)) if on)
-                out.append(f"<tr class='{cls}'><td>{_e(option_text(e.action, e.follow))}</td>"
+                out.append(f"<tr class='{cls}'><td>{_e(option_text(e.action, e.follow).text(lang))}</td>"
                            f"<td>{100 * e.win:.1f}%</td><td>{100 * e.deal_in:.1f}%</td><td>{round(e.value):,}</td>"
                            f"<td>{round(e.ev_points):+,}</td><td>{e.ev_placement:+.2f}</td><td>{o.regret:.2f}</td></tr>")
             out.append("</table>")
         out.append("</section>")
     if r.errors:
-        out.append("<h2>Replay notes</h2><ul>" + "".join(f"<li>{_e(e)}</li>" for e in r.errors) + "</ul>")
+        out.append("<h2>" + _e(tr("Replay notes")) + "</h2><ul>" + "".join(f"<li>{_e(e)}</li>" for e in r.errors)
+                   + "</ul>")
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _row(cell: str, *values: object, table: bool = False) -> str:
+    """One row of cells (escaped), opening a table first when ``table``."""
+    row = "<tr>" + "".join(f"<{cell}>{_e(v)}</{cell}>" for v in values) + "</tr>"
+    return ("<table>" + row) if table else row
 
 
 def write_html(r: Review, path: Path) -> None:

@@ -54,6 +54,7 @@ from ..bots.value import (
 )
 from ..game.actions import Action
 from ..game.view import SeatView
+from ..i18n.messages import Message, sentence
 from ..rules.schema import Rules
 from ..tiles import SEATS
 from .fit import (
@@ -79,10 +80,14 @@ OTHER_TENPAI: Final = 0.45
 #: How likely each opponent is the one who wins when another seat wins: riichi, open threat, other.
 WINNER_WEIGHT: Final = {"riichi": 3.0, "open": 2.0, "quiet": 1.0}
 
-MODEL_NAME: Final = ("sanma value model: win, deal-in and outcome chances counted in {games:,} simulated "
-                     "hanchan of its defensive bot, by the position each option leaves; points from the "
-                     "rules' scorer and payments, placement from the bots' placement model. Not a learned "
-                     "policy. Calibration: docs/REVIEW.md")
+
+
+def model_name(games: int) -> Message:
+    """What the value model is, in words (the review's ``model``: docs/REVIEW.md, issue 21 item 6)."""
+    return sentence("sanma value model: win, deal-in and outcome chances counted in {games:,} simulated hanchan of "
+                    "its defensive bot, by the position each option leaves; points from the rules' scorer and "
+                    "payments, placement from the bots' placement model. Not a learned policy. Calibration: "
+                    "docs/REVIEW.md", games=games)
 
 
 class OutcomeModel:
@@ -194,8 +199,8 @@ class Evaluator:
         self.chip_points = chip_points
 
     @property
-    def name(self) -> str:
-        return MODEL_NAME.format(games=self.model.tables.games)
+    def name(self) -> Message:
+        return model_name(self.model.tables.games)
 
     # ------------------------------------------------------------------------------------------ entry
     def evaluate(self, view: SeatView, legal: Sequence[Action] | None = None) -> list[Estimate]:

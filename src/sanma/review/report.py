@@ -5,8 +5,10 @@ and the game's summary — as the JSON of the contract (``sanma review --json``)
 ``regret`` is in placement points (the final result's points: 1.0 is 1,000 points of score, uma,
 oka and chips included): the best option's ``ev_placement`` less the option's, 0 for the best and
 never below. ``regret_points`` is the same regret in points (× 1,000). Probabilities are rounded to
-four places, points to whole points, placement points to three places; the sentences are English
-whatever the output language (the JSON's keys and values never depend on it).
+four places, points to whole points, placement points to three places. The sentences (``why``, the
+model, the options and categories in words) are :class:`~sanma.i18n.Message` values: English in the
+JSON whatever the output language (its keys and values never depend on it), the reader's language
+on the command line and the page.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Final
 
 from ..bots.value import rank_odds
 from ..game.actions import Action
+from ..i18n.messages import Message, sentence, sentence_n
 from ..tiles import SEATS, Tile
 from .fit import option_key
 from .model import Estimate, Evaluator
@@ -57,7 +60,7 @@ class DecisionReview:
     kyoku: str
     options: tuple[OptionReview, ...]  # best first
     category: str
-    why: str
+    why: Message  # English in the JSON, the reader's language on the command line and the page
 
     @property
     def played(self) -> OptionReview:
@@ -70,7 +73,7 @@ class DecisionReview:
     def to_json(self) -> dict[str, Any]:
         d = self.decision
         return {"hand": d.hand, "kyoku": self.kyoku, "step": d.step, "played": self.played.action.to_mjai(),
-                "options": [o.to_json() for o in self.options], "category": self.category, "why": self.why}
+                "options": [o.to_json() for o in self.options], "category": self.category, "why": str(self.why)}
 
 
 @dataclass
@@ -78,7 +81,7 @@ class Review:
     """The review of one seat of one game."""
 
     seat: int
-    model: str
+    model: Message  # what the numbers are (issue 21 item 6); English in the JSON
     rules: str
     source: str
     players: tuple[str, ...]
@@ -109,7 +112,7 @@ class Review:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat, "model": self.model, "rules": self.rules, "source": self.source,
+            "seat": self.seat, "model": str(self.model), "rules": self.rules, "source": self.source,
             "players": list(self.players), "depth": self.depth,
             "decisions": [d.to_json() for d in self.decisions],
             "hands": [{"hand": h.index, "kyoku": h.kyoku, "placement_odds": [[_p(x) for x in row] for row in o]}
@@ -123,7 +126,7 @@ Valuer = Callable[[Decision, Sequence[Action]], list[Estimate]]
 
 
 def review_game(game: WalkedGame, seat: int, evaluator: Evaluator, *, valuer: Valuer | None = None,
-                model: str | None = None, depth: int = 0) -> Review:
+                model: Message | None = None, depth: int = 0) -> Review:
     """Review ``seat``'s decisions of a walked record (``valuer``: another way to value options,
     e.g. rollouts; default the evaluator's value model)."""
     rec = game.record
@@ -198,83 +201,119 @@ def category_of(d: Decision, opts: Sequence[OptionReview]) -> str:
 
 
 # --------------------------------------------------------------------------------------- sentences
+# Every sentence is a Message (sanma.i18n): the JSON carries its English (``str``), the command line
+# and the page say it in the reader's language (``.text()``).
+
+#: The categories in words (the JSON's keys stay these English names).
+CATEGORY_WORDS: Final = {
+    "efficiency": sentence("efficiency"), "push/fold": sentence("push/fold"),
+    "riichi or dama": sentence("riichi or dama"), "calls": sentence("calls"),
+    "kita timing": sentence("kita timing"), "safe tiles": sentence("safe tiles"),
+}
+
+
+def category_words(category: str) -> Message:
+    return CATEGORY_WORDS.get(category) or Message("{category}", {"category": category})  # not a word to translate
+
+
 def tile_text(t: Tile | None) -> str:
     return "?" if t is None else str(t)
 
 
-def option_text(a: Action, follow: Action | None = None) -> str:
+def option_text(a: Action, follow: Action | None = None) -> Message:
     """``discard 3p``, ``riichi with 6s``, ``pon 5z, then discard 9m``, ``pass``, ``ron``..."""
     t = a.type
     if t == "dahai":
-        return f"discard {tile_text(a.tile)}"
-    if t in ("reach", "open_reach"):
-        return f"{'open ' if t == 'open_reach' else ''}riichi with {tile_text(a.tile)}"
+        return sentence("discard {tile}", tile=tile_text(a.tile))
+    if t == "reach":
+        return sentence("riichi with {tile}", tile=tile_text(a.tile))
+    if t == "open_reach":
+        return sentence("open riichi with {tile}", tile=tile_text(a.tile))
     if t == "hora":
-        return "tsumo" if a.target == a.actor else "ron"
+        return sentence("tsumo") if a.target == a.actor else sentence("ron")
     if t == "none":
-        return "pass"
+        return sentence("pass")
     if t == "pon":
-        then = f", then discard {tile_text(follow.tile)}" if follow is not None else ""
-        return f"pon {tile_text(a.tile)}{then}"
+        if follow is not None:
+            return sentence("pon {tile}, then discard {then}", tile=tile_text(a.tile), then=tile_text(follow.tile))
+        return sentence("pon {tile}", tile=tile_text(a.tile))
     if t == "daiminkan":
-        return f"kan {tile_text(a.tile)}"
+        return sentence("kan {tile}", tile=tile_text(a.tile))
     if t == "ankan":
-        return f"concealed kan {tile_text(a.consumed[0] if a.consumed else None)}"
+        return sentence("concealed kan {tile}", tile=tile_text(a.consumed[0] if a.consumed else None))
     if t == "kakan":
-        return f"added kan {tile_text(a.tile)}"
+        return sentence("added kan {tile}", tile=tile_text(a.tile))
     if t == "kita":
-        return "kita (pull the North)"
+        return sentence("kita (pull the North)")
     if t == "ryukyoku":
-        return "nine terminals (abort)"
-    return t
+        return sentence("nine terminals (abort)")
+    return Message("{action}", {"action": t})  # a kind of action the review does not offer
 
 
-def shape_text(e: Estimate) -> str:
+def shape_text(e: Estimate) -> Message:
     p = e.position
     if p is None:
-        return "wins now" if e.win >= 1 else "ends the hand"
+        return sentence("wins now") if e.win >= 1 else sentence("ends the hand")
     if p.shanten == 0:
         if not p.yaku:
-            return "tenpai without a yaku"
-        return f"tenpai on {p.tiles} tile{'s' if p.tiles != 1 else ''}" + (" (furiten)" if p.furiten else "")
-    return f"{p.shanten}-shanten with {p.tiles} tiles that improve it"
+            return sentence("tenpai without a yaku")
+        if p.furiten:
+            return sentence_n("tenpai on {n} tile (furiten)", "tenpai on {n} tiles (furiten)", p.tiles)
+        return sentence_n("tenpai on {n} tile", "tenpai on {n} tiles", p.tiles)
+    return sentence_n("{shanten}-shanten with {n} tile that improves it", "{shanten}-shanten with {n} tiles that "
+                      "improve it", p.tiles, shanten=p.shanten)
 
 
-def why(opts: Sequence[OptionReview], category: str) -> str:
+def why(opts: Sequence[OptionReview], category: str) -> Message:
     """One sentence from the numbers: the best option's reasons, against the played one."""
     best = opts[0]
     played = next(o for o in opts if o.played)
     b, p = best.estimate, played.estimate
-    bt = option_text(b.action, b.follow)
     if played.regret <= 0:
-        return (f"{_cap(option_text(p.action, p.follow))} is the best option: it {shape_text(p)}, "
-                f"wins {_pct(p.win)} and deals in {_pct(p.deal_in)}.")
-    reasons = []
+        return sentence("Best option: {option} ({shape}), winning {win} and dealing in {deal_in}.",
+                        option=option_text(p.action, p.follow), shape=shape_text(p), win=_pct(p.win),
+                        deal_in=_pct(p.deal_in))
+    reasons: list[Message] = []
     if abs(b.win - p.win) >= 0.005:
-        reasons.append(f"a win chance of {_pct(b.win)} against {_pct(p.win)}")
+        reasons.append(sentence("a win chance of {best} against {played}", **_pcts(b.win, p.win)))
     if abs(b.deal_in - p.deal_in) >= 0.005:
-        reasons.append(f"a deal-in chance of {_pct(b.deal_in)} against {_pct(p.deal_in)}"
-                       + (f" ({_pct(p.deal_in_now)} on the tile itself)" if p.deal_in_now >= 0.01 else ""))
+        if p.deal_in_now >= 0.01:
+            reasons.append(sentence("a deal-in chance of {best} against {played} ({now} on the tile itself)",
+                                    **_pcts(b.deal_in, p.deal_in), now=_pct(p.deal_in_now)))
+        else:
+            reasons.append(sentence("a deal-in chance of {best} against {played}", **_pcts(b.deal_in, p.deal_in)))
     if abs(b.value - p.value) >= 100 and max(b.win, p.win) > 0:
-        reasons.append(f"{round(b.value):,} points against {round(p.value):,} when it wins")
+        reasons.append(sentence("{best:,} points against {played:,} when it wins", best=round(b.value),
+                                played=round(p.value)))
     if not reasons:
-        reasons.append(f"{round(b.ev_points):+,} points expected this hand against {round(p.ev_points):+,}")
-    return (f"{_cap(bt)} ({shape_text(b)}) beats {option_text(p.action, p.follow)} ({shape_text(p)}) by "
-            f"{played.regret:.2f} placement points ({round(played.regret * 1000):,} points): "
-            + ", ".join(reasons) + ".")
+        reasons.append(sentence("{best:+,} points expected this hand against {played:+,}", best=round(b.ev_points),
+                                played=round(p.ev_points)))
+    listed = reasons[0]
+    for r in reasons[1:]:
+        listed = sentence("{first}, {then}", first=listed, then=r)
+    return sentence("Better: {best} ({best_shape}) rather than {played} ({played_shape}), by {regret:.2f} placement "
+                    "points ({points:,} points): {reasons}.", best=option_text(b.action, b.follow),
+                    best_shape=shape_text(b), played=option_text(p.action, p.follow), played_shape=shape_text(p),
+                    regret=played.regret, points=round(played.regret * 1000), reasons=listed)
 
 
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
+def _pct(x: float, digits: int | None = None) -> str:
+    if digits is None:
+        digits = 0 if x >= 0.01 or x == 0 else 1
+    return f"{100 * x:.{digits}f}%"
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.0f}%" if x >= 0.01 or x == 0 else f"{100 * x:.1f}%"
+def _pcts(best: float, played: float) -> dict[str, str]:
+    """Two chances that differ, shown so that they differ (15.4% against 14.8%, not 15% against 15%)."""
+    digits = 0 if min(best, played) >= 0.01 or min(best, played) == 0 else 1
+    while digits < 2 and _pct(best, digits) == _pct(played, digits):
+        digits += 1
+    return {"best": _pct(best, digits), "played": _pct(played, digits)}
 
 
 def _p(x: float) -> float:
     return round(min(1.0, max(0.0, x)), 4)
 
 
-__all__ = ["CATEGORIES", "DecisionReview", "OptionReview", "Review", "category_of", "option_text",
+__all__ = ["CATEGORIES", "DecisionReview", "OptionReview", "Review", "category_of", "category_words", "option_text",
            "placement_odds", "review_decision", "review_game", "why"]

@@ -41,6 +41,7 @@ from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.wall import HAIPAI_POSITIONS, Wall
+from ..i18n.messages import Message, sentence
 from ..rules.schema import Rules
 from ..shanten_table import shanten_counts
 from ..tiles import NUM_KINDS, SEATS, Tile
@@ -252,11 +253,11 @@ class Rollouts:
         self.bot = bot
 
     @property
-    def name(self) -> str:
-        return (f"sanma's rollouts with its bots: each option played out to the end of the hand {self.depth} "
-                f"times by the {self.bot} bot over hidden tiles sampled from what the seat could see (riichi "
-                "hands tenpai); points from the rules' scorer and payments, placement from the bots' "
-                "placement model. Not a learned policy. Calibration: docs/REVIEW.md")
+    def name(self) -> Message:
+        return sentence("sanma's rollouts with its bots: each option played out to the end of the hand {depth} times "
+                        "by the {bot} bot over hidden tiles sampled from what the seat could see (riichi hands "
+                        "tenpai); points from the rules' scorer and payments, placement from the bots' placement "
+                        "model. Not a learned policy. Calibration: docs/REVIEW.md", depth=self.depth, bot=self.bot)
 
     def value(self, d: Decision, options: Sequence[Action]) -> list[Estimate]:
         """Every option of ``d`` valued by rollouts (the value model where no world can be built)."""
