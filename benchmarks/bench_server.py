@@ -1,6 +1,8 @@
-"""Load benchmark of ``sanma serve``: N concurrent tables of bots over WebSocket, one server process.
+"""Load benchmark of ``sanma serve``: N concurrent tables of bots over WebSocket, on one server
+process over SQLite or on 1..P processes sharing one PostgreSQL database.
 
     .venv/bin/python benchmarks/bench_server.py [--tables 10,50,100,200] [--seconds 30] [--max-seconds 400]
+    .venv/bin/python benchmarks/bench_server.py --db postgres --processes 3 [--paced 1.0]
 
 Starts ``sanma serve`` as its own process on 127.0.0.1 (a fresh database in a temporary
 directory), then for each N keeps N tables busy: every table has three ``mjai`` seats played by
@@ -11,7 +13,16 @@ runs ``--seconds`` and then on until N games have finished (one per table on ave
 ``--max-seconds``, so that games/s is measured, not guessed.
 
 ``--seats human`` plays the same games over the page protocol instead (``/play``: every seat is
-sent its own view after every action), which measures the per-seat views and masking.
+sent its own view after every action), which measures the per-seat views and masking. Tables have
+no clock and no call window (``{"move": 0, "call": 0}``): the server's turnaround is measured,
+not a table's pace.
+
+``--db postgres`` starts a throwaway PostgreSQL cluster (tests/pg_cluster.py: Debian's binaries,
+durable settings unless ``--pg-async``) and ``--processes P`` servers on it; table k is made on
+process k mod P and its seat s plays through process (k + s) mod P, so most sockets sit on a
+process that does not run their table. ``--paced R``: every table acts R times a second (as
+people do) instead of as fast as the bots answer; the report then says whether p99 stays under
+50 ms. CPU per action is reported for the sanma processes and, on PostgreSQL, for the database's.
 
 Reported per N: games finished per second, hands per second, actions per second, actions per
 game, the action latency p50/p99 (from a bot's answer to the next frame the server sends any
@@ -83,8 +94,17 @@ class Stats:
 @dataclass
 class TableClock:
     sent: float | None = None
-    sent_seq: int = -1  # the page protocol: the seq of the prompt answered (a later view is its turnaround)
     actions: int = 0
+    pace: float = 0.0  # seconds between the table's actions (0: as fast as the bots answer)
+    next_at: float = 0.0  # when the table's next action may be sent
+
+    async def wait_turn(self) -> None:
+        if self.pace <= 0:
+            return
+        now = time.perf_counter()
+        if self.next_at > now:
+            await asyncio.sleep(self.next_at - now)
+        self.next_at = max(now, self.next_at) + self.pace
 
 
 async def _seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event, counts_hands: bool) -> bool:
@@ -105,6 +125,7 @@ async def _seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event, 
                 stats.first_error = stats.first_error or json.dumps(batch)[:300]
             a = answer(batch)
             if a is not None:
+                await clock.wait_turn()
                 clock.sent = time.perf_counter()
                 await ws.send(json.dumps(a))
                 stats.actions += 1
@@ -129,7 +150,7 @@ async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Ev
         async for raw in ws:
             now = time.perf_counter()
             m = json.loads(raw)
-            if m["type"] == "view" and clock.sent is not None and m["seq"] > clock.sent_seq:
+            if m["type"] == "view" and clock.sent is not None:  # the first view after an answer: its turnaround
                 stats.latencies.append(now - clock.sent)
                 clock.sent = None
             if m["type"] == "hand_result" and counts_hands:
@@ -140,8 +161,9 @@ async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Ev
                 stats.errors += 1
             elif m["type"] == "prompt":
                 a = page_answer(m["actions"])
-                clock.sent, clock.sent_seq = time.perf_counter(), m["seq"]
-                await ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": a["id"]}))
+                await clock.wait_turn()
+                clock.sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": a["id"]}))
                 stats.actions += 1
                 clock.actions += 1
             if stop.is_set():
@@ -149,18 +171,25 @@ async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Ev
     return False
 
 
-async def _table_loop(base: str, rules: Any, stats: Stats, stop: asyncio.Event, client: httpx.AsyncClient,
-                      kind: str) -> None:
+async def _table_loop(bases: list[str], k: int, rules: Any, stats: Stats, stop: asyncio.Event,
+                      client: httpx.AsyncClient, kind: str, pace: float) -> None:
+    """Table slot ``k``: made on process k mod P, seat s played through process (k + s) mod P."""
+    import random
+
+    first = True
     while not stop.is_set():
-        r = await client.post(f"{base}/api/tables", json={"rules": rules, "seats": [kind] * 3,
-                                                          "clock": {"move": 0}})
+        r = await client.post(f"{bases[k % len(bases)]}/api/tables", json={"rules": rules, "seats": [kind] * 3,
+                                                                            "clock": {"move": 0, "call": 0}})
         r.raise_for_status()
         t = r.json()
-        clock = TableClock()
-        ws = "ws" + base.removeprefix("http")
+        clock = TableClock(pace=pace)
+        if first and pace:  # tables spread over the second, not in step
+            clock.next_at = time.perf_counter() + random.uniform(0, pace)
+        first = False
         role, seat = ("mjai", _seat) if kind == "mjai" else ("play", _page_seat)
         done = await asyncio.gather(*[
-            seat(f"{ws}/ws/tables/{t['id']}/{role}?token={s['token']}", clock, stats, stop, s["seat"] == 0)
+            seat(f"{'ws' + bases[(k + s['seat']) % len(bases)].removeprefix('http')}/ws/tables/{t['id']}/{role}"
+                 f"?token={s['token']}", clock, stats, stop, s["seat"] == 0)
             for s in t["seats"]])
         if all(done):
             stats.games += 1
@@ -184,16 +213,18 @@ async def _probe(base: str, stats: Stats, stop: asyncio.Event) -> None:
                 await asyncio.wait_for(stop.wait(), 1.0)
 
 
-async def _run(base: str, n: int, seconds: float, max_seconds: float, rules: Any, kind: str) -> tuple[Stats, float]:
+async def _run(bases: list[str], n: int, seconds: float, max_seconds: float, rules: Any, kind: str,
+               pace: float) -> tuple[Stats, float]:
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=n + 10)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         start = time.perf_counter()
-        tasks = [asyncio.create_task(_table_loop(base, rules, stats, stop, client, kind)) for _ in range(n)]
-        probe = asyncio.create_task(_probe(base, stats, stop))
+        tasks = [asyncio.create_task(_table_loop(bases, k, rules, stats, stop, client, kind, pace))
+                 for k in range(n)]
+        probe = asyncio.create_task(_probe(bases[-1], stats, stop))
         await asyncio.sleep(seconds)
-        while stats.games < n and time.perf_counter() - start < max_seconds:
+        while not pace and stats.games < n and time.perf_counter() - start < max_seconds:
             await asyncio.sleep(0.5)
         stop.set()
         elapsed = time.perf_counter() - start
@@ -213,15 +244,32 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def _cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU seconds of process ``pid`` so far (Linux /proc), or None."""
-    if pid is None:
+def _cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU seconds of the processes ``pids`` so far (Linux /proc; a process's children
+    that ended are counted by ``cutime``/``cstime``), or None."""
+    if not pids:
         return None
+    total = 0.0
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    """``pid`` and its living children (PostgreSQL's backends are the postmaster's)."""
+    out = [pid]
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if int((d / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(d.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
 
 
 def _build() -> str:
@@ -232,21 +280,27 @@ def _build() -> str:
     return "compiled (mypyc)" if _accel.ENABLED else "pure Python (no fresh compiled build)"
 
 
-def _report(base: str, ns: list[int], seconds: float, max_seconds: float, rules: Any, pid: int | None,
-            kind: str = "mjai") -> None:
+def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float, rules: Any, pids: list[int],
+            kind: str = "mjai", db: str = "sqlite", pg_pid: int | None = None, pace: float = 0.0) -> None:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"# {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, {platform.python_implementation()} "
           f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load}, server build: {_build()}, "
-          f"seats: {kind}",
+          f"seats: {kind}, database: {db}, {len(bases)} server process(es)"
+          f"{f', paced: every table acts every {pace:g} s' if pace else ''}",
           flush=True)
     print(f"{'tables':>6} {'games/s':>8} {'hands/s':>8} {'actions/s':>10} {'act/game':>8} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'cpu ms/act':>10} {'probe ms':>13} {'games':>6} {'secs':>5} {'load':>5} errors", flush=True)
+          f"{'cpu ms/act':>10} {'db ms/act':>9} {'probe ms':>13} {'games':>6} {'secs':>5} {'load':>5} errors",
+          flush=True)
     for n in ns:
-        cpu0 = _cpu_seconds(pid)
-        stats, elapsed = asyncio.run(_run(base, n, seconds, max_seconds, rules, kind))
-        cpu1 = _cpu_seconds(pid)
+        cpu0 = _cpu_seconds(pids)
+        db0 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
+        stats, elapsed = asyncio.run(_run(bases, n, seconds, max_seconds, rules, kind, pace))
+        cpu1 = _cpu_seconds(pids)
+        db1 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
         per_action = (f"{(cpu1 - cpu0) / max(1, stats.actions) * 1e3:>10.2f}" if cpu0 is not None and cpu1 is not None
                       else f"{'-':>10}")
+        per_action += (f" {(db1 - db0) / max(1, stats.actions) * 1e3:>9.2f}" if db0 is not None and db1 is not None
+                       else f" {'-':>9}")
         probe = (f"{_pct(stats.probes, 0.5) * 1e3:.0f}/{max(stats.probes) * 1e3:.0f}" if stats.probes else "none")
         probe += f" x{stats.probe_failures}" if stats.probe_failures else ""
         per_game = stats.game_actions / stats.games if stats.games else float("nan")
@@ -256,8 +310,44 @@ def _report(base: str, ns: list[int], seconds: float, max_seconds: float, rules:
               flush=True)
         if stats.first_error:
             print(f"  first refusal at N = {n}: {stats.first_error}", flush=True)
-    health = httpx.get(f"{base}/api/health", timeout=10).json()
-    print(f"server still serving: {health == {'ok': True}}", flush=True)
+        if pace:
+            p99 = _pct(stats.latencies, 0.99) * 1e3
+            print(f"  paced N = {n}: p99 {p99:.1f} ms {'<' if p99 < 50 else '>='} 50 ms", flush=True)
+    health = [httpx.get(f"{b}/api/health", timeout=10).json() == {"ok": True} for b in bases]
+    print(f"server still serving: {all(health)}", flush=True)
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """A server this script started ends with it, even when the script is killed (Linux)."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError):
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+# One load generator is one client: the per-client caps and rates (web/limits.py) would refuse it.
+UNLIMITED = [arg for name in ("tables_per_minute", "tables_per_client", "tables", "sockets_per_client")
+             for arg in ("--limit", f"{name}=1000000")]
+
+
+def _start_server(db: str, env: dict[str, str]) -> tuple[str, subprocess.Popen[bytes]]:
+    port = _port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([sys.executable, "-m", "sanma", "serve", "--host", "127.0.0.1", "--port", str(port),
+                               "--db", db, *UNLIMITED], env=env, stderr=subprocess.DEVNULL,
+                              preexec_fn=_die_with_parent)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                return base, server
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline or server.poll() is not None:
+            server.kill()
+            raise SystemExit("the server did not start")
+        time.sleep(0.2)
 
 
 def main() -> None:
@@ -271,37 +361,54 @@ def main() -> None:
                     help="how the scripted players connect: mjai bots, or people's pages (/play: the per-seat "
                          "view after every action)")
     ap.add_argument("--url", help="use this running server (e.g. http://127.0.0.1:8000) instead of starting one")
+    ap.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite", help="the database of the servers")
+    ap.add_argument("--processes", type=int, default=1, help="server processes (postgres only)")
+    ap.add_argument("--paced", type=float, default=0.0, metavar="SECONDS",
+                    help="every table acts once per this many seconds (0: as fast as the bots answer)")
+    ap.add_argument("--pg-async", action="store_true", help="PostgreSQL with synchronous_commit = off")
     args = ap.parse_args()
     ns = [int(x) for x in args.tables.split(",")]
     rules = {"extends": args.rules, "round_winds": "E"}
     if args.url:
-        _report(args.url.rstrip("/"), ns, args.seconds, args.max_seconds, rules, None, args.seats)
+        _report([args.url.rstrip("/")], ns, args.seconds, args.max_seconds, rules, [], args.seats, pace=args.paced)
         return
-    port = _port()
-    base = f"http://127.0.0.1:{port}"
+    if args.db == "sqlite" and args.processes != 1:
+        raise SystemExit("one server process serves a SQLite file (--db postgres for several)")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    cluster = None
+    servers: list[subprocess.Popen[bytes]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen([sys.executable, "-m", "sanma", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                   "--db", str(Path(tmp) / "bench.sqlite")], env=env, stderr=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("the server did not start")
-                time.sleep(0.2)
-            _report(base, ns, args.seconds, args.max_seconds, rules, server.pid, args.seats)
+            if args.db == "postgres":
+                sys.path.insert(0, str(ROOT / "tests"))
+                from pg_cluster import Cluster
+
+                durable = {"fsync": "on", "full_page_writes": "on",
+                           "synchronous_commit": "off" if args.pg_async else "on"}
+                cluster = Cluster.start(durable)
+                url = cluster.create_database("bench")
+                dbs = [url] * args.processes
+            else:
+                dbs = [str(Path(tmp) / "bench.sqlite")]
+            bases = []
+            for db in dbs:
+                base, server = _start_server(db, env)
+                bases.append(base)
+                servers.append(server)
+            _report(bases, ns, args.seconds, args.max_seconds, rules, [s.pid for s in servers], args.seats,
+                    f"postgres{' (synchronous_commit off)' if args.pg_async else ''}" if cluster else "sqlite",
+                    cluster.proc.pid if cluster else None, args.paced)
         finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                try:
+                    server.wait(10)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait()
+            if cluster is not None:
+                cluster.stop()
 
 
 if __name__ == "__main__":

@@ -22,28 +22,65 @@ from pg_cluster import Cluster, Unavailable
 BACKENDS = ("sqlite", "postgresql")
 _names = itertools.count(1)
 
-# `make test-fast` runs `pytest -m "not slow"`: the pure layers and unit tests, in under a minute.
-# Slow as a whole are the modules that start servers, browsers, bot or worker processes, or play
-# seeded games by the hundred; a slow test elsewhere carries its own @pytest.mark.slow.
-SLOW_MODULES = (
-    "test_web_",  # the server in-process or as a process, and Chromium (test_web_browser)
-    "test_keeper_web",  # the keeper's pages in Chromium
-    "test_sim",  # local worker processes, Ray, report plots
-    "test_hostile_interrupt", "test_hostile_mjai.py", "test_hostile_seed", "test_mjai_bot",  # child processes
-    "test_engine_invariants",  # property tests over thousands of random games
-    "test_play",  # the terminal game, whole games scripted
-    "test_env_",  # Gymnasium / PettingZoo API checks over whole games
-    "test_keeper_engine",  # engine games fed to the keeper
-    "test_native",  # the compiled and pure builds in subprocesses
-    "test_jansou_bridge",
-    "test_corpus",  # the whole Tenhou Phoenix corpus through the engine
-    "test_server_lock",  # sanma serve as processes
+# The layers (issue 20). `make test-fast` (`pytest -m "not slow"`) runs the pure layers through the
+# Python API — tiles, shanten, yaku and scoring, payouts, rules, the engine, bots' unit tests, records
+# and replay, the keeper's arithmetic, the vocabulary — in under a minute; `make test` runs all.
+# A test module is fast when its name starts with one of FAST_MODULES: every other module is slow
+# (the store on SQLite and PostgreSQL, the server in-process or as processes, Chromium, the command
+# line and the terminal game end to end, bots', workers' and pytest's own processes, the review's
+# rollouts, simulations, the whole corpus and the golden files), and so is any test that asks for
+# PostgreSQL. A new module is slow until it is listed here. A slow test inside a fast module
+# carries its own @pytest.mark.slow (property tests over many games, the long hypothesis runs).
+FAST_MODULES = (
+    "test_tiles", "test_shanten", "test_yaku_matrix", "test_real_wins",  # tiles, hands, yaku
+    "test_scoring_", "test_riichienv_vectors", "test_payout",  # scoring and payouts
+    "test_rules_loader", "test_rules_presets", "test_hostile_rules", "test_hostile_files",  # rule files
+    "test_engine_", "test_flow", "test_legal", "test_view", "test_wall",  # the engine
+    "test_events", "test_fidelity", "test_bots",
+    "test_formats_", "test_writers_", "test_hostile_mjai_records",  # records
+    "test_replay_causes", "test_replay_laps", "test_replay_records", "test_replay_seed",  # replay
+    "test_keeper.py", "test_keeper_series",  # the keeper's arithmetic (in-memory store)
+    "test_i18n_terms",  # the vocabulary
+    "test_names", "test_package_data", "test_readme_examples", "test_shared_data",  # the tree
 )
+# Slow within the fast layers: the engine's property tests over thousands of random games.
+SLOW_IN_FAST = ("test_engine_invariants",)
+# The doctests of src/sanma are fast but for the edges' packages and modules.
+SLOW_SOURCES = ("web", "store", "review", "sim", "env", "cli", "stats.py")
+POSTGRESQL = {"pg_cluster", "pg_url", "pg_database"}
+
+
+def _is_slow_path(path: Path) -> bool:
+    """Whether every test collected from ``path`` (a file or a folder) is slow by its layer."""
+    parts = path.parts
+    if path.name.startswith("test_") and path.suffix == ".py":
+        return path.name.startswith(SLOW_IN_FAST) or not path.name.startswith(FAST_MODULES)
+    if "src" in parts and "sanma" in parts:
+        inside = parts[len(parts) - parts[::-1].index("sanma"):]
+        return bool(inside) and inside[0] in SLOW_SOURCES
+    return False
+
+
+def _only_fast(config: pytest.Config) -> bool:
+    return " ".join(str(config.getoption("markexpr") or "").split()) == "not slow"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``-m "not slow"`` would deselect every test of a slow module: it is not even imported
+    (importing them cost 10 s of CPU, a fifth of the fast run)."""
+    if _only_fast(config) and _is_slow_path(collection_path):
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name.startswith(SLOW_MODULES):
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if (
+            _is_slow_path(item.path)
+            or POSTGRESQL & set(getattr(item, "fixturenames", ()))
+            or params.get("db_target") == "postgresql"
+        ):
             item.add_marker(pytest.mark.slow)
 
 
@@ -58,10 +95,37 @@ def _speaks_english() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session")
+def _databases(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("databases")
+
+
 @pytest.fixture(autouse=True)
-def _private_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Commands that store by default (``sanma play``, ``sanma stats``) write to a temporary file."""
-    monkeypatch.setenv("SANMA_DB", str(tmp_path / "sanma.sqlite"))
+def _private_database(_databases: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands that store by default (``sanma play``, ``sanma stats``) write to a temporary file,
+    one name per test in one folder (not ``tmp_path``: a folder made for each of ~3,800 tests was
+    a third of the fast run's CPU)."""
+    monkeypatch.setenv("SANMA_DB", str(_databases / f"sanma{next(_names)}.sqlite"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _test_client_sockets_use_its_base_url() -> None:
+    """Starlette's TestClient joins a WebSocket path with ``ws://testserver`` whatever its
+    ``base_url``; the server checks the ``Host`` of every request (web/guard.py), so a client made
+    with ``base_url="http://127.0.0.1"`` opens its sockets on that name too."""
+    from starlette.testclient import TestClient
+
+    real = TestClient.websocket_connect
+    if getattr(real, "_uses_base_url", False):
+        return
+
+    def websocket_connect(self: TestClient, url: str, *args: object, **kwargs: object) -> object:
+        if url.startswith("/"):
+            url = f"ws://{self.base_url.netloc.decode()}{url}"
+        return real(self, url, *args, **kwargs)  # type: ignore[arg-type]
+
+    websocket_connect._uses_base_url = True  # type: ignore[attr-defined]
+    TestClient.websocket_connect = websocket_connect  # type: ignore[assignment,method-assign]
 
 
 @pytest.fixture(scope="session")

@@ -104,8 +104,9 @@ def test_corrupted_pages_are_refused_before_any_write(tmp_path: Path) -> None:
             f.seek(page * 4096 + 100)
             f.write(os.urandom(200))
     before = db.read_bytes()
-    with pytest.raises(StoreError, match="damaged"):
+    with pytest.raises(StoreError, match="damaged") as refused:
         open_db(db)
+    assert "\n" not in str(refused.value)  # one line, not SQLite's report of several (issue 23 item 7)
     other = data_path("tenhou6_json/2024010120gm-00b9-0000-ef5da89f.json")
     r = runner.invoke(app, ["stats", str(other), "--db", str(db)])
     assert r.exit_code == 2 and "damaged" in r.stderr and "Traceback" not in r.output
@@ -136,6 +137,25 @@ def test_a_database_path_in_a_directory_that_cannot_be_entered(tmp_path: Path,
     missing = tmp_path / "nowhere" / "db.sqlite"
     with pytest.raises(StoreError, match="no directory"):
         open_db(missing)
+
+
+def test_a_record_or_database_in_a_directory_that_cannot_be_entered_is_a_one_line_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23 item 7: `sanma stats` and `sanma replay` gave a PermissionError traceback for a path
+    inside a directory the user may not enter (as root every directory is entered: simulated)."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_stat = os.stat
+
+    def stat(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        if str(path).startswith(str(locked) + os.sep):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", stat)
+    for args in (["replay", str(locked / "game.json"), "--check"], ["stats", "--db", str(locked / "db.sqlite")]):
+        r = runner.invoke(app, args)
+        assert r.exit_code == 2 and "Permission denied" in r.stderr and "Traceback" not in r.output, (args, r.output)
 
 
 @pytest.mark.skipif(os.geteuid() == 0 or shutil.which("true") is None, reason="root enters every directory")

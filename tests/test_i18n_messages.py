@@ -171,7 +171,7 @@ def test_the_page_catalogue_comes_from_the_page_files(tmp_path: Path) -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path / "db.sqlite"))
+    return TestClient(create_app(tmp_path / "db.sqlite"), base_url="http://127.0.0.1")  # a name the server answers to
 
 
 def test_the_server_serves_each_language(client: TestClient) -> None:

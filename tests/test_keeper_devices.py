@@ -194,7 +194,8 @@ def test_http_conflict_is_409_with_the_entry_in_the_way(tmp_path: Path) -> None:
     web.state.db_path = str(tmp_path / "k.sqlite")
     web.include_router(router)
     c = TestClient(web)
-    sid = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()["session"]
+    made = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()
+    sid = made["links"]["organiser"].removeprefix("/keeper/")  # a session is opened by its link, not its number
     url = f"/api/keeper/sessions/{sid}/entries"
     r = c.post(url, json={"entry": DRAW_A, "opened_version": 0, "client_id": "p1", "author": "Aki"})
     assert r.status_code == 200
@@ -221,3 +222,27 @@ def test_cli_the_same_command_after_an_undo_is_stored_again(tmp_path: Path) -> N
     assert json.loads(_run(*draw).stdout)["version"] == 4
     assert _run("fix", sid, "2", "--db", db, "--delete").exit_code == 0
     assert json.loads(_run(*draw).stdout)["version"] == 6
+
+
+def test_the_cli_acknowledges_an_entry_the_page_stored_under_its_client_id(tmp_path: Path) -> None:
+    """Issue 23 item 7: the page stored a draw under a client id (without the empty lists the CLI
+    writes); the CLI sending it again under that id was refused ("already used for another
+    change") instead of acknowledged. A different entry under the id is still refused."""
+    from fastapi.testclient import TestClient
+
+    from sanma.web.app import create_app
+
+    db = str(tmp_path / "k.sqlite")
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as c:
+        made = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()
+        ref = made["links"]["organiser"].removeprefix("/keeper/")
+        r = c.post(f"/api/keeper/sessions/{ref}/entries", json={"entry": {"kind": "draw", "tenpai": ["A"]},
+                                                                 "client_id": "tap-7"})
+        assert r.status_code == 200 and r.json()["version"] == 1
+    sid = str(made["session"])
+    r = _run("draw", sid, "--db", db, "--tenpai", "A", "--client-id", "tap-7", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["duplicate"] is True and json.loads(r.stdout)["version"] == 1
+    r = _run("draw", sid, "--db", db, "--tenpai", "B", "--client-id", "tap-7")
+    assert r.exit_code == 2 and "already used for another change" in r.stderr, r.output
+    assert json.loads(_run("show", sid, "--db", db, "--json").stdout)["version"] == 1

@@ -8,6 +8,7 @@ page shows both without reloading.
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
 import threading
 import time
@@ -25,6 +26,8 @@ from sanma.web.keeper import router
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
+
+LINK = re.compile(r".*/keeper/[A-Za-z0-9_-]{30,}$")  # a session's page is opened by its link's token
 
 
 def _app(db: Path) -> FastAPI:
@@ -47,7 +50,8 @@ def test_api_session_entries_fix_undo_and_errors(tmp_path: Path) -> None:
     c = TestClient(_app(tmp_path / "k.sqlite"))
     r = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]})
     assert r.status_code == 200, r.text
-    sid = r.json()["session"]
+    number, links = r.json()["session"], r.json()["links"]
+    sid = links["organiser"].removeprefix("/keeper/")  # the session is opened by its link
     win = {"kind": "win", "from": "B", "wins": [{"winner": "A", "han": 2, "fu": 30}]}
     r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": win, "client_id": "t1", "expected_version": 0})
     assert r.json()["version"] == 1
@@ -66,6 +70,7 @@ def test_api_session_entries_fix_undo_and_errors(tmp_path: Path) -> None:
         assert r.status_code == status and "error" in r.json()
     assert c.post(f"/api/keeper/sessions/{sid}/entries", content=b"{nope").status_code == 400
     assert c.get("/api/keeper/sessions/99").status_code == 404
+    assert c.get(f"/api/keeper/sessions/{number}").status_code == 404  # its number opens nothing
     assert c.get(f"/api/keeper/sessions/{sid}").json()["version"] == 3
     with c.websocket_connect(f"/ws/keeper/{sid}") as ws:
         assert '"version": 3' in ws.receive_text()
@@ -106,9 +111,11 @@ def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updat
             phone.goto(f"{base}/keeper")
             phone.fill("#new-people", "Aki,Ben,Chie")
             phone.click("#new-go")
-            phone.wait_for_url("**/keeper/1")
+            phone.wait_for_url(LINK)
             phone.wait_for_selector("#scores tr[data-person='Aki']")
-            other.goto(f"{base}/keeper/1?centre=1")
+            read = phone.get_attribute("#links a", "href")  # the organiser's page shows the read-only link
+            assert read and read != phone.url.removeprefix(base)
+            other.goto(f"{base}{read}?centre=1")
             other.wait_for_selector("#scores tr[data-person='Aki']")
             # hand 1: Aki (dealer) rons Ben, 2 han 30 fu = 2,900
             phone.select_option("#kind", "ron")
@@ -164,7 +171,7 @@ def test_browser_table_games_of_the_same_people_count_in_standings_with_web_game
 
     db = tmp_path / "db.sqlite"
     bots = ["efficient", "efficient", "efficient"]
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
         for names in (["Aki", "Ben", "Chie"], ["Aki", "Ben", "Zed"]):
             t = client.post("/api/tables", json={"rules": "club", "seats": bots, "names": names, "seed": 5}).json()
             deadline = time.monotonic() + 240
@@ -241,7 +248,7 @@ def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_
             phone.goto(f"{base}/keeper")
             phone.fill("#new-people", "Aki,Ben,Chie")
             phone.click("#new-go")
-            phone.wait_for_url("**/keeper/1")
+            phone.wait_for_url(LINK)
             phone.wait_for_selector("#scores tr[data-person='Aki']")
             phone.select_option("#kind", "ron")
             phone.select_option("#from", "Ben")
@@ -375,11 +382,13 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path, brow
 
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
-    from sanma.store import open_db
+    from sanma.store import access, open_db
+    from sanma.web.keeper import KIND, ROLES
 
     db = tmp_path / "k.sqlite"
     with open_db(db) as store:
         Keeper(store).new(Rules.preset("club"), ["Aki", "Ben", "Chie"])
+        token = access.issue(store, KIND, "1", ROLES)  # the organiser's link (a number opens nothing)
 
     def stored() -> dict[str, Any]:
         with open_db(db) as store:
@@ -392,7 +401,7 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path, brow
             for name, page in zip(("phone A", "phone B"), phones, strict=True):
                 page.set_default_timeout(15_000)
                 page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(f"{base}/keeper/1")
+                page.goto(f"{base}/keeper/{token}")
                 page.wait_for_selector("#scores tr[data-person='Aki']")
                 page.fill("#author", name)
                 page.dispatch_event("#author", "change")

@@ -109,10 +109,15 @@ def test_an_application_on_a_served_file_does_not_start_and_memory_is_never_lock
     open_db(db).close()
 
 
-def test_a_second_server_on_one_postgresql_database_is_refused_for_now(pg_database: str) -> None:
-    with acquire_server_lock(pg_database) as lock:
-        assert lock.held
-        with pytest.raises(ServerLocked, match="already served"):
-            acquire_server_lock(pg_database)
-    with acquire_server_lock(pg_database):  # released with its connection
-        pass
+def test_servers_on_one_postgresql_database_each_hold_their_own_key(pg_database: str) -> None:
+    """On PostgreSQL any number of servers share the database (issue 22 item 2): each holds a key
+    of its own while it lives, which the others see; a key ends with its process's connection."""
+    from sanma.store import tables as stored
+
+    with acquire_server_lock(pg_database) as a, acquire_server_lock(pg_database) as b:
+        assert a.held and b.held and a.node is not None and b.node is not None and a.node != b.node
+        with open_db(pg_database) as s:
+            assert {a.node, b.node} <= stored.live_nodes(s)
+        b.release()
+        with open_db(pg_database) as s:
+            assert a.node in stored.live_nodes(s) and b.node not in stored.live_nodes(s)

@@ -243,8 +243,9 @@ def _hostile_saves(tmp_path: Path) -> list[tuple[str, Any]]:
         ("an event that is not a dict", lambda s: s.save_game([*good_events[:-1], "end_game"], "tenhou")),
         ("a name with control characters", lambda s: s.save_game(
             events_with(0, names=["a\x00", "b", "c"]), "tenhou")),
-        ("a name that is not valid Unicode", lambda s: s.save_game(
+        ("a name that is not valid Unicode", lambda s: s.save_game(  # issue 23 item 2: refused, not a crash
             events_with(0, names=["a\ud800", "b", "c"]), "tenhou")),
+        ("a name with a tab", lambda s: s.save_game(events_with(0, names=["a\tb", "b", "c"]), "tenhou")),
         ("a name of a megabyte", lambda s: s.save_game(events_with(0, names=["x" * 2**20, "b", "c"]), "tenhou")),
         ("events after end_game", lambda s: s.save_game([*good_events, good_events[1]], "tenhou")),
         ("no start_game", lambda s: s.save_game(good_events[1:], "tenhou")),

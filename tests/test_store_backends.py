@@ -42,6 +42,7 @@ def _fill(store: Store) -> dict[str, Any]:
     with its cache, a tournament with a seated round, a finished served table and a running one."""
     from sanma.keeper.keeper import Keeper
     from sanma.sim.arena import play_game
+    from sanma.store import access
 
     store.import_files(RECORDS)
     rules = Rules.preset("tenhou")
@@ -57,6 +58,7 @@ def _fill(store: Store) -> dict[str, Any]:
 
     cup = Tournaments(store).new(Rules.preset("official"), ["T1", "T2", "T3", "T4"], 1, seed=1)["tournament"]
     Tournaments(store).seat(cup, 1)  # a tournament, its round (T4's bye) and its table's session
+    access.issue(store, "keeper_session", str(sid), (("read", None),))  # the session's links
     seat = {"kind": "random", "name": "bot", "token_sha256": "0" * 64}
     for tid, finished in (("done", True), ("live", False)):
         stored.create_table(store, stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "5", "1" * 64,
@@ -65,6 +67,10 @@ def _fill(store: Store) -> dict[str, Any]:
         stored.append_action(store, tid, 0, seat=0, legal_idx=0, action={"type": "dahai"}, how="bot", at="t",
                              first_event=1, events=game.events[1:3])
     assert stored.finish(store, "done", game.events, rules, "5") is not None
+    stored.set_presence(store, "live", 7, [1, 0, 0])
+    from sanma.store import access
+
+    access.issue(store, "keeper_session", str(sid), [("read", None)])
     return {"session": sid}
 
 
@@ -273,3 +279,41 @@ def test_backup_of_a_postgresql_database_is_a_sqlite_file(tmp_path: Path, pg_url
             assert dump(copy) == dump(pg)
         with pytest.raises(StoreError, match="already exists"):
             backup(pg, str(out))
+
+
+# --------------------------------------------------------------------------------------------
+# Several processes: who runs a table
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_write_by_a_process_that_no_longer_runs_the_table_stores_nothing(db_target: str) -> None:
+    """The fence of issue 22 item 2: a write names its runner; once another took the table over,
+    the old runner's write (actions, events, schedule, notification) stores nothing."""
+    game = _game(3)
+    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
+    with open_db(db_target) as s:
+        stored.create_table(s, stored.NewTable("t1", "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0},
+                                               ({},) * 3, (0.0,) * 3, "2026-01-01", runner=11), game.events[:1])
+        w = stored.Write(1, game.events[1:3], (stored.NewAction(0, 0, 0, {"type": "dahai"}, "seat", "now"),),
+                         schedule='{"x": 1}', runner=11)
+        assert stored.write(s, "t1", w)
+        assert stored.claim(s, "t1", 22, 11) and not stored.claim(s, "t1", 33, 11)  # one takes it over
+        late = stored.Write(3, game.events[3:5], (stored.NewAction(1, 1, 0, {}, "seat", "now"),),
+                            schedule='{"x": 2}', runner=11)
+        assert not stored.write(s, "t1", late)
+        assert stored.event_count(s, "t1") == 3 and len(stored.actions(s, "t1")) == 1
+        assert stored.schedule_of(s, "t1") == '{"x": 1}'
+        assert stored.write(s, "t1", stored.Write(3, game.events[3:5], (), schedule='{"x": 3}', runner=22))
+        assert stored.event_count(s, "t1") == 5
+
+
+def test_orphans_are_the_tables_whose_runner_holds_no_key(pg_database: str) -> None:
+    from sanma.store.lock import acquire_server_lock
+
+    seat = {"kind": "mjai", "name": "A", "token_sha256": "f" * 64}
+    with acquire_server_lock(pg_database) as alive, open_db(pg_database) as s:
+        for tid, runner in (("mine", alive.node), ("dead", 12345), ("none", None)):
+            stored.create_table(s, stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {}, ({},) * 3,
+                                                   (0.0,) * 3, f"2026-01-01 {tid}", runner=runner), [])
+        assert sorted(stored.orphans(s)) == [("dead", 12345), ("none", None)]
+        assert alive.node in stored.live_nodes(s) and 12345 not in stored.live_nodes(s)

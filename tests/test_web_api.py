@@ -19,7 +19,7 @@ from sanma.web import create_app
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "db.sqlite")) as c:
+    with TestClient(create_app(tmp_path / "db.sqlite"), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -86,7 +86,7 @@ def test_record_is_409_while_running_then_tenhou6_and_mjai(client: TestClient, t
 
 def test_a_finished_game_is_a_stored_record_for_replay_and_stats(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite"
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={**BOTS, "seed": 9}).json()
         _finish(client, t["id"])
     with open_db(db) as store:
@@ -116,7 +116,7 @@ def test_bad_table_requests_are_refused_naming_the_problem(client: TestClient, b
 def test_not_json_oversized_and_unknown_tables(client: TestClient) -> None:
     r = client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "JSON" in r.json()["error"]
-    r = client.post("/api/tables", content=b"[" + b"1," * 100_000 + b"1]")
+    r = client.post("/api/tables", content=b"[" + b"1," * 100_000 + b"1]", headers={"content-type": "application/json"})
     assert r.status_code == 413 and "error" in r.json()
     for path in ("/api/tables/nope", "/api/tables/nope/record", "/api/tables/nope/replay", "/api/tables/" + "x" * 500):
         r = client.get(path)

@@ -12,7 +12,7 @@ from web_helpers import running_server
 
 
 def test_unknown_path_is_a_json_error_not_a_page(tmp_path: Path) -> None:
-    client = TestClient(create_app(tmp_path / "db.sqlite"))
+    client = TestClient(create_app(tmp_path / "db.sqlite"), base_url="http://127.0.0.1")
     r = client.get("/no/such/page")
     assert r.status_code == 404
     assert r.json() == {"error": "Not Found", "code": "not_found"}

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from browser_helpers import HAVE_CHROMIUM, WHY_NOT, create_table, new_page, shot
 from web_helpers import running_server
@@ -164,7 +165,8 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
     errors: list[str] = []
     with running_server(tmp_path / "db.sqlite") as base:
         # seed 1: with this player's way of playing the game goes the distance (no one busts)
-        t = create_table(base, ["human", "defensive", "efficient"], seed=1, clock={"move": 600, "bank": 60})
+        t = create_table(base, ["human", "defensive", "efficient"], seed=1,
+                         clock={"move": 600, "bank": 60, "call": 0})  # no 2 s call window: a quick hanchan
         page = new_page(browser, errors)
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
@@ -173,7 +175,8 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         player.play(lambda: player.done.get("discard", 0) >= 9, 90)
         # the move's seconds and the bank apart; the move's seconds show only while the seat has a prompt
         # (between its turns the bots may still be thinking), so wait for its next one
-        page.wait_for_function("/^\\d+s$/.test(document.getElementById('clock-move').textContent)", timeout=30_000)
+        # (locators, not a string of JavaScript: the pages' CSP forbids evaluating strings)
+        expect(page.locator("#clock-move")).to_have_text(re.compile(r"^\d+s$"), timeout=30_000)
         assert re.fullmatch(r"\d+s", page.text_content("#clock-move") or "") and page.text_content(
             "#clock-bank") == "bank 60s"
         shot(page, "table")
@@ -272,7 +275,7 @@ def test_a_reload_restores_the_seat(browser: Any, tmp_path: Path) -> None:
         assert sum(1 for line in logged if line.startswith("— ")) == 2, logged  # two hands began
         page.reload()
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
-        page.wait_for_function(f"document.querySelectorAll('#log div').length >= {len(logged)}")
+        expect(page.locator("#log div")).to_have_count(len(logged))  # (a locator: the pages' CSP forbids eval)
         assert own_hand(page) == before and rivers(page) == seen
         assert log_lines(page) == logged  # the first hand's lines are still there, none written twice
         player.play(lambda: player.done.get("discard", 0) >= 26, 60)  # and the seat plays on
@@ -314,9 +317,9 @@ def test_the_server_restarts_mid_hand_and_the_game_goes_on(browser: Any, tmp_pat
         player.play(lambda: player.done.get("discard", 0) >= 3, 60)
         page.wait_for_selector("#prompt button")  # the seat must act: nothing moves until it does
         before, seen = own_hand(page), rivers(page)
-    page.wait_for_function("document.getElementById('status').dataset.state === 'disconnected'")
+    page.wait_for_selector("#status[data-state='disconnected']", state="attached")
     with running_server(db, port=port):
-        page.wait_for_function("document.getElementById('status').dataset.state === 'connected'", timeout=20_000)
+        page.wait_for_selector("#status[data-state='connected']", state="attached", timeout=20_000)
         page.wait_for_selector("#prompt button")
         assert own_hand(page) == before and rivers(page) == seen
         player.play(lambda: player.done.get("discard", 0) >= 6, 60)
@@ -336,7 +339,9 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         page.goto(base + "/")
         page.wait_for_selector("#rules option", state="attached")
         page.select_option("#rules", "kansai")
-        page.wait_for_selector("#rules-text tr[data-field='flowers']", state="attached")
+        # Kansai's own value (every preset has the field `flowers`): the reply to the page's first
+        # request, for the default preset, may arrive after it and must not replace it or the file.
+        expect(page.locator("#rules-text tr[data-field='flowers'] td")).to_have_text("4", timeout=15_000)
         page.set_input_files("#rulefile", str(rules))
         page.wait_for_selector("#rules-text tr.changed[data-field='honba_ron']", state="attached")
         assert (page.text_content("#rules-text tr.changed[data-field='honba_ron'] td") or "").startswith("1,500 ")
@@ -357,12 +362,11 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         plain = tmp_path / "thursday.toml"
         plain.write_text('extends = "tenhou"\nhonba_ron = 1200\n', encoding="utf-8")
         page.set_input_files("#rulefile", str(plain))
-        page.wait_for_function("(document.querySelector(\"#rules-text tr.changed[data-field='honba_ron'] td\") || {})"
-                               ".textContent === '1,200 (tenhou: 200)'")
+        expect(page.locator("#rules-changed tr[data-field='honba_ron'] td")).to_have_text("1,200 (tenhou: 200)")
         assert page.locator("#rules-changed tr").count() == 1
         assert "thursday" in (page.text_content("#rules-desc") or "")
         page.click("#create")
-        page.wait_for_function(f"document.getElementById('created-id').textContent !== '{table_id}'")
+        expect(page.locator("#created-id")).not_to_have_text(table_id)
         second = page.text_content("#created-id") or ""
         assert httpx.get(f"{base}/api/tables/{second}").json()["rules"] == "thursday"
         # a broken rule file is refused with the reason before any table is asked for: Create is off
@@ -399,7 +403,8 @@ def test_a_rematch_from_the_final_card(browser: Any, tmp_path: Path) -> None:
             with connect(ws_url(base, f"/ws/tables/{t['id']}/play?token={t['seats'][0]['token']}")) as ws:
                 while (m := json.loads(ws.recv(timeout=60)))["type"] != "game_result":
                     if m["type"] == "prompt":
-                        ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": choose(m["actions"], rng)["id"]}))
+                        answer = choose(m["actions"], rng)["id"]
+                        ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": answer}))
         page = new_page(browser, errors, "phone")
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector("#game-result #rematch")
@@ -452,3 +457,41 @@ def test_calls_are_announced_and_sounds_are_made_in_the_page(browser: Any, tmp_p
     assert not [u for u in fetched if not u.startswith(base)], fetched
     assert not [u for u in fetched if re.search(r"\.(mp3|ogg|wav|m4a|aac|flac)$", u)], fetched
     assert not errors, errors
+
+
+def test_the_process_serving_the_page_and_running_its_table_is_killed_and_the_page_plays_on(
+        browser: Any, pg_database: str) -> None:
+    """Several processes on PostgreSQL behind a proxy (issue 22 item 3): the page's table is run by
+    the process its socket is on; that process is killed (-9): the proxy now reaches another
+    process, which takes the table over, and the page reconnects by itself and plays on."""
+    import signal
+
+    from web_helpers import Proxy, sanma_serve
+
+    errors: list[str] = []
+    with sanma_serve(pg_database) as (a, pa), sanma_serve(pg_database) as (b, _):
+        proxy = Proxy(int(a.rsplit(":", 1)[1]))
+        try:
+            base = f"http://127.0.0.1:{proxy.port}"
+            t = create_table(base, ["human", "tsumogiri", "defensive"], seed=5)
+            page = new_page(browser, errors)
+            page.goto(base + t["seats"][0]["url"])
+            page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+            player = Player(page)
+            player.play(lambda: player.done.get("discard", 0) >= 3, 60)
+            page.wait_for_selector("#prompt button")
+            before, seen = own_hand(page), rivers(page)
+            proxy.target = int(b.rsplit(":", 1)[1])
+            pa.send_signal(signal.SIGKILL)
+            # (selectors, not wait_for_function: the pages' Content-Security-Policy forbids eval)
+            page.wait_for_selector("#status[data-state='disconnected']", state="attached")
+            page.wait_for_selector("#status[data-state='connected']", state="attached", timeout=20_000)
+            page.wait_for_selector("#prompt button", timeout=20_000)
+            shot(page, "failover-reconnected")
+            assert own_hand(page) == before and rivers(page) == seen
+            player.play(lambda: player.done.get("discard", 0) >= 6, 60)
+            assert sum(rivers(page)) > sum(seen)
+            page.close()
+        finally:
+            proxy.close()
+    assert not [e for e in errors if "WebSocket" not in e and "ERR_CONNECTION" not in e], errors

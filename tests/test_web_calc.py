@@ -23,7 +23,7 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    return TestClient(create_app(tmp_path_factory.mktemp("calc") / "db.sqlite"))
+    return TestClient(create_app(tmp_path_factory.mktemp("calc") / "db.sqlite"), base_url="http://127.0.0.1")
 
 
 def cli_json(args: list[str]) -> tuple[int, Any]:
@@ -135,7 +135,7 @@ def test_bad_requests_are_clear_errors(client: TestClient, body: Any, status: in
 
 def test_not_json_and_too_large(client: TestClient) -> None:
     r = client.post("/api/score", content=b"{nope", headers={"content-type": "application/json"})
-    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    assert r.status_code == 400 and "must be JSON" in r.json()["error"]
     r = client.post("/api/score", content=b" " * 70_000, headers={"content-type": "application/json"})
     assert r.status_code == 413 and "too large" in r.json()["error"]
 

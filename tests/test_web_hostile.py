@@ -21,7 +21,7 @@ HUMANS = {"rules": "tenhou", "seats": ["human", "human", "mjai"], "seed": 3, "cl
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "db.sqlite", rate=20, burst=20)) as c:
+    with TestClient(create_app(tmp_path / "db.sqlite", rate=20, burst=20), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -53,14 +53,15 @@ def test_each_bad_message_is_refused_and_changes_nothing(client: TestClient) -> 
         cases: list[tuple[Any, str, WebSocketTestSession]] = [
             ("{not json", "malformed", dealer),
             ("[1, 2]", "malformed", dealer),
-            ({"type": "action", "seq": "x", "id": 0}, "malformed", dealer),
-            ({"type": "action", "seq": prompt["seq"], "id": True}, "malformed", dealer),
+            ({"type": "action", "prompt": "x", "id": 0}, "malformed", dealer),
+            ({"type": "action", "seq": prompt["prompt"], "id": 0}, "malformed", dealer),  # protocol 1's key
+            ({"type": "action", "prompt": prompt["prompt"], "id": True}, "malformed", dealer),
             ({"type": "dance"}, "unknown_type", dealer),
-            ({"type": "action", "seq": prompt["seq"] - 1, "id": 0}, "stale", dealer),
-            ({"type": "action", "seq": prompt["seq"] + 5, "id": 0}, "stale", dealer),
-            ({"type": "action", "seq": prompt["seq"], "id": 999}, "no_such_action", dealer),
-            ({"type": "action", "seq": prompt["seq"], "id": -1}, "no_such_action", dealer),
-            ({"type": "action", "seq": prompt["seq"], "id": 0}, "not_your_turn", other),  # out of turn
+            ({"type": "action", "prompt": prompt["prompt"] - 1, "id": 0}, "stale", dealer),
+            ({"type": "action", "prompt": prompt["prompt"] + 5, "id": 0}, "stale", dealer),
+            ({"type": "action", "prompt": prompt["prompt"], "id": 999}, "no_such_action", dealer),
+            ({"type": "action", "prompt": prompt["prompt"], "id": -1}, "no_such_action", dealer),
+            ({"type": "action", "prompt": prompt["prompt"], "id": 0}, "not_your_turn", other),  # out of turn
             ({"type": "toggle", "name": "auto_cheat", "value": True}, "unknown_toggle", dealer),
             ({"type": "toggle", "name": "auto_win", "value": "yes"}, "malformed", dealer),
             ("x" * 5000, "too_large", dealer),
@@ -72,8 +73,10 @@ def test_each_bad_message_is_refused_and_changes_nothing(client: TestClient) -> 
             assert err["message"] and "Traceback" not in err["message"]
             assert _state(client, tid) == before, msg
         # a seat can only play its own prompt's actions: the id indexes its own legal actions
-        dealer.send_json({"type": "action", "seq": prompt["seq"], "id": prompt["actions"][0]["id"]})
-        assert _until(dealer, "view")["seq"] == prompt["seq"] + 1
+        discard = next(a for a in prompt["actions"] if a["type"] == "dahai")
+        dealer.send_json({"type": "action", "prompt": prompt["prompt"], "id": discard["id"]})
+        view = _until(dealer, "view")
+        assert view["events"][-1]["type"] == "dahai" and view["prompt"] is None and _state(client, tid) > before
 
 
 def test_a_flood_is_refused_then_closed(client: TestClient) -> None:
@@ -109,9 +112,11 @@ def test_bad_tokens_unknown_tables_and_spectators_cannot_act(client: TestClient)
         hello = _until(ws, "hello")
         assert hello["role"] == "spectator" and hello["seat"] is None and hello["toggles"] is None
         before = _state(client, tid)
-        ws.send_json({"type": "action", "seq": 0, "id": 0})
+        ws.send_json({"type": "action", "prompt": 1, "id": 0})
         assert _until(ws, "error")["code"] == "spectator"
         ws.send_json({"type": "toggle", "name": "auto_win", "value": True})
+        assert _until(ws, "error")["code"] == "spectator"
+        ws.send_json({"type": "dismiss"})
         assert _until(ws, "error")["code"] == "spectator"
         assert _state(client, tid) == before
 
@@ -148,7 +153,7 @@ def test_toggles_are_kept_through_a_disconnect(client: TestClient) -> None:
 
 def test_auto_tsumogiri_plays_for_the_seat(client: TestClient, tmp_path: Path) -> None:
     t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "tsumogiri", "tsumogiri"],
-                                         "seed": 4, "clock": {"move": 0}}).json()
+                                         "seed": 4, "clock": {"move": 0, "call": 0}}).json()
     tid, token = t["id"], t["seats"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}/play?token={token}") as ws:
         _until(ws, "prompt")
@@ -165,7 +170,7 @@ def test_auto_tsumogiri_plays_for_the_seat(client: TestClient, tmp_path: Path) -
 
 def test_the_clock_plays_a_silent_seat(client: TestClient, tmp_path: Path) -> None:
     t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"],
-                                         "seed": 4, "clock": {"move": 0.05, "bank": 0.05}}).json()
+                                         "seed": 4, "clock": {"move": 0.05, "bank": 0.05, "call": 0}}).json()
     tid = t["id"]
     deadline = time.monotonic() + 30
     while _state(client, tid)[0] < 10 and time.monotonic() < deadline:
@@ -179,7 +184,7 @@ def test_the_clock_plays_a_silent_seat(client: TestClient, tmp_path: Path) -> No
 def test_an_mjai_answer_over_the_rate_is_refused_and_asked_again(tmp_path: Path) -> None:
     """A bot's answer refused for the rate changes nothing, and the bot is asked again with its
     possible actions (it was left waiting for a frame that never came)."""
-    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1)) as client:
+    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["mjai", "random", "random"], "seed": 1,
                                              "clock": {"move": 0}}).json()
         tid, token = t["id"], t["seats"][0]["token"]
@@ -199,7 +204,7 @@ def test_an_mjai_answer_over_the_rate_is_refused_and_asked_again(tmp_path: Path)
 def test_a_bot_answering_every_question_at_once_is_never_throttled(tmp_path: Path) -> None:
     """The rate limit counts what a connection sends beyond the one answer it owes each question:
     a fast bot (here: every answer at once, under a limit of one message per 1,000 s) plays on."""
-    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1)) as client:
+    with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={"rules": {"extends": "tenhou", "round_winds": "E"},
                                              "seats": ["mjai", "tsumogiri", "tsumogiri"], "seed": 3,
                                              "clock": {"move": 0}}).json()
@@ -240,14 +245,14 @@ def test_a_seat_that_must_decide_again_gets_a_new_prompt_even_for_the_same_actio
     with open_db(tmp_path / "t.sqlite") as store:
         tables = Tables(store)
         t, _ = tables.create({"rules": "tenhou", "seats": ["human"] * 3, "seed": 1, "clock": {"move": 0}})
-        t._notify()
         seat = t.game.to_move[0]
-        first, legal = t.prompt_seq[seat], t.prompt_legal[seat]
+        first, legal = t.prompt(seat), t.prompt_legal[seat]
+        assert first is not None and first.number == 1
         t.game = _SameActions(t.game, seat, legal)  # type: ignore[assignment]
-        t.seq += 1  # another seat's action: the seat's open prompt stays the same one
-        t._notify()
-        assert t.prompt_seq[seat] == first
-        t.seq += 1
-        t.acted[seat] = t.seq  # the seat answered, and now must decide again with the same actions
-        t._notify()
-        assert t.prompt_seq[seat] == t.seq != first
+        t._sync(t.time.now())  # another seat's move: the seat's open prompt stays the same one
+        assert t.prompt(seat) == first
+        t.answered[seat] = True  # the seat answered, and now must decide again with the same actions
+        t._sync(t.time.now())
+        again = t.prompt(seat)
+        assert again is not None and again.number == 2 and t.prompt_legal[seat] == legal
+

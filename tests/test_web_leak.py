@@ -16,9 +16,12 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+import sanma.web.tables as web_tables
 import sanma.web.ws as web_ws
 from sanma.store import open_db
-from web_helpers import CROSSED, Leak, LeakChecker, choose, mjai_answer, serving, ws_url
+from sanma.web.scheduler import ManualClock
+from sanma.web.tables import Tables
+from web_helpers import CROSSED, Leak, LeakChecker, attach, choose, mjai_answer, serving, ws_url
 
 SEED = "leak-7f3a9c2e51"
 RULES = {"extends": "tenhou", "round_winds": "E"}  # an East-only game: whole, and quick
@@ -67,7 +70,7 @@ def _play(base: str, path: str, rng: random.Random, connections: list[list[dict[
                     return
                 if m["type"] == "prompt":
                     a = choose(m["actions"], rng)
-                    ws.send(json.dumps({"type": "action", "seq": m["seq"], "id": a["id"]}))
+                    ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": a["id"]}))
                     acted += 1
                     if acted == 5:  # the running game's record and replay are refused, and say nothing
                         for fmt in ("mjai", "tenhou6"):
@@ -86,7 +89,7 @@ def _play(base: str, path: str, rng: random.Random, connections: list[list[dict[
 def _whole_game(tmp_path: Path) -> tuple[LeakChecker, dict[str, Any]]:
     with serving(tmp_path / "db.sqlite", rate=1000, burst=1000) as (base, app):
         r = httpx.post(f"{base}/api/tables", json={"rules": RULES, "seats": ["human", "mjai", "efficient"],
-                                                  "seed": SEED, "clock": {"move": 0}})
+                                                  "seed": SEED, "clock": {"move": 0, "call": 0}})
         assert r.status_code == 201, r.text
         t = r.json()
         tid = t["id"]
@@ -172,3 +175,95 @@ def test_the_checker_fires_on_a_view_naming_another_seat_deciding_on_a_call() ->
         LeakChecker.check_to_move(0, {"turn": 1, "to_move": [0, 2]})
     with pytest.raises(Leak, match="deciding on a call"):
         LeakChecker.check_to_move(None, {"turn": 1, "to_move": [2]})
+
+
+def test_no_side_channel_in_counters_batching_or_timing_on_the_injected_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23 item 1, 'No side channel', over a whole game on the injected clock, through the
+    protocol's own connection classes: a person (who answers after 0-3 s, sometimes past a call
+    window, and dismisses each result after 0-8 s), an external mjai bot and a built-in bot, with a
+    2 s call window, 1 s think time and a 5 s result pause. What the spectator, the person and the
+    bot are sent, and when, follows from the public events and the settings alone: no action
+    counter, a view stops after every discard, the next event comes exactly 2 s after every
+    discard (whoever was asked, whatever they answered, however fast), a hand's end lasts until
+    the person dismissed it or 5 s passed, and the bot's moves come 1 s after its turn."""
+    monkeypatch.setattr(web_tables, "wall_key_for", lambda kinds: b"k" * 32)  # the same game every run
+    clock = ManualClock()
+    tables = Tables(open_db(":memory:"), clock)
+    table, _ = tables.create({"rules": RULES, "seats": ["human", "mjai", "efficient"], "seed": SEED,
+                              "clock": {"move": 10, "bank": 20, "call": 2, "think": 1, "result": 5}})
+    person, spectator, bot = attach(table, 0), attach(table, None), attach(table, 1, "mjai")
+    rng = random.Random(11)
+    seen = {"person": 0, "bot": 0}
+    prompt: dict[str, Any] | None = None
+    act_at = dismiss_at = ask_at = None
+    ask: list[dict[str, Any]] | None = None
+    dismissed: list[int] = []
+    for _ in range(100_000):
+        if table.finished:
+            break
+        now = clock.now()
+        for m in person.sent.messages[seen["person"]:]:
+            if m["type"] == "prompt":
+                prompt, act_at = m, now + rng.randint(0, 3000)
+            elif m["type"] == "view" and prompt is not None and m["prompt"] != prompt["prompt"]:
+                prompt = act_at = None  # gone: the window closed on it
+            elif m["type"] == "hand_result":
+                dismiss_at = now + rng.randint(0, 8000)
+        seen["person"] = len(person.sent.log)
+        for frame in bot.sent.messages[seen["bot"]:]:
+            if frame and frame[-1].get("possible_actions"):
+                call = any(a["type"] == "none" for a in frame[-1]["possible_actions"])
+                ask, ask_at = frame, now + rng.randint(0, 1500 if call else 3000)
+        seen["bot"] = len(bot.sent.log)
+        due = [t for t in (clock.next_at(), act_at, dismiss_at, ask_at) if t is not None]
+        assert due, "the table waits for nothing and nobody"
+        clock.advance(min(due) - now)
+        now = clock.now()
+        if act_at == now and prompt is not None:
+            a = choose(prompt["actions"], rng)
+            person.handle(json.dumps({"type": "action", "prompt": prompt["prompt"], "id": a["id"]}))
+            prompt = act_at = None
+        if dismiss_at == now:
+            dismissed.append(now)
+            person.handle(json.dumps({"type": "dismiss"}))
+            dismiss_at = None
+        if ask_at == now and ask is not None:
+            answer = mjai_answer(ask, rng)
+            assert answer is not None
+            bot.handle(json.dumps(answer))
+            ask = ask_at = None
+    assert table.finished
+    events = table.game.events
+    checker = LeakChecker(events, SEED, table.wall_key.hex() if table.wall_key else None)
+    checker.check_page(None, spectator.sent.messages)
+    checker.check_page(0, person.sent.messages)
+    checker.check_mjai(1, bot.sent.messages)
+    assert not [m for m in person.sent.messages + spectator.sent.messages if m["type"] == "error"]
+    assert not [e for f in bot.sent.messages for e in f if e["type"] == "error"]
+
+    def told(conn: Any) -> list[int]:  # the time each event was sent to a page connection
+        out: list[int] = []
+        for at, m in conn.sent.log:
+            if m["type"] == "view":
+                out += [at] * (m["event_index"] + len(m["events"]) - len(out))
+        return out
+
+    at = told(spectator)
+    assert len(at) == len(events) and told(person) == at  # the same events at the same times for everyone
+    windows = [i for i, e in enumerate(events) if e["type"] in ("dahai", "kakan") and i + 1 < len(events)]
+    assert len(windows) > 60
+    assert all(at[i + 1] - at[i] == 2000 for i in windows), [(i, at[i + 1] - at[i]) for i in windows
+                                                             if at[i + 1] - at[i] != 2000][:5]
+    for i in (i for i, e in enumerate(events) if e["type"] == "end_kyoku"):
+        by = min([d for d in dismissed if d >= at[i]] + [at[i] + 5000])
+        assert at[i + 1] == by, (i, at[i], at[i + 1], by)
+    thinks = [i for i, e in enumerate(events) if e.get("actor") == 2 and e["type"] in ("dahai", "reach", "kita")
+              and events[i - 1]["type"] in ("tsumo", "pon") and events[i - 1]["actor"] == 2]
+    assert thinks and all(at[i] - at[i - 1] == 1000 for i in thinks)
+    prompts = [(t, m) for t, m in person.sent.log if m["type"] == "prompt"]
+    assert len(prompts) > 30
+    for t, m in prompts:  # the clock starts when the prompt is sent; a call's runs to the window's end
+        call = any(a["type"] == "none" for a in m["actions"])
+        assert m["clock"]["window"] if call else "window" not in m["clock"]
+        assert round(m["clock"]["deadline"] * 1000) == t + (2000 if call else 10_000 + m["clock"]["bank"] * 1000)
+    assert any(any(a["type"] == "none" for a in m["actions"]) for _, m in prompts)

@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from browser_helpers import HAVE_CHROMIUM, WHY_NOT, layout_problems, new_page, shot
 from shared_data import data_path
@@ -37,7 +38,7 @@ DRAWN = """(text) => {
 def finished_table(base: str, **body: Any) -> str:
     """A bot-only table played to its end by the server."""
     r = httpx.post(f"{base}/api/tables", json={"rules": "tenhou", "seats": ["random", "efficient", "defensive"],
-                                              "clock": {"move": 0}, **body}, timeout=20)
+                                              "clock": {"move": 0, "call": 0}, **body}, timeout=20)
     tid = str(r.json()["id"])
     deadline = time.monotonic() + 120
     while not httpx.get(f"{base}/api/tables/{tid}").json()["finished"]:
@@ -86,6 +87,8 @@ def test_a_record_is_drawn_as_the_server_replayed_it(browser: Any, tmp_path: Pat
         assert card.locator(".result-yaku tr").count() == len(result["wins"][0]["yaku"])
         assert f"{result['wins'][0]['points']:,}" in (card.text_content() or "")
         assert card.locator(".win .winhand .concealed .tilebox").count() == len(result["wins"][0]["hand"])
+        # the hand named as at the table, from the server's result: "East 1" (a record's "E1" is not shown)
+        assert card.locator("#result-round").text_content() == "East 1", card.locator("#result-round").text_content()
         shot(page, "replay-card")
         page.click("#card-next")
         # the players' Japanese names as they are, drawn by the page's font stack (fonts-noto-cjk), never boxes
@@ -115,7 +118,7 @@ def test_a_link_opens_a_hand_a_step_and_a_viewpoint_and_autoplay_goes_on(browser
         assert page.locator(".hand-zone.bottom .hand").get_attribute("data-seat") == "1"
         assert layout_problems(page, "#controls button, #controls select") == []
         page.locator("#next").tap()
-        page.wait_for_function("location.search.includes('step=6')")
+        expect(page).to_have_url(re.compile(r"[?&]step=6\b"))
         assert "hand=2" in page.url and "seat=1" in page.url
         # autoplay from three steps before the hand's end: the steps go on to its card without a touch
         steps = len(data["hands"][1]["steps"])

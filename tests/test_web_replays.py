@@ -21,6 +21,7 @@ from sanma.replay import replay_record
 from sanma.rules import Rules
 from sanma.store import open_db
 from sanma.web import create_app
+from sanma.web.limits import Limits
 from sanma.web.tables import Tables
 from shared_data import data_path
 
@@ -36,7 +37,10 @@ RECORDS = [
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path_factory.mktemp("replays") / "db.sqlite")) as c:
+    # one client uploads many records here: the uploads' rate per client (web/limits.py) is lifted
+    limits = Limits(uploads_per_minute=100_000, tables_per_minute=100_000)
+    with TestClient(create_app(tmp_path_factory.mktemp("replays") / "db.sqlite", limits=limits),
+                    base_url="http://127.0.0.1") as c:
         yield c
 
 

@@ -22,7 +22,7 @@ runner = CliRunner()
 
 def _finished(tmp_path: Path, rules: object, seed: int) -> tuple[Path, str, str]:
     db = tmp_path / "db.sqlite"
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={"rules": rules, "seats": ["efficient", "efficient", "random"],
                                              "seed": seed}).json()
         deadline = time.monotonic() + 180
@@ -62,7 +62,7 @@ def test_verify_refuses_what_it_cannot_check(tmp_path: Path) -> None:
     r = runner.invoke(cli, ["verify", str(tmp_path / "missing.mjson")])
     assert r.exit_code == 2 and "cannot read" in r.output
     db = tmp_path / "db.sqlite"
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"]}).json()
     r = runner.invoke(cli, ["verify", "--db", str(db), t["id"]])
     assert r.exit_code == 2 and "still being played" in r.output
@@ -97,13 +97,14 @@ def test_a_table_with_an_mjai_seat_keys_its_walls_and_verify_checks_them(tmp_pat
             "seed": 31, "clock": {"move": 0}}
     rng = random.Random(4)
     fast = {"rate": 10_000, "burst": 10_000}  # the scripted bot answers at once: no rate refusals
-    with TestClient(create_app(db, **fast)) as client:
+    with TestClient(create_app(db, **fast), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json=body).json()
         tid, token = t["id"], t["seats"][0]["token"]
         before = client.get(f"/api/tables/{tid}").json()
         assert len(before["wall_key_hash"]) == 64 and "wall_key" not in before and "seed" not in before
         assert not _bot_plays(client, tid, token, rng, 15)
-    with TestClient(create_app(db, **fast)) as client:  # a restart mid-game: the same keyed walls go on
+    # a restart mid-game: the same keyed walls go on
+    with TestClient(create_app(db, **fast), base_url="http://127.0.0.1") as client:
         assert _bot_plays(client, tid, token, rng, None)
         deadline = time.monotonic() + 60
         while not (after := client.get(f"/api/tables/{tid}").json())["finished"]:
@@ -149,6 +150,6 @@ def test_a_table_id_never_starts_with_a_dash_so_verify_takes_it_as_an_argument(
 
     ids = iter(["-leading", "fine-one"])
     monkeypatch.setattr(web_tables.secrets, "token_urlsafe", lambda n=None: next(ids, "x" * 32))
-    with TestClient(create_app(tmp_path / "db.sqlite")) as client:
+    with TestClient(create_app(tmp_path / "db.sqlite"), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"]}).json()
     assert t["id"] == "fine-one"

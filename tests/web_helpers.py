@@ -102,6 +102,11 @@ class Leak(AssertionError):
     pass
 
 
+#: The events after which a call window opens (a pon, kan or ron may follow): the table stops
+#: after each one, whoever could call.
+WINDOW_OPENERS = ("dahai", "kakan")
+
+
 def tile_names(value: Any) -> set[str]:
     """Every tile name anywhere in a JSON value (outside ``NOT_TILES`` keys)."""
     out: set[str] = set()
@@ -190,8 +195,45 @@ class LeakChecker:
             raise Leak(f"view to seat {seat}: to_move {view['to_move']} names a seat deciding on a call "
                        f"(turn {view['turn']})")
 
+    @staticmethod
+    def check_counters(seat: int | None, messages: Sequence[dict[str, Any]]) -> None:
+        """No counter of the table's actions (a pass on a call offer is one: how much it grew would
+        tell that a seat was offered a call, issue 23): no message carries ``seq``, and a seat's
+        prompts are numbered by its own decisions only — 1, 2, 3, ... with no gap on a connection."""
+        last: int | None = None
+        for m in messages:
+            if "seq" in m:
+                raise Leak(f"{m.get('type')} to seat {seat} carries the table's action counter seq={m['seq']}")
+            if m.get("type") == "prompt":
+                n = m["prompt"]
+                if last is not None and n != last + 1:
+                    raise Leak(f"prompt ids to seat {seat} jump from {last} to {n}: they count more than its decisions")
+                last = n
+
+    @staticmethod
+    def check_batching(seat: int | None, messages: Sequence[dict[str, Any]]) -> None:
+        """A view never carries a discard (or an added kan) together with what came after it: the
+        table stops after every one of them whoever could call (issue 23: a view ending on a discard
+        was sent only when some seat was asked; otherwise the discard came with the next draw). The
+        first view of a connection is its catch-up (the current hand so far) and is not checked."""
+        first = True
+        for m in messages:
+            if m.get("type") != "view":
+                continue
+            if first:
+                first = False
+                continue
+            events = m["events"]
+            for i, e in enumerate(events[:-1]):
+                # only the kan dora that the opener itself turns (P12, Tenhou's with_discard) may follow it
+                if e["type"] in WINDOW_OPENERS and any(x["type"] != "dora" for x in events[i + 1:]):
+                    raise Leak(f"view to seat {seat}: a {e['type']} came with the events after it "
+                               f"({[x['type'] for x in events[i:i + 3]]}): so nobody was asked")
+
     def check_page(self, seat: int | None, messages: Sequence[dict[str, Any]]) -> None:
         """Every message one page connection received, in order."""
+        self.check_counters(seat, messages)
+        self.check_batching(seat, messages)
         last = 0
         last_end = 0
         for m in messages:
@@ -244,3 +286,147 @@ class LeakChecker:
                 if e.get("type") == "end_game":
                     continue  # nothing hidden; after the game
                 self.check(seat, i, e, f"mjai {e.get('type')}")
+
+
+# --------------------------------------------------------------------------------------------
+# A table played in-process on the injected clock, through the real protocol classes
+# --------------------------------------------------------------------------------------------
+
+
+class Captured:
+    """What one connection was sent, with the clock's time of each message."""
+
+    def __init__(self, clock: Any) -> None:
+        self.clock = clock
+        self.log: list[tuple[int, Any]] = []
+
+    def __call__(self, msg: Any) -> None:
+        self.log.append((self.clock.now(), json.loads(msg) if isinstance(msg, str) else msg))
+
+    @property
+    def messages(self) -> list[Any]:
+        return [m for _, m in self.log]
+
+
+def attach(table: Any, seat: int | None, kind: str = "play") -> Any:
+    """A page (``kind`` "play"; ``seat`` None: a spectator) or mjai connection joined to ``table``
+    exactly as a WebSocket's is (``ws.join``), whose messages are captured (``conn.sent``) instead
+    of written to a socket; answer through ``conn.handle(text)``."""
+    from sanma.web.ws import MjaiConnection, PageConnection, join
+
+    cls = MjaiConnection if kind == "mjai" else PageConnection
+    conn = cls(None, table, seat)  # type: ignore[arg-type]
+    conn.sent = Captured(table.time)
+    conn.send = conn.sent  # type: ignore[method-assign]
+    join(conn)
+    return conn
+
+
+# --------------------------------------------------------------------------------------------
+# sanma serve as a process (several processes on one database)
+# --------------------------------------------------------------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+@contextlib.contextmanager
+def sanma_serve(db: str, port: int | None = None) -> Iterator[tuple[str, Any]]:
+    """``sanma serve --db DB`` as its own process on a loopback port: ``(base_url, process)``,
+    waited for until it answers; stopped (terminated) after the block unless already gone."""
+    import subprocess
+    import sys
+
+    port = port or free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "sanma", "serve", "--port", str(port), "--db", db],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        import httpx
+
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"sanma serve exited: {proc.stderr.read() if proc.stderr else ''}")
+            try:
+                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("sanma serve did not start")
+            time.sleep(0.1)
+        yield base, proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:  # pragma: no cover
+                proc.kill()
+                proc.wait(10)
+        if proc.stderr is not None:
+            proc.stderr.close()
+
+
+class Proxy:
+    """A loopback TCP proxy (what nginx or Caddy is in front of several processes): each new
+    connection goes to the backend port ``target`` names at that moment. Run in a thread."""
+
+    def __init__(self, target: int) -> None:
+        import asyncio
+
+        self.target = target
+        self.port = free_port()
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._stop: Any = None
+        self._thread = threading.Thread(target=self._run, name="proxy", daemon=True)
+        self._thread.start()
+        self._ready.wait(10)
+
+    def _run(self) -> None:
+        import asyncio
+
+        writers: set[asyncio.StreamWriter] = set()
+
+        async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            try:
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writers.add(writer)
+            try:
+                up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+            except OSError:
+                writer.close()
+                return
+            writers.add(up_writer)
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+        async def main() -> None:
+            self._stop = asyncio.Event()
+            server = await asyncio.start_server(handle, "127.0.0.1", self.port)
+            self._ready.set()
+            await self._stop.wait()
+            server.close()
+            for w in writers:
+                w.close()
+            await asyncio.sleep(0.1)  # the pipes see their ends and finish
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(main())
+        self._loop.close()
+
+    def close(self) -> None:
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(10)

@@ -31,17 +31,20 @@ def record_files(paths: list[Path]) -> list[Path]:
     """Files as given; a folder gives its record files (by suffix, sorted, not recursive)."""
     out: list[Path] = []
     for p in paths:
-        if p.is_dir():
-            found = sorted(f for f in p.iterdir() if f.suffix.lower() in RECORD_SUFFIXES and f.is_file()
-                           and not f.name.startswith("."))
-            if not found:
-                raise RecordError(sentence("{p}: a folder with no record files ({items})",
-                                           p=p, items=', '.join(RECORD_SUFFIXES)))
-            out += found
-        elif p.is_file():
-            out.append(p)
-        else:
-            raise RecordError(sentence("{p}: no such file or folder", p=p))
+        try:
+            if p.is_dir():
+                found = sorted(f for f in p.iterdir() if f.suffix.lower() in RECORD_SUFFIXES and f.is_file()
+                               and not f.name.startswith("."))
+                if not found:
+                    raise RecordError(sentence("{p}: a folder with no record files ({items})",
+                                               p=p, items=', '.join(RECORD_SUFFIXES)))
+                out += found
+            elif p.is_file():
+                out.append(p)
+            else:
+                raise RecordError(sentence("{p}: no such file or folder", p=p))
+        except OSError as e:  # e.g. a folder on the way that may not be entered: said, not a traceback
+            raise RecordError(sentence("{p}: cannot be read: {error}", p=p, error=e.strerror or str(e))) from None
     return out
 
 

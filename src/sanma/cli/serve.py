@@ -15,6 +15,16 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
     db: Annotated[str | None, typer.Option("--db", help=f"The database of the tables and their games: {DB_WHERE}. "
                                            "Default: $SANMA_DB, else ./sanma.sqlite.")] = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", help="Another name the server answers to (a DNS name, a proxy's; repeatable). "
+        "By default: the names of --host (on 0.0.0.0: this machine's name and LAN addresses).")] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        "--forwarded-allow-ips", help="The reverse proxies (comma-separated addresses) whose X-Forwarded-For "
+        "names the client: its limits apply to that address. Default: none (the socket's peer).")] = None,
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", help="Change one limit, NAME=VALUE (repeatable): tables_per_minute, tables_per_client, tables, "
+        "sessions_per_minute, uploads_per_minute, sockets_per_client, watchers_per_table, abandon_after "
+        "(seconds). See docs/SECURITY.md.")] = None,
 ) -> None:
     """Serve the browser table: a lobby, tables for people, built-in bots and external mjai bots.
 
@@ -26,26 +36,41 @@ def serve(
         sanma serve                      # then open http://127.0.0.1:8000/
 
         sanma serve --port 8080 --db club.sqlite
+
+        sanma serve --host 0.0.0.0       # the phones at the table join on this machine's LAN address
     """
     import uvicorn
 
+    from ..errors import SanmaError
     from ..store import default_db_path, display, open_db
     from ..store.lock import acquire_server_lock
     from ..web import create_app
+    from ..web.guard import LOOPBACK, host_name, served_names
+    from ..web.limits import Limits
 
     with cli_errors():
+        try:
+            limits = Limits.parse(limit)
+        except ValueError as e:
+            raise SanmaError(str(e)) from None
+        names = served_names(host, allowed_host or ())
         path = str(db if db is not None else default_db_path())
+        shown = f"[{host}]" if ":" in host else host
         # one server per SQLite file: a second one is refused here, in one line (store/lock.py)
-        lock = acquire_server_lock(path, f"http://{host}:{port}/")
+        lock = acquire_server_lock(path, f"http://{shown}:{port}/")
         try:
             open_db(path).close()  # a database that cannot be used is a one-line error, before the server starts
         except BaseException:
             lock.release()
             raise
-        app = create_app(path, server_lock=lock)
-    typer.echo(f"sanma: serving http://{host}:{port}/ (database {display(path)}); Ctrl-C stops", err=True)
+        app = create_app(path, server_lock=lock, hosts=names, limits=limits)
+    typer.echo(f"sanma: serving http://{shown}:{port}/ (database {display(path)}); Ctrl-C stops", err=True)
+    lan = [n for n in names if n not in LOOPBACK and n[:1].isdigit()]
+    if host_name(host) in ("0.0.0.0", "::") and lan:
+        typer.echo("sanma: phones on this network open " + "  ".join(f"http://{a}:{port}/" for a in lan), err=True)
     # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+                proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips or "")
 
 
 def register(app: typer.Typer) -> None:

@@ -52,7 +52,12 @@ def stats(
             from ..store import StoreError, default_db_path, is_url
 
             where = db if db is not None else default_db_path()
-            if not is_url(where) and str(where) != ":memory:" and not Path(where).exists():
+            try:
+                there = is_url(where) or str(where) == ":memory:" or Path(where).exists()
+            except OSError as e:  # a folder on the way that may not be entered: said, not a traceback
+                raise StoreError(sentence("{p}: cannot be read: {error}", p=where,
+                                          error=e.strerror or str(e))) from None
+            if not there:
                 raise StoreError(sentence("no database at {where}: give record files to import, or the "
                                           "database 'sanma play --db PATH' or 'sanma replay FILE... --db "
                                           "PATH' stored games in", where=where))

@@ -515,6 +515,26 @@ def penalties_cmd(session: Annotated[int, typer.Argument(help="The session id.")
                or tr("no chombo and no penalty"))
 
 
+@table_app.command("links")
+def links_cmd(session: Annotated[int, typer.Argument(help="The session id.")], db: Db = None,
+              as_json: AsJson = False) -> None:
+    """New links to the session's page in `sanma serve`: the organiser's (enters and corrects hands)
+    and a read-only one. The links it gave before stop working (only their hashes are kept)."""
+    from ..store import access
+    from ..web.keeper import KIND, ROLES, links
+
+    with cli_errors(), _session(db) as k:
+        k.state(session)  # an unknown session is refused before anything is written
+        master = access.issue(k.store, KIND, str(session), ROLES)
+    out = links(access.Grant(KIND, str(session), access.ORGANISER), master)
+    if as_json:
+        typer.echo(json.dumps({"session": session, "links": out}))
+        return
+    for role, path in out.items():
+        typer.echo(f"{role:<10} {path}")
+    typer.echo("(paths on the server: http://HOST:PORT/keeper/...; keep the organiser's link to yourself)")
+
+
 @table_app.command("log")
 def log_cmd(session: Annotated[int, typer.Argument(help="The session id.")], db: Db = None,
             as_json: AsJson = False) -> None:

@@ -74,6 +74,12 @@ class Game:
     the walls come from a keyed hash of the seed that the program cannot compute; publish the key
     with the seed after the game. ``wall_key`` is never in an event either.
 
+    ``hold`` (the server's tables) stops the game at every call window, also one that no seat may
+    answer, and at the end of every hand, until ``release()``: what follows (the next draw, the
+    next deal, the end of the game) waits for the table's scheduler, so that the window a seat
+    is offered a call in looks exactly like one where nobody is, and a hand's result can be read
+    before the next deal. The events are the same as without it.
+
     ``table_mistakes`` emulates a real table where the rules make riichi violations a chombo
     (``rules.riichi_violation``, P80): a noten riichi (and, during the 2-han minimum, a riichi that
     does not fix 2 han) is offered too. Furiten riichi is offered under such rules either way.
@@ -102,12 +108,16 @@ class Game:
     _rinshan_feeder: tuple[int, int] | None  # (kan-er, feeder) of a daiminkan until the next discard
     _last_call_kind: int | None = None  # the kind just ponned (kuikae, P72)
     _sit: Situation
+    _held: str = ""  # under hold: "window" or "hand" while waiting for release()
+    _hand_end: flow.HandEnd | None = None
 
     def __init__(self, rules: Rules, seed: int | str = 0, *, walls: WallFactory | None = None,
                  names: Sequence[str] = ("A", "B", "C"), scores: Sequence[int] | None = None,
                  max_hands: int = 200, round_index: int = 0, kyoku: int = 0, honba: int = 0,
-                 kyotaku: int = 0, table_mistakes: bool = False, wall_key: bytes | None = None) -> None:
+                 kyotaku: int = 0, table_mistakes: bool = False, wall_key: bytes | None = None,
+                 hold: bool = False) -> None:
         self.rules = rules
+        self.hold = hold
         self.table_mistakes = table_mistakes
         self.chombos = [0] * SEATS  # chombo count per seat (rank points at the end, P100)
         self.seed = seed  # published after the game, never sent during it
@@ -158,7 +168,7 @@ class Game:
     @property
     def to_move(self) -> tuple[int, ...]:
         """Seats that must act now (the player on turn, or every seat with a pending choice)."""
-        if self.done:
+        if self.done or self._held:
             return ()
         if self._pending:
             return tuple(s for s in sorted(self._pending) if s not in self._responses)
@@ -166,7 +176,7 @@ class Game:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Everything ``seat`` may do now (empty when it is not that seat's move)."""
-        if self.done:
+        if self.done or self._held:
             return ()
         if self._pending:
             if seat in self._responses:
@@ -197,6 +207,30 @@ class Game:
                 self._resolve_responses()
             return
         self._do_turn_action(action)
+
+    @property
+    def held(self) -> str:
+        """Under ``hold``: ``"window"`` while a call window that no seat may answer is open, ``"hand"``
+        while a finished hand waits for the next deal (or the end of the game); else ``""``."""
+        return self._held
+
+    @property
+    def ends_game(self) -> bool:
+        """Held at a hand's end after which the game is over: ``release()`` ends it (the hand's result
+        is the last one; the table shows it before the final settlement)."""
+        return self._held == "hand" and self._hand_end is not None and self._hand_end.over
+
+    def release(self) -> None:
+        """Go on from a held window or hand end: exactly what the game does at once without ``hold``."""
+        held, self._held = self._held, ""
+        if held == "window":
+            self._resolve_responses()  # nobody was asked: the window passes
+        elif held == "hand":
+            end, self._hand_end = self._hand_end, None
+            assert end is not None
+            self._next_hand(end)
+        else:
+            raise IllegalActionError("release(): the game is not held")
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now, as plain typed values (``sanma.game.view``: the only way out)."""
@@ -371,7 +405,7 @@ class Game:
             # kan dora (the Mahjong Soul record of such a win shows none).
             if self.rules.chankan_on_ankan == "kokushi":
                 self._open_window("ankan", seat, Tile(kind), kokushi_only=True)
-                if self._pending:
+                if self._pending or self._hold_window():
                     return
             self._ankan_passed(seat)
             return
@@ -389,7 +423,7 @@ class Game:
             self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): a further kan turns it
             self._update_waits(seat)
             self._open_window("kakan", seat, a.tile)  # chankan (Y12)
-            if self._pending:
+            if self._pending or self._hold_window():
                 return
             self._kakan_passed(seat)
             return
@@ -402,7 +436,7 @@ class Game:
             self._update_waits(seat)
             if self.rules.ron_on_kita:
                 self._open_window("kita", seat, north)
-                if self._pending:
+                if self._pending or self._hold_window():
                     return
             self._kita_passed(seat)
             return
@@ -483,7 +517,7 @@ class Game:
             self._chombo([(seat, st.violation)])
             return
         self._open_window("dahai", seat, tile)
-        if not self._pending:
+        if not self._pending and not self._hold_window():
             self._discard_passed(seat)
 
     def _open_window(self, kind: str, seat: int, tile: Tile, kokushi_only: bool = False) -> None:
@@ -500,6 +534,12 @@ class Game:
                                               kans=len(self._kans))
                 if acts:
                     self._pending[other] = acts
+
+    def _hold_window(self) -> bool:
+        """Under ``hold`` a window nobody may answer stays open until ``release()``."""
+        if self.hold:
+            self._held = "window"
+        return self.hold
 
     def _resolve_responses(self) -> None:
         window, seat, tile = self._window, self._window_seat, self._window_tile
@@ -746,6 +786,12 @@ class Game:
         self.hand_results.append(res)
         self._pending, self._responses = {}, {}
         end = flow.advance(self.rules, self._table(), outcome, bust_by=bust_by, max_hands=self.max_hands)
+        if self.hold:
+            self._held, self._hand_end = "hand", end
+            return
+        self._next_hand(end)
+
+    def _next_hand(self, end: flow.HandEnd) -> None:
         st = end.state
         self.round_index, self.kyoku_in_round, self.honba, self.hand_number = (
             st.round_index, st.dealer, st.honba, st.hand_number)

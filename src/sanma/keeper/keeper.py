@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..errors import SanmaError
 from ..game.settle import chombo_rank_points
 from ..i18n import Lang, Message, current_lang, sentence, tr, tr_n, wind_short
 from ..i18n.messages import Keyword, from_data, pseudo, to_data
@@ -487,6 +488,17 @@ def in_words(state: dict[str, Any], lang: Lang) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
+def _same_entry(a: Any, b: Any) -> bool:
+    """Whether two stored entries say the same (their readings are equal: a page's draw without its
+    empty lists is the CLI's with them), so that one client id sent by both is acknowledged."""
+    if a is None or b is None:
+        return a is b
+    try:
+        return parse_entry(a) == parse_entry(b)
+    except SanmaError:  # an old entry that no longer reads is no match
+        return False
+
+
 class Keeper:
     """The score keeper over one open store (what ``sanma table`` and the server call)."""
 
@@ -563,7 +575,8 @@ class Keeper:
             computed.append(new)
 
         done = append_change(self.store, session_id, kind, target, entry, author=author, reason=reason,  # type: ignore[arg-type]
-                             client_id=client_id, expected_version=expected_version, check=check)
+                             client_id=client_id, expected_version=expected_version, check=check,
+                             same_entry=_same_entry)
         if done.duplicate or not computed:
             out = self.state(session_id)
             out["duplicate"] = done.duplicate

@@ -13,7 +13,7 @@ file or a ``postgresql://`` URL; every command that stores takes ``--db PATH`` o
 
 from __future__ import annotations
 
-from .backend import DatabaseError, IntegrityError, StoreError, display, is_url
+from .backend import DatabaseError, IntegrityError, StoreBusy, StoreError, display, is_url
 from .db import (
     DEFAULT_NAME,
     ENV_VAR,
@@ -24,6 +24,8 @@ from .db import (
     SimulationRow,
     Store,
     canonical_name,
+    check_name,
+    check_text,
     default_db_path,
     file_checksum,
     log_id_of,
@@ -49,8 +51,11 @@ __all__ = [
     "SeatResult",
     "SimulationRow",
     "Store",
+    "StoreBusy",
     "StoreError",
     "canonical_name",
+    "check_name",
+    "check_text",
     "default_db_path",
     "display",
     "file_checksum",

@@ -55,6 +55,11 @@ class IntegrityError(DatabaseError):
     """A constraint refused a write: a unique key, a foreign key, a check, an append-only trigger."""
 
 
+class StoreBusy(DatabaseError):
+    """Another process held the lock a write needs longer than this connection waits
+    (:meth:`sanma.store.Store.wait_for_writes`): nothing was written; try again."""
+
+
 def is_url(target: str | os.PathLike[str]) -> bool:
     """Whether ``target`` names a PostgreSQL database (else it is a SQLite file)."""
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
@@ -222,6 +227,9 @@ class SqliteConnection(Connection):
     def translate(self, e: BaseException) -> BaseException:
         if isinstance(e, sqlite3.IntegrityError):
             return IntegrityError(f"{self.target}: {e}")
+        if isinstance(e, sqlite3.OperationalError) and ("locked" in str(e) or "busy" in str(e)):
+            return StoreBusy(f"{self.target}: the database is busy (another program is writing to it); "
+                             "nothing was written")
         if isinstance(e, sqlite3.Error):
             return DatabaseError(f"{self.target}: {e}")
         if isinstance(e, UnicodeEncodeError):  # a lone surrogate cannot be stored as UTF-8
@@ -334,6 +342,9 @@ class PostgresConnection(Connection):
         errors = self._psycopg.errors
         if isinstance(e, errors.IntegrityError | errors.RaiseException):
             return IntegrityError(f"{self.target}: {_first_lines(e)}")
+        if isinstance(e, errors.LockNotAvailable):  # waited lock_timeout (Store.wait_for_writes) for a row lock
+            return StoreBusy(f"{self.target}: the database is busy (another program is writing to it); "
+                             "nothing was written")
         if isinstance(e, self._psycopg.Error):
             return DatabaseError(f"{self.target}: {_first_lines(e)}")
         if isinstance(e, UnicodeEncodeError):

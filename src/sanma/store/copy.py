@@ -26,7 +26,7 @@ from .db import Store, _expected_tables
 COPY_ORDER: tuple[str, ...] = (
     "players", "simulations", "games", "records", "results", "kyoku", "events", "simulation_results",
     "keeper_sessions", "keeper_changes", "keeper_cache", "tournaments", "tournament_rounds", "tournament_tables",
-    "web_tables", "web_actions", "web_events",
+    "web_tables", "web_actions", "web_events", "access_links", "web_presence",
 )
 BATCH = 1000
 

@@ -43,6 +43,7 @@ from .backend import (
     Connection,
     DatabaseError,
     SqliteConnection,
+    StoreBusy,
     StoreError,
     connect,
     is_url,
@@ -94,6 +95,41 @@ def canonical_name(name: str) -> str:
     ('Emurated', 'A', 'x (y)')
     """
     return RANK_SUFFIX.sub("", name).strip()
+
+
+def check_text(text: str, what: str) -> str:
+    """``text`` as the store can keep it: valid Unicode (no lone surrogate: UTF-8 cannot hold one)
+    and no control character (a tab, a newline, NUL, DEL). Raises ``StoreError`` naming ``what``.
+
+    >>> check_text("東 1", "a seed")
+    '東 1'
+    >>> check_text("a\\tb", "a seed")
+    Traceback (most recent call last):
+    ...
+    sanma.store.backend.StoreError: a seed holds a control character (U+0009)
+    """
+    bad = next((c for c in text if ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF), None)
+    if bad is not None:
+        kind = "a lone surrogate" if 0xD800 <= ord(bad) <= 0xDFFF else "a control character"
+        raise StoreError(f"{what} holds {kind} (U+{ord(bad):04X})")
+    return text
+
+
+def check_name(name: str, what: str = "player name") -> str:
+    """A player's name as the store keeps it (every game's seats, the served tables' at creation):
+    not empty once a rank suffix is cut, at most ``MAX_NAME`` characters, and :func:`check_text`.
+    Returns the name; raises ``StoreError`` naming ``what``.
+
+    >>> check_name("Aiko")
+    'Aiko'
+    >>> check_name("(R2200)")
+    Traceback (most recent call last):
+    ...
+    sanma.store.backend.StoreError: player name '(R2200)' is empty or longer than 200 characters
+    """
+    if not canonical_name(name) or len(name) > MAX_NAME:
+        raise StoreError(f"{what} {name[:MAX_NAME]!r} is empty or longer than {MAX_NAME} characters")
+    return check_text(name, f"{what} {name[:MAX_NAME]!a}")
 
 
 def log_id_of(source: str, text: str = "") -> str | None:
@@ -276,9 +312,11 @@ def _check_integrity(conn: SqliteConnection) -> None:
     except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # a damaged name in the report is not UTF-8
         raise StoreError(f"{where}: not a usable sanma database: the file is damaged or not a database "
                          f"({e}); nothing was written (restore it from a copy)") from None
-    if rows != ["ok"]:
-        raise StoreError(f"{where}: not a usable sanma database: the file is damaged "
-                         f"({'; '.join(map(str, rows))[:300]}); nothing was written (restore it from a copy)")
+    if rows != ["ok"]:  # one line: SQLite's own report runs over several
+        first = " ".join(str(rows[0]).split())[:160] if rows else ""
+        many = f"{len(rows)}+ problems" if len(rows) >= 5 else f"{len(rows)} problem{'s' if len(rows) > 1 else ''}"
+        raise StoreError(f"{where}: not a usable sanma database: the file is damaged ({many}; the first: "
+                         f"{first}); nothing was written (restore it from a copy)")
 
 
 @cache
@@ -362,6 +400,15 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    def wait_for_writes(self, ms: int) -> None:
+        """How long a write waits for another process's write lock before it fails (10 s when
+        opened). The server waits little: its event loop serves every table and must not stall;
+        a write that fails is refused and retried (issue 23 item 5)."""
+        if self.conn.dialect == "sqlite":
+            self.conn.execute(f"PRAGMA busy_timeout = {int(ms)}")
+        else:  # PostgreSQL: how long a statement waits for a row or table lock
+            self.conn.execute(f"SET lock_timeout = {int(ms)}")
+
     def __enter__(self) -> Store:
         return self
 
@@ -404,6 +451,20 @@ class Store:
             self._depth -= 1
 
     @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads that see one moment of the database (inside a transaction: that transaction's)."""
+        if self._depth > 0:
+            yield
+            return
+        self.conn.begin_snapshot()
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            self.conn.rollback()
+
+    @contextmanager
     def savepoint(self) -> Iterator[None]:
         """Inside a transaction, a statement that may fail without ending it (PostgreSQL aborts a
         transaction at its first failed statement unless a savepoint catches it); else nothing."""
@@ -418,8 +479,9 @@ class Store:
         try:
             with self.transaction():
                 yield
-        except DatabaseError as e:
-            raise StoreError(f"{self.path}: {what} not saved: {str(e).removeprefix(self.path + ': ')}") from None
+        except DatabaseError as e:  # a busy database stays StoreBusy (the server answers 503: try again)
+            raise (StoreBusy if isinstance(e, StoreBusy) else StoreError)(
+                f"{self.path}: {what} not saved: {str(e).removeprefix(self.path + ': ')}") from None
 
     # -- records ---------------------------------------------------------------------------
 
@@ -680,9 +742,10 @@ class Store:
         except RecordError as e:
             raise StoreError(f"{source}: not stored: {e}") from None
         for n in facts.names:
-            if not canonical_name(n) or len(n) > MAX_NAME or any(ord(c) < 32 for c in n):
-                raise StoreError(f"{source}: not stored: player name {n[:MAX_NAME]!r} is empty, longer than "
-                                 f"{MAX_NAME} characters or holds control characters")
+            try:
+                check_name(n)
+            except StoreError as e:
+                raise StoreError(f"{source}: not stored: {e}") from None
         return facts
 
     @staticmethod

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ..keeper.log import Change, ChangeKind
-from .backend import DatabaseError, StoreError
+from .backend import DatabaseError, StoreBusy, StoreError
 from .db import Store, _json, _now
 
 MAX_TEXT = 2000  # characters of an author, a reason or a client id
@@ -104,6 +104,15 @@ def session(store: Store, session_id: int, *, lock: bool = False) -> SessionRow:
     return _row(r)
 
 
+def versions(store: Store, session_ids: Sequence[int]) -> dict[int, int]:
+    """Each named session's version (one query for all: what a server's live pages watch)."""
+    if not session_ids:
+        return {}
+    clause, args = store.ids_in("id", session_ids)
+    return {int(r[0]): int(r[1]) for r in store.conn.execute(
+        f"SELECT id, version FROM keeper_sessions WHERE {clause}", args)}
+
+
 def sessions(store: Store, series: str | None = None) -> list[SessionRow]:
     """Every session (of one series, when named), oldest first."""
     if series is None:
@@ -126,12 +135,15 @@ def changes(store: Store, session_id: int) -> list[Change]:
 def append_change(store: Store, session_id: int, kind: ChangeKind, target: int | None,
                   entry: Mapping[str, Any] | None, *, author: str = "", reason: str = "",
                   client_id: str | None = None, expected_version: int | None = None,
-                  check: Callable[[list[Change]], None] | None = None) -> Appended:
+                  check: Callable[[list[Change]], None] | None = None,
+                  same_entry: Callable[[Any, Any], bool] | None = None) -> Appended:
     """Append one change in one transaction.
 
     ``check`` receives the log with the new change appended and raises (a ``SanmaError``) to
     refuse it; nothing is written then. A ``client_id`` already stored for this session with the
     same change returns that change (``duplicate``); with a different change it is an error.
+    ``same_entry`` says whether two entries are one (the keeper's reading: a page and the CLI
+    write the same draw with and without its empty lists); default: equal JSON.
     """
     _text(author, "author")
     _text(reason, "reason")
@@ -146,8 +158,10 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
                     "SELECT seq, kind, target, entry FROM keeper_changes WHERE session_id = ? AND client_id = ?",
                     (session_id, client_id)).fetchone()
                 if old is not None:
-                    same = (old[1], old[2], None if old[3] is None else json.loads(old[3])) == (
-                        kind, target, None if entry_json is None else json.loads(entry_json))
+                    before = None if old[3] is None else json.loads(old[3])
+                    now = None if entry_json is None else json.loads(entry_json)
+                    same = (old[1], old[2]) == (kind, target) and (
+                        before == now or (same_entry is not None and same_entry(before, now)))
                     if not same:
                         raise StoreError(f"client id {client_id!r} was already used for another change "
                                          f"(change {old[0]}) in session {session_id}")
@@ -168,9 +182,10 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
                 (session_id, seq, kind, target, entry_json, author, reason, client_id, at))
             store.conn.execute("UPDATE keeper_sessions SET version = version + 1 WHERE id = ?", (session_id,))
             return Appended(seq, row.version + 1, False)
-    except DatabaseError as e:
-        raise StoreError(f"{store.path}: change to session {session_id} not saved: "
-                         f"{str(e).removeprefix(store.path + ': ')}") from None
+    except DatabaseError as e:  # a busy database stays StoreBusy: the server answers 503, try again
+        raise (StoreBusy if isinstance(e, StoreBusy) else StoreError)(
+            f"{store.path}: change to session {session_id} not saved: {str(e).removeprefix(store.path + ': ')}"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)

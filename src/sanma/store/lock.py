@@ -9,20 +9,26 @@ The lock is ``flock`` on a file beside the database (``sanma.sqlite.lock``, hold
 the kernel releases it when the process ends in any way, ``kill -9`` included, so a crashed
 server never blocks the next start. Only servers take it: ``sanma table``, ``stats``, ``replay``,
 ``verify`` and every other command still read and write the file while a server runs (SQLite's
-own locking keeps those writes whole). An in-memory database needs no lock. On PostgreSQL the
-server holds a session-level advisory lock on a connection of its own instead (freed when that
-connection ends, as it does when the process dies) until several processes can share the tables.
+own locking keeps those writes whole). An in-memory database needs no lock.
+
+On PostgreSQL any number of servers share the database, and the lock is each process's own: a
+random key (``web_tables.runner`` of the tables it runs) held as a session advisory lock on a
+connection of its own, with TCP keepalives of a few seconds. PostgreSQL frees it when that
+connection ends — the process exited, was killed (``kill -9``: the kernel closes its socket at
+once) or its machine vanished (the keepalives fail) — which is how the other processes see that
+its tables need a new runner (:func:`sanma.store.tables.orphans`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import socket
 from datetime import UTC, datetime
 from typing import IO, Any
 
-from .backend import MIGRATION_LOCK, Connection, PostgresConnection, StoreError, is_url
+from .backend import Connection, PostgresConnection, StoreError, is_url
 
 try:
     import fcntl
@@ -42,10 +48,12 @@ def lock_path(db: str) -> str:
 class ServerLock:
     """Held while a server serves a SQLite file; :meth:`release` (or the process's end) frees it."""
 
-    def __init__(self, path: str, handle: IO[str] | None, conn: Connection | None = None) -> None:
+    def __init__(self, path: str, handle: IO[str] | None, conn: Connection | None = None,
+                 node: int | None = None) -> None:
         self.path = path
         self._handle = handle
         self._conn = conn
+        self.node = node  # PostgreSQL: this process's key (web_tables.runner of the tables it runs)
 
     @property
     def held(self) -> bool:
@@ -108,18 +116,23 @@ def acquire_server_lock(db: str, serving: str = "") -> ServerLock:
     return ServerLock(path, handle)
 
 
-SERVE_LOCK = MIGRATION_LOCK + 1  # the advisory lock key of "a server runs on this database"
-
-
 def _pg_lock(url: str) -> ServerLock:
+    """A server process's key on a PostgreSQL database (see :class:`ServerLock`)."""
+    from .db import open_db
+    from .tables import NODE_CLASS
+
+    open_db(url).close()  # created and migrated: the key is checked against its tables
     conn = PostgresConnection(url)
     try:
-        got = conn.execute("SELECT pg_try_advisory_lock(?)", (SERVE_LOCK,)).fetchone()[0]
+        # a process whose machine vanishes (no FIN) is noticed by the server within seconds, not hours
+        conn.script("SET tcp_keepalives_idle = 2; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 2")
+        while True:
+            key = secrets.randbelow(2**31 - 2) + 1
+            if conn.execute("SELECT 1 FROM web_tables WHERE runner = ? AND finished = 0 LIMIT 1",
+                            (key,)).fetchone() is not None:
+                continue  # a dead process's key that still names tables: those are for the others to claim
+            if conn.execute("SELECT pg_try_advisory_lock(?, ?)", (NODE_CLASS, key)).fetchone()[0]:
+                return ServerLock(conn.target, None, conn, key)
     except BaseException:
         conn.close()
         raise
-    if not got:
-        conn.close()
-        raise ServerLocked(f"{conn.target} is already served by another sanma serve: this version runs one server "
-                           "process per database")
-    return ServerLock(conn.target, None, conn)

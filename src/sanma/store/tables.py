@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .db import Store
+from .notify import notify
 
 if TYPE_CHECKING:
     from ..rules import Rules
@@ -49,6 +50,7 @@ class NewTable:
     banks: tuple[float, ...]
     created_at: str
     wall_key: str | None = None  # 64 hex digits
+    runner: int | None = None  # the process that made it runs it (several processes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,10 @@ class TableRow:
     finished: bool
     wall_key: str | None
     game_id: int | None
+    schedule: str | None = None  # JSON: the scheduler's state after the last stored change
+    status: str | None = None  # JSON: the lobby's scores, round and hands
+    runner: int | None = None  # the key of the process that runs it (several processes)
+    columns: tuple[tuple[str, str], ...] = ()  # the runner's columns as stored (JSON text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,7 @@ class ListedTable:
     created_at: str
     seed_hash: str
     final_scores: tuple[int, ...] | None
+    status: dict[str, Any] | None = None  # a running table's scores, round and hands (its runner's)
 
 
 def _events_rows(table_id: str, start: int, events: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
@@ -105,10 +112,10 @@ def create_table(store: Store, row: NewTable, events: Sequence[Mapping[str, Any]
     with store.transaction():
         store.conn.execute(
             "INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
-            "created_at, wall_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, wall_key, runner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (row.id, row.rules_name, row.rules_json, json.dumps([dict(s) for s in row.seats]), row.seed,
              row.seed_hash, json.dumps(dict(row.clock)), json.dumps([dict(t) for t in row.toggles]),
-             json.dumps(list(row.banks)), row.created_at, row.wall_key))
+             json.dumps(list(row.banks)), row.created_at, row.wall_key, row.runner))
         store.conn.executemany("INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
                                _events_rows(row.id, 0, events))
 
@@ -121,12 +128,14 @@ def table(store: Store, table_id: str) -> TableRow | None:
     """The stored table, or None."""
     r = store.conn.execute(
         "SELECT id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, created_at, finished, "
-        "wall_key, game_id FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+        "wall_key, game_id, schedule, status, runner FROM web_tables WHERE id = ?", (table_id,)).fetchone()
     if r is None:
         return None
+    columns = tuple((k, v) for k, v in (("toggles", r[7]), ("banks", r[8]), ("schedule", r[13]), ("status", r[14]))
+                    if v is not None)
     return TableRow(r[0], r[1], json.loads(r[2]), tuple(json.loads(r[3])), r[4], r[5], json.loads(r[6]),
                     tuple(json.loads(r[7])), tuple(float(b) for b in json.loads(r[8])), r[9], bool(r[10]), r[11],
-                    r[12])
+                    r[12], r[13], r[14], r[15], columns)
 
 
 def is_finished(store: Store, table_id: str) -> bool:
@@ -155,10 +164,10 @@ def unfinished(store: Store) -> list[str]:
 def listing(store: Store, limit: int = 200) -> list[ListedTable]:
     """The newest ``limit`` tables, newest first (a finished one with its final scores)."""
     rows = store.conn.execute(
-        "SELECT id, rules_name, seats, finished, created_at, seed_hash FROM web_tables "
+        "SELECT id, rules_name, seats, finished, created_at, seed_hash, status FROM web_tables "
         "ORDER BY created_at DESC, id LIMIT ?", (limit,)).fetchall()
     out = []
-    for tid, rules_name, seats, finished, created, sh in rows:
+    for tid, rules_name, seats, finished, created, sh, status in rows:
         scores = None
         if finished:
             last = store.conn.execute("SELECT data FROM web_events WHERE table_id = ? ORDER BY idx DESC LIMIT 1",
@@ -166,8 +175,96 @@ def listing(store: Store, limit: int = 200) -> list[ListedTable]:
             end = json.loads(last[0]) if last is not None else {}
             if end.get("type") == "end_game":
                 scores = tuple(end["scores"])
-        out.append(ListedTable(tid, rules_name, tuple(json.loads(seats)), bool(finished), created, sh, scores))
+        out.append(ListedTable(tid, rules_name, tuple(json.loads(seats)), bool(finished), created, sh, scores,
+                               None if status is None or finished else json.loads(status)))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """An applied action as ``web_actions`` keeps it."""
+
+    idx: int
+    seat: int
+    legal_idx: int
+    action: Mapping[str, Any]
+    how: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One change of a running table, stored whole or not at all: the actions applied (in order),
+    the events they (and released holds) caused, numbered from ``first_event``, and the table's
+    columns that changed (JSON text; None: unchanged). ``runner``: write only while this process
+    still runs the table (PostgreSQL: another may have taken it over); ``notice``: the
+    notification the other processes get when it commits (PostgreSQL)."""
+
+    first_event: int = 0
+    events: Sequence[Mapping[str, Any]] = ()
+    actions: Sequence[NewAction] = ()
+    schedule: str | None = None
+    banks: str | None = None
+    toggles: str | None = None
+    status: str | None = None
+    runner: int | None = None
+    notice: str | None = None
+
+
+CHANNEL = "sanma_tables"  # every running table's changes (payload: web/shared.py)
+_COLUMNS = ("schedule", "banks", "toggles", "status")
+
+
+def write(store: Store, table_id: str, w: Write) -> bool:
+    """Store one change (see :class:`Write`); False when the table is no longer this runner's
+    (nothing was written). An action or event index already stored raises
+    :class:`~sanma.store.IntegrityError` (it was applied once already), and nothing is written."""
+    columns = [(c, getattr(w, c)) for c in _COLUMNS if getattr(w, c) is not None]
+    if store.dialect == "postgresql":
+        return _write_pg(store, table_id, w, columns)
+    with store.transaction():
+        if w.runner is not None:
+            r = store.conn.execute("SELECT runner FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+            if r is None or r[0] != w.runner:
+                return False
+        if w.actions:
+            store.conn.executemany(
+                "INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, a.idx, a.seat, a.legal_idx, json.dumps(dict(a.action)), a.how, a.at) for a in w.actions])
+        if w.events:
+            store.conn.executemany("INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
+                                   _events_rows(table_id, w.first_event, w.events))
+        if columns:
+            store.conn.execute(f"UPDATE web_tables SET {', '.join(f'{c} = ?' for c, _ in columns)} WHERE id = ?",
+                               (*(v for _, v in columns), table_id))
+    return True
+
+
+def _write_pg(store: Store, table_id: str, w: Write, columns: list[tuple[str, str]]) -> bool:
+    """One statement (one round trip, its own transaction): the fenced update of the table's row
+    first — the inserts and the notification take their rows from it, so a process that no longer
+    runs the table writes nothing — then the action, the events, the notification."""
+    sets = ", ".join([f"{c} = ?" for c, _ in columns] or ["runner = runner"])
+    fence = " AND runner = ?" if w.runner is not None else ""
+    args: list[Any] = [*(v for _, v in columns), table_id, *([w.runner] if w.runner is not None else [])]
+    sql = f"WITH t AS (UPDATE web_tables SET {sets} WHERE id = ?{fence} RETURNING id)"
+    if w.actions:
+        sql += (", a AS (INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
+                "SELECT t.id, u.* FROM t, unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[]) AS u)")
+        args += [[a.idx for a in w.actions], [a.seat for a in w.actions], [a.legal_idx for a in w.actions],
+                 [json.dumps(dict(a.action)) for a in w.actions], [a.how for a in w.actions], [a.at for a in w.actions]]
+    if w.events:
+        sql += (", e AS (INSERT INTO web_events (table_id, idx, data) SELECT t.id, ? + u.i - 1, u.d "
+                "FROM t, unnest(?::text[]) WITH ORDINALITY AS u(d, i))")
+        args += [w.first_event, [_dumps(e) for e in w.events]]
+    if w.notice is not None:
+        sql += " SELECT pg_notify(?, ?) FROM t"
+        args += [CHANNEL, w.notice]
+    else:
+        sql += " SELECT 1 FROM t"
+    with store.savepoint():
+        return store.conn.execute(sql, args).fetchone() is not None
 
 
 def append_action(store: Store, table_id: str, idx: int, *, seat: int, legal_idx: int, action: Mapping[str, Any],
@@ -175,33 +272,46 @@ def append_action(store: Store, table_id: str, idx: int, *, seat: int, legal_idx
                   banks: Sequence[float] | None = None) -> None:
     """Action ``idx`` and the events it caused (numbered from ``first_event``), in one transaction;
     ``banks``: the seats' time banks when the action spent some."""
-    with store.transaction():
-        store.conn.execute(
-            "INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table_id, idx, seat, legal_idx, json.dumps(dict(action)), how, at))
-        store.conn.executemany("INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
-                               _events_rows(table_id, first_event, events))
-        if banks is not None:
-            store.conn.execute("UPDATE web_tables SET banks = ? WHERE id = ?", (json.dumps(list(banks)), table_id))
+    write(store, table_id, Write(first_event, events, (NewAction(idx, seat, legal_idx, action, how, at),),
+                                 banks=None if banks is None else json.dumps(list(banks))))
 
 
-def save_settings(store: Store, table_id: str, toggles: Sequence[Mapping[str, bool]], banks: Sequence[float]) -> None:
-    """The seats' auto toggles and time banks."""
+def event_count(store: Store, table_id: str) -> int:
+    """How many events a table has stored."""
+    return int(store.conn.execute("SELECT COUNT(*) FROM web_events WHERE table_id = ?", (table_id,)).fetchone()[0])
+
+
+def abandon(store: Store, table_id: str, *, runner: int | None = None, notice: str | None = None) -> bool:
+    """A table everybody left ends without a game: marked finished with no ``game_id`` (not resumed;
+    an abandoned table is a finished one whose events do not end with ``end_game``). False when it
+    was finished already or (``runner``) is no longer this runner's. ``notice`` as in :class:`Write`."""
     with store.transaction():
-        store.conn.execute("UPDATE web_tables SET toggles = ?, banks = ? WHERE id = ?",
-                           (json.dumps([dict(t) for t in toggles]), json.dumps(list(banks)), table_id))
+        fence = " AND runner = ?" if runner is not None else ""
+        r = store.conn.execute(f"UPDATE web_tables SET finished = 1 WHERE id = ? AND finished = 0{fence}",
+                               (table_id, *([runner] if runner is not None else [])))
+        if r.rowcount != 1:
+            return False
+        if notice is not None:
+            notify(store, CHANNEL, notice)
+    return True
 
 
 def finish(store: Store, table_id: str, game_events: Sequence[Mapping[str, Any]], rules: Rules,
-           seed: str, *, players: Sequence[str | None] | None = None) -> int | None:
+           seed: str, *, players: Sequence[str | None] | None = None, runner: int | None = None,
+           notice: str | None = None) -> int | None:
     """Store a finished table's game (a ``games`` row that replay and stats read) and mark the table
-    finished, in one transaction; the game's id, or None when it was already finished (or unknown).
-    ``players``: the store's player each seat counts for (``Store.save_game``)."""
+    finished, in one transaction; the game's id, or None when it was already finished, is unknown
+    or (``runner``) is no longer this runner's. ``players``: the store's player each seat counts for
+    (``Store.save_game``). ``notice`` as in :class:`Write`."""
     with store.transaction():
-        if is_finished(store, table_id) or not exists(store, table_id):
+        r = store.conn.execute(f"SELECT finished, runner FROM web_tables WHERE id = ?{store.conn.for_update}",
+                               (table_id,)).fetchone()
+        if r is None or r[0] or (runner is not None and r[1] != runner):
             return None
         game_id = store.save_game(game_events, rules=rules, seed=seed, players=players)
         store.conn.execute("UPDATE web_tables SET finished = 1, game_id = ? WHERE id = ?", (game_id, table_id))
+        if notice is not None:
+            notify(store, CHANNEL, notice)
         return game_id
 
 
@@ -223,6 +333,15 @@ def claim_seat(store: Store, table_id: str, seat: int, player: str) -> bool:
     return True
 
 
+def seat_players(store: Store, table_id: str) -> list[str | None]:
+    """The browser player claimed at each seat (:func:`claim_seat`; None: nobody), as stored — a
+    seat may be claimed through any process of several, so the runner reads it here at the end."""
+    row = store.conn.execute("SELECT seats FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+    if row is None:
+        return []
+    return [s.get("player") for s in json.loads(row[0])]
+
+
 def tables_of_games(store: Store, game_ids: Sequence[int]) -> dict[int, str]:
     """The served table each stored game was played at (game id -> table id), where it was one."""
     if not game_ids:
@@ -230,3 +349,122 @@ def tables_of_games(store: Store, game_ids: Sequence[int]) -> dict[int, str]:
     clause, args = store.ids_in("game_id", game_ids)
     rows = store.conn.execute(f"SELECT game_id, id FROM web_tables WHERE {clause}", args)
     return {int(g): str(t) for g, t in rows}
+
+
+# --------------------------------------------------------------------------------------------
+# Several processes (PostgreSQL): who runs which table, and what the others read
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What a process that does not run a table reads of it to catch up: the actions after the
+    ones it has, how many events are stored, and the runner's columns."""
+
+    actions: tuple[ActionRow, ...]
+    events: int
+    schedule: str | None
+    toggles: tuple[dict[str, bool], ...]
+    banks: tuple[float, ...]
+    runner: int | None
+    finished: bool
+
+
+def shared(store: Store, table_id: str, after_action: int) -> Shared | None:
+    """The table's state beyond its first ``after_action`` actions (read in one snapshot)."""
+    with store.snapshot():
+        r = store.conn.execute("SELECT schedule, toggles, banks, runner, finished FROM web_tables WHERE id = ?",
+                               (table_id,)).fetchone()
+        if r is None:
+            return None
+        rows = store.conn.execute(
+            "SELECT idx, seat, legal_idx, action, how, at FROM web_actions WHERE table_id = ? AND idx >= ? "
+            "ORDER BY idx", (table_id, after_action)).fetchall()
+        n = event_count(store, table_id)
+    return Shared(tuple(ActionRow(x[0], x[1], x[2], json.loads(x[3]), x[4], x[5]) for x in rows), n, r[0],
+                  tuple(json.loads(r[1])), tuple(float(b) for b in json.loads(r[2])), r[3], bool(r[4]))
+
+
+def schedule_of(store: Store, table_id: str) -> str | None:
+    """The stored scheduler state (JSON), if any."""
+    r = store.conn.execute("SELECT schedule FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+    return None if r is None else r[0]
+
+
+def status(store: Store, table_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The lobby's status (scores, round, hands) of running tables, as their runners stored it."""
+    if not table_ids:
+        return {}
+    clause, args = _ids_text(store, table_ids)
+    return {r[0]: json.loads(r[1]) for r in store.conn.execute(
+        f"SELECT id, status FROM web_tables WHERE {clause} AND status IS NOT NULL", args)}
+
+
+def _ids_text(store: Store, ids: Sequence[str]) -> tuple[str, list[Any]]:
+    if store.dialect == "postgresql":
+        return "id = ANY(?)", [list(ids)]
+    return "id IN (SELECT value FROM json_each(?))", [json.dumps(list(ids))]
+
+
+def claim(store: Store, table_id: str, node: int, previous: int | None, notice: str | None = None) -> bool:
+    """Take over running the table from ``previous`` (None: nobody ran it): True for exactly one of
+    the processes that try at once (a compare-and-set on ``runner``)."""
+    with store.transaction():
+        r = store.conn.execute(
+            "UPDATE web_tables SET runner = ? WHERE id = ? AND finished = 0 AND "
+            + ("runner IS NULL" if previous is None else "runner = ?"),
+            (node, table_id) if previous is None else (node, table_id, previous))
+        if r.rowcount != 1:
+            return False
+        if notice is not None:
+            notify(store, CHANNEL, notice)
+    return True
+
+
+#: The advisory lock class of a server process's key (``pg_advisory_lock(NODE_CLASS, key)``; "SANM").
+NODE_CLASS = 0x53414E4D
+_LIVE = ("SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 "
+         f"AND l.classid = {NODE_CLASS} AND l.database = (SELECT oid FROM pg_database WHERE datname = "
+         "current_database())")
+
+
+def orphans(store: Store, limit: int = 1000) -> list[tuple[str, int | None]]:
+    """Unfinished tables whose runner is gone (PostgreSQL: its process's advisory lock is not held,
+    so the process ended, ``kill -9`` included) or that nobody runs: ``(table id, runner)``."""
+    if store.dialect != "postgresql":
+        return [(t, None) for t in unfinished(store)]
+    return [(r[0], r[1]) for r in store.conn.execute(
+        f"SELECT t.id, t.runner FROM web_tables t WHERE t.finished = 0 AND (t.runner IS NULL OR NOT EXISTS ("
+        f"{_LIVE} AND l.objid::bigint = t.runner)) ORDER BY t.created_at, t.id LIMIT ?", (limit,))]
+
+
+def live_nodes(store: Store) -> set[int]:
+    """The keys of the server processes alive on this database (their advisory locks)."""
+    if store.dialect != "postgresql":
+        return set()
+    return {int(r[0]) for r in store.conn.execute(_LIVE.replace("SELECT 1", "SELECT l.objid::bigint", 1))}
+
+
+def runs_anything(store: Store, node: int) -> bool:
+    """Whether any unfinished table names ``node`` as its runner (a new process's key must not)."""
+    return store.conn.execute("SELECT 1 FROM web_tables WHERE runner = ? AND finished = 0 LIMIT 1",
+                              (node,)).fetchone() is not None
+
+
+def set_presence(store: Store, table_id: str, node: int, counts: Sequence[int], notice: str | None = None) -> None:
+    """How many connections this process holds on each seat of the table."""
+    with store.transaction():
+        if any(counts):
+            store.conn.execute(
+                "INSERT INTO web_presence (table_id, node, counts) VALUES (?, ?, ?) ON CONFLICT (table_id, node) "
+                "DO UPDATE SET counts = excluded.counts", (table_id, node, json.dumps(list(counts))))
+        else:
+            store.conn.execute("DELETE FROM web_presence WHERE table_id = ? AND node = ?", (table_id, node))
+        if notice is not None:
+            notify(store, CHANNEL, notice)
+
+
+def presence(store: Store, table_id: str, nodes: set[int]) -> dict[int, list[int]]:
+    """Each live process's connections per seat of the table (``nodes``: the live ones)."""
+    return {int(r[0]): json.loads(r[1]) for r in store.conn.execute(
+        "SELECT node, counts FROM web_presence WHERE table_id = ?", (table_id,)) if int(r[0]) in nodes}

@@ -8,16 +8,15 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -25,8 +24,12 @@ from ..formats import WRITERS, write_record
 from ..i18n import sentence
 from ..store import open_db
 from ..store.lock import ServerLock, acquire_server_lock
+from .guard import JSON, LOOPBACK, BadJSON, Guard, load_json
 from .i18n import LangMiddleware, error_response
-from .tables import TableError, Tables
+from .limits import Limits, client_of
+from .scheduler import Clock
+from .tables import SERVER_WAIT_MS, TableError, Tables
+from .workers import Workers
 from .ws import BURST, RATE, serve_socket
 
 log = logging.getLogger("sanma.web")
@@ -37,63 +40,81 @@ MAX_BODY = 128 * 1024  # bytes of a request (a rule file fits many times)
 def _page(name: str) -> Response:
     path = STATIC / name
     if not path.is_file():
-        return JSONResponse({"error": f"page {name} is not part of this build"}, status_code=404)
+        return JSON({"error": f"page {name} is not part of this build"}, status_code=404)
     return FileResponse(path, media_type="text/html")
 
 
 def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
-               burst: float = BURST, server_lock: ServerLock | None = None) -> FastAPI:
+               burst: float = BURST, clock: Clock | None = None, server_lock: ServerLock | None = None,
+               hosts: Sequence[str] | None = LOOPBACK, limits: Limits | None = None) -> FastAPI:
     """The whole server over the database at ``db_path``: a SQLite file (``":memory:"`` for tests) or a
     ``postgresql://`` URL.
 
     ``rate`` / ``burst``: how many messages a second (in bursts of how many) one WebSocket may send.
+    ``clock``: where every table's time comes from (``web/scheduler.py``; tests pass a ``ManualClock``).
     ``server_lock``: the database's server lock (``sanma serve`` takes it before it starts, to refuse
     with one line); without it the application takes its own as it starts (:mod:`sanma.store.lock`).
+    ``hosts``: the names the server answers to (``Host``; ``web/guard.served_names``; None: any).
+    ``limits``: how much one client may ask (``web/limits.Limits``; docs/SECURITY.md).
     """
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lock = server_lock if server_lock is not None else acquire_server_lock(str(db_path))
         try:
-            async with _serving(app):
+            async with _serving(app, lock):
                 yield
         finally:
             lock.release()
 
     @contextlib.asynccontextmanager
-    async def _serving(app: FastAPI) -> AsyncIterator[None]:
-        store = open_db(db_path)
-        tables = Tables(store)
+    async def _serving(app: FastAPI, lock: ServerLock) -> AsyncIterator[None]:
+        store = open_db(db_path)  # its integrity is checked here, once (issue 23 item 4)
+        store.wait_for_writes(SERVER_WAIT_MS)  # a write never stalls every table for long
+        app.state.store = store  # the keeper's pages share it
+        app.state.workers = workers = Workers()  # CPU-heavy work off the loop (web/workers.py)
+        tables = Tables(store, clock, limits, node=lock.node)
         app.state.tables = tables
-        resumed = tables.resume()  # a restarted server goes on with every unfinished table
-        if resumed:
-            log.info("resumed %d unfinished table(s)", resumed)
+        shared = None
+        if lock.node is not None:  # several processes on one PostgreSQL database (web/shared.py)
+            from .shared import Shared
+
+            shared = Shared(tables, str(db_path), lock.node)
+            await shared.start()  # takes up the tables nobody runs
+        else:
+            resumed = tables.resume()  # a restarted server goes on with every unfinished table
+            if resumed:
+                log.info("resumed %d unfinished table(s)", resumed)
         try:
             yield
         finally:
+            if shared is not None:
+                await shared.stop()
             tables.close()
+            workers.close()
             store.close()
 
     app = FastAPI(title="sanma", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.db_path = str(db_path)
-    app.state.limits = (rate, burst)
+    app.state.ws_rates = (rate, burst)
+    app.add_middleware(Guard, hosts=hosts)  # Host, Origin, JSON bodies: before any route
 
     # Every error is {"error": "..."} with its status, in the request's language, with a code beside
     # the words where it has one; never a stack trace (issue 11 item 6, issue 24).
     app.add_middleware(LangMiddleware)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404 and exc.detail == "Not Found":
             return error_response(sentence("Not Found", code="not_found"), 404)
         detail = exc.detail if isinstance(exc.detail, str) else sentence("request refused", code="refused")
         return error_response(detail, exc.status_code)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         return error_response(sentence("malformed request", code="malformed"), 400)
 
     @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
+    async def _unexpected(request: Request, exc: Exception) -> Response:  # pragma: no cover - a bug
         return error_response(sentence("internal error", code="internal"), 500)
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
@@ -131,37 +152,34 @@ def _tables(request: Request | WebSocket) -> Tables:
     return tables
 
 
-def _error(e: TableError) -> JSONResponse:
+def _error(e: TableError) -> JSON:
     return error_response(e, e.status)
 
 
 def _api(app: FastAPI) -> None:
     @app.post("/api/tables")
-    async def create_table(request: Request) -> JSONResponse:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            return JSONResponse({"error": f"the request is larger than {MAX_BODY} bytes"}, status_code=413)
+    async def create_table(request: Request) -> JSON:
         try:
-            body = json.loads(raw)
-        except ValueError:
-            return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+            body = load_json(await request.body())  # its size was bounded as it came (web/guard.py)
+        except BadJSON as e:
+            return error_response(e, 400)
         try:
-            table, tokens = _tables(request).create(body)
+            table, tokens = _tables(request).create(body, client_of(request.client))
         except TableError as e:
             return _error(e)
         seats = [{"seat": s, "kind": k, "token": tok, "url": f"/t/{table.id}?token={tok}"}
                  for s, (k, tok) in enumerate(zip(table.kinds, tokens, strict=True))]
-        return JSONResponse({"id": table.id, "seed_hash": table.seed_hash, "seats": seats,
+        return JSON({"id": table.id, "seed_hash": table.seed_hash, "seats": seats,
                              "watch": f"/t/{table.id}/watch"}, status_code=201)
 
     @app.get("/api/tables")
-    async def list_tables(request: Request) -> JSONResponse:
-        return JSONResponse({"tables": _tables(request).listing()})
+    async def list_tables(request: Request) -> JSON:
+        return JSON({"tables": _tables(request).listing()})
 
     @app.get("/api/tables/{table_id}")
-    async def get_table(request: Request, table_id: str) -> JSONResponse:
+    async def get_table(request: Request, table_id: str) -> JSON:
         try:
-            return JSONResponse(_tables(request).info(table_id).public())
+            return JSON(_tables(request).info(table_id).public())
         except TableError as e:
             return _error(e)
 
@@ -169,7 +187,7 @@ def _api(app: FastAPI) -> None:
     async def record(request: Request, table_id: str, format: str = "tenhou6") -> Response:
         if format not in WRITERS:
             known = " or ".join(sorted(WRITERS, reverse=True))
-            return JSONResponse({"error": f"unknown format {format[:20]!r}: {known}"}, status_code=400)
+            return JSON({"error": f"unknown format {format[:20]!r}: {known}"}, status_code=400)
         try:
             table, events = _tables(request).finished_events(table_id)
         except TableError as e:
@@ -179,12 +197,12 @@ def _api(app: FastAPI) -> None:
         return Response(write_record(events, format, table.rules), media_type=media)
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay(request: Request, table_id: str) -> JSONResponse:
+    async def replay(request: Request, table_id: str) -> JSON:
         try:
             table, events = _tables(request).finished_events(table_id)
         except TableError as e:
             return _error(e)
-        return JSONResponse({"id": table.id, "rules": table.rules.name, "names": list(table.names),
+        return JSON({"id": table.id, "rules": table.rules.name, "names": list(table.names),
                              "seed": table.seed, **({"wall_key": table.wall_key.hex()} if table.wall_key else {}),
                              "events": published_events(events, table.seed, table.wall_key)})
 
@@ -197,8 +215,8 @@ def _api(app: FastAPI) -> None:
 
 
 def _socket(app: FastAPI, role: str) -> None:
-    async def socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        await serve_socket(websocket, _tables(websocket), table_id, role, token, websocket.app.state.limits)
+    async def socket(websocket: WebSocket, table_id: str, token: str | None = None, since: str | None = None) -> None:
+        await serve_socket(websocket, _tables(websocket), table_id, role, token, websocket.app.state.ws_rates, since)
 
     app.add_api_websocket_route(f"/ws/tables/{{table_id}}/{role}", socket)
 

@@ -12,7 +12,6 @@ Bad input is a 400 ``{"error": ...}`` naming the field; a hand that is not a win
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from ..i18n.messages import Message, sentence
 from ..i18n.rulesheet import rule_sheet, said
 from ..rules import Rules
 from ..rules.loader import from_dict, parse_toml, to_dict
+from .guard import BadJSON, load_json
 from .i18n import error_body, error_response
 
 router = APIRouter()
@@ -121,9 +121,9 @@ async def api_score(request: Request) -> JSONResponse:
         return _error(413, sentence("request too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
                                     limit=MAX_BODY))
     try:
-        body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        return _error(400, sentence("the request is not JSON: {error}", code="malformed", error=str(e)))
+        body = load_json(raw)
+    except BadJSON as e:
+        return _error(400, e)
     try:
         rule_set, args = parse_request(body)
         hand, win = args.pop("hand"), args.pop("win")
@@ -169,9 +169,9 @@ async def api_rules_check(request: Request) -> JSONResponse:
         return _error(413, sentence("request too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
                                     limit=MAX_BODY))
     try:
-        body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        return _error(400, sentence("the request is not JSON: {error}", code="malformed", error=str(e)))
+        body = load_json(raw)
+    except BadJSON as e:
+        return _error(400, e)
     if not isinstance(body, dict) or set(body) != {"rules_toml"} or not isinstance(body["rules_toml"], str):
         return _error(400, sentence("the request must be {{\"rules_toml\": the text of a rule file}}",
                                     code="malformed"))

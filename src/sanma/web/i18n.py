@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..i18n import LANGS, Lang, Message, current_lang, describe, from_accept_language, is_lang, sentence, set_lang
 from ..i18n.lang import DEFAULT
 from ..i18n.messages import mark, page_catalogue, pseudo
+from .guard import JSON
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "sanma_lang"
@@ -80,8 +81,9 @@ def error_body(error: BaseException | Message | str, lang: Lang | None = None, *
     return {**body, **extra}
 
 
-def error_response(error: BaseException | Message | str, status: int, **extra: Any) -> JSONResponse:
-    return JSONResponse(error_body(error, **extra), status_code=status)
+def error_response(error: BaseException | Message | str, status: int, **extra: Any) -> JSON:
+    """The error as an answer (ASCII-escaped JSON: stored text such as a name cannot fail to encode)."""
+    return JSON(error_body(error, **extra), status_code=status)
 
 
 @cache

@@ -23,10 +23,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
+from ..i18n import sentence
 from ..stats import placement_history, player_stats
 from ..store import Store
 from ..store.history import latest_name
 from ..store.tables import tables_of_games
+from .i18n import error_response
 
 router = APIRouter()
 
@@ -73,7 +75,8 @@ async def new_player() -> JSONResponse:
 @router.get("/api/players/{pid}")
 async def get_player(request: Request, pid: str) -> JSONResponse:
     if not PLAYER_ID.fullmatch(pid):
-        return JSONResponse({"error": f"no player {pid[:40]!r}: a player id is 20 hex digits"}, status_code=404)
+        return error_response(sentence("no player {pid!r}: a player id is 20 hex digits", code="not_found",
+                                       pid=pid[:40]), 404)
     store: Store = request.app.state.tables.store
     return JSONResponse(player_page(store, pid))
 

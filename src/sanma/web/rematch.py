@@ -10,11 +10,13 @@ bot) goes on with the link they have. ``GET /api/tables/ID/rematch`` answers ``{
 
 from __future__ import annotations
 
-import json
-
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from ..i18n import sentence
+from .guard import BadJSON, load_json
+from .i18n import error_response
+from .limits import client_of
 from .tables import TableError, Tables
 
 router = APIRouter()
@@ -27,17 +29,17 @@ def _tables(request: Request) -> Tables:
 
 @router.post("/api/tables/{table_id}/rematch")
 async def rematch(request: Request, table_id: str) -> JSONResponse:
-    raw = await request.body()
     try:
-        body = json.loads(raw) if len(raw) <= 1024 else None
-    except ValueError:
-        body = None
+        body = load_json(await request.body())  # its size was bounded as it came (web/guard.py)
+    except BadJSON as e:
+        return error_response(e, 400)
     if not isinstance(body, dict) or not isinstance(body.get("token"), str) or set(body) != {"token"}:
-        return JSONResponse({"error": "a rematch is asked with {\"token\": your seat's invite token}"}, status_code=400)
+        return error_response(sentence("a rematch is asked with {{\"token\": your seat's invite token}}",
+                                       code="malformed"), 400)
     try:
-        new_id, made = _tables(request).rematch(table_id, body["token"])
+        new_id, made = _tables(request).rematch(table_id, body["token"], client_of(request.client))
     except TableError as e:
-        return JSONResponse({"error": str(e)}, status_code=e.status)
+        return error_response(e, e.status)
     return JSONResponse({"id": new_id, "url": f"/t/{new_id}?token={body['token']}"}, status_code=201 if made else 200)
 
 
@@ -47,5 +49,5 @@ async def rematch_of(request: Request, table_id: str) -> JSONResponse:
     try:
         tables.info(table_id)
     except TableError as e:
-        return JSONResponse({"error": str(e)}, status_code=e.status)
+        return error_response(e, e.status)
     return JSONResponse({"rematch": tables.rematch_of(table_id)})

@@ -23,8 +23,9 @@ engine's events of the step]], "result": CARD | null}], "mismatch": {"hand", "la
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -33,15 +34,18 @@ from ..formats import GameRecord, read_record
 from ..formats.mjai import write_mjai
 from ..game.engine import Game
 from ..game.view import public_seats, seat_view, spectator_view
-from ..i18n import sentence, tr
+from ..i18n import Message, sentence, tr
 from ..replay import GameReplay, hand_label, replay_record, round_indexes, rules_for
 from ..rules import Rules
 from ..tiles import SEATS
 from .i18n import error_response
+from .limits import over_rate
 from .results import hand_result, settlement
 from .tables import TableError, Tables
+from .workers import WorkerError
 
 router = APIRouter()
+T = TypeVar("T")
 
 MAX_RECORD = 4 * 1024 * 1024  # a whole hanchan in mjai JSONL is about 150 kB
 
@@ -176,26 +180,6 @@ def replay_json(record: GameRecord, rules: Rules | None = None, source: str = ""
             "final": settlement(rules, end) if end is not None else None}
 
 
-def _read(raw: bytes, name: str) -> GameRecord | JSONResponse:
-    if len(raw) > MAX_RECORD:
-        return error_response(sentence("record too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
-                                       limit=MAX_RECORD), 413)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        return error_response(sentence("the record is not UTF-8 text (byte {start})", code="record", start=e.start),
-                              400)
-    if not text.strip():
-        return error_response(sentence("the record is empty", code="record"), 400)
-    # bytes, never a str: read_record takes a short string for a file path to open
-    rec = read_record(text.encode("utf-8"))
-    if not rec.kyoku:
-        reason = rec.errors[0] if rec.errors else sentence("no hand in it")
-        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
-                                       reason=reason), 400)
-    return rec
-
-
 @router.get("/replay", include_in_schema=False)
 async def replay_page() -> FileResponse:
     """The replay viewer page."""
@@ -205,11 +189,52 @@ async def replay_page() -> FileResponse:
 @router.post("/api/replays")
 async def api_replay(request: Request) -> JSONResponse:
     """Replay an uploaded record (the request body) through the engine, step by step."""
+    refused = over_rate(request, "uploads")
+    if refused is not None:
+        return error_response(refused, 429)
+    raw = await request.body()
+    if len(raw) > MAX_RECORD:
+        return error_response(sentence("record too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
+                                       limit=MAX_RECORD), 413)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        return error_response(sentence("the record is not UTF-8 text (byte {start})", code="record", start=e.start),
+                              400)
     name = request.query_params.get("name", "")[:200] or tr("uploaded record")
-    rec = _read(await request.body(), name)
-    if isinstance(rec, JSONResponse):
-        return rec
-    return JSONResponse(replay_json(rec, source=name))
+    if not text.strip():
+        return error_response(sentence("the record is empty", code="record"), 400)
+    try:  # read and replayed in a worker process: a big record never stalls the tables (issue 23 item 4)
+        out = await _run(request, parse_upload, text)
+    except WorkerError as e:
+        return error_response(sentence("{name}: the record could not be read: {error}", code="record", name=name,
+                                       error=str(e)), 503)
+    if not isinstance(out, dict):
+        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
+                                       reason=out), 400)
+    out["source"] = name
+    return JSONResponse(out)
+
+
+def parse_upload(text: str) -> dict[str, Any] | Message | str:
+    """An uploaded record's text replayed as the viewer's JSON (:func:`replay_json`), or why it is not
+    a record (run in a worker: a Message is plain data and crosses the process boundary)."""
+    # bytes, never a str: read_record takes a short string for a file path to open
+    rec = read_record(text.encode("utf-8"))
+    if not rec.kyoku:
+        return rec.errors[0] if rec.errors else sentence("no hand in it")
+    return replay_json(rec)
+
+
+def replay_stored(mjai: str, rules: Rules, source: str) -> dict[str, Any]:
+    """A stored game (its mjai text) replayed under its table's rules (run in a worker)."""
+    return replay_json(read_record(mjai.encode("utf-8")), rules, source=source)
+
+
+async def _run(request: Request, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in the app's worker processes (inline without them: a bare router in a test)."""
+    workers = getattr(request.app.state, "workers", None)
+    return await workers.run(fn, *args) if workers is not None else fn(*args)
 
 
 @router.get("/api/replays/table/{table_id}")
@@ -220,8 +245,12 @@ async def api_table_replay(request: Request, table_id: str) -> JSONResponse:
         table, events = tables.finished_events(table_id)
     except TableError as e:
         return error_response(e, e.status)
-    rec = read_record(write_mjai(events).encode("utf-8"))
-    out = replay_json(rec, table.rules, source=f"table {table_id}")
+    source = f"table {table_id}"
+    try:
+        out = await _run(request, replay_stored, write_mjai(events), table.rules, source)
+    except WorkerError as e:
+        return error_response(sentence("{name}: the record could not be read: {error}", code="record", name=source,
+                                       error=str(e)), 503)
     out["table"] = table_id
     out["players"] = list(table.names)
     return JSONResponse(out)

@@ -1,18 +1,19 @@
 """The served tables: the server's game state, its only authority, kept in SQLite.
 
 A ``Table`` holds one ``Game`` and decides everything: the seats' legal actions, the bots' moves,
-the auto toggles, the clock. Every applied action and the events it caused are written in one
-transaction before anyone is told (``web_actions`` / ``web_events``); ``Tables.resume`` rebuilds
-an unfinished table from its seed by re-applying the stored actions (bots are seeded and are
-consulted again, so they go on as they were). Connections (``ws.py``) subscribe to a table and
-are sent what ``sanma.game.view`` lets their seat see.
+the auto toggles; every timer (the clock, the call window, the result pause, bots' think time) is
+its ``Schedule`` on the injected clock (``web/scheduler.py``). Every applied action and the events
+it caused are written in one transaction before anyone is told (``web_actions`` / ``web_events``);
+``Tables.resume`` rebuilds an unfinished table from its seed by re-applying the stored actions
+(bots are seeded and are consulted again, so they go on as they were). Connections (``ws.py``)
+subscribe to a table and are sent what ``sanma.game.view`` lets their seat see.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -20,9 +21,9 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bots import BOTS, Bot, make_bot
 from ..bots.mjai import fallback
@@ -32,11 +33,28 @@ from ..game.engine import Game
 from ..game.view import SeatPublic, public_events, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
-from ..store import Store
+from ..store import Store, StoreError, check_name, check_text
 from ..store import tables as stored
 from ..tiles import SEATS
+from .limits import Limits, Meter, Sockets
 from .players import store_name
 from .results import hand_result, settlement
+from .scheduler import (
+    DEFAULT_CLOCK,
+    Clock,
+    Pace,
+    Prompt,
+    Schedule,
+    SystemClock,
+    Timer,
+    Wakeup,
+    bank_left,
+    default_clock,
+    open_prompt,
+)
+
+if TYPE_CHECKING:
+    from .shared import Shared
 
 log = logging.getLogger("sanma.web")
 
@@ -44,8 +62,9 @@ SEAT_KINDS = ("human", "mjai")  # besides the built-in bots of sanma.bots.BOTS
 TOGGLE_NAMES = ("auto_win", "auto_kita", "no_calls", "auto_tsumogiri", "auto_sort")
 DEFAULT_TOGGLES: dict[str, bool] = {"auto_win": False, "auto_kita": False, "no_calls": False,
                                     "auto_tsumogiri": False, "auto_sort": True}
-DEFAULT_CLOCK: dict[str, float] = {"move": 15.0, "bank": 60.0}
 MAX_CLOCK = 3600.0
+RETRY_MS = 1000  # a transition whose write failed is tried again this much later
+SERVER_WAIT_MS = 200  # how long a write of the server waits for another process's lock (Store.wait_for_writes)
 MAX_NAME = 40
 MAX_SEED = 200
 
@@ -132,6 +151,7 @@ def parse_settings(body: Any) -> Settings:
     if (not isinstance(names, list) or len(names) != SEATS
             or not all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in names)):
         raise TableError(f"'names' must be {SEATS} non-empty names of at most {MAX_NAME} characters")
+    names = [n.strip() for n in names]
     seed = body.get("seed")
     if seed is None:
         seed_text = str(secrets.randbits(64))  # fairness: unguessable unless the creator chose one
@@ -139,8 +159,14 @@ def parse_settings(body: Any) -> Settings:
         raise TableError(f"'seed' must be an integer or a string of at most {MAX_SEED} characters")
     else:
         seed_text = str(seed)
-    return Settings(rules, tuple(seats), tuple(n.strip() for n in names), seed_text, _clock_of(body.get("clock")),
-                    wall_key_for(seats))
+    try:  # the store's own rules, now: a name it would refuse at the game's end must not start one
+        for i, n in enumerate(names):
+            check_name(n, f"seat {i}'s name")
+        check_text(seed_text, "'seed'")
+    except StoreError as e:
+        raise TableError(str(e)) from None
+    return Settings(rules, tuple(seats), tuple(names), seed_text,
+                    _clock_of(body.get("clock"), "human" in seats), wall_key_for(seats))
 
 
 def _rules_of(body: dict[str, Any]) -> Rules:
@@ -163,12 +189,12 @@ def _rules_of(body: dict[str, Any]) -> Rules:
     raise TableError("'rules' must be a preset name or a rule object ({\"extends\": NAME, ...})")
 
 
-def _clock_of(value: Any) -> dict[str, float]:
+def _clock_of(value: Any, person: bool) -> dict[str, float]:
+    out = default_clock(person)
     if value is None:
-        return dict(DEFAULT_CLOCK)
-    if not isinstance(value, dict) or set(value) - {"move", "bank"}:
-        raise TableError("'clock' must be {\"move\": seconds, \"bank\": seconds}")
-    out = dict(DEFAULT_CLOCK)
+        return out
+    if not isinstance(value, dict) or set(value) - set(DEFAULT_CLOCK):
+        raise TableError("'clock' must be an object of seconds: " + ", ".join(f'"{k}"' for k in DEFAULT_CLOCK))
     for k, v in value.items():
         if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_CLOCK:
             raise TableError(f"clock {k!r} must be a number of seconds from 0 to {MAX_CLOCK:g}")
@@ -272,6 +298,7 @@ class StoredTable:
     events: tuple[dict[str, Any], ...]
     wall_key: bytes | None = None
     finished: bool = True
+    abandoned: bool = False  # ended before its game did (everybody away): no record, no result
 
     @staticmethod
     def load(store: Store, table_id: str) -> StoredTable:
@@ -280,25 +307,40 @@ class StoredTable:
             raise TableError(f"no table {table_id!r}", 404)
         if not row.finished:
             raise TableError(f"table {table_id!r} is still being played", 409)
+        events = tuple(stored.events(store, table_id))
         return StoredTable(table_id, from_dict(row.rules, f"table {table_id}", name=row.rules_name),
                            tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
-                           row.seed_hash, row.clock, row.created_at, tuple(stored.events(store, table_id)),
-                           bytes.fromhex(row.wall_key) if row.wall_key else None)
+                           row.seed_hash, row.clock, row.created_at, events,
+                           bytes.fromhex(row.wall_key) if row.wall_key else None,
+                           abandoned=row.game_id is None and not (events and events[-1].get("type") == "end_game"))
 
     def public(self) -> dict[str, Any]:
         seats = [{"seat": s, "kind": k, "name": self.names[s], "connected": k in BOTS}
                  for s, k in enumerate(self.kinds)]
+        hands = sum(1 for e in self.events if e["type"] == "end_kyoku")
+        if self.abandoned:
+            scores = next((list(e["scores"]) for e in reversed(self.events) if "scores" in e), [])
+            out = _public(self, seats, scores, round_of(self.events), hands, None)
+            out.update(finished=True, abandoned=True, seed=self.seed)  # over: its walls may be checked
+            if self.wall_key is not None:
+                out["wall_key"] = self.wall_key.hex()
+            return out
         end = self.events[-1]
-        return _public(self, seats, list(end["scores"]), round_of(self.events),
-                       sum(1 for e in self.events if e["type"] == "end_kyoku"), settlement(self.rules, end))
+        return _public(self, seats, list(end["scores"]), round_of(self.events), hands, settlement(self.rules, end))
 
 
 class Table:
-    """One served game. Driven by ``kick()``; all its methods run on the server's event loop."""
+    """One served game: its ``Game`` (held at every call window and hand end, ``Game(hold=True)``)
+    and its :class:`~sanma.web.scheduler.Schedule`. Every change of state is one of the transitions
+    below, run on the server's event loop: a seat's answer (:meth:`act`), a toggle, a dismissed
+    result, or a timer of the schedule coming due (:meth:`tick`); each is followed by
+    :meth:`_settle`, which opens the prompts the game now asks for, tells every listener and arms the
+    clock for the next timer. A runner that owns the table owns exactly these."""
 
     def __init__(self, tables: Tables, table_id: str, settings: Settings, token_hashes: Sequence[str],
                  toggles: Sequence[dict[str, bool]], banks: Sequence[float], created_at: str) -> None:
         self.tables = tables
+        self.time: Clock = tables.clock
         self.id = table_id
         self.rules = settings.rules
         self.kinds = settings.kinds
@@ -307,32 +349,99 @@ class Table:
         self.seed_hash = seed_hash(settings.seed)
         self.wall_key = settings.wall_key
         self.clock = settings.clock
+        self.pace = Pace.of(settings.clock)
         self.token_hashes = tuple(token_hashes)
         self.players: list[str | None] = [None] * SEATS  # the browser player who sat at each seat (web/players.py)
         self.toggles = [dict(t) for t in toggles]
-        self.banks = [float(b) for b in banks]
+        self.banks = [round(float(b) * 1000) for b in banks]  # ms; stored in seconds
         self.stored_banks = list(self.banks)  # as the database has them
         self.created_at = created_at
-        self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key)
-        self.bots: dict[int, Bot] = {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
-                                     for s, k in enumerate(self.kinds) if k in BOTS}
-        self.seq = 0  # actions applied
+        self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
+        self.bots: dict[int, Bot] = self._new_bots()
+        self.persons = frozenset(s for s, k in enumerate(self.kinds) if k == "human")
+        self.outside = frozenset(s for s, k in enumerate(self.kinds) if k in SEAT_KINDS)  # people, external bots
+        self.abandon_ms = round(tables.limits.abandon_after * 1000)
+        self.abandoned = False
+        self.watchers = 0  # spectators connected now
+        self.creator = "?"  # the client address that made it (caps per client; not stored)
+        self.schedule = Schedule()
+        self.seq = 0  # transitions applied: internal only, never sent
+        self.actions = 0  # actions applied (each one a ``web_actions`` row)
+        self.history: list[tuple[int, int, str]] = []  # each applied action's seat, legal index and how
         self.fed = 0  # events the bots have been given
-        self.prompt_seq = [-1] * SEATS  # the seq a seat's open prompt carries
-        self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS
-        self.prompt_at = [0.0] * SEATS
-        self.acted = [-1] * SEATS  # the seq right after each seat's last applied action
-        self.timers: dict[int, asyncio.TimerHandle] = {}
+        self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS  # each open prompt's actions
+        self.answered = [False] * SEATS  # the seat's open prompt was answered (it must be asked anew)
         self.listeners: set[Listener] = set()
-        self.connected = [0] * SEATS
+        self.connected = [0] * SEATS  # this process's connections per seat
+        self.remote = [0] * SEATS  # the other processes' (several processes: web/shared.py)
+        # the steps of the transition not yet stored, from event ``pending_from`` on (see _changed)
+        self.pending: list[tuple[int, int, Action, str] | None] = []
+        self.pending_from: int | None = None
+        self.stored: dict[str, str] = {}  # the JSON of each web_tables column as last stored
+        self.runner: int | None = tables.node  # the process that runs it (several processes)
         self.hand_start = 1  # index of the current hand's start_kyoku event
         self.hand_chips = [0] * SEATS  # chips when the current hand started
         self.results: list[tuple[int, dict[str, Any]]] = []  # (events count when sent, hand result)
-        self._running = False
-        self._task: asyncio.Task[None] | None = None
+        self._wakeup: Wakeup | None = None
+        self._closed = False
         self._public_key: tuple[int, int] = (-1, -1)
         self._public: tuple[tuple[SeatPublic, ...], list[dict[str, Any]]] = ((), [])
         self._note_hands(0)
+
+    def _new_bots(self) -> dict[int, Bot]:
+        return {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
+                for s, k in enumerate(self.kinds) if k in BOTS}
+
+    def replay(self, actions: Sequence[tuple[int, int, str]], stored_events: int, *, bots_decide: bool) -> None:
+        """Rebuild the game from its start by its stored actions (and the releases between them):
+        at a (re)start, and to undo what a failed write left in memory. ``bots_decide``: the seeded
+        bots decide again, so that their state is where it was."""
+        for old in self.bots.values():
+            old.close()
+        self.game = g = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
+        self.bots = self._new_bots()
+        self.fed = self.actions = 0
+        self.history = []
+        self.hand_start, self.hand_chips, self.results = 1, [0] * SEATS, []
+        self._note_hands(0)
+        for seat, legal_idx, how in actions:
+            while g.held:  # a stored action after a hold: the hold was released before it
+                self._release_quiet()
+            bot = self.bots.get(seat)
+            if bot is not None and bots_decide:
+                self._feed_bots()
+                legal = g.legal_actions(seat)
+                with contextlib.suppress(SanmaError, LookupError):
+                    bot.act(g.view(seat) if bot.needs_view else None, legal)
+            self._apply(seat, legal_idx, how, store=False)
+        while g.held and len(g.events) < stored_events:  # released (its events stored) before the stop
+            self._release_quiet()
+
+    def _rollback(self, why: Exception, now: int) -> TableError:
+        """A write failed: the table goes back to what it last stored, which is what its clients
+        were last told — the game replayed from the seed by the stored actions (kept in memory, so
+        this needs no database), the stored schedule, toggles and banks — and the error to answer
+        with (issue 23 item 5: never a closed socket)."""
+        log.warning("table %s: a write failed (%s); back to the stored state", self.id, why)
+        steps = sum(1 for a in self.pending if a is not None)
+        events = self.pending_from if self.pending_from is not None else len(self.game.events)
+        self.pending.clear()
+        self.pending_from = None
+        if steps or events != len(self.game.events):
+            self.replay(self.history[:len(self.history) - steps], events, bots_decide=True)
+        st = self.stored
+        if "toggles" in st:
+            self.toggles = [dict(t) for t in json.loads(st["toggles"])]
+        if "banks" in st:
+            self.banks = [round(float(b) * 1000) for b in json.loads(st["banks"])]
+        self.answered = [False] * SEATS
+        self.prompt_legal = [()] * SEATS
+        self.schedule = Schedule()
+        if "schedule" in st:  # the open prompts stay the same ones, with their deadlines
+            self.restore(Schedule.from_json(json.loads(st["schedule"])))
+        self._sync(now)  # (a table whose first write failed opens its prompts)
+        return TableError("the database could not store this (it is busy or failing); nothing changed, "
+                          "try again", 503)
 
     # -- public state ----------------------------------------------------------------------
     @property
@@ -349,8 +458,8 @@ class Table:
         return None
 
     def seats_info(self) -> list[dict[str, Any]]:
-        return [{"seat": s, "kind": k, "name": self.names[s], "connected": self.connected[s] > 0 or k in BOTS}
-                for s, k in enumerate(self.kinds)]
+        return [{"seat": s, "kind": k, "name": self.names[s],
+                 "connected": self.connected[s] + self.remote[s] > 0 or k in BOTS} for s, k in enumerate(self.kinds)]
 
     def public(self) -> dict[str, Any]:
         """``GET /api/tables/ID``: no hidden tile; the seed only after the game."""
@@ -379,34 +488,300 @@ class Table:
     def legal(self, seat: int) -> tuple[Action, ...]:
         return self.game.legal_actions(seat)
 
-    # -- acting ----------------------------------------------------------------------------
-    def act(self, seat: int, action: Action, how: str) -> None:
-        """Apply one of ``seat``'s legal actions: stored with its events in one transaction, then told."""
-        legal = self.game.legal_actions(seat)
+    def prompt(self, seat: int) -> Prompt | None:
+        """The seat's open decision (None: nothing to decide, or already answered in the window)."""
+        return self.schedule.prompts[seat]
+
+    def deadline(self, seat: int) -> float | None:
+        """When the seat's open prompt runs out (seconds since the epoch), or None without a clock."""
+        p = self.schedule.prompts[seat]
+        return None if p is None or p.due is None or seat in self.bots else p.due / 1000
+
+    def timers(self) -> list[Timer]:
+        """Every pending timer (plain data, ms since the epoch)."""
+        return self.schedule.timers(frozenset(self.bots), self.abandon_ms)
+
+    def restore(self, schedule: Schedule) -> None:
+        """Take up a stored scheduler state (a rebuilt or taken-over table): the open prompts keep
+        their numbers, times and deadlines."""
+        before = self.schedule.prompts
+        self.schedule = schedule
+        for seat, p in enumerate(schedule.prompts):
+            if p is None:
+                self.prompt_legal[seat] = ()
+            elif before[seat] is None or before[seat].number != p.number or self.answered[seat]:  # type: ignore[union-attr]
+                self.prompt_legal[seat] = self.game.legal_actions(seat)
+                self.answered[seat] = False
+
+    # -- transitions -----------------------------------------------------------------------
+    def start(self) -> None:
+        """Open the first prompts (a new or rebuilt table) and arm the clock: time starts now."""
+        with contextlib.suppress(TableError):  # not stored: rolled back and tried again (_settle)
+            self._settle(self.time.now())
+
+    def act(self, seat: int, action: Action, how: str = "seat") -> None:
+        """One of ``seat``'s open prompt's actions, answered now. Inside a call window it is held
+        until the window closes (``Schedule.answers``); otherwise it is stored with its events in
+        one transaction, then told."""
+        now = self.time.now()
+        p = self.schedule.prompts[seat]
+        legal = self.prompt_legal[seat]
         idx = next(i for i, a in enumerate(legal) if a is action or a == action)
+        s = self.schedule
+        if s.window is not None and p is not None and p.window:
+            prompts = list(s.prompts)
+            prompts[seat] = None
+            self.schedule = replace(s, prompts=tuple(prompts), answers=(*s.answers, (seat, idx, how)))
+            self.prompt_legal[seat] = ()
+            self._settle(now)
+            return
+        bank = bank_left(self.pace, p, now) if p is not None and how == "seat" else self.banks[seat]
+        self._apply(seat, idx, how)  # a failed write raises TableError: nothing changed, the seat is told
+        self.banks[seat] = bank
+        self._settle(now)
+
+    def set_toggle(self, seat: int, name: str, value: bool) -> None:
+        """A seat's auto toggle, stored before it is told (a failed write: not set, ``TableError``)."""
+        self.toggles[seat][name] = value
+        self._settle(self.time.now())
+
+    def presence_changed(self) -> None:
+        """A connection came or went (here or, several processes, on another): the abandon timer
+        starts when the last person (or external bot) leaves and stops when one comes back."""
+        if self._closed:
+            return
+        with contextlib.suppress(TableError):  # not stored: rolled back and tried again (_settle)
+            self._settle(self.time.now())
+
+    def _abandon(self, now: int) -> None:
+        """Everybody who plays from outside has been away ``abandon_after``: the table ends, stored
+        as abandoned (issue 23 item 7: tables nobody plays never ended and every start rebuilt them)."""
+        try:
+            if not self.tables.abandon(self):
+                return  # another process runs the table now
+        except Exception as e:  # not stored: tried again
+            raise TableError(f"the table could not be stored as abandoned: {e}", 503) from None
+        self.abandoned = True
+        self._notify()
+        self.tables.release(self)
+        self.close()
+
+    def dismiss(self, seat: int) -> None:
+        """The seat's person has read the hand's result (the next hand comes when every person has)."""
+        s = self.schedule
+        if self.game.held == "hand" and seat not in s.ready:
+            self.schedule = replace(s, ready=s.ready | {seat})
+            self._settle(self.time.now())
+
+    def tick(self) -> None:
+        """The clock's wakeup: run the transition that is due, if any."""
+        self._wakeup = None
+        if self._closed:
+            return
+        now = self.time.now()
+        due = self._next(now)
+        if due is None or due[0] > now:
+            self._arm(now)
+            return
+        try:
+            due[1](now)
+            self._settle(now)
+        except TableError:  # a write failed and was rolled back: the same transition, a little later
+            self._arm(now, now + RETRY_MS)
+
+    def _next(self, now: int) -> tuple[int, Callable[[int], None]] | None:
+        """The next transition and when it is due (``now`` when it can happen at once)."""
+        if self.game.done or self.abandoned:
+            return None
+        due = self._next_move(now)
+        away = self.schedule.away
+        if away is not None:
+            end = away + self.abandon_ms
+            if due is None or end < due[0]:
+                return end, self._abandon
+        return due
+
+    def _next_move(self, now: int) -> tuple[int, Callable[[int], None]] | None:
+        g, s = self.game, self.schedule
+        if g.held == "hand":
+            if self.persons <= s.ready and self.persons:
+                return now, self._release
+            return (s.pause, self._release) if s.pause is not None else None
+        if s.window is not None:
+            return s.window, self._close_window
+        if g.held == "window":  # no window to wait for (``call`` 0)
+            return now, self._release
+        best: tuple[int, Callable[[int], None]] | None = None
+        for seat, p in enumerate(s.prompts):
+            if p is None:
+                continue
+            if seat in self.bots:
+                at = p.due if p.due is not None else now
+            elif self._auto(seat) is not None:
+                at = now
+            elif p.due is not None:
+                at = p.due
+            else:
+                continue
+            if best is None or at < best[0]:
+                best = (at, functools.partial(self._decide, seat))
+        return best
+
+    def _decide(self, seat: int, now: int) -> None:
+        """A due prompt: the bot's move, the toggle's, or the clock's fallback."""
+        action, how = self._choice(seat, self.prompt_legal[seat])
+        self.act_quiet(seat, action, how)
+        if how == "clock":
+            self.banks[seat] = 0
+
+    def _choice(self, seat: int, legal: tuple[Action, ...]) -> tuple[Action, str]:
+        bot = self.bots.get(seat)
+        if bot is not None:
+            self._feed_bots()
+            return bot.act(self.game.view(seat) if bot.needs_view else None, legal), "bot"
+        auto = self._auto(seat)
+        if auto is not None:
+            return auto, "auto"
+        return fallback(legal), "clock"
+
+    def _auto(self, seat: int) -> Action | None:
+        if self.kinds[seat] != "human":
+            return None
+        legal = self.prompt_legal[seat]
+        return auto_action(legal, self.toggles[seat], self.game.seats[seat].riichi) if legal else None
+
+    def _close_window(self, now: int) -> None:
+        """The call window's end: every seat asked answers as it chose (or its bot, its toggle, or a
+        pass), in seat order; then the game goes on."""
+        s = self.schedule
+        given = {seat: (idx, how) for seat, idx, how in s.answers}
+        asked = [seat for seat in range(SEATS) if self.game.legal_actions(seat)]
+        for seat in asked:  # a failed write rolls back to the answers stored so far; the rest are tried again
+            legal = self.game.legal_actions(seat)
+            if seat in given:
+                self._apply(seat, *given[seat])
+                continue
+            self.prompt_legal[seat] = legal
+            action, how = self._choice(seat, legal)
+            self.act_quiet(seat, action, how)  # "clock": the window's time ran out for the seat
+        if self.game.held == "window":
+            self._release(now)
+        self.schedule = replace(self.schedule, window=None, answers=())
+
+    def _release(self, now: int) -> None:
+        """A held window or hand end goes on: the next draw, deal or the end of the game."""
+        n0 = len(self.game.events)
+        self.game.release()
+        self._changed(n0, None)
+
+    def _release_quiet(self) -> None:
+        """The same while a stored table is rebuilt (nothing stored again)."""
+        n0 = len(self.game.events)
+        self.game.release()
+        self._changed(n0, None, store=False)
+
+    def act_quiet(self, seat: int, action: Action, how: str) -> None:
+        """Apply ``action`` for ``seat`` now (a bot that chose something illegal plays its fallback)."""
+        legal = self.game.legal_actions(seat)
+        idx = next((i for i, a in enumerate(legal) if a is action or a == action), None)
+        if idx is None:
+            log.warning("table %s: %s chose an illegal %s", self.id, self.kinds[seat], action)
+            idx = legal.index(fallback(legal))
         self._apply(seat, idx, how)
-        self.kick()
 
     def _apply(self, seat: int, idx: int, how: str, *, store: bool = True) -> None:
         g = self.game
-        legal = g.legal_actions(seat)
-        action = legal[idx]
-        if seat in self.timers:
-            self.timers.pop(seat).cancel()
-        if how == "seat" and self.clock["move"] > 0 and store:
-            used = time.monotonic() - self.prompt_at[seat]
-            self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, used - self.clock["move"]))
-        elif how == "clock":
-            self.banks[seat] = 0.0
+        action = g.legal_actions(seat)[idx]
         n0 = len(g.events)
         g.apply(action)
+        self.actions += 1
+        self.history.append((seat, idx, how))
+        self._changed(n0, (seat, idx, action, how) if store else None, store=store)
+        self.answered[seat] = True
+
+    def _changed(self, n0: int, action: tuple[int, int, Action, str] | None, *, store: bool = True) -> None:
+        """After the game changed: the step (an action, or a released hold) waits in ``pending``
+        for :meth:`_settle`, which stores the transition's steps with the schedule they lead to."""
         self.seq += 1
-        self.acted[seat] = self.seq
         if store:
-            self.tables.persist_action(self, seat, idx, action, how, g.events[n0:])
-            if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
-                self.tables.finish(self)
+            if self.pending_from is None:
+                self.pending_from = n0
+            self.pending.append((action[0], action[1], action[2], action[3]) if action is not None else None)
         self._note_hands(n0)
+
+    def _settle(self, now: int) -> None:
+        """After a transition: open the prompts the game asks for now, the window, the pause; store
+        the transition (its actions, events and schedule, one write) before anyone is told; tell
+        every listener; arm the clock for the next timer. A write that fails changes nothing: the
+        table goes back to what was stored and told, its timer is armed again (the transition
+        that is due is tried again ``RETRY_MS`` later) and ``TableError`` (503) is raised."""
+        if self._closed:
+            return
+        self._sync(now)
+        try:
+            if not self.tables.flush(self):
+                return  # not stored: this process no longer runs the table (web/shared.py took it back)
+        except Exception as e:  # whatever the store raised: nothing of the transition may stay in memory
+            error = self._rollback(e, now)
+            self._arm(now, now + RETRY_MS)
+            raise error from None
+        self._sync(now)
+        if not self.tables.flush(self):
+            return  # not stored: this process no longer runs the table (web/shared.py took it back)
+        self._notify()
+        if self.game.done:
+            self.tables.release(self)
+            return
+        self._arm(now)
+
+    def _sync(self, now: int) -> None:
+        g, s = self.game, self.schedule
+        asking = [g.legal_actions(seat) for seat in range(SEATS)]
+        in_window = g.held == "window" or any(any(a.type == "none" for a in legal) for legal in asking)
+        window = s.window if in_window else None
+        if in_window and window is None and self.pace.call > 0:
+            window = now + self.pace.call
+        pause, ready = (s.pause, s.ready) if g.held == "hand" else (None, frozenset[int]())
+        if g.held == "hand" and pause is None:
+            pause = now + self.pace.result
+        prompts, numbers = list(s.prompts), list(s.numbers)
+        for seat, legal in enumerate(asking):
+            if not legal or s.answered(seat):
+                prompts[seat] = None
+                self.prompt_legal[seat] = ()
+                continue
+            if prompts[seat] is None or self.answered[seat] or legal != self.prompt_legal[seat]:
+                numbers[seat] += 1
+                prompts[seat] = open_prompt(self.pace, seat=seat, number=numbers[seat], now=now,
+                                            bank=self.banks[seat], bot=seat in self.bots, window=window,
+                                            call=in_window)
+                self.prompt_legal[seat] = legal
+                self.answered[seat] = False
+        away = None
+        if self.outside and not any(self.connected[seat] + self.remote[seat] for seat in self.outside):
+            away = s.away if s.away is not None else now
+        self.schedule = Schedule(tuple(prompts), tuple(numbers), window, s.answers if window is not None else (),
+                                 pause, ready, away)
+
+    def _arm(self, now: int, retry: int | None = None) -> None:
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+            self._wakeup = None
+        due = self._next(now)
+        if due is None or self._closed:
+            return
+        try:
+            self._wakeup = self.time.call_at(max(due[0], retry or 0), self.tick)
+        except RuntimeError:  # not on the loop (start-up, a unit test): the next transition arms it
+            self._wakeup = None
+
+    def _feed_bots(self) -> None:
+        g = self.game
+        for s, bot in self.bots.items():
+            if bot.follows_events:
+                for e in public_events(g.log, s, self.fed, g.events):
+                    bot.on_event(e)
+        self.fed = len(g.log)
 
     def _note_hands(self, n0: int) -> None:
         """Hand boundaries among the new events (for reconnects and hand results)."""
@@ -415,7 +790,8 @@ class Table:
             t = events[i]["type"]
             if t == "end_kyoku":
                 chips = [c - h for c, h in zip(self.game.chips, self.hand_chips, strict=True)]
-                final = i + 1 < len(events) and events[i + 1]["type"] == "end_game"
+                # the game's last hand: its end_game follows, or comes when the held hand end is released
+                final = events[i + 1]["type"] == "end_game" if i + 1 < len(events) else self.game.ends_game
                 self.results.append((i + 1, hand_result(self.rules, events[self.hand_start:i + 1],
                                                         self.game.hand_results[-1], chips, final=final)))
                 self.hand_chips = list(self.game.chips)
@@ -428,123 +804,34 @@ class Table:
                                                                                    player):
             self.players[seat] = player
 
-    def set_toggle(self, seat: int, name: str, value: bool) -> None:
-        self.toggles[seat][name] = value
-        self.tables.persist_settings(self)
-        self.kick()
-
-    # -- driving ---------------------------------------------------------------------------
-    def kick(self) -> None:
-        """Play the bots' and the toggles' moves, then tell every listener (asynchronously)."""
-        if self._running:
-            return
-        self._running = True
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # not on the loop (start-up): the next event drives it
-            self._running = False
-            return
-        self._task = loop.create_task(self._drive())
-
-    async def _drive(self) -> None:
-        try:
-            while self._step():
-                self._notify()
-                await asyncio.sleep(0)  # other tables and connections go on between moves
-            self._notify()
-            self._arm_clocks()
-            if self.game.done:  # stored and told: pages and the API read it from the store from now on
-                self.tables.release(self)
-        except Exception:  # pragma: no cover - a bug must not kill the server; the table stays where it was
-            log.exception("table %s: driving failed", self.id)
-        finally:
-            self._running = False
-
-    def _step(self) -> bool:
-        """One automatic move (a bot's or a toggle's); False when only people and mjai bots can move."""
-        g = self.game
-        if g.done:
-            return False
-        for seat in g.to_move:
-            legal = g.legal_actions(seat)
-            if not legal:
-                continue
-            bot = self.bots.get(seat)
-            if bot is not None:
-                self._feed_bots()
-                action = bot.act(g.view(seat) if bot.needs_view else None, legal)
-                self.act_quiet(seat, action, "bot")
-                return True
-            auto = auto_action(legal, self.toggles[seat], g.seats[seat].riichi)
-            if auto is not None and self.kinds[seat] == "human":
-                self.act_quiet(seat, auto, "auto")
-                return True
-        return False
-
-    def act_quiet(self, seat: int, action: Action, how: str) -> None:
-        legal = self.game.legal_actions(seat)
-        idx = next((i for i, a in enumerate(legal) if a is action or a == action), None)
-        if idx is None:  # a bot that chose something illegal plays its fallback
-            log.warning("table %s: %s chose an illegal %s", self.id, self.kinds[seat], action)
-            idx = legal.index(fallback(legal))
-        self._apply(seat, idx, how)
-
-    def _feed_bots(self) -> None:
-        g = self.game
-        for s, bot in self.bots.items():
-            if bot.follows_events:
-                for e in public_events(g.log, s, self.fed, g.events):
-                    bot.on_event(e)
-        self.fed = len(g.log)
+    def store_players(self) -> list[str | None]:
+        """The store's player each seat counts for (``web:ID`` of the browser player who sat there),
+        as stored: with several processes a seat may have been claimed through another one."""
+        claimed = stored.seat_players(self.tables.store, self.id) or self.players
+        return [None if p is None else store_name(p) for p in claimed]
 
     def _notify(self) -> None:
-        for seat in range(SEATS):
-            legal = self.game.legal_actions(seat)
-            # a new prompt: other actions, or the seat answered its prompt and must decide again (the
-            # same actions can come back: draw 1p, discard it, draw another 1p)
-            if legal != self.prompt_legal[seat] or (legal and self.acted[seat] > self.prompt_seq[seat]):
-                self.prompt_legal[seat] = legal
-                self.prompt_seq[seat] = self.seq
-                self.prompt_at[seat] = time.monotonic()
-                if seat in self.timers:
-                    self.timers.pop(seat).cancel()
         for listener in list(self.listeners):
             try:
                 listener(self)
             except Exception:  # pragma: no cover - a broken connection is dropped by its handler
                 log.exception("table %s: a listener failed", self.id)
 
-    def deadline(self, seat: int) -> float | None:
-        """When the seat's open prompt runs out (time.time() seconds), or None without a clock."""
-        if self.clock["move"] <= 0 or not self.prompt_legal[seat]:
-            return None
-        left = self.clock["move"] + self.banks[seat] - (time.monotonic() - self.prompt_at[seat])
-        return time.time() + max(0.0, left)
-
-    def _arm_clocks(self) -> None:
-        if self.clock["move"] <= 0 or self.game.done:
-            return
-        loop = asyncio.get_running_loop()
-        for seat in self.game.to_move:
-            if seat in self.timers or seat in self.bots or not self.prompt_legal[seat]:
-                continue
-            left = self.clock["move"] + self.banks[seat] - (time.monotonic() - self.prompt_at[seat])
-            self.timers[seat] = loop.call_later(max(0.0, left), self._time_out, seat, self.prompt_seq[seat])
-
-    def _time_out(self, seat: int, seq: int) -> None:
-        self.timers.pop(seat, None)
-        if self.prompt_seq[seat] != seq or self.game.done:
-            return
-        legal = self.game.legal_actions(seat)
-        if legal:
-            self.act(seat, fallback(legal), "clock")
-
     def close(self) -> None:
-        for t in self.timers.values():
-            t.cancel()
-        self.timers.clear()
+        self._closed = True
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+            self._wakeup = None
         for bot in self.bots.values():
             bot.close()
+
+
+def _seconds(banks: Sequence[int]) -> list[float]:
+    return [b / 1000 for b in banks]
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -553,36 +840,56 @@ class Table:
 
 
 class Tables:
-    """The server's tables over one ``Store``."""
+    """The server's tables over one ``Store``. ``node``: this process's key when several processes
+    share a PostgreSQL database (``web/shared.py``, which then sets ``shared``)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, limits: Limits | None = None,
+                 node: int | None = None) -> None:
         self.store = store
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.limits = limits if limits is not None else Limits()
+        self.meter = Meter(self.limits, lambda: self.clock.now() / 1000)
         self.running: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}  # unfinished tables that could not be resumed: why
+        self.sockets = Sockets(self.limits)  # open WebSockets per client address (tables' and the keeper's)
+        self.node = node
+        self.shared: Shared | None = None
 
     # -- creating and finding --------------------------------------------------------------
-    def create(self, body: Any) -> tuple[Table, list[str]]:
+    def create(self, body: Any, client: str = "?") -> tuple[Table, list[str]]:
+        """A new table for ``client`` (its address: the caps and rates are per client)."""
         settings = parse_settings(body)
+        lim = self.limits
+        if len(self.running) >= lim.tables:
+            raise TableError(f"this server runs as many tables as it may ({lim.tables}); try again later", 503)
+        if sum(1 for t in self.running.values() if t.creator == client) >= lim.tables_per_client:
+            raise TableError(f"you already run {lim.tables_per_client} unfinished tables here (the most one "
+                             "client may); finish one first", 429)
+        if not self.meter.allow(client, "tables"):
+            raise TableError(f"more than {lim.tables_per_minute:g} new tables a minute; wait a little", 429)
         table_id = secrets.token_urlsafe(9)
         while table_id.startswith("-"):  # an id is a command-line argument too (sanma verify --db DB ID)
             table_id = secrets.token_urlsafe(9)
         tokens = [secrets.token_urlsafe(24) for _ in range(SEATS)]
-        return self._create(table_id, settings, [_token_hash(t) for t in tokens]), tokens
+        return self._create(table_id, settings, [_token_hash(t) for t in tokens], client), tokens
 
-    def _create(self, table_id: str, settings: Settings, token_hashes: Sequence[str]) -> Table:
+    def _create(self, table_id: str, settings: Settings, token_hashes: Sequence[str], client: str) -> Table:
         toggles = [dict(DEFAULT_TOGGLES) for _ in range(SEATS)]
         banks = [settings.clock["bank"]] * SEATS
         table = Table(self, table_id, settings, token_hashes, toggles, banks, _now())
+        table.creator = client
         seats = [{"kind": k, "name": n, "token_sha256": th}
                  for k, n, th in zip(settings.kinds, settings.names, table.token_hashes, strict=True)]
         stored.create_table(self.store, stored.NewTable(
             table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), tuple(seats), settings.seed,
             table.seed_hash, settings.clock, tuple(toggles), tuple(banks), table.created_at,
-            settings.wall_key.hex() if settings.wall_key is not None else None), table.game.events)
+            settings.wall_key.hex() if settings.wall_key is not None else None, self.node), table.game.events)
+        table.stored = {"toggles": json.dumps(toggles), "banks": json.dumps(banks)}
         self.running[table_id] = table
-        table.kick()
+        table.start()
         return table
 
-    def rematch(self, table_id: str, token: str | None) -> tuple[str, bool]:
+    def rematch(self, table_id: str, token: str | None, client: str = "?") -> tuple[str, bool]:
         """Issue 18 item 4: the same seats and rules again, with a fresh secret seed, asked by a person
         of the finished table (its seat ``token``). Every seat keeps its invite token (each person goes
         on with the link they have; nobody is handed another's), so the rematch is a table whose id
@@ -601,11 +908,13 @@ class Tables:
         new_id = rematch_id(table_id)
         if stored.exists(self.store, new_id):
             return new_id, False
+        if len(self.running) >= self.limits.tables:
+            raise TableError(f"this server runs as many tables as it may ({self.limits.tables}); try again later", 503)
         kinds = tuple(str(s["kind"]) for s in row.seats)
         rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
         settings = Settings(rules, kinds, tuple(str(s["name"]) for s in row.seats), str(secrets.randbits(64)),
                             dict(row.clock), wall_key_for(kinds))
-        self._create(new_id, settings, hashes)
+        self._create(new_id, settings, hashes, client)
         return new_id, True
 
     def rematch_of(self, table_id: str) -> str | None:
@@ -614,12 +923,21 @@ class Tables:
         return new_id if stored.exists(self.store, new_id) else None
 
     def get(self, table_id: str) -> Table:
-        """The live table (a WebSocket's): a running one, or a finished one rebuilt from the store
-        for this caller only (it is not kept: finished tables live in the store)."""
+        """The live table (a WebSocket's): a running one, one another process runs (followed here),
+        or a finished one rebuilt from the store for this caller only (it is not kept: finished
+        tables live in the store)."""
         table = self.running.get(table_id)
         if table is None:
             self._check(table_id)
-            table = self._load(table_id)
+            try:
+                if self.shared is not None and not stored.is_finished(self.store, table_id):
+                    return self.shared.follow(table_id)  # another process runs it
+                table = self._load(table_id)
+            except TableError:
+                raise
+            except Exception as e:  # a stored table that cannot be rebuilt is refused, named
+                why = str(e) if isinstance(e, SanmaError) else type(e).__name__
+                raise TableError(f"table {table_id!r} cannot be rebuilt from the database: {why}", 409) from None
         return table
 
     def info(self, table_id: str) -> Table | StoredTable:
@@ -628,11 +946,15 @@ class Tables:
         if table is not None:
             return table
         self._check(table_id)
+        if self.shared is not None and not stored.is_finished(self.store, table_id):
+            return self.shared.follow(table_id)
         return StoredTable.load(self.store, table_id)
 
     def _check(self, table_id: str) -> None:
         if len(table_id) > 64 or not self._exists(table_id):
             raise TableError(f"no table {table_id!r}", 404)
+        if table_id in self.broken:
+            raise TableError(f"table {table_id!r} could not be resumed: {self.broken[table_id]}", 409)
 
     def _exists(self, table_id: str) -> bool:
         return stored.exists(self.store, table_id)
@@ -649,8 +971,12 @@ class Tables:
             t = self.running.get(row.id)
             if t is not None and not t.finished:
                 entry.update(scores=list(t.game.scores), round=t.round())
+            elif row.status is not None:  # run by another process: as its runner stored it
+                entry.update(scores=list(row.status["scores"]), round=row.status["round"])
             elif row.final_scores is not None:
                 entry["scores"] = list(row.final_scores)
+            elif row.finished:  # finished without a game: abandoned
+                entry["abandoned"] = True
             out.append(entry)
         return out
 
@@ -660,6 +986,8 @@ class Tables:
         if not table.finished:
             raise TableError(f"table {table_id!r} is still being played: its record exists after the game", 409)
         stored = table if isinstance(table, StoredTable) else StoredTable.load(self.store, table_id)
+        if stored.abandoned:
+            raise TableError(f"table {table_id!r} was abandoned before its game ended: it has no record", 409)
         return stored, list(stored.events)
 
     def release(self, table: Table) -> None:
@@ -668,62 +996,130 @@ class Tables:
             del self.running[table.id]
 
     # -- persistence -----------------------------------------------------------------------
-    def persist_action(self, table: Table, seat: int, idx: int, action: Action, how: str,
-                       new_events: Sequence[dict[str, Any]]) -> None:
-        """The action and the events it caused, in one transaction (before anyone is told)."""
-        spent = table.banks != table.stored_banks  # a bank spent (most moves spend none)
-        stored.append_action(self.store, table.id, table.seq - 1, seat=seat, legal_idx=idx, action=action.to_mjai(),
-                             how=how, at=_now(), first_event=len(table.game.events) - len(new_events),
-                             events=new_events, banks=table.banks if spent else None)
-        if spent:
-            table.stored_banks = list(table.banks)
+    def flush(self, table: Table) -> bool:
+        """Store the table's transition before anyone is told: its pending actions and the events
+        since the first of them (a released hold has events and no action), the schedule they lead
+        to, and the banks, toggles and lobby status where they changed — one write. A finished game
+        is stored as a game in the same transaction. False when the table is no longer this
+        process's to run (another took it over: several processes, web/shared.py). Whatever the
+        store raises is raised, and nothing of the transition is stored (``Table._settle`` rolls
+        the table back)."""
+        g = table.game
+        columns = {"schedule": _compact(table.schedule.to_json()), "banks": json.dumps(_seconds(table.banks)),
+                   "toggles": json.dumps(table.toggles)}
+        if table.pending or g.done:
+            columns["status"] = json.dumps({"scores": list(g.scores), "round": table.round(),
+                                            "hands": len(g.hand_results)})
+        changed = {k: v for k, v in columns.items() if table.stored.get(k) != v}
+        if not table.pending and not changed:
+            return True
+        steps = [a for a in table.pending if a is not None]
+        first = table.pending_from if table.pending_from is not None else len(g.events)
+        at = _now()
+        actions = [stored.NewAction(table.actions - len(steps) + i, seat, idx, act.to_mjai(), how, at)
+                   for i, (seat, idx, act, how) in enumerate(steps)]
+        w = stored.Write(first, g.events[first:], actions, runner=self.node,
+                         notice=self.shared.notice(table, first, changed) if self.shared is not None else None,
+                         **{k: changed.get(k) for k in ("schedule", "banks", "toggles", "status")})
+        with self.store.transaction():
+            if not stored.write(self.store, table.id, w):
+                if self.shared is not None:
+                    self.shared.lost(table)
+                return False
+            if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
+                stored.finish(self.store, table.id, g.events, table.rules, table.seed, players=table.store_players(),
+                              runner=self.node)
+        table.pending.clear()
+        table.pending_from = None
+        table.stored.update(changed)
+        if g.done:
+            table.close()
+        return True
 
-    def persist_settings(self, table: Table) -> None:
-        stored.save_settings(self.store, table.id, table.toggles, table.banks)
-        table.stored_banks = list(table.banks)
+    def abandon(self, table: Table) -> bool:
+        """Stored as abandoned: ended, with no game (``finished`` and no ``game_id``): not resumed.
+        False when another process runs the table now (it is followed from now on)."""
+        note = json.dumps({"t": table.id, "r": self.node, "abandoned": True}) if self.shared is not None else None
+        if stored.abandon(self.store, table.id, runner=self.node, notice=note):
+            return True
+        if self.shared is not None and not stored.is_finished(self.store, table.id):
+            self.shared.lost(table)
+            return False
+        return True  # marked already
 
     def finish(self, table: Table) -> None:
         """A finished game becomes a stored record (``sanma replay`` / ``sanma stats`` read it)."""
-        players = [None if p is None else store_name(p) for p in table.players]
-        if stored.finish(self.store, table.id, table.game.events, table.rules, table.seed, players=players) is not None:
+        if stored.finish(self.store, table.id, table.game.events, table.rules, table.seed,
+                         players=table.store_players()) is not None:
             table.close()
 
     # -- restart ---------------------------------------------------------------------------
     def resume(self) -> int:
-        """Rebuild every unfinished table from its seed and stored actions; how many."""
-        ids = stored.unfinished(self.store)
-        for tid in ids:
-            self._load(tid)
-        return len(ids)
+        """Rebuild every unfinished table from its seed and stored actions; how many. A table that
+        cannot be rebuilt (or finished) is skipped and reported — in the log and, for its pages and
+        its API, as a 409 naming why (``broken``) — and the others go on: one table never keeps
+        the server from starting (issue 23 item 2). (Several processes: web/shared.py takes up the
+        tables nobody runs instead.)"""
+        if self.shared is not None:
+            return self.shared.sweep()
+        resumed = 0
+        for tid in stored.unfinished(self.store):
+            if self.load_or_report(tid) is not None:
+                resumed += 1
+        return resumed
+
+    def load_or_report(self, table_id: str) -> Table | None:
+        """:meth:`_load`, or None when the table cannot be rebuilt: reported as ``broken``."""
+        try:
+            return self._load(table_id)
+        except Exception as e:  # whatever stops one table must not stop the server
+            self.running.pop(table_id, None)
+            self.broken[table_id] = str(e) if isinstance(e, SanmaError) else f"{type(e).__name__}: {e}"
+            log.warning("table %s not resumed: %s", table_id, self.broken[table_id])
+            return None
 
     def _load(self, table_id: str) -> Table:
+        """A stored table rebuilt and run by this process (a finished one: for one caller only)."""
+        table = self.rebuild(table_id)
+        if table.finished or table.abandoned:  # rebuilt for one caller (a page on a finished table): not kept
+            table.close()
+        else:
+            self.running[table_id] = table
+            table.start()
+        return table
+
+    def rebuild(self, table_id: str, *, follow: bool = False) -> Table:
+        """A table as the store has it: its game replayed from the seed and the stored actions (a
+        release wherever the stored events go on past a hold) and its scheduler state as stored,
+        so every deadline is where it was. ``follow``: a :class:`~sanma.web.shared.FollowedTable`
+        of a table another process runs (no bots consulted, no timers)."""
         row = stored.table(self.store, table_id)
         if row is None:
             raise TableError(f"no table {table_id!r}", 404)
         rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
         settings = Settings(rules, tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
                             row.clock, bytes.fromhex(row.wall_key) if row.wall_key else None)
-        table = Table(self, table_id, settings, [s["token_sha256"] for s in row.seats], row.toggles, row.banks,
-                      row.created_at)
+        kind: type[Table] = Table
+        if follow:
+            from .shared import FollowedTable
+
+            kind = FollowedTable
+        table = kind(self, table_id, settings, [s["token_sha256"] for s in row.seats], row.toggles, row.banks,
+                     row.created_at)
         table.players = [s.get("player") for s in row.seats]
         finished = row.finished
-        for a in stored.actions(self.store, table_id):
-            seat, legal_idx, how = a.seat, a.legal_idx, a.how
-            bot = table.bots.get(seat)
-            if bot is not None and not finished:  # seeded bots decide again, so their state is where it was
-                table._feed_bots()
-                legal = table.game.legal_actions(seat)
-                with contextlib.suppress(SanmaError, LookupError):
-                    bot.act(table.game.view(seat) if bot.needs_view else None, legal)
-            table._apply(seat, legal_idx, how, store=False)
-        if table.game.done and not finished:  # stopped after the last action, before it was marked finished
+        actions = [(a.seat, a.legal_idx, a.how) for a in stored.actions(self.store, table_id)]
+        table.replay(actions, stored.event_count(self.store, table_id), bots_decide=not finished and not follow)
+        g = table.game
+        table.abandoned = finished and not g.done
+        table.stored = dict(row.columns)
+        table.runner = row.runner
+        if row.schedule is not None and not g.done and self.node is not None:
+            # taken over from another process (several processes): every deadline goes on where it was;
+            # one process restarted on its own file starts what it waits for again from the restart
+            table.restore(Schedule.from_json(json.loads(row.schedule)))
+        if g.done and not finished and not follow:  # stopped after the last action, before it was marked finished
             self.finish(table)
-            finished = True
-        if finished:  # rebuilt for one caller (a page on a finished table): not kept
-            table.close()
-        else:
-            self.running[table_id] = table
-            table.kick()
         return table
 
     def close(self) -> None:

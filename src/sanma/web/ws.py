@@ -19,12 +19,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
 from ..game.view import public_events, seat_view, spectator_view
+from ..i18n import sentence
+from .guard import BadJSON, load_json
+from .limits import client_of
 from .players import player_id
+from .scheduler import Prompt
 from .tables import TOGGLE_NAMES, Table, TableError, Tables, game_result, key_hash
 
 log = logging.getLogger("sanma.web")
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: per-seat prompt ids, no table-wide action counter (issue 23)
 MAX_FRAME = 4096  # bytes of one client frame
 RATE = 30.0  # messages a second a connection may send (besides the one answer it owes each question) ...
 BURST = 60.0  # ... in bursts of this many
@@ -32,7 +36,7 @@ MAX_STRIKES = 60  # refused-for-rate messages before the connection is closed (1
 
 
 def _dump(msg: Any) -> str:
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(msg, separators=(",", ":"))  # ASCII: no stored text can fail to encode
 
 
 def label(a: Action) -> str:
@@ -130,7 +134,8 @@ class PageConnection(Connection):
 
     def open_question(self) -> int | None:
         t, s = self.table, self.seat
-        return t.prompt_seq[s] if s is not None and t.prompt_legal[s] else None
+        p = t.prompt(s) if s is not None else None
+        return p.number if p is not None else None
 
     def hello(self) -> None:
         t = self.table
@@ -148,33 +153,41 @@ class PageConnection(Connection):
             public, public_json = table.public_seats()
             view = seat_view(g, self.seat, public) if self.seat is not None else spectator_view(g, public)
             sort = table.toggles[self.seat]["auto_sort"] if self.seat is not None else True
-            self.send({"type": "view", "seq": table.seq, "event_index": self.sent_events,
-                       "view": view.to_json(sort=sort, seats_json=public_json),
-                       "events": public_events(g.log, self.seat, self.sent_events, events)})
+            msg: dict[str, Any] = {"type": "view", "event_index": self.sent_events,
+                                   "view": view.to_json(sort=sort, seats_json=public_json),
+                                   "events": public_events(g.log, self.seat, self.sent_events, events)}
+            if self.seat is not None:  # the seat's open prompt (a prompt not named here is gone)
+                p = table.prompt(self.seat)
+                msg["prompt"] = p.number if p is not None else None
+            self.send(msg)
             self.sent_events = len(events)
             self.first = False
         for _, result in table.results[self.sent_results:]:
-            self.send({"type": "hand_result", "seq": table.seq, "result": result})
+            self.send({"type": "hand_result", "result": result})
         self.sent_results = len(table.results)
-        if self.seat is not None and self._prompt_due():
-            s = self.seat
-            self.prompted = table.prompt_seq[s]
-            deadline = table.deadline(s)
-            self.send({"type": "prompt", "seq": table.prompt_seq[s],
-                       "actions": [{"id": i, **a.to_mjai(), "label": label(a)}
-                                   for i, a in enumerate(table.prompt_legal[s])],
-                       "clock": None if deadline is None else {"move": table.clock["move"],
-                                                               "bank": round(table.banks[s], 1),
-                                                               "deadline": round(deadline, 3)}})
+        prompt = table.prompt(self.seat) if self.seat is not None else None
+        if prompt is not None and prompt.number != self.prompted:
+            self._send_prompt(prompt)
         if g.done and not self.ended:
             self.ended = True
             key = {"wall_key": table.wall_key.hex()} if table.wall_key is not None else {}
             self.send({"type": "game_result", "result": game_result(g), "seed": table.seed, **key})
+        elif table.abandoned and not self.ended:
+            self.ended = True
+            self.send({"type": "abandoned", "message": "everybody who plays at this table was away too long: "
+                                                       "the table ended, and it has no record"})
+
+    def _send_prompt(self, prompt: Prompt) -> None:
+        t, s = self.table, prompt.seat
+        self.prompted = prompt.number
+        deadline = t.deadline(s)
+        self.send({"type": "prompt", "prompt": prompt.number,
+                   "actions": [{"id": i, **a.to_mjai(), "label": label(a)} for i, a in enumerate(t.prompt_legal[s])],
+                   "clock": None if deadline is None else _clock(t, prompt, deadline)})
 
     def _prompt_due(self) -> bool:
-        s = self.seat
-        assert s is not None
-        return bool(self.table.prompt_legal[s]) and self.table.prompt_seq[s] != self.prompted
+        p = self.table.prompt(self.seat) if self.seat is not None else None
+        return p is not None and p.number != self.prompted
 
     def presence(self, table: Table) -> None:
         self.send({"type": "presence", "seats": table.seats_info()})
@@ -182,9 +195,9 @@ class PageConnection(Connection):
     def handle(self, raw: str) -> None:
         """One client message: act, toggle or ping; anything else is refused with a reason."""
         try:
-            msg = json.loads(raw)
-        except ValueError:
-            return self.error("malformed", "a message must be one JSON object")
+            msg = load_json(raw, sentence("a message"))
+        except BadJSON as e:
+            return self.error("malformed", f"{e}; a message is one JSON object")
         if not isinstance(msg, dict):
             return self.error("malformed", "a message must be one JSON object")
         kind = msg.get("type")
@@ -192,13 +205,16 @@ class PageConnection(Connection):
             t = msg.get("t")
             return self.send({"type": "pong", "t": t if isinstance(t, int | float | str) and len(str(t)) < 64
                               else None})
-        if kind not in ("action", "toggle"):
+        if kind not in ("action", "toggle", "dismiss"):
             return self.error("unknown_type", f"unknown message type {str(kind)[:40]!r}; "
-                                              "send action, toggle or ping")
+                                              "send action, toggle, dismiss or ping")
         if self.seat is None:
-            return self.error("spectator", "a spectator cannot act or set toggles")
+            return self.error("spectator", "a spectator cannot act, set toggles or dismiss a result")
         if kind == "toggle":
             return self._toggle(msg)
+        if kind == "dismiss":
+            self.table.dismiss(self.seat)
+            return None
         return self._action(msg)
 
     def _toggle(self, msg: dict[str, Any]) -> None:
@@ -219,30 +235,39 @@ class PageConnection(Connection):
     def _action(self, msg: dict[str, Any]) -> None:
         t, s = self.table, self.seat
         assert s is not None
-        seq, idx = msg.get("seq"), msg.get("id")
-        if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(idx, int) or isinstance(idx, bool):
-            return self.error("malformed", "an action is {\"type\": \"action\", \"seq\": N, \"id\": K} with integers")
+        number, idx = msg.get("prompt"), msg.get("id")
+        if (not isinstance(number, int) or isinstance(number, bool) or not isinstance(idx, int)
+                or isinstance(idx, bool)):
+            return self.error("malformed",
+                              "an action is {\"type\": \"action\", \"prompt\": N, \"id\": K} with integers")
         if t.game.done:
             return self.error("game_over", "the game is over")
-        legal = t.game.legal_actions(s)
+        legal = t.prompt_legal[s]
         if not legal:
             # never which seats the game waits for: another seat's pending call would tell what it holds
             return self.error("not_your_turn", f"seat {s} has nothing to decide now")
-        if seq != t.prompt_seq[s]:
-            return self.error("stale", f"seq {seq} is not the open prompt's ({t.prompt_seq[s]})")
+        p = t.prompt(s)
+        if p is None or number != p.number:
+            return self.error("stale", f"prompt {number} is not the open one")
         if not 0 <= idx < len(legal):
             return self.error("no_such_action", f"id {idx} is not one of the prompt's actions 0..{len(legal) - 1}")
-        t.act(s, legal[idx], "seat")
+        try:
+            t.act(s, legal[idx], "seat")
+        except TableError as e:  # not stored, so not taken: said, and the open prompt sent again
+            self.error("not_stored", str(e))
+            p = t.prompt(s)
+            if p is not None:
+                self._send_prompt(p)
         return None
 
 
 class MjaiConnection(Connection):
     """An external bot on a seat, in sanma's mjai dialect (the same messages as ``mjai:COMMAND``)."""
 
-    def __init__(self, ws: WebSocket, table: Table, seat: int) -> None:
+    def __init__(self, ws: WebSocket, table: Table, seat: int, since: int = 0) -> None:
         super().__init__(ws, table, seat)
         self.stream = MjaiStream()
-        self.fed = 0  # a bot connecting (again) gets the whole game so far, as mjai bots expect
+        self.fed = since  # a bot connecting gets the whole game so far, as mjai bots expect (or from ``since`` on)
         self.asked = 0  # frames that want an answer
         self.answered = 0
         self.asked_seq = -1
@@ -256,11 +281,11 @@ class MjaiConnection(Connection):
         for e in public_events(g.log, s, self.fed, g.events):
             self.stream.push(e)
         self.fed = len(g.log)
-        legal = table.prompt_legal[s]
-        if legal and table.prompt_seq[s] != self.asked_seq:
-            self.asked_seq = table.prompt_seq[s]
+        prompt = table.prompt(s)
+        if prompt is not None and prompt.number != self.asked_seq:
+            self.asked_seq = prompt.number
             self.reach_tiles = None
-            self._ask(self.stream.batch(s, legal))
+            self._ask(self.stream.batch(s, table.prompt_legal[s]))
         elif table.game.done and not self.ended:
             self.ended = True
             batch = self.stream.batch(s)
@@ -282,10 +307,10 @@ class MjaiConnection(Connection):
             return  # the answer to a frame the clock already decided: dropped
         self.answered = self.asked
         try:
-            msg = json.loads(raw)
-        except ValueError:
+            msg = load_json(raw, sentence("an answer"))
+        except BadJSON:
             msg = None
-        legal = t.game.legal_actions(s)
+        legal = t.prompt_legal[s]
         if not legal:
             if not t.game.done:
                 self.send([{"type": "error", "message": f"seat {s} has nothing to decide now"}])
@@ -298,8 +323,7 @@ class MjaiConnection(Connection):
                 return self._refuse("illegal riichi discard", [], step=True)
             self.stream.skip_reach = True
             self.reach_tiles = None
-            t.act(s, chosen, "seat")
-            return None
+            return self._act(chosen, legal)
         choice = match_action(msg, legal, s)
         if choice == REACH_STEP:
             step, self.reach_tiles = reach_step(msg, legal, s)
@@ -307,15 +331,23 @@ class MjaiConnection(Connection):
             return None
         if not isinstance(choice, Action):
             return self._refuse(f"illegal answer {_dump(msg)[:120]}", legal)
-        t.act(s, choice, "seat")
-        return None
+        return self._act(choice, legal)
+
+    def _act(self, action: Action, legal: tuple[Action, ...]) -> None:
+        s = self.seat
+        assert s is not None
+        try:
+            self.table.act(s, action, "seat")
+        except TableError as e:  # not stored, so not taken: the bot is asked again
+            self.stream.skip_reach = False
+            self._refuse(str(e), legal)
 
     def refused(self, why: str) -> None:
         """A frame refused unread (over the rate): it counts as the answer it was meant to be, and an
         open question is asked again with its ``possible_actions`` (a bot never waits for nothing)."""
         s = self.seat
         assert s is not None
-        legal = self.table.game.legal_actions(s)
+        legal = self.table.prompt_legal[s]
         if legal and self.answered < self.asked:
             self.answered += 1
             self._refuse(why, legal, step=self.reach_tiles is not None)
@@ -335,13 +367,31 @@ class MjaiConnection(Connection):
 
 
 async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, token: str | None,
-                       limits: tuple[float, float] = (RATE, BURST)) -> None:
-    """Accept, check the table and token, then run the connection until it closes."""
+                       limits: tuple[float, float] = (RATE, BURST), since: str | None = None) -> None:
+    """Accept, check the table and token, then run the connection until it closes. ``since``
+    (the mjai dialect): the number of the game's events the bot already has — a bot that
+    reconnects, to this process or another, resumes after the last event it saw (an open question
+    it did not answer is asked again with its event)."""
     await ws.accept()
+    client = client_of(ws.client)
+    if not tables.sockets.open(client):
+        return await _refuse(ws, role, "too_many", f"more than {tables.limits.sockets_per_client} sockets open "
+                                                   "from one client: close some first", 4429)
+    try:
+        await _serve(ws, tables, table_id, role, token, limits, since)
+    finally:
+        tables.sockets.close(client)
+
+
+async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token: str | None,
+                 limits: tuple[float, float], since: str | None) -> None:
     try:
         table = tables.get(table_id)
     except TableError as e:
         return await _refuse(ws, role, "no_such_table", str(e), 4404)
+    if role == "watch" and table.watchers >= tables.limits.watchers_per_table:
+        return await _refuse(ws, role, "too_many", f"this table has {tables.limits.watchers_per_table} "
+                                                   "spectators already (the most it takes)", 4429)
     seat: int | None = None
     if role != "watch":
         seat = table.seat_of_token(token)
@@ -355,16 +405,18 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
         pid = player_id(ws.query_params.get("player"))
         if pid is not None:
             table.claim(seat, pid)
-    conn: Connection = MjaiConnection(ws, table, seat) if role == "mjai" and seat is not None \
+    resume = 0
+    if since is not None:
+        if not since.isdigit() or int(since) > len(table.game.events):
+            return await _refuse(ws, role, "bad_since", f"since must be a number of events from 0 to "
+                                                        f"{len(table.game.events)}", 4400)
+        resume = int(since)
+        if seat is not None and resume == len(table.game.events) and table.prompt(seat) is not None:
+            resume -= 1  # a question left unanswered is asked again: its event comes again, with possible_actions
+    conn: Connection = MjaiConnection(ws, table, seat, resume) if role == "mjai" and seat is not None \
         else PageConnection(ws, table, seat)
     writer = asyncio.get_running_loop().create_task(conn.writer())
-    if isinstance(conn, PageConnection):
-        conn.hello()
-    if seat is not None:
-        table.connected[seat] += 1
-    table.listeners.add(conn.update)
-    conn.update(table)  # hello, then the view (and the open prompt), then who is here
-    _presence(table)
+    join(conn)
     limiter = Limiter(*limits)
     try:
         while not conn.closed:
@@ -395,13 +447,13 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
                 conn.handle(raw)
             except TableError as e:
                 conn.send(_error(role, "refused", str(e)))
+            except Exception:  # a bug must not close the socket with a traceback: said, logged
+                log.exception("table %s: a message could not be handled", table.id)
+                conn.send(_error(role, "internal", "the server could not handle this message"))
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
-        table.listeners.discard(conn.update)
-        if seat is not None:
-            table.connected[seat] -= 1
-        _presence(table)
+        leave(conn)
         conn.out.put_nowait(None)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2)
@@ -412,6 +464,45 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
     return None
 
 
+def _clock(table: Table, prompt: Prompt, deadline: float) -> dict[str, Any]:
+    """A prompt's clock: the move's seconds and the bank left, due at ``deadline``; inside a call
+    window its seconds are the window's and no bank can be spent (``"window": true``)."""
+    if prompt.window:
+        return {"move": table.clock.get("call", 0.0), "bank": 0, "deadline": round(deadline, 3), "window": True}
+    return {"move": table.clock["move"], "bank": round(prompt.bank / 1000, 1), "deadline": round(deadline, 3)}
+
+
+def join(conn: Connection) -> None:
+    """A connection joins its table: hello, then the view (and the open prompt), then who is here;
+    from now on it is told every change."""
+    table = conn.table
+    if isinstance(conn, PageConnection):
+        conn.hello()
+    if conn.seat is not None:
+        table.connected[conn.seat] += 1
+        if table.tables.shared is not None:  # the other processes learn who is here (web/shared.py)
+            table.tables.shared.presence(table)
+    else:
+        table.watchers += 1
+    table.listeners.add(conn.update)
+    conn.update(table)
+    _presence(table)
+    table.presence_changed()
+
+
+def leave(conn: Connection) -> None:
+    table = conn.table  # another object now if this process took the table over (web/shared.py)
+    table.listeners.discard(conn.update)
+    if conn.seat is not None:
+        table.connected[conn.seat] -= 1
+        if table.tables.shared is not None:
+            table.tables.shared.presence(table)
+    else:
+        table.watchers -= 1
+    _presence(table)
+    table.presence_changed()
+
+
 def _error(role: str, code: str, message: str) -> Any:
     if role == "mjai":
         return [{"type": "error", "message": message}]
@@ -419,8 +510,11 @@ def _error(role: str, code: str, message: str) -> Any:
 
 
 def _too_large(conn: Connection) -> None:
-    conn.send(_error("mjai" if isinstance(conn, MjaiConnection) else "play", "too_large",
-                     f"a message may be at most {MAX_FRAME} bytes"))
+    why = f"a message may be at most {MAX_FRAME} bytes"
+    if isinstance(conn, MjaiConnection):  # it was meant as an answer: the bot is asked again, never left waiting
+        conn.refused(why)
+    else:
+        conn.send(_error("play", "too_large", why))
 
 
 def _presence(table: Table) -> None:
@@ -436,4 +530,4 @@ async def _refuse(ws: WebSocket, role: str, code: str, message: str, close_code:
         await ws.close(close_code)
 
 
-__all__ = ["MjaiConnection", "PageConnection", "serve_socket"]
+__all__ = ["MjaiConnection", "PageConnection", "join", "leave", "serve_socket"]

@@ -88,6 +88,14 @@ export function handTitle(r, names) {
 }
 
 /** The body of a hand's card (a list of elements). */
+/** A hand's name on its card, as the server's result names it: "East 1" (東1局), "…, 1 honba". */
+export function roundLabel(r) {
+  const round = r.round;
+  if (!round) return "";
+  const name = t("{wind} {number}", { wind: term("wind", round.wind), number: round.number });
+  return round.honba ? t("{round}, {honba} honba", { round: name, honba: round.honba }) : name;
+}
+
 export function handBody(r, names, roundLabel) {
   const out = [el("p", { class: "muted small", id: "result-round" }, roundLabel)];
   for (const w of r.wins || []) out.push(winBlock(w, r, names));

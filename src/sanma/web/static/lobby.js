@@ -36,11 +36,15 @@ function sheetEl(sheet, changed = new Map(), base = "") {
   return out;
 }
 
+let rulesShown = 0;  // each call's number: a reply to an older call (a preset since replaced) is dropped
+
 async function showRules() {
   const text = $("rules-text");
+  const call = ++rulesShown;
   $("create").disabled = false;
   if (ruleToml !== null) {  // an uploaded file: the server reads it as it will for the table
     const { status, data } = await postJSON("/api/rules/check", { rules_toml: ruleToml });
+    if (call !== rulesShown) return;
     ruleCheck = status === 200 ? data : { valid: false, error: data.error || t("error {status}", { status }) };
     if (!ruleCheck.valid) {
       $("rules-desc").innerHTML = "";
@@ -59,10 +63,11 @@ async function showRules() {
   }
   try {
     const r = await getJSON(`/api/rules/${encodeURIComponent($("rules").value)}`);
+    if (call !== rulesShown) return;
     $("rules-desc").textContent = (r.sheet && r.sheet.description) || r.description || "";
     text.innerHTML = "";
     text.append(...sheetEl(r.sheet));
-  } catch (e) { $("rules-desc").textContent = e.message; }
+  } catch (e) { if (call === rulesShown) $("rules-desc").textContent = e.message; }
 }
 
 async function create() {

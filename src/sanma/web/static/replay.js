@@ -8,7 +8,7 @@
 // /replay?table=ID&hand=H&step=S&seat=V (H and S counted from 1, V the seat at the bottom).
 import { el, getJSON, displayName } from "/static/common.js";
 import { renderBoard, watchLayout } from "/static/board.js";
-import { handTitle, handBody, finalBody, describeEvent } from "/static/cards.js";
+import { handTitle, handBody, finalBody, describeEvent, roundLabel } from "/static/cards.js";
 import { t, term, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -75,7 +75,7 @@ function render() {
 function showCard(hd) {
   const r = hd.result;
   const last = R.hand === hands().length - 1;
-  const body = handBody(r, names(), hd.label);
+  const body = handBody(r, names(), roundLabel(r) || hd.label);
   if (r.final && R.data.final) body.push(el("h3", {}, t("Final result")), finalBody(R.data.final, names(), null));
   const card = el("div", { class: "card", id: "hand-result" },
     el("div", { class: "card-body" }, el("h2", {}, handTitle(r, names())), body),

@@ -4,7 +4,7 @@ import { tileEl, tileLabel } from "/static/tiles.js";
 import { el, displayName, myPlayer, getJSON, postJSON } from "/static/common.js";
 import { renderBoard, handName, lapOf, watchLayout, sideOf } from "/static/board.js";
 import { announce, announcement, sound, soundOn, setSound } from "/static/feel.js";
-import { handTitle, handBody, finalBody, describeEvent } from "/static/cards.js";
+import { handTitle, handBody, finalBody, roundLabel, describeEvent } from "/static/cards.js";
 import { t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,7 +13,7 @@ const tableId = decodeURIComponent(path[1] || "");
 const token = new URLSearchParams(location.search).get("token");
 const watching = path[2] === "watch" || !token;
 
-const S = { hello: null, view: null, seq: -1, prompt: null, toggles: null, mode: "", choice: null,
+const S = { hello: null, view: null, prompt: null, toggles: null, mode: "", choice: null,
   focus: -1, selected: -1, log: [], ws: null, retry: 0, closed: false, seats: [], lastResult: null,
   pendingFinal: null };
 
@@ -71,8 +71,9 @@ function handle(msg) {
       S.hello = msg; S.seats = msg.seats || []; S.toggles = msg.toggles; S.log = [];
       renderInfo(); renderToggles(); break;
     case "view":
-      S.view = msg.view; S.seq = msg.seq;
-      if (S.prompt && S.prompt.seq !== msg.seq) { S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1; }
+      S.view = msg.view;
+      // protocol 2: a seat's view names its open prompt; one it does not name is gone
+      if (S.prompt && msg.prompt !== S.prompt.prompt) { S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1; }
       (msg.events || []).forEach((e, j) => logEvent(e, (msg.event_index ?? 0) + j));
       render();
       feel(msg); break;
@@ -110,9 +111,9 @@ function render() {
   const lap = lapOf(v, S.hello && S.hello.rules_detail ? S.hello.rules_detail.round_winds : null);
   // a finished game's view already names the hand that would come next: show the last one played
   const last = S.lastStart;
-  const roundLabel = v.done && last ? handName(last.bakaze, last.kyoku) : null;
+  const lastHand = v.done && last ? handName(last.bakaze, last.kyoku) : null;
   renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap, handRoot: $("myhand"),
-    roundLabel });
+    roundLabel: lastHand });
   wireHand();
   renderPrompt();
   renderMine();
@@ -204,7 +205,7 @@ function wireHand() {
 
 function choose(action) {
   if (!S.prompt) return;
-  send({ type: "action", seq: S.prompt.seq, id: action.id });
+  send({ type: "action", prompt: S.prompt.prompt, id: action.id });
   S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1;
   render();
 }
@@ -404,11 +405,6 @@ function showCard(id, title, body, foot, dismissable) {
 /** A seat's kind in words: a person, an external mjai bot, or the built-in bot's name. */
 function kindWords(kind) {
   return kind === "human" ? t("a person") : kind === "mjai" ? t("external mjai bot") : kind;
-}
-
-function roundLabel(r) {
-  const round = r.round || {};
-  return handName(round.wind, round.number) + (round.honba ? ` — ${t("{n} honba", { n: round.honba })}` : "");
 }
 
 function showHandResult(r) {

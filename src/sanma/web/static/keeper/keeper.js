@@ -14,10 +14,11 @@ import { t, term, fmtNumber, langSwitch, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const sid = (location.pathname.match(/\/keeper\/(\d+)/) || [])[1];
+const sid = (location.pathname.match(/\/keeper\/([A-Za-z0-9_.-]+)/) || [])[1];  // the session's link token
 let state = null;
 let fixing = null;          // the entry number being corrected
 let fixRow = null;          // ... and its row (its game's players fill the form)
+let tournamentLink = null;  // a tournament table's link to the standings (the live updates do not carry it)
 let pendingId = null;       // the client id of the entry being sent (kept across retries)
 // The session version the form was opened on (issue 19 item 1): sent with every save, so a
 // result for a hand that got one meanwhile is refused instead of stored a second time. An
@@ -335,9 +336,13 @@ function render(s) {
     : t("{rules} — game {game}", { rules: s.rules, game: s.game })) + (s.series ? ` — ${s.series}` : "");
   const at = s.tournament;
   $("tournament-link").classList.toggle("hidden", !at);
-  if (at) {
-    $("tournament-link").href = `/tournament/${at.tournament}`;
+  if (at) {  // a tournament's table: its standings, through the link this page was opened by (an HTTP answer's)
+    if (at.link) tournamentLink = at.link;
+    $("tournament-link").href = tournamentLink || "#";
     $("tournament-link").textContent = t("tournament {tournament} · round {round} · table {table}", at);
+  }
+  if (s.links && s.links.read) {  // the organiser's page: the link to share (it reads, never writes)
+    $("links").innerHTML = `${esc(t("Read-only link for the others:"))} <a href="${esc(s.links.read)}">${esc(location.origin + s.links.read)}</a>`;
   }
   const h = s.hand;
   $("hand").textContent = h ? [labelWords(`${h.round}${h.number}${h.lap ? ` lap ${h.lap + 1}` : ""}`),
@@ -770,7 +775,7 @@ function init() {
         final_only: $("new-final").checked, author: $("author").value};
       if ($("new-series").value.trim()) body.series = $("new-series").value.trim();
       const s = await api("/api/keeper/sessions", body);
-      location.href = `/keeper/${s.session}`;
+      location.href = s.links.organiser;  // the organiser's link: keep it, it is the only way back in
     } catch (e) { $("create-error").textContent = e.message; }
   });
   if (sid) {

@@ -1,0 +1,414 @@
+"""Several ``sanma serve`` processes on one PostgreSQL database (issue 22; the contract is the
+shared ARCHITECTURE.md's "Several server processes").
+
+**Who runs a table.** Every process has a key, held as an advisory lock for as long as it lives
+(:mod:`sanma.store.lock`); ``web_tables.runner`` names the process that runs a table — the only
+one that decides for it: it applies actions, plays its bots, keeps its clocks. A table is run by
+the process that made it. Once a second each process looks for tables whose runner's lock is gone
+(the process ended, ``kill -9`` included) and takes them over with a compare-and-set on
+``runner`` (one process wins): it rebuilds the game from the stored actions and takes up the
+stored schedule, so every clock, call window and pause goes on with its deadline in milliseconds.
+
+**Writes.** A transition of a table (an action, a released hold, a toggle, a dismissed result,
+a timer) is one write: the actions with their next indexes, their events with theirs, the
+schedule, and a notification — in one transaction, and only while ``runner`` is still this
+process (the write is fenced by it). An index is stored once (the primary keys), so no action or
+event is ever doubled, even by a process that lost its table without knowing.
+
+**Everyone else.** A process with a connection on a table it does not run keeps a
+:class:`FollowedTable`: the same game, advanced by the runner's notifications (each carries its
+steps and the schedule; a gap is read again from the database), so it sends each of its
+connections that connection's own view, as the runner would. What a seat sends there — an
+action, a toggle, a dismissed result — goes to the runner as a notification on the runner's own
+channel, naming the prompt it answers; the runner applies it only while that prompt is open, so
+a request sent twice, or again after a takeover, is applied once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ..game.actions import Action
+from ..store import StoreError
+from ..store import tables as stored
+from ..store.notify import MAX_PAYLOAD, Listener, notify
+from ..tiles import SEATS
+from .scheduler import Schedule
+from .tables import Table, TableError, Tables
+
+log = logging.getLogger("sanma.web")
+
+SWEEP_SECONDS = 1.0  # how often a process looks for tables whose runner is gone
+
+
+def node_channel(node: int) -> str:
+    """The channel of the requests to the process ``node``."""
+    return f"sanma_node_{node}"
+
+
+class FollowedTable(Table):
+    """A table that another process runs, as this process's connections see it: the runner's
+    steps applied to the same game; what a seat asks for is sent to the runner."""
+
+    def start(self) -> None:  # the runner keeps the clocks
+        return None
+
+    def tick(self) -> None:
+        return None
+
+    def _arm(self, now: int, retry: int | None = None) -> None:
+        return None
+
+    def _settle(self, now: int) -> None:  # the runner stores and tells
+        return None
+
+    def presence_changed(self) -> None:  # the runner keeps the abandon timer (told by web_presence)
+        return None
+
+    def act(self, seat: int, action: Action, how: str = "seat") -> None:
+        p = self.schedule.prompts[seat]
+        legal = self.prompt_legal[seat]
+        if p is None or not legal:
+            raise TableError(f"seat {seat} has nothing to decide now")
+        idx = next(i for i, a in enumerate(legal) if a is action or a == action)
+        self.tables.shared.request(self, {"k": "act", "s": seat, "p": p.number, "i": idx})  # type: ignore[union-attr]
+
+    def set_toggle(self, seat: int, name: str, value: bool) -> None:
+        self.toggles[seat][name] = value  # as the runner will store it
+        self.tables.shared.request(self, {"k": "toggle", "s": seat, "n": name, "v": value})  # type: ignore[union-attr]
+
+    def dismiss(self, seat: int) -> None:
+        self.tables.shared.request(self, {"k": "dismiss", "s": seat})  # type: ignore[union-attr]
+
+    def follow(self, note: Mapping[str, Any]) -> bool:
+        """Apply the runner's notification; False when it does not follow on from this state
+        (a notification was missed: read again from the database)."""
+        g = self.game
+        if note.get("a0") != self.actions or note.get("e0") != len(g.events) or "steps" not in note:
+            return False
+        for step in note["steps"]:
+            if step is None:
+                n0 = len(g.events)
+                g.release()
+                self._changed(n0, None, store=False)
+            else:
+                seat, idx = int(step[0]), int(step[1])
+                legal = g.legal_actions(seat)
+                if not 0 <= idx < len(legal):
+                    return False
+                n0 = len(g.events)
+                g.apply(legal[idx])
+                self.actions += 1
+                self.answered[seat] = True
+                self._changed(n0, None, store=False)
+        if note.get("a") != self.actions or note.get("e") != len(g.events):
+            return False
+        self._take(note)
+        return True
+
+    def _take(self, note: Mapping[str, Any]) -> None:
+        if "tg" in note:
+            self.toggles = [dict(t) for t in note["tg"]]
+        if "b" in note:
+            self.banks = [round(float(b) * 1000) for b in note["b"]]
+        if note.get("sch") is not None:
+            self.restore(Schedule.from_json(note["sch"]))
+        self.runner = note.get("r", self.runner)
+
+    def told(self) -> None:
+        """Tell this process's connections what changed."""
+        self._notify()
+
+
+class Shared:
+    """This process's part in serving one PostgreSQL database with others (see the module's doc)."""
+
+    def __init__(self, tables: Tables, url: str, node: int) -> None:
+        self.tables = tables
+        self.url = url
+        self.node = node
+        self.followed: dict[str, FollowedTable] = {}
+        self.pending: dict[str, dict[int, dict[str, Any]]] = {}  # requests sent, per table and seat
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.listener: Listener | None = None
+        self.sweeper: asyncio.Task[None] | None = None
+        self.live: set[int] = set()  # the live processes at the last sweep
+        tables.shared = self
+
+    # -- start and stop ----------------------------------------------------------------------
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.listener = Listener(self.url, [stored.CHANNEL, node_channel(self.node)], self._heard, self._gap)
+        await asyncio.to_thread(self.listener.start)
+        self.sweep()  # the tables nobody runs (a first start; processes that ended)
+        self.sweeper = self.loop.create_task(self._sweeping())
+
+    async def stop(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.sweeper
+        if self.listener is not None:
+            await asyncio.to_thread(self.listener.stop)
+        for t in self.followed.values():
+            t.close()
+        self.followed.clear()
+
+    async def _sweeping(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS * random.uniform(0.7, 1.0))
+            try:
+                self.sweep()
+            except StoreError as e:  # the database is away: try again at the next sweep
+                log.warning("sweep: %s", e)
+
+    def sweep(self) -> int:
+        """Take over the tables whose runner is gone, this process's share of them (the live
+        processes split them; what is left is taken at the next sweep); how many were taken. When
+        the set of live processes changed, who is here is read again (a process that died had
+        connections too)."""
+        live = stored.live_nodes(self.tables.store)
+        if live != self.live:
+            self.live = live
+            from .ws import _presence
+
+            for table in [*self.tables.running.values(), *self.followed.values()]:
+                self._remote(table, live)
+                _presence(table)
+                table.presence_changed()  # a runner's abandon timer counts the other processes' people
+        for table_id, t in list(self.followed.items()):
+            if not t.listeners:  # nobody here watches it any more (an API call made it): made again on demand
+                del self.followed[table_id]
+                self.pending.pop(table_id, None)
+                t.close()
+        taken = 0
+        orphans = [(t, r) for t, r in stored.orphans(self.tables.store) if t not in self.tables.running]
+        share = -(-len(orphans) // max(1, len(live)))  # this process's share: the others take theirs
+        for table_id, previous in orphans:
+            if taken >= share:
+                break
+            note = json.dumps({"t": table_id, "r": self.node, "claim": True})
+            if not stored.claim(self.tables.store, table_id, self.node, previous, note):
+                continue  # another process was first
+            old = self.followed.pop(table_id, None)
+            loaded = self.tables.load_or_report(table_id)
+            if loaded is None:  # cannot be rebuilt: reported as broken (its pages are told why)
+                if old is not None:
+                    old.close()
+                continue
+            table = loaded
+            if old is not None:  # its connections go on with the running table
+                table.listeners |= old.listeners
+                table.connected = old.connected
+                table.watchers = old.watchers
+                table.remote = old.remote
+                old.close()
+                for conn in old.listeners:
+                    owner = getattr(conn, "__self__", None)
+                    if owner is not None and hasattr(owner, "table"):
+                        owner.table = table
+                for payload in self.pending.pop(table_id, {}).values():
+                    self._request(payload)  # sent to the runner that died: this process is the runner now
+                table._notify()
+            self._remote(table)
+            taken += 1
+            log.info("took over table %s from process %s", table_id, previous)
+        return taken
+
+    # -- the runner's side ---------------------------------------------------------------------
+    def notice(self, table: Table, first: int, changed: Mapping[str, str]) -> str:
+        """The notification of one stored transition: its steps, so that followers apply them."""
+        steps = [None if a is None else [a[0], a[1]] for a in table.pending]
+        n = sum(1 for a in table.pending if a is not None)
+        note: dict[str, Any] = {"t": table.id, "r": self.node, "a0": table.actions - n, "e0": first,
+                                "a": table.actions, "e": len(table.game.events), "steps": steps,
+                                "sch": table.schedule.to_json()}
+        if "toggles" in changed:
+            note["tg"] = table.toggles
+        if "banks" in changed:
+            note["b"] = json.loads(changed["banks"])
+        text = json.dumps(note, separators=(",", ":"))
+        if len(text.encode()) > MAX_PAYLOAD:  # too long to carry: the followers read the database
+            text = json.dumps({"t": table.id, "r": self.node, "a": table.actions, "e": len(table.game.events)})
+        return text
+
+    def lost(self, table: Table) -> None:
+        """The table's write was refused: another process runs it now. Its connections follow it."""
+        log.warning("table %s is run by another process now", table.id)
+        self.tables.running.pop(table.id, None)
+        table.close()
+        self._refollow(table)
+
+    def _refollow(self, old: Table) -> None:
+        if not old.listeners:
+            return
+        try:
+            new = self.follow(old.id)
+        except TableError:
+            return
+        new.listeners |= old.listeners
+        new.connected = old.connected
+        new.watchers = old.watchers
+        for conn in old.listeners:
+            owner = getattr(conn, "__self__", None)
+            if owner is not None and hasattr(owner, "table"):
+                owner.table = new
+        new.told()
+
+    def _request(self, payload: Mapping[str, Any]) -> None:
+        """A seat's request from another process, for a table this process runs."""
+        table = self.tables.running.get(str(payload.get("t")))
+        seat = payload.get("s")
+        if table is None or not isinstance(seat, int) or not 0 <= seat < SEATS or table.finished:
+            return
+        kind = payload.get("k")
+        try:
+            if kind == "act":
+                p = table.prompt(seat)
+                legal = table.prompt_legal[seat]
+                idx = payload.get("i")
+                if p is None or p.number != payload.get("p") or not isinstance(idx, int) or not 0 <= idx < len(legal):
+                    return  # answered already (a request sent twice, or again after a takeover), or stale
+                table.act(seat, legal[idx], "seat")
+            elif kind == "toggle" and isinstance(payload.get("v"), bool):
+                from .tables import TOGGLE_NAMES
+
+                if payload.get("n") in TOGGLE_NAMES:
+                    table.set_toggle(seat, str(payload["n"]), bool(payload["v"]))
+            elif kind == "dismiss":
+                table.dismiss(seat)
+        except (TableError, StoreError) as e:
+            log.warning("table %s: a request from another process failed: %s", table.id, e)
+
+    # -- a follower's side -----------------------------------------------------------------------
+    def follow(self, table_id: str) -> FollowedTable:
+        """The followed table (made from the store on first use)."""
+        t = self.followed.get(table_id)
+        if t is None:
+            built = self.tables.rebuild(table_id, follow=True)
+            assert isinstance(built, FollowedTable)
+            t = built
+            if not t.finished:
+                self.followed[table_id] = t
+                self._remote(t)
+        return t
+
+    def request(self, table: FollowedTable, payload: dict[str, Any]) -> None:
+        """Send a seat's request to the table's runner (again after a takeover, until it is applied)."""
+        payload = {"t": table.id, **payload}
+        if payload["k"] == "act":
+            self.pending.setdefault(table.id, {})[int(payload["s"])] = payload
+        if table.runner is not None:
+            notify(self.tables.store, node_channel(table.runner), json.dumps(payload, separators=(",", ":")))
+
+    def _resend(self, table: FollowedTable, *, send: bool) -> None:
+        """Forget the requests that were applied (their prompt closed); ``send``: send the others
+        again (a new runner took the table over: the old one may have died with them)."""
+        for seat, payload in list(self.pending.get(table.id, {}).items()):
+            p = table.prompt(seat)
+            if p is None or p.number != payload["p"]:
+                del self.pending[table.id][seat]
+            elif send and table.runner is not None:
+                notify(self.tables.store, node_channel(table.runner), json.dumps(payload, separators=(",", ":")))
+
+    def _changed(self, note: Mapping[str, Any]) -> None:
+        table_id = str(note.get("t"))
+        t = self.followed.get(table_id)
+        if t is None or (note.get("r") == self.node and table_id in self.tables.running):
+            return
+        before = t.runner
+        if note.get("abandoned"):
+            t.abandoned = True  # its pages are told (ws: "abandoned")
+        elif note.get("claim") or not t.follow(note):
+            self._reread(t)
+        self._resend(t, send=t.runner != before)
+        if t.finished or t.abandoned:
+            self.followed.pop(table_id, None)
+            self.pending.pop(table_id, None)
+        t.told()
+
+    def _reread(self, t: FollowedTable) -> None:
+        """Catch a followed table up from the database (a notification was missed or too long)."""
+        state = stored.shared(self.tables.store, t.id, t.actions)
+        if state is None:
+            return
+        g = t.game
+        for a in state.actions:
+            while g.held:
+                t._release_quiet()
+            t._apply(a.seat, a.legal_idx, a.how, store=False)
+        while g.held and len(g.events) < state.events:
+            t._release_quiet()
+        t.toggles = [dict(x) for x in state.toggles]
+        t.banks = [round(b * 1000) for b in state.banks]
+        t.runner = state.runner
+        t.abandoned = state.finished and not g.done
+        if state.schedule is not None and not g.done and not t.abandoned:
+            t.restore(Schedule.from_json(json.loads(state.schedule)))
+
+    # -- who is here ---------------------------------------------------------------------------------
+    def presence(self, table: Table) -> None:
+        """This process's connections on the table changed: stored, and told to the others."""
+        note = json.dumps({"t": table.id, "r": self.node, "presence": True})
+        try:
+            stored.set_presence(self.tables.store, table.id, self.node, table.connected, note)
+        except StoreError as e:
+            log.warning("table %s: presence not stored: %s", table.id, e)
+
+    def _remote(self, table: Table, live: set[int] | None = None) -> None:
+        """The other live processes' connections on the table, from the store."""
+        nodes = (live if live is not None else stored.live_nodes(self.tables.store)) - {self.node}
+        counts = stored.presence(self.tables.store, table.id, nodes)
+        table.remote = [sum(c[s] for c in counts.values()) for s in range(SEATS)]
+
+    def _presence_heard(self, note: Mapping[str, Any]) -> None:
+        table_id = str(note.get("t"))
+        if note.get("r") == self.node:
+            return
+        table = self.tables.running.get(table_id) or self.followed.get(table_id)
+        if table is None:
+            return
+        self._remote(table)
+        from .ws import _presence
+
+        _presence(table)
+        table.presence_changed()
+
+    # -- notifications ---------------------------------------------------------------------------
+    def _heard(self, channel: str, payload: str) -> None:
+        """In the listener's thread: hand the notification to the loop."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._dispatch, channel, payload)
+
+    def _gap(self) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._catch_up)
+
+    def _catch_up(self) -> None:
+        for t in list(self.followed.values()):
+            self._reread(t)
+            t.told()
+
+    def _dispatch(self, channel: str, payload: str) -> None:
+        try:
+            note = json.loads(payload)
+        except ValueError:
+            return
+        if not isinstance(note, dict):
+            return
+        try:
+            if channel == stored.CHANNEL:
+                if note.get("presence"):
+                    self._presence_heard(note)
+                else:
+                    self._changed(note)
+            else:
+                self._request(note)
+        except StoreError as e:
+            log.warning("a notification could not be handled: %s", e)
