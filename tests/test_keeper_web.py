@@ -494,6 +494,15 @@ def _create(page: Any, base: str, people: str, *, rules: str = "club", series: s
     page.wait_for_selector(f"#scores tr[data-person='{people.split(',')[-1]}']")
 
 
+def _organiser(db: Path, sid: int = 1) -> str:
+    """The organiser's link token of session ``sid`` (a session is opened by its link, never its number)."""
+    from sanma.store import access, open_db
+    from sanma.web.keeper import KIND, ROLES
+
+    with open_db(db) as store:
+        return access.issue(store, KIND, str(sid), ROLES)
+
+
 def _save(page: Any, version: int) -> None:
     page.click("#save")
     page.wait_for_selector(f"#state-version:text-is('{version}')")
@@ -584,7 +593,7 @@ def test_phone_page_enters_nagashi_a_free_penalty_flowers_and_a_rename(tmp_path:
     with _serving(db) as base:
         try:
             page = _phone(browser, errors)
-            page.goto(f"{base}/keeper/1")
+            page.goto(f"{base}/keeper/{_organiser(db)}")
             page.wait_for_selector("#scores tr[data-person='Chi']")
             page.select_option("#kind", "rename")
             page.select_option("#rename-from", "Chi")
@@ -650,7 +659,7 @@ def test_phone_page_corrects_a_finished_games_hand_with_that_games_players_and_c
     with _serving(db) as base:
         try:
             page = _phone(browser, errors)
-            page.goto(f"{base}/keeper/1")
+            page.goto(f"{base}/keeper/{_organiser(db)}")
             page.wait_for_selector("#scores tr[data-person='Chie']")
             page.click("#hands button.fix[data-no='1']")
             assert page.text_content("#form-title") == "Correct entry #1 (game 1)"
@@ -752,7 +761,7 @@ def test_phone_page_targets_are_44_px_at_phone_and_laptop_size(tmp_path: Path, b
         try:
             for size in ((390, 844), (1366, 768)):
                 page = _phone(browser, errors, size)
-                page.goto(f"{base}/keeper/1")
+                page.goto(f"{base}/keeper/{_organiser(db)}")
                 page.wait_for_selector("#scores tr[data-person='Dan']")
                 page.select_option("#kind", "ron")
                 page.select_option("#how", "tiles")
@@ -778,7 +787,8 @@ def test_api_exports_and_an_undo_preview_that_changes_nothing(tmp_path: Path) ->
     from sanma.store import open_db
 
     c = TestClient(_app(tmp_path / "k.sqlite"))
-    sid = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()["session"]
+    made = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()
+    number, sid = made["session"], made["links"]["organiser"].removeprefix("/keeper/")
     c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "draw", "tenpai": ["A"]}})
     r = c.post(f"/api/keeper/sessions/{sid}/undo", json={"preview": True})
     assert r.status_code == 200 and r.json()["undone"]["text"] == "change 1: entry #1 (E1 draw, tenpai: A)"
@@ -786,20 +796,24 @@ def test_api_exports_and_an_undo_preview_that_changes_nothing(tmp_path: Path) ->
     csv_r = c.get(f"/api/keeper/sessions/{sid}/export?format=csv")
     assert csv_r.status_code == 200 and csv_r.headers["content-type"].startswith("text/csv")
     with open_db(tmp_path / "k.sqlite") as store:
-        assert csv_r.text == Keeper(store).export_csv(sid)
+        assert csv_r.text == Keeper(store).export_csv(number)
     assert c.get(f"/api/keeper/sessions/{sid}/export").json()["format"] == "sanma-table/1"
     bad = c.get(f"/api/keeper/sessions/{sid}/export?format=xml")
     assert bad.status_code == 400 and "error" in bad.json()
     assert c.get("/api/keeper/sessions/99/export?format=csv").status_code == 404
+    assert c.get(f"/api/keeper/sessions/{number}/export?format=csv").status_code == 404  # its number opens nothing
+    read = made["links"]["read"].removeprefix("/keeper/")
+    assert c.get(f"/api/keeper/sessions/{read}/export?format=csv").text == csv_r.text  # a read-only link exports
 
 
 def test_api_errors_carry_a_code_and_speak_the_requests_language(tmp_path: Path) -> None:
     """Issue 24 on the keeper's and tournaments' API: ``{"error", "code"}``, the words in the request's
-    language; a session or tournament that does not exist is a 404 by its error's class, not its words."""
+    language; a link that opens no session or tournament is a 404 by its error's class, not its words."""
     from sanma.web.app import create_app
 
-    with TestClient(create_app(tmp_path / "k.sqlite")) as c:
-        sid = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()["session"]
+    with TestClient(create_app(tmp_path / "k.sqlite"), base_url="http://127.0.0.1") as c:
+        made = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()
+        sid = made["links"]["organiser"].removeprefix("/keeper/")
         ja = {"accept-language": "ja"}
         r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": "x"}, headers=ja)
         assert r.status_code == 400 and r.json()["code"] == "malformed"
@@ -807,12 +821,13 @@ def test_api_errors_carry_a_code_and_speak_the_requests_language(tmp_path: Path)
         r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "draw"}, "client_id": 5})
         assert r.status_code == 400 and r.json()["code"] == "malformed"
         assert r.json()["error"] == "field 'client_id' must be text"
-        r = c.post(f"/api/keeper/sessions/{sid}/entries", content=b"[1]", headers=ja)
+        r = c.post(f"/api/keeper/sessions/{sid}/entries", content=b"[1]",
+                   headers={**ja, "content-type": "application/json"})
         assert r.status_code == 400 and r.json()["code"] == "malformed" and "JSON" in r.json()["error"]
         r = c.get("/api/keeper/sessions/99")
-        assert r.status_code == 404 and r.json()["code"] == "not_found" and "no kept session 99" in r.json()["error"]
+        assert r.status_code == 404 and r.json()["code"] == "no_link" and "no kept session" in r.json()["error"]
         r = c.get("/api/tournaments/99")
-        assert r.status_code == 404 and r.json()["code"] == "not_found"
+        assert r.status_code == 404 and r.json()["code"] == "no_link"
         r = c.post(f"/api/keeper/sessions/{sid}/entries", json={"entry": {"kind": "win", "from": "A", "wins": [
             {"winner": "A", "han": 1, "fu": 30}]}})
         assert r.status_code == 400 and r.json()["code"] == "keeper"

@@ -334,9 +334,10 @@ CHROMIUM = "/usr/bin/chromium"
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
 def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path, browser: Any) -> None:
     """The pages of the scripted 12-player official tournament: the referee seats round 1 and starts
-    the clock, enters table 1's final scores (preview, then save) on /tournament/1/referee, and the
-    projector's /tournament/1 shows the new standings without a reload; every table links its keeper
-    page; every target is 44 px. Screenshots at 390×844 and 1366×768 are left in tmp_path."""
+    the clock, enters table 1's final scores (preview, then save) on its link's /referee page, and the
+    projector's read link shows the new standings without a reload (and no referee controls, even at
+    /referee); every table links its keeper page under the page's link; the organiser's page lists the
+    links to give out; every target is 44 px. Screenshots at 390×844 and 1366×768 are left in tmp_path."""
 
     from test_keeper_web import _phone, _serving
 
@@ -344,6 +345,7 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path, browser
     with open_db(db) as store:
         Tournaments(store).new(OFFICIAL, TWELVE, 4, seating="random", seed=2026, name="December cup",
                                round_minutes=90)
+    links = _links(db)
     errors: list[str] = []
     measure = """() => [...document.querySelectorAll('button, select, input, a.button, summary')]
       .filter(e => e.offsetParent !== null)
@@ -352,11 +354,21 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path, browser
     with _serving(db) as base:
         try:
             wall = _phone(browser, errors, (1366, 768))
-            wall.goto(f"{base}/tournament/1")
+            wall.goto(base + links["read"] + "/referee")  # the read link: no controls, whatever the path
+            wall.wait_for_selector("#standings tr[data-player='P01']")
+            assert wall.is_hidden("#seat-next") and wall.is_hidden("#links")
+            wall.goto(base + links["read"])
             wall.wait_for_selector("#standings tr[data-player='P01']")
             assert wall.is_hidden("#seat-next")  # the public page has no referee controls
+            org = _phone(browser, errors)
+            org.goto(base + links["organiser"])
+            org.wait_for_selector("#links-table a", state="attached")
+            assert org.is_visible("#links summary")
+            assert org.get_attribute("#links-table tr:last-child a", "href") == links["scorers"]["4"]
+            org.close()
             ref = _phone(browser, errors)
-            ref.goto(f"{base}/tournament/1/referee")
+            ref.goto(base + links["referee"])
+            assert ref.is_hidden("#links")  # the referee's page does not give out links
             ref.wait_for_selector("#seat-next:has-text('Seat round 1')")
             ref.click("#seat-next")
             ref.wait_for_selector(".table[data-table='4']")
@@ -364,7 +376,7 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path, browser
             ref.click("#clock-start")
             ref.wait_for_selector("#clock:has-text(':')")
             card = ref.locator(".table[data-table='1']")
-            assert card.locator("a.button").get_attribute("href").startswith("/keeper/")
+            assert card.locator("a.button").get_attribute("href") == f"/keeper/{_token(links['referee'])}.1.1"
             seats = card.locator("input.score").evaluate_all("es => es.map(e => e.dataset.player)")
             card.locator("summary").click()
             for player, score in zip(seats, SCORES, strict=True):
@@ -378,9 +390,8 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path, browser
 
             ref.route("**/rounds/1/tables/1/result", hold)
             card.locator("button.preview").click()
-            session2 = ref.get_attribute(".table[data-table='2']", "data-session")
-            with urllib.request.urlopen(urllib.request.Request(
-                    f"{base}/api/keeper/sessions/{session2}/entries", method="POST",
+            with urllib.request.urlopen(urllib.request.Request(  # table 2's scorer keeps a hand
+                    f"{base}/api/keeper/sessions/{_token(links['scorers']['2'])}/entries", method="POST",
                     data=json.dumps({"entry": {"kind": "draw", "tenpai": []}}).encode(),
                     headers={"content-type": "application/json"})) as answer:
                 assert answer.status == 200
@@ -412,17 +423,18 @@ def test_tournament_pages_live_standings_and_the_referee(tmp_path: Path, browser
     assert [rows[p] for p in seats] == list(BY_HAND)
 
 
-def test_migration_6_opens_a_version_5_database_with_its_kept_sessions(tmp_path: Path) -> None:
-    """Migration 6 (the tournaments' tables and a kept session's games_limit) on a database of
-    version 5: its sessions read as before (no games limit), and a tournament can be made in it."""
+def test_migration_8_opens_a_version_7_database_with_its_kept_sessions(tmp_path: Path) -> None:
+    """Migration 8 (the tournaments' tables and a kept session's games_limit; 6 and 7 are main's
+    access links and several processes) on a database of version 7: its sessions read as before (no
+    games limit), and a tournament can be made in it."""
     import sqlite3
 
     from sanma.store.migrations import MIGRATIONS
 
-    path = tmp_path / "v5.sqlite"
+    path = tmp_path / "v7.sqlite"
     conn = sqlite3.connect(path)
     conn.executescript("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);")
-    for v, script in enumerate(MIGRATIONS[:5], start=1):
+    for v, script in enumerate(MIGRATIONS[:7], start=1):
         conn.executescript(script)
         conn.execute("INSERT INTO schema_version VALUES (?, 'then')", (v,))
     conn.execute("INSERT INTO keeper_sessions (series, rules_name, rules_json, people, mode, version, created_at) "
@@ -430,7 +442,7 @@ def test_migration_6_opens_a_version_5_database_with_its_kept_sessions(tmp_path:
     conn.commit()
     conn.close()
     with open_db(path) as store:
-        assert store.schema_version == 6
+        assert store.schema_version == 8
         from sanma.store.keeper import session
 
         assert session(store, 1).games_limit is None and session(store, 1).people == ("A", "B", "C")
@@ -438,42 +450,144 @@ def test_migration_6_opens_a_version_5_database_with_its_kept_sessions(tmp_path:
         assert Tournaments(store).seat(tid, 1)["tables"][0]["session"] == 2
 
 
+def _links(db: Path | str, tid: int = 1) -> dict[str, Any]:
+    """New links of tournament ``tid`` (what `sanma tournament new` and `links` print)."""
+    from sanma.store.tournaments import tournament
+    from sanma.web.tournament import issue_links
+
+    with open_db(db) as store:
+        return issue_links(store, tid, tournament(store, tid).players)
+
+
+def _token(path: str) -> str:
+    """The token of a link's path: /tournament/TOKEN[/referee] or /keeper/TOKEN."""
+    return path.split("/")[2]
+
+
 def test_http_api_of_a_tournament_and_its_errors(tmp_path: Path) -> None:
-    """`/api/tournaments/ID…`: state, seat, result (preview saves nothing), clock, export as CSV and
-    JSON; bad input is a 4xx JSON error and changes nothing."""
+    """`/api/tournaments/LINK…` through the referee's link: state, seat, result (preview saves
+    nothing), clock, export as CSV and JSON; bad input is a 4xx JSON error and changes nothing."""
     from fastapi.testclient import TestClient
 
-    from test_keeper_web import _app
+    from sanma.web.app import create_app
 
     db = tmp_path / "t.sqlite"
     with open_db(db) as store:
         Tournaments(store).new(OFFICIAL, TWELVE[:6], 2, seating="random", seed=3, round_minutes=30)
-    c = TestClient(_app(db))
-    assert c.get("/api/tournaments/1").json()["seated"] == []
-    r = c.post("/api/tournaments/1/rounds/1/seat")
-    assert r.status_code == 200 and len(r.json()["tables"]) == 2
-    seats = r.json()["tables"][0]["seats"]
-    url = "/api/tournaments/1/rounds/1/tables/1/result"
-    body = {"entry": {"kind": "final", "scores": dict(zip(seats, SCORES, strict=True))}}
-    assert c.post(url, json={**body, "preview": True}).json()["game"]["points"][seats[0]] == 35.0
-    assert c.get("/api/tournaments/1").json()["standings"][0]["games"] == 0  # the preview saved nothing
-    assert c.post(url, json=body).status_code == 200
-    assert c.post("/api/tournaments/1/rounds/1/clock", json={"start": True}).json()["minutes"] == 30
-    csv_r = c.get("/api/tournaments/1/export?format=csv")
-    assert csv_r.status_code == 200 and csv_r.text.startswith("round,table,seat,player")
-    assert c.get("/api/tournaments/1/export").json()["tournament"] == 1
-    for method, path, payload, status in (
-            ("post", url, {"entry": "x"}, 400),
-            ("post", url, {"entry": {"kind": "draw"}}, 400),
-            ("post", url, body, 400),  # a second result
-            ("post", "/api/tournaments/1/rounds/9/seat", {}, 400),
-            ("get", "/api/tournaments/9", None, 404),
-            ("get", "/api/tournaments/1/export?format=xml", None, 400)):
-        r = c.post(path, json=payload) if method == "post" else c.get(path)
-        assert r.status_code == status and "error" in r.json(), (path, r.text)
-    assert c.post(url, content=b"{nope").status_code == 400
+    ref = _token(_links(db)["referee"])
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as c:
+        assert c.get(f"/api/tournaments/{ref}").json()["seated"] == []
+        r = c.post(f"/api/tournaments/{ref}/rounds/1/seat", json={})
+        assert r.status_code == 200 and len(r.json()["tables"]) == 2
+        seats = r.json()["tables"][0]["seats"]
+        url = f"/api/tournaments/{ref}/rounds/1/tables/1/result"
+        body = {"entry": {"kind": "final", "scores": dict(zip(seats, SCORES, strict=True))}}
+        assert c.post(url, json={**body, "preview": True}).json()["game"]["points"][seats[0]] == 35.0
+        assert c.get(f"/api/tournaments/{ref}").json()["standings"][0]["games"] == 0  # the preview saved nothing
+        assert c.post(url, json=body).status_code == 200
+        assert c.post(f"/api/tournaments/{ref}/rounds/1/clock", json={"start": True}).json()["minutes"] == 30
+        csv_r = c.get(f"/api/tournaments/{ref}/export?format=csv")
+        assert csv_r.status_code == 200 and csv_r.text.startswith("round,table,seat,player")
+        assert c.get(f"/api/tournaments/{ref}/export").json()["tournament"] == 1
+        for method, path, payload, status in (
+                ("post", url, {"entry": "x"}, 400),
+                ("post", url, {"entry": {"kind": "draw"}}, 400),
+                ("post", url, body, 400),  # a second result
+                ("post", f"/api/tournaments/{ref}/rounds/9/seat", {}, 400),
+                ("get", "/api/tournaments/9", None, 404),
+                ("get", f"/api/tournaments/{ref}/export?format=xml", None, 400)):
+            r = c.post(path, json=payload) if method == "post" else c.get(path)
+            assert r.status_code == status and "error" in r.json(), (path, r.text)
+        assert c.post(url, content=b"{nope", headers={"content-type": "application/json"}).status_code == 400
     with open_db(db) as store:
         assert Tournaments(store).standings(1)["standings"][0]["points"] == 35.0
+
+
+def test_tournament_links_each_role_does_what_it_should_and_nothing_more(tmp_path: Path) -> None:
+    """Issue 23 "Access" for tournaments (issue 19 item 4: "each table kept by its own scorer link"):
+    the organiser's and the referee's links seat, run the clock and correct any table; a scorer's
+    link keeps its own table (hand by hand or by final scores) and no other; the read link writes
+    nothing; a guessed token, a bare number or another kind's link opens nothing; `sanma tournament
+    links` makes new links and the old ones stop working. Every refusal changes nothing."""
+    from fastapi.testclient import TestClient
+
+    from sanma.web.app import create_app
+
+    db = tmp_path / "t.sqlite"
+    r = _run("new", "--db", str(db), "--rules", "official", "--players", ",".join(TWELVE[:7]), "--rounds", "2",
+             "--seating", "random", "--seed", "5", "--json")
+    assert r.exit_code == 0, r.output
+    links = json.loads(r.stdout)["links"]
+    assert set(links) == {"organiser", "referee", "read", "scorers"} and set(links["scorers"]) == {"1", "2"}
+    org, ref, read = (_token(links[k]) for k in ("organiser", "referee", "read"))
+    sc1, sc2 = (_token(links["scorers"][n]) for n in ("1", "2"))
+    draw = {"entry": {"kind": "draw", "tenpai": []}}
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as c:
+        for who in (read, sc1):  # neither seats a round
+            r = c.post(f"/api/tournaments/{who}/rounds/1/seat", json={})
+            assert r.status_code == 403 and r.json()["code"] == "read_only", r.text
+        assert c.get(f"/api/keeper/sessions/{sc1}").json()["code"] == "no_link"  # no round seated yet
+        tables = c.post(f"/api/tournaments/{ref}/rounds/1/seat", json={}).json()["tables"]
+        s1, s2 = (t["session"] for t in tables)
+
+        def version(sid: int) -> int:
+            with open_db(db) as store:
+                return int(Keeper(store).state(sid)["version"])
+
+        # the scorer of table 1: its table's keeper page (the latest round) — and not table 2's
+        assert c.get(f"/api/keeper/sessions/{sc1}").json()["session"] == s1
+        assert c.post(f"/api/keeper/sessions/{sc1}/entries", json=draw).json()["version"] == 1
+        assert c.post(f"/api/keeper/sessions/{sc1}.1.1/undo", json={}).status_code == 200
+        for path in (f"/api/keeper/sessions/{sc1}.1.2/entries", f"/api/keeper/sessions/{sc2}.1.1/entries"):
+            r = c.post(path, json=draw)
+            assert r.status_code == 403 and r.json()["code"] == "read_only", (path, r.text)
+        assert c.get(f"/api/keeper/sessions/{sc1}.1.2").json()["session"] == s2  # it may look
+        final = {"entry": {"kind": "final", "scores": dict(zip(tables[1]["seats"], SCORES, strict=True))}}
+        r = c.post(f"/api/tournaments/{sc1}/rounds/1/tables/2/result", json=final)
+        assert r.status_code == 403 and r.json()["code"] == "read_only"
+        assert c.post(f"/api/tournaments/{sc2}/rounds/1/tables/2/result", json=final).status_code == 200
+        for what in ({"start": True}, {"time_up": True}):
+            assert c.post(f"/api/tournaments/{sc1}/rounds/1/clock", json=what).status_code == 403
+        # the read link: everything shown, nothing written, no links
+        st = c.get(f"/api/tournaments/{read}").json()
+        assert st["access"] == {"role": "read", "table": None, "referee": False} and "links" not in st
+        assert st["seated"][0]["tables"][0]["link"] == f"/keeper/{read}.1.1"
+        assert c.get(f"/api/keeper/sessions/{read}.1.1").json()["session"] == s1
+        for path, body in ((f"/api/keeper/sessions/{read}.1.1/entries", draw),
+                           (f"/api/tournaments/{read}/rounds/1/tables/1/result", final),
+                           (f"/api/tournaments/{read}/rounds/1/clock", {"start": True})):
+            r = c.post(path, json=body)
+            assert r.status_code == 403 and r.json()["code"] == "read_only", (path, r.text)
+        # the referee corrects any table; only the organiser sees the links
+        assert c.post(f"/api/keeper/sessions/{ref}.1.2/entries/1", json={**final, "reason": "fix"}).status_code == 200
+        assert "links" not in c.get(f"/api/tournaments/{ref}").json()
+        assert c.get(f"/api/tournaments/{org}").json()["links"] == links
+        assert c.post(f"/api/keeper/sessions/{org}.1.1/entries", json=draw).status_code == 200
+        # nothing opens by guessing: numbers, other kinds' links, a referee's link without its table
+        session_link = c.post("/api/keeper/sessions", json={"rules": "club", "people": ["A", "B", "C"]}).json()
+        other = _token(session_link["links"]["organiser"])
+        before = (version(s1), version(s2))
+        for path in ("/api/tournaments/1", f"/api/keeper/sessions/{s1}", f"/api/keeper/sessions/{ref}",
+                     f"/api/keeper/sessions/{ref}.1.9", f"/api/keeper/sessions/{ref}.x.1",
+                     f"/api/keeper/sessions/{other}.1.1", f"/api/tournaments/{other}", f"/api/keeper/sessions/{s1}.1.1",
+                     "/api/tournaments/" + "A" * 32, f"/api/tournaments/{ref[:-1]}"):
+            r = c.get(path)
+            assert r.status_code == 404 and r.json()["code"] == "no_link", (path, r.text)
+            assert c.post(path + "/entries", json=draw).status_code in (404, 405)
+        assert (version(s1), version(s2)) == before
+        with c.websocket_connect("/ws/tournaments/1") as ws:
+            assert json.loads(ws.receive_text())["code"] == "no_link"
+        with c.websocket_connect(f"/ws/tournaments/{read}") as ws:
+            assert json.loads(ws.receive_text())["access"]["role"] == "read"
+        # round 2: the scorer's link alone follows its table to the latest round
+        c.post(f"/api/tournaments/{ref}/rounds/1/tables/1/result",
+               json={"entry": {"kind": "final", "scores": dict(zip(tables[0]["seats"], SCORES, strict=True))}})
+        r2 = c.post(f"/api/tournaments/{org}/rounds/2/seat", json={}).json()["tables"]
+        assert c.get(f"/api/keeper/sessions/{sc1}").json()["session"] == r2[0]["session"]
+        # new links: the old ones open nothing
+        assert _run("links", "1", "--db", str(db)).exit_code == 0
+        for old in (org, ref, read, sc1):
+            assert c.get(f"/api/tournaments/{old}").status_code == 404
 
 
 @pytest.mark.parametrize("seating", ["random", "swiss"])

@@ -530,9 +530,10 @@ def links_cmd(session: Annotated[int, typer.Argument(help="The session id.")], d
     if as_json:
         typer.echo(json.dumps({"session": session, "links": out}))
         return
+    words = {"organiser": tr("organiser"), "read": tr("read")}
     for role, path in out.items():
-        typer.echo(f"{role:<10} {path}")
-    typer.echo("(paths on the server: http://HOST:PORT/keeper/...; keep the organiser's link to yourself)")
+        typer.echo(f"{words.get(role, role):<10} {path}")
+    typer.echo(tr("(paths on the server: http://HOST:PORT/keeper/...; keep the organiser's link to yourself)"))
 
 
 @table_app.command("log")

@@ -106,12 +106,40 @@ def new_cmd(
             fixed = read_seating_csv(_read(file, tr("seating CSV")))
         elif file is not None:
             raise KeeperError(sentence("{file}: a seating file goes with --seating fixed", file=str(file)))
-        return t.new(load_rules(rules), names, rounds, seating=seating, seed=seed, fixed=fixed, name=name,
-                     round_minutes=round_minutes, clock_end=clock_end)
+        out = t.new(load_rules(rules), names, rounds, seating=seating, seed=seed, fixed=fixed, name=name,
+                    round_minutes=round_minutes, clock_end=clock_end)
+        return {**out, "links": _issue_links(t, out["tournament"])}
 
     _run(db, as_json, act, lambda o: tr("tournament {id}: {n} players, {rounds} rounds, {seating} seating, seed {seed} "
                                         "({rules})", id=o["tournament"], n=len(o["players"]), rounds=o["rounds"],
-                                        seating=o["seating"], seed=o["seed"], rules=o["rules"]))
+                                        seating=o["seating"], seed=o["seed"], rules=o["rules"])
+         + "\n" + _links_text(o["links"]))
+
+
+def _issue_links(t: Tournaments, tid: int) -> dict[str, Any]:
+    """New links for the tournament's pages in `sanma serve` (the ones given before stop working)."""
+    from ..store.tournaments import tournament
+    from ..web.tournament import issue_links
+
+    return issue_links(t.store, tid, tournament(t.store, tid).players)
+
+
+def _links_text(links: dict[str, Any]) -> str:
+    roles = {"organiser": tr("organiser"), "referee": tr("referee"), "read": tr("read")}
+    lines = [f"{word:<10} {links[role]}" for role, word in roles.items()]
+    lines += [tr("scorer {n} {path}", n=f"{n:<3}", path=path) for n, path in links["scorers"].items()]
+    lines.append(tr("(paths on the server: http://HOST:PORT/...; keep the organiser's and the referee's links to "
+                    "yourselves, give each table its scorer's, show the read link to all)"))
+    return "\n".join(lines)
+
+
+@tournament_app.command("links")
+def links_cmd(tournament: Id, db: Db = None, as_json: AsJson = False) -> None:
+    """New links to the tournament's pages in `sanma serve`: the organiser's and the referee's (seat,
+    clock, correct any table), a read-only one (the standings) and a scorer's per table (keeps that
+    table only). The links it gave before stop working (only their hashes are kept)."""
+    _run(db, as_json, lambda t: {"tournament": tournament, "links": _issue_links(t, tournament)},
+         lambda o: _links_text(o["links"]))
 
 
 def _round_text(o: dict[str, Any]) -> str:

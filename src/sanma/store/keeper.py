@@ -52,7 +52,7 @@ class SessionRow:
     mode: str
     version: int
     created_at: str
-    games_limit: int | None = None  # a tournament table keeps one game (migration 6)
+    games_limit: int | None = None  # a tournament table keeps one game (migration 8)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""A tournament's tables (migration 6): the tournament, its seated rounds and each table's session.
+"""A tournament's tables (migration 8): the tournament, its seated rounds and each table's session.
 
 Each table of a round is a score keeper session (:mod:`sanma.store.keeper`) of its three players
 in seat order, keeping one game; the tournament keeps no result of its own: standings are read

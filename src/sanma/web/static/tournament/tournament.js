@@ -1,17 +1,20 @@
 // A tournament's page (docs/KEEPER.md, "Tournaments"): the live standings and the round in play for
-// a projector or the players' phones; at /tournament/ID/referee also the referee's controls — seat
+// a projector or the players' phones; at /tournament/LINK/referee also the referee's controls — seat
 // the next round, start the clock, end play, enter a table's final scores (with sticks, chombos and
 // busts), open any table's keeper page to correct it, download the results. The page draws what
 // the server computes (the standings, the round, the clock's end); numbers as the rules write them.
 import { t, tn, term, fmtNumber, langSwitch, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const tid = (location.pathname.match(/\/tournament\/(\d+)/) || [])[1];
-const referee = /\/referee$/.test(location.pathname);
+// The page is opened by one of the tournament's links (its token), never by its number; what the
+// link may do is the server's answer (state.access): the referee's controls show at /referee when
+// the link is the organiser's or the referee's.
+const tid = (location.pathname.match(/\/tournament\/([A-Za-z0-9_-]+)/) || [])[1];
+const refereePath = /\/referee$/.test(location.pathname);
+let referee = false;
 let state = null;
 let ends = null;  // the clock's end (a Date), counted down here
 
-if (referee) document.body.classList.add("referee");
 
 function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c])); }
 
@@ -33,6 +36,9 @@ async function api(path, body) {
 
 function render(s) {
   state = s;
+  referee = refereePath && !!(s.access && s.access.referee);
+  document.body.classList.toggle("referee", referee);
+  renderLinks(s.links);
   const current = s.seated.length ? s.seated[s.seated.length - 1] : null;
   $("title").textContent = `${s.name} — ${current ? t("round {round} of {rounds}", { round: current.round, rounds: s.rounds }) : t("{n} rounds", { n: s.rounds })}`;
   $("about").textContent = t("{rules} rules · {n} players · {seating} seating · seed {seed} (published: the draw can be made again)",
@@ -67,7 +73,25 @@ function tableCard(tb, inPlay) {
   const form = referee && inPlay && !tb.finished && !tb.entries ? resultForm(tb) : "";
   return `<div class="table${tb.finished ? " finished" : ""}" data-table="${tb.table}" data-session="${tb.session}">` +
     `<h3><span>${esc(t("Table {n}", { n: tb.table }))}</span><span class="muted">${esc(status)}</span></h3>${seats}` +
-    `<a class="button referee-only" href="/keeper/${tb.session}">${t("keeper page (hands, corrections)")}</a>${form}</div>`;
+    `<a class="button" href="${esc(tb.link)}">${esc(tableLinkText(tb))}</a>${form}</div>`;
+}
+
+/** What a table's keeper page is to this link: the referee's corrections, a scorer's own table, or a view. */
+function tableLinkText(tb) {
+  const a = state.access || {};
+  if (a.referee) return t("keeper page (hands, corrections)");
+  if (a.role === "scorer" && a.table === tb.table) return t("keep this table");
+  return t("hands (read only)");
+}
+
+/** The organiser's page: every link to give out (paths on this server). */
+function renderLinks(links) {
+  $("links").classList.toggle("hidden", !links);
+  if (!links) return;
+  const row = (label, path) => `<tr><td>${esc(label)}</td><td><a href="${esc(path)}">${esc(location.origin + path)}</a></td></tr>`;
+  $("links-table").innerHTML = row(t("referee (seat, clock, correct any table)"), links.referee) +
+    row(t("standings (projector, phones: read only)"), links.read) +
+    Object.entries(links.scorers).map(([n, path]) => row(t("scorer of table {n} (keeps that table only)", { n }), path)).join("");
 }
 
 /** A referee's final scores for a table not kept hand by hand (the keeper's final entry). */
