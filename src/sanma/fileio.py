@@ -4,7 +4,8 @@ Every file sanma reads on a user's word (a rule file, a record) goes through :fu
 a FIFO, a device (``/dev/zero``, a terminal), a socket or a directory is refused before a single
 byte is read, so nothing can make the reader wait forever or read without end. The file is
 opened non-blocking (a FIFO with no writer would otherwise block ``open`` itself) and checked on
-the open descriptor (no race between the check and the read).
+the open descriptor (no race between the check and the read). JSON from anyone (a record, a
+request) is measured by :func:`json_too_deep` before a parser recurses into it.
 
 >>> read_regular("/dev/zero", 10, "rule file")
 Traceback (most recent call last):
@@ -57,3 +58,32 @@ def read_regular(path: str | os.PathLike[str], limit: int, what: str,
     if size > limit:
         raise error(f"{name}: {what} is larger than the {limit}-byte limit")
     return b"".join(chunks)
+
+
+def json_too_deep(text: str, limit: int) -> int | None:
+    """Where ``text`` (JSON, before it is parsed) opens its ``limit + 1``-th nested array or object:
+    the character's index, or None when it never nests deeper than ``limit``. Brackets inside
+    strings do not count. Each edge raises its own error (``RecordError``, ``BadJSON``).
+
+    >>> json_too_deep('[[1], {"a": "[[["}]', 2), json_too_deep("[[[]]]", 2)
+    (None, 2)
+    """
+    depth = 0
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return i
+        elif ch in "]}":
+            depth -= 1
+    return None

@@ -86,25 +86,12 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
 
 def check_json_depth(text: str, source: str, max_depth: int = MAX_JSON_DEPTH) -> None:
     """Reject JSON nested deeper than ``max_depth`` before ``json.loads`` sees it."""
-    depth = 0
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > max_depth:
-                raise RecordError(sentence("{source}: JSON nested deeper than {max_depth} levels at "
-                                           "character {i}", source=source, max_depth=max_depth, i=i))
-        elif ch in "]}":
-            depth -= 1
+    from ..fileio import json_too_deep
+
+    i = json_too_deep(text, max_depth)
+    if i is not None:
+        raise RecordError(sentence("{source}: JSON nested deeper than {max_depth} levels at character {i}",
+                                   source=source, max_depth=max_depth, i=i))
 
 
 def parse_json(text: str, source: str) -> Any:

@@ -34,6 +34,7 @@ from fastapi.responses import JSONResponse
 
 from .. import i18n
 from ..errors import SanmaError
+from ..fileio import json_too_deep
 from ..i18n import sentence
 
 Scope = MutableMapping[str, Any]
@@ -71,26 +72,8 @@ def load_json(raw: bytes | str, what: i18n.Message | None = None) -> Any:
     """
     what = sentence("the request body") if what is None else what
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    depth = deepest = 0
-    in_string = escaped = False
-    for c in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise BadJSON(sentence("{what} is nested more than {n} deep", code="malformed", what=what,
-                                      n=MAX_DEPTH))
-            deepest = max(deepest, depth)
-        elif c in "]}":
-            depth -= 1
+    if json_too_deep(text, MAX_DEPTH) is not None:
+        raise BadJSON(sentence("{what} is nested more than {n} deep", code="malformed", what=what, n=MAX_DEPTH))
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
