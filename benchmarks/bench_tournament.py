@@ -4,8 +4,9 @@ Builds a tournament of ``--players`` players over ``--rounds`` random rounds und
 rules in a temporary database: every table by its final scores, except ``--by-hand`` tables per
 round kept hand by hand (``--hands`` entries each, draws and wins). Then times, median of
 ``--runs``: ``Tournaments.standings`` (read from every table's session), ``Tournaments.state`` (what
-the pages and each socket poll compute), seating a Swiss round, and ``sanma tournament standings
---json`` in a fresh process. Run it under the shared lock:
+the pages show: made once per change for all of a process's pages, web/tournament.Shown),
+``Tournaments.fingerprint`` (what each page's socket looks at every second when nothing moved),
+seating a Swiss round, and ``sanma tournament standings --json`` in a fresh process. Run it under the shared lock:
 
     flock /tmp/sanma-heavy.lock .venv/bin/python benchmarks/bench_tournament.py
 """
@@ -85,6 +86,7 @@ def main() -> None:
         t = Tournaments(store)
         standings = median(lambda: t.standings(tid), a.runs)
         state = median(lambda: t.state(tid), a.runs)
+        fingerprint = median(lambda: t.fingerprint(tid), a.runs)  # a page's look when nothing moved
         env = {**os.environ, "SANMA_DB": db}
         cli = median(lambda: subprocess.run([sys.executable, "-m", "sanma", "tournament", "standings", str(tid),
                                              "--json"], env=env, capture_output=True, check=True), a.runs)
@@ -97,6 +99,7 @@ def main() -> None:
     tables = a.players // 3 * a.rounds
     print(f"{a.players} players x {a.rounds} rounds ({tables} tables, {a.by_hand * a.rounds} kept hand by hand): "
           f"built in {built:.1f} s; standings median {standings:.3f} s; state {state:.3f} s; "
+          f"fingerprint (a page's look when nothing moved) {fingerprint * 1000:.2f} ms; "
           f"`sanma tournament standings --json` {cli:.3f} s; seating a round of {a.players} {seat:.3f} s")
 
 

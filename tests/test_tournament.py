@@ -262,6 +262,9 @@ def test_cli_tournament_scripted_with_json(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert out["players"] == TWELVE[:6] and out["rounds"] == 2
+    assert set(out["links"]["scorers"]) == {"1", "2"}  # the pages' links (6 players: 2 tables)
+    text = _run("links", "1", "--db", db).stdout  # new ones, as text
+    assert "scorer 2" in text and text.count("/keeper/") == 2 and "/referee" in text
     seat = json.loads(_run("seat", "1", "--round", "1", "--db", db, "--json").stdout)
     t1, t2 = seat["tables"]
     scores = ",".join(f"{p}={s}" for p, s in zip(t1["seats"], SCORES, strict=True))
@@ -655,3 +658,86 @@ def test_a_tournament_and_a_hand_entered_twice_on_both_databases(db_target: str)
     assert {row["player"]: row["points"] for row in st["standings"]}[t1["seats"][0]] == 35.0
     with open_db(db_target) as store:
         assert len(Keeper(store).state(t2["session"])["hands"]) == 1
+
+
+def test_a_tournaments_pages_share_one_state_made_again_only_when_it_moved(tmp_path: Path) -> None:
+    """The pages' sockets look every second and a state of 36 players × 4 rounds takes ~0.25 s to
+    make (benchmarks/bench_tournament.py): each page making its own, four phones filled a core.
+    `web.tournament.Shown` makes it once for every page and again only when the fingerprint moved —
+    a table's entry, a seated round, a round whose time is up — on injected clocks."""
+    from fastapi.testclient import TestClient
+
+    from sanma.web.app import create_app
+    from sanma.web.tournament import Shown
+
+    db = tmp_path / "t.sqlite"
+    start = datetime(2020, 12, 2, 18, 0, tzinfo=UTC)  # long over for the server below: its state writes
+    now = [start]
+    with open_db(db) as store:
+        tm = Tournaments(store, clock=lambda: now[0])
+        tm.new(OFFICIAL, TWELVE[:6], 2, seating="random", seed=3, round_minutes=30)
+        tm.seat(1, 1)
+        tm.start(1, 1)
+        ticks = [0.0]
+        shown = Shown(clock=lambda: ticks[0], wall=lambda: now[0])
+        first = shown.state(store, 1)
+        assert shown.state(store, 1) is first and shown.made == 1  # within FRESH_SECONDS: as it is
+        ticks[0] += 5
+        assert shown.state(store, 1) is first and shown.made == 1  # looked again: nothing moved
+        before = tm.fingerprint(1)
+        Keeper(store).add(tm.table_session(1, 1, 2), {"kind": "draw", "tenpai": []})
+        assert tm.fingerprint(1) != before
+        ticks[0] += 5
+        assert shown.state(store, 1)["seated"][0]["tables"][1]["entries"] == 1 and shown.made == 2
+        before = tm.fingerprint(1)
+        now[0] = start + timedelta(minutes=31)  # the round's time is up: the state has entries to write
+        assert tm.fingerprint(1) != before
+        ticks[0] += 5
+        st = shown.state(store, 1)  # made again: each table's time_up written
+        assert shown.made == 3 and [t["entries"] for t in st["seated"][0]["tables"]] == [1, 2]
+        ticks[0] += 5
+        assert shown.state(store, 1) is st and shown.made == 3  # the fingerprint after its own writes
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as c:
+        read = _token(_links(db)["read"])
+        with (c.websocket_connect(f"/ws/tournaments/{read}") as a, c.websocket_connect(f"/ws/tournaments/{read}") as b,
+              c.websocket_connect(f"/ws/tournaments/{read}") as d):
+            states = [json.loads(ws.receive_text()) for ws in (a, b, d)]
+            assert all(s["access"]["role"] == "read" for s in states)
+            assert c.app.state.tournament_shown.made == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Path) -> None:
+    """A scorer's link alone opens its table in the latest round seated. A page opened on round 1
+    must not store its next hand in round 2's game once the referee seats round 2 (a random seating
+    may be seated before round 1 is over): the page keeps the session it shows; the link opened
+    again shows round 2."""
+    from playwright.sync_api import sync_playwright
+
+    from test_keeper_web import ARGS, _phone, _save, _serving
+
+    db = tmp_path / "t.sqlite"
+    with open_db(db) as store:
+        Tournaments(store).new(OFFICIAL, TWELVE[:6], 2, seating="random", seed=8)
+        Tournaments(store).seat(1, 1)
+    scorer = _links(db)["scorers"]["1"]
+    errors: list[str] = []
+    with _serving(db) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = _phone(browser, errors)
+            page.goto(base + scorer)
+            page.wait_for_selector("#tournament-link:has-text('round 1 · table 1')")
+            with open_db(db) as store:
+                Tournaments(store).seat(1, 2)
+            page.select_option("#kind", "draw")
+            _save(page, 1)
+            page.goto(base + scorer)
+            page.wait_for_selector("#tournament-link:has-text('round 2 · table 1')")
+        finally:
+            browser.close()
+    assert not errors, errors
+    with open_db(db) as store:
+        t = Tournaments(store)
+        kept = [len(Keeper(store).state(t.table_session(1, n, 1))["hands"]) for n in (1, 2)]
+    assert kept == [1, 0]

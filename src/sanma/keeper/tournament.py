@@ -30,7 +30,7 @@ from ..i18n import tr
 from ..rules.loader import from_dict, to_dict
 from ..rules.schema import Rules
 from ..store.db import Store, _json
-from ..store.keeper import session
+from ..store.keeper import session, versions
 from ..store.tournaments import (
     RoundRow,
     TournamentRow,
@@ -275,6 +275,20 @@ class Tournaments:
         return {"tournament": tid, "after_round": after_round if after_round is not None else len(seated),
                 "standings": ordered, "repeat_pairs": repeat_pairs([self._round_of(r) for r in seated]),
                 "unfinished": unfinished, "notation": self._rules(t).score_notation}
+
+    def fingerprint(self, tid: int) -> tuple[object, ...]:
+        """What :meth:`state` depends on, in three small queries: the seated rounds (tables, byes,
+        clock starts), the version of every table's session, and which rounds' time is up now (when
+        one's is, :meth:`state` has an entry to write). Equal fingerprints, equal states (but for
+        the clock's seconds left)."""
+        t = tournament(self.store, tid)
+        seated = rounds(self.store, tid)
+        minutes = t.settings.get("round_minutes")
+        now = self.clock()
+        over = tuple(bool(minutes and r.started_at and datetime.fromisoformat(r.started_at)
+                          + timedelta(minutes=minutes) <= now) for r in seated)
+        kept = versions(self.store, [sid for r in seated for _, sid in r.tables])
+        return tuple(seated), tuple(sorted(kept.items())), over
 
     def state(self, tid: int) -> dict[str, Any]:
         """Everything the pages show: the tournament, each seated round's tables (seats, session, and

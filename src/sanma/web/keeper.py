@@ -164,8 +164,12 @@ def call(request: Request, action: Callable[[Store], Any], *, write: bool = Fals
         with _store(request) as store:
             out = _answer(store, action)
             watch = getattr(request.app.state, "keeper_watch", None)
-            if write and out.status_code == 200 and watch is not None:
-                watch.changed()
+            if write and out.status_code == 200:
+                if watch is not None:
+                    watch.changed()
+                shown = getattr(request.app.state, "tournament_shown", None)
+                if shown is not None:  # a table's session or a round changed: the tournaments' pages look again
+                    shown.forget()
             return out
     except StoreError as e:  # the database cannot be opened
         return error_response(e, 503)

@@ -19,7 +19,9 @@ status, in the request's language (404 ``no_link``, 403 ``read_only``); nothing 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,7 @@ from .keeper import (
 
 STATIC = Path(__file__).parent / "static" / "tournament"
 POLL_SECONDS = 1.0  # how often a page's socket looks for a change (and the clock's end)
+FRESH_SECONDS = 0.5  # a tournament's state looked at this recently is not looked at again for another page
 
 router = APIRouter()
 
@@ -124,6 +127,49 @@ def _state(store: Store, ref: str) -> dict[str, Any]:
     return _view(Tournaments(store).state(tid), grant, ref)
 
 
+class Shown:
+    """The tournaments this process's pages show, each one's state made once for all its pages (a
+    projector and every phone: the state of 36 players over 4 rounds takes about 0.25 s to make,
+    and each page's socket looks every second). A look within ``FRESH_SECONDS`` of the last takes
+    the state as it is; a later one compares the tournament's :meth:`Tournaments.fingerprint` (three
+    small queries) and makes the state again only when it moved. A write through this process
+    (:func:`sanma.web.keeper.call`) forgets them all."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.clock = clock  # when a state was looked at
+        self.wall = wall  # the tournaments' clock (a round's time)
+        self.states: dict[int, tuple[float, object, dict[str, Any]]] = {}
+        self.made = 0  # states made (for the tests)
+
+    def state(self, store: Store, tid: int) -> dict[str, Any]:
+        now = self.clock()
+        hit = self.states.get(tid)
+        if hit is not None and now - hit[0] < FRESH_SECONDS:
+            return hit[2]
+        t = Tournaments(store, clock=self.wall)
+        fingerprint = t.fingerprint(tid)
+        if hit is not None and hit[1] == fingerprint:
+            self.states[tid] = (now, fingerprint, hit[2])
+            return hit[2]
+        state = t.state(tid)  # the clock's end may write (a time_up entry): the fingerprint after it
+        self.made += 1
+        self.states[tid] = (now, t.fingerprint(tid), state)
+        return state
+
+    def forget(self) -> None:
+        self.states.clear()
+
+
+def shown(conn: Request | WebSocket) -> Shown:
+    """This application's :class:`Shown` (made on first use)."""
+    state = conn.app.state
+    found = getattr(state, "tournament_shown", None)
+    if found is None:
+        found = state.tournament_shown = Shown()
+    return found
+
+
 @router.get("/api/tournaments/{ref}")
 async def get_state(request: Request, ref: str) -> Response:
     return call(request, lambda store: _state(store, ref))
@@ -187,7 +233,8 @@ async def live(ws: WebSocket, ref: str) -> None:
     """The tournament's state now, then again whenever it changes (a table's entry, a seated round,
     the clock started) — and the clock's end applied as it comes (``state`` ticks)."""
     def read(store: Store) -> tuple[object, Callable[[], str]]:
-        state = _state(store, ref)
+        tid, grant = _grant(store, ref)
+        state = _view(shown(ws).state(store, tid), grant, ref)
         clock = state["clock"] and {k: v for k, v in state["clock"].items() if k != "remaining_seconds"}
         fingerprint = json.dumps({**state, "clock": clock})  # not every second
         return fingerprint, lambda: json.dumps(state)  # ASCII: any stored text encodes

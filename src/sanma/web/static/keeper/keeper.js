@@ -14,7 +14,7 @@ import { t, term, fmtNumber, langSwitch, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const sid = (location.pathname.match(/\/keeper\/([A-Za-z0-9_.-]+)/) || [])[1];  // the session's link token
+let sid = (location.pathname.match(/\/keeper\/([A-Za-z0-9_.-]+)/) || [])[1];  // the session's link token
 let state = null;
 let fixing = null;          // the entry number being corrected
 let fixRow = null;          // ... and its row (its game's players fill the form)
@@ -335,6 +335,7 @@ function render(s) {
   $("title").textContent = (s.finished ? t("{rules} — game {game} (finished)", { rules: s.rules, game: s.game })
     : t("{rules} — game {game}", { rules: s.rules, game: s.game })) + (s.series ? ` — ${s.series}` : "");
   const at = s.tournament;
+  if (at && !sid.includes(".")) pin(`${sid}.${at.round}.${at.table}`);
   $("tournament-link").classList.toggle("hidden", !at);
   if (at) {  // a tournament's table: its standings, through the link this page was opened by (an HTTP answer's)
     if (at.link) tournamentLink = at.link;
@@ -704,6 +705,15 @@ async function askUndo() {
       render(await api(`/api/keeper/sessions/${sid}/undo`, {change, author: $("author").value}));
     });
   } catch (e) { $("error").textContent = e.message; }
+}
+
+/** A scorer's link alone opens its table in the latest round: once the next round is seated it
+ * opens another session. This page stays on the one it shows (LINK.ROUND.TABLE), so a hand typed
+ * here is never stored in the next round's game; a reload of the link opens the next round. */
+function pin(ref) {
+  sid = ref;
+  $("export-json").href = `/api/keeper/sessions/${sid}/export?format=json`;
+  $("export-csv").href = `/api/keeper/sessions/${sid}/export?format=csv`;
 }
 
 function connect() {
