@@ -185,10 +185,10 @@ def keeper() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium (/usr/bin/chromium) driven by Playwright, one for each test module that asks
-    (the browser tests skip themselves where it is absent); never ``playwright install``. Not one for
-    the whole run: while a sync Playwright lives its event loop runs, and a later ``asyncio.run``
-    (web/workers.py) or another module's own ``sync_playwright`` (test_web_access) is refused."""
+    """Debian's Chromium (/usr/bin/chromium) driven by Playwright, one per test module (the browser
+    tests skip themselves where it is absent); never ``playwright install``. Every browser test takes
+    this one: a second Playwright cannot start while one runs, and a running one holds an asyncio loop
+    in the main thread, so it is closed with its module (later tests call ``asyncio.run``)."""
     from playwright.sync_api import sync_playwright
 
     from browser_helpers import ARGS, CHROMIUM

@@ -232,14 +232,12 @@ async function tryit(name, f) {
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
 def test_a_page_on_another_loopback_origin_can_neither_write_to_the_keeper_nor_act_at_a_table(
-        tmp_path: Path) -> None:
+        browser: Any, tmp_path: Path) -> None:
     """Issue 23 "How it must be shown": a page on another loopback origin (another port of this
     machine) that knows the organiser's link and a seat's token tries every write a page can make:
     simple (no-preflight) POSTs of JSON as text/plain, a CORS POST, a table and a session created,
     the seat's socket and the session's socket. Nothing is written, nothing is played, nothing is
-    read."""
-    from playwright.sync_api import sync_playwright
-
+    read. (Chromium: conftest's ``browser``; a second Playwright in the same run cannot start.)"""
     with serving(tmp_path / "db.sqlite") as (base, app):
         _, organiser, _ = _session_http(base)
         t = httpx.post(f"{base}/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"],
@@ -261,13 +259,14 @@ def test_a_page_on_another_loopback_origin_can_neither_write_to_the_keeper_nor_a
         other = ThreadingHTTPServer(("127.0.0.1", free_port()), Attacker)
         threading.Thread(target=other.serve_forever, daemon=True).start()
         try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-                tab = browser.new_page()
+            context = browser.new_context()
+            try:
+                tab = context.new_page()
                 tab.goto(f"http://127.0.0.1:{other.server_address[1]}/")
                 tab.wait_for_function("document.title === 'done'", timeout=30_000)
                 report = json.loads(tab.text_content("body") or "[]")
-                browser.close()
+            finally:
+                context.close()
         finally:
             other.shutdown()
         assert "socket: refused" in report and "keeper socket: refused" in report, report
