@@ -707,14 +707,12 @@ def test_a_tournaments_pages_share_one_state_made_again_only_when_it_moved(tmp_p
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Path) -> None:
+def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Path, browser: Any) -> None:
     """A scorer's link alone opens its table in the latest round seated. A page opened on round 1
     must not store its next hand in round 2's game once the referee seats round 2 (a random seating
     may be seated before round 1 is over): the page keeps the session it shows; the link opened
     again shows round 2."""
-    from playwright.sync_api import sync_playwright
-
-    from test_keeper_web import ARGS, _phone, _save, _serving
+    from test_keeper_web import _phone, _save, _serving
 
     db = tmp_path / "t.sqlite"
     with open_db(db) as store:
@@ -722,10 +720,9 @@ def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Pat
         Tournaments(store).seat(1, 1)
     scorer = _links(db)["scorers"]["1"]
     errors: list[str] = []
-    with _serving(db) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _serving(db) as base:  # the module's Chromium (conftest's browser): a second Playwright is refused
+        page = _phone(browser, errors)
         try:
-            page = _phone(browser, errors)
             page.goto(base + scorer)
             page.wait_for_selector("#tournament-link:has-text('round 1 · table 1')")
             with open_db(db) as store:
@@ -735,7 +732,7 @@ def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Pat
             page.goto(base + scorer)
             page.wait_for_selector("#tournament-link:has-text('round 2 · table 1')")
         finally:
-            browser.close()
+            page.context.close()
     assert not errors, errors
     with open_db(db) as store:
         t = Tournaments(store)
