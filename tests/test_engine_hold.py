@@ -107,3 +107,26 @@ def test_a_held_hand_end_tells_whether_the_game_ends_with_it() -> None:
         assert not g.ends_game
         g.apply(rng.choice(g.legal_actions(g.to_move[0])))
     assert seen[-1] == (True, True) and all(not ends and not done for ends, done in seen[:-1])
+
+
+@pytest.mark.parametrize("preset", ["tenhou", "kansai"])
+def test_every_seats_view_is_whole_while_the_game_is_held(preset: str) -> None:
+    """A window held after a kita (where the rules let it be robbed) left the view's drawn tile on the
+    North set aside, so the seat's view failed (closed_hand) and the table page got no more views:
+    in a held window no seat is on a drawn tile, and every view is whole."""
+    for seed in range(4):
+        g = Game(Rules.preset(preset), seed=seed, hold=True)
+        rng = random.Random(seed)
+        kitas = 0
+        while not g.done:
+            if g.held:
+                kitas += g.events[-1]["type"] == "kita"
+                for s in range(3):
+                    v = g.view(s)
+                    assert len(v.to_json()["closed_hand"]) == len(v.hand) - (v.drawn is not None)
+                    assert v.drawn is None or g.held == "hand"  # a tsumo's hand still shows its tile apart
+                g.release()
+                continue
+            g.apply(rng.choice(g.legal_actions(g.to_move[0])))
+        if preset == "tenhou":
+            assert kitas, "a held kita window was met"

@@ -21,11 +21,8 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from browser_helpers import CHROMIUM  # the Chromium itself is conftest's session ``browser``
 from sanma.web.keeper import router
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 LINK = re.compile(r".*/keeper/[A-Za-z0-9_-]{30,}$")  # a session's page is opened by its link's token
 
@@ -97,11 +94,19 @@ def _serving(db: Path) -> Iterator[str]:
         thread.join(30)
 
 
+def _close_new(browser: Any, before: set[Any]) -> None:
+    """Close the pages' contexts a test opened on the session's Chromium (conftest's ``browser``)."""
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
 def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updates(
-        tmp_path: Path, browser: Any) -> None:
+        browser: Any, tmp_path: Path) -> None:
     errors: list[str] = []
     with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
         try:
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             other = browser.new_page(viewport={"width": 390, "height": 844})
@@ -153,8 +158,7 @@ def test_phone_page_enters_a_hand_corrects_an_old_one_and_the_other_device_updat
             phone.wait_for_selector("#error:has-text('cannot ron their own discard')")
             assert phone.text_content("#state-version") == "3"
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
-                context.close()
+            _close_new(browser, before)
     assert not errors
 
 
@@ -219,14 +223,13 @@ def _cells(page: Any, selector: str) -> list[str]:
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
 def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_payment(
-        tmp_path: Path, browser: Any) -> None:
+        browser: Any, tmp_path: Path) -> None:
     """Issue 12 item 7 (the phone page): a double ron (P88) on Ben's tile — Aki by han/fu, Chie by
     her tiles picked from the sanma tile set (no 2m-8m in the picker) with a dora indicator —
     previewed payment by payment (the head bump's first winner, Chie, is Ben's shimocha and
     takes the riichi stick, P48/P89), then saved; the page shows what the keeper computes for
     the same entry. Phone-sized screenshots (390x844) are left in the test's tmp_path for a look
     (``pytest --basetemp=DIR``)."""
-
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import open_db
@@ -240,6 +243,7 @@ def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_
         want = k.add(ref, expected_entry)
     errors: list[str] = []
     with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
         try:
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             phone.set_default_timeout(15_000)
@@ -295,21 +299,20 @@ def test_phone_page_enters_a_double_ron_with_a_hand_by_tiles_and_previews_every_
             phone.wait_for_selector("#preview-summary:has-text('Chie 3 han 40 fu')")
             phone.screenshot(path=str(tmp_path / "keeper-saved.png"), full_page=True)
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
-                context.close()
+            _close_new(browser, before)
     with open_db(tmp_path / "k.sqlite") as store:
         (saved,) = Keeper(store).state(1)["hands"]
     assert saved["entry"] == expected_entry and not errors, errors
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_phone_page_writes_minus_as_triangle_under_the_official_rules(tmp_path: Path, browser: Any) -> None:
+def test_phone_page_writes_minus_as_triangle_under_the_official_rules(browser: Any, tmp_path: Path) -> None:
     """P30 (seed 002 L39 「成績表に表記するときは、マイナスを△と表記すること」): an official session's page
     writes a negative score, hand delta and score-sheet point with △; after the save the form is
     empty again for the next hand."""
-
     errors: list[str] = []
     with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
         try:
             page = _official_ron_form(browser, base, errors)
             page.fill("#yakuman", "1")
@@ -323,20 +326,19 @@ def test_phone_page_writes_minus_as_triangle_under_the_official_rules(tmp_path: 
             assert "△" in sheet and " -" not in sheet
             assert page.input_value("#yakuman") == "0"  # the form is cleared for the next hand
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
-                context.close()
+            _close_new(browser, before)
     assert not errors, errors
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
 def test_phone_page_enters_a_winning_tile_mixed_into_the_hand_under_the_official_rules(
-        tmp_path: Path, browser: Any) -> None:
+        browser: Any, tmp_path: Path) -> None:
     """P129 (seed 002 L132 「※あがり牌を手牌の中に入れた場合、最低点でのあがり形となります」): the box
     "winning tile mixed into the hand" sends ``win: "mixed"``; the preview and the saved hand are the
     lowest shape (1 han: a 3p kanchan, not the 2-han pinfu of a 4p/7p), and a correction loads it back."""
-
     errors: list[str] = []
     with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
         try:
             page = _official_ron_form(browser, base, errors)
             page.select_option("#how", "tiles")
@@ -352,8 +354,7 @@ def test_phone_page_enters_a_winning_tile_mixed_into_the_hand_under_the_official
             page.click("#hands button.fix[data-no='1']")
             assert page.is_checked("#mixed") and page.locator("#t0-hand .tilebox").count() == 13
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
-                context.close()
+            _close_new(browser, before)
     from sanma.keeper.keeper import Keeper
     from sanma.store import open_db
 
@@ -372,14 +373,13 @@ def _at_once(pages: list[Any], selector: str) -> None:
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path, browser: Any) -> None:
+def test_two_phones_on_one_session_never_store_a_hand_twice(browser: Any, tmp_path: Path) -> None:
     """Issue 19 item 1 (MahjongPantheon's #863/#790 in a new form): two phones on one session.
     Both enter the same hand at the same moment: exactly one entry is stored and the other phone
     is told which entry it is, who entered it and when; Save again there stores nothing more.
     Then one after the other: phone B is filling in a draw (ticks made) when phone A saves that
     hand; B's ticks survive the live update and B is told what was entered under it; B's Save is
     refused, twice; B turns its form into a correction of A's entry instead."""
-
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import access, open_db
@@ -396,6 +396,7 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path, brow
 
     errors: list[str] = []
     with _serving(db) as base:
+        before = set(browser.contexts)
         try:
             phones = [browser.new_page(viewport={"width": 390, "height": 844}) for _ in range(2)]
             for name, page in zip(("phone A", "phone B"), phones, strict=True):
@@ -468,8 +469,7 @@ def test_two_phones_on_one_session_never_store_a_hand_twice(tmp_path: Path, brow
             assert len(s["hands"]) == 2 and s["hands"][1]["entry"]["riichi"] == ["Chie"]
             assert [c["kind"] for c in Keeper(open_db(db)).log(1)] == ["add", "add", "fix"]
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
-                context.close()
+            _close_new(browser, before)
     assert not errors, errors
 
 
@@ -510,13 +510,12 @@ def _save(page: Any, version: int) -> None:
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_phone_page_enters_everything_the_cli_does(tmp_path: Path, browser: Any) -> None:
+def test_phone_page_enters_everything_the_cli_does(browser: Any, tmp_path: Path) -> None:
     """Issue 19 item 2 ("What was found" 6): the page by han/fu had no ippatsu, ura, closed or yaku
     fields (seed 000's chips L115-136 were 0 unless entered by tiles), and could not enter a seat
     draw, the dice dealer, a series, pao, nagashi, flowers (seed 003's chip flower) or a free
     penalty. Each is entered here through the page's own fields; the stored entries are exactly
     what `sanma table` builds, and the state is what the keeper computes for them."""
-
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import open_db
@@ -555,7 +554,7 @@ def test_phone_page_enters_everything_the_cli_does(tmp_path: Path, browser: Any)
             page.wait_for_selector("#preview-summary:has-text('pao: Ben pays')")
             _save(page, 3)
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
+            for context in browser.contexts:  # the module's Chromium stays (conftest's browser)
                 context.close()
     assert not errors, errors
     with open_db(db) as store:
@@ -577,11 +576,10 @@ def test_phone_page_enters_everything_the_cli_does(tmp_path: Path, browser: Any)
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_phone_page_enters_nagashi_a_free_penalty_flowers_and_a_rename(tmp_path: Path, browser: Any) -> None:
+def test_phone_page_enters_nagashi_a_free_penalty_flowers_and_a_rename(browser: Any, tmp_path: Path) -> None:
     """Issue 19 item 2: nagashi (P96) at a draw, a free penalty (P106: what the table decided), a
     kansai win by value with its chip flower (seed 003 L29, P119; it was `--entry-json` only) and a
     person's name corrected, all from the page."""
-
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import open_db
@@ -619,7 +617,7 @@ def test_phone_page_enters_nagashi_a_free_penalty_flowers_and_a_rename(tmp_path:
             page.fill("#chip-flowers", "1")
             _save(page, 4)
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
+            for context in browser.contexts:  # the module's Chromium stays (conftest's browser)
                 context.close()
     assert not errors, errors
     with open_db(db) as store:
@@ -636,13 +634,12 @@ def test_phone_page_enters_nagashi_a_free_penalty_flowers_and_a_rename(tmp_path:
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
 def test_phone_page_corrects_a_finished_games_hand_with_that_games_players_and_confirms_delete_and_undo(
-        tmp_path: Path, browser: Any) -> None:
+        browser: Any, tmp_path: Path) -> None:
     """Issue 19 "What was found" 2: correcting a hand of a finished game listed the next game's
     seats, so the game's 2nd place (who sits out next, P126) could not be named, and a draw with
     him tenpai previewed a changed result without editing. The form now lists that game's
     players; the unedited preview equals the stored entry. Delete and undo ask first, saying what
     they will change (the server's preview), and "Keep it" changes nothing (item 2)."""
-
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import open_db
@@ -692,17 +689,16 @@ def test_phone_page_corrects_a_finished_games_hand_with_that_games_players_and_c
             page.wait_for_selector("#state-version:text-is('4')")
             page.wait_for_selector("#hands li[data-no='1']")
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
+            for context in browser.contexts:  # the module's Chromium stays (conftest's browser)
                 context.close()
     assert not errors, errors
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_phone_page_final_scores_with_sticks_chombo_and_bust_and_the_settlement(tmp_path: Path, browser: Any) -> None:
+def test_phone_page_final_scores_with_sticks_chombo_and_bust_and_the_settlement(browser: Any, tmp_path: Path) -> None:
     """Issue 19 item 3 on the page: an official session kept by final scores (seed 002 L31 sticks
     left on the table, L81 a chombo's △20, L33 the bust's ±10); the preview shows the game's
     settlement line by line, and the score sheet keeps it."""
-
     errors: list[str] = []
     with _serving(tmp_path / "k.sqlite") as base:
         try:
@@ -727,18 +723,17 @@ def test_phone_page_final_scores_with_sticks_chombo_and_bust_and_the_settlement(
             assert result == ["1 · +60.0 · 0", "2 · △2.0 · 0", "3 · △80.0 · 0"]
             page.screenshot(path=str(tmp_path / "keeper-final-390.png"), full_page=True)
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
+            for context in browser.contexts:  # the module's Chromium stays (conftest's browser)
                 context.close()
     assert not errors, errors
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
-def test_phone_page_targets_are_44_px_at_phone_and_laptop_size(tmp_path: Path, browser: Any) -> None:
+def test_phone_page_targets_are_44_px_at_phone_and_laptop_size(browser: Any, tmp_path: Path) -> None:
     """Issue 19 item 2: buttons were 38 px, selects 32 px, check boxes 13 px. Every visible button,
     select, field, check box label, tile to pick and settlement summary is at least 44 px tall
     (buttons and tiles 44 px wide too), on a phone (390×844) and a laptop (1366×768); screenshots
     of both are left in the test's tmp_path."""
-
     from sanma.keeper.keeper import Keeper
     from sanma.rules.schema import Rules
     from sanma.store import open_db
@@ -774,7 +769,7 @@ def test_phone_page_targets_are_44_px_at_phone_and_laptop_size(tmp_path: Path, b
                 page.screenshot(path=str(tmp_path / f"keeper-{size[0]}x{size[1]}.png"), full_page=True)
                 page.close()
         finally:
-            for context in browser.contexts:  # the run's Chromium stays (conftest's browser)
+            for context in browser.contexts:  # the module's Chromium stays (conftest's browser)
                 context.close()
     assert not errors, errors
 

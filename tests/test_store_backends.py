@@ -294,11 +294,11 @@ def test_a_write_by_a_process_that_no_longer_runs_the_table_stores_nothing(db_ta
     with open_db(db_target) as s:
         stored.create_table(s, stored.NewTable("t1", "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0},
                                                ({},) * 3, (0.0,) * 3, "2026-01-01", runner=11), game.events[:1])
-        w = stored.Write(1, game.events[1:3], (stored.NewAction(0, 0, 0, {"type": "dahai"}, "seat", "now"),),
+        w = stored.Write(1, game.events[1:3], (stored.ActionRow(0, 0, 0, {"type": "dahai"}, "seat", "now"),),
                          schedule='{"x": 1}', runner=11)
         assert stored.write(s, "t1", w)
         assert stored.claim(s, "t1", 22, 11) and not stored.claim(s, "t1", 33, 11)  # one takes it over
-        late = stored.Write(3, game.events[3:5], (stored.NewAction(1, 1, 0, {}, "seat", "now"),),
+        late = stored.Write(3, game.events[3:5], (stored.ActionRow(1, 1, 0, {}, "seat", "now"),),
                             schedule='{"x": 2}', runner=11)
         assert not stored.write(s, "t1", late)
         assert stored.event_count(s, "t1") == 3 and len(stored.actions(s, "t1")) == 1

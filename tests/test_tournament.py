@@ -720,9 +720,9 @@ def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Pat
         Tournaments(store).seat(1, 1)
     scorer = _links(db)["scorers"]["1"]
     errors: list[str] = []
-    with _serving(db) as base:  # the module's Chromium (conftest's browser): a second Playwright is refused
-        page = _phone(browser, errors)
+    with _serving(db) as base:
         try:
+            page = _phone(browser, errors)
             page.goto(base + scorer)
             page.wait_for_selector("#tournament-link:has-text('round 1 · table 1')")
             with open_db(db) as store:
@@ -732,7 +732,8 @@ def test_a_scorers_page_stays_on_its_round_when_the_next_is_seated(tmp_path: Pat
             page.goto(base + scorer)
             page.wait_for_selector("#tournament-link:has-text('round 2 · table 1')")
         finally:
-            page.context.close()
+            for context in browser.contexts:  # the module's Chromium stays (conftest's browser)
+                context.close()
     assert not errors, errors
     with open_db(db) as store:
         t = Tournaments(store)

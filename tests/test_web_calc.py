@@ -133,10 +133,11 @@ def test_bad_requests_are_clear_errors(client: TestClient, body: Any, status: in
     assert "Traceback" not in r.text
 
 
-def test_not_json_and_too_large(client: TestClient) -> None:
-    r = client.post("/api/score", content=b"{nope", headers={"content-type": "application/json"})
+@pytest.mark.parametrize("path", ["/api/score", "/api/rules/check"])
+def test_not_json_and_too_large(client: TestClient, path: str) -> None:
+    r = client.post(path, content=b"{nope", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "must be JSON" in r.json()["error"]
-    r = client.post("/api/score", content=b" " * 70_000, headers={"content-type": "application/json"})
+    r = client.post(path, content=b" " * 70_000, headers={"content-type": "application/json"})
     assert r.status_code == 413 and "too large" in r.json()["error"]
 
 

@@ -78,8 +78,9 @@ class TableRow:
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
-    """One applied action: its index, the seat, its index among the seat's legal actions, its mjai
-    form, how it was chosen (seat, bot, auto, clock) and when."""
+    """One applied action (read from ``web_actions``, or one a :class:`Write` stores): its index,
+    the seat, its index among the seat's legal actions, its mjai form, how it was chosen (seat,
+    bot, auto, clock) and when."""
 
     idx: int
     seat: int
@@ -181,18 +182,6 @@ def listing(store: Store, limit: int = 200) -> list[ListedTable]:
 
 
 @dataclass(frozen=True, slots=True)
-class NewAction:
-    """An applied action as ``web_actions`` keeps it."""
-
-    idx: int
-    seat: int
-    legal_idx: int
-    action: Mapping[str, Any]
-    how: str
-    at: str
-
-
-@dataclass(frozen=True, slots=True)
 class Write:
     """One change of a running table, stored whole or not at all: the actions applied (in order),
     the events they (and released holds) caused, numbered from ``first_event``, and the table's
@@ -202,7 +191,7 @@ class Write:
 
     first_event: int = 0
     events: Sequence[Mapping[str, Any]] = ()
-    actions: Sequence[NewAction] = ()
+    actions: Sequence[ActionRow] = ()
     schedule: str | None = None
     banks: str | None = None
     toggles: str | None = None
@@ -272,7 +261,7 @@ def append_action(store: Store, table_id: str, idx: int, *, seat: int, legal_idx
                   banks: Sequence[float] | None = None) -> None:
     """Action ``idx`` and the events it caused (numbered from ``first_event``), in one transaction;
     ``banks``: the seats' time banks when the action spent some."""
-    write(store, table_id, Write(first_event, events, (NewAction(idx, seat, legal_idx, action, how, at),),
+    write(store, table_id, Write(first_event, events, (ActionRow(idx, seat, legal_idx, dict(action), how, at),),
                                  banks=None if banks is None else json.dumps(list(banks))))
 
 

@@ -43,6 +43,18 @@ class RequestError(SanmaError):
     """A calculator request that is not well-formed (the field and the problem in the message)."""
 
 
+async def _json_body(request: Request) -> Any:
+    """The request's JSON body, or the error answer: 413 past ``MAX_BODY``, 400 when it is not JSON."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return _error(413, sentence("request too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
+                                    limit=MAX_BODY))
+    try:
+        return load_json(raw)
+    except BadJSON as e:
+        return _error(400, e)
+
+
 def _error(status: int, error: Message | BaseException, **extra: Any) -> JSONResponse:
     """``{"error": words, "code": ...}`` in the request's language (web/i18n.py)."""
     return error_response(error, status, **extra)
@@ -116,14 +128,9 @@ async def calc_page() -> FileResponse:
 @router.post("/api/score")
 async def api_score(request: Request) -> JSONResponse:
     """Score a hand as ``sanma score --json`` does."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        return _error(413, sentence("request too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
-                                    limit=MAX_BODY))
-    try:
-        body = load_json(raw)
-    except BadJSON as e:
-        return _error(400, e)
+    body = await _json_body(request)
+    if isinstance(body, JSONResponse):
+        return body
     try:
         rule_set, args = parse_request(body)
         hand, win = args.pop("hand"), args.pop("win")
@@ -164,14 +171,9 @@ async def api_rules_check(request: Request) -> JSONResponse:
     resolved rule set — its name, whether the file names it, every field, and the fields it changes
     from its base — or ``{"valid": false, "error"}`` naming what is wrong. A check answers its
     verdict with 200 either way; a request that is not ``{"rules_toml": TEXT}`` is a 400."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        return _error(413, sentence("request too large ({n} bytes; at most {limit})", code="too_large", n=len(raw),
-                                    limit=MAX_BODY))
-    try:
-        body = load_json(raw)
-    except BadJSON as e:
-        return _error(400, e)
+    body = await _json_body(request)
+    if isinstance(body, JSONResponse):
+        return body
     if not isinstance(body, dict) or set(body) != {"rules_toml"} or not isinstance(body["rules_toml"], str):
         return _error(400, sentence("the request must be {{\"rules_toml\": the text of a rule file}}",
                                     code="malformed"))

@@ -1016,7 +1016,7 @@ class Tables:
         steps = [a for a in table.pending if a is not None]
         first = table.pending_from if table.pending_from is not None else len(g.events)
         at = _now()
-        actions = [stored.NewAction(table.actions - len(steps) + i, seat, idx, act.to_mjai(), how, at)
+        actions = [stored.ActionRow(table.actions - len(steps) + i, seat, idx, act.to_mjai(), how, at)
                    for i, (seat, idx, act, how) in enumerate(steps)]
         w = stored.Write(first, g.events[first:], actions, runner=self.node,
                          notice=self.shared.notice(table, first, changed) if self.shared is not None else None,
