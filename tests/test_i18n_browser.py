@@ -97,6 +97,9 @@ def test_the_keeper_page_in_a_japanese_browser(browser: Any, tmp_path: Path) -> 
             page.wait_for_selector("html[data-i18n='ready']")  # the module's catalogue fetched, the page put into words
             assert page.text_content("#create h1") == "新しい記録セッション"
             _keeper_hand(page, base)
+            # a phone widens its layout past 390 px when a line cannot wrap (the read-only link once did):
+            # then the scrolled-to Save button lay under other fields (test_keeper_web -k sideways)
+            assert page.evaluate("[document.documentElement.scrollWidth, innerWidth]") == [390, 390]
             assert page.text_content("#form-title") == "局の結果を入力"
             assert page.text_content("#hand").startswith("東1局 · 0本場") or "東1局" in page.text_content("#hand")
             entry = page.text_content("#hands li[data-no='1']") or ""

@@ -774,6 +774,32 @@ def test_phone_page_targets_are_44_px_at_phone_and_laptop_size(browser: Any, tmp
     assert not errors, errors
 
 
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_phone_page_never_scrolls_sideways_whatever_its_links_token(browser: Any, tmp_path: Path, locale: str) -> None:
+    """Issue 19 item 2 / issue 24: the read-only link (origin + /keeper/ + a random 43-character token)
+    could not break when its token had no '-', so the session page was ~560 px wide on a 390 px phone:
+    a phone (is_mobile) widened its layout viewport and the scrolled-to Save button lay under other
+    fields for a tap (the flaky `test_the_keeper_page_in_a_japanese_browser`). Here the link's text is
+    made the worst case (a token with no break opportunity) at 390 px, in both languages; the page
+    stays 390 px wide."""
+    errors: list[str] = []
+    with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
+        try:
+            context = browser.new_context(locale=locale, viewport={"width": 390, "height": 844})
+            page = context.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            _create(page, base, "Aki,Ben,Chie")
+            page.eval_on_selector("#links a", "a => { a.textContent = location.origin + '/keeper/' + 'x'.repeat(43); }")
+            wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+            assert wide == [390, 390], wide
+            assert page.eval_on_selector("#links a", "a => a.getBoundingClientRect().right") <= 390
+        finally:
+            _close_new(browser, before)
+    assert not errors, errors
+
+
 def test_api_exports_and_an_undo_preview_that_changes_nothing(tmp_path: Path) -> None:
     """The page's export links and its undo confirmation: `GET …/export?format=csv|json` is what
     `sanma table export` writes; `POST …/undo {"preview": true}` names what it would undo and
