@@ -67,7 +67,8 @@ RESULT_KINDS = ("win", "draw", "abort", "final")
 
 def _name(v: Any, where: str) -> str:
     if not isinstance(v, str) or not v.strip() or len(v) > MAX_NAME or any(c in v for c in ",\n\r\t\x00"):
-        raise KeeperError(f"{where}: {v!r} is not a person's name (1-{MAX_NAME} characters, no commas)")
+        raise KeeperError(sentence("{where}: {value!r} is not a person's name (1-{limit} characters, no commas)",
+                                   where=where, value=v, limit=MAX_NAME))
     return v.strip()
 
 
@@ -75,16 +76,18 @@ def _names(v: Any, where: str) -> tuple[str, ...]:
     if v is None:
         return ()
     if not isinstance(v, list | tuple) or len(v) > MAX_PEOPLE:
-        raise KeeperError(f"{where}: expected a list of at most {MAX_PEOPLE} names, got {v!r}")
+        raise KeeperError(sentence("{where}: expected a list of at most {limit} names, got {value!r}", where=where,
+                                   limit=MAX_PEOPLE, value=v))
     out = tuple(_name(x, where) for x in v)
     if len(set(out)) != len(out):
-        raise KeeperError(f"{where}: {', '.join(out)} names someone twice")
+        raise KeeperError(sentence("{where}: {names} names someone twice", where=where, names=", ".join(out)))
     return out
 
 
 def _int(v: Any, where: str, lo: int, hi: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise KeeperError(f"{where}: {v!r} is not a whole number from {lo} to {hi}")
+        raise KeeperError(sentence("{where}: {value!r} is not a whole number from {lo} to {hi}", where=where, value=v,
+                                   lo=lo, hi=hi))
     return v
 
 
@@ -92,13 +95,13 @@ def _text(v: Any, where: str, limit: int = 500) -> str:
     if v is None:
         return ""
     if not isinstance(v, str) or len(v) > limit or "\x00" in v:
-        raise KeeperError(f"{where}: expected text of at most {limit} characters")
+        raise KeeperError(sentence("{where}: expected text of at most {limit} characters", where=where, limit=limit))
     return v
 
 
 def _tiles(v: Any, where: str) -> str:
     if not isinstance(v, str) or not 1 <= len(v) <= 60 or not all(c.isalnum() for c in v):
-        raise KeeperError(f"{where}: {v!r} is not mpsz tiles (e.g. 123p456s99m)")
+        raise KeeperError(sentence("{where}: {value!r} is not mpsz tiles (e.g. 123p456s99m)", where=where, value=v))
     return v
 
 
@@ -109,7 +112,8 @@ def _win_tile(v: Any, where: str) -> str:
 def _only(d: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
     extra = sorted(set(d) - set(allowed))
     if extra:
-        raise KeeperError(f"{where}: unknown field(s) {', '.join(extra)}; valid: {', '.join(allowed)}")
+        raise KeeperError(sentence("{where}: unknown field(s) {names}; valid: {choices}", where=where,
+                                   names=", ".join(extra), choices=", ".join(allowed)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,24 +285,25 @@ def rename_names(raw: Mapping[str, Any], names: Mapping[str, str]) -> Mapping[st
 
 def _winner(d: Any, where: str) -> Winner:
     if not isinstance(d, Mapping):
-        raise KeeperError(f"{where}: expected an object per winner")
+        raise KeeperError(sentence("{where}: expected an object per winner", where=where))
     _only(d, ("winner", "hand", "win", "melds", "flags", "dora", "ura", "kita", "flowers", "han", "fu",
               "yakuman", "yaku", "ura_han", "ippatsu", "closed", "chip_flowers"), where)
     who = _name(d.get("winner"), f"{where}: winner")
     where = f"win by {who}"
     if "hand" in d:
         if any(k in d for k in ("han", "fu", "yakuman", "yaku", "closed")):
-            raise KeeperError(f"{where}: give the hand by its tiles or by han/fu, not both")
+            raise KeeperError(sentence("{where}: give the hand by its tiles or by han/fu, not both", where=where))
         flags = tuple(_text(f, f"{where}: flag", 20) for f in d.get("flags") or ())
         for f in flags:
             if f not in TILE_FLAGS:
-                raise KeeperError(f"{where}: unknown flag {f!r}; valid: {', '.join(TILE_FLAGS)}")
+                raise KeeperError(sentence("{where}: unknown flag {name!r}; valid: {choices}", where=where, name=f,
+                                           choices=", ".join(TILE_FLAGS)))
         melds = tuple(_text(m, f"{where}: meld", 20) for m in d.get("melds") or ())
         if len(melds) > 4:
-            raise KeeperError(f"{where}: at most four melds")
+            raise KeeperError(sentence("{where}: at most four melds", where=where))
         inds = [tuple(_tiles(t, f"{where}: {k} indicator") for t in d.get(k) or ()) for k in ("dora", "ura")]
         if any(len(x) > 10 for x in inds):
-            raise KeeperError(f"{where}: at most 10 dora / ura indicators")
+            raise KeeperError(sentence("{where}: at most 10 dora / ura indicators", where=where))
         return Winner(who, tiles=WinTiles(
             _tiles(d["hand"], f"{where}: hand"), _win_tile(d.get("win"), f"{where}: winning tile"), melds, flags,
             inds[0], inds[1], _int(d.get("kita", 0), f"{where}: kita", 0, 4),
@@ -327,7 +332,7 @@ def _winner(d: Any, where: str) -> Winner:
 def parse_entry(d: Any) -> Entry:
     """The typed entry of a stored or submitted JSON object; :class:`KeeperError` if malformed."""
     if not isinstance(d, Mapping):
-        raise KeeperError(f"an entry must be a JSON object, not {type(d).__name__}")
+        raise KeeperError(sentence("an entry must be a JSON object, not {type}", type=type(d).__name__))
     kind = d.get("kind")
     if kind == "win":
         _only(d, ("kind", "wins", "from", "riichi", "pao"), "win")
@@ -349,7 +354,8 @@ def parse_entry(d: Any) -> Entry:
     if kind == "abort":
         _only(d, ("kind", "abort", "riichi"), "abort")
         if d.get("abort") not in ABORT_KINDS:
-            raise KeeperError(f"abort: kind {d.get('abort')!r} unknown; valid: {', '.join(ABORT_KINDS)}")
+            raise KeeperError(sentence("abort: kind {name!r} unknown; valid: {choices}", name=d.get("abort"),
+                                       choices=", ".join(ABORT_KINDS)))
         return AbortEntry(str(d["abort"]), _names(d.get("riichi"), "riichi"))
     if kind == "chombo":
         _only(d, ("kind", "who", "reason"), "chombo")
@@ -361,7 +367,8 @@ def parse_entry(d: Any) -> Entry:
     if kind == "penalty":
         _only(d, ("kind", "who", "penalty", "reason", "points", "chips"), "penalty")
         if d.get("penalty") not in PENALTY_KINDS:
-            raise KeeperError(f"penalty: kind {d.get('penalty')!r} unknown; valid: {', '.join(PENALTY_KINDS)}")
+            raise KeeperError(sentence("penalty: kind {name!r} unknown; valid: {choices}", name=d.get("penalty"),
+                                       choices=", ".join(PENALTY_KINDS)))
         points = _int(d.get("points", 0), "penalty: points", -200000, 200000)
         chips = _int(d.get("chips", 0), "penalty: chips", -1000, 1000)
         if d["penalty"] != "free" and (points or chips):
@@ -385,7 +392,7 @@ def parse_entry(d: Any) -> Entry:
         if not isinstance(scores, Mapping) or len(scores) != 3 or not isinstance(chip_map, Mapping):
             raise KeeperError(sentence("final: give the final score of each of the three players"))
         if not isinstance(chombo_map, Mapping):
-            raise KeeperError("final: chombos are {person: count}")
+            raise KeeperError(sentence("final: chombos are {{person: count}}"))
         sc = tuple((_name(k, "final: player"), _int(v, f"final: score of {k}", -10**6, 10**6))
                    for k, v in scores.items())
         ch = tuple((_name(k, "final: player"), _int(v, f"final: chips of {k}", -10**4, 10**4))
@@ -409,5 +416,5 @@ def parse_entry(d: Any) -> Entry:
         if old == new:
             raise KeeperError(sentence("rename: {old} is already called {new}", old=old, new=new))
         return RenameEntry(old, new)
-    raise KeeperError(f"entry kind {kind!r} unknown; valid: win, draw, abort, chombo, penalty, seating, final, "
-                      f"rename, time_up")
+    raise KeeperError(sentence("entry kind {name!r} unknown; valid: {choices}", name=kind,
+                               choices="win, draw, abort, chombo, penalty, seating, final, rename, time_up"))

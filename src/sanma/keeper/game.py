@@ -107,8 +107,8 @@ class KeptGame:
     # -- people and seats ---------------------------------------------------------------------
     def seat(self, person: str, what: str) -> int:
         if person not in self.players:
-            raise KeeperError(f"{what}: {person} is not at the table in game {self.number} "
-                              f"(players: {', '.join(self.players)})")
+            raise KeeperError(sentence("{where}: {name} is not at the table in game {game} (players: {names})",
+                                       where=what, name=person, game=self.number, names=", ".join(self.players)))
         return self.players.index(person)
 
     def wind_of(self, person: str) -> str | None:
@@ -129,8 +129,9 @@ class KeptGame:
             raise KeeperError(sentence("game {game} is over ({why})", game=self.number, why=self.end_reason))
         if isinstance(entry, FinalEntry):
             if self.hands:  # a game is kept hand by hand or by its final scores, not both
-                raise KeeperError(f"final: game {self.number} is kept hand by hand ({len(self.hands)} entries): "
-                                  f"correct those, or delete them to enter its final scores")
+                raise KeeperError(sentence("final: game {game} is kept hand by hand ({n} entries): correct those, or "
+                                           "delete them to enter its final scores", game=self.number,
+                                           n=len(self.hands)))
             return self._apply_final(entry)
         row: dict[str, Any] = {"game": self.number, "hand_index": self.results + 1, "label": self.label(),
                                "honba": self.honba, "dealer": self.players[self.dealer], "kind": entry.kind}
@@ -149,7 +150,7 @@ class KeptGame:
             self.last_hand = True
             row.update(said(sentence("time is up: the hand in play is the last")))
         else:  # pragma: no cover - seatings are handled by the session
-            raise KeeperError(f"entry {entry.kind} does not belong in a game")
+            raise KeeperError(sentence("entry {kind} does not belong in a game", kind=entry.kind))
         if is_result(entry):
             self.results += 1
         row["entry"] = _entry_json(entry)
@@ -189,8 +190,8 @@ class KeptGame:
 
     def _check_alive(self, seat: int, what: str) -> None:
         if seat in self.dead:
-            raise KeeperError(f"{what}: {self.players[seat]} has a dead hand this hand ({self.dead[seat]}): "
-                              f"no win (P103)")
+            raise KeeperError(sentence("{where}: {name} has a dead hand this hand ({why}): no win (P103)", where=what,
+                                       name=self.players[seat], why=self.dead[seat]))
 
     def _apply_win(self, e: WinEntry) -> dict[str, Any]:
         r = self.rules
@@ -223,8 +224,9 @@ class KeptGame:
                 names = {y.name for y in score.yaku}
                 if not (names & set(r.pao_yaku) and score.yakuman) and not (
                         r.pao_daiminkan_rinshan and "rinshan" in names and discarder is None):
-                    raise KeeperError(f"pao: {w.winner}'s hand has no yakuman with liability under {r.name} "
-                                      f"({', '.join(r.pao_yaku)}; by value, name it with --yaku) (P97)")
+                    raise KeeperError(sentence("pao: {name}'s hand has no yakuman with liability under {rules} "
+                                               "({yaku}; by value, name it with --yaku) (P97)", name=w.winner,
+                                               rules=r.name, yaku=", ".join(r.pao_yaku)))
             wins.append(payout.Win(s, score, pao=pao, closed=self._closed(w), ura_tiles=self._ura_tiles(w),
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
             summaries.append(sentence("(winning tile mixed into the hand: the lowest shape, P129)")
@@ -445,7 +447,7 @@ class KeptGame:
             with contextlib.suppress(NotAWinError):
                 found.append(scored(tile))
         if not found:
-            raise NotAWinError(f"no tile of {hand} completes a win as the winning tile")
+            raise NotAWinError(sentence("no tile of {hand} completes a win as the winning tile", hand=hand))
         return min(found, key=lambda sc: (sc.total, sc.han, sc.fu))
 
     def _check_han(self, w: Winner, score: Score) -> None:
@@ -567,32 +569,38 @@ class KeptGame:
         r = self.rules
         scores = dict(e.scores)
         if sorted(scores) != sorted(self.players):
-            raise KeeperError(f"final: give the scores of {', '.join(self.players)} (game {self.number}), "
-                              f"got {', '.join(scores)}")
+            raise KeeperError(sentence("final: give the scores of {names} (game {game}), got {got}",
+                                       names=", ".join(self.players), game=self.number, got=", ".join(scores)))
         total = sum(scores.values())
         expected = 3 * r.start_points
         left = e.sticks * r.riichi_deposit
         if total + left != expected:
             short = expected - total - left
-            hint = (f": {short // r.riichi_deposit} riichi sticks left on the table? (--sticks N, P31)"
+            hint = (sentence(": {n} riichi sticks left on the table? (--sticks N, P31)", n=short // r.riichi_deposit)
                     if not e.sticks and short > 0 and short % r.riichi_deposit == 0 else "")
-            raise KeeperError(f"final: the scores add up to {total:,}" + (
-                f" and the {e.sticks} sticks left on the table to {total + left:,}" if e.sticks else "")
-                + f", not {expected:,} (3 x {r.start_points:,}){hint}")
+            if e.sticks:
+                raise KeeperError(sentence("final: the scores add up to {total:,} and the {n} sticks left on the table "
+                                           "to {sum:,}, not {expected:,} (3 x {start:,}){hint}", total=total,
+                                           n=e.sticks, sum=total + left, expected=expected, start=r.start_points,
+                                           hint=hint))
+            raise KeeperError(sentence("final: the scores add up to {total:,}, not {expected:,} (3 x {start:,}){hint}",
+                                       total=total, expected=expected, start=r.start_points, hint=hint))
         for p, _ in (*e.chips, *e.chombos):
             self.seat(p, "final")
         if sum(c for _, c in e.chips):
-            raise KeeperError("final: chips won and lost must add up to 0")
+            raise KeeperError(sentence("final: chips won and lost must add up to 0"))
         for p in e.busted:  # P108: a bust is a score the rules call one
             self.seat(p, "final: busted")
             if not is_bust(r, scores[p]):
-                raise KeeperError(f"final: {p} has {scores[p]:,} points: not a bust under {r.name} (P108)")
+                raise KeeperError(sentence("final: {name} has {points:,} points: not a bust under {rules} (P108)",
+                                           name=p, points=scores[p], rules=r.name))
         for p in e.busters:
             self.seat(p, "final: bust by")
         bust_scores = [p for p in self.players if is_bust(r, scores[p])]
         if bust_scores and not e.busted and (r.bust_rank_points or r.dobon_fee):
-            raise KeeperError(f"final: {', '.join(bust_scores)} busted under {r.name}, which pays the bust "
-                              f"(P110): say who busted whom (--bust P --bust-by Q)")
+            raise KeeperError(sentence("final: {names} busted under {rules}, which pays the bust (P110): say who "
+                                       "busted whom (--bust P --bust-by Q)", names=", ".join(bust_scores),
+                                       rules=r.name))
         chips = dict(e.chips)
         chombos = dict(e.chombos)
         self.table = replace(flow.TableState.start(r, [scores[p] for p in self.players]),

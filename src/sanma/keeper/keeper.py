@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import SanmaError
 from ..game.settle import chombo_rank_points
-from ..i18n import Lang, Message, current_lang, sentence, tr, tr_n, wind_short
+from ..i18n import Lang, Message, current_lang, sentence, sentence_n, tr, tr_n, wind_short
 from ..i18n.messages import Keyword, from_data, pseudo, to_data
 from ..i18n.messages import in_words as in_words_needed
 from ..i18n.messages import said as said_in
@@ -128,11 +128,13 @@ class Session:
                               "entry": dict(raw), "deltas": {}, "chips": {}})
             return
         if self.games_limit is not None and len(self.games) >= self.games_limit:
-            raise KeeperError(f"session {self.id} keeps {self.games_limit} game"
-                              + ("" if self.games_limit == 1 else "s") + f" and game {len(self.games)} is over: "
-                              "correct its entries instead")
+            raise KeeperError(sentence_n("session {id} keeps {n} game and game {game} is over: correct its entries "
+                                         "instead",
+                                         "session {id} keeps {n} games and game {game} is over: correct its entries "
+                                         "instead", self.games_limit, id=self.id, game=len(self.games)))
         if self.mode == "final" and not isinstance(entry, FinalEntry):
-            raise KeeperError(f"session {self.id} records final scores only: enter each game with `table final`")
+            raise KeeperError(sentence("session {id} records final scores only: enter each game with `table final`",
+                                       id=self.id))
         game = self._game()
         row = game.apply(entry)
         row.update(no=no, uid=uid, entry=dict(raw))
@@ -160,7 +162,8 @@ class Session:
 
     def _seating(self, entry: SeatingEntry) -> None:
         if self.current is not None and not self.current.finished and self.current.hands:
-            raise KeeperError(f"a seating goes between games; game {self.current.number} is in play")
+            raise KeeperError(sentence("a seating goes between games; game {game} is in play",
+                                       game=self.current.number))
         if entry.draw:
             self.series = self.series.reseat(entry.draw)
         if entry.dealer is not None:
@@ -270,10 +273,11 @@ def _renames(entries: Sequence[tuple[int, Mapping[str, Any]]], people: Sequence[
         e = parse_entry(raw)
         assert isinstance(e, RenameEntry)
         if e.old not in now:
-            raise KeeperError(f"entry {numbers[uid]}: rename: {e.old} is not a person of the session "
-                              f"({', '.join(now)})")
+            raise KeeperError(sentence("entry {no}: rename: {name} is not a person of the session ({names})",
+                                       no=numbers[uid], name=e.old, names=", ".join(now)))
         if e.new in now:
-            raise KeeperError(f"entry {numbers[uid]}: rename: {e.new} is already a person of the session")
+            raise KeeperError(sentence("entry {no}: rename: {name} is already a person of the session",
+                                       no=numbers[uid], name=e.new))
         now[now.index(e.old)] = e.new
         for k, v in names.items():
             if v == e.old:
@@ -593,8 +597,8 @@ class Keeper:
         changed since, is refused with :class:`EntryConflict` naming what is in the way."""
         new, before = log[-1], log[:-1]
         if not 0 <= opened <= len(before):
-            raise KeeperError(f"session {session_id}: a form opened at version {opened} (the session is at "
-                              f"version {len(before)})")
+            raise KeeperError(sentence("session {id}: a form opened at version {opened} (the session is at version "
+                                       "{version})", id=session_id, opened=opened, version=len(before)))
         if opened == len(before):
             return  # nothing changed since the form was opened
         if new.kind in ("fix", "delete"):
@@ -659,10 +663,10 @@ class Keeper:
         if row is None or prev.client_id != derived_client_id(session_key, (row["game"], row.get("hand_index", 0)),
                                                               "add", None, prev.entry or {}):
             return
-        raise KeeperError(
-            f"this is #{row['no']} again ({row.get('label', '')} of game {row['game']}: "
-            f"{row.get('summary', row['kind'])}, stored at {_clock(prev.at)} by the same command): nothing was "
-            f"saved. If the next hand really ended the same way, run it with --again")
+        raise KeeperError(sentence(
+            "this is #{no} again ({label} of game {game}: {summary}, stored at {at} by the same command): nothing was "
+            "saved. If the next hand really ended the same way, run it with --again", no=row["no"],
+            label=row.get("label", ""), game=row["game"], summary=_summary(row), at=_clock(prev.at)))
 
     def _fresh(self, session_id: int, client_id: str) -> str:
         """A derived client id, unless the change stored under it is no longer in force (undone, or
@@ -705,15 +709,17 @@ class Keeper:
         log = changes(self.store, session_id)
         adds = [c.seq for c in log if c.kind == "add"]
         if not 1 <= hand_no <= len(adds):
-            raise KeeperError(f"session {session_id} has no entry {hand_no} (entries are 1-{len(adds)})"
-                              if adds else f"session {session_id} has no entries yet")
+            raise KeeperError(sentence("session {id} has no entry {no} (entries are 1-{last})", id=session_id,
+                                       no=hand_no, last=len(adds))
+                              if adds else sentence("session {id} has no entries yet", id=session_id))
         uid = adds[hand_no - 1]
         if uid not in dict(effective(log)):
             gone = [c for c in log if c.kind in ("delete", "undo") and c.target == uid]
-            how = (f" ({_what(gone[-1])} by {gone[-1].author or 'someone'} at {_clock(gone[-1].at)}, change "
-                   f"{gone[-1].seq})" if gone else "")
-            raise KeeperError(f"entry {hand_no} of session {session_id} was deleted{how}: nothing changed "
-                              f"(`sanma table undo {session_id} --change N` restores it)")
+            how = (sentence(" ({what} by {who} at {at}, change {change})", what=_what(gone[-1]),
+                            who=_who(gone[-1].author), at=_clock(gone[-1].at), change=gone[-1].seq) if gone else "")
+            raise KeeperError(sentence("entry {no} of session {id} was deleted{how}: nothing changed "
+                                       "(`sanma table undo {id} --change N` restores it)", no=hand_no, id=session_id,
+                                       how=how))
         return uid
 
     def fix(self, session_id: int, hand_no: int, entry: Mapping[str, Any] | None, *, author: str = "",
@@ -743,15 +749,17 @@ class Keeper:
             if change is None:
                 target = last_undoable(log)
                 if target is None:
-                    raise KeeperError(f"session {session_id}: nothing to undo")
+                    raise KeeperError(sentence("session {id}: nothing to undo", id=session_id))
             else:
                 if not any(c.seq == change for c in log):
-                    raise KeeperError(f"session {session_id} has no change {change} (see `sanma table log`)")
+                    raise KeeperError(sentence("session {id} has no change {change} (see `sanma table log`)",
+                                               id=session_id, change=change))
                 if change not in active(log):
                     by = next((c for c in reversed(log) if c.kind == "undo" and c.target == change), None)
-                    raise KeeperError(f"change {change} of session {session_id} is already undone" + (
-                        f" (change {by.seq}, by {by.author or 'someone'} at {_clock(by.at)})" if by else "")
-                        + ": nothing changed")
+                    how = (sentence(" (change {change}, by {who} at {at})", change=by.seq, who=_who(by.author),
+                                    at=_clock(by.at)) if by else "")
+                    raise KeeperError(sentence("change {change} of session {id} is already undone{how}: nothing "
+                                               "changed", change=change, id=session_id, how=how))
                 target = change
             undone = describe_change(log, target, self._load(session_id, log).rows)
             out = self._change(session_id, "undo", target, None, author=author, reason=reason, client_id=client_id,
@@ -784,7 +792,7 @@ class Keeper:
         else:
             rows = sessions(self.store, series)
             if not rows:
-                raise KeeperError(f"no session in series {series!r}")
+                raise KeeperError(sentence("no session in series {name!r}", name=series))
             people, games = [], []
             for r in rows:  # an alias names one person across the series' sessions as well
                 s = self._load(r.id)
@@ -793,7 +801,8 @@ class Keeper:
             out = {"series": series, "sessions": [r.id for r in rows], "notation": s.rules.score_notation}
         for name, target in aliases.items():
             if target not in people:
-                raise KeeperError(f"alias {name}={target}: {target} is not one of {', '.join(people)}")
+                raise KeeperError(sentence("alias {name}={target}: {target} is not one of {names}", name=name,
+                                           target=target, names=", ".join(people)))
         counted: list[dict[str, Any]] = []
         if store_games or web_games:
             for g in stored_games(self.store, web_only=not store_games):
@@ -843,24 +852,25 @@ class Keeper:
     def import_session(self, data: Any) -> dict[str, Any]:
         """A new session from an export: the log's changes are replayed in order and checked."""
         if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
-            raise KeeperError(f"not a sanma table export (expected \"format\": \"{EXPORT_FORMAT}\")")
+            raise KeeperError(sentence("not a sanma table export (expected \"format\": \"{format}\")",
+                                       format=EXPORT_FORMAT))
         rules = from_dict(data.get("rules") or {}, "import", name=str(data.get("rules_name") or "custom"))
         log = data.get("changes")
         if not isinstance(log, list):
-            raise KeeperError("import: 'changes' must be a list")
+            raise KeeperError(sentence("import: 'changes' must be a list"))
         with self.store.transaction():
             limit = data.get("games_limit")
             if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-                raise KeeperError("import: 'games_limit' must be a whole number, 1 or more")
+                raise KeeperError(sentence("import: 'games_limit' must be a whole number, 1 or more"))
             state = self.new(rules, data.get("people") or [], series=data.get("series"),
                              mode=str(data.get("mode") or "hands"), games_limit=limit)
             sid = int(state["session"])
             for c in log:
                 if not isinstance(c, Mapping) or c.get("kind") not in ("add", "fix", "delete", "undo"):
-                    raise KeeperError(f"import: change {c!r} is malformed")
+                    raise KeeperError(sentence("import: change {change!r} is malformed", change=c))
                 target = c.get("target")
                 if target is not None and not isinstance(target, int):
-                    raise KeeperError(f"import: change {c.get('seq')!r} has a bad target")
+                    raise KeeperError(sentence("import: change {change!r} has a bad target", change=c.get("seq")))
                 self._change(sid, str(c["kind"]), target, c.get("entry"), author=str(c.get("author") or ""),
                              reason=str(c.get("reason") or ""), client_id=None, expected_version=None,
                              preview=False)
@@ -886,10 +896,13 @@ class Keeper:
             their_games = [sorted(g.scores.items()) for g in theirs.games]
             n, m = min(len(log), len(their_log)), min(len(games), len(their_games))
             if (n and log[:n] == their_log[:n]) or (m and games[:m] == their_games[:m]):
-                raise KeeperError(f"this import repeats session {other.id} of series {row.series!r} (the same "
-                                  + ("entries" if n and log[:n] == their_log[:n] else "games")
-                                  + "): its games would count twice in the series; nothing was stored. Import "
-                                    "it into another database, or without the series")
+                raise KeeperError(sentence(
+                    "this import repeats session {id} of series {name!r} (the same entries): its games would count "
+                    "twice in the series; nothing was stored. Import it into another database, or without the series",
+                    id=other.id, name=row.series) if n and log[:n] == their_log[:n] else sentence(
+                    "this import repeats session {id} of series {name!r} (the same games): its games would count "
+                    "twice in the series; nothing was stored. Import it into another database, or without the series",
+                    id=other.id, name=row.series))
 
     def import_csv(self, text: str, rules: Rules, *, series: str | None = None, author: str = "") -> dict[str, Any]:
         """A "final scores only" session from a CSV export (:func:`read_csv`): each game's ``final``
@@ -904,10 +917,11 @@ class Keeper:
             if r["kind"] != "final" or r["no"] is not None:  # a game's rows, not a final-only entry's
                 continue
             if r["game"] is None or r["points"] is None or not isinstance(r["points"], int) or not r["person"]:
-                raise KeeperError(f"CSV line {i}: a final row needs its game, person and final score")
+                raise KeeperError(sentence("CSV line {line}: a final row needs its game, person and final score",
+                                           line=i))
             games.setdefault(int(r["game"]), []).append(r)
         if not games:
-            raise KeeperError("CSV: no final rows (kind = final): nothing to import")
+            raise KeeperError(sentence("CSV: no final rows (kind = final): nothing to import"))
         old = bool(rows) and "bust" not in rows[0]
         people = list(dict.fromkeys(r["person"] for g in sorted(games) for r in games[g]))
         with self.store.transaction():
@@ -922,13 +936,15 @@ class Keeper:
                     p = r["person"]
                     if (got["ranks"][p] != r["rank"] or got["chips"].get(p, 0) != want[p]
                             or (r["final_points"] is not None and abs(got["points"][p] - r["final_points"]) > 0.05)):
-                        why = (" (this CSV has no chombos and bust columns: it was exported before they were added, "
-                               "so a chombo or a bust bonus cannot be read from it)" if old else
-                               ": the file was written under other rules, or edited")
-                        raise KeeperError(
-                            f"CSV game {game}: {p} has rank {r['rank']}, {r['final_points']} points and {want[p]} "
-                            f"chips in the file but rank {got['ranks'][p]}, {got['points'][p]} points and "
-                            f"{got['chips'].get(p, 0)} chips under {rules.name}{why}")
+                        why = (sentence(" (this CSV has no chombos and bust columns: it was exported before they "
+                                        "were added, so a chombo or a bust bonus cannot be read from it)")
+                               if old else sentence(": the file was written under other rules, or edited"))
+                        raise KeeperError(sentence(
+                            "CSV game {game}: {name} has rank {rank}, {points} points and {chips} chips in the file "
+                            "but rank {got_rank}, {got_points} points and {got_chips} chips under {rules}{why}",
+                            game=game, name=p, rank=r["rank"], points=r["final_points"], chips=want[p],
+                            got_rank=got["ranks"][p], got_points=got["points"][p], got_chips=got["chips"].get(p, 0),
+                            rules=rules.name, why=why))
             self._refuse_double(sid)
         return self.state(sid)
 
@@ -950,7 +966,8 @@ def _final_entry_of(rules: Rules, rows: Sequence[Mapping[str, Any]], game: int) 
         entry["busted"], entry["busters"] = busted, busters
     bad = [r.get("bust") for r in rows if r.get("bust") not in (None, "", "busted", "buster")]
     if bad:
-        raise KeeperError(f"CSV game {game}: bust {bad[0]!r} is not 'busted', 'buster' or empty")
+        raise KeeperError(sentence("CSV game {game}: bust {value!r} is not 'busted', 'buster' or empty", game=game,
+                                   value=bad[0]))
     return entry
 
 
@@ -968,11 +985,12 @@ def read_csv(text: str) -> list[dict[str, Any]]:
     try:
         rows = list(reader)
     except csv.Error as e:
-        raise KeeperError(f"CSV line {reader.line_num}: not CSV ({e})") from None
+        raise KeeperError(sentence("CSV line {line}: not CSV ({why})", line=reader.line_num, why=str(e))) from None
     out = []
     for i, r in enumerate(rows, start=2):
         if set(r) not in (set(CSV_HEADER), set(CSV_HEADER_V1)) or any(v is None for v in r.values()):
-            raise KeeperError(f"CSV line {i}: expected the columns {', '.join(CSV_HEADER)}")
+            raise KeeperError(sentence("CSV line {line}: expected the columns {names}", line=i,
+                                       names=", ".join(CSV_HEADER)))
         try:
             row: dict[str, Any] = dict(r)
             for k in ("session", "game", "no", "honba", "rank"):
@@ -982,7 +1000,7 @@ def read_csv(text: str) -> list[dict[str, Any]]:
             if r.get("chombos"):
                 row["chombos"] = int(r["chombos"])
         except (KeeperError, ValueError) as e:
-            raise KeeperError(f"CSV line {i}: {e}") from None
+            raise KeeperError(sentence("CSV line {line}: {why}", line=i, why=e)) from None
         out.append(row)
     return out
 

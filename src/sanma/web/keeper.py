@@ -79,8 +79,10 @@ def grant_of(store: Store, token: str, kind: str) -> access.Grant:
     """What link ``token`` opens, when it is a link of ``kind``; else :class:`NoLink`."""
     g = access.resolve(store, token)
     if g is None or g.kind != kind:
-        what = "kept session" if kind == KIND else kind
-        raise NoLink(f"no {what} behind this link (it is opened by its link, not its number)")
+        raise NoLink(sentence("no kept session behind this link (it is opened by its link, not its number)",
+                              code="no_link") if kind == KIND else
+                     sentence("no tournament behind this link (it is opened by its link, not its number)",
+                              code="no_link"))
     return g
 
 
@@ -95,12 +97,15 @@ def session_of(store: Store, ref: str, *, write: bool = False) -> tuple[int, acc
     if g is not None and g.kind == TOURNAMENT:
         number, table = _where(store, g, where)
         if write and g.role not in REFEREES and not (g.role == SCORER and g.scope == str(table)):
-            raise ReadOnly(f"this {g.role} link changes only its own table; table {table} is another's"
-                           if g.role == SCORER else f"this is a {g.role} link: it shows the tables and changes nothing")
+            raise ReadOnly(sentence("this scorer's link changes only its own table; table {table} is another's",
+                                    code="read_only", table=table)
+                           if g.role == SCORER else
+                           sentence("this is a read link: it shows the tables and changes nothing",
+                                    code="read_only"))
         return _table_session(store, int(g.target), number, table), g
     g = grant_of(store, ref, KIND)  # a session's link takes no ".ROUND.TABLE"
     if write and g.role not in WRITERS:
-        raise ReadOnly(f"this is a {g.role} link: it shows the session and changes nothing")
+        raise ReadOnly(sentence("this is a read link: it shows the session and changes nothing", code="read_only"))
     return int(g.target), g
 
 
@@ -108,15 +113,16 @@ def _where(store: Store, g: access.Grant, where: str) -> tuple[int, int]:
     """The round and table ``.ROUND.TABLE`` names (a scorer's link alone: its table, latest round)."""
     if not where:
         if g.role != SCORER or g.scope is None:
-            raise NoLink("this tournament link opens a table as LINK.ROUND.TABLE")
+            raise NoLink(sentence("this tournament link opens a table as LINK.ROUND.TABLE", code="no_link"))
         table = int(g.scope)
         seated = [r.round for r in rounds(store, int(g.target)) if table in dict(r.tables)]
         if not seated:
-            raise NoLink(f"table {table} is not seated yet: the referee seats the round")
+            raise NoLink(sentence("table {table} is not seated yet: the referee seats the round", code="no_link",
+                                  table=table))
         return seated[-1], table
     parts = where.split(".")
     if len(parts) != 2 or not all(p.isdigit() and 0 < len(p) <= 4 for p in parts):
-        raise NoLink("a tournament's table is opened as LINK.ROUND.TABLE")
+        raise NoLink(sentence("a tournament's table is opened as LINK.ROUND.TABLE", code="no_link"))
     return int(parts[0]), int(parts[1])
 
 
@@ -124,7 +130,7 @@ def _table_session(store: Store, tid: int, number: int, table: int) -> int:
     for row in rounds(store, tid):
         if row.round == number and table in dict(row.tables):
             return dict(row.tables)[table]
-    raise NoLink(f"round {number} has no table {table}")
+    raise NoLink(sentence("round {round} has no table {table}", code="no_link", round=number, table=table))
 
 
 def links(grant: access.Grant, ref: str) -> dict[str, str]:
@@ -294,7 +300,7 @@ async def new_session(request: Request) -> Response:
         return body
     refused = over_rate(request, "sessions")
     if refused is not None:
-        return JSON({"error": refused}, status_code=429)
+        return error_response(refused, 429)
 
     def act(k: Keeper, _: int) -> dict[str, Any]:
         spec = body.get("rules", "club")
@@ -476,7 +482,8 @@ async def socket(ws: WebSocket, follow: Callable[[Store], Any]) -> None:
     tables = getattr(ws.app.state, "tables", None)
     client = client_of(ws.client)
     if tables is not None and not tables.sockets.open(client):
-        await ws.send_text(json.dumps({"error": "too many sockets open from one client: close some first"}))
+        await ws.send_text(json.dumps(error_body(sentence("too many sockets open from one client: close some first",
+                                                          code="too_many_sockets"))))
         await ws.close(code=4429)
         return
     try:
