@@ -765,6 +765,8 @@ def test_phone_page_targets_are_44_px_at_phone_and_laptop_size(browser: Any, tmp
                     page.select_option("#kind", kind)
                     small = [e for e in page.evaluate(measure) if e["h"] < 44 or (e["wide"] and e["w"] < 44)]
                     assert not small, (size, kind, small)
+                    # and nothing scrolls sideways (the calculator's 160 px flag columns once did, in a winner)
+                    assert page.evaluate("document.documentElement.scrollWidth") <= size[0], (size, kind)
                 page.select_option("#kind", "ron")
                 page.screenshot(path=str(tmp_path / f"keeper-{size[0]}x{size[1]}.png"), full_page=True)
                 page.close()

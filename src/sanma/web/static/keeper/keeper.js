@@ -10,7 +10,7 @@
 // Numbers are written as the session's rules say (P30: △ for a minus).
 import { tileEl, SANMA_TILES, sortTiles, toMpsz, listToMpsz } from "/static/tiles.js";
 import { parseMpsz } from "/static/common.js";
-import { t, term, fmtNumber, langSwitch, lang } from "/static/i18n.js";
+import { t, term, fmtNumber, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -727,7 +727,8 @@ function connect() {
 }
 
 function init() {
-  $("lang-box").appendChild(langSwitch());
+  // Enter in a field must not submit the form (a reload losing it); no inline handler: the CSP forbids them
+  $("form").addEventListener("submit", (ev) => ev.preventDefault());
   $("form-title").textContent = t("Enter a hand");
   $("winners").innerHTML = winnerBlock(0) + `<input type="checkbox" id="double" class="hidden">` + winnerBlock(1);
   for (const suit of [/[mp]r?$/, /sr?$/, /^[ESWNPFC]$/]) {  // one row per suit (manzu with pinzu), as the calculator

@@ -3,7 +3,7 @@
 // the next round, start the clock, end play, enter a table's final scores (with sticks, chombos and
 // busts), open any table's keeper page to correct it, download the results. The page draws what
 // the server computes (the standings, the round, the clock's end); numbers as the rules write them.
-import { t, tn, term, fmtNumber, langSwitch, lang } from "/static/i18n.js";
+import { t, tn, term, fmtNumber, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 // The page is opened by one of the tournament's links (its token), never by its number; what the
@@ -181,7 +181,6 @@ async function act(path, body) {
 }
 
 function init() {
-  $("lang-box").appendChild(langSwitch());
   const current = () => state && state.seated.length ? state.seated[state.seated.length - 1].round : 0;
   $("seat-next").addEventListener("click", () => act(`/api/tournaments/${tid}/rounds/${current() + 1}/seat`, {}));
   $("clock-start").addEventListener("click", () => act(`/api/tournaments/${tid}/rounds/${current()}/clock`, {start: true}));
