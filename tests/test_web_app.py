@@ -58,7 +58,7 @@ def test_make_run_stops_cleanly(tmp_path: Path, sig: signal.Signals, to: str) ->
     port = free_port()
     proc = subprocess.Popen(["make", "-o", "install", "run", f"PORT={port}", f"DB={tmp_path / 'db.sqlite'}"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+                            start_new_session=True, env={**os.environ, "SANMA_LANG": "en"})
     try:
         end = time.monotonic() + 60
         while True:
