@@ -527,34 +527,34 @@ def test_a_call_window_shows_its_own_seconds_and_spends_no_bank(browser: Any, tm
     """Issue 18 (found playing a whole game at 1366x768): a call offer's clock is the window's own
     seconds and spends no bank (the server sends it ``"bank": 0``), but the page took that 0 for the
     seat's bank — "bank 0s", marked as spending, during every call window and after it until the
-    seat's next discard. On the table's injected clock: the bank shown in the window and after the
-    pass is the seat's whole 60 s. (Seed 1: the person, on auto tsumogiri, is offered a pon at once.)"""
+    seat's next discard. On the table's injected clock: the person discards what it draws (seed 1: a
+    pon is offered in the first go-around); the bank shown in the window and after the pass is the
+    seat's whole 60 s, as its discard prompts showed it."""
     import time
 
-    from websockets.sync.client import connect
-
     from sanma.web.scheduler import ManualClock
-    from web_helpers import serving, ws_url
+    from web_helpers import serving
 
     clock = ManualClock(start=time.time_ns() // 1_000_000)
     errors: list[str] = []
     with serving(tmp_path / "db.sqlite", clock=clock) as (base, app):
         t = create_table(base, ["human", "tsumogiri", "tsumogiri"], seed=1,
                          clock={"move": 15, "bank": 60, "call": 2, "think": 0, "result": 0})
-        seat = t["seats"][0]
-        with connect(ws_url(base, f"/ws/tables/{t['id']}/play?token={seat['token']}")) as ws:
-            for name in ("auto_tsumogiri", "auto_kita"):
-                ws.send(json.dumps({"type": "toggle", "name": name, "value": True}))
-                while json.loads(ws.recv(timeout=20))["type"] != "toggles":
-                    pass
-        page = new_page(browser, errors, "laptop")
-        page.goto(base + seat["url"])
-        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         table = app.state.tables.running[t["id"]]
-        for _ in range(400):  # the table's time moves only here: from one timer to the next, until the seat is asked
+        page = new_page(browser, errors, "laptop")
+        page.goto(base + t["seats"][0]["url"])
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        discard = page.locator("#prompt [data-action=tsumogiri]")
+        for _ in range(200):  # the table's time moves only here, and never while the seat is to discard
             clock.advance(0)
-            if table.prompt(0) is not None:
+            asked = table.prompt(0)
+            if asked is not None and asked.window:
                 break
+            if asked is not None:  # its discard: shown with its clock (the bank as the server counts it), then tapped
+                expect(page.locator("#clock-bank")).to_have_text("bank 60s")
+                discard.click()
+                page.wait_for_timeout(25)
+                continue
             due = clock.next_at()
             clock.advance(max(0, due - clock.now()) if due is not None else 0)
         offered = table.prompt(0)
