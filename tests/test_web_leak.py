@@ -89,7 +89,8 @@ def _play(bases: list[str], path: str, rng: random.Random, connections: list[lis
 def _whole_game(tmp_path: Path) -> tuple[LeakChecker, dict[str, Any]]:
     with serving(tmp_path / "db.sqlite", rate=1000, burst=1000) as (base, app):
         r = httpx.post(f"{base}/api/tables", json={"rules": RULES, "seats": ["human", "mjai", "efficient"],
-                                                  "seed": SEED, "clock": {"move": 0, "call": 0}})
+                                                  "seed": SEED,
+                                                  "clock": {"move": 0, "call": 0, "think": 0, "result": 0}})
         assert r.status_code == 201, r.text
         t = r.json()
         tid = t["id"]

@@ -28,7 +28,7 @@ from web_helpers import choose, mjai_answer, sanma_serve, ws_url
 pytestmark = pytest.mark.slow  # server processes
 
 TABLE = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["mjai", "mjai", "efficient"], "seed": 7,
-         "clock": {"move": 0, "call": 0}}
+         "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}
 
 
 def _mjai_seat(url: str, out: list[Any], rng: random.Random, stop_after: int | None = None,
@@ -270,7 +270,8 @@ def test_no_payload_of_any_process_leaks_through_a_whole_game(pg_database: str) 
 
     with sanma_serve(pg_database) as (a, _), sanma_serve(pg_database) as (b, _), sanma_serve(pg_database) as (c, _):
         t = httpx.post(f"{a}/api/tables", json={"rules": RULES, "seats": ["human", "mjai", "efficient"],
-                                                "seed": SEED, "clock": {"move": 0}}, timeout=30).json()
+                                                "seed": SEED, "clock": {"move": 0, "think": 0, "result": 0}},
+                       timeout=30).json()
         tid = t["id"]
         watch: list[Any] = []
         frames: list[Any] = []
