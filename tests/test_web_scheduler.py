@@ -45,6 +45,20 @@ class Run:
         return lambda: self.published.extend([self.clock.now()] * (n - len(self.published)))
 
 
+@dataclass(eq=False)
+class Look:
+    """A table's listener that only looks at the table after each stored transition (nothing at a
+    discard told alone: ``Listener.preview``)."""
+
+    look: Callable[[Table], None]
+
+    def update(self, table: Table) -> None:
+        self.look(table)
+
+    def preview(self, table: Table) -> None:
+        return None
+
+
 def _run(kinds: list[str], clock: dict[str, float], seed: int = 1, rules: Any = None) -> Run:
     c = ManualClock()
     tables = Tables(open_db(":memory:"), c)
@@ -229,7 +243,7 @@ def test_by_default_a_table_with_a_person_paces_its_bots_and_holds_each_result_w
         if table.game.held == "hand":
             held.append((run.clock.now(), _moves(table), [table.prompt(s) for s in range(3)]))
 
-    t.listeners.add(look)
+    t.listeners.add(Look(look))
     _play(run, random.Random(5))
     events, at = _events(run), run.published
     ends = [i for i, e in enumerate(events) if e["type"] == "end_kyoku"]
