@@ -388,6 +388,7 @@ class Table:
         self.pending_from: int | None = None
         self.stored: dict[str, str] = {}  # the JSON of each web_tables column as last stored
         self.stored_values: dict[str, Any] = {}  # ... and the values it was made from (Tables.flush)
+        self.stored_schedule: Schedule | None = None  # the schedule as last stored and told
         self.runner: int | None = tables.node  # the process that runs it (several processes)
         self.hand_start = 1  # index of the current hand's start_kyoku event
         self.hand_chips = [0] * SEATS  # chips when the current hand started
@@ -447,8 +448,8 @@ class Table:
         self.answered = [False] * SEATS
         self.prompt_legal = [()] * SEATS
         self.schedule = Schedule()
-        if "schedule" in st:  # the open prompts stay the same ones, with their deadlines
-            self.restore(Schedule.from_json(json.loads(st["schedule"])))
+        if self.stored_schedule is not None:  # the open prompts stay the same ones, with their deadlines
+            self.restore(self.stored_schedule)
         self._sync(now)  # (a table whose first write failed opens its prompts)
         return TableError("the database could not store this (it is busy or failing); nothing changed, "
                           "try again", 503)
@@ -1034,14 +1035,17 @@ class Tables:
     # -- persistence -----------------------------------------------------------------------
     def flush(self, table: Table) -> bool:
         """Store the table's transition before anyone is told: its pending actions and the events
-        since the first of them (a released hold has events and no action), the schedule they lead
-        to, and the banks, toggles and lobby status where they changed — one write. A finished game
+        since the first of them (a released hold has events and no action), and the banks, toggles,
+        lobby status and (several processes: what a process that takes the table over goes on
+        from) the schedule, where they changed — one write. A finished game
         is stored as a game in the same transaction. False when the table is no longer this
         process's to run (another took it over: several processes, web/shared.py). Whatever the
         store raises is raised, and nothing of the transition is stored (``Table._settle`` rolls
         the table back)."""
         g = table.game
-        values: dict[str, Any] = {"schedule": table.schedule, "banks": table.banks, "toggles": table.toggles}
+        values: dict[str, Any] = {"banks": table.banks, "toggles": table.toggles}
+        if self.node is not None:  # the schedule is read only by a process that takes the table over (rebuild)
+            values["schedule"] = table.schedule
         if table.pending or g.done:  # the lobby's scores and round: they change with a hand, a riichi, the end
             values["status"] = (table.hand_start, len(g.hand_results), g.kyotaku, tuple(g.scores), g.done)
         kept = table.stored_values
@@ -1077,6 +1081,7 @@ class Tables:
         table.pending.clear()
         table.pending_from = None
         table.stored.update(changed)
+        table.stored_schedule = table.schedule
         for k, v in values.items():  # copies: the banks and toggles are changed in place
             kept[k] = [dict(t) for t in v] if k == "toggles" else list(v) if k == "banks" else v
         if g.done:
@@ -1165,6 +1170,7 @@ class Tables:
             # taken over from another process (several processes): every deadline goes on where it was;
             # one process restarted on its own file starts what it waits for again from the restart
             table.restore(Schedule.from_json(json.loads(row.schedule)))
+            table.stored_schedule = table.schedule
         if g.done and not finished and not follow:  # stopped after the last action, before it was marked finished
             self.finish(table)
         return table
