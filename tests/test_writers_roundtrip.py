@@ -195,3 +195,49 @@ def test_tenhou_points_are_written_tenhou_style() -> None:
     ron = _kyoku_with({"actor": 2, "target": 1, "han": 1, "fu": 30, "points": 1000, "limit": None,
                        "deltas": [0, -1000, 1000]})
     assert ron[2][:4] == [2, 1, 2, "30符1飜1000点"] and ron[2][4] == "門前清自摸和(1飜)"
+
+
+# -- bots' games that a reader once refused (a stored Kansai game would not open in the replay viewer) --
+BOTS = ("efficient", "defensive", "random")
+#: (preset, game index of ``play_game_events(rules, BOTS, 5, index)``, what the game holds)
+BOT_GAMES = [
+    ("kansai", 22, "flower_replacement_tsumo"),  # P18 flower_replacement_is_rinshan = false
+    ("official", 3, "kita_replacement_tsumo"),  # P18 kita_replacement_is_rinshan = false (seed 002 L64)
+    ("kansai", 23, "yakuman"),  # kokushi after riichi: mjai's [name, multiplier] pairs with "han" 13
+    ("majsoul", 9, "double_yakuman"),  # kokushi_13 = 2 (P61)
+]
+
+
+def _holds(events: list[dict[str, Any]]) -> set[str]:
+    """What a game's wins show: a yakuman, a double one, a tsumo on a kita's or a flower's replacement."""
+    found: set[str] = set()
+    replaced: dict[int, str] = {}  # seat -> what its next draw replaces
+    last: dict[int, str] = {}  # seat -> what its last draw replaced ("" none)
+    for e in events:
+        t, a = e["type"], e.get("actor")
+        if t in ("kita", "flower"):
+            replaced[a] = t
+        elif t in ("ankan", "kakan", "daiminkan"):
+            replaced[a] = "kan"
+        elif t == "tsumo":
+            last[a] = replaced.pop(a, "")
+        elif t == "hora":
+            if e["yakuman"]:
+                found.add("double_yakuman" if e["yakuman"] >= 2 else "yakuman")
+            if a == e["target"] and last.get(a) in ("kita", "flower"):
+                found.add(f"{last[a]}_replacement_tsumo")
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("preset", "index", "holds"), BOT_GAMES, ids=[f"{p}-{i}-{h}" for p, i, h in BOT_GAMES])
+def test_bot_games_with_yakuman_and_replacement_tsumo_read_back(preset: str, index: int, holds: str) -> None:
+    """A tsumo on a kita's or a flower's replacement is rinshan only where the rules say so (P18): the
+    reader takes the record's yaku list for it, as for any flag the rules decide. A yakuman written as
+    mjai pairs (``["kokushi", 1]``, ``"han": 13``, ``"yakuman": 1``) is read as a yakuman, not as a
+    13-han hand whose riichi is missing from the list."""
+    from sanma.sim.arena import play_game_events
+
+    g = play_game_events(Rules.preset(preset), BOTS, 5, index)
+    assert holds in _holds(g.events), f"game {index} no longer holds {holds}: pick another (the bots changed)"
+    _same_game(g, read_mjai(write_mjai(g), strict=True))

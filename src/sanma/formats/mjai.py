@@ -25,6 +25,7 @@ from ..errors import RecordError, SanmaError
 from ..events import parse_event
 from ..i18n.messages import sentence
 from ..i18n.terms import yaku_key
+from ..rules.schema import STANDARD_YAKUMAN
 from ..tiles import Tile
 from .guard import Problems, check_json_depth, events_of, read_guarded
 from .record import LIMITS, DrawResult, GameRecord, KyokuRecord, Result, kyoku_label, limit_from_han_fu
@@ -107,7 +108,11 @@ class _Kyoku:
                 continue
             yaku.append((name, y.yakuman or y.han))
         han = e.han if e.han is not None else sum(h for _, h in yaku)
-        listed_yakuman = sum(y.yakuman for y in e.yaku)
+        # [name, n] pairs carry no flag: they are yakuman lines (n the multiplier) when the hora says
+        # yakuman and every name is a yakuman's (write_mjai's form: "han" 13, "yakuman" the lines' sum)
+        pairs_of_yakuman = e.yakuman > 0 and not any(y.yakuman for y in e.yaku) and \
+            all(name in STANDARD_YAKUMAN for name, _ in yaku) and len(yaku) == len(e.yaku)
+        listed_yakuman = sum(y.yakuman for y in e.yaku) or (sum(n for _, n in yaku) if pairs_of_yakuman else 0)
         # yakuman lines decide; a counted yakuman (kazoe) lists ordinary yaku with its han
         yakuman = listed_yakuman or (0 if han else e.yakuman)
         limit = e.limit if e.limit is not None else limit_from_han_fu(han, e.fu, yakuman)

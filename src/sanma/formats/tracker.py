@@ -31,12 +31,16 @@ class WinContext:
     ippatsu: bool
     haitei: bool
     houtei: bool
-    rinshan: bool
+    rinshan: bool  # a tsumo on a replacement tile, whatever was replaced
     chankan: bool
     tenhou: bool
     chiihou: bool
     ron_on_kita: bool
     kyotaku: int  # sticks on the table, including this kyoku's accepted riichi
+    #: what the winning tile replaced: "kan", "kita", "flower", or "" (not a replacement). Whether a
+    #: kita's or a flower's replacement scores rinshan is a rule (P18 ``kita_replacement_is_rinshan``,
+    #: ``flower_replacement_is_rinshan``) that a record's reader does not know.
+    replaced: str = ""
 
 
 
@@ -111,10 +115,11 @@ class KyokuReplay:
         self.ippatsu = [False] * self.n
         self.pending_riichi: int | None = None
         self.interrupted = False  # a call or kita happened: first-go-around yaku are gone
-        self.pending_replacement = [False] * self.n
+        # what a seat's next draw replaces: "kan", "kita", "flower", or "" (a plain draw)
+        self.pending_replacement = [""] * self.n
         self.flower_size: dict[int, int] = {}  # seat -> hand size before the flower being replaced
         self.last_draw: list[Tile | None] = [None] * self.n
-        self.last_was_replacement = [False] * self.n
+        self.last_replaced = [""] * self.n  # what each seat's last draw replaced ("" for none)
         # the last tile offered to the others: (kind, seat, tile) with kind discard/kakan/ankan/kita
         self.offer: tuple[str, int, Tile] | None = None
         self.declared: tuple[int, bool] | None = None  # a ``reach`` (seat, open) whose discard comes next
@@ -205,8 +210,9 @@ class KyokuReplay:
             return
         self._resolve_riichi()
         self.offer = None
-        replacement = self.pending_replacement[seat]
-        self.pending_replacement[seat] = False
+        replaced = self.pending_replacement[seat]
+        replacement = bool(replaced)
+        self.pending_replacement[seat] = ""
         if replacement and self.live_draws is not None and self.draws >= self.live_draws:
             pass  # P14: the live wall is empty (a flower drawn last): from the dead wall, not refilled
         else:
@@ -216,7 +222,7 @@ class KyokuReplay:
         self.own_draws[seat] += 1
         self.hands[seat].append(tile)
         self.last_draw[seat] = tile
-        self.last_was_replacement[seat] = replacement
+        self.last_replaced[seat] = replaced
         self.events.append(ev.Tsumo(seat, tile, replacement))
         # a flower's replacement restores the hand's size before the flower (13 during the deal)
         size = self.flower_size.pop(seat, 14)
@@ -300,7 +306,7 @@ class KyokuReplay:
             tiles = self._call(seat, from_seat, tile, 3, "daiminkan")
         if tiles is not None:
             self.melds[seat].append(("kan", tiles))
-            self.pending_replacement[seat] = True
+            self.pending_replacement[seat] = "kan"
             self.events.append(ev.Daiminkan(seat, from_seat, tile, tiles[1:]))
 
     def kakan(self, seat: int, tile: Tile) -> None:
@@ -316,7 +322,7 @@ class KyokuReplay:
         else:
             self.problem(f"kakan of {tile} by seat {seat} without a pon of it")
         self._interrupt()
-        self.pending_replacement[seat] = True
+        self.pending_replacement[seat] = "kan"
         self.offer = ("kakan", seat, tile)
         self.events.append(ev.Kakan(seat, tile, pon))
 
@@ -332,7 +338,7 @@ class KyokuReplay:
             self.hands[seat].remove(t)
         self.melds[seat].append(("ankan", tiles))
         self._interrupt()
-        self.pending_replacement[seat] = True
+        self.pending_replacement[seat] = "kan"
         self.offer = ("ankan", seat, tile)
         self.events.append(ev.Ankan(seat, tiles))
 
@@ -343,7 +349,7 @@ class KyokuReplay:
         self._take(seat, tile, "kita")
         self.kita_count[seat] += 1
         self._interrupt()
-        self.pending_replacement[seat] = True
+        self.pending_replacement[seat] = "kita"
         self.offer = ("kita", seat, tile)
         self.events.append(ev.Kita(seat))
 
@@ -356,7 +362,7 @@ class KyokuReplay:
             self.problem(f"flower by seat {seat}: {tile} is not a flower")
         self.flower_size.setdefault(seat, len(self.hands[seat]) + 3 * len(self.melds[seat]))
         self._take(seat, tile, "flower")
-        self.pending_replacement[seat] = True
+        self.pending_replacement[seat] = "flower"
         self.last_draw[seat] = None
         self.events.append(ev.Flower(seat, tile))
 
@@ -378,7 +384,8 @@ class KyokuReplay:
                 self.problem(f"tsumo by seat {seat} on {tile}, but the last draw was {drawn}")
             tile = drawn
             hand = tuple(self.hands[seat])
-            rinshan = self.last_was_replacement[seat]
+            replaced = self.last_replaced[seat]
+            rinshan = bool(replaced)
             haitei = self.draws == self.live_draws and not rinshan
             first = (not self.interrupted and self.discards[seat] == 0 and self.own_draws[seat] == 1)
             tenhou = first and seat == self.dealer
@@ -399,6 +406,7 @@ class KyokuReplay:
             assert tile is not None
             hand = (*self.hands[seat], tile)
             rinshan = haitei = tenhou = chiihou = False
+            replaced = ""
         if len(hand) + 3 * len(self.melds[seat]) != 14:
             self.problem(f"winning hand of seat {seat} has {len(hand)} concealed tiles and "
                          f"{len(self.melds[seat])} melds")
@@ -410,7 +418,8 @@ class KyokuReplay:
             hand=hand, tile=tile, melds=tuple(meld_text(k, t) for k, t in self.melds[seat]),
             kita=self.kita_count[seat], riichi=self.riichi[seat], double_riichi=self.double[seat] and
             self.riichi[seat], ippatsu=ippatsu, haitei=haitei, houtei=houtei, rinshan=rinshan,
-            chankan=chankan, tenhou=tenhou, chiihou=chiihou, ron_on_kita=ron_on_kita, kyotaku=self.kyotaku)
+            chankan=chankan, tenhou=tenhou, chiihou=chiihou, ron_on_kita=ron_on_kita, kyotaku=self.kyotaku,
+            replaced=replaced)
 
     def finish(self) -> None:
         """End of the kyoku without a win on the last offer: a pending riichi is accepted."""
@@ -458,8 +467,10 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
             "double_riichi": "double_riichi" in names,
             **{flag: y in names for flag, y in FLAG_YAKU.items()},
         }
+        # a kita's or a flower's replacement is rinshan by the record's rules (P18): the list decides
+        certain = ("riichi", "double_riichi", "chankan") + (() if ctx.replaced in ("kita", "flower") else ("rinshan",))
         for flag, value in listed.items():
-            if value != flags[flag] and flag in ("riichi", "double_riichi", "rinshan", "chankan"):
+            if value != flags[flag] and flag in certain:
                 problems.add(f"seat {seat} wins with {flag}={value} in the yaku list but "
                              f"{flags[flag]} by the replayed events", label)
             flags[flag] = value
