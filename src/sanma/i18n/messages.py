@@ -2,7 +2,7 @@
 
 A sentence is written once, in English, as a template with named parameters, and marked so that
 Babel extracts it (``make messages``; its Japanese is in ``locale/ja/LC_MESSAGES/sanma.po``, compiled
-to ``sanma.mo`` by ``make install``):
+to ``sanma.mo`` by ``make install`` in the tree and by the package build's ``setup.py``):
 
 * ``tr("{n} riichi sticks on the table", n=2)`` — into words now, in the current language (a
   command sets it once from ``--lang``; the server per request and per connection);
