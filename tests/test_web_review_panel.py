@@ -140,3 +140,27 @@ def test_the_review_panel_on_a_real_tenhou_record(browser: Any, tmp_path: Path) 
         shot(phone, "review-panel-phone", full_page=False)
         phone.close()
     assert not errors, errors
+
+
+def test_a_stored_game_is_reviewed_from_its_replay_link(browser: Any, tmp_path: Path) -> None:
+    """A finished game of the server, opened by its replay link: the panel asks the server for the
+    stored game's review (not an upload) and shows it beside the steps of the seat chosen."""
+    from test_web_replay_viewer import finished_table
+
+    errors: list[str] = []
+    with running_server(tmp_path / "db.sqlite") as base:
+        tid = finished_table(base, seed=4)
+        review = httpx.get(f"{base}/api/reviews/table/{tid}?seat=2", timeout=60).json()
+        page = new_page(browser, errors, "laptop")
+        page.goto(f"{base}/replay?table={tid}")
+        page.wait_for_selector("#review-go")
+        page.select_option("#review-seat", "2")
+        page.click("#review-go")
+        page.wait_for_selector("#review-summary")
+        assert f"{review['summary']['decisions']} decisions" in (page.text_content("#review-summary") or "")
+        page.keyboard.press("n")
+        page.wait_for_selector("#review-options")
+        assert page.text_content("#review-why") == review["words"]["decisions"][0]["why"]
+        assert "table=" in page.url and "seat=2" in page.url  # the viewer's address follows the reviewed seat
+        page.close()
+    assert not errors, errors

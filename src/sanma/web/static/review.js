@@ -158,7 +158,7 @@ function follow() {
   });
   box.appendChild(el("div", { class: "small" }, `${d.kyoku} · ${words.category}`));
   box.appendChild(el("div", { class: "review-scroll" }, el("table", { class: "data review-options", id: "review-options" },
-    el("tr", {}, [t("option"), t("win"), t("deal-in"), t("value"), t("EV points"), t("EV placement"),
+    el("tr", {}, [t("option"), t("win"), t("deal-in"), t("value if it wins"), t("EV points"), t("EV placement"),
       t("regret")]
       .map((h, k) => el("th", { class: k ? "num" : "" }, h))), rows)));
   box.appendChild(el("p", { id: "review-why" }, words.why));
