@@ -47,7 +47,7 @@ def new_page(browser: Any, errors: list[str], size: str = "", **options: Any) ->
 
 
 def create_table(base: str, seats: list[str], **extra: Any) -> dict[str, Any]:
-    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0, "call": 0}, **extra}
+    body = {"rules": "tenhou", "seats": seats, "clock": {"move": 0, "call": 0, "think": 0, "result": 0}, **extra}
     r = httpx.post(f"{base}/api/tables", json=body, timeout=20)
     assert r.status_code in (200, 201), r.text
     return dict(r.json())

@@ -6,11 +6,6 @@ file are never refused while a server runs."""
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -20,52 +15,16 @@ from typer.testing import CliRunner
 from sanma.cli import app
 from sanma.store import open_db
 from sanma.store.lock import ServerLocked, acquire_server_lock, lock_path
-from web_helpers import free_port, serving
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@contextmanager
-def sanma_serve(db: str, port: int) -> Iterator[subprocess.Popen[str]]:
-    """``sanma serve`` as its own process (loopback), stopped after the block."""
-    proc = subprocess.Popen([sys.executable, "-m", "sanma", "serve", "--port", str(port), "--db", db],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:  # pragma: no cover
-                proc.kill()
-                proc.wait(10)
-        assert proc.stdout is not None and proc.stderr is not None
-        proc.stdout.close()
-        proc.stderr.close()
-
-
-def wait_up(proc: subprocess.Popen[str], port: int) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError("the server did not start")
+from web_helpers import free_port, sanma_serve, serving
 
 
 def test_a_second_server_on_the_same_sqlite_file_is_refused_and_kill_9_frees_the_file(tmp_path: Path) -> None:
     db = str(tmp_path / "club.sqlite")
     first_port, second_port = free_port(), free_port()
-    with sanma_serve(db, first_port) as first:
-        wait_up(first, first_port)
+    with sanma_serve(db, first_port) as (_, first):
         table = httpx.post(f"http://127.0.0.1:{first_port}/api/tables",
                            json={"rules": "tenhou", "seats": ["random", "random", "random"], "seed": 3}).json()["id"]
-        with sanma_serve(db, second_port) as second:
+        with sanma_serve(db, second_port, wait=False) as (_, second):
             assert second.wait(60) == 2
             assert second.stderr is not None
             err = second.stderr.read()
@@ -84,8 +43,7 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused_and_kill_9_frees_the
 
         first.send_signal(signal.SIGKILL)  # no clean-up of any kind
         first.wait(10)
-        with sanma_serve(db, second_port) as third:
-            wait_up(third, second_port)  # at once: the kernel released the lock with the process
+        with sanma_serve(db, second_port) as (_, third):  # at once: the kernel released the lock with the process
             assert httpx.get(f"http://127.0.0.1:{second_port}/api/tables/{table}").status_code == 200
             with pytest.raises(ServerLocked, match=f"pid {third.pid}"):
                 acquire_server_lock(db)

@@ -124,7 +124,7 @@ def test_json_endpoints_take_only_application_json(client: TestClient, ctype: st
 def test_an_origin_other_than_the_servers_is_refused_over_http_and_websocket(client: TestClient) -> None:
     _, organiser, _ = _session(client)
     t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"],
-                                         "clock": {"move": 0}}).json()
+                                         "clock": {"move": 0, "think": 0, "result": 0}}).json()
     for origin in ("http://evil.example", "http://127.0.0.1:1", "null", "http://127.0.0.1.evil.example"):
         h = {"origin": origin}
         r = client.post(f"/api/keeper/sessions/{organiser}/entries", json=WIN, headers=h)
@@ -241,7 +241,7 @@ def test_a_page_on_another_loopback_origin_can_neither_write_to_the_keeper_nor_a
     with serving(tmp_path / "db.sqlite") as (base, app):
         _, organiser, _ = _session_http(base)
         t = httpx.post(f"{base}/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"],
-                                                   "seed": 1, "clock": {"move": 0}}).json()
+                                                   "seed": 1, "clock": {"move": 0, "think": 0, "result": 0}}).json()
         page = (ATTACK % {"server": json.dumps(base), "keeper": json.dumps(organiser),
                           "table": json.dumps({"id": t["id"], "token": t["seats"][0]["token"]}),
                           "win": json.dumps(WIN)}).encode()

@@ -166,7 +166,7 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
     with running_server(tmp_path / "db.sqlite") as base:
         # seed 1: with this player's way of playing the game goes the distance (no one busts)
         t = create_table(base, ["human", "defensive", "efficient"], seed=1,
-                         clock={"move": 600, "bank": 60, "call": 0})  # no 2 s call window: a quick hanchan
+                         clock={"move": 600, "bank": 60, "call": 0, "think": 0, "result": 0})  # a quick hanchan
         page = new_page(browser, errors)
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
@@ -381,6 +381,81 @@ def test_lobby_creates_a_table_with_an_uploaded_rule_file(browser: Any, tmp_path
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         page.close()
     assert not errors, errors  # no expected refusal shows as a console error (issue 18)
+
+
+def test_a_hands_card_holds_the_next_deal_and_every_clock_until_the_person_dismisses_it(
+        browser: Any, tmp_path: Path) -> None:
+    """Issue 18 item 1 on the table scheduler's injected clock (the table's time moves only when this
+    test moves it): while a hand's result card is open on the phone, the next hand is not dealt and no
+    seat's clock runs — not even 29.999 s into the table's 30 s pause; the card's OK sends
+    ``dismiss`` and the next hand is dealt at once, the seat's clock starting with its prompt then."""
+    import contextlib
+    import time
+
+    from playwright.sync_api import Error as PlaywrightError
+    from websockets.sync.client import connect
+
+    from sanma.web.scheduler import ManualClock
+    from web_helpers import serving, ws_url
+
+    clock = ManualClock(start=time.time_ns() // 1_000_000)
+    errors: list[str] = []
+    frames: list[dict[str, Any]] = []
+    with serving(tmp_path / "db.sqlite", clock=clock) as (base, app):
+        t = create_table(base, ["human", "tsumogiri", "tsumogiri"], seed=1,
+                         clock={"move": 20, "bank": 0, "call": 0, "think": 0, "result": 30})
+        seat = t["seats"][0]
+        table = app.state.tables.running[t["id"]]
+
+        def toggles(value: bool) -> None:  # the first hand plays itself: the server discards for the person
+            with connect(ws_url(base, f"/ws/tables/{t['id']}/play?token={seat['token']}")) as ws:
+                for name in ("auto_tsumogiri", "auto_win", "auto_kita", "no_calls"):
+                    ws.send(json.dumps({"type": "toggle", "name": name, "value": value}))
+                    while json.loads(ws.recv(timeout=20))["type"] != "toggles":
+                        pass
+
+        def pump(done: Any) -> None:  # run what is due now on the table's clock until ``done()``
+            for _ in range(400):
+                clock.advance(0)
+                if done():
+                    return
+                if page.locator("#prompt [data-action=tsumogiri]").count():  # an ankan offer stops auto tsumogiri
+                    with contextlib.suppress(PlaywrightError):  # (re-drawn under the tap: the next round taps again)
+                        page.locator("#prompt [data-action=tsumogiri]").tap(timeout=2000)
+                page.wait_for_timeout(25)
+            raise AssertionError("the table did not get there")
+
+        toggles(True)
+        page = new_page(browser, errors, "phone")
+        page.on("websocket", lambda w: w.on("framereceived", lambda f: frames.append(json.loads(f))))
+        page.goto(base + seat["url"])
+        page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
+        pump(lambda: page.locator("#hand-result").count() > 0)
+        end = clock.now()
+        assert table.game.held == "hand" and len(table.game.hand_results) == 1
+        card = next(f for f in frames if f["type"] == "hand_result")
+        assert card["next"] == (end + 30_000) / 1000  # the pause's end, shown on the card
+        toggles(False)  # the person plays the next hand: its prompts come to the page
+        clock.advance(29_999)
+        assert table.game.held == "hand" and len(table.game.hand_results) == 1  # not dealt
+        assert [x.kind for x in table.timers() if x.kind != "abandon"] == ["pause"]  # no seat's clock
+        assert all(table.prompt(s) is None for s in range(3))
+        assert page.locator("#hand-result").count() == 1 and page.locator("#prompt button").count() == 0
+        assert (page.text_content("#clock-move") or "") == ""
+        shot(page, "result-card-held-phone", full_page=False)
+        shown = len(frames)
+        assert not [f for f in frames[frames.index(card):] if f["type"] == "prompt"]
+        page.locator("#result-ok").tap()
+        pump(lambda: not table.game.held)
+        released = clock.now()
+        assert released == end + 29_999  # dealt on the dismissal, not at the pause's end
+        pump(lambda: page.locator("#prompt [data-action=tsumogiri]").count() > 0)
+        prompt = next(f for f in frames[shown:] if f["type"] == "prompt")
+        assert prompt["clock"]["deadline"] == (released + 20_000) / 1000  # its clock started when it was sent
+        expect(page.locator("#clock-move")).to_have_text(re.compile(r"^\d+s$"))  # and the page shows it running
+        assert page.locator("#hand-result").count() == 0
+        page.close()
+    assert not errors, errors
 
 
 def test_a_rematch_from_the_final_card(browser: Any, tmp_path: Path) -> None:

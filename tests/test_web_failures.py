@@ -63,7 +63,7 @@ def table(tmp_path: Path) -> Iterator[tuple[Any, ...]]:
     store.wait_for_writes(0)
     tables = Tables(store, clock)
     t, _ = tables.create({"rules": RULES, "seats": ["human", "efficient", "efficient"], "seed": 6,
-                          "clock": {"move": 0, "call": 0, "think": 1}})
+                          "clock": {"move": 0, "call": 0, "think": 1, "result": 0}})
     person, spectator = attach(t, 0), attach(t, None)
     yield path, clock, tables, t, person, spectator
     tables.close()

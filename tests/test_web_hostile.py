@@ -16,7 +16,8 @@ from starlette.websockets import WebSocketDisconnect
 from sanma.store import open_db
 from sanma.web import create_app
 
-HUMANS = {"rules": "tenhou", "seats": ["human", "human", "mjai"], "seed": 3, "clock": {"move": 0}}
+HUMANS = {"rules": "tenhou", "seats": ["human", "human", "mjai"], "seed": 3,
+          "clock": {"move": 0, "think": 0, "result": 0}}
 
 
 @pytest.fixture
@@ -123,7 +124,7 @@ def test_bad_tokens_unknown_tables_and_spectators_cannot_act(client: TestClient)
 
 def test_mjai_bot_illegal_answers_are_refused_and_asked_again(client: TestClient) -> None:
     t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["mjai", "random", "random"], "seed": 1,
-                                         "clock": {"move": 0}}).json()
+                                         "clock": {"move": 0, "think": 0, "result": 0}}).json()
     tid, token = t["id"], t["seats"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}/mjai?token={token}") as ws:
         batch = ws.receive_json()
@@ -153,7 +154,7 @@ def test_toggles_are_kept_through_a_disconnect(client: TestClient) -> None:
 
 def test_auto_tsumogiri_plays_for_the_seat(client: TestClient, tmp_path: Path) -> None:
     t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "tsumogiri", "tsumogiri"],
-                                         "seed": 4, "clock": {"move": 0, "call": 0}}).json()
+                                         "seed": 4, "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}).json()
     tid, token = t["id"], t["seats"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}/play?token={token}") as ws:
         _until(ws, "prompt")
@@ -169,8 +170,9 @@ def test_auto_tsumogiri_plays_for_the_seat(client: TestClient, tmp_path: Path) -
 
 
 def test_the_clock_plays_a_silent_seat(client: TestClient, tmp_path: Path) -> None:
-    t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"],
-                                         "seed": 4, "clock": {"move": 0.05, "bank": 0.05, "call": 0}}).json()
+    clock = {"move": 0.05, "bank": 0.05, "call": 0, "think": 0, "result": 0}
+    t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random"], "seed": 4,
+                                         "clock": clock}).json()
     tid = t["id"]
     deadline = time.monotonic() + 30
     while _state(client, tid)[0] < 10 and time.monotonic() < deadline:
@@ -186,7 +188,7 @@ def test_an_mjai_answer_over_the_rate_is_refused_and_asked_again(tmp_path: Path)
     possible actions (it was left waiting for a frame that never came)."""
     with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["mjai", "random", "random"], "seed": 1,
-                                             "clock": {"move": 0}}).json()
+                                             "clock": {"move": 0, "think": 0, "result": 0}}).json()
         tid, token = t["id"], t["seats"][0]["token"]
         with client.websocket_connect(f"/ws/tables/{tid}/mjai?token={token}") as ws:
             possible = ws.receive_json()[-1]["possible_actions"]
@@ -207,7 +209,7 @@ def test_a_bot_answering_every_question_at_once_is_never_throttled(tmp_path: Pat
     with TestClient(create_app(tmp_path / "db.sqlite", rate=0.001, burst=1), base_url="http://127.0.0.1") as client:
         t = client.post("/api/tables", json={"rules": {"extends": "tenhou", "round_winds": "E"},
                                              "seats": ["mjai", "tsumogiri", "tsumogiri"], "seed": 3,
-                                             "clock": {"move": 0}}).json()
+                                             "clock": {"move": 0, "think": 0, "result": 0}}).json()
         with client.websocket_connect(f"/ws/tables/{t['id']}/mjai?token={t['seats'][0]['token']}") as ws:
             answered = 0
             while answered < 40:
@@ -244,7 +246,8 @@ def test_a_seat_that_must_decide_again_gets_a_new_prompt_even_for_the_same_actio
 
     with open_db(tmp_path / "t.sqlite") as store:
         tables = Tables(store)
-        t, _ = tables.create({"rules": "tenhou", "seats": ["human"] * 3, "seed": 1, "clock": {"move": 0}})
+        t, _ = tables.create({"rules": "tenhou", "seats": ["human"] * 3, "seed": 1,
+                              "clock": {"move": 0, "think": 0, "result": 0}})
         seat = t.game.to_move[0]
         first, legal = t.prompt(seat), t.prompt_legal[seat]
         assert first is not None and first.number == 1

@@ -178,7 +178,7 @@ def play_as(base: str, player_token: str, seed: int) -> None:
     from web_helpers import choose, ws_url
 
     body = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seed": seed,
-            "seats": ["human", "efficient", "defensive"], "clock": {"move": 0, "call": 0}}
+            "seats": ["human", "efficient", "defensive"], "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}
     t = httpx.post(f"{base}/api/tables", json=body).json()
     rng = random.Random(seed)
     with connect(ws_url(base, f"/ws/tables/{t['id']}/play?token={t['seats'][0]['token']}&player={player_token}"),

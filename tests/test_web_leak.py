@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,14 +50,17 @@ def _mjai(url: str, out: list[list[dict[str, Any]]], seed: int) -> None:
                 ws.send(json.dumps(answer))
 
 
-def _play(base: str, path: str, rng: random.Random, connections: list[list[dict[str, Any]]],
-          reconnect_after: int, record_checks: list[httpx.Response], table_id: str) -> None:
-    """A scripted person: plays every prompt; drops the connection mid-hand once and comes back."""
+def _play(bases: list[str], path: str, rng: random.Random, connections: list[list[dict[str, Any]]],
+          reconnect_after: int, at_fifth_action: Callable[[], None]) -> None:
+    """A scripted person: plays every prompt; drops the connection mid-hand once and comes back
+    (connection k goes to ``bases[k]``, the last base again after that: another process, with
+    several); ``at_fifth_action`` asks the API things while the game runs."""
     acted = 0
     crossed: list[dict[str, Any]] = []
     while True:
         messages: list[dict[str, Any]] = []
         connections.append(messages)
+        base = bases[min(len(connections), len(bases)) - 1]
         with connect(ws_url(base, path), open_timeout=30) as ws:
             while True:
                 m = json.loads(ws.recv(timeout=180))  # a silent server fails the test, never hangs it
@@ -72,12 +76,8 @@ def _play(base: str, path: str, rng: random.Random, connections: list[list[dict[
                     a = choose(m["actions"], rng)
                     ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": a["id"]}))
                     acted += 1
-                    if acted == 5:  # the running game's record and replay are refused, and say nothing
-                        for fmt in ("mjai", "tenhou6"):
-                            record_checks.append(httpx.get(f"{base}/api/tables/{table_id}/record?format={fmt}"))
-                        record_checks.append(httpx.get(f"{base}/api/tables/{table_id}/replay"))
-                        record_checks.append(httpx.get(f"{base}/api/replays/table/{table_id}"))  # viewer's steps
-                        record_checks.append(httpx.get(f"{base}/api/tables/{table_id}"))
+                    if acted == 5:
+                        at_fifth_action()
                     if acted >= reconnect_after and len(connections) == 1 and a["type"] == "dahai":
                         # close mid-hand (after a discard: the hand goes on); the next connection must
                         # restore the view and nothing more. Early, since the walls are keyed with a
@@ -89,7 +89,8 @@ def _play(base: str, path: str, rng: random.Random, connections: list[list[dict[
 def _whole_game(tmp_path: Path) -> tuple[LeakChecker, dict[str, Any]]:
     with serving(tmp_path / "db.sqlite", rate=1000, burst=1000) as (base, app):
         r = httpx.post(f"{base}/api/tables", json={"rules": RULES, "seats": ["human", "mjai", "efficient"],
-                                                  "seed": SEED, "clock": {"move": 0, "call": 0}})
+                                                  "seed": SEED,
+                                                  "clock": {"move": 0, "call": 0, "think": 0, "result": 0}})
         assert r.status_code == 201, r.text
         t = r.json()
         tid = t["id"]
@@ -102,8 +103,16 @@ def _whole_game(tmp_path: Path) -> tuple[LeakChecker, dict[str, Any]]:
             th.start()
         pages: list[list[dict[str, Any]]] = []
         records: list[httpx.Response] = []
-        _play(base, f"/ws/tables/{tid}/play?token={t['seats'][0]['token']}", random.Random(1), pages, 12,
-              records, tid)
+
+        def ask_while_running() -> None:  # the running game's record and replay are refused, and say nothing
+            for fmt in ("mjai", "tenhou6"):
+                records.append(httpx.get(f"{base}/api/tables/{tid}/record?format={fmt}"))
+            records.append(httpx.get(f"{base}/api/tables/{tid}/replay"))
+            records.append(httpx.get(f"{base}/api/replays/table/{tid}"))  # the viewer's steps
+            records.append(httpx.get(f"{base}/api/tables/{tid}"))
+
+        _play([base], f"/ws/tables/{tid}/play?token={t['seats'][0]['token']}", random.Random(1), pages, 12,
+              ask_while_running)
         for th in threads:
             th.join(120)
         with open_db(tmp_path / "db.sqlite") as store:  # the finished game lives in the store only

@@ -25,7 +25,7 @@ from web_helpers import serving
 
 LOCAL = "http://127.0.0.1"
 BOTS = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["human", "random", "random"],
-        "clock": {"move": 0}}
+        "clock": {"move": 0, "think": 0, "result": 0}}
 
 
 @pytest.fixture
@@ -188,7 +188,7 @@ def test_hostile_json_and_numbers_are_4xx_never_500(tmp_path: Path) -> None:
         r = c.post(f"/api/keeper/sessions/{ref}/entries", json={"entry": {"kind": "draw"}, "expected_version": 10**30})
         assert r.status_code == 400
         t = c.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "mjai", "random"], "seed": 1,
-                                        "clock": {"move": 0, "call": 0}}).json()
+                                        "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}).json()
         with c.websocket_connect(f"/ws/tables/{t['id']}/play?token={t['seats'][0]['token']}") as ws:
             ws.send_text("[" * 2000 + "]" * 2000)
             m = next(m for m in iter(ws.receive_json, None) if m["type"] == "error")
@@ -201,7 +201,7 @@ def test_an_mjai_frame_over_the_limit_is_asked_again_with_its_actions(tmp_path: 
     """An mjai frame over 4 kB was refused without possible_actions, leaving the bot waiting."""
     with TestClient(create_app(tmp_path / "db.sqlite"), base_url=LOCAL) as c:
         t = c.post("/api/tables", json={"rules": "tenhou", "seats": ["mjai", "random", "random"], "seed": 1,
-                                        "clock": {"move": 0}}).json()
+                                        "clock": {"move": 0, "think": 0, "result": 0}}).json()
         with c.websocket_connect(f"/ws/tables/{t['id']}/mjai?token={t['seats'][0]['token']}") as ws:
             possible = ws.receive_json()[-1]["possible_actions"]
             ws.send_text(json.dumps({"type": "dahai", "pad": "x" * 5000}))

@@ -41,7 +41,7 @@ def play(client: TestClient, player: str | None, seed: int) -> str:
     """One whole East-only game: a person at seat 0 (its page sends ``player``, its player token, or
     none) answers every prompt; bots at the other seats. Returns the table id."""
     t = client.post("/api/tables", json={"rules": RULES, "seats": ["human", "efficient", "defensive"], "seed": seed,
-                                         "clock": {"move": 0, "call": 0}}).json()
+                                         "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}).json()
     rng = random.Random(seed)
     url = f"/ws/tables/{t['id']}/play?token={t['seats'][0]['token']}" + (f"&player={player}" if player else "")
     with client.websocket_connect(url) as ws:
@@ -102,7 +102,7 @@ def test_a_claimed_seat_is_kept_through_a_restart_and_not_taken_over(client: Tes
     it); another browser with the same invite link does not take it over."""
     aki, ben = new_player(client), new_player(client)
     t = client.post("/api/tables", json={"rules": RULES, "seats": ["human", "efficient", "efficient"],
-                                         "clock": {"move": 0, "call": 0}}).json()
+                                         "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}).json()
     url = f"/ws/tables/{t['id']}/play?token={t['seats'][0]['token']}"
     for who in (aki, ben):
         with client.websocket_connect(f"{url}&player={who['token']}") as ws:

@@ -27,7 +27,8 @@ def finished(client: TestClient, seed: int = 7) -> dict[str, Any]:
     """A finished East-only table of two people (seats 0 and 2, the first one played by a script that
     answers every prompt, the second with auto toggles) and a bot; its creation answer."""
     t = client.post("/api/tables", json={"rules": RULES, "seats": ["human", "efficient", "human"], "seed": seed,
-                                         "names": ["Aki", "efficient", "Ben"], "clock": {"move": 0, "call": 0}}).json()
+                                         "names": ["Aki", "efficient", "Ben"],
+                                         "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}).json()
     rng = random.Random(seed)
     with client.websocket_connect(f"/ws/tables/{t['id']}/play?token={t['seats'][2]['token']}") as ben:
         for name in ("auto_win", "auto_tsumogiri", "no_calls", "auto_kita"):

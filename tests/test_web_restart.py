@@ -21,7 +21,7 @@ from sanma.web.tables import TableError, Tables
 from web_helpers import choose, serving, ws_url
 
 TABLE = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["human", "efficient", "random"],
-         "seed": 21, "clock": {"move": 0, "call": 0}}
+         "seed": 21, "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}
 
 
 def _play(url: str, rng: random.Random, limit: int | None) -> tuple[list[dict[str, Any]], int]:

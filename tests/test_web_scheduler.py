@@ -209,6 +209,36 @@ def test_one_persons_dismissal_is_not_enough() -> None:
     assert not t.game.held and run.published[-1] == end + 3000
 
 
+def test_by_default_a_table_with_a_person_paces_its_bots_and_holds_each_result_with_no_clock_running() -> None:
+    """Issue 18's defaults (``scheduler.default_clock``): at a table with a person whose settings name
+    no times but the move's, each built-in bot's move on its turn is told 0.8 s after the event that
+    gave it the turn, and each hand's result is held 8 s (the person does not dismiss it here) —
+    while it is held no seat has an open prompt and the only timer is the pause, so no clock runs
+    under the card; the next prompts open with the next deal. A table of bots keeps none of it."""
+    assert Pace.of(_run(["efficient", "defensive", "random"], {}).table.clock) == Pace(15_000, 60_000, 0, 0, 0)
+    run = _run(["human", "efficient", "defensive"], {"move": 15, "bank": 10}, seed=3)
+    t = run.table
+    assert (t.pace.call, t.pace.think, t.pace.result) == (2000, 800, 8000)
+    held: list[tuple[int, list[Timer], list[Prompt | None]]] = []
+
+    def look(table: Table) -> None:
+        if table.game.held == "hand":
+            held.append((run.clock.now(), _moves(table), [table.prompt(s) for s in range(3)]))
+
+    t.listeners.add(look)
+    _play(run, random.Random(5))
+    events, at = _events(run), run.published
+    ends = [i for i, e in enumerate(events) if e["type"] == "end_kyoku"]
+    assert len(ends) >= 2 and {at[i + 1] - at[i] for i in ends} == {8000}
+    assert held and all(prompts == [None] * 3 and timers == [Timer(now + 8000, "pause")]
+                        for now, timers, prompts in held if now in {at[i] for i in ends})
+    for i in (i for i, e in enumerate(events) if e["type"] == "start_kyoku" and i > 1):  # each later deal:
+        assert any(p.opened == at[i] for p in run.prompts[events[i]["oya"]])  # the dealer's clock starts with it
+    turns = [i for i, e in enumerate(events) if e["type"] == "dahai" and e["actor"] in (1, 2)
+             and events[i - 1]["type"] == "tsumo" and events[i - 1]["actor"] == e["actor"]]
+    assert len(turns) > 20 and {at[i] - at[i - 1] for i in turns} == {800}
+
+
 def test_a_table_of_bots_waits_for_nothing() -> None:
     """No think time, no window, no pause at a table of bots (the defaults): the whole game is told
     at the moment it was created."""

@@ -28,7 +28,7 @@ from web_helpers import choose, mjai_answer, sanma_serve, ws_url
 pytestmark = pytest.mark.slow  # server processes
 
 TABLE = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["mjai", "mjai", "efficient"], "seed": 7,
-         "clock": {"move": 0, "call": 0}}
+         "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}
 
 
 def _mjai_seat(url: str, out: list[Any], rng: random.Random, stop_after: int | None = None,
@@ -265,12 +265,13 @@ def test_no_payload_of_any_process_leaks_through_a_whole_game(pg_database: str) 
     """(4) The whole-game leak check over every process's output: a spectator on the runner, the
     mjai seat on a second process, the person on the third, who drops the connection mid-hand and
     comes back on the second; the API of every process asked while the game runs."""
-    from test_web_leak import RULES, SEED, _mjai, _spectate
-    from web_helpers import CROSSED, LeakChecker
+    from test_web_leak import RULES, SEED, _mjai, _play, _spectate
+    from web_helpers import LeakChecker
 
     with sanma_serve(pg_database) as (a, _), sanma_serve(pg_database) as (b, _), sanma_serve(pg_database) as (c, _):
         t = httpx.post(f"{a}/api/tables", json={"rules": RULES, "seats": ["human", "mjai", "efficient"],
-                                                "seed": SEED, "clock": {"move": 0}}, timeout=30).json()
+                                                "seed": SEED, "clock": {"move": 0, "think": 0, "result": 0}},
+                       timeout=30).json()
         tid = t["id"]
         watch: list[Any] = []
         frames: list[Any] = []
@@ -279,38 +280,18 @@ def test_no_payload_of_any_process_leaks_through_a_whole_game(pg_database: str) 
                        ws_url(b, f"/ws/tables/{tid}/mjai?token={t['seats'][1]['token']}"), frames, 2))]
         for th in threads:
             th.start()
-        path = f"/ws/tables/{tid}/play?token={t['seats'][0]['token']}"
-        rng = random.Random(1)
         pages: list[list[Any]] = []
         answers: list[httpx.Response] = []
-        acted = 0
-        for base in (c, b):  # the person moves to another process mid-hand
-            messages: list[Any] = []
-            pages.append(messages)
-            with connect(ws_url(base, path), open_timeout=30) as ws:
-                done = False
-                while True:
-                    m = json.loads(ws.recv(timeout=180))
-                    messages.append(m)
-                    if m["type"] == "error":
-                        assert m["code"] in CROSSED, m
-                        continue
-                    if m["type"] == "game_result":
-                        done = True
-                        break
-                    if m["type"] == "prompt":
-                        choice = choose(m["actions"], rng)
-                        ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": choice["id"]}))
-                        acted += 1
-                        if acted == 5:
-                            for base2 in (a, b, c):
-                                answers.append(httpx.get(f"{base2}/api/tables/{tid}/record", timeout=30))
-                                answers.append(httpx.get(f"{base2}/api/tables/{tid}", timeout=30))
-                                answers.append(httpx.get(f"{base2}/api/tables", timeout=30))
-                        if base == c and acted >= 12 and choice["type"] == "dahai":
-                            break
-            if done:
-                break
+
+        def ask_every_process() -> None:
+            for base in (a, b, c):
+                answers.append(httpx.get(f"{base}/api/tables/{tid}/record", timeout=30))
+                answers.append(httpx.get(f"{base}/api/tables/{tid}", timeout=30))
+                answers.append(httpx.get(f"{base}/api/tables", timeout=30))
+
+        # the person moves to another process mid-hand
+        _play([c, b], f"/ws/tables/{tid}/play?token={t['seats'][0]['token']}", random.Random(1), pages, 12,
+              ask_every_process)
         for th in threads:
             th.join(180)
     with open_db(pg_database) as s:

@@ -94,7 +94,7 @@ def test_a_table_with_an_mjai_seat_keys_its_walls_and_verify_checks_them(tmp_pat
     the key from the record or the database, and without the key the walls are not the seed's."""
     db = tmp_path / "db.sqlite"
     body = {"rules": {"extends": "tenhou", "round_winds": "E"}, "seats": ["mjai", "efficient", "random"],
-            "seed": 31, "clock": {"move": 0}}
+            "seed": 31, "clock": {"move": 0, "think": 0, "result": 0}}
     rng = random.Random(4)
     fast = {"rate": 10_000, "burst": 10_000}  # the scripted bot answers at once: no rate refusals
     with TestClient(create_app(db, **fast), base_url="http://127.0.0.1") as client:

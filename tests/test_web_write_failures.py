@@ -55,7 +55,7 @@ def table(db_target: str) -> Iterator[tuple[Any, ...]]:
     store.wait_for_writes(50)  # (PostgreSQL's lock_timeout 0 would wait for ever)
     tables = Tables(store, clock)
     t, _ = tables.create({"rules": RULES, "seats": ["human", "efficient", "efficient"], "seed": 6,
-                          "clock": {"move": 0, "call": 0, "think": 1}})
+                          "clock": {"move": 0, "call": 0, "think": 1, "result": 0}})
     person, spectator = attach(t, 0), attach(t, None)
     yield db_target, clock, t, person, spectator
     tables.close()

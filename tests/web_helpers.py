@@ -330,9 +330,10 @@ ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
 
 @contextlib.contextmanager
-def sanma_serve(db: str, port: int | None = None) -> Iterator[tuple[str, Any]]:
+def sanma_serve(db: str, port: int | None = None, *, wait: bool = True) -> Iterator[tuple[str, Any]]:
     """``sanma serve --db DB`` as its own process on a loopback port: ``(base_url, process)``,
-    waited for until it answers; stopped (terminated) after the block unless already gone."""
+    waited for until it answers (``wait=False``: at once, for a server that may refuse to start);
+    stopped (terminated) after the block unless already gone."""
     import subprocess
     import sys
 
@@ -341,20 +342,8 @@ def sanma_serve(db: str, port: int | None = None) -> Iterator[tuple[str, Any]]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     try:
-        import httpx
-
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"sanma serve exited: {proc.stderr.read() if proc.stderr else ''}")
-            try:
-                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("sanma serve did not start")
-            time.sleep(0.1)
+        if wait:
+            wait_until_up(proc, base)
         yield base, proc
     finally:
         if proc.poll() is None:
@@ -366,6 +355,24 @@ def sanma_serve(db: str, port: int | None = None) -> Iterator[tuple[str, Any]]:
                 proc.wait(10)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+def wait_until_up(proc: Any, base: str) -> None:
+    """Wait (up to a minute) until the process ``proc`` serving ``base`` answers its health check."""
+    import httpx
+
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"sanma serve exited: {proc.stderr.read() if proc.stderr else ''}")
+        try:
+            if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("sanma serve did not start")
+        time.sleep(0.1)
 
 
 class Proxy:

@@ -54,13 +54,22 @@ DEFAULT_CLOCK: dict[str, float] = {"move": 15.0, "bank": 60.0, "call": 0.0, "thi
 #: The call window of a table where a person sits, unless its ``clock`` says otherwise (seconds):
 #: long enough to answer "pon?" with a tap, short enough for ~50 discards a hand.
 CALL_WINDOW = 2.0
+#: A built-in bot's think time on its turn at a table where a person sits (seconds): its discard is
+#: seen coming, as a person's is (issue 18: the bots moved 43 ms after their draw).
+THINK = 0.8
+#: The longest pause after a hand's end at a table where a person sits (seconds): time to read the
+#: result card; the next deal comes as soon as every person has dismissed it (issue 18).
+RESULT_PAUSE = 8.0
 
 
 def default_clock(person: bool) -> dict[str, float]:
     """The ``clock`` of a table whose settings name none of its times; ``person``: a person sits
     there, and the call window is on (issue 23: the same window after every discard, whoever could
-    call, so that no seat reads from a pause that another was asked)."""
-    return {**DEFAULT_CLOCK, "call": CALL_WINDOW if person else 0.0}
+    call, so that no seat reads from a pause that another was asked), the bots take their think time
+    and each hand's result waits to be read (issue 18). A table of bots waits for nothing."""
+    if not person:
+        return dict(DEFAULT_CLOCK)
+    return {**DEFAULT_CLOCK, "call": CALL_WINDOW, "think": THINK, "result": RESULT_PAUSE}
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,5 +313,5 @@ class ManualClock:
             return False
 
 
-__all__ = ["CALL_WINDOW", "DEFAULT_CLOCK", "Clock", "ManualClock", "Pace", "Prompt", "Schedule", "SystemClock", "Timer",
-           "bank_left", "default_clock", "open_prompt"]
+__all__ = ["CALL_WINDOW", "DEFAULT_CLOCK", "RESULT_PAUSE", "THINK", "Clock", "ManualClock", "Pace", "Prompt",
+           "Schedule", "SystemClock", "Timer", "bank_left", "default_clock", "open_prompt"]

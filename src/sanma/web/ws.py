@@ -162,8 +162,13 @@ class PageConnection(Connection):
             self.send(msg)
             self.sent_events = len(events)
             self.first = False
-        for _, result in table.results[self.sent_results:]:
-            self.send({"type": "hand_result", "result": result})
+        pause = table.schedule.pause if g.held == "hand" and table.pace.result > 0 else None
+        for i, (_, result) in enumerate(table.results[self.sent_results:], self.sent_results):
+            # ``next``: when the table goes on at the latest (the result pause; sooner once every person
+            # at the table has dismissed the card), for the hand the table holds at now
+            last = i == len(table.results) - 1
+            self.send({"type": "hand_result", "result": result,
+                       "next": pause / 1000 if last and pause is not None else None})
         self.sent_results = len(table.results)
         prompt = table.prompt(self.seat) if self.seat is not None else None
         if prompt is not None and prompt.number != self.prompted:

@@ -72,6 +72,9 @@ function handle(msg) {
       renderInfo(); renderToggles(); break;
     case "view":
       S.view = msg.view;
+      // the next deal came while a hand's card was open (the table's result pause passed): the card
+      // goes, as it went for the others (issue 18: the clock never runs under an open card)
+      if (S.cardNext && document.getElementById("hand-result") && (msg.events || []).some((e) => e.type === "start_kyoku")) closeOverlay(false);
       // protocol 2: a seat's view names its open prompt; one it does not name is gone
       if (S.prompt && msg.prompt !== S.prompt.prompt) { S.prompt = null; S.mode = ""; S.choice = null; S.selected = -1; }
       (msg.events || []).forEach((e, j) => logEvent(e, (msg.event_index ?? 0) + j));
@@ -82,7 +85,7 @@ function handle(msg) {
       if (msg.actions.some((a) => a.type === "dahai")) sound("turn");
       render(); break;
     case "hand_result":
-      S.lastResult = msg.result; showHandResult(msg.result); break;
+      S.lastResult = msg.result; showHandResult(msg.result, msg.next); break;
     case "game_result":
       // the last hand's card comes first: the settlement waits until it is dismissed (issue 18)
       if (document.getElementById("hand-result")) S.pendingFinal = msg; else showGameResult(msg);
@@ -385,7 +388,12 @@ function addLog(text, quiet) {
 
 // ---------------------------------------------------------------------------------------------
 // results
-function closeOverlay() {
+/** Close the card. A hand's card closed by its person tells the server (``dismiss``): the next hand
+ * is dealt when every person at the table has read theirs, or when the table's pause has passed.
+ * ``tell`` false: the card goes because the next deal came. */
+function closeOverlay(tell = true) {
+  if (tell && !watching && document.getElementById("hand-result")) send({ type: "dismiss" });
+  clearInterval(S.nextTimer);
   $("overlay").innerHTML = "";
   const final = S.pendingFinal;
   S.pendingFinal = null;
@@ -402,9 +410,21 @@ function showCard(id, title, body, foot, dismissable) {
   } }, card));
 }
 
-function showHandResult(r) {
-  showCard("hand-result", handTitle(r, names()), handBody(r, names(), roundLabel(r)),
-    el("button", { class: "primary", id: "result-ok", onclick: closeOverlay }, t("OK"), el("kbd", {}, "Enter")), true);
+function showHandResult(r, next) {
+  const wait = el("span", { class: "muted", id: "next-deal" });
+  showCard("hand-result", handTitle(r, names()), handBody(r, names(), roundLabel(r)), [wait,
+    el("button", { class: "primary", id: "result-ok", onclick: () => closeOverlay() }, t("OK"), el("kbd", {}, "Enter"))], true);
+  // ``next``: when the table goes on at the latest (the server's result pause), as UNIX seconds; a
+  // table without a pause (null) deals at once, and its card stays until OK
+  clearInterval(S.nextTimer);
+  S.cardNext = next || null;
+  if (!next) return;
+  const tick = () => {
+    const left = Math.ceil(next - Date.now() / 1000);
+    wait.textContent = left > 0 ? (r.final ? t("the final result in {n} s", { n: left }) : t("next hand in {n} s", { n: left })) : "";
+  };
+  tick();
+  S.nextTimer = setInterval(tick, 250);
 }
 
 function showGameResult(msg) {
@@ -419,7 +439,7 @@ function showGameResult(msg) {
       el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=tenhou6`, download: `${tableId}.json` }, "tenhou.net/6"),
       el("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?format=mjai`, download: `${tableId}.mjson` }, "mjai"),
       watching ? null : el("button", { class: "primary", id: "rematch", onclick: askRematch }, t("Rematch")),
-      el("button", { id: "final-ok", onclick: closeOverlay }, t("Close"))], false);
+      el("button", { id: "final-ok", onclick: () => closeOverlay() }, t("Close"))], false);
   watchRematch();
 }
 
