@@ -130,7 +130,7 @@ function follow() {
   if (hand) {
     odds.appendChild(el("div", { class: "muted small" }, t("Placement odds at the deal of this hand")));
     odds.appendChild(el("table", { class: "data review-odds", id: "review-odds" },
-      el("tr", {}, el("th", {}, ""), ["1st", "2nd", "3rd"].map((x) => el("th", { class: "num" }, t(x)))),
+      el("tr", {}, el("th", {}, ""), [t("1st"), t("2nd"), t("3rd")].map((x) => el("th", { class: "num" }, x))),
       hand.placement_odds.map((row, s) => el("tr", { class: s === V.seat ? "me" : "" }, el("td", {}, names()[s]),
         row.map((p) => el("td", { class: "num" }, pct(p)))))));
   }
