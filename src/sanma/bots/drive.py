@@ -1,5 +1,5 @@
 """The one loop that drives bots seated at a game: the simulator, the environments, the terminal,
-the review's rollouts (and the server) all play their bots through :class:`Driver`.
+the review's rollouts and the server's tables all play their bots through :class:`Driver`.
 
 Before a bot decides, every bot that follows the event stream is given the events it has not seen,
 each as its own seat may see it (``public_events`` of the typed log); the deciding bot gets its seat's view
@@ -49,11 +49,13 @@ class Driver:
                     bot.on_event(events[i])
         self.fed = len(g.log)
 
-    def choose(self, seat: int) -> Action:
-        """What the bot at ``seat`` chooses now (the events fed first); not applied."""
+    def choose(self, seat: int, legal: tuple[Action, ...] | None = None) -> Action:
+        """What the bot at ``seat`` chooses now among ``legal`` (default: the game's legal actions
+        for the seat), the events fed first; not applied."""
         bot = self.bots[seat]
         self.feed()
-        legal = self.game.legal_actions(seat)
+        if legal is None:
+            legal = self.game.legal_actions(seat)
         self.last = None
         self.last = bot.act(self.game.view(seat) if bot.needs_view else None, legal)
         return self.last

@@ -26,11 +26,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..bots import BOTS, Bot, make_bot
+from ..bots.drive import Driver
 from ..bots.mjai import fallback
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
-from ..game.view import SeatPublic, public_events, public_seats
+from ..game.view import SeatPublic, public_seats
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..store import Store, StoreError, check_name, check_text
@@ -357,7 +358,7 @@ class Table:
         self.stored_banks = list(self.banks)  # as the database has them
         self.created_at = created_at
         self.game = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
-        self.bots: dict[int, Bot] = self._new_bots()
+        self.driver = Driver(self.game, self._new_bots())  # the seated bots, fed as their seats may see
         self.persons = frozenset(s for s, k in enumerate(self.kinds) if k == "human")
         self.outside = frozenset(s for s, k in enumerate(self.kinds) if k in SEAT_KINDS)  # people, external bots
         self.abandon_ms = round(tables.limits.abandon_after * 1000)
@@ -368,7 +369,6 @@ class Table:
         self.seq = 0  # transitions applied: internal only, never sent
         self.actions = 0  # actions applied (each one a ``web_actions`` row)
         self.history: list[tuple[int, int, str]] = []  # each applied action's seat, legal index and how
-        self.fed = 0  # events the bots have been given
         self.prompt_legal: list[tuple[Action, ...]] = [()] * SEATS  # each open prompt's actions
         self.answered = [False] * SEATS  # the seat's open prompt was answered (it must be asked anew)
         self.listeners: set[Listener] = set()
@@ -388,6 +388,11 @@ class Table:
         self._public: tuple[tuple[SeatPublic, ...], list[dict[str, Any]]] = ((), [])
         self._note_hands(0)
 
+    @property
+    def bots(self) -> dict[int, Bot]:
+        """Seat -> the built-in bot that plays it."""
+        return self.driver.bots
+
     def _new_bots(self) -> dict[int, Bot]:
         return {s: make_bot(k, seed=f"{self.seed}-bot-{s}", rules=self.rules)
                 for s, k in enumerate(self.kinds) if k in BOTS}
@@ -396,23 +401,19 @@ class Table:
         """Rebuild the game from its start by its stored actions (and the releases between them):
         at a (re)start, and to undo what a failed write left in memory. ``bots_decide``: the seeded
         bots decide again, so that their state is where it was."""
-        for old in self.bots.values():
-            old.close()
+        self.driver.close()
         self.game = g = Game(self.rules, seed=self.seed, names=self.names, wall_key=self.wall_key, hold=True)
-        self.bots = self._new_bots()
-        self.fed = self.actions = 0
+        self.driver = Driver(g, self._new_bots())
+        self.actions = 0
         self.history = []
         self.hand_start, self.hand_chips, self.results = 1, [0] * SEATS, []
         self._note_hands(0)
         for seat, legal_idx, how in actions:
             while g.held:  # a stored action after a hold: the hold was released before it
                 self._release_quiet()
-            bot = self.bots.get(seat)
-            if bot is not None and bots_decide:
-                self._feed_bots()
-                legal = g.legal_actions(seat)
+            if seat in self.bots and bots_decide:
                 with contextlib.suppress(SanmaError, LookupError):
-                    bot.act(g.view(seat) if bot.needs_view else None, legal)
+                    self.driver.choose(seat)
             self._apply(seat, legal_idx, how, store=False)
         while g.held and len(g.events) < stored_events:  # released (its events stored) before the stop
             self._release_quiet()
@@ -635,10 +636,8 @@ class Table:
             self.banks[seat] = 0
 
     def _choice(self, seat: int, legal: tuple[Action, ...]) -> tuple[Action, str]:
-        bot = self.bots.get(seat)
-        if bot is not None:
-            self._feed_bots()
-            return bot.act(self.game.view(seat) if bot.needs_view else None, legal), "bot"
+        if seat in self.bots:
+            return self.driver.choose(seat, legal), "bot"
         auto = self._auto(seat)
         if auto is not None:
             return auto, "auto"
@@ -775,14 +774,6 @@ class Table:
         except RuntimeError:  # not on the loop (start-up, a unit test): the next transition arms it
             self._wakeup = None
 
-    def _feed_bots(self) -> None:
-        g = self.game
-        for s, bot in self.bots.items():
-            if bot.follows_events:
-                for e in public_events(g.log, s, self.fed, g.events):
-                    bot.on_event(e)
-        self.fed = len(g.log)
-
     def _note_hands(self, n0: int) -> None:
         """Hand boundaries among the new events (for reconnects and hand results)."""
         events = self.game.events
@@ -822,8 +813,7 @@ class Table:
         if self._wakeup is not None:
             self._wakeup.cancel()
             self._wakeup = None
-        for bot in self.bots.values():
-            bot.close()
+        self.driver.close()
 
 
 def _seconds(banks: Sequence[int]) -> list[float]:
