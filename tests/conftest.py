@@ -29,7 +29,7 @@ _names = itertools.count(1)
 # (the store on SQLite and PostgreSQL, the server in-process or as processes, Chromium, the command
 # line and the terminal game end to end, bots', workers' and pytest's own processes, the review's
 # rollouts, simulations, the whole corpus and the golden files), and so is any test that asks for
-# PostgreSQL. A new module is slow until it is listed here. A slow test inside a fast module
+# PostgreSQL or Chromium. A new module is slow until it is listed here. A slow test inside a fast module
 # carries its own @pytest.mark.slow (property tests over many games, the long hypothesis runs).
 FAST_MODULES = (
     "test_tiles", "test_shanten", "test_yaku_matrix", "test_real_wins",  # tiles, hands, yaku
@@ -48,6 +48,7 @@ SLOW_IN_FAST = ("test_engine_invariants",)
 # The doctests of src/sanma are fast but for the edges' packages and modules.
 SLOW_SOURCES = ("web", "store", "review", "sim", "env", "cli", "stats.py")
 POSTGRESQL = {"pg_cluster", "pg_url", "pg_database"}
+CHROMIUM = {"browser"}
 
 
 def _is_slow_path(path: Path) -> bool:
@@ -78,7 +79,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         params = getattr(getattr(item, "callspec", None), "params", {})
         if (
             _is_slow_path(item.path)
-            or POSTGRESQL & set(getattr(item, "fixturenames", ()))
+            or (POSTGRESQL | CHROMIUM) & set(getattr(item, "fixturenames", ()))
             or params.get("db_target") == "postgresql"
         ):
             item.add_marker(pytest.mark.slow)

@@ -299,3 +299,15 @@ def test_the_japanese_rules_reference_is_generated_and_current() -> None:
     assert "| `kuitan` 喰い断 |" in text and "「1,000点以下でうっかりリーチを掛けたときは" in text
     assert runner.invoke(app, ["rules", "docs", "--lang", "ja"]).stdout == text
     assert render("en") == (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")  # English unchanged
+
+
+def test_rules_show_in_japanese_and_its_json_in_keys() -> None:
+    """Issue 24 item 4: `sanma rules show NAME --lang ja` names each field and value in Japanese (the
+    key beside it) and the preset in its own words; `--json` is the same in either language."""
+    r = runner.invoke(app, ["rules", "show", "tenhou", "--lang", "ja"], env={"COLUMNS": "160"})
+    assert r.exit_code == 0, r.output
+    assert "天鳳 三鳳南喰赤" in r.output and "赤5筒の枚数" in r.output and "red_5p" in r.output
+    assert "喰い断" in r.output and "How many of" not in r.output  # the English meaning of red_5p
+    en = runner.invoke(app, ["rules", "show", "tenhou", "--json", "--lang", "en"])
+    ja = runner.invoke(app, ["rules", "show", "tenhou", "--json", "--lang", "ja"])
+    assert en.exit_code == ja.exit_code == 0 and json.loads(en.stdout) == json.loads(ja.stdout)

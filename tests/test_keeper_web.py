@@ -31,11 +31,13 @@ def _app(db: Path) -> FastAPI:
     from fastapi.staticfiles import StaticFiles
 
     from sanma.web.app import STATIC
+    from sanma.web.i18n import router as i18n_router
     from sanma.web.tournament import router as tournament_router
 
     app = FastAPI()
     app.state.db_path = str(db)
     app.include_router(router)
+    app.include_router(i18n_router)  # the pages' words (web/static/i18n.js), as in sanma serve
     app.include_router(tournament_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")  # tiles.js, as in sanma serve
     return app
@@ -763,12 +765,40 @@ def test_phone_page_targets_are_44_px_at_phone_and_laptop_size(browser: Any, tmp
                     page.select_option("#kind", kind)
                     small = [e for e in page.evaluate(measure) if e["h"] < 44 or (e["wide"] and e["w"] < 44)]
                     assert not small, (size, kind, small)
+                    # and nothing scrolls sideways (the calculator's 160 px flag columns once did, in a winner)
+                    assert page.evaluate("document.documentElement.scrollWidth") <= size[0], (size, kind)
                 page.select_option("#kind", "ron")
                 page.screenshot(path=str(tmp_path / f"keeper-{size[0]}x{size[1]}.png"), full_page=True)
                 page.close()
         finally:
             for context in browser.contexts:  # the module's Chromium stays (conftest's browser)
                 context.close()
+    assert not errors, errors
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (Debian's chromium)")
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_phone_page_never_scrolls_sideways_whatever_its_links_token(browser: Any, tmp_path: Path, locale: str) -> None:
+    """Issue 19 item 2 / issue 24: the read-only link (origin + /keeper/ + a random 43-character token)
+    could not break when its token had no '-', so the session page was ~560 px wide on a 390 px phone:
+    a phone (is_mobile) widened its layout viewport and the scrolled-to Save button lay under other
+    fields for a tap (the flaky `test_the_keeper_page_in_a_japanese_browser`). Here the link's text is
+    made the worst case (a token with no break opportunity) at 390 px, in both languages; the page
+    stays 390 px wide."""
+    errors: list[str] = []
+    with _serving(tmp_path / "k.sqlite") as base:
+        before = set(browser.contexts)
+        try:
+            context = browser.new_context(locale=locale, viewport={"width": 390, "height": 844})
+            page = context.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            _create(page, base, "Aki,Ben,Chie")
+            page.eval_on_selector("#links a", "a => { a.textContent = location.origin + '/keeper/' + 'x'.repeat(43); }")
+            wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+            assert wide == [390, 390], wide
+            assert page.eval_on_selector("#links a", "a => a.getBoundingClientRect().right") <= 390
+        finally:
+            _close_new(browser, before)
     assert not errors, errors
 
 

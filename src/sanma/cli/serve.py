@@ -41,7 +41,7 @@ def serve(
     """
     import uvicorn
 
-    from ..errors import SanmaError
+    from ..i18n import tr
     from ..store import default_db_path, display, open_db
     from ..store.lock import acquire_server_lock
     from ..web import create_app
@@ -49,10 +49,7 @@ def serve(
     from ..web.limits import Limits
 
     with cli_errors():
-        try:
-            limits = Limits.parse(limit)
-        except ValueError as e:
-            raise SanmaError(str(e)) from None
+        limits = Limits.parse(limit)  # a SanmaError naming a wrong one
         names = served_names(host, allowed_host or ())
         path = str(db if db is not None else default_db_path())
         shown = f"[{host}]" if ":" in host else host
@@ -64,10 +61,12 @@ def serve(
             lock.release()
             raise
         app = create_app(path, server_lock=lock, hosts=names, limits=limits)
-    typer.echo(f"sanma: serving http://{shown}:{port}/ (database {display(path)}); Ctrl-C stops", err=True)
+    typer.echo(tr("sanma: serving {url} (database {db}); Ctrl-C stops", url=f"http://{shown}:{port}/",
+                  db=display(path)), err=True)
     lan = [n for n in names if n not in LOOPBACK and n[:1].isdigit()]
     if host_name(host) in ("0.0.0.0", "::") and lan:
-        typer.echo("sanma: phones on this network open " + "  ".join(f"http://{a}:{port}/" for a in lan), err=True)
+        typer.echo(tr("sanma: phones on this network open {urls}", urls="  ".join(f"http://{a}:{port}/" for a in lan)),
+                   err=True)
     # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
                 proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips or "")

@@ -72,7 +72,7 @@ def _table(s: Summary) -> Table:
                        speed=speed, where=where, draws=draws),
               title_justify="left")
     cols = [tr("bot"), tr("avg place"), tr("1st/2nd/3rd"), tr("win"), tr("deal-in"), tr("riichi"), tr("calls"),
-            tr("hand value"), tr("bust"), tr("avg score"), tr("avg points")]
+            tr("hand value"), tr("bust rate"), tr("avg score"), tr("avg points")]
     if s.incidents:
         cols.append(tr("incidents"))
     for i, col in enumerate(cols):
@@ -86,22 +86,6 @@ def _table(s: Summary) -> Table:
                             incidents=e.incidents))
         t.add_row(*row)
     return t
-
-
-#: the figures of sim.report's comparison (FIGURES and the table's own), in words
-_FIGURE_WORDS = {
-    "average placement": sentence("average placement"), "win rate": sentence("win rate"),
-    "deal-in rate": sentence("deal-in rate"), "riichi rate": sentence("riichi rate"),
-    "call rate": sentence("call rate"), "average hand value": sentence("average hand value"),
-    "bust rate": sentence("bust rate"), "average score": sentence("average score"),
-    "average points": sentence("average points"), "draw rate": sentence("draw rate"),
-    "hands per game": sentence("hands per game"), "(table)": sentence("(table)"),
-}
-
-
-def _figure(word: str) -> str:
-    said = _FIGURE_WORDS.get(word)
-    return word if said is None else said.text()
 
 
 def _run(rules: Rules, n: int, seed: int, names: tuple[str, ...], jobs: int, backend: str, address: str | None,
@@ -154,16 +138,16 @@ def _print_tables(summaries: list[Summary]) -> None:
     if len(summaries) == 2:
         from rich.table import Table
 
-        from ..sim.report import compare_rows
+        from ..sim.report import compare_rows, figure
 
         a, b = summaries
         t = Table(title=tr("{a} vs {b}, same seeds", a=a.rules, b=b.rules), title_justify="left")
         for i, col in enumerate((tr("bot"), tr("figure"), a.rules, b.rules, tr("difference"))):
             t.add_column(col, justify="left" if i < 2 else "right", no_wrap=True)
-        for bot, figure, va, vb, diff in compare_rows(a, b):
+        for bot, name, va, vb, diff in compare_rows(a, b):
             if diff.endswith(" pt"):  # a difference of rates, in percentage points
                 diff = tr("{d} pt", d=diff.removesuffix(" pt"))
-            t.add_row(_figure(bot), _figure(figure), va, vb, diff)
+            t.add_row(figure(bot), figure(name), va, vb, diff)
         out.print(t)
     for s in summaries:
         for line in s.incident_log:

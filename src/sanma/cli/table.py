@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from ..i18n import current_lang, sentence, tr
 from .common import DB_WHERE, RULES_HELP, cli_errors
 
 if TYPE_CHECKING:
@@ -73,20 +74,23 @@ def _print(state: dict[str, Any], as_json: bool, note: str = "", *, full: bool =
     if as_json:
         typer.echo(json.dumps(state, ensure_ascii=False))
         return
-    from ..keeper.keeper import render_text
+    from ..keeper.keeper import in_words, render_text
 
     if note:
         typer.echo(note)
-    typer.echo(render_text(state, full=full, last=last))
+    typer.echo(render_text(in_words(state, current_lang()), full=full, last=last))
 
 
 def _write(db: str | None, as_json: bool, action: Callable[[Keeper], dict[str, Any]]) -> None:
+    from ..keeper.keeper import in_words
+
     with cli_errors(), _session(db) as k:
         state = action(k)
-    note = ("preview — nothing saved" if state.get("preview") else
-            "already stored (the same command for the same hand): nothing saved; if it really happened again, "
-            "run it with --again" if state.get("duplicate") else
-            f"undid {state['undone']['text']}" if state.get("undone") else "")
+    undone = in_words(state, current_lang())["undone"]["text"] if state.get("undone") else ""
+    note = (tr("preview — nothing saved") if state.get("preview") else
+            tr("already stored (the same command for the same hand): nothing saved; if it really happened again, "
+               "run it with --again") if state.get("duplicate") else
+            tr("undid {what}", what=undone) if undone else "")
     _print(state, as_json, note)
 
 
@@ -101,30 +105,32 @@ def _win_entry(ron: Sequence[str], tsumo: str | None, from_: str | None, hand: S
     from ..keeper.entries import KeeperError
 
     if tsumo and ron:
-        raise KeeperError("give --ron W (with --from L) or --tsumo W, not both")
+        raise KeeperError(sentence("give --ron W (with --from L) or --tsumo W, not both"))
     winners = [tsumo] if tsumo else list(ron)
     if not winners:
-        raise KeeperError("who won? give --ron W --from L or --tsumo W")
+        raise KeeperError(sentence("who won? give --ron W --from L or --tsumo W"))
     if ron and not from_:
-        raise KeeperError("a ron needs --from: who dealt in")
+        raise KeeperError(sentence("a ron needs --from: who dealt in"))
     if tsumo and from_:
-        raise KeeperError("a tsumo has no --from")
+        raise KeeperError(sentence("a tsumo has no --from"))
     by_tiles = bool(hand)
     if by_tiles and (han or fu or yakuman):
-        raise KeeperError("give the hand by its tiles (--hand, --win) or by value (--han, --fu, --yakuman), not both")
+        raise KeeperError(sentence("give the hand by its tiles (--hand, --win) or by value (--han, --fu, --yakuman), "
+                                    "not both"))
     wins: list[dict[str, Any]] = []
     for i, w in enumerate(winners):
         d: dict[str, Any] = {"winner": w}
         if by_tiles:
             if len(hand) != len(winners) or len(win) != len(winners):
-                raise KeeperError("give one --hand and one --win per winner, in the order of --ron")
+                raise KeeperError(sentence("give one --hand and one --win per winner, in the order of --ron"))
             d.update(hand=hand[i], win=win[i], melds=_names(melds[i]) if i < len(melds) else [],
                      flags=list(flags), dora=list(dora), ura=list(ura), kita=kita, flowers=flowers)
         else:
             if not (han or yakuman):
-                raise KeeperError(f"the hand of {w}: give --hand TILES --win T, or --han H --fu F, or --yakuman N")
+                raise KeeperError(sentence("the hand of {who}: give --hand TILES --win T, or --han H --fu F, "
+                                           "or --yakuman N", who=w))
             if len(han) + len(yakuman) < len(winners):
-                raise KeeperError("give --han (or --yakuman) once per winner, in the order of --ron")
+                raise KeeperError(sentence("give --han (or --yakuman) once per winner, in the order of --ron"))
             if i < len(yakuman) and yakuman[i]:
                 d["yakuman"] = yakuman[i]
             else:
@@ -182,9 +188,9 @@ def _hand_command(
         try:
             entry = json.loads(entry_json)
         except json.JSONDecodeError as e:
-            raise KeeperError(f"--entry-json is not JSON: {e}") from None
+            raise KeeperError(sentence("--entry-json is not JSON: {error}", error=str(e))) from None
         if not isinstance(entry, dict):
-            raise KeeperError("--entry-json must be a JSON object")
+            raise KeeperError(sentence("--entry-json must be a JSON object"))
         return entry
     return _win_entry(ron or [], tsumo, from_, hand or [], win or [], melds or [], han or [], fu or [],
                       yakuman or [], yaku or [], ura_han, closed, flags, dora or [], ura or [], kita, flowers,
@@ -389,9 +395,9 @@ def _pairs(text: str | None, what: str) -> dict[str, int]:
         try:
             number = parse_signed(value)  # P30: "Ben=△5000" as well as "Ben=-5000"
         except KeeperError:
-            raise KeeperError(f"{what}: {part!r} is not NAME=NUMBER") from None
+            raise KeeperError(sentence("{what}: {part!r} is not NAME=NUMBER", what=what, part=part)) from None
         if not sep or not isinstance(number, int):
-            raise KeeperError(f"{what}: {part!r} is not NAME=NUMBER")
+            raise KeeperError(sentence("{what}: {part!r} is not NAME=NUMBER", what=what, part=part))
         out[name.strip()] = number
     return out
 
@@ -488,7 +494,7 @@ def show_cmd(session: Annotated[int, typer.Argument(help="The session id.")], db
         if last is not None and last < 0:
             from ..keeper.entries import KeeperError
 
-            raise KeeperError(f"--last {last}: give a number of entries, 0 or more")
+            raise KeeperError(sentence("--last {last}: give a number of entries, 0 or more", last=last))
         state = k.state(session)
     _print(state, as_json, full=True, last=last)
 
@@ -503,9 +509,10 @@ def penalties_cmd(session: Annotated[int, typer.Argument(help="The session id.")
     if as_json:
         typer.echo(json.dumps({"session": session, "penalties": state["penalties"]}, ensure_ascii=False))
         return
-    from ..keeper.keeper import render_penalties
+    from ..keeper.keeper import in_words, render_penalties
 
-    typer.echo("\n".join(render_penalties(state["penalties"], state["notation"])) or "no chombo and no penalty")
+    typer.echo("\n".join(render_penalties(in_words(state, current_lang())["penalties"], state["notation"]))
+               or tr("no chombo and no penalty"))
 
 
 @table_app.command("links")
@@ -523,9 +530,10 @@ def links_cmd(session: Annotated[int, typer.Argument(help="The session id.")], d
     if as_json:
         typer.echo(json.dumps({"session": session, "links": out}))
         return
+    words = {"organiser": tr("organiser"), "read": tr("read")}
     for role, path in out.items():
-        typer.echo(f"{role:<10} {path}")
-    typer.echo("(paths on the server: http://HOST:PORT/keeper/...; keep the organiser's link to yourself)")
+        typer.echo(f"{words.get(role, role):<10} {path}")
+    typer.echo(tr("(paths on the server: http://HOST:PORT/keeper/...; keep the organiser's link to yourself)"))
 
 
 @table_app.command("log")
@@ -561,12 +569,12 @@ def standings_cmd(
         from ..keeper.entries import KeeperError
 
         if (session is None) == (series is None):
-            raise KeeperError("give a session id or --series NAME")
+            raise KeeperError(sentence("give a session id or --series NAME"))
         aliases: dict[str, str] = {}
         for a in alias or ():
             name, sep, person = a.partition("=")
             if not sep or not name.strip() or not person.strip():
-                raise KeeperError(f"--alias {a!r}: give NAME=PERSON, e.g. --alias 'akiko_t=Aki'")
+                raise KeeperError(sentence("--alias {alias!r}: give NAME=PERSON, e.g. --alias 'akiko_t=Aki'", alias=a))
             aliases[name.strip()] = person.strip()
         out = k.standings(session, series, store_games=store_games, web_games=web_games, aliases=aliases)
     if as_json:
@@ -575,7 +583,8 @@ def standings_cmd(
     from ..keeper.keeper import render_standings
 
     for name in out["unused_aliases"]:
-        typer.echo(f"note: --alias {name}={aliases[name]}: nobody is called {name} in these games", err=True)
+        typer.echo(tr("note: --alias {name}={person}: nobody is called {name} in these games", name=name,
+                       person=aliases[name]), err=True)
     typer.echo(render_standings(out["standings"], out["notation"]))
 
 
@@ -613,19 +622,22 @@ def import_cmd(
         try:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            raise KeeperError(f"{file}: cannot read it: {e}") from None
+            raise KeeperError(sentence("{file}: cannot read it: {error}", file=str(file),
+                                       error=str(e))) from None
         if file.suffix.lower() == ".csv":
             if rules is None:
-                raise KeeperError(f"{file}: a CSV export names no rules: give --rules PRESET|FILE")
+                raise KeeperError(sentence("{file}: a CSV export names no rules: give --rules PRESET|FILE",
+                                           file=str(file)))
             state = k.import_csv(text, load_rules(rules), series=series)
         else:
             if rules is not None or series is not None:
-                raise KeeperError(f"{file}: a JSON export carries its own rules and series; --rules/--series "
-                                  "are for a CSV")
+                raise KeeperError(sentence("{file}: a JSON export carries its own rules and series; --rules/--series "
+                                           "are for a CSV", file=str(file)))
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as e:
-                raise KeeperError(f"{file}: not a sanma table export: {e}") from None
+                raise KeeperError(sentence("{file}: not a sanma table export: {error}", file=str(file),
+                                           error=str(e))) from None
             state = k.import_session(data)
     _print(state, as_json)
 
@@ -646,4 +658,4 @@ def backup_cmd(
             backup(store, out)
         finally:
             store.close()
-    typer.echo(f"backed up {store.path} to {out}")
+    typer.echo(tr("backed up {source} to {out}", source=store.path, out=out))

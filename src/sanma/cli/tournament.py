@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from ..i18n import sentence, tr
 from .common import RULES_HELP, cli_errors
 from .table import Author, Db, FinalBust, FinalBustBy, FinalChombo, FinalSticks, Preview, final_entry
 
@@ -65,7 +66,8 @@ def _read(path: Path, what: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise KeeperError(f"{path}: cannot read the {what}: {e}") from None
+        raise KeeperError(sentence("{path}: cannot read the {what}: {error}", path=str(path), what=what,
+                                   error=str(e))) from None
 
 
 @tournament_app.command("new")
@@ -94,23 +96,24 @@ def new_cmd(
 
     def act(t: Tournaments) -> dict[str, Any]:
         if (players is None) == (players_csv is None):
-            raise KeeperError("give the players: --players A,B,C,... or --players-csv FILE")
+            raise KeeperError(sentence("give the players: --players A,B,C,... or --players-csv FILE"))
         names = ([x.strip() for x in players.split(",") if x.strip()] if players is not None
-                 else read_players_csv(_read(players_csv, "players CSV")) if players_csv is not None else [])
+                 else read_players_csv(_read(players_csv, tr("players CSV"))) if players_csv is not None else [])
         fixed = None
         if seating == "fixed":
             if file is None:
-                raise KeeperError("--seating fixed takes the referee's CSV: --seating fixed FILE")
-            fixed = read_seating_csv(_read(file, "seating CSV"))
+                raise KeeperError(sentence("--seating fixed takes the referee's CSV: --seating fixed FILE"))
+            fixed = read_seating_csv(_read(file, tr("seating CSV")))
         elif file is not None:
-            raise KeeperError(f"{file}: a seating file goes with --seating fixed")
+            raise KeeperError(sentence("{file}: a seating file goes with --seating fixed", file=str(file)))
         out = t.new(load_rules(rules), names, rounds, seating=seating, seed=seed, fixed=fixed, name=name,
                     round_minutes=round_minutes, clock_end=clock_end)
         return {**out, "links": _issue_links(t, out["tournament"])}
 
-    _run(db, as_json, act, lambda o: f"tournament {o['tournament']}: {len(o['players'])} players, {o['rounds']} "
-                                     f"rounds, {o['seating']} seating, seed {o['seed']} ({o['rules']})\n"
-                                     + _links_text(o["links"]))
+    _run(db, as_json, act, lambda o: tr("tournament {id}: {n} players, {rounds} rounds, {seating} seating, seed {seed} "
+                                        "({rules})", id=o["tournament"], n=len(o["players"]), rounds=o["rounds"],
+                                        seating=o["seating"], seed=o["seed"], rules=o["rules"])
+         + "\n" + _links_text(o["links"]))
 
 
 def _issue_links(t: Tournaments, tid: int) -> dict[str, Any]:
@@ -122,10 +125,11 @@ def _issue_links(t: Tournaments, tid: int) -> dict[str, Any]:
 
 
 def _links_text(links: dict[str, Any]) -> str:
-    lines = [f"{role:<10} {links[role]}" for role in ("organiser", "referee", "read")]
-    lines += [f"scorer {n:<3} {path}" for n, path in links["scorers"].items()]
-    lines.append("(paths on the server: http://HOST:PORT/...; keep the organiser's and the referee's links to "
-                 "yourselves, give each table its scorer's, show the read link to all)")
+    roles = {"organiser": tr("organiser"), "referee": tr("referee"), "read": tr("read")}
+    lines = [f"{word:<10} {links[role]}" for role, word in roles.items()]
+    lines += [tr("scorer {n} {path}", n=f"{n:<3}", path=path) for n, path in links["scorers"].items()]
+    lines.append(tr("(paths on the server: http://HOST:PORT/...; keep the organiser's and the referee's links to "
+                    "yourselves, give each table its scorer's, show the read link to all)"))
     return "\n".join(lines)
 
 
@@ -139,11 +143,12 @@ def links_cmd(tournament: Id, db: Db = None, as_json: AsJson = False) -> None:
 
 
 def _round_text(o: dict[str, Any]) -> str:
-    lines = [f"round {o['round']}:"]
+    lines = [tr("round {round}:", round=o["round"])]
     for table in o["tables"]:
-        lines.append(f"  table {table['table']}: {', '.join(table['seats'])} (E, S, W) — session {table['session']}")
+        lines.append("  " + tr("table {table}: {seats} (E, S, W) — session {session}", table=table["table"],
+                               seats=", ".join(table["seats"]), session=table["session"]))
     if o["byes"]:
-        lines.append(f"  bye: {', '.join(o['byes'])}")
+        lines.append("  " + tr("bye: {who}", who=", ".join(o["byes"])))
     return "\n".join(lines)
 
 
@@ -169,8 +174,10 @@ def result_cmd(
 
     def text(o: dict[str, Any]) -> str:
         g = o["game"]
-        head = f"round {o['round']} table {o['table']} (session {o['session']})" + (
-            " — preview, nothing saved" if o["preview"] else "")
+        head = tr("round {round} table {table} (session {session})", round=o["round"], table=o["table"],
+                  session=o["session"])
+        if o["preview"]:
+            head = tr("{head} — preview, nothing saved", head=head)
         if g is None:
             return head
         from ..keeper.keeper import render_settlement
@@ -198,16 +205,18 @@ def show_cmd(tournament: Id, db: Db = None, as_json: AsJson = False) -> None:
     from ..keeper.tournament import render_tournament_standings
 
     def text(o: dict[str, Any]) -> str:
-        lines = [f"tournament {o['tournament']} — {o['name']} — {o['rules']} — {len(o['players'])} players, "
-                 f"{o['rounds']} rounds, {o['seating']} seating, seed {o['seed']}"]
+        lines = [tr("tournament {id} — {name} — {rules} — {n} players, {rounds} rounds, {seating} seating, seed {seed}",
+                    id=o["tournament"], name=o["name"], rules=o["rules"], n=len(o["players"]), rounds=o["rounds"],
+                    seating=o["seating"], seed=o["seed"])]
         for r in o["seated"]:
-            lines.append(f"round {r['round']}:")
+            lines.append(tr("round {round}:", round=r["round"]))
             for tb in r["tables"]:
                 state = ("  ".join(f"{p} {tb['scores'][p]:,} ({tb['ranks'][p]})" for p in tb["seats"])
-                         if tb["finished"] else f"in play ({tb['entries']} entries)")
-                lines.append(f"  table {tb['table']} (session {tb['session']}): {state}")
+                         if tb["finished"] else tr("in play ({n} entries)", n=tb["entries"]))
+                lines.append("  " + tr("table {table} (session {session}): {state}", table=tb["table"],
+                                       session=tb["session"], state=state))
             if r["byes"]:
-                lines.append(f"  bye: {', '.join(r['byes'])}")
+                lines.append("  " + tr("bye: {who}", who=", ".join(r["byes"])))
         return "\n".join(lines) + "\n" + render_tournament_standings(o)
 
     _run(db, as_json, lambda t: t.state(tournament), text)
@@ -236,9 +245,9 @@ def clock_cmd(
 
     def act(t: Tournaments) -> dict[str, Any]:
         if start and time_up:
-            raise KeeperError("give --start or --time-up, not both")
+            raise KeeperError(sentence("give --start or --time-up, not both"))
         if table is not None and not time_up:
-            raise KeeperError("--table goes with --time-up")
+            raise KeeperError(sentence("--table goes with --time-up"))
         if start:
             return t.start(tournament, round_)
         if time_up:
@@ -248,13 +257,16 @@ def clock_cmd(
 
     def text(o: dict[str, Any]) -> str:
         if "tables" in o:
-            return (f"round {o['round']}: time is up at table {', '.join(map(str, o['tables']))}: the hand in play "
-                    f"is the last" if o["tables"] else f"round {o['round']}: every table is over or told already")
+            return (tr("round {round}: time is up at table {tables}: the hand in play is the last", round=o["round"],
+                       tables=", ".join(map(str, o["tables"]))) if o["tables"] else
+                    tr("round {round}: every table is over or told already", round=o["round"]))
         if o["started_at"] is None:
-            return f"round {o['round']}: the clock has not started" + ("" if o["minutes"] else " (no round clock)")
+            return (tr("round {round}: the clock has not started", round=o["round"]) if o["minutes"] else
+                    tr("round {round}: the clock has not started (no round clock)", round=o["round"]))
         left = o["remaining_seconds"]
-        return (f"round {o['round']}: started {o['started_at']}, ends {o['ends_at']}: "
-                + ("time is up" if o["over"] else f"{left // 60}:{left % 60:02d} left")
-                + (" (the hand in play is the last)" if o["end"] == "last_hand" else " (the referee decides)"))
+        when = tr("time is up") if o["over"] else tr("{left} left", left=f"{left // 60}:{left % 60:02d}")
+        how = tr("the hand in play is the last") if o["end"] == "last_hand" else tr("the referee decides")
+        return tr("round {round}: started {started}, ends {ends}: {when} ({how})", round=o["round"],
+                  started=o["started_at"], ends=o["ends_at"], when=when, how=how)
 
     _run(db, as_json, act, text)

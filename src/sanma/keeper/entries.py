@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SanmaError
+from ..i18n import Message, sentence
+from ..i18n.messages import Keyword
 
 MAX_NAME = 40
 MAX_PEOPLE = 4
@@ -53,7 +55,7 @@ class EntryConflict(KeeperError):
 
     code_of_class = "keeper.conflict"
 
-    def __init__(self, message: str, conflict: Mapping[str, Any]) -> None:
+    def __init__(self, message: str | Message, conflict: Mapping[str, Any]) -> None:
         super().__init__(message)
         self.conflict = dict(conflict)
 
@@ -65,7 +67,8 @@ RESULT_KINDS = ("win", "draw", "abort", "final")
 
 def _name(v: Any, where: str) -> str:
     if not isinstance(v, str) or not v.strip() or len(v) > MAX_NAME or any(c in v for c in ",\n\r\t\x00"):
-        raise KeeperError(f"{where}: {v!r} is not a person's name (1-{MAX_NAME} characters, no commas)")
+        raise KeeperError(sentence("{where}: {value!r} is not a person's name (1-{limit} characters, no commas)",
+                                   where=where, value=v, limit=MAX_NAME))
     return v.strip()
 
 
@@ -73,16 +76,18 @@ def _names(v: Any, where: str) -> tuple[str, ...]:
     if v is None:
         return ()
     if not isinstance(v, list | tuple) or len(v) > MAX_PEOPLE:
-        raise KeeperError(f"{where}: expected a list of at most {MAX_PEOPLE} names, got {v!r}")
+        raise KeeperError(sentence("{where}: expected a list of at most {limit} names, got {value!r}", where=where,
+                                   limit=MAX_PEOPLE, value=v))
     out = tuple(_name(x, where) for x in v)
     if len(set(out)) != len(out):
-        raise KeeperError(f"{where}: {', '.join(out)} names someone twice")
+        raise KeeperError(sentence("{where}: {names} names someone twice", where=where, names=", ".join(out)))
     return out
 
 
 def _int(v: Any, where: str, lo: int, hi: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise KeeperError(f"{where}: {v!r} is not a whole number from {lo} to {hi}")
+        raise KeeperError(sentence("{where}: {value!r} is not a whole number from {lo} to {hi}", where=where, value=v,
+                                   lo=lo, hi=hi))
     return v
 
 
@@ -90,13 +95,13 @@ def _text(v: Any, where: str, limit: int = 500) -> str:
     if v is None:
         return ""
     if not isinstance(v, str) or len(v) > limit or "\x00" in v:
-        raise KeeperError(f"{where}: expected text of at most {limit} characters")
+        raise KeeperError(sentence("{where}: expected text of at most {limit} characters", where=where, limit=limit))
     return v
 
 
 def _tiles(v: Any, where: str) -> str:
     if not isinstance(v, str) or not 1 <= len(v) <= 60 or not all(c.isalnum() for c in v):
-        raise KeeperError(f"{where}: {v!r} is not mpsz tiles (e.g. 123p456s99m)")
+        raise KeeperError(sentence("{where}: {value!r} is not mpsz tiles (e.g. 123p456s99m)", where=where, value=v))
     return v
 
 
@@ -107,7 +112,8 @@ def _win_tile(v: Any, where: str) -> str:
 def _only(d: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
     extra = sorted(set(d) - set(allowed))
     if extra:
-        raise KeeperError(f"{where}: unknown field(s) {', '.join(extra)}; valid: {', '.join(allowed)}")
+        raise KeeperError(sentence("{where}: unknown field(s) {names}; valid: {choices}", where=where,
+                                   names=", ".join(extra), choices=", ".join(allowed)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,24 +285,25 @@ def rename_names(raw: Mapping[str, Any], names: Mapping[str, str]) -> Mapping[st
 
 def _winner(d: Any, where: str) -> Winner:
     if not isinstance(d, Mapping):
-        raise KeeperError(f"{where}: expected an object per winner")
+        raise KeeperError(sentence("{where}: expected an object per winner", where=where))
     _only(d, ("winner", "hand", "win", "melds", "flags", "dora", "ura", "kita", "flowers", "han", "fu",
               "yakuman", "yaku", "ura_han", "ippatsu", "closed", "chip_flowers"), where)
     who = _name(d.get("winner"), f"{where}: winner")
     where = f"win by {who}"
     if "hand" in d:
         if any(k in d for k in ("han", "fu", "yakuman", "yaku", "closed")):
-            raise KeeperError(f"{where}: give the hand by its tiles or by han/fu, not both")
+            raise KeeperError(sentence("{where}: give the hand by its tiles or by han/fu, not both", where=where))
         flags = tuple(_text(f, f"{where}: flag", 20) for f in d.get("flags") or ())
         for f in flags:
             if f not in TILE_FLAGS:
-                raise KeeperError(f"{where}: unknown flag {f!r}; valid: {', '.join(TILE_FLAGS)}")
+                raise KeeperError(sentence("{where}: unknown flag {name!r}; valid: {choices}", where=where, name=f,
+                                           choices=", ".join(TILE_FLAGS)))
         melds = tuple(_text(m, f"{where}: meld", 20) for m in d.get("melds") or ())
         if len(melds) > 4:
-            raise KeeperError(f"{where}: at most four melds")
+            raise KeeperError(sentence("{where}: at most four melds", where=where))
         inds = [tuple(_tiles(t, f"{where}: {k} indicator") for t in d.get(k) or ()) for k in ("dora", "ura")]
         if any(len(x) > 10 for x in inds):
-            raise KeeperError(f"{where}: at most 10 dora / ura indicators")
+            raise KeeperError(sentence("{where}: at most 10 dora / ura indicators", where=where))
         return Winner(who, tiles=WinTiles(
             _tiles(d["hand"], f"{where}: hand"), _win_tile(d.get("win"), f"{where}: winning tile"), melds, flags,
             inds[0], inds[1], _int(d.get("kita", 0), f"{where}: kita", 0, 4),
@@ -307,11 +314,14 @@ def _winner(d: Any, where: str) -> Winner:
     fu = d.get("fu", 0)
     if yakuman == 0:
         if han == 0:
-            raise KeeperError(f"{where}: han 0 is not a win (give --han 1 or more, or --yakuman N)")
+            raise KeeperError(sentence("{where}: han 0 is not a win (give --han 1 or more, or --yakuman N)",
+                                       where=where))
         if fu not in (0, *FU_VALUES):  # 0: not given (from mangan on, or the rules' fixed fu, P52)
-            raise KeeperError(f"{where}: fu {fu!r} does not exist (fu are 20, 25, 30, 40, ... 110)")
+            raise KeeperError(sentence("{where}: fu {fu!r} does not exist (fu are 20, 25, 30, 40, ... 110)",
+                                       where=where, fu=fu))
     elif han or fu:
-        raise KeeperError(f"{where}: a yakuman is given by --yakuman N alone, without han or fu")
+        raise KeeperError(sentence("{where}: a yakuman is given by --yakuman N alone, without han or fu",
+                                   where=where))
     yaku = tuple(_text(y, f"{where}: yaku", 30) for y in d.get("yaku") or ())
     return Winner(who, value=WinValue(han, int(fu), yakuman, yaku,
                                       _int(d.get("ura_han", 0), f"{where}: ura han", 0, 30),
@@ -322,19 +332,19 @@ def _winner(d: Any, where: str) -> Winner:
 def parse_entry(d: Any) -> Entry:
     """The typed entry of a stored or submitted JSON object; :class:`KeeperError` if malformed."""
     if not isinstance(d, Mapping):
-        raise KeeperError(f"an entry must be a JSON object, not {type(d).__name__}")
+        raise KeeperError(sentence("an entry must be a JSON object, not {type}", type=type(d).__name__))
     kind = d.get("kind")
     if kind == "win":
         _only(d, ("kind", "wins", "from", "riichi", "pao"), "win")
         wins = d.get("wins")
         if not isinstance(wins, list | tuple) or not 1 <= len(wins) <= 2:
-            raise KeeperError("win: give one winner, or two for a double ron")
+            raise KeeperError(sentence("win: give one winner, or two for a double ron"))
         ws = tuple(_winner(w, "win") for w in wins)
         frm = None if d.get("from") is None else _name(d["from"], "ron: from")
         if len(ws) == 2 and frm is None:
-            raise KeeperError("win: two winners are a double ron: say who dealt in (--from)")
+            raise KeeperError(sentence("win: two winners are a double ron: say who dealt in (--from)"))
         if len({w.winner for w in ws}) != len(ws):
-            raise KeeperError(f"win: {ws[0].winner} is named twice as a winner")
+            raise KeeperError(sentence("win: {who} is named twice as a winner", who=ws[0].winner))
         pao = None if d.get("pao") is None else _name(d["pao"], "pao")
         return WinEntry(ws, frm, _names(d.get("riichi"), "riichi"), pao)
     if kind == "draw":
@@ -344,26 +354,29 @@ def parse_entry(d: Any) -> Entry:
     if kind == "abort":
         _only(d, ("kind", "abort", "riichi"), "abort")
         if d.get("abort") not in ABORT_KINDS:
-            raise KeeperError(f"abort: kind {d.get('abort')!r} unknown; valid: {', '.join(ABORT_KINDS)}")
+            raise KeeperError(sentence("abort: kind {name!r} unknown; valid: {choices}", name=d.get("abort"),
+                                       choices=", ".join(ABORT_KINDS)))
         return AbortEntry(str(d["abort"]), _names(d.get("riichi"), "riichi"))
     if kind == "chombo":
         _only(d, ("kind", "who", "reason"), "chombo")
         who = d.get("who")
         names = _names(who if isinstance(who, list) else [who], "chombo: who")
         if not names:
-            raise KeeperError("chombo: who committed it?")
+            raise KeeperError(sentence("chombo: who committed it?"))
         return ChomboEntry(names, _text(d.get("reason"), "chombo: reason"))
     if kind == "penalty":
         _only(d, ("kind", "who", "penalty", "reason", "points", "chips"), "penalty")
         if d.get("penalty") not in PENALTY_KINDS:
-            raise KeeperError(f"penalty: kind {d.get('penalty')!r} unknown; valid: {', '.join(PENALTY_KINDS)}")
+            raise KeeperError(sentence("penalty: kind {name!r} unknown; valid: {choices}", name=d.get("penalty"),
+                                       choices=", ".join(PENALTY_KINDS)))
         points = _int(d.get("points", 0), "penalty: points", -200000, 200000)
         chips = _int(d.get("chips", 0), "penalty: chips", -1000, 1000)
         if d["penalty"] != "free" and (points or chips):
-            raise KeeperError(f"penalty: {d['penalty']} costs what the rules say; only a 'free' penalty "
-                              f"takes --points / --chips")
+            raise KeeperError(sentence("penalty: {kind} costs what the rules say; only a 'free' penalty takes "
+                                       "--points / --chips", kind=Keyword("penalty", str(d["penalty"]))))
         if d["penalty"] == "free" and not (points or chips):
-            raise KeeperError("penalty: a free penalty needs --points or --chips (what the table decided)")
+            raise KeeperError(sentence("penalty: a free penalty needs --points or --chips (what the table "
+                                       "decided)"))
         return PenaltyEntry(_name(d.get("who"), "penalty: who"), str(d["penalty"]),
                             _text(d.get("reason"), "penalty: reason"), points, chips)
     if kind == "seating":
@@ -371,15 +384,15 @@ def parse_entry(d: Any) -> Entry:
         dealer = None if d.get("dealer") is None else _name(d["dealer"], "seating: dealer")
         draw = _names(d.get("draw"), "seating: draw")
         if not draw and dealer is None:
-            raise KeeperError("seating: give a new seat draw (--draw) or the first dealer (--dealer)")
+            raise KeeperError(sentence("seating: give a new seat draw (--draw) or the first dealer (--dealer)"))
         return SeatingEntry(draw, dealer)
     if kind == "final":
         _only(d, ("kind", "scores", "chips", "sticks", "chombos", "busted", "busters"), "final")
         scores, chip_map, chombo_map = d.get("scores"), d.get("chips") or {}, d.get("chombos") or {}
         if not isinstance(scores, Mapping) or len(scores) != 3 or not isinstance(chip_map, Mapping):
-            raise KeeperError("final: give the final score of each of the three players")
+            raise KeeperError(sentence("final: give the final score of each of the three players"))
         if not isinstance(chombo_map, Mapping):
-            raise KeeperError("final: chombos are {person: count}")
+            raise KeeperError(sentence("final: chombos are {{person: count}}"))
         sc = tuple((_name(k, "final: player"), _int(v, f"final: score of {k}", -10**6, 10**6))
                    for k, v in scores.items())
         ch = tuple((_name(k, "final: player"), _int(v, f"final: chips of {k}", -10**4, 10**4))
@@ -388,9 +401,10 @@ def parse_entry(d: Any) -> Entry:
                    for k, v in chombo_map.items() if v)
         busted, busters = _names(d.get("busted"), "final: busted"), _names(d.get("busters"), "final: bust by")
         if busters and not busted:
-            raise KeeperError("final: --bust-by names who caused a bust: say who busted (--bust P)")
+            raise KeeperError(sentence("final: --bust-by names who caused a bust: say who busted (--bust P)"))
         if set(busted) & set(busters):
-            raise KeeperError(f"final: {', '.join(sorted(set(busted) & set(busters)))} cannot bust themselves")
+            raise KeeperError(sentence("final: {who} cannot bust themselves",
+                                       who=", ".join(sorted(set(busted) & set(busters)))))
         return FinalEntry(sc, ch, _int(d.get("sticks", 0), "final: sticks left on the table", 0, 100), cb,
                           busted, busters)
     if kind == "time_up":
@@ -400,7 +414,7 @@ def parse_entry(d: Any) -> Entry:
         _only(d, ("kind", "from", "to"), "rename")
         old, new = _name(d.get("from"), "rename: from"), _name(d.get("to"), "rename: to")
         if old == new:
-            raise KeeperError(f"rename: {old} is already called {new}")
+            raise KeeperError(sentence("rename: {old} is already called {new}", old=old, new=new))
         return RenameEntry(old, new)
-    raise KeeperError(f"entry kind {kind!r} unknown; valid: win, draw, abort, chombo, penalty, seating, final, "
-                      f"rename, time_up")
+    raise KeeperError(sentence("entry kind {name!r} unknown; valid: {choices}", name=kind,
+                               choices="win, draw, abort, chombo, penalty, seating, final, rename, time_up"))

@@ -18,6 +18,8 @@ from ..errors import NotAWinError, SanmaError
 from ..game import flow, payout
 from ..game.settle import Item, final_result, is_bust, riichi_bust
 from ..hand import Meld
+from ..i18n import Message, sentence, term
+from ..i18n.messages import Keyword, to_data
 from ..rules.schema import Rules
 from ..scoring import Score, fixed_fu, min_han_at, score_from_han, score_hand
 from ..tiles import Tile, parse_tiles, seat_wind
@@ -105,8 +107,8 @@ class KeptGame:
     # -- people and seats ---------------------------------------------------------------------
     def seat(self, person: str, what: str) -> int:
         if person not in self.players:
-            raise KeeperError(f"{what}: {person} is not at the table in game {self.number} "
-                              f"(players: {', '.join(self.players)})")
+            raise KeeperError(sentence("{where}: {name} is not at the table in game {game} (players: {names})",
+                                       where=what, name=person, game=self.number, names=", ".join(self.players)))
         return self.players.index(person)
 
     def wind_of(self, person: str) -> str | None:
@@ -124,11 +126,12 @@ class KeptGame:
     def apply(self, entry: Entry) -> dict[str, Any]:
         """Settle ``entry``; return its row for the session's ``hands`` list."""
         if self.finished:
-            raise KeeperError(f"game {self.number} is over ({self.end_reason})")
+            raise KeeperError(sentence("game {game} is over ({why})", game=self.number, why=self.end_reason))
         if isinstance(entry, FinalEntry):
             if self.hands:  # a game is kept hand by hand or by its final scores, not both
-                raise KeeperError(f"final: game {self.number} is kept hand by hand ({len(self.hands)} entries): "
-                                  f"correct those, or delete them to enter its final scores")
+                raise KeeperError(sentence("final: game {game} is kept hand by hand ({n} entries): correct those, or "
+                                           "delete them to enter its final scores", game=self.number,
+                                           n=len(self.hands)))
             return self._apply_final(entry)
         row: dict[str, Any] = {"game": self.number, "hand_index": self.results + 1, "label": self.label(),
                                "honba": self.honba, "dealer": self.players[self.dealer], "kind": entry.kind}
@@ -145,9 +148,9 @@ class KeptGame:
             row.update(self._apply_penalty(entry))
         elif isinstance(entry, TimeUpEntry):
             self.last_hand = True
-            row["summary"] = "time is up: the hand in play is the last"
+            row.update(said(sentence("time is up: the hand in play is the last")))
         else:  # pragma: no cover - seatings are handled by the session
-            raise KeeperError(f"entry {entry.kind} does not belong in a game")
+            raise KeeperError(sentence("entry {kind} does not belong in a game", kind=entry.kind))
         if is_result(entry):
             self.results += 1
         row["entry"] = _entry_json(entry)
@@ -166,12 +169,12 @@ class KeptGame:
         scores = self.scores
         for s in seats:
             if riichi_bust(r, scores[s]):  # P79 / A000-19 (CLUB): the hand stopped at that riichi
-                raise KeeperError(f"riichi: {self.players[s]} declared riichi with {scores[s]:,} points: a bust at "
-                                  f"once under {r.name} (P79, A000-19): enter `table abort --kind riichi_bust "
-                                  f"--riichi {self.players[s]}`")
+                raise KeeperError(sentence("riichi: {who} declared riichi with {points:,} points: a bust at once under "
+                                           "{rules} (P79, A000-19): enter `table abort --kind riichi_bust --riichi "
+                                           "{who}`", who=self.players[s], points=scores[s], rules=r.name))
             if scores[s] < r.riichi_min_points:  # P79 / A000-19
-                raise KeeperError(f"riichi: {self.players[s]} has {scores[s]:,} points; riichi needs "
-                                  f"{r.riichi_min_points:,} (P79)")
+                raise KeeperError(sentence("riichi: {who} has {points:,} points; riichi needs {need:,} (P79)",
+                                           who=self.players[s], points=scores[s], need=r.riichi_min_points))
             scores[s] -= r.riichi_deposit
         self._move(scores=scores, kyotaku=self.sticks + len(seats))
         return seats
@@ -187,8 +190,8 @@ class KeptGame:
 
     def _check_alive(self, seat: int, what: str) -> None:
         if seat in self.dead:
-            raise KeeperError(f"{what}: {self.players[seat]} has a dead hand this hand ({self.dead[seat]}): "
-                              f"no win (P103)")
+            raise KeeperError(sentence("{where}: {name} has a dead hand this hand ({why}): no win (P103)", where=what,
+                                       name=self.players[seat], why=self.dead[seat]))
 
     def _apply_win(self, e: WinEntry) -> dict[str, Any]:
         r = self.rules
@@ -197,18 +200,19 @@ class KeptGame:
         seats = [self.seat(w.winner, "winner") for w in e.wins]
         for w, s in zip(e.wins, seats, strict=True):
             if discarder == s:
-                raise KeeperError(f"ron: {w.winner} cannot ron their own discard")
+                raise KeeperError(sentence("ron: {who} cannot ron their own discard", who=w.winner))
             self._check_alive(s, "win")
         if len(seats) > 1 and not r.double_ron:
-            raise KeeperError(f"double ron is not allowed under {r.name} (P88: head bump): enter the first winner")
+            raise KeeperError(sentence("double ron is not allowed under {rules} (P88: head bump): enter the first "
+                                       "winner", rules=r.name))
         pao_seat = None if e.pao is None else self.seat(e.pao, "pao")
         if pao_seat is not None and pao_seat in seats:
-            raise KeeperError(f"pao: {e.pao} is the winner, not the liable player")
+            raise KeeperError(sentence("pao: {who} is the winner, not the liable player", who=e.pao))
         riichi = self._deposit_riichi(e.riichi)
         # the head bump order (P88-P91): the discarder's shimocha first
         order = sorted(range(len(seats)), key=lambda i: (seats[i] - (discarder or 0)) % 3)
         wins: list[payout.Win] = []
-        summaries: list[str] = []
+        summaries: list[Message | None] = []
         for i in order:
             w, s = e.wins[i], seats[i]
             score = self._score(w, s, discarder, s in riichi)
@@ -220,39 +224,50 @@ class KeptGame:
                 names = {y.name for y in score.yaku}
                 if not (names & set(r.pao_yaku) and score.yakuman) and not (
                         r.pao_daiminkan_rinshan and "rinshan" in names and discarder is None):
-                    raise KeeperError(f"pao: {w.winner}'s hand has no yakuman with liability under {r.name} "
-                                      f"({', '.join(r.pao_yaku)}; by value, name it with --yaku) (P97)")
+                    raise KeeperError(sentence("pao: {name}'s hand has no yakuman with liability under {rules} "
+                                               "({yaku}; by value, name it with --yaku) (P97)", name=w.winner,
+                                               rules=r.name, yaku=", ".join(r.pao_yaku)))
             wins.append(payout.Win(s, score, pao=pao, closed=self._closed(w), ura_tiles=self._ura_tiles(w),
                                    chinitsu_shape=self._chinitsu_shape(w), chip_flowers=_chip_flowers(w)))
-            summaries.append(" (winning tile mixed into the hand: the lowest shape, P129)"
-                             if w.tiles is not None and w.tiles.win == MIXED else "")
+            summaries.append(sentence("(winning tile mixed into the hand: the lowest shape, P129)")
+                             if w.tiles is not None and w.tiles.win == MIXED else None)
         paid = self._settle(payout.Hora(tuple(wins), discarder))
+        described: list[Message] = []
         for j, (win, part) in enumerate(zip(wins, paid.wins, strict=True)):
             # a pao win is paid by the liable player (P97-P99), not as the tsumo or ron it was
             total = None if part.pao is None else -part.deltas[part.pao]
-            summaries[j] = _describe(self.players[win.seat], win.score, total) + summaries[j] + (
-                "" if part.pao is None else f" (pao: {self.players[part.pao]} pays {total:,})")
+            one = _describe(self.players[win.seat], win.score, total)
+            if summaries[j] is not None:
+                one = sentence("{win} {note}", win=one, note=summaries[j])
+            if part.pao is not None:
+                one = sentence("{win} (pao: {who} pays {total:,})", win=one, who=self.players[part.pao], total=total)
+            described.append(one)
         # P104 / A000-27, seed 000 L280-281 「その局の和了者が受け取る。ダブロンの場合は頭ハネとする」: the
         # table's chips go with the riichi sticks, to the winner payout paid them to (the head bump's
         # first winner; seed 003 L49 「リーチ棒は上家とり」 reads the same, seed 002 has no double ron)
         self._take_pot(paid.wins[0].seat)
         self.last_winner = self.players[wins[0].seat]
-        how = "tsumo" if discarder is None else f"ron from {self.players[discarder]}"
-        if discarder is None and len(paid.wins) == 1 and paid.wins[0].pao is None:
-            how += " " + self._declared(paid.wins[0], dealer)
-        return {"summary": f"{' & '.join(summaries)} ({how})",
+        if discarder is not None:
+            how = sentence("ron from {who}", who=self.players[discarder])
+        elif len(paid.wins) == 1 and paid.wins[0].pao is None:
+            how = sentence("tsumo {declared}", declared=self._declared(paid.wins[0], dealer))
+        else:
+            how = sentence("tsumo")
+        winners = described[0] if len(described) == 1 else sentence("{first} & {second}", first=described[0],
+                                                                      second=described[1])
+        return {**said(sentence("{winners} ({how})", winners=winners, how=how)),
                 "payments": [{"winner": self.players[p.seat], "deltas": self._by_person(p.deltas),
                               "pao": None if p.pao is None else self.players[p.pao]} for p in paid.wins]}
 
     @staticmethod
-    def _declared(paid: payout.WinPayment, dealer: int) -> str:
+    def _declared(paid: payout.WinPayment, dealer: int) -> Message | str:
         """A tsumo as it is called at the table, P131 (seed 002 L109-111 「ツモあがりの点数は子の方から
         申告してください。積み棒がある場合は…（例）500・1000は、1500・2000」): what each other player
         pays, honba included, the non-dealer's first (a dealer's tsumo: "N all")."""
         payers = sorted((x for x in range(len(paid.deltas)) if x != paid.seat), key=lambda x: x == dealer)
         amounts = [-paid.deltas[x] for x in payers]
         if paid.seat == dealer and len(set(amounts)) == 1:
-            return f"{amounts[0]:,} all"
+            return sentence("{points:,} all", points=amounts[0])
         return "・".join(f"{a:,}" for a in amounts)
 
     def _apply_draw(self, e: DrawEntry) -> dict[str, Any]:
@@ -261,9 +276,10 @@ class KeptGame:
         nagashi = self._seats(e.nagashi, "nagashi")
         for s in tenpai:
             if s in self.dead:
-                raise KeeperError(f"tenpai: {self.players[s]} has a dead hand ({self.dead[s]}): noten (P103)")
+                raise KeeperError(sentence("tenpai: {who} has a dead hand ({why}): noten (P103)", who=self.players[s],
+                                           why=Keyword("penalty", self.dead[s])))
         if nagashi and r.nagashi == "none":
-            raise KeeperError(f"nagashi is not a hand under {r.name} (P96)")
+            raise KeeperError(sentence("nagashi is not a hand under {rules} (P96)", rules=r.name))
         riichi = self._deposit_riichi(e.riichi)
         late = list(self.at_draw)
         if late:  # P102 / A003-7: a mistake that waited for the draw is a chombo now
@@ -274,24 +290,28 @@ class KeptGame:
         riichi_stays_tenpai = r.tenpai_furiten and r.tenpai_karaten
         for s in riichi if riichi_stays_tenpai else ():
             if s not in tenpai and not (nagashi and r.nagashi_is_win):
-                raise KeeperError(f"draw: {self.players[s]} declared riichi but is not tenpai: a noten riichi "
-                                  f"is a chombo (P80): enter it with `table chombo`")
+                raise KeeperError(sentence("draw: {who} declared riichi but is not tenpai: a noten riichi is a chombo "
+                                           "(P80): enter it with `table chombo`", who=self.players[s]))
         self._settle(payout.ExhaustiveDraw(tenpai, nagashi))
         if nagashi and r.nagashi_is_win:  # P96 / A000-3: nagashi is a win
             self.last_winner = self.players[nagashi[0]]
             self._take_pot(nagashi[0])
-        names = ", ".join(self.players[s] for s in tenpai) or "nobody"
-        return {"summary": f"draw, tenpai: {names}" + (f"; nagashi: {', '.join(e.nagashi)}" if nagashi else "")}
+        names: str | Message = ", ".join(self.players[s] for s in tenpai) or sentence("nobody")
+        if nagashi:
+            return said(sentence("draw, tenpai: {names}; nagashi: {nagashi}", names=names,
+                                 nagashi=", ".join(e.nagashi)))
+        return said(sentence("draw, tenpai: {names}", names=names))
 
     def _apply_abort(self, e: AbortEntry) -> dict[str, Any]:
         r = self.rules
         if e.abort == "riichi_bust":
             return self._riichi_bust(e)
         if e.abort not in abort_kinds(r):
-            raise KeeperError(f"abortive draw {e.abort} does not exist under {r.name} (P92-P95)")
+            raise KeeperError(sentence("abortive draw {kind} does not exist under {rules} (P92-P95)",
+                                       kind=Keyword("draw", e.abort), rules=r.name))
         self._deposit_riichi(e.riichi)
         self._settle(payout.AbortiveDraw(e.abort))
-        return {"summary": f"abortive draw ({e.abort})"}
+        return said(sentence("abortive draw ({kind})", kind=Keyword("draw", e.abort)))
 
     def _riichi_bust(self, e: AbortEntry) -> dict[str, Any]:
         """P79 / A000-19 (CLUB) 「1,000点以下でうっかりリーチを掛けたときは、その時点で箱割れ」: the hand
@@ -299,16 +319,19 @@ class KeptGame:
         bust chips (payout.RiichiBust), as the engine settles it."""
         r = self.rules
         if len(e.riichi) != 1:
-            raise KeeperError("riichi bust: name the one player who declared it (--riichi P)")
+            raise KeeperError(sentence("riichi bust: name the one player who declared it (--riichi P)"))
         seat = self.seat(e.riichi[0], "riichi bust")
         score = self.table.scores[seat]
         if not riichi_bust(r, score):
-            raise KeeperError(f"riichi bust: {e.riichi[0]} has {score:,} points; under {r.name} a riichi is a bust "
-                              f"only with {r.riichi_bust_points:,} or fewer (P79, A000-19)"
-                              if r.riichi_bust_points else f"riichi bust: no such rule under {r.name} (P79)")
+            raise KeeperError(sentence("riichi bust: {who} has {points:,} points; under {rules} a riichi is a bust "
+                                       "only with {most:,} or fewer (P79, A000-19)", who=e.riichi[0], points=score,
+                                       rules=r.name, most=r.riichi_bust_points)
+                              if r.riichi_bust_points else
+                              sentence("riichi bust: no such rule under {rules} (P79)", rules=r.name))
         # payout settles it (now, or with the game's end where a bust ends it); flow: end or replay
         self._settle(payout.RiichiBust(seat, opening=self.table.opening))
-        return {"summary": f"riichi bust: {e.riichi[0]} declared riichi with {score:,} points"}
+        return said(sentence("riichi bust: {who} declared riichi with {points:,} points", who=e.riichi[0],
+                             points=score))
 
     def _apply_chombo(self, seats: Sequence[int], reason: str, sticks_this_hand: Sequence[int] = ()) -> dict[str, Any]:
         """P100-P102: the hand is void; each offender pays (rank points at the end under
@@ -316,14 +339,16 @@ class KeptGame:
         (P101, A003-7)."""
         self._settle(payout.Chombo(tuple(payout.Offence(s, reason) for s in seats), tuple(sticks_this_hand)))
         who = " & ".join(self.players[s] for s in seats)
-        return {"kind": "chombo", "summary": f"chombo by {who} ({reason})",
+        return {"kind": "chombo", **said(sentence("chombo by {who} ({reason})", who=who, reason=_reason(reason))),
                 "offenders": [self.players[s] for s in seats]}
 
     def _apply_penalty(self, e: PenaltyEntry) -> dict[str, Any]:
         """P102-P106: what the mistake costs under these rules (one field per kind)."""
         r = self.rules
         seat = self.seat(e.who, "penalty")
-        what = f"{e.penalty} by {e.who}" + (f" ({e.reason})" if e.reason else "")
+        what = (sentence("{penalty} by {who} ({reason})", penalty=Keyword("penalty", e.penalty), who=e.who,
+                         reason=e.reason) if e.reason else
+                sentence("{penalty} by {who}", penalty=Keyword("penalty", e.penalty), who=e.who))
         scores, chips = self.scores, self.chips
         if e.penalty == "free":  # P106: decided at the table; paid to the others in equal parts
             for x in range(3):
@@ -333,7 +358,8 @@ class KeptGame:
             scores[seat] -= e.points // 2 * 2
             chips[seat] -= e.chips // 2 * 2
             self._move(scores=scores, chips=chips)
-            row = {"summary": f"penalty {what}: {e.points:,} points, {e.chips} chips"}
+            row: dict[str, Any] = said(sentence("penalty {what}: {points:,} points, {chips} chips", what=what,
+                                                points=e.points, chips=e.chips))
             end = flow.penalty_bust(r, self.table, seat, tuple(x for x in range(3) if x != seat))
             if end is not None:  # seed 000 L86/L88: a bust ends the game at once
                 self.finished, self.end_reason, self._end = True, end.reason, end
@@ -341,30 +367,30 @@ class KeptGame:
         effect = getattr(r, f"penalty_{e.penalty}")
         if effect == "chombo":
             row = self._apply_chombo((seat,), e.penalty)
-            row["summary"] = f"penalty {what}: chombo"
+            row.update(said(sentence("penalty {what}: chombo", what=what)))
             return row
         if effect == "chombo_at_draw":
             self.at_draw.setdefault(seat, e.penalty)
-            return {"summary": f"penalty {what}: a chombo if the hand reaches the draw"}
+            return said(sentence("penalty {what}: a chombo if the hand reaches the draw", what=what))
         if effect == "dead_hand":
             self.dead.setdefault(seat, e.penalty)
-            return {"summary": f"penalty {what}: dead hand (no win, noten at the draw)"}
+            return said(sentence("penalty {what}: dead hand (no win, noten at the draw)", what=what))
         if effect == "deposit":  # P104: on the table like a riichi stick; chips in the pot
             sticks = r.penalty_deposit_points // max(1, r.riichi_deposit)
             scores[seat] -= sticks * r.riichi_deposit
             chips[seat] -= r.penalty_deposit_chips
             self.pot_chips += r.penalty_deposit_chips
             self._move(scores=scores, chips=chips, kyotaku=self.sticks + sticks)
-            return {"summary": f"penalty {what}: {r.penalty_deposit_points:,} points and "
-                               f"{r.penalty_deposit_chips} chips to the table"}
-        return {"summary": f"penalty {what}: no penalty under {r.name}"}
+            return said(sentence("penalty {what}: {points:,} points and {chips} chips to the table", what=what,
+                                 points=r.penalty_deposit_points, chips=r.penalty_deposit_chips))
+        return said(sentence("penalty {what}: no penalty under {rules}", what=what, rules=r.name))
 
     # -- hand values ---------------------------------------------------------------------------
     def _score(self, w: Winner, seat: int, discarder: int | None, riichi: bool) -> Score:
         """The winner's Score: by tiles through ``score_hand`` with this game's winds, honba and
         sticks; by value through ``score_from_han``."""
         r = self.rules
-        where = f"win by {w.winner}"
+        where = sentence("win by {who}", who=w.winner)
         own_wind = seat_wind(seat, self.dealer)
         disc_wind = None if discarder is None else seat_wind(discarder, self.dealer)
         try:
@@ -385,38 +411,43 @@ class KeptGame:
             v = w.value
             assert v is not None
             if v.ippatsu and not riichi:
-                raise KeeperError(f"{where}: ippatsu needs riichi (give --riichi {w.winner})")
+                raise KeeperError(sentence("{where}: ippatsu needs riichi (give --riichi {who})", where=where,
+                                           who=w.winner))
             fixed = fixed_fu(r)
             if not v.yakuman and fixed and v.fu not in (0, fixed):  # P52 (seed 002 L13 「符計算なし・全て30符」)
-                raise KeeperError(f"{where}: every hand is {fixed} fu under {r.name} (P52, fu_mode = {r.fu_mode}): "
-                                  f"leave the fu out, not {v.fu}")
+                raise KeeperError(sentence("{where}: every hand is {fixed} fu under {rules} (P52, fu_mode = {mode}): "
+                                           "leave the fu out, not {fu}", where=where, fixed=fixed, rules=r.name,
+                                           mode=r.fu_mode, fu=v.fu))
             if not v.yakuman and not fixed and v.han < 5 and not v.fu:
-                raise KeeperError(f"{where}: give the fu (20, 25, 30, 40, ... 110): below 5 han they count")
+                raise KeeperError(sentence("{where}: give the fu (20, 25, 30, 40, ... 110): below 5 han they count",
+                                           where=where))
             yaku = (*v.yaku, *(("ippatsu",) if v.ippatsu else ()), *(("ura_dora",) * v.ura))
             return score_from_han(v.han, v.fu, yakuman=v.yakuman, yaku=yaku, tsumo=discarder is None,
                                   seat_wind=own_wind, discarder_wind=disc_wind, honba=self.honba,
                                   kyotaku=self.sticks, rules=r)
         except NotAWinError as e:
-            raise KeeperError(f"{where}: not a win under {r.name}: {e}") from None
+            raise KeeperError(sentence("{where}: not a win under {rules}: {reason}", where=where, rules=r.name,
+                                       reason=e)) from None
         except KeeperError:
             raise
         except SanmaError as e:
-            raise KeeperError(f"{where}: {e}") from None
+            raise KeeperError(sentence("{where}: {reason}", where=where, reason=e)) from None
 
-    def _lowest(self, scored: Callable[[str], Score], hand: str, where: str) -> Score:
+    def _lowest(self, scored: Callable[[str], Score], hand: str, where: Message) -> Score:
         """P129 (seed 002 L131-132 「引きヅモ…※あがり牌を手牌の中に入れた場合、最低点でのあがり形となります」):
         the winning tile went into the hand, so the win is the lowest-valued shape any of the hand's
         tiles as the winning tile gives."""
         if self.rules.mixed_win_tile != "lowest":
-            raise KeeperError(f"{where}: {self.rules.name} does not say how a winning tile mixed into the hand "
-                              f"is scored (P129: mixed_win_tile = {self.rules.mixed_win_tile!r}); give the winning "
-                              f"tile the table agrees on")
+            raise KeeperError(sentence("{where}: {rules} does not say how a winning tile mixed into the hand is "
+                                       "scored (P129: mixed_win_tile = {value!r}); give the winning tile the table "
+                                       "agrees on", where=where, rules=self.rules.name,
+                                       value=self.rules.mixed_win_tile))
         found: list[Score] = []
         for tile in dict.fromkeys(str(x) for x in parse_tiles(hand)):
             with contextlib.suppress(NotAWinError):
                 found.append(scored(tile))
         if not found:
-            raise NotAWinError(f"no tile of {hand} completes a win as the winning tile")
+            raise NotAWinError(sentence("no tile of {hand} completes a win as the winning tile", hand=hand))
         return min(found, key=lambda sc: (sc.total, sc.han, sc.fu))
 
     def _check_han(self, w: Winner, score: Score) -> None:
@@ -428,9 +459,10 @@ class KeptGame:
         need = min_han_at(self.rules, self.honba)
         han = w.value.han - (1 if w.value.ippatsu and not self.rules.shibari_counts_ippatsu and need > 1 else 0)
         if han < need:
-            raise KeeperError(f"win by {w.winner}: {w.value.han} han is below the {need}-han minimum at "
-                              f"{self.honba} honba under {self.rules.name} (P64); under seed 000 that is a "
-                              f"chombo (`table chombo`)")
+            raise KeeperError(sentence("win by {who}: {han} han is below the {need}-han minimum at {honba} honba "
+                                       "under {rules} (P64); under seed 000 that is a chombo (`table chombo`)",
+                                       who=w.winner, han=w.value.han, need=need, honba=self.honba,
+                                       rules=self.rules.name))
 
     @staticmethod
     def _closed(w: Winner) -> bool:
@@ -537,32 +569,38 @@ class KeptGame:
         r = self.rules
         scores = dict(e.scores)
         if sorted(scores) != sorted(self.players):
-            raise KeeperError(f"final: give the scores of {', '.join(self.players)} (game {self.number}), "
-                              f"got {', '.join(scores)}")
+            raise KeeperError(sentence("final: give the scores of {names} (game {game}), got {got}",
+                                       names=", ".join(self.players), game=self.number, got=", ".join(scores)))
         total = sum(scores.values())
         expected = 3 * r.start_points
         left = e.sticks * r.riichi_deposit
         if total + left != expected:
             short = expected - total - left
-            hint = (f": {short // r.riichi_deposit} riichi sticks left on the table? (--sticks N, P31)"
+            hint = (sentence(": {n} riichi sticks left on the table? (--sticks N, P31)", n=short // r.riichi_deposit)
                     if not e.sticks and short > 0 and short % r.riichi_deposit == 0 else "")
-            raise KeeperError(f"final: the scores add up to {total:,}" + (
-                f" and the {e.sticks} sticks left on the table to {total + left:,}" if e.sticks else "")
-                + f", not {expected:,} (3 x {r.start_points:,}){hint}")
+            if e.sticks:
+                raise KeeperError(sentence("final: the scores add up to {total:,} and the {n} sticks left on the table "
+                                           "to {sum:,}, not {expected:,} (3 x {start:,}){hint}", total=total,
+                                           n=e.sticks, sum=total + left, expected=expected, start=r.start_points,
+                                           hint=hint))
+            raise KeeperError(sentence("final: the scores add up to {total:,}, not {expected:,} (3 x {start:,}){hint}",
+                                       total=total, expected=expected, start=r.start_points, hint=hint))
         for p, _ in (*e.chips, *e.chombos):
             self.seat(p, "final")
         if sum(c for _, c in e.chips):
-            raise KeeperError("final: chips won and lost must add up to 0")
+            raise KeeperError(sentence("final: chips won and lost must add up to 0"))
         for p in e.busted:  # P108: a bust is a score the rules call one
             self.seat(p, "final: busted")
             if not is_bust(r, scores[p]):
-                raise KeeperError(f"final: {p} has {scores[p]:,} points: not a bust under {r.name} (P108)")
+                raise KeeperError(sentence("final: {name} has {points:,} points: not a bust under {rules} (P108)",
+                                           name=p, points=scores[p], rules=r.name))
         for p in e.busters:
             self.seat(p, "final: bust by")
         bust_scores = [p for p in self.players if is_bust(r, scores[p])]
         if bust_scores and not e.busted and (r.bust_rank_points or r.dobon_fee):
-            raise KeeperError(f"final: {', '.join(bust_scores)} busted under {r.name}, which pays the bust "
-                              f"(P110): say who busted whom (--bust P --bust-by Q)")
+            raise KeeperError(sentence("final: {names} busted under {rules}, which pays the bust (P110): say who "
+                                       "busted whom (--bust P --bust-by Q)", names=", ".join(bust_scores),
+                                       rules=r.name))
         chips = dict(e.chips)
         chombos = dict(e.chombos)
         self.table = replace(flow.TableState.start(r, [scores[p] for p in self.players]),
@@ -572,7 +610,8 @@ class KeptGame:
         self.finished = True
         self.end_reason = "final_scores"
         self.results += 1
-        row = {"game": self.number, "hand_index": 1, "kind": "final", "label": "final", "summary": "final scores",
+        row = {"game": self.number, "hand_index": 1, "kind": "final", "label": "final",
+               **said(sentence("final scores")),
                "entry": _entry_json(e), "deltas": {p: scores[p] - r.start_points for p in self.players},
                "chips": {p: chips.get(p, 0) for p in self.players}, "scores": dict(scores),
                "game_over": self.end_reason}
@@ -669,14 +708,34 @@ def _chip_flowers(w: Winner) -> int:
     return w.value.chip_flowers if w.value is not None else 0
 
 
-def _describe(name: str, s: Score, paid_by_pao: int | None = None) -> str:
+def _describe(name: str, s: Score, paid_by_pao: int | None = None) -> Message:
     """``Aki 3 han 30 fu = 3,900``; a limit hand by value has no fu (``5 han mangan``); a pao win
     names no total here (the liable player's payment follows)."""
     if s.yakuman and not s.kazoe:
-        value = f"{s.yakuman}x yakuman"
+        value = sentence("{n}x yakuman", n=s.yakuman)
+    elif s.fu:
+        value = (sentence("{han} han {fu} fu {limit}", han=s.han, fu=s.fu, limit=Keyword("limit", s.limit)) if s.limit
+                 else sentence("{han} han {fu} fu", han=s.han, fu=s.fu))
     else:
-        value = f"{s.han} han" + (f" {s.fu} fu" if s.fu else "") + (f" {s.limit}" if s.limit else "")
-    return f"{name} {value}" + ("" if paid_by_pao is not None else f" = {s.total:,}")
+        value = (sentence("{han} han {limit}", han=s.han, limit=Keyword("limit", s.limit)) if s.limit
+                 else sentence("{han} han", han=s.han))
+    if paid_by_pao is not None:
+        return sentence("{name} {value}", name=name, value=value)
+    return sentence("{name} {value} = {total:,}", name=name, value=value, total=s.total)
+
+
+def said(message: Message) -> dict[str, Any]:
+    """A row's summary: its English (``summary``, as ``--json`` and the log show it) and the sentence
+    itself (``say``), which each reader's edge puts into its own words (keeper.in_words)."""
+    return {"summary": str(message), "say": to_data(message)}
+
+
+def _reason(reason: str) -> str | Keyword:
+    """A chombo's reason: a penalty's or a riichi chombo's kind in words, else what was typed."""
+    for kind in ("penalty", "chombo_reason", "result"):
+        if term(kind, reason) is not None:
+            return Keyword(kind, reason)
+    return reason
 
 
 def _entry_json(entry: Entry) -> dict[str, Any]:

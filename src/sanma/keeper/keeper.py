@@ -15,12 +15,17 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import SanmaError
 from ..game.settle import chombo_rank_points
+from ..i18n import Lang, Message, current_lang, sentence, sentence_n, tr, tr_n, wind_short
+from ..i18n.messages import Keyword, from_data, pseudo, to_data
+from ..i18n.messages import in_words as in_words_needed
+from ..i18n.messages import said as said_in
 from ..rules.loader import from_dict, to_dict
 from ..rules.schema import Rules
 from ..scoring import fixed_fu
@@ -48,13 +53,13 @@ from .entries import (
     parse_entry,
     rename_names,
 )
-from .game import GameResult, KeptGame, entry_options
+from .game import GameResult, KeptGame, entry_options, said
 from .log import Change, active, effective, last_undoable
 from .notation import signed
 from .series import Series, SeriesError
 
 EXPORT_FORMAT = "sanma-table/1"
-CACHE_FORMAT = "sanma-table-cache/2"  # bump when a snapshot's shape changes
+CACHE_FORMAT = "sanma-table-cache/3"  # bump when a snapshot's shape changes
 CSV_HEADER = ("session", "game", "no", "kind", "round", "honba", "person", "points", "chips", "rank", "final_points",
               "chombos", "bust")
 #: the columns of a CSV exported before ``chombos`` and ``bust`` were added (still read)
@@ -111,21 +116,25 @@ class Session:
         if isinstance(entry, RenameEntry):  # applied to the whole session by compute(): a row only
             self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1 if self.current is None or
                               self.current.finished else self.current.number, "hand_index": 0, "kind": "rename",
-                              "summary": f"rename: {entry.old} → {entry.new}", "entry": dict(raw), "deltas": {},
+                              **said(sentence("rename: {old} → {new}", old=entry.old, new=entry.new)),
+                              "entry": dict(raw), "deltas": {},
                               "chips": {}})
             return
         if isinstance(entry, SeatingEntry):
             self._seating(entry)
             self.rows.append({"no": no, "uid": uid, "game": len(self.games) + 1, "hand_index": 0, "kind": "seating",
-                              "summary": "seating: " + ", ".join(self.upcoming()) + " (first dealer first)",
+                              **said(sentence("seating: {order} (first dealer first)",
+                                              order=", ".join(self.upcoming()))),
                               "entry": dict(raw), "deltas": {}, "chips": {}})
             return
         if self.games_limit is not None and len(self.games) >= self.games_limit:
-            raise KeeperError(f"session {self.id} keeps {self.games_limit} game"
-                              + ("" if self.games_limit == 1 else "s") + f" and game {len(self.games)} is over: "
-                              "correct its entries instead")
+            raise KeeperError(sentence_n("session {id} keeps {n} game and game {game} is over: correct its entries "
+                                         "instead",
+                                         "session {id} keeps {n} games and game {game} is over: correct its entries "
+                                         "instead", self.games_limit, id=self.id, game=len(self.games)))
         if self.mode == "final" and not isinstance(entry, FinalEntry):
-            raise KeeperError(f"session {self.id} records final scores only: enter each game with `table final`")
+            raise KeeperError(sentence("session {id} records final scores only: enter each game with `table final`",
+                                       id=self.id))
         game = self._game()
         row = game.apply(entry)
         row.update(no=no, uid=uid, entry=dict(raw))
@@ -153,7 +162,8 @@ class Session:
 
     def _seating(self, entry: SeatingEntry) -> None:
         if self.current is not None and not self.current.finished and self.current.hands:
-            raise KeeperError(f"a seating goes between games; game {self.current.number} is in play")
+            raise KeeperError(sentence("a seating goes between games; game {game} is in play",
+                                       game=self.current.number))
         if entry.draw:
             self.series = self.series.reseat(entry.draw)
         if entry.dealer is not None:
@@ -236,13 +246,14 @@ class Session:
                 chombo = r["kind"] == "chombo"
                 out.append({"no": r["no"], "game": r["game"], "label": r.get("label", ""), "who": who,
                             "kind": "chombo" if chombo else str(e.get("penalty")), "reason": e.get("reason", ""),
-                            "summary": r.get("summary", ""), "deltas": {p: v for p, v in r["deltas"].items() if v},
+                            "summary": r.get("summary", ""), **({"say": r["say"]} if "say" in r else {}),
+                            "deltas": {p: v for p, v in r["deltas"].items() if v},
                             "chips": {p: v for p, v in r["chips"].items() if v},
                             "end_points": {p: -chombo_rank_points(self.rules, 1) for p in who}
                             if chombo and chombo_rank_points(self.rules, 1) else {}})
             elif e.get("kind") == "final" and e.get("chombos"):  # final scores only: the chombos it names
                 out.append({"no": r["no"], "game": r["game"], "label": "final", "who": list(e["chombos"]),
-                            "kind": "chombo", "reason": "", "summary": "chombos of a game kept by final scores",
+                            "kind": "chombo", "reason": "", **said(sentence("chombos of a game kept by final scores")),
                             "deltas": {}, "chips": {}, "end_points": {
                                 p: -chombo_rank_points(self.rules, n) for p, n in e["chombos"].items()
                                 if chombo_rank_points(self.rules, n)}})
@@ -262,10 +273,11 @@ def _renames(entries: Sequence[tuple[int, Mapping[str, Any]]], people: Sequence[
         e = parse_entry(raw)
         assert isinstance(e, RenameEntry)
         if e.old not in now:
-            raise KeeperError(f"entry {numbers[uid]}: rename: {e.old} is not a person of the session "
-                              f"({', '.join(now)})")
+            raise KeeperError(sentence("entry {no}: rename: {name} is not a person of the session ({names})",
+                                       no=numbers[uid], name=e.old, names=", ".join(now)))
         if e.new in now:
-            raise KeeperError(f"entry {numbers[uid]}: rename: {e.new} is already a person of the session")
+            raise KeeperError(sentence("entry {no}: rename: {name} is already a person of the session",
+                                       no=numbers[uid], name=e.new))
         now[now.index(e.old)] = e.new
         for k, v in names.items():
             if v == e.old:
@@ -291,13 +303,24 @@ def derived_client_id(session_key: str, hand: tuple[int, int], kind: str, target
     return "derived:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def _clock(at: str) -> str:
+def _clock(at: str) -> str | Message:
     """A stored time (ISO, UTC) as people read it: ``21:03:05 UTC``."""
-    return f"{at[11:19]} UTC" if len(at) >= 19 else "an unknown time"
+    return f"{at[11:19]} UTC" if len(at) >= 19 else sentence("an unknown time")
 
 
-def _what(c: Change) -> str:
-    return {"fix": "a correction", "delete": "a deletion", "undo": "an undo", "add": "its entry"}.get(c.kind, c.kind)
+def _what(c: Change) -> str | Message:
+    words = {"fix": sentence("a correction"), "delete": sentence("a deletion"), "undo": sentence("an undo"),
+             "add": sentence("its entry")}
+    return words.get(c.kind, c.kind)
+
+
+def _who(author: str | None) -> str | Message:
+    return author or sentence("someone")
+
+
+def _summary(row: Mapping[str, Any]) -> str | Message:
+    """A row's summary as a sentence (put into the reader's words), else its English."""
+    return from_data(row["say"]) if "say" in row else str(row.get("summary", row["kind"]))
 
 
 def _as_people(g: GameResult, person: Callable[[str], str]) -> GameResult:
@@ -398,7 +421,7 @@ def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, ser
         try:
             s.apply(pos, no, uid, parse_entry(raw), raw)
         except (KeeperError, SeriesError) as e:
-            raise KeeperError(f"entry {no}: {e}") from None
+            raise KeeperError(sentence("entry {no}: {reason}", no=no, reason=e)) from None
         if uid in added:  # who entered it and when (a correction keeps them: `log` has the rest)
             s.rows[-1].update(by=added[uid].author, at=added[uid].at)
     target = last_undoable(log)
@@ -416,14 +439,52 @@ def describe_change(log: Sequence[Change], seq: int, rows: Sequence[Mapping[str,
     out: dict[str, Any] = {"change": seq, "kind": c.kind, "author": c.author, "at": c.at}
     if uid is not None and uid in numbers:
         row = next((r for r in rows if r["uid"] == uid), None)
-        what = f"#{numbers[uid]}" + (f" ({row.get('label', '')} {row.get('summary', row['kind'])})".replace("( ", "(")
-                                     if row is not None else "")
+        what: Message
+        if row is None:
+            what = sentence("#{no}", no=numbers[uid])
+        else:
+            summary = from_data(row["say"]) if "say" in row else row.get("summary", row["kind"])
+            what = (sentence("#{no} ({label} {summary})", no=numbers[uid], label=label_said(row["label"]),
+                             summary=summary)
+                    if row.get("label") else sentence("#{no} ({summary})", no=numbers[uid], summary=summary))
         out["entry"] = numbers[uid]
-        out["text"] = {"add": f"change {seq}: entry {what}", "fix": f"change {seq}: the correction of entry {what}",
-                       "delete": f"change {seq}: the deletion of entry {what}"}[c.kind]
+        text = {"add": sentence("change {seq}: entry {what}", seq=seq, what=what),
+                "fix": sentence("change {seq}: the correction of entry {what}", seq=seq, what=what),
+                "delete": sentence("change {seq}: the deletion of entry {what}", seq=seq, what=what)}[c.kind]
     else:
-        out["text"] = f"change {seq}: the undo of change {c.target}"
+        text = sentence("change {seq}: the undo of change {target}", seq=seq, target=c.target)
+    out["text"], out["say"] = str(text), to_data(text)
     return out
+
+
+def label_said(label: str) -> str | Message:
+    """A row's label as a sentence: ``E1`` / 東1局, ``S2 lap 2`` / 南2局（2周目）, ``final`` / 最終."""
+    m = re.fullmatch(r"([ESWN])(\d+)(?: lap (\d+))?", label)
+    if m is None:
+        return sentence("final") if label == "final" else label
+    hand = sentence("{wind}{n}", wind=Keyword("wind", m[1]), n=int(m[2]))
+    return sentence("{round} lap {lap}", round=hand, lap=int(m[3])) if m[3] else hand
+
+
+def in_words(state: dict[str, Any], lang: Lang) -> dict[str, Any]:
+    """``state`` (or any answer holding entries' rows) with its sentences in ``lang``: each row's and
+    each penalty's ``summary`` and the undo's ``text`` are put into words from their ``say`` (the
+    state itself, its cache and ``--json`` keep the English). The edges call it: the keeper's page
+    (HTTP and WebSocket, in each reader's language) and ``sanma table``."""
+    if not in_words_needed(lang):
+        return state
+
+    def words(x: Any) -> Any:
+        if isinstance(x, dict):
+            out = {k: words(v) for k, v in x.items()}
+            if isinstance(x.get("say"), dict):
+                out["summary" if "summary" in x else "text"] = said_in(x["say"], lang)
+            return out
+        if isinstance(x, list):
+            return [words(v) for v in x]
+        return x
+
+    return dict(words(state))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -536,8 +597,8 @@ class Keeper:
         changed since, is refused with :class:`EntryConflict` naming what is in the way."""
         new, before = log[-1], log[:-1]
         if not 0 <= opened <= len(before):
-            raise KeeperError(f"session {session_id}: a form opened at version {opened} (the session is at "
-                              f"version {len(before)})")
+            raise KeeperError(sentence("session {id}: a form opened at version {opened} (the session is at version "
+                                       "{version})", id=session_id, opened=opened, version=len(before)))
         if opened == len(before):
             return  # nothing changed since the form was opened
         if new.kind in ("fix", "delete"):
@@ -545,9 +606,9 @@ class Keeper:
             later = [c for c in before[opened:] if c.seq in touching or (c.kind == "undo" and c.target in touching)]
             if later:
                 c = later[-1]
-                raise EntryConflict(
-                    f"that entry was changed on another device since this form was opened ({_what(c)} by "
-                    f"{c.author or 'someone'} at {_clock(c.at)}): nothing was saved; look at it again",
+                raise EntryConflict(sentence(
+                    "that entry was changed on another device since this form was opened ({what} by {who} at "
+                    "{at}): nothing was saved; look at it again", what=_what(c), who=_who(c.author), at=_clock(c.at)),
                     {"change": c.seq, "author": c.author, "at": c.at})
             return
         if new.kind != "add" or new.entry is None or new.entry.get("kind") not in RESULT_KINDS:
@@ -559,14 +620,15 @@ class Keeper:
         closer = next((r for r in now.rows if (r["game"], r.get("hand_index")) == key
                        and r["entry"].get("kind") in RESULT_KINDS), None)
         if closer is None:
-            raise EntryConflict(
-                f"the session changed since this form was opened (version {opened}, now {len(before)}): the hand "
-                f"in play is another one; nothing was saved: check the form and save it again",
+            raise EntryConflict(sentence(
+                "the session changed since this form was opened (version {opened}, now {now}): the hand in play is "
+                "another one; nothing was saved: check the form and save it again", opened=opened, now=len(before)),
                 {"version": len(before)})
-        raise EntryConflict(
-            f"{closer.get('label') or 'this hand'} of game {closer['game']} already has a result: "
-            f"#{closer['no']} {closer.get('summary', closer['kind'])}, entered by {closer.get('by') or 'someone'} "
-            f"at {_clock(closer.get('at', ''))}. Nothing was saved; to change that result, correct #{closer['no']}",
+        raise EntryConflict(sentence(
+            "{hand} of game {game} already has a result: #{no} {summary}, entered by {who} at {at}. Nothing was "
+            "saved; to change that result, correct #{no}", hand=label_said(closer.get("label") or "") or
+            sentence("this hand"), game=closer["game"], no=closer["no"], summary=_summary(closer),
+            who=_who(closer.get("by")), at=_clock(closer.get("at", ""))),
             {"entry": closer["no"], "game": closer["game"], "label": closer.get("label"),
              "summary": closer.get("summary"), "author": closer.get("by", ""), "at": closer.get("at", "")})
 
@@ -581,10 +643,10 @@ class Keeper:
         for r in s.rows:
             if opened < r["uid"] < new.seq and r["entry"] == mine["entry"] and (r["game"], r.get("hand_index")) == (
                     mine["game"], mine.get("hand_index")):
-                raise EntryConflict(
-                    f"the same entry was made on another device since this form was opened: #{r['no']} "
-                    f"{r.get('summary', r['kind'])}, by {r.get('by') or 'someone'} at {_clock(r.get('at', ''))}; "
-                    f"nothing was saved", {"entry": r["no"], "game": r["game"], "label": r.get("label"),
+                raise EntryConflict(sentence(
+                    "the same entry was made on another device since this form was opened: #{no} {summary}, by {who} "
+                    "at {at}; nothing was saved", no=r["no"], summary=_summary(r), who=_who(r.get("by")),
+                    at=_clock(r.get("at", ""))), {"entry": r["no"], "game": r["game"], "label": r.get("label"),
                                            "summary": r.get("summary"), "author": r.get("by", ""),
                                            "at": r.get("at", "")})
 
@@ -601,10 +663,10 @@ class Keeper:
         if row is None or prev.client_id != derived_client_id(session_key, (row["game"], row.get("hand_index", 0)),
                                                               "add", None, prev.entry or {}):
             return
-        raise KeeperError(
-            f"this is #{row['no']} again ({row.get('label', '')} of game {row['game']}: "
-            f"{row.get('summary', row['kind'])}, stored at {_clock(prev.at)} by the same command): nothing was "
-            f"saved. If the next hand really ended the same way, run it with --again")
+        raise KeeperError(sentence(
+            "this is #{no} again ({label} of game {game}: {summary}, stored at {at} by the same command): nothing was "
+            "saved. If the next hand really ended the same way, run it with --again", no=row["no"],
+            label=row.get("label", ""), game=row["game"], summary=_summary(row), at=_clock(prev.at)))
 
     def _fresh(self, session_id: int, client_id: str) -> str:
         """A derived client id, unless the change stored under it is no longer in force (undone, or
@@ -647,15 +709,17 @@ class Keeper:
         log = changes(self.store, session_id)
         adds = [c.seq for c in log if c.kind == "add"]
         if not 1 <= hand_no <= len(adds):
-            raise KeeperError(f"session {session_id} has no entry {hand_no} (entries are 1-{len(adds)})"
-                              if adds else f"session {session_id} has no entries yet")
+            raise KeeperError(sentence("session {id} has no entry {no} (entries are 1-{last})", id=session_id,
+                                       no=hand_no, last=len(adds))
+                              if adds else sentence("session {id} has no entries yet", id=session_id))
         uid = adds[hand_no - 1]
         if uid not in dict(effective(log)):
             gone = [c for c in log if c.kind in ("delete", "undo") and c.target == uid]
-            how = (f" ({_what(gone[-1])} by {gone[-1].author or 'someone'} at {_clock(gone[-1].at)}, change "
-                   f"{gone[-1].seq})" if gone else "")
-            raise KeeperError(f"entry {hand_no} of session {session_id} was deleted{how}: nothing changed "
-                              f"(`sanma table undo {session_id} --change N` restores it)")
+            how = (sentence(" ({what} by {who} at {at}, change {change})", what=_what(gone[-1]),
+                            who=_who(gone[-1].author), at=_clock(gone[-1].at), change=gone[-1].seq) if gone else "")
+            raise KeeperError(sentence("entry {no} of session {id} was deleted{how}: nothing changed "
+                                       "(`sanma table undo {id} --change N` restores it)", no=hand_no, id=session_id,
+                                       how=how))
         return uid
 
     def fix(self, session_id: int, hand_no: int, entry: Mapping[str, Any] | None, *, author: str = "",
@@ -685,15 +749,17 @@ class Keeper:
             if change is None:
                 target = last_undoable(log)
                 if target is None:
-                    raise KeeperError(f"session {session_id}: nothing to undo")
+                    raise KeeperError(sentence("session {id}: nothing to undo", id=session_id))
             else:
                 if not any(c.seq == change for c in log):
-                    raise KeeperError(f"session {session_id} has no change {change} (see `sanma table log`)")
+                    raise KeeperError(sentence("session {id} has no change {change} (see `sanma table log`)",
+                                               id=session_id, change=change))
                 if change not in active(log):
                     by = next((c for c in reversed(log) if c.kind == "undo" and c.target == change), None)
-                    raise KeeperError(f"change {change} of session {session_id} is already undone" + (
-                        f" (change {by.seq}, by {by.author or 'someone'} at {_clock(by.at)})" if by else "")
-                        + ": nothing changed")
+                    how = (sentence(" (change {change}, by {who} at {at})", change=by.seq, who=_who(by.author),
+                                    at=_clock(by.at)) if by else "")
+                    raise KeeperError(sentence("change {change} of session {id} is already undone{how}: nothing "
+                                               "changed", change=change, id=session_id, how=how))
                 target = change
             undone = describe_change(log, target, self._load(session_id, log).rows)
             out = self._change(session_id, "undo", target, None, author=author, reason=reason, client_id=client_id,
@@ -726,7 +792,7 @@ class Keeper:
         else:
             rows = sessions(self.store, series)
             if not rows:
-                raise KeeperError(f"no session in series {series!r}")
+                raise KeeperError(sentence("no session in series {name!r}", name=series))
             people, games = [], []
             for r in rows:  # an alias names one person across the series' sessions as well
                 s = self._load(r.id)
@@ -735,7 +801,8 @@ class Keeper:
             out = {"series": series, "sessions": [r.id for r in rows], "notation": s.rules.score_notation}
         for name, target in aliases.items():
             if target not in people:
-                raise KeeperError(f"alias {name}={target}: {target} is not one of {', '.join(people)}")
+                raise KeeperError(sentence("alias {name}={target}: {target} is not one of {names}", name=name,
+                                           target=target, names=", ".join(people)))
         counted: list[dict[str, Any]] = []
         if store_games or web_games:
             for g in stored_games(self.store, web_only=not store_games):
@@ -785,24 +852,25 @@ class Keeper:
     def import_session(self, data: Any) -> dict[str, Any]:
         """A new session from an export: the log's changes are replayed in order and checked."""
         if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
-            raise KeeperError(f"not a sanma table export (expected \"format\": \"{EXPORT_FORMAT}\")")
+            raise KeeperError(sentence("not a sanma table export (expected \"format\": \"{format}\")",
+                                       format=EXPORT_FORMAT))
         rules = from_dict(data.get("rules") or {}, "import", name=str(data.get("rules_name") or "custom"))
         log = data.get("changes")
         if not isinstance(log, list):
-            raise KeeperError("import: 'changes' must be a list")
+            raise KeeperError(sentence("import: 'changes' must be a list"))
         with self.store.transaction():
             limit = data.get("games_limit")
             if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-                raise KeeperError("import: 'games_limit' must be a whole number, 1 or more")
+                raise KeeperError(sentence("import: 'games_limit' must be a whole number, 1 or more"))
             state = self.new(rules, data.get("people") or [], series=data.get("series"),
                              mode=str(data.get("mode") or "hands"), games_limit=limit)
             sid = int(state["session"])
             for c in log:
                 if not isinstance(c, Mapping) or c.get("kind") not in ("add", "fix", "delete", "undo"):
-                    raise KeeperError(f"import: change {c!r} is malformed")
+                    raise KeeperError(sentence("import: change {change!r} is malformed", change=c))
                 target = c.get("target")
                 if target is not None and not isinstance(target, int):
-                    raise KeeperError(f"import: change {c.get('seq')!r} has a bad target")
+                    raise KeeperError(sentence("import: change {change!r} has a bad target", change=c.get("seq")))
                 self._change(sid, str(c["kind"]), target, c.get("entry"), author=str(c.get("author") or ""),
                              reason=str(c.get("reason") or ""), client_id=None, expected_version=None,
                              preview=False)
@@ -828,10 +896,13 @@ class Keeper:
             their_games = [sorted(g.scores.items()) for g in theirs.games]
             n, m = min(len(log), len(their_log)), min(len(games), len(their_games))
             if (n and log[:n] == their_log[:n]) or (m and games[:m] == their_games[:m]):
-                raise KeeperError(f"this import repeats session {other.id} of series {row.series!r} (the same "
-                                  + ("entries" if n and log[:n] == their_log[:n] else "games")
-                                  + "): its games would count twice in the series; nothing was stored. Import "
-                                    "it into another database, or without the series")
+                raise KeeperError(sentence(
+                    "this import repeats session {id} of series {name!r} (the same entries): its games would count "
+                    "twice in the series; nothing was stored. Import it into another database, or without the series",
+                    id=other.id, name=row.series) if n and log[:n] == their_log[:n] else sentence(
+                    "this import repeats session {id} of series {name!r} (the same games): its games would count "
+                    "twice in the series; nothing was stored. Import it into another database, or without the series",
+                    id=other.id, name=row.series))
 
     def import_csv(self, text: str, rules: Rules, *, series: str | None = None, author: str = "") -> dict[str, Any]:
         """A "final scores only" session from a CSV export (:func:`read_csv`): each game's ``final``
@@ -846,10 +917,11 @@ class Keeper:
             if r["kind"] != "final" or r["no"] is not None:  # a game's rows, not a final-only entry's
                 continue
             if r["game"] is None or r["points"] is None or not isinstance(r["points"], int) or not r["person"]:
-                raise KeeperError(f"CSV line {i}: a final row needs its game, person and final score")
+                raise KeeperError(sentence("CSV line {line}: a final row needs its game, person and final score",
+                                           line=i))
             games.setdefault(int(r["game"]), []).append(r)
         if not games:
-            raise KeeperError("CSV: no final rows (kind = final): nothing to import")
+            raise KeeperError(sentence("CSV: no final rows (kind = final): nothing to import"))
         old = bool(rows) and "bust" not in rows[0]
         people = list(dict.fromkeys(r["person"] for g in sorted(games) for r in games[g]))
         with self.store.transaction():
@@ -864,13 +936,15 @@ class Keeper:
                     p = r["person"]
                     if (got["ranks"][p] != r["rank"] or got["chips"].get(p, 0) != want[p]
                             or (r["final_points"] is not None and abs(got["points"][p] - r["final_points"]) > 0.05)):
-                        why = (" (this CSV has no chombos and bust columns: it was exported before they were added, "
-                               "so a chombo or a bust bonus cannot be read from it)" if old else
-                               ": the file was written under other rules, or edited")
-                        raise KeeperError(
-                            f"CSV game {game}: {p} has rank {r['rank']}, {r['final_points']} points and {want[p]} "
-                            f"chips in the file but rank {got['ranks'][p]}, {got['points'][p]} points and "
-                            f"{got['chips'].get(p, 0)} chips under {rules.name}{why}")
+                        why = (sentence(" (this CSV has no chombos and bust columns: it was exported before they "
+                                        "were added, so a chombo or a bust bonus cannot be read from it)")
+                               if old else sentence(": the file was written under other rules, or edited"))
+                        raise KeeperError(sentence(
+                            "CSV game {game}: {name} has rank {rank}, {points} points and {chips} chips in the file "
+                            "but rank {got_rank}, {got_points} points and {got_chips} chips under {rules}{why}",
+                            game=game, name=p, rank=r["rank"], points=r["final_points"], chips=want[p],
+                            got_rank=got["ranks"][p], got_points=got["points"][p], got_chips=got["chips"].get(p, 0),
+                            rules=rules.name, why=why))
             self._refuse_double(sid)
         return self.state(sid)
 
@@ -892,7 +966,8 @@ def _final_entry_of(rules: Rules, rows: Sequence[Mapping[str, Any]], game: int) 
         entry["busted"], entry["busters"] = busted, busters
     bad = [r.get("bust") for r in rows if r.get("bust") not in (None, "", "busted", "buster")]
     if bad:
-        raise KeeperError(f"CSV game {game}: bust {bad[0]!r} is not 'busted', 'buster' or empty")
+        raise KeeperError(sentence("CSV game {game}: bust {value!r} is not 'busted', 'buster' or empty", game=game,
+                                   value=bad[0]))
     return entry
 
 
@@ -910,11 +985,12 @@ def read_csv(text: str) -> list[dict[str, Any]]:
     try:
         rows = list(reader)
     except csv.Error as e:
-        raise KeeperError(f"CSV line {reader.line_num}: not CSV ({e})") from None
+        raise KeeperError(sentence("CSV line {line}: not CSV ({why})", line=reader.line_num, why=str(e))) from None
     out = []
     for i, r in enumerate(rows, start=2):
         if set(r) not in (set(CSV_HEADER), set(CSV_HEADER_V1)) or any(v is None for v in r.values()):
-            raise KeeperError(f"CSV line {i}: expected the columns {', '.join(CSV_HEADER)}")
+            raise KeeperError(sentence("CSV line {line}: expected the columns {names}", line=i,
+                                       names=", ".join(CSV_HEADER)))
         try:
             row: dict[str, Any] = dict(r)
             for k in ("session", "game", "no", "honba", "rank"):
@@ -924,36 +1000,44 @@ def read_csv(text: str) -> list[dict[str, Any]]:
             if r.get("chombos"):
                 row["chombos"] = int(r["chombos"])
         except (KeeperError, ValueError) as e:
-            raise KeeperError(f"CSV line {i}: {e}") from None
+            raise KeeperError(sentence("CSV line {line}: {why}", line=i, why=e)) from None
         out.append(row)
     return out
 
 
 def render_text(state: Mapping[str, Any], *, full: bool = False, last: int | None = None) -> str:
-    """A readable view of a session's state (negative numbers as the rules write them, P30). After
+    """A readable view of a session's state (negative numbers as the rules write them, P30), in the
+    current language (give it ``in_words(state, lang)`` so the entries' summaries speak it too). After
     a write (``full`` False): the game in play, the last 8 entries and, when an entry ended a game,
     that game's settlement line by line. ``show`` (``full``): every entry (the ``last`` N when
     given), every finished game with its settlement, the chombos and penalties, the standings."""
     n = state.get("notation", "minus")
-    lines = [f"session {state['session']} — {state['rules']} — game {state['game']}"
-             + (" (finished)" if state["finished"] else "") + f" — version {state['version']}"]
+    head = tr("session {session} — {rules} — game {game}", session=state["session"], rules=state["rules"],
+              game=state["game"])
+    if state["finished"]:
+        head = tr("{head} (finished)", head=head)
+    lines = [tr("{head} — version {version}", head=head, version=state["version"])]
     h = state["hand"]
     if h is not None:
-        lines.append(f"{h['round']}{h['number']}" + (f" lap {h['lap'] + 1}" if h["lap"] else "")
-                     + f", {h['honba']} honba, {h['sticks']} sticks, dealer {h['dealer']}")
+        label = _said_now(label_said(f"{h['round']}{h['number']}" + (f" lap {h['lap'] + 1}" if h["lap"] else "")))
+        lines.append(tr("{label}, {honba} honba, {sticks} sticks, dealer {dealer}", label=label, honba=h["honba"],
+                        sticks=h["sticks"], dealer=h["dealer"]))
     for p in state["people"]:
         wind = state["seats"].get(p)
         score = state["scores"].get(p)
-        lines.append(f"  {p:<12} {wind or '-':<2} {'' if score is None else signed(score, n, ','):>7}"
-                     f"  chips {signed(state['chips'].get(p, 0), n, plus=True) if state['chips'].get(p, 0) else '+0'}")
+        chips = tr("chips {n}", n=signed(state["chips"].get(p, 0), n, plus=True) if state["chips"].get(p, 0) else "+0")
+        lines.append(f"  {p:<12} {_wind(wind):<2} {'' if score is None else signed(score, n, ','):>7}  {chips}")
     hands = state["hands"]
     shown = hands[-(last if last is not None else 8 if not full else len(hands)):] if hands and last != 0 else hands
     if len(shown) < len(hands):
         k = len(hands) - len(shown)
-        lines.append(f"  ({k} earlier {'entry' if k == 1 else 'entries'}: `show` lists them all)")
+        lines.append("  " + tr_n("({n} earlier entry: `show` lists them all)",
+                                 "({n} earlier entries: `show` lists them all)", k))
     for row in shown:
         deltas = ", ".join(f"{p} {signed(d, n, ',', plus=True)}" for p, d in row["deltas"].items() if d)
-        lines.append(f"  #{row['no']:<3} g{row['game']} {row.get('label', ''):<6} {row.get('summary', row['kind'])}"
+        label = _said_now(label_said(row.get("label", "")))
+        game = tr("g{game}", game=row["game"])
+        lines.append(f"  #{row['no']:<3} {game} {label:<6} {row.get('summary', row['kind'])}"
                      + (f" — {deltas}" if deltas else ""))
     ended = [g for g in state["games"] if full or (hands and hands[-1].get("game_over") and g is state["games"][-1])]
     if state.get("preview_of"):
@@ -963,18 +1047,57 @@ def render_text(state: Mapping[str, Any], *, full: bool = False, last: int | Non
     for g in ended:
         lines += render_settlement(g, n)
     if full and state.get("penalties"):
-        lines.append("chombos and penalties:")
+        lines.append(tr("chombos and penalties:"))
         lines += render_penalties(state["penalties"], n)
     if state["finished"] and state.get("next"):
         nxt = state["next"]
-        lines.append(f"next: game {nxt['game']}, dealer {nxt['dealer']}"
-                     + (f", {nxt['sitting_out']} sits out" if nxt["sitting_out"] else "")
-                     + (f", uma x{nxt['uma_multiplier']}" if nxt["uma_multiplier"] > 1 else "")
-                     + (", seat draw due" if nxt["reseat_due"] else ""))
+        parts = [tr("next: game {game}, dealer {dealer}", game=nxt["game"], dealer=nxt["dealer"])]
+        if nxt["sitting_out"]:
+            parts.append(tr("{who} sits out", who=nxt["sitting_out"]))
+        if nxt["uma_multiplier"] > 1:
+            parts.append(tr("uma x{n}", n=nxt["uma_multiplier"]))
+        if nxt["reseat_due"]:
+            parts.append(tr("seat draw due"))
+        lines.append(tr(", ").join(parts))
     if full and state["games"]:
-        lines.append("standings:")
+        lines.append(tr("standings:"))
         lines += ["  " + x for x in render_standings(state["standings"], n).splitlines()]
     return "\n".join(lines)
+
+
+def _said_now(words: str | Message) -> str:
+    return words.text() if isinstance(words, Message) else words
+
+
+def _wind(wind: str | None) -> str:
+    """A seat's wind as the session view shows it: the letter in English, the kanji in Japanese."""
+    return "-" if not wind else wind_short(wind, current_lang())
+
+
+#: what each line of a game's settlement (settle.Item.what) is called, in words
+_ITEM_WORDS = {
+    "chiicha_chips": sentence("first dealer not top"), "bust_chips": sentence("bust chips"),
+    "dobon_fee": sentence("dobon fee"), "sticks_to_top": sentence("sticks left to the top"),
+    "sticks_forfeited": sentence("sticks left on the table (nobody's)"),
+    "score": sentence("score against the return"), "oka": sentence("oka"), "uma": sentence("uma"),
+    "bust": sentence("bust"), "tie_split": sentence("tied places share"), "chombo": sentence("chombo"),
+    "rounding": sentence("rounding"), "table_chips": sentence("table chips to the top"),
+    "streak_chips": sentence("streak chips"),
+}
+#: why a game ended (flow's reasons), in words
+_END_WORDS = {
+    "bust": sentence("bust"), "last_hand": sentence("last hand"),
+    "agari_yame": sentence("the last dealer stopped after a win"),
+    "tenpai_yame": sentence("the last dealer stopped in tenpai"), "target_reached": sentence("target score reached"),
+    "hand_limit": sentence("hand limit reached"), "overtime_non_dealer_win": sentence("overtime: a non-dealer won"),
+    "overtime_over": sentence("overtime over"), "final_scores": sentence("final scores"),
+}
+
+
+def _words(table: Mapping[str, Message], key: str, english: str) -> str:
+    """``key``'s words in the current language; in English the keeper's own (``english``)."""
+    said = table.get(key)
+    return english if said is None or (current_lang() == "en" and not pseudo()) else said.text()
 
 
 def render_penalties(penalties: Sequence[Mapping[str, Any]], notation: str = "minus") -> list[str]:
@@ -983,11 +1106,15 @@ def render_penalties(penalties: Sequence[Mapping[str, Any]], notation: str = "mi
     out = []
     for x in penalties:
         paid = ", ".join(f"{p} {signed(v, n, ',', plus=True)}" for p, v in x["deltas"].items())
-        chips = ", ".join(f"{p} {signed(v, n, plus=True)} chips" for p, v in x["chips"].items())
-        end = ", ".join(f"{p} {signed(v, n, '.1f', plus=True)} at the end" for p, v in x["end_points"].items())
-        out.append(f"  #{x['no']:<3} g{x['game']} {x['label']:<6} {x['kind']} by {' & '.join(x['who'])}"
-                   + (f" ({x['reason']})" if x["reason"] else "") + ": "
-                   + ("; ".join(t for t in (paid, chips, end) if t) or "nothing to pay"))
+        chips = ", ".join(tr("{who} {n} chips", who=p, n=signed(v, n, plus=True)) for p, v in x["chips"].items())
+        end = ", ".join(tr("{who} {n} at the end", who=p, n=signed(v, n, ".1f", plus=True))
+                        for p, v in x["end_points"].items())
+        kind = Keyword("result", "chombo") if x["kind"] == "chombo" else Keyword("penalty", x["kind"])
+        label = _said_now(label_said(x["label"]))
+        what = tr("{kind} by {who}", kind=kind, who=" & ".join(x["who"]))
+        game = tr("g{game}", game=x["game"])
+        out.append(f"  #{x['no']:<3} {game} {label:<6} {what}" + (f" ({x['reason']})" if x["reason"] else "") + ": "
+                   + ("; ".join(t for t in (paid, chips, end) if t) or tr("nothing to pay")))
     return out
 
 
@@ -995,18 +1122,22 @@ def render_settlement(game: Mapping[str, Any], notation: str = "minus") -> list[
     """A finished game's result and its settlement line by line (issue 19 item 3): each item with
     its rule row and what it moved per person; then rank, final score, points and chips."""
     n = notation
-    out = [f"game {game['game']} over ({game['end_reason']})" + (
-        f", uma x{game['uma_multiplier']}" if game.get("uma_multiplier", 1) > 1 else "") + ":"]
+    why = _words(_END_WORDS, game["end_reason"], game["end_reason"])
+    head = tr("game {game} over ({why})", game=game["game"], why=why)
+    if game.get("uma_multiplier", 1) > 1:
+        head = tr("{head}, uma x{n}", head=head, n=game["uma_multiplier"])
+    out = [head + ":"]
     for i in game.get("items", ()):
         parts = [f"{p} {signed(v, n, ',', plus=True)}" for p, v in i["scores"].items()]
         parts += [f"{p} {signed(v, n, '.1f', plus=True)}" for p, v in i["points"].items()]
-        parts += [f"{p} {signed(v, n, plus=True)} chips" for p, v in i["chips"].items()]
+        parts += [tr("{who} {n} chips", who=p, n=signed(v, n, plus=True)) for p, v in i["chips"].items()]
         count = f" ({i['count']})" if i.get("count") else ""
-        out.append(f"    {i['label'] + count:<32} {', '.join(parts) or '-'}  [{i['rule']}]")
+        label = _words(_ITEM_WORDS, i["what"], i["label"])
+        out.append(f"    {label + count:<32} {', '.join(parts) or '-'}  [{i['rule']}]")
     for p, rank in sorted(game["ranks"].items(), key=lambda x: x[1]):
         points = signed(game["points"][p], n, ".1f", plus=True)
-        out.append(f"    {rank}. {p:<12} {signed(game['scores'][p], n, ','):>8}  {points:>7}"
-                   f"  chips {signed(game['chips'].get(p, 0), n, plus=True)}")
+        chips = tr("chips {n}", n=signed(game["chips"].get(p, 0), n, plus=True))
+        out.append(f"    {rank}. {p:<12} {signed(game['scores'][p], n, ','):>8}  {points:>7}  {chips}")
     return out
 
 
@@ -1017,27 +1148,30 @@ def render_payments(row: Mapping[str, Any], pot: Mapping[str, Any], notation: st
     def line(label: str, d: Mapping[str, int]) -> str:
         return f"    {label:<16} " + ", ".join(f"{p} {signed(v, notation, ',', plus=True)}" for p, v in d.items() if v)
 
-    out = [f"  payments of #{row['no']} ({row.get('honba', 0)} honba):"]
+    out = ["  " + tr("payments of #{no} ({honba} honba):", no=row["no"], honba=row.get("honba", 0))]
     paid = {p: 0 for p in row["deltas"]}
     for pay in row.get("payments") or ():
-        out.append(line(f"{pay['winner']}'s win" + (f" (pao {pay['pao']})" if pay.get("pao") else ""),
-                        pay["deltas"]))
+        who = (tr("{who}'s win (pao {pao})", who=pay["winner"], pao=pay["pao"]) if pay.get("pao")
+               else tr("{who}'s win", who=pay["winner"]))
+        out.append(line(who, pay["deltas"]))
         for p, v in pay["deltas"].items():
             paid[p] += v
     if row.get("payments"):
         rest = {p: row["deltas"][p] - paid[p] for p in paid}
         if any(rest.values()):
-            out.append(line("riichi sticks", rest))
-    out.append(line("total", row["deltas"]))
+            out.append(line(tr("riichi sticks"), rest))
+    out.append(line(tr("total"), row["deltas"]))
     if any(row["chips"].values()):
-        out.append(line("chips", row["chips"]))
-    out.append(f"    left on the table: {pot['sticks']} sticks, {pot['chips']} chips")
+        out.append(line(tr("chips"), row["chips"]))
+    out.append("    " + tr("left on the table: {sticks} sticks, {chips} chips", sticks=pot["sticks"],
+                           chips=pot["chips"]))
     return out
 
 
 def render_standings(rows: Sequence[Mapping[str, Any]], notation: str = "minus") -> str:
     """The standings table; a minus written as the rules say (P30: △ under ``triangle``)."""
-    out = [f"{'person':<12} {'games':>5} {'points':>8} {'chips':>6}  1st/2nd/3rd"]
+    head = (tr("person"), tr("games"), tr("points"), tr("chips"), tr("1st/2nd/3rd"))
+    out = [f"{head[0]:<12} {head[1]:>5} {head[2]:>8} {head[3]:>6}  {head[4]}"]
     for r in rows:
         out.append(f"{r['person']:<12} {r['games']:>5} {signed(r['points'], notation, '.1f'):>8} "
                    f"{signed(r['chips'], notation):>6}  " + "/".join(str(x) for x in r["placements"]))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from ..i18n import sentence
 from .entries import KeeperError
 
 TRIANGLE: Final = "△"
@@ -39,7 +40,7 @@ def parse_signed(text: str) -> int | float:
     :class:`KeeperError` names the text when it is not one."""
     m = _NUMBER.fullmatch(text)
     if m is None:
-        raise KeeperError(f"{text!r} is not a number (write e.g. 12000, -12000 or △12000)")
+        raise KeeperError(sentence("{text!r} is not a number (write e.g. 12000, -12000 or △12000)", text=text))
     sign, digits = m.groups()
     digits = digits.replace(",", "")
     value: int | float = float(digits) if "." in digits else int(digits)

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from ..i18n import sentence
 from .entries import KeeperError
 
 Table = tuple[str, str, str]
@@ -201,35 +202,38 @@ def fixed_round(number: int, rows: Sequence[Sequence[str]], players: Sequence[st
         if i == 1 and cells and cells[0].lower() == "round":
             continue  # the header
         if len(cells) != 5:
-            raise KeeperError(f"seating CSV line {i}: expected round,table,seat1,seat2,seat3, got {len(cells)} "
-                              f"columns")
+            raise KeeperError(sentence("seating CSV line {line}: expected round,table,seat1,seat2,seat3, got {n} "
+                                       "columns", line=i, n=len(cells)))
         try:
             rnd, table = int(cells[0]), int(cells[1])
         except ValueError:
-            raise KeeperError(f"seating CSV line {i}: round and table are numbers, got {cells[0]!r}, "
-                              f"{cells[1]!r}") from None
+            raise KeeperError(sentence("seating CSV line {line}: round and table are numbers, got {round!r}, "
+                                       "{table!r}", line=i, round=cells[0], table=cells[1])) from None
         if rnd != number:
             continue
         names = cells[2:]
         for name in names:
             if name not in players:
-                raise KeeperError(f"seating CSV line {i}: {name!r} is not a player of the tournament")
+                raise KeeperError(sentence("seating CSV line {line}: {name!r} is not a player of the tournament",
+                                           line=i, name=name))
             if name in seen:
-                raise KeeperError(f"seating CSV line {i}: {name} is seated twice in round {number}")
+                raise KeeperError(sentence("seating CSV line {line}: {name} is seated twice in round {round}",
+                                           line=i, name=name, round=number))
             seen.add(name)
         if table in tables or table < 1:
-            raise KeeperError(f"seating CSV line {i}: table {table} of round {number} is given twice or is not "
-                              f"1 or more")
+            raise KeeperError(sentence("seating CSV line {line}: table {table} of round {round} is given twice or "
+                                       "is not 1 or more", line=i, table=table, round=number))
         tables[table] = (names[0], names[1], names[2])
     if not tables:
-        raise KeeperError(f"the seating CSV has no table for round {number}")
+        raise KeeperError(sentence("the seating CSV has no table for round {round}", round=number))
     if sorted(tables) != list(range(1, len(tables) + 1)):
-        raise KeeperError(f"round {number}: tables are numbered 1 to {len(tables)} in the seating CSV")
+        raise KeeperError(sentence("round {round}: tables are numbered 1 to {last} in the seating CSV", round=number,
+                                   last=len(tables)))
     return Round(number, tuple(tables[t] for t in sorted(tables)), tuple(p for p in players if p not in seen))
 
 
 def _check_players(players: Sequence[str]) -> None:
     if len(players) < 3:
-        raise KeeperError(f"a tournament needs at least 3 players, got {len(players)}")
+        raise KeeperError(sentence("a tournament needs at least 3 players, got {n}", n=len(players)))
     if len(set(players)) != len(players):
-        raise KeeperError("a player is named twice")
+        raise KeeperError(sentence("a player is named twice"))

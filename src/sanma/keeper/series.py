@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import SanmaError
+from ..i18n import sentence
 
 #: Table positions in seat-draw order (P123): the wind tile each person drew.
 POSITIONS = ("E", "S", "W", "N")
@@ -85,13 +86,14 @@ class Series:
         """
         people = tuple(people)
         if len(set(people)) != len(people):
-            raise SeriesError(f"people {', '.join(people)}: a name appears twice")
+            raise SeriesError(sentence("people {names}: a name appears twice", names=", ".join(people)))
         if len(people) not in (3, 4):
-            raise SeriesError(f"people {', '.join(people)}: a three-player table needs 3 or 4 people, "
-                              f"not {len(people)}")
+            raise SeriesError(sentence("people {names}: a three-player table needs 3 or 4 people, not {n}",
+                                       names=", ".join(people), n=len(people)))
         if len(people) == 4 and players_in_rotation != 4:
-            raise SeriesError(f"four people ({', '.join(people)}) share the table only under rules with "
-                              f"players_in_rotation = 4 (P126); these rules seat {players_in_rotation}")
+            raise SeriesError(sentence("four people ({names}) share the table only under rules with "
+                                       "players_in_rotation = 4 (P126); these rules seat {n}",
+                                       names=", ".join(people), n=players_in_rotation))
         positions: tuple[str | None, ...] = (*people, None) if len(people) == 3 else people
         return Series(positions, people[3] if len(people) == 4 else None)
 
@@ -123,7 +125,8 @@ class Series:
         """The coming game's players in turn order from ``dealer`` (its first dealer, 起家)."""
         act = self.active()
         if dealer not in act:
-            raise SeriesError(f"first dealer {dealer!r} is not playing this game (players: {', '.join(act)})")
+            raise SeriesError(sentence("first dealer {name!r} is not playing this game (players: {names})",
+                                       name=dealer, names=", ".join(act)))
         i = act.index(dealer)
         return act[i:] + act[:i]
 
@@ -149,8 +152,8 @@ class Series:
         before the first game it is the new North drawer."""
         people = tuple(people)
         if sorted(people) != sorted(self.people()):
-            raise SeriesError(f"seat draw {', '.join(people)}: the same people must draw "
-                              f"({', '.join(self.people())})")
+            raise SeriesError(sentence("seat draw {names}: the same people must draw ({people})",
+                                       names=", ".join(people), people=", ".join(self.people())))
         new = Series.start(people, players_in_rotation=4 if len(people) == 4 else 3)
         out = new.out if self.games == 0 else self.out
         return replace(self, positions=new.positions, out=out, since_reseat=0)

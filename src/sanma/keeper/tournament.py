@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ..i18n import sentence, tr
 from ..rules.loader import from_dict, to_dict
 from ..rules.schema import Rules
 from ..store.db import Store, _json
@@ -72,15 +73,17 @@ class Tournaments:
         draws. A random seating draws every round now (the draw does not depend on results)."""
         names = list(_names_of(players))
         if not 1 <= rounds_ <= MAX_ROUNDS:
-            raise KeeperError(f"--rounds {rounds_}: give 1 to {MAX_ROUNDS} rounds")
+            raise KeeperError(sentence("--rounds {n}: give 1 to {limit} rounds", n=rounds_, limit=MAX_ROUNDS))
         if seating not in SEATINGS:
-            raise KeeperError(f"seating {seating!r} unknown; valid: {', '.join(SEATINGS)}")
+            raise KeeperError(sentence("seating {name!r} unknown; valid: {choices}", name=seating,
+                                       choices=", ".join(SEATINGS)))
         if (seating == "fixed") != (fixed is not None):
-            raise KeeperError("a fixed seating takes the referee's CSV (--seating fixed FILE), and only it")
+            raise KeeperError(sentence("a fixed seating takes the referee's CSV (--seating fixed FILE), and only it"))
         if clock_end not in CLOCK_ENDS:
-            raise KeeperError(f"clock end {clock_end!r} unknown; valid: {', '.join(CLOCK_ENDS)}")
+            raise KeeperError(sentence("clock end {name!r} unknown; valid: {choices}", name=clock_end,
+                                       choices=", ".join(CLOCK_ENDS)))
         if round_minutes is not None and not 1 <= round_minutes <= 24 * 60:
-            raise KeeperError(f"round minutes {round_minutes}: give 1 to 1440")
+            raise KeeperError(sentence("round minutes {n}: give 1 to 1440", n=round_minutes))
         seed = secrets.randbelow(10**9) if seed is None else seed
         plan: Any = None
         if seating == "random":
@@ -106,12 +109,13 @@ class Tournaments:
         the standings)."""
         t = tournament(self.store, tid)
         if not 1 <= number <= t.rounds:
-            raise KeeperError(f"tournament {tid} has rounds 1 to {t.rounds}, not {number}")
+            raise KeeperError(sentence("tournament {id} has rounds 1 to {last}, not {round}", id=tid, last=t.rounds,
+                                       round=number))
         seated = rounds(self.store, tid)
         if number <= len(seated):
             return self._round_json(t, seated[number - 1])
         if number != len(seated) + 1:
-            raise KeeperError(f"seat round {len(seated) + 1} of tournament {tid} first")
+            raise KeeperError(sentence("seat round {round} of tournament {id} first", round=len(seated) + 1, id=tid))
         done = [self._round_of(r) for r in seated]
         if t.seating == "random":
             r = _round_from_json(number, t.plan[number - 1])
@@ -122,8 +126,9 @@ class Tournaments:
         else:
             open_tables = self._unfinished(t, seated[-1])
             if open_tables:
-                raise KeeperError(f"round {number - 1} is not over (table {', '.join(map(str, open_tables))}): a "
-                                  f"Swiss round is seated by the standings after it")
+                raise KeeperError(sentence("round {round} is not over (table {tables}): a Swiss round is seated by the "
+                                           "standings after it", round=number - 1,
+                                           tables=", ".join(map(str, open_tables))))
             order = [row["player"] for row in self.standings(tid)["standings"]]
             r = swiss_round(number, order, done, seed=t.seed)
         rules = self._rules(t)
@@ -158,11 +163,12 @@ class Tournaments:
         tournament(self.store, tid)
         seated = rounds(self.store, tid)
         if not 1 <= number <= len(seated):
-            raise KeeperError(f"round {number} of tournament {tid} is not seated (`sanma tournament seat {tid} "
-                              f"--round {number}`)")
+            raise KeeperError(sentence("round {round} of tournament {id} is not seated (`sanma tournament seat {id} "
+                                       "--round {round}`)", round=number, id=tid))
         found = dict(seated[number - 1].tables)
         if table not in found:
-            raise KeeperError(f"round {number} has tables 1 to {len(found)}, not {table}")
+            raise KeeperError(sentence("round {round} has tables 1 to {last}, not {table}", round=number,
+                                       last=len(found), table=table))
         return found[table]
 
     def result(self, tid: int, number: int, table: int, entry: Mapping[str, Any], *, author: str = "",
@@ -172,7 +178,7 @@ class Tournaments:
         or its game already has a result (correct that: `sanma table fix SESSION 1`)."""
         sid = self.table_session(tid, number, table)
         if entry.get("kind") != "final":
-            raise KeeperError("a table's result is its final scores")
+            raise KeeperError(sentence("a table's result is its final scores"))
         state = self.keeper.add(sid, entry, author=author, reason=reason or f"tournament {tid} round {number} "
                                 f"table {table}", preview=preview, client_id=client_id)
         return {"tournament": tid, "round": number, "table": table, "session": sid, "preview": preview,
@@ -246,7 +252,8 @@ class Tournaments:
         seated = rounds(self.store, tid)
         if after_round is not None:
             if not 1 <= after_round <= len(seated):
-                raise KeeperError(f"--after-round {after_round}: rounds 1 to {len(seated)} are seated")
+                raise KeeperError(sentence("--after-round {round}: rounds 1 to {last} are seated", round=after_round,
+                                           last=len(seated)))
             seated = seated[:after_round]
         rows: dict[str, dict[str, Any]] = {p: {"player": p, "points": 0.0, "games": 0, "places": [], "byes": 0}
                                            for p in t.players}
@@ -339,13 +346,16 @@ class Tournaments:
 def render_tournament_standings(out: Mapping[str, Any]) -> str:
     """The standings as text: rank, player, points, games, places, byes; then the repeated pairs."""
     n = out.get("notation", "minus")
-    lines = [f"{'rank':>4}  {'player':<14} {'points':>8} {'games':>5}  places"]
+    head = (tr("rank"), tr("player"), tr("points"), tr("games"), tr("places"))
+    lines = [f"{head[0]:>4}  {head[1]:<14} {head[2]:>8} {head[3]:>5}  {head[4]}"]
     for r in out["standings"]:
         lines.append(f"{r['rank']:>4}  {r['player']:<14} {signed(r['points'], n, '.1f'):>8} {r['games']:>5}  "
-                     + " ".join(str(x) for x in r["places"]) + (f"  ({r['byes']} bye)" if r["byes"] else ""))
-    lines.append(f"repeated pairs: {out['repeat_pairs']}")
+                     + " ".join(str(x) for x in r["places"])
+                     + ("  (" + tr("{n} bye", n=r["byes"]) + ")" if r["byes"] else ""))
+    lines.append(tr("repeated pairs: {n}", n=out["repeat_pairs"]))
     if out["unfinished"]:
-        lines.append("not over yet: " + ", ".join(f"round {u['round']} table {u['table']}" for u in out["unfinished"]))
+        lines.append(tr("not over yet: {tables}", tables=", ".join(
+            tr("round {round} table {table}", round=u["round"], table=u["table"]) for u in out["unfinished"])))
     return "\n".join(lines)
 
 
@@ -367,19 +377,19 @@ def read_seating_csv(text: str) -> list[list[str]]:
     try:
         return [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
     except csv.Error as e:
-        raise KeeperError(f"the seating CSV is not CSV: {e}") from None
+        raise KeeperError(sentence("the seating CSV is not CSV: {why}", why=str(e))) from None
 
 
 def _names_of(players: Sequence[str]) -> tuple[str, ...]:
     """The players' names, each checked as the keeper checks a person's (1-40 characters, no comma)."""
     if len(players) < 3:
-        raise KeeperError(f"a tournament needs at least 3 players, got {len(players)}")
+        raise KeeperError(sentence("a tournament needs at least 3 players, got {n}", n=len(players)))
     if len(players) > MAX_PLAYERS:
-        raise KeeperError(f"at most {MAX_PLAYERS} players, got {len(players)}")
+        raise KeeperError(sentence("at most {limit} players, got {n}", limit=MAX_PLAYERS, n=len(players)))
     names = tuple(_name(p, "--players") for p in players)
     twice = sorted({p for p in names if names.count(p) > 1})
     if twice:
-        raise KeeperError(f"--players names {', '.join(twice)} twice")
+        raise KeeperError(sentence("--players names {names} twice", names=", ".join(twice)))
     return names
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import current_lang, sentence, tr
 from .arena import SimulationError
 from .local import EntrySummary, Summary
 
@@ -40,6 +41,28 @@ FIGURES: tuple[tuple[str, Callable[[EntrySummary], float], str], ...] = (
     ("average score", lambda e: e.average_score, "{:,.0f}"),
     ("average points", lambda e: e.average_points, "{:+.1f}"),
 )
+
+
+#: the figures of the comparison (FIGURES and the table's own) in words: the report's and ``sanma simulate``'s
+FIGURE_WORDS = {
+    "average placement": sentence("average placement"), "win rate": sentence("win rate"),
+    "deal-in rate": sentence("deal-in rate"), "riichi rate": sentence("riichi rate"),
+    "call rate": sentence("call rate"), "average hand value": sentence("average hand value"),
+    "bust rate": sentence("bust rate"), "average score": sentence("average score"),
+    "average points": sentence("average points"), "draw rate": sentence("draw rate"),
+    "hands per game": sentence("hands per game"), "(table)": sentence("(table)"),
+}
+
+
+def figure(word: str) -> str:
+    """A figure's (or a comparison row's bot cell's) words in the current language."""
+    said = FIGURE_WORDS.get(word)
+    return word if said is None else said.text()
+
+
+def _said_diff(diff: str) -> str:
+    """A difference of rates is in percentage points: ``+1.5 pt`` in the current language."""
+    return tr("{d} pt", d=diff.removesuffix(" pt")) if diff.endswith(" pt") else diff
 
 
 def _label(j: int, bot: str, limit: int = 28) -> str:
@@ -71,16 +94,17 @@ def compare_rows(a: Summary, b: Summary) -> list[tuple[str, str, str, str, str]]
 
 
 def summary_rows(s: Summary) -> tuple[list[str], list[list[str]]]:
-    """The per-bot table of one summary: header and rows."""
-    header = ["bot", "1st/2nd/3rd", *(name for name, _, _ in FIGURES), "incidents"]
+    """The per-bot table of one summary: header and rows (in the current language)."""
+    header = [tr("bot"), tr("1st/2nd/3rd"), *(figure(name) for name, _, _ in FIGURES), tr("incidents")]
     rows = [[_label(j, e.bot, 60), "/".join(map(str, e.placements)), *(fmt.format(get(e)) for _, get, fmt in FIGURES),
              str(e.incidents)] for j, e in enumerate(s.seats)]
     return header, rows
 
 
 def _title(s: Summary) -> str:
-    return (f"{s.rules}: {s.games} games, {s.kyoku} hands (seed {s.seed}), draw rate {s.draw_rate:.1%}, "
-            f"{s.seconds:.2f} s on {s.backend}")
+    return tr("{rules}: {games} games, {kyoku} hands (seed {seed}), draw rate {draws}, {seconds} s on {backend}",
+              rules=s.rules, games=s.games, kyoku=s.kyoku, seed=s.seed, draws=f"{s.draw_rate:.1%}",
+              seconds=f"{s.seconds:.2f}", backend=s.backend)
 
 
 def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -102,12 +126,13 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def write_report(summaries: Sequence[Summary], directory: str | Path) -> list[Path]:
     """Write the report of one summary (or two, compared) into ``directory``; the files written."""
     if not 1 <= len(summaries) <= 2:
-        raise SimulationError(f"a report covers one simulation or two compared, got {len(summaries)}")
+        raise SimulationError(sentence("a report covers one simulation or two compared, got {n}", n=len(summaries)))
     out = Path(directory)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise SimulationError(f"--report {out}: cannot create the directory: {e.strerror}") from None
+        raise SimulationError(sentence("--report {path}: cannot create the directory: {why}", path=str(out),
+                                       why=e.strerror or str(e))) from None
     written: list[Path] = []
     data: dict[str, Any] = summaries[0].to_json()
     if len(summaries) == 2:
@@ -116,32 +141,58 @@ def write_report(summaries: Sequence[Summary], directory: str | Path) -> list[Pa
     written.append(out / "summary.json")
     written += _plots(summaries, out)
 
-    md = ["# sanma simulate report", ""]
-    parts_html = ["<!doctype html><html><head><meta charset='utf-8'><title>sanma simulate report</title>",
+    title = tr("sanma simulate report")
+    md = [f"# {title}", ""]
+    parts_html = [f"<!doctype html><html lang='{current_lang()}'><head><meta charset='utf-8'>"
+                  f"<title>{html.escape(title)}</title>",
                   "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
                   "td,th{border:1px solid #bbb;padding:.25em .6em;text-align:right}"
                   "td:first-child,th:first-child{text-align:left}img{max-width:48%;margin:.5em}</style></head><body>",
-                  "<h1>sanma simulate report</h1>"]
+                  f"<h1>{html.escape(title)}</h1>"]
     for s in summaries:
         header, rows = summary_rows(s)
         md += [f"## {_title(s)}", "", _markdown_table(header, rows), ""]
         parts_html += [f"<h2>{html.escape(_title(s))}</h2>", _html_table(header, rows)]
         if s.incident_log:
-            md += ["Incidents:", "", *(f"- {line}" for line in s.incident_log), ""]
-            parts_html += ["<p>Incidents:</p><ul>", *(f"<li>{html.escape(x)}</li>" for x in s.incident_log), "</ul>"]
+            said = tr("Incidents:")
+            md += [said, "", *(f"- {line}" for line in s.incident_log), ""]
+            parts_html += [f"<p>{html.escape(said)}</p><ul>", *(f"<li>{html.escape(x)}</li>" for x in s.incident_log),
+                           "</ul>"]
     if len(summaries) == 2:
         a, b = summaries
-        header = ["bot", "figure", a.rules, b.rules, "difference"]
-        rows = [list(r) for r in compare_rows(a, b)]
-        md += [f"## {a.rules} vs {b.rules} (same seeds)", "", _markdown_table(header, rows), ""]
-        parts_html += [f"<h2>{html.escape(a.rules)} vs {html.escape(b.rules)} (same seeds)</h2>",
-                       _html_table(header, rows)]
-    md += ["## Plots", ""] + [f"![{p.stem}]({p.name})" for p in written if p.suffix == ".png"] + [""]
-    parts_html += ["<h2>Plots</h2>"] + [f"<img src='{p.name}' alt='{p.stem}'>" for p in written if p.suffix == ".png"]
+        header = [tr("bot"), tr("figure"), a.rules, b.rules, tr("difference")]
+        rows = [[figure(bot), figure(fig), va, vb, _said_diff(diff)] for bot, fig, va, vb, diff in compare_rows(a, b)]
+        vs = tr("{a} vs {b} (same seeds)", a=a.rules, b=b.rules)
+        md += [f"## {vs}", "", _markdown_table(header, rows), ""]
+        parts_html += [f"<h2>{html.escape(vs)}</h2>", _html_table(header, rows)]
+    plots = tr("Plots")
+    md += [f"## {plots}", ""] + [f"![{p.stem}]({p.name})" for p in written if p.suffix == ".png"] + [""]
+    parts_html += [f"<h2>{html.escape(plots)}</h2>"] + [f"<img src='{p.name}' alt='{p.stem}'>" for p in written
+                                                         if p.suffix == ".png"]
     parts_html.append("</body></html>")
     (out / "report.md").write_text("\n".join(md), encoding="utf-8")
     (out / "report.html").write_text("\n".join(parts_html) + "\n", encoding="utf-8")
     return [out / "report.md", out / "report.html", *written]
+
+
+#: where the system's Japanese font (Debian's fonts-noto-cjk, as CI installs it; other systems' folders) may be
+CJK_FONTS = ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+             "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+             "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+             "/usr/share/fonts/truetype/fonts-japanese-gothic.ttf")
+
+
+def _japanese_font(plt: Any) -> None:
+    """Japanese words and names in the plots (issue 24 item 6): matplotlib does not read the system's .ttc
+    collections by itself, so the first Japanese font found is added and falls back behind DejaVu Sans."""
+    from matplotlib import font_manager
+
+    for path in CJK_FONTS:
+        if Path(path).is_file():
+            font_manager.fontManager.addfont(path)
+            name = font_manager.FontProperties(fname=path).get_name()
+            plt.rcParams["font.family"] = ["DejaVu Sans", name]
+            return
 
 
 def _plots(summaries: Sequence[Summary], out: Path) -> list[Path]:
@@ -149,6 +200,8 @@ def _plots(summaries: Sequence[Summary], out: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    _japanese_font(plt)
 
     first = summaries[0]
     labels = [_label(j, e.bot) for j, e in enumerate(first.seats)]
@@ -176,10 +229,10 @@ def _plots(summaries: Sequence[Summary], out: Path) -> list[Path]:
     fig, axes = plt.subplots(1, len(summaries), figsize=(6.5 * len(summaries), 4.2), squeeze=False)
     for ax, s in zip(axes[0], summaries, strict=True):
         shares = [[e.placements[p] / max(s.games, 1) for e in s.seats] for p in range(3)]
-        bars(ax, shares, ["1st", "2nd", "3rd"], labels, percent=True)
+        bars(ax, shares, [tr("1st"), tr("2nd"), tr("3rd")], labels, percent=True)
         ax.legend()
-        ax.set_ylabel("% of games")
-        ax.set_title(f"placements under {s.rules}")
+        ax.set_ylabel(tr("% of games"))
+        ax.set_title(tr("placements under {rules}", rules=s.rules))
     save(fig, "placements.png")
 
     # final-score histogram: one panel per rule set, one step line per bot
@@ -193,30 +246,30 @@ def _plots(summaries: Sequence[Summary], out: Path) -> list[Path]:
             scores = [r.entries[j].score for r in s.records]
             if scores:
                 ax.hist(scores, bins=edges, histtype="step", linewidth=1.5, label=label)
-        ax.set_xlabel("final score")
-        ax.set_ylabel("games")
-        ax.set_title(f"final scores under {s.rules}")
+        ax.set_xlabel(tr("final score"))
+        ax.set_ylabel(tr("games"))
+        ax.set_title(tr("final scores under {rules}", rules=s.rules))
         ax.legend()
     save(fig, "scores.png")
 
     # win / deal-in per bot, draws per table
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.2), gridspec_kw={"width_ratios": [3, 3, 1]})
     bars(axes[0], [[e.win_rate for e in s.seats] for s in summaries], tag, labels, percent=True)
-    axes[0].set_title("win rate (% of hands)")
+    axes[0].set_title(tr("win rate (% of hands)"))
     bars(axes[1], [[e.deal_in_rate for e in s.seats] for s in summaries], tag, labels, percent=True)
-    axes[1].set_title("deal-in rate (% of hands)")
+    axes[1].set_title(tr("deal-in rate (% of hands)"))
     axes[2].bar(range(len(summaries)), [s.draw_rate * 100 for s in summaries], color="grey")
     axes[2].set_xticks(range(len(summaries)), tag)
-    axes[2].set_title("draws (% of hands)")
+    axes[2].set_title(tr("draws (% of hands)"))
     save(fig, "rates.png")
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
     bars(ax, [[e.average_hand_value for e in s.seats] for s in summaries], tag, labels, percent=False)
-    ax.set_title("average value of the hands won (points)")
+    ax.set_title(tr("average value of the hands won (points)"))
     save(fig, "hand_value.png")
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
     bars(ax, [[e.bust_rate for e in s.seats] for s in summaries], tag, labels, percent=True)
-    ax.set_title("bust rate (% of games ending on this bot's bust)")
+    ax.set_title(tr("bust rate (% of games ending on this bot's bust)"))
     save(fig, "bust_rate.png")
     return files

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from ..i18n import sentence
 from ..keeper.log import Change, ChangeKind
 from .backend import DatabaseError, StoreBusy, StoreError
 from .db import Store, _json, _now
@@ -67,7 +68,8 @@ class Appended:
 
 def _text(value: str, what: str) -> str:
     if not isinstance(value, str) or len(value) > MAX_TEXT or "\x00" in value:
-        raise StoreError(f"{what} must be text of at most {MAX_TEXT} characters without NUL")
+        raise StoreError(sentence("{what} must be text of at most {limit} characters without NUL", what=what,
+                                  limit=MAX_TEXT))
     return value
 
 
@@ -75,7 +77,7 @@ def create_session(store: Store, *, rules_name: str, rules_json: str, people: Se
                    series: str | None = None, games_limit: int | None = None) -> int:
     """A new session; returns its id. ``games_limit``: how many games it keeps (None: any)."""
     if mode not in ("hands", "final"):
-        raise StoreError(f"entry mode {mode!r}: use 'hands' or 'final'")
+        raise StoreError(sentence("entry mode {mode!r}: use 'hands' or 'final'", mode=mode))
     if series is not None:
         _text(series, "series name")
     with store._writing("session"):
@@ -100,7 +102,7 @@ def session(store: Store, session_id: int, *, lock: bool = False) -> SessionRow:
     locked = store.conn.for_update if lock else ""
     r = store.conn.execute(f"SELECT {_COLUMNS} FROM keeper_sessions WHERE id = ?{locked}", (session_id,)).fetchone()
     if r is None:
-        raise NotFound(f"{store.path}: no kept session {session_id}")
+        raise NotFound(sentence("{db}: no kept session {id}", db=store.path, id=session_id))
     return _row(r)
 
 
@@ -163,12 +165,14 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
                     same = (old[1], old[2]) == (kind, target) and (
                         before == now or (same_entry is not None and same_entry(before, now)))
                     if not same:
-                        raise StoreError(f"client id {client_id!r} was already used for another change "
-                                         f"(change {old[0]}) in session {session_id}")
+                        raise StoreError(sentence("client id {client!r} was already used for another change (change "
+                                                  "{change}) in session {id}", client=client_id, change=old[0],
+                                                  id=session_id))
                     return Appended(int(old[0]), row.version, True)
             if expected_version is not None and expected_version != row.version:
-                raise VersionConflict(f"session {session_id} is at version {row.version}, not the expected "
-                                      f"{expected_version}: someone else changed it; reload and retry")
+                raise VersionConflict(sentence("session {id} is at version {version}, not the expected {expected}: "
+                                               "someone else changed it; reload and retry", id=session_id,
+                                               version=row.version, expected=expected_version))
             log = changes(store, session_id)
             seq = log[-1].seq + 1 if log else 1
             at = _now()
@@ -183,9 +187,9 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
             store.conn.execute("UPDATE keeper_sessions SET version = version + 1 WHERE id = ?", (session_id,))
             return Appended(seq, row.version + 1, False)
     except DatabaseError as e:  # a busy database stays StoreBusy: the server answers 503, try again
-        raise (StoreBusy if isinstance(e, StoreBusy) else StoreError)(
-            f"{store.path}: change to session {session_id} not saved: {str(e).removeprefix(store.path + ': ')}"
-        ) from None
+        raise (StoreBusy if isinstance(e, StoreBusy) else StoreError)(sentence(
+            "{db}: change to session {id} not saved: {why}", db=store.path, id=session_id,
+            why=str(e).removeprefix(store.path + ": "))) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +274,7 @@ def backup(store: Store, out: str) -> None:
     from pathlib import Path
 
     if Path(out).exists():
-        raise StoreError(f"{out}: already exists; a backup never overwrites a file")
+        raise StoreError(sentence("{path}: already exists; a backup never overwrites a file", path=str(out)))
     if store.dialect == "sqlite":
         store.conn.backup_to(out)
         return

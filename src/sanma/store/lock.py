@@ -28,6 +28,7 @@ import socket
 from datetime import UTC, datetime
 from typing import IO, Any
 
+from ..i18n import sentence
 from .backend import Connection, PostgresConnection, StoreError, is_url
 
 try:
@@ -94,7 +95,8 @@ def acquire_server_lock(db: str, serving: str = "") -> ServerLock:
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as e:
-        raise StoreError(f"{path}: cannot create the server's lock file: {e.strerror or e}") from None
+        raise StoreError(sentence("{path}: cannot create the server's lock file: {why}", path=path,
+                                  why=e.strerror or str(e))) from None
     handle = os.fdopen(fd, "r+", encoding="utf-8")
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -104,10 +106,10 @@ def acquire_server_lock(db: str, serving: str = "") -> ServerLock:
         where = ", ".join(str(x) for x in (
             f"pid {who['pid']}" if "pid" in who else "", f"on {who['host']}" if "host" in who else "",
             who.get("serving", ""), f"since {who['since']}" if "since" in who else "") if x)
-        raise ServerLocked(
-            f"{db} is already served by another sanma serve{f' ({where})' if where else ''}: two servers on one "
-            "SQLite file would overwrite each other's games. Stop that server, give this one another --db, "
-            "or serve from PostgreSQL to run several processes (docs/DEPLOY.md)") from None
+        raise ServerLocked(sentence(
+            "{db} is already served by another sanma serve{where}: two servers on one SQLite file would overwrite "
+            "each other's games. Stop that server, give this one another --db, or serve from PostgreSQL to run "
+            "several processes (docs/DEPLOY.md)", db=db, where=f" ({where})" if where else "")) from None
     handle.seek(0)
     handle.truncate()
     handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "serving": serving,

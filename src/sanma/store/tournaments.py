@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import sentence
 from .backend import IntegrityError, StoreError
 from .db import Store, _json, _now
 from .keeper import NotFound
@@ -66,7 +67,7 @@ def tournament(store: Store, tournament_id: int) -> TournamentRow:
     """The tournament's row; :class:`NotFound` naming the id when there is none."""
     r = store.conn.execute(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
     if r is None:
-        raise NotFound(f"{store.path}: no tournament {tournament_id}")
+        raise NotFound(sentence("{db}: no tournament {id}", db=store.path, id=tournament_id))
     return TournamentRow(int(r[0]), r[1], r[2], r[3], tuple(json.loads(r[4])), int(r[5]), r[6], int(r[7]),
                          None if r[8] is None else json.loads(r[8]), json.loads(r[9]), r[10])
 
@@ -102,8 +103,8 @@ def add_round(store: Store, tournament_id: int, number: int, byes: Sequence[str]
                 store.conn.execute("INSERT INTO tournament_tables (tournament_id, round, table_no, session_id) "
                                    "VALUES (?, ?, ?, ?)", (tournament_id, number, table, session_id))
     except IntegrityError as e:  # a second writer seated it first: nothing of this one is kept
-        raise StoreError(f"round {number} of tournament {tournament_id} not seated: "
-                         f"{str(e).removeprefix(store.path + ': ')}") from None
+        raise StoreError(sentence("round {round} of tournament {id} not seated: {why}", round=number, id=tournament_id,
+                                  why=str(e).removeprefix(store.path + ": "))) from None
 
 
 def start_clock(store: Store, tournament_id: int, number: int, at: str) -> None:

@@ -40,7 +40,7 @@ MAX_BODY = 128 * 1024  # bytes of a request (a rule file fits many times)
 def _page(name: str) -> Response:
     path = STATIC / name
     if not path.is_file():
-        return JSON({"error": f"page {name} is not part of this build"}, status_code=404)
+        return error_response(sentence("page {name} is not part of this build", code="not_found", name=name), 404)
     return FileResponse(path, media_type="text/html")
 
 
@@ -187,8 +187,9 @@ def _api(app: FastAPI) -> None:
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str, format: str = "tenhou6") -> Response:
         if format not in WRITERS:
-            known = " or ".join(sorted(WRITERS, reverse=True))
-            return JSON({"error": f"unknown format {format[:20]!r}: {known}"}, status_code=400)
+            known = ", ".join(sorted(WRITERS, reverse=True))
+            return error_response(sentence("unknown format {name!r}: {known}", code="malformed", name=format[:20],
+                                           known=known), 400)
         try:
             table, events = _tables(request).finished_events(table_id)
         except TableError as e:

@@ -31,9 +31,9 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, Response
 
 from ..errors import SanmaError
-from ..i18n import sentence
+from ..i18n import current_lang, sentence
 from ..keeper.entries import EntryConflict
-from ..keeper.keeper import Keeper
+from ..keeper.keeper import Keeper, in_words
 from ..rules.loader import from_dict, load_preset
 from ..store import Store, StoreBusy, StoreError, access, open_db
 from ..store.keeper import NotFound, VersionConflict, versions
@@ -79,8 +79,10 @@ def grant_of(store: Store, token: str, kind: str) -> access.Grant:
     """What link ``token`` opens, when it is a link of ``kind``; else :class:`NoLink`."""
     g = access.resolve(store, token)
     if g is None or g.kind != kind:
-        what = "kept session" if kind == KIND else kind
-        raise NoLink(f"no {what} behind this link (it is opened by its link, not its number)")
+        raise NoLink(sentence("no kept session behind this link (it is opened by its link, not its number)",
+                              code="no_link") if kind == KIND else
+                     sentence("no tournament behind this link (it is opened by its link, not its number)",
+                              code="no_link"))
     return g
 
 
@@ -95,12 +97,15 @@ def session_of(store: Store, ref: str, *, write: bool = False) -> tuple[int, acc
     if g is not None and g.kind == TOURNAMENT:
         number, table = _where(store, g, where)
         if write and g.role not in REFEREES and not (g.role == SCORER and g.scope == str(table)):
-            raise ReadOnly(f"this {g.role} link changes only its own table; table {table} is another's"
-                           if g.role == SCORER else f"this is a {g.role} link: it shows the tables and changes nothing")
+            raise ReadOnly(sentence("this scorer's link changes only its own table; table {table} is another's",
+                                    code="read_only", table=table)
+                           if g.role == SCORER else
+                           sentence("this is a read link: it shows the tables and changes nothing",
+                                    code="read_only"))
         return _table_session(store, int(g.target), number, table), g
     g = grant_of(store, ref, KIND)  # a session's link takes no ".ROUND.TABLE"
     if write and g.role not in WRITERS:
-        raise ReadOnly(f"this is a {g.role} link: it shows the session and changes nothing")
+        raise ReadOnly(sentence("this is a read link: it shows the session and changes nothing", code="read_only"))
     return int(g.target), g
 
 
@@ -108,15 +113,16 @@ def _where(store: Store, g: access.Grant, where: str) -> tuple[int, int]:
     """The round and table ``.ROUND.TABLE`` names (a scorer's link alone: its table, latest round)."""
     if not where:
         if g.role != SCORER or g.scope is None:
-            raise NoLink("this tournament link opens a table as LINK.ROUND.TABLE")
+            raise NoLink(sentence("this tournament link opens a table as LINK.ROUND.TABLE", code="no_link"))
         table = int(g.scope)
         seated = [r.round for r in rounds(store, int(g.target)) if table in dict(r.tables)]
         if not seated:
-            raise NoLink(f"table {table} is not seated yet: the referee seats the round")
+            raise NoLink(sentence("table {table} is not seated yet: the referee seats the round", code="no_link",
+                                  table=table))
         return seated[-1], table
     parts = where.split(".")
     if len(parts) != 2 or not all(p.isdigit() and 0 < len(p) <= 4 for p in parts):
-        raise NoLink("a tournament's table is opened as LINK.ROUND.TABLE")
+        raise NoLink(sentence("a tournament's table is opened as LINK.ROUND.TABLE", code="no_link"))
     return int(parts[0]), int(parts[1])
 
 
@@ -124,7 +130,7 @@ def _table_session(store: Store, tid: int, number: int, table: int) -> int:
     for row in rounds(store, tid):
         if row.round == number and table in dict(row.tables):
             return dict(row.tables)[table]
-    raise NoLink(f"round {number} has no table {table}")
+    raise NoLink(sentence("round {round} has no table {table}", code="no_link", round=number, table=table))
 
 
 def links(grant: access.Grant, ref: str) -> dict[str, str]:
@@ -195,12 +201,16 @@ def _answer(store: Store, action: Callable[[Store], Any]) -> Response:
 
 def _call(request: Request, action: Callable[[Keeper, int], Any], ref: str | None = None, *,
           write: bool = False) -> Response:
-    """``action(keeper, session)`` for the session that link ``ref`` opens (None: no session yet)."""
+    """``action(keeper, session)`` for the session that link ``ref`` opens (None: no session yet);
+    the state it answers has its sentences in the request's language (an entry's summary, the
+    undo's text: keeper.in_words)."""
     def act(store: Store) -> Any:
         if ref is None:
-            return action(Keeper(store), 0)
-        sid, grant = session_of(store, ref, write=write)
-        return with_links(action(Keeper(store), sid), grant, ref)
+            out = action(Keeper(store), 0)
+        else:
+            sid, grant = session_of(store, ref, write=write)
+            out = with_links(action(Keeper(store), sid), grant, ref)
+        return in_words(out, current_lang()) if isinstance(out, dict) else out
 
     return call(request, act, write=write)
 
@@ -290,7 +300,7 @@ async def new_session(request: Request) -> Response:
         return body
     refused = over_rate(request, "sessions")
     if refused is not None:
-        return JSON({"error": refused}, status_code=429)
+        return error_response(refused, 429)
 
     def act(k: Keeper, _: int) -> dict[str, Any]:
         spec = body.get("rules", "club")
@@ -391,28 +401,28 @@ class Watch:
     serves them all: one query for the versions of every watched session each ``POLL_SECONDS``
     (another process — a second server, ``sanma table`` — may have written), and at once after a
     write through this process (:meth:`changed`); a changed session's state is made once and sent
-    to each of its pages. (Each page's socket used to ask for its session's version every 0.3 s
-    itself: 100 phones were 330 queries a second.)"""
+    to each of its pages, each in its own language (keeper.in_words). (Each page's socket used to
+    ask for its session's version every 0.3 s itself: 100 phones were 330 queries a second.)"""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.pages: dict[int, set[asyncio.Queue[str]]] = {}
+        self.pages: dict[int, set[asyncio.Queue[dict[str, Any]]]] = {}
         self.seen: dict[int, int] = {}  # each watched session's version when its state was last sent
         self.woken = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.queries = 0  # version look-ups made (for the tests)
 
-    def join(self, session_id: int) -> asyncio.Queue[str]:
+    def join(self, session_id: int) -> asyncio.Queue[dict[str, Any]]:
         """A page's queue of states: the session's state now, then each newer one."""
-        q: asyncio.Queue[str] = asyncio.Queue()
-        q.put_nowait(_state_text(self.store, session_id))
+        q: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        q.put_nowait(Keeper(self.store).state(session_id))
         self.pages.setdefault(session_id, set()).add(q)
         self.seen.setdefault(session_id, versions(self.store, [session_id]).get(session_id, -1))
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._run())
         return q
 
-    def leave(self, session_id: int, q: asyncio.Queue[str]) -> None:
+    def leave(self, session_id: int, q: asyncio.Queue[dict[str, Any]]) -> None:
         pages = self.pages.get(session_id)
         if pages is not None:
             pages.discard(q)
@@ -443,13 +453,9 @@ class Watch:
         for sid, version in now.items():
             if version != self.seen.get(sid) and sid in self.pages:
                 self.seen[sid] = version
-                text = _state_text(self.store, sid)
+                state = Keeper(self.store).state(sid)
                 for q in self.pages[sid]:
-                    q.put_nowait(text)
-
-
-def _state_text(store: Store, session_id: int) -> str:
-    return json.dumps(Keeper(store).state(session_id))  # ASCII: any stored text encodes
+                    q.put_nowait(state)
 
 
 def _watch(conn: Request | WebSocket, store: Store) -> Watch:
@@ -476,7 +482,8 @@ async def socket(ws: WebSocket, follow: Callable[[Store], Any]) -> None:
     tables = getattr(ws.app.state, "tables", None)
     client = client_of(ws.client)
     if tables is not None and not tables.sockets.open(client):
-        await ws.send_text(json.dumps({"error": "too many sockets open from one client: close some first"}))
+        await ws.send_text(json.dumps(error_body(sentence("too many sockets open from one client: close some first",
+                                                          code="too_many_sockets"))))
         await ws.close(code=4429)
         return
     try:
@@ -501,6 +508,7 @@ async def _follow(ws: WebSocket, store: Store, ref: str) -> None:
             await ws.send_text(json.dumps(error_body(e)))
             await ws.close(code=4404)
         return
+    lang = current_lang()  # the connection's (set when it opened)
     reader = asyncio.get_running_loop().create_task(_read_until_closed(ws))
     try:
         while True:
@@ -509,7 +517,7 @@ async def _follow(ws: WebSocket, store: Store, ref: str) -> None:
             if nxt not in done:
                 nxt.cancel()
                 return  # the page went away
-            await ws.send_text(nxt.result())
+            await ws.send_text(json.dumps(in_words(nxt.result(), lang)))  # ASCII: any stored text encodes
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

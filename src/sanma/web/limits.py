@@ -23,6 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import SanmaError
+from ..i18n import Message, sentence
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -41,21 +44,23 @@ class Limits:
 
     @staticmethod
     def parse(pairs: list[str] | None) -> Limits:
-        """``["tables=50", "abandon_after=600"]`` -> the limits with those changed; ``ValueError``
-        naming a wrong name or value."""
+        """``["tables=50", "abandon_after=600"]`` -> the limits with those changed; a ``SanmaError`` (a
+        ``ValueError``) naming a wrong name or value."""
         out = Limits()
         for pair in pairs or ():
             name, eq, value = pair.partition("=")
             field = next((f for f in dataclasses.fields(Limits) if f.name == name.strip()), None)
             if not eq or field is None:
                 names = ", ".join(f.name for f in dataclasses.fields(Limits))
-                raise ValueError(f"--limit {pair!r}: give NAME=VALUE, NAME one of {names}")
+                raise SanmaError(sentence("--limit {pair!r}: give NAME=VALUE, NAME one of {names}", pair=pair,
+                                          names=names))
             try:
                 number = (float if field.type in ("float", float) else int)(value.strip())
             except ValueError:
-                raise ValueError(f"--limit {pair!r}: {value.strip()!r} is not a number") from None
+                raise SanmaError(sentence("--limit {pair!r}: {value!r} is not a number", pair=pair,
+                                          value=value.strip())) from None
             if number <= 0 or number != number or number == float("inf"):
-                raise ValueError(f"--limit {pair!r}: the value must be a positive number")
+                raise SanmaError(sentence("--limit {pair!r}: the value must be a positive number", pair=pair))
             out = dataclasses.replace(out, **{field.name: number})  # type: ignore[arg-type]
         return out
 
@@ -92,13 +97,15 @@ def client_of(scope_client: Any) -> str:
     return str(scope_client[0]) if scope_client else "?"
 
 
-def over_rate(request: Any, kind: str) -> str | None:
+def over_rate(request: Any, kind: str) -> Message | None:
     """Why ``request``'s client may not do ``kind`` now (a served app's meter), or None."""
     tables = getattr(request.app.state, "tables", None)
     if tables is None or tables.meter.allow(client_of(request.client), kind):
         return None
-    what = {"sessions": "new keeper sessions", "uploads": "uploads"}.get(kind, kind)
-    return f"more than {tables.meter.per_minute(kind):g} {what} a minute; wait a little"
+    n = tables.meter.per_minute(kind)
+    if kind == "sessions":
+        return sentence("more than {n:g} new keeper sessions a minute; wait a little", code="rate", n=n)
+    return sentence("more than {n:g} uploads a minute; wait a little", code="rate", n=n)
 
 
 class Sockets:

@@ -197,7 +197,7 @@ async def api_replay(request: Request) -> JSONResponse:
         out = await _run(request, parse_upload, text)
     except WorkerError as e:
         return error_response(sentence("{name}: the record could not be read: {error}", code="record", name=name,
-                                       error=str(e)), 503)
+                                       error=e), 503)
     if not isinstance(out, dict):
         return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
                                        reason=out), 400)
@@ -260,7 +260,7 @@ async def api_table_replay(request: Request, table_id: str) -> JSONResponse:
         out = await _run(request, replay_stored, write_mjai(events), table.rules, source)
     except WorkerError as e:
         return error_response(sentence("{name}: the record could not be read: {error}", code="record", name=source,
-                                       error=str(e)), 503)
+                                       error=e), 503)
     out["table"] = table_id
     out["players"] = list(table.names)
     return JSONResponse(out)

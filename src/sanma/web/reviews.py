@@ -216,7 +216,7 @@ async def api_review_upload(request: Request) -> JSONResponse:
         out = await _reviews(request).get(request, key, review_text, data, seat, rules, name)
     except WorkerError as e:
         return error_response(sentence("{name}: the record could not be reviewed: {error}", code="record",
-                                       name=name, error=str(e)), 503)
+                                       name=name, error=e), 503)
     return _answer(out, name)
 
 
@@ -240,7 +240,7 @@ async def api_review_table(request: Request, table_id: str) -> JSONResponse:
                                           source)
     except WorkerError as e:
         return error_response(sentence("{name}: the record could not be reviewed: {error}", code="record",
-                                       name=source, error=str(e)), 503)
+                                       name=source, error=e), 503)
     if isinstance(out, Reviewed):
         out = Reviewed({**out.json, "players": list(table.names)}, out.model, out.decisions)
     return _answer(out, source, table=table_id)

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..game.actions import Action
+from ..i18n import sentence
 from ..store import StoreError
 from ..store import tables as stored
 from ..store.notify import MAX_PAYLOAD, Listener, notify
@@ -75,7 +76,7 @@ class FollowedTable(Table):
         p = self.schedule.prompts[seat]
         legal = self.prompt_legal[seat]
         if p is None or not legal:
-            raise TableError(f"seat {seat} has nothing to decide now")
+            raise TableError(sentence("seat {seat} has nothing to decide now", code="not_your_turn", seat=seat))
         idx = next(i for i, a in enumerate(legal) if a is action or a == action)
         self.tables.shared.request(self, {"k": "act", "s": seat, "p": p.number, "i": idx})  # type: ignore[union-attr]
 

@@ -32,6 +32,7 @@ from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.view import SeatPublic, public_seats
+from ..i18n import Message, sentence
 from ..rules import Rules
 from ..rules.loader import from_dict, load_preset, parse_toml, to_dict
 from ..store import Store, StoreError, check_name, check_text
@@ -73,7 +74,7 @@ MAX_SEED = 200
 class TableError(SanmaError):
     """A request the server refuses (bad table settings, unknown table, bad token); nothing changed."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str | Message, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
 
@@ -134,30 +135,34 @@ def key_hash(key: bytes) -> str:
 def parse_settings(body: Any) -> Settings:
     """Validate a ``POST /api/tables`` body; a ``TableError`` names what is wrong."""
     if not isinstance(body, dict):
-        raise TableError("the request body must be a JSON object")
+        raise TableError(sentence("the request body must be a JSON object", code="malformed"))
     unknown = set(body) - {"rules", "rules_toml", "seats", "names", "seed", "clock"}
     if unknown:
-        raise TableError(f"unknown field(s) {', '.join(sorted(unknown))}")
+        raise TableError(sentence("unknown field(s) {names}", code="malformed", names=", ".join(sorted(unknown))))
     rules = _rules_of(body)
     seats = body.get("seats")
     if not isinstance(seats, list) or len(seats) != SEATS or not all(isinstance(s, str) for s in seats):
-        raise TableError(f"'seats' must be a list of {SEATS} seat kinds (human, mjai or a bot name)")
+        raise TableError(sentence("'seats' must be a list of {n} seat kinds (human, mjai or a bot name)",
+                                  code="malformed", n=SEATS))
     for i, s in enumerate(seats):
         if s not in SEAT_KINDS and s not in BOTS:
-            raise TableError(f"seat {i}: unknown kind {s!r}; choose from {', '.join((*SEAT_KINDS, *sorted(BOTS)))}")
+            raise TableError(sentence("seat {seat}: unknown kind {kind!r}; choose from {choices}", code="malformed",
+                                      seat=i, kind=s, choices=", ".join((*SEAT_KINDS, *sorted(BOTS)))))
     names = body.get("names")
     if names is None:
         # a person's or an external bot's seat is "Player N" (never a wind word: "South discards S")
         names = [s if s in BOTS else f"Player {i + 1}" for i, s in enumerate(seats)]
     if (not isinstance(names, list) or len(names) != SEATS
             or not all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in names)):
-        raise TableError(f"'names' must be {SEATS} non-empty names of at most {MAX_NAME} characters")
+        raise TableError(sentence("'names' must be {n} non-empty names of at most {limit} characters",
+                                  code="malformed", n=SEATS, limit=MAX_NAME))
     names = [n.strip() for n in names]
     seed = body.get("seed")
     if seed is None:
         seed_text = str(secrets.randbits(64))  # fairness: unguessable unless the creator chose one
     elif isinstance(seed, bool) or not isinstance(seed, int | str) or not 0 < len(str(seed)) <= MAX_SEED:
-        raise TableError(f"'seed' must be an integer or a string of at most {MAX_SEED} characters")
+        raise TableError(sentence("'seed' must be an integer or a string of at most {limit} characters",
+                                  code="malformed", limit=MAX_SEED))
     else:
         seed_text = str(seed)
     try:  # the store's own rules, now: a name it would refuse at the game's end must not start one
@@ -165,7 +170,7 @@ def parse_settings(body: Any) -> Settings:
             check_name(n, f"seat {i}'s name")
         check_text(seed_text, "'seed'")
     except StoreError as e:
-        raise TableError(str(e)) from None
+        raise TableError(e.message) from None
     return Settings(rules, tuple(seats), tuple(names), seed_text,
                     _clock_of(body.get("clock"), "human" in seats), wall_key_for(seats))
 
@@ -175,9 +180,10 @@ def _rules_of(body: dict[str, Any]) -> Rules:
     try:
         if toml is not None:
             if spec is not None:
-                raise TableError("give either 'rules' or 'rules_toml', not both")
+                raise TableError(sentence("give either 'rules' or 'rules_toml', not both", code="malformed"))
             if not isinstance(toml, str) or len(toml) > 64_000:
-                raise TableError("'rules_toml' must be the text of a rule file (at most 64 kB)")
+                raise TableError(sentence("'rules_toml' must be the text of a rule file (at most 64 kB)",
+                                          code="malformed"))
             return from_dict(parse_toml(toml, "the uploaded rule file"), "the uploaded rule file")
         if isinstance(spec, str):
             return load_preset(spec)
@@ -186,8 +192,9 @@ def _rules_of(body: dict[str, Any]) -> Rules:
     except TableError:
         raise
     except SanmaError as e:
-        raise TableError(str(e)) from None
-    raise TableError("'rules' must be a preset name or a rule object ({\"extends\": NAME, ...})")
+        raise TableError(e.message) from None
+    raise TableError(sentence("'rules' must be a preset name or a rule object ({{\"extends\": NAME, ...}})",
+                              code="malformed"))
 
 
 def _clock_of(value: Any, person: bool) -> dict[str, float]:
@@ -195,10 +202,12 @@ def _clock_of(value: Any, person: bool) -> dict[str, float]:
     if value is None:
         return out
     if not isinstance(value, dict) or set(value) - set(DEFAULT_CLOCK):
-        raise TableError("'clock' must be an object of seconds: " + ", ".join(f'"{k}"' for k in DEFAULT_CLOCK))
+        raise TableError(sentence("'clock' must be an object of seconds: {names}", code="malformed",
+                                  names=", ".join(f'"{k}"' for k in DEFAULT_CLOCK)))
     for k, v in value.items():
         if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_CLOCK:
-            raise TableError(f"clock {k!r} must be a number of seconds from 0 to {MAX_CLOCK:g}")
+            raise TableError(sentence("clock {name!r} must be a number of seconds from 0 to {limit:g}",
+                                      code="malformed", name=k, limit=MAX_CLOCK))
         out[k] = float(v)
     if out["move"] == 0:
         out["bank"] = 0.0
@@ -305,9 +314,9 @@ class StoredTable:
     def load(store: Store, table_id: str) -> StoredTable:
         row = stored.table(store, table_id)
         if row is None:
-            raise TableError(f"no table {table_id!r}", 404)
+            raise TableError(sentence("no table {table!r}", code="no_such_table", table=table_id), 404)
         if not row.finished:
-            raise TableError(f"table {table_id!r} is still being played", 409)
+            raise TableError(sentence("table {table!r} is still being played", code="in_play", table=table_id), 409)
         events = tuple(stored.events(store, table_id))
         return StoredTable(table_id, from_dict(row.rules, f"table {table_id}", name=row.rules_name),
                            tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
@@ -441,8 +450,8 @@ class Table:
         if "schedule" in st:  # the open prompts stay the same ones, with their deadlines
             self.restore(Schedule.from_json(json.loads(st["schedule"])))
         self._sync(now)  # (a table whose first write failed opens its prompts)
-        return TableError("the database could not store this (it is busy or failing); nothing changed, "
-                          "try again", 503)
+        return TableError(sentence("the database could not store this (it is busy or failing); nothing changed, "
+                                   "try again", code="busy"), 503)
 
     # -- public state ----------------------------------------------------------------------
     @property
@@ -561,7 +570,8 @@ class Table:
             if not self.tables.abandon(self):
                 return  # another process runs the table now
         except Exception as e:  # not stored: tried again
-            raise TableError(f"the table could not be stored as abandoned: {e}", 503) from None
+            raise TableError(sentence("the table could not be stored as abandoned: {why}", code="busy", why=e),
+                             503) from None
         self.abandoned = True
         self._notify()
         self.tables.release(self)
@@ -851,12 +861,14 @@ class Tables:
         settings = parse_settings(body)
         lim = self.limits
         if len(self.running) >= lim.tables:
-            raise TableError(f"this server runs as many tables as it may ({lim.tables}); try again later", 503)
+            raise TableError(sentence("this server runs as many tables as it may ({n}); try again later", code="full",
+                                      n=lim.tables), 503)
         if sum(1 for t in self.running.values() if t.creator == client) >= lim.tables_per_client:
-            raise TableError(f"you already run {lim.tables_per_client} unfinished tables here (the most one "
-                             "client may); finish one first", 429)
+            raise TableError(sentence("you already run {n} unfinished tables here (the most one client may); "
+                                      "finish one first", code="rate", n=lim.tables_per_client), 429)
         if not self.meter.allow(client, "tables"):
-            raise TableError(f"more than {lim.tables_per_minute:g} new tables a minute; wait a little", 429)
+            raise TableError(sentence("more than {n:g} new tables a minute; wait a little", code="rate",
+                                      n=lim.tables_per_minute), 429)
         table_id = secrets.token_urlsafe(9)
         while table_id.startswith("-"):  # an id is a command-line argument too (sanma verify --db DB ID)
             table_id = secrets.token_urlsafe(9)
@@ -887,19 +899,22 @@ class Tables:
         id and whether this call made it."""
         row = stored.table(self.store, table_id) if len(table_id) <= 64 else None
         if row is None:
-            raise TableError(f"no table {table_id!r}", 404)
+            raise TableError(sentence("no table {table!r}", code="no_such_table", table=table_id), 404)
         if not row.finished:
-            raise TableError(f"table {table_id!r} is still being played: a rematch comes after the game", 409)
+            raise TableError(sentence("table {table!r} is still being played: a rematch comes after the game",
+                                      code="in_play", table=table_id), 409)
         hashes = [str(s["token_sha256"]) for s in row.seats]
         h = _token_hash(token) if token and len(token) <= 200 else ""
         seat = next((i for i, th in enumerate(hashes) if h and hmac.compare_digest(h, th)), None)
         if seat is None or row.seats[seat]["kind"] != "human":
-            raise TableError("only a person of this table (their seat's token) can ask for a rematch", 403)
+            raise TableError(sentence("only a person of this table (their seat's token) can ask for a rematch",
+                                      code="bad_token"), 403)
         new_id = rematch_id(table_id)
         if stored.exists(self.store, new_id):
             return new_id, False
         if len(self.running) >= self.limits.tables:
-            raise TableError(f"this server runs as many tables as it may ({self.limits.tables}); try again later", 503)
+            raise TableError(sentence("this server runs as many tables as it may ({n}); try again later", code="full",
+                                      n=self.limits.tables), 503)
         kinds = tuple(str(s["kind"]) for s in row.seats)
         rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
         settings = Settings(rules, kinds, tuple(str(s["name"]) for s in row.seats), str(secrets.randbits(64)),
@@ -926,8 +941,9 @@ class Tables:
             except TableError:
                 raise
             except Exception as e:  # a stored table that cannot be rebuilt is refused, named
-                why = str(e) if isinstance(e, SanmaError) else type(e).__name__
-                raise TableError(f"table {table_id!r} cannot be rebuilt from the database: {why}", 409) from None
+                why = e if isinstance(e, SanmaError) else type(e).__name__
+                raise TableError(sentence("table {table!r} cannot be rebuilt from the database: {why}",
+                                          code="broken", table=table_id, why=why), 409) from None
         return table
 
     def info(self, table_id: str) -> Table | StoredTable:
@@ -942,9 +958,10 @@ class Tables:
 
     def _check(self, table_id: str) -> None:
         if len(table_id) > 64 or not self._exists(table_id):
-            raise TableError(f"no table {table_id!r}", 404)
+            raise TableError(sentence("no table {table!r}", code="no_such_table", table=table_id), 404)
         if table_id in self.broken:
-            raise TableError(f"table {table_id!r} could not be resumed: {self.broken[table_id]}", 409)
+            raise TableError(sentence("table {table!r} could not be resumed: {why}", code="broken", table=table_id,
+                                      why=self.broken[table_id]), 409)
 
     def _exists(self, table_id: str) -> bool:
         return stored.exists(self.store, table_id)
@@ -974,10 +991,12 @@ class Tables:
         """A finished table and its full events, from the store; ``TableError`` 409 while it runs."""
         table = self.info(table_id)
         if not table.finished:
-            raise TableError(f"table {table_id!r} is still being played: its record exists after the game", 409)
+            raise TableError(sentence("table {table!r} is still being played: its record exists after the game",
+                                      code="in_play", table=table_id), 409)
         stored = table if isinstance(table, StoredTable) else StoredTable.load(self.store, table_id)
         if stored.abandoned:
-            raise TableError(f"table {table_id!r} was abandoned before its game ended: it has no record", 409)
+            raise TableError(sentence("table {table!r} was abandoned before its game ended: it has no record",
+                                      code="abandoned", table=table_id), 409)
         return stored, list(stored.events)
 
     def release(self, table: Table) -> None:
@@ -1085,7 +1104,7 @@ class Tables:
         of a table another process runs (no bots consulted, no timers)."""
         row = stored.table(self.store, table_id)
         if row is None:
-            raise TableError(f"no table {table_id!r}", 404)
+            raise TableError(sentence("no table {table!r}", code="no_such_table", table=table_id), 404)
         rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
         settings = Settings(rules, tuple(s["kind"] for s in row.seats), tuple(s["name"] for s in row.seats), row.seed,
                             row.clock, bytes.fromhex(row.wall_key) if row.wall_key else None)

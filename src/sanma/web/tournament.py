@@ -28,6 +28,7 @@ from typing import Any
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import FileResponse, Response
 
+from ..i18n import sentence
 from ..keeper.tournament import Tournaments
 from ..store import Store, access
 from .guard import JSON
@@ -85,9 +86,10 @@ def _grant(store: Store, ref: str, *, referee: bool = False, table: int | None =
     if referee or table is not None:
         if g.role in REFEREES or (table is not None and g.role == SCORER and g.scope == str(table)):
             return int(g.target), g
-        raise ReadOnly(f"this scorer link changes only its own table; table {table} is another's"
+        raise ReadOnly(sentence("this scorer's link changes only its own table; table {table} is another's",
+                                code="read_only", table=table)
                        if g.role == SCORER and table is not None else
-                       f"this is a {g.role} link: only the referee's link does this")
+                       sentence("only the referee's link does this: this link shows the tournament", code="read_only"))
     return int(g.target), g
 
 

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from ..i18n import Message, sentence
+
 T = TypeVar("T")
 
 WORKERS = 1  # processes; one is enough on a club's laptop (uploads are rare), more for a busy server
@@ -27,7 +29,12 @@ TIMEOUT = 60.0  # seconds a job may take before its caller is told it failed
 
 
 class WorkerError(Exception):
-    """A job did not finish (the worker died, or it took longer than ``timeout``)."""
+    """A job did not finish (the worker died, or it took longer than ``timeout``); ``message`` is
+    put into words at the edge (``sanma.i18n.describe``)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 class Workers:
@@ -44,11 +51,11 @@ class Workers:
         try:
             return await asyncio.wait_for(loop.run_in_executor(self._pool, fn, *args), timeout)
         except TimeoutError:
-            raise WorkerError(f"the job took longer than {timeout:g} s") from None
+            raise WorkerError(sentence("the job took longer than {n:g} s", n=timeout)) from None
         except Exception as e:
             if type(e).__name__ == "BrokenProcessPool":
                 self._pool = None  # a new pool at the next job
-                raise WorkerError("the worker process died") from None
+                raise WorkerError(sentence("the worker process died")) from None
             raise
 
     def close(self) -> None:

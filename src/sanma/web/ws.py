@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.mjai import REACH_STEP, MjaiStream, match_action, match_reach_discard, reach_step
 from ..game.actions import Action
 from ..game.view import public_events, seat_view, spectator_view
-from ..i18n import sentence
+from ..i18n import Message, current_lang, sentence
 from .guard import BadJSON, load_json
 from .limits import client_of
 from .players import player_id
@@ -81,13 +81,15 @@ class Connection:
         self.out: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.free_seq = -1  # the question whose owed answer went uncharged
+        self.lang = current_lang()  # its handshake's (web/i18n.py): a table's other tasks send to it too
 
     def send(self, msg: Any) -> None:
         if not self.closed:
             self.out.put_nowait(msg if isinstance(msg, str) else _dump(msg))
 
-    def error(self, code: str, message: str) -> None:
-        self.send({"type": "error", "code": code, "message": message})
+    def error(self, code: str, message: str | Message) -> None:
+        """A refusal in the page's words (its connection's language: web/i18n.py), with its code."""
+        self.send(_error("play", code, message if isinstance(message, str) else message.text(self.lang)))
 
     async def writer(self) -> None:
         while (msg := await self.out.get()) is not None:
@@ -179,8 +181,9 @@ class PageConnection(Connection):
             self.send({"type": "game_result", "result": game_result(g), "seed": table.seed, **key})
         elif table.abandoned and not self.ended:
             self.ended = True
-            self.send({"type": "abandoned", "message": "everybody who plays at this table was away too long: "
-                                                       "the table ended, and it has no record"})
+            self.send({"type": "abandoned", "message": sentence(
+                "everybody who plays at this table was away too long: the table ended, and it has no record"
+            ).text(self.lang)})
 
     def _send_prompt(self, prompt: Prompt) -> None:
         t, s = self.table, prompt.seat
@@ -202,19 +205,19 @@ class PageConnection(Connection):
         try:
             msg = load_json(raw, sentence("a message"))
         except BadJSON as e:
-            return self.error("malformed", f"{e}; a message is one JSON object")
+            return self.error("malformed", sentence("{why}; a message is one JSON object", why=e))
         if not isinstance(msg, dict):
-            return self.error("malformed", "a message must be one JSON object")
+            return self.error("malformed", sentence("a message must be one JSON object"))
         kind = msg.get("type")
         if kind == "ping":
             t = msg.get("t")
             return self.send({"type": "pong", "t": t if isinstance(t, int | float | str) and len(str(t)) < 64
                               else None})
         if kind not in ("action", "toggle", "dismiss"):
-            return self.error("unknown_type", f"unknown message type {str(kind)[:40]!r}; "
-                                              "send action, toggle, dismiss or ping")
+            return self.error("unknown_type", sentence("unknown message type {kind!r}; send action, toggle, dismiss "
+                                                       "or ping", kind=str(kind)[:40]))
         if self.seat is None:
-            return self.error("spectator", "a spectator cannot act, set toggles or dismiss a result")
+            return self.error("spectator", sentence("a spectator cannot act, set toggles or dismiss a result"))
         if kind == "toggle":
             return self._toggle(msg)
         if kind == "dismiss":
@@ -225,10 +228,10 @@ class PageConnection(Connection):
     def _toggle(self, msg: dict[str, Any]) -> None:
         name, value = msg.get("name"), msg.get("value")
         if name not in TOGGLE_NAMES:
-            return self.error("unknown_toggle",
-                              f"unknown toggle {str(name)[:40]!r}; toggles: {', '.join(TOGGLE_NAMES)}")
+            return self.error("unknown_toggle", sentence("unknown toggle {name!r}; toggles: {names}",
+                                                         name=str(name)[:40], names=", ".join(TOGGLE_NAMES)))
         if not isinstance(value, bool):
-            return self.error("malformed", "a toggle's value must be true or false")
+            return self.error("malformed", sentence("a toggle's value must be true or false"))
         assert self.seat is not None
         self.table.set_toggle(self.seat, name, value)
         for f in self.table.listeners:
@@ -243,23 +246,24 @@ class PageConnection(Connection):
         number, idx = msg.get("prompt"), msg.get("id")
         if (not isinstance(number, int) or isinstance(number, bool) or not isinstance(idx, int)
                 or isinstance(idx, bool)):
-            return self.error("malformed",
-                              "an action is {\"type\": \"action\", \"prompt\": N, \"id\": K} with integers")
+            return self.error("malformed", sentence(
+                "an action is {{\"type\": \"action\", \"prompt\": N, \"id\": K}} with integers"))
         if t.game.done:
-            return self.error("game_over", "the game is over")
+            return self.error("game_over", sentence("the game is over"))
         legal = t.prompt_legal[s]
         if not legal:
             # never which seats the game waits for: another seat's pending call would tell what it holds
-            return self.error("not_your_turn", f"seat {s} has nothing to decide now")
+            return self.error("not_your_turn", sentence("seat {seat} has nothing to decide now", seat=s))
         p = t.prompt(s)
         if p is None or number != p.number:
-            return self.error("stale", f"prompt {number} is not the open one")
+            return self.error("stale", sentence("prompt {number} is not the open one", number=number))
         if not 0 <= idx < len(legal):
-            return self.error("no_such_action", f"id {idx} is not one of the prompt's actions 0..{len(legal) - 1}")
+            return self.error("no_such_action", sentence("id {id} is not one of the prompt's actions 0..{last}",
+                                                         id=idx, last=len(legal) - 1))
         try:
             t.act(s, legal[idx], "seat")
         except TableError as e:  # not stored, so not taken: said, and the open prompt sent again
-            self.error("not_stored", str(e))
+            self.error("not_stored", e.message)
             p = t.prompt(s)
             if p is not None:
                 self._send_prompt(p)
@@ -318,7 +322,7 @@ class MjaiConnection(Connection):
         legal = t.prompt_legal[s]
         if not legal:
             if not t.game.done:
-                self.send([{"type": "error", "message": f"seat {s} has nothing to decide now"}])
+                self.send(_error("mjai", "not_your_turn", sentence("seat {seat} has nothing to decide now", seat=s)))
             return
         if not isinstance(msg, dict):
             return self._refuse("an answer must be one JSON object (an mjai action)", legal)
@@ -380,8 +384,8 @@ async def serve_socket(ws: WebSocket, tables: Tables, table_id: str, role: str, 
     await ws.accept()
     client = client_of(ws.client)
     if not tables.sockets.open(client):
-        return await _refuse(ws, role, "too_many", f"more than {tables.limits.sockets_per_client} sockets open "
-                                                   "from one client: close some first", 4429)
+        return await _refuse(ws, role, "too_many", sentence("more than {n} sockets open from one client: close some "
+                                                            "first", n=tables.limits.sockets_per_client), 4429)
     try:
         await _serve(ws, tables, table_id, role, token, limits, since)
     finally:
@@ -393,19 +397,19 @@ async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token:
     try:
         table = tables.get(table_id)
     except TableError as e:
-        return await _refuse(ws, role, "no_such_table", str(e), 4404)
+        return await _refuse(ws, role, "no_such_table", e.message, 4404)
     if role == "watch" and table.watchers >= tables.limits.watchers_per_table:
-        return await _refuse(ws, role, "too_many", f"this table has {tables.limits.watchers_per_table} "
-                                                   "spectators already (the most it takes)", 4429)
+        return await _refuse(ws, role, "too_many", sentence("this table has {n} spectators already (the most it "
+                                                            "takes)", n=tables.limits.watchers_per_table), 4429)
     seat: int | None = None
     if role != "watch":
         seat = table.seat_of_token(token)
         want = "mjai" if role == "mjai" else "human"
         if seat is None:
-            return await _refuse(ws, role, "bad_token", "no seat of this table has that token", 4403)
+            return await _refuse(ws, role, "bad_token", sentence("no seat of this table has that token"), 4403)
         if table.kinds[seat] != want:
-            return await _refuse(ws, role, "bad_token", f"seat {seat} is a {table.kinds[seat]} seat, "
-                                                         f"not a {want} seat", 4403)
+            return await _refuse(ws, role, "bad_token", sentence("seat {seat} is a {kind} seat, not a {want} seat",
+                                                                 seat=seat, kind=table.kinds[seat], want=want), 4403)
     if role == "play" and seat is not None:  # the browser's player (web/players.py) sits here
         pid = player_id(ws.query_params.get("player"))
         if pid is not None:
@@ -413,8 +417,8 @@ async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token:
     resume = 0
     if since is not None:
         if not since.isdigit() or int(since) > len(table.game.events):
-            return await _refuse(ws, role, "bad_since", f"since must be a number of events from 0 to "
-                                                        f"{len(table.game.events)}", 4400)
+            return await _refuse(ws, role, "bad_since", sentence("since must be a number of events from 0 to {n}",
+                                                                 n=len(table.game.events)), 4400)
         resume = int(since)
         if seat is not None and resume == len(table.game.events) and table.prompt(seat) is not None:
             resume -= 1  # a question left unanswered is asked again: its event comes again, with possible_actions
@@ -437,11 +441,11 @@ async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token:
                 raw = data.decode("utf-8", "replace")
             if not conn.take_owed_answer() and not limiter.allow():
                 if limiter.strikes > MAX_STRIKES:
-                    conn.send(_error(role, "rate", "too many messages: closing"))
+                    conn.send(_error(role, "rate", sentence("too many messages: closing")))
                     break
-                why = f"more than {limiter.rate:g} messages a second: refused"
+                why = sentence("more than {n:g} messages a second: refused", n=limiter.rate)
                 if isinstance(conn, MjaiConnection):
-                    conn.refused(why)
+                    conn.refused(why.text("en"))
                 else:
                     conn.send(_error(role, "rate", why))
                 continue
@@ -451,10 +455,10 @@ async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token:
             try:
                 conn.handle(raw)
             except TableError as e:
-                conn.send(_error(role, "refused", str(e)))
+                conn.send(_error(role, "refused", e.message))
             except Exception:  # a bug must not close the socket with a traceback: said, logged
                 log.exception("table %s: a message could not be handled", table.id)
-                conn.send(_error(role, "internal", "the server could not handle this message"))
+                conn.send(_error(role, "internal", sentence("the server could not handle this message")))
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
@@ -508,16 +512,18 @@ def leave(conn: Connection) -> None:
     table.presence_changed()
 
 
-def _error(role: str, code: str, message: str) -> Any:
+def _error(role: str, code: str, message: str | Message) -> Any:
+    """A refusal: to a bot (mjai) in English, the dialect's language; to a page in the words of its
+    connection (the language its handshake asked for: web/i18n.py), with the code beside them."""
     if role == "mjai":
-        return [{"type": "error", "message": message}]
-    return {"type": "error", "code": code, "message": message}
+        return [{"type": "error", "message": message.text("en") if isinstance(message, Message) else message}]
+    return {"type": "error", "code": code, "message": message.text() if isinstance(message, Message) else message}
 
 
 def _too_large(conn: Connection) -> None:
-    why = f"a message may be at most {MAX_FRAME} bytes"
+    why = sentence("a message may be at most {n} bytes", n=MAX_FRAME)
     if isinstance(conn, MjaiConnection):  # it was meant as an answer: the bot is asked again, never left waiting
-        conn.refused(why)
+        conn.refused(why.text("en"))
     else:
         conn.send(_error("play", "too_large", why))
 
@@ -529,7 +535,7 @@ def _presence(table: Table) -> None:
             c.presence(table)
 
 
-async def _refuse(ws: WebSocket, role: str, code: str, message: str, close_code: int) -> None:
+async def _refuse(ws: WebSocket, role: str, code: str, message: str | Message, close_code: int) -> None:
     with contextlib.suppress(Exception):
         await ws.send_text(_dump(_error(role, code, message)))
         await ws.close(close_code)

@@ -7,9 +7,12 @@
 // 640x410 design scaled by --k to fit its cell) or "column" (a phone held upright) — and the bottom
 // seat's hand is drawn apart, in the hand row, one row of tiles sized to the window's width.
 import { tileEl, sortTiles, windSVG } from "/static/tiles.js";
-import { el, displayName, realName } from "/static/common.js";
+import { el, displayName } from "/static/common.js";
+import { t, term, fmtNumber } from "/static/i18n.js";
 
-export const WINDS = { E: "East", S: "South", W: "West", N: "North" };
+export const WINDS = { E: term("wind", "E"), S: term("wind", "S"), W: term("wind", "W"), N: term("wind", "N") };
+/** A hand's name: "East 1" / 東1局. */
+export const handName = (wind, n) => t("{wind} {n}", { wind: WINDS[wind] || wind, n });
 
 /** The media query of the column arrangement (a phone held upright). */
 export const COLUMN = "(orientation: portrait) and (max-width: 700px)";
@@ -47,16 +50,16 @@ export function meldEl(meld, actor, names) {
   } else {
     const called = tileEl(calledTile || tiles.pop(), { sideways: true, boxCls: "called" });
     const side = added
-      ? [el("span", { class: "stack", title: "added kan (kakan)" }, tileEl(added, { sideways: true, boxCls: "added" }), called)]
+      ? [el("span", { class: "stack", title: t("added kan (kakan)") }, tileEl(added, { sideways: true, boxCls: "added" }), called)]
       : [called];
     const parts = rel === 2 ? [...side, ...tiles.map((t) => tileEl(t))] : rel === 1
       ? [...tiles.map((t) => tileEl(t)), ...side] : [tiles.length ? tileEl(tiles.shift()) : null, ...side,
         ...tiles.map((t) => tileEl(t))];
     parts.filter(Boolean).forEach((p) => box.appendChild(p));
   }
-  const label = { pon: "pon", daiminkan: "open kan", kakan: "added kan", ankan: "closed kan" }[kind] || kind;
+  const label = { pon: t("pon"), daiminkan: t("open kan"), kakan: t("added kan"), ankan: t("closed kan") }[kind] || kind;
   if (meld.target !== null && meld.target !== undefined) {
-    box.title = `${label} — from ${names ? names[meld.target] : "seat " + meld.target}`;
+    box.title = t("{call} — from {who}", { call: label, who: names ? names[meld.target] : t("seat {n}", { n: meld.target }) });
     box.dataset.from = String(meld.target);
   } else box.title = label;
   return box;
@@ -67,11 +70,11 @@ function riverEl(seat) {
   seat.discards.forEach((d, i) => {
     const cls = [d.tsumogiri ? "tsumogiri" : "", d.called ? "called-away" : "", d.riichi ? "riichi-tile" : "",
       d.last ? "last" : "", d.candidate ? "candidate" : "", d.fresh ? "fresh" : ""].join(" ");
-    const t = tileEl(d.pai, { sideways: d.riichi, boxCls: cls });
-    t.dataset.index = String(i);
-    t.title = (d.riichi ? "riichi — " : "") + (d.tsumogiri ? "tsumogiri (the tile just drawn)" : "from the hand") +
-      (d.called ? " — called" : "");
-    river.appendChild(t);
+    const box = tileEl(d.pai, { sideways: d.riichi, boxCls: cls });
+    box.dataset.index = String(i);
+    box.title = [...(d.riichi ? [term("yaku", "riichi")] : []),
+      d.tsumogiri ? t("tsumogiri (the tile just drawn)") : t("from the hand"), ...(d.called ? [t("called")] : [])].join(" — ");
+    river.appendChild(box);
   });
   return river;
 }
@@ -119,29 +122,29 @@ function handEl(view, seat, isOwn, opts) {
 
 function centreEl(view, opts) {
   // round_index counts the rule set's round winds; a lap shows only where a wind comes again ("EE")
-  const lap = opts.lap && opts.lap > 1 ? ` (lap ${opts.lap})` : "";
+  const lap = opts.lap && opts.lap > 1 ? ` ${t("(lap {n})", { n: opts.lap })}` : "";
   const c = el("div", { class: "centre" },
     el("div", { class: "mid" },
-      el("div", { class: "round", id: "round-label" }, opts.roundLabel || `${WINDS[view.round_wind] || view.round_wind} ${view.kyoku}${lap}`),
+      el("div", { class: "round", id: "round-label" }, opts.roundLabel || `${handName(view.round_wind, view.kyoku)}${lap}`),
       el("div", { class: "counters" },
-        el("span", { title: "honba (repeat counters)", id: "honba" }, `${view.honba} honba`),
-        el("span", { title: "riichi sticks on the table", id: "sticks" }, `${view.kyotaku} sticks`)),
-      el("div", { class: "wall", id: "wall", title: "tiles left in the live wall" }, `wall ${view.wall_remaining}`),
-      el("div", { class: "dora tiles small", id: "dora", title: "dora indicators" },
+        el("span", { title: t("honba (repeat counters)"), id: "honba" }, t("{n} honba", { n: view.honba })),
+        el("span", { title: t("riichi sticks on the table"), id: "sticks" }, t("{n} sticks", { n: view.kyotaku }))),
+      el("div", { class: "wall", id: "wall", title: t("tiles left in the live wall") }, t("wall {n}", { n: view.wall_remaining })),
+      el("div", { class: "dora tiles small", id: "dora", title: t("dora indicators") },
         view.dora_indicators.map((t) => tileEl(t)),
-        (opts.ura || []).length ? el("span", { class: "ura", title: "ura dora indicators" },
+        (opts.ura || []).length ? el("span", { class: "ura", title: t("ura dora indicators") },
           opts.ura.map((t) => tileEl(t))) : null)));
   const vp = opts.viewpoint;
   view.seats.forEach((s) => {
     const side = sideOf(s.seat, vp);
     const turn = view.turn === s.seat && !view.done;
-    const name = (opts.names && opts.names[s.seat]) || (view.names && view.names[s.seat]) || `seat ${s.seat}`;
+    const name = (opts.names && opts.names[s.seat]) || (view.names && view.names[s.seat]) || t("seat {n}", { n: s.seat });
     c.appendChild(el("div", { class: `plate ${side}` + (turn ? " turn" : "") + (s.seat === view.dealer ? " dealer" : ""),
       "data-seat": s.seat },
       windEl(s.wind),
-      el("span", { class: "score" }, view.scores[s.seat].toLocaleString("en-US")),
-      s.riichi ? el("span", { class: "stick", title: "riichi" }) : null,
-      el("span", { class: "pname", title: realName(name) || null }, displayName(name, s.seat))));
+      el("span", { class: "score" }, fmtNumber(view.scores[s.seat])),
+      s.riichi ? el("span", { class: "stick", title: term("yaku", "riichi") }) : null,
+      el("span", { class: "pname" }, displayName(name, s.seat))));
   });
   return c;
 }

@@ -1,6 +1,8 @@
 // The hand calculator page: builds `sanma score`'s options and posts them to /api/score.
 import { tileEl, SANMA_TILES, toMpsz, listToMpsz, sortTiles } from "/static/tiles.js";
-import { parseMpsz, postJSON, getJSON, el, scoreTable } from "/static/common.js";
+import { parseMpsz, postJSON, getJSON, el } from "/static/common.js";
+import { winValue, fuWords } from "/static/cards.js";
+import { t, term, fmtNumber, fmtSigned } from "/static/i18n.js";
 
 const state = { hand: [], win: [], pon: [], kan: [], ankan: [], dora: [], ura: [], target: "hand", rulesToml: null };
 const LIMIT = { hand: 14, win: 1, pon: 4, kan: 4, ankan: 4, dora: 5, ura: 5 };
@@ -20,9 +22,9 @@ function render() {
   for (const key of ["hand", "win", "pon", "kan", "ankan", "dora", "ura"]) {
     const box = $("t-" + key);
     box.innerHTML = "";
-    state[key].forEach((t, i) => {
-      const e = tileEl(t);
-      e.title = "take back";
+    state[key].forEach((tile, i) => {
+      const e = tileEl(tile);
+      e.title = t("take back");
       e.addEventListener("click", (ev) => { ev.stopPropagation(); state[key].splice(i, 1); sync(); });
       box.appendChild(e);
     });
@@ -30,9 +32,9 @@ function render() {
   const need = 13 - meldTiles();
   $("hand-count").textContent = `${state.hand.length}/${need}`;
   for (const e of $("picker").querySelectorAll(".tilebox")) {
-    const t = e.dataset.tile;
+    const tile = e.dataset.tile;
     const isIndicator = state.target === "dora" || state.target === "ura";
-    e.classList.toggle("used-up", !isIndicator && used(kindOf(t)) >= 4);
+    e.classList.toggle("used-up", !isIndicator && used(kindOf(tile)) >= 4);
   }
   document.querySelectorAll(".target").forEach((d) => d.classList.toggle("active", d.dataset.target === state.target));
 }
@@ -80,11 +82,11 @@ async function score() {
   const { status, data } = await postJSON("/api/score", body);
   out.innerHTML = "";
   if (status !== 200) {
-    out.appendChild(el("div", { class: "error", id: "score-error" }, data.error || `error ${status}`));
+    out.appendChild(el("div", { class: "error", id: "score-error" }, data.error || t("error {status}", { status })));
     return;
   }
   out.appendChild(scoreTable(data));
-  const raw = el("details", {}, el("summary", {}, "JSON (as sanma score --json prints it)"),
+  const raw = el("details", {}, el("summary", {}, t("JSON (as sanma score --json prints it)")),
     el("pre", { class: "mono", id: "score-json" }, JSON.stringify(data)));
   out.appendChild(raw);
 }
@@ -106,19 +108,20 @@ async function init() {
   $("rules").value = "tenhou";
   $("rules").addEventListener("change", () => { state.rulesToml = null; $("rulefile").value = ""; $("rulefile-name").textContent = ""; });
   for (const w of opts.winds) {
-    $("seat").appendChild(el("option", { value: w }, w));
-    $("round").appendChild(el("option", { value: w }, w));
-    $("from").appendChild(el("option", { value: w }, w));
+    $("seat").appendChild(el("option", { value: w }, term("wind", w)));
+    $("round").appendChild(el("option", { value: w }, term("wind", w)));
+    $("from").appendChild(el("option", { value: w }, term("wind", w)));
   }
-  for (const f of opts.flags) {
+  for (const f of opts.flags) {  // a flag that is a yaku by its name; its help in the page's language (the server's)
     const box = el("input", { type: "checkbox", name: f.name, id: "flag-" + f.name });
-    $("flags").appendChild(el("label", { class: "check", title: f.help }, box, f.name.replace(/_/g, " ")));
+    const name = FLAG_WORDS[f.name] || term("yaku", f.name);
+    $("flags").appendChild(el("label", { class: "check", title: f.help }, box, name));
   }
   $("rulefile").addEventListener("change", async () => {
     const file = $("rulefile").files[0];
     if (!file) return;
     state.rulesToml = await file.text();
-    $("rulefile-name").textContent = `using ${file.name}`;
+    $("rulefile-name").textContent = t("using {file}", { file: file.name });
   });
   $("mpsz").addEventListener("change", applyMpsz);
   $("clear").addEventListener("click", () => {
@@ -133,6 +136,34 @@ async function init() {
     score();
   });
   sync();
+}
+
+/** The flags of sanma score that are not yaku, in words (the others are yaku, by their names). */
+const FLAG_WORDS = { tsumo: term("result", "tsumo") };
+
+/** A score (the object `sanma score --json` prints) as a readable block, in the vocabulary's words. */
+function scoreTable(s) {
+  const signedClass = (n) => (n > 0 ? "plus" : n < 0 ? "minus" : "");
+  const yaku = el("table", { class: "data", id: "score-yaku" },
+    el("tr", {}, el("th", {}, t("yaku")), el("th", { class: "num" }, term("table", "han"))),
+    s.yaku.map((y) => el("tr", { "data-yaku": y.name }, el("td", {}, term("yaku", y.name)),
+      el("td", { class: "num" }, y.yakuman ? `${term("limit", "yakuman")}${y.yakuman > 1 ? ` ×${y.yakuman}` : ""}`
+        : t("{han} han", { han: y.han })))));
+  const fu = s.fu_breakdown && s.fu_breakdown.length && !s.yakuman
+    ? el("p", { class: "muted", id: "score-fu" }, t("fu") + ": " + s.fu_breakdown.map(([n, f]) => `${fuWords(n)} ${f}`).join(" + "))
+    : null;
+  const pay = el("table", { class: "data", id: "score-deltas" },
+    el("tr", {}, el("th", {}, t("seat")), el("th", { class: "num" }, t("change"))),
+    Object.entries(s.deltas).map(([w, d]) => el("tr", { "data-wind": w }, el("td", {}, term("wind", w)),
+      el("td", { class: `num ${signedClass(d)}` }, fmtSigned(d)))));
+  const points = t("{points} points", { points: fmtNumber(s.total) });
+  return el("div", {},
+    el("div", { class: "result-total", id: "score-total" },
+      `${winValue(s)} → ${s.dealer ? t("{points} (dealer)", { points }) : points}`),
+    el("p", { class: "muted" }, [term("result", s.tsumo ? "tsumo" : "ron"), t("{rules} rules", { rules: s.rules }),
+      ...(s.wait ? [t("wait: {wait}", { wait: term("fu", s.wait) })] : [])].join(" — ")),
+    el("div", { class: "row", style: "align-items:flex-start;gap:30px" },
+      el("div", { style: "min-width:260px" }, yaku), el("div", { style: "min-width:200px" }, pay)), fu);
 }
 
 function applyMpsz() {  // the typed mpsz → the rows (the last tile is the winning tile)

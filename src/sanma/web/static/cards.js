@@ -1,7 +1,7 @@
 // The cards over the table: a hand's result (hand_result) and the final settlement (game_result),
 // drawn from the server's payloads (web/results.py; docs/WEB_PROTOCOL.md). The table page and the
 // replay viewer draw the same cards. No figure is computed here: every number is the server's.
-import { tileEl } from "/static/tiles.js";
+import { tileEl, tileLabel } from "/static/tiles.js";
 import { el } from "/static/common.js";
 import { meldEl } from "/static/board.js";
 import { t, term, fmtNumber, fmtSigned } from "/static/i18n.js";
@@ -27,7 +27,8 @@ export function handTiles(h, seat, names, win) {
     (h.flower_tiles || []).length ? el("span", { class: "tiles extras" }, h.flower_tiles.map((x) => tileEl(x))) : null);
 }
 
-function winValue(w) {
+/** A win's value in words: ``3 han 30 fu — Mangan`` / 役満 ×2 (a result card's, the calculator's). */
+export function winValue(w) {
   if (w.yakuman) return `${term("limit", "yakuman")}${w.yakuman > 1 ? ` ×${w.yakuman}` : ""}`;
   const base = t("{han} han {fu} fu", { han: w.han, fu: w.fu });
   return w.limit ? `${base} — ${term("limit", w.limit)}` : base;
@@ -52,7 +53,7 @@ function winBlock(w, r, names) {
 }
 
 /** A fu line in words: ``triplet_closed 1z`` → "closed triplet of East". */
-function fuWords(line) {
+export function fuWords(line) {
   const [head, rest] = line.split(" ");
   const word = term("fu", head);
   return rest ? `${word} ${tileWord(rest)}` : word;
@@ -150,9 +151,9 @@ export function describeEvent(e, names) {
   const who = (i) => names[i] ?? `seat ${i}`;
   switch (e.type) {
     case "start_kyoku": return t("{round}, {honba} honba", { round: `${term("wind", e.bakaze)} ${e.kyoku}`, honba: e.honba });
-    case "tsumo": return e.pai && e.pai !== "?" ? t("{who} draws {tile}", { who: who(e.actor), tile: e.pai }) : t("{who} draws", { who: who(e.actor) });
-    case "dahai": return e.tsumogiri ? t("{who} discards {tile} (tsumogiri)", { who: who(e.actor), tile: e.pai })
-      : t("{who} discards {tile}", { who: who(e.actor), tile: e.pai });
+    case "tsumo": return e.pai && e.pai !== "?" ? t("{who} draws {tile}", { who: who(e.actor), tile: tileLabel(e.pai) }) : t("{who} draws", { who: who(e.actor) });
+    case "dahai": return e.tsumogiri ? t("{who} discards {tile} (tsumogiri)", { who: who(e.actor), tile: tileLabel(e.pai) })
+      : t("{who} discards {tile}", { who: who(e.actor), tile: tileLabel(e.pai) });
     case "pon": return t("{who} pon {tile} from {from}", { who: who(e.actor), tile: e.pai, from: who(e.target) });
     case "daiminkan": return t("{who} kan {tile} from {from}", { who: who(e.actor), tile: e.pai, from: who(e.target) });
     case "ankan": return t("{who} closed kan", { who: who(e.actor) });

@@ -1,4 +1,5 @@
-// Helpers shared by sanma's pages: DOM building, JSON requests, mpsz parsing, score tables.
+// Helpers shared by sanma's pages: DOM building, JSON requests, mpsz parsing.
+import { t } from "/static/i18n.js";
 
 /** el("div", {class: "x"}, child, "text", ...) → an element. */
 export function el(tag, attrs = {}, ...children) {
@@ -38,97 +39,31 @@ export function parseMpsz(text) {
   let digits = [];
   for (const ch of text.replace(/\s+/g, "")) {
     if (/[0-9]/.test(ch)) { digits.push(ch); continue; }
-    if (!"mpsz".includes(ch)) throw new Error(`unexpected character '${ch}' in '${text}'`);
-    if (!digits.length) throw new Error(`suit letter '${ch}' has no digits in '${text}'`);
+    if (!"mpsz".includes(ch)) throw new Error(t("unexpected character '{ch}' in '{text}'", { ch, text }));
+    if (!digits.length) throw new Error(t("suit letter '{ch}' has no digits in '{text}'", { ch, text }));
     for (const d of digits) {
       const n = Number(d);
       if (ch === "z") {
-        if (n < 1 || n > 7) throw new Error(`${d}z: honours are 1z-7z`);
+        if (n < 1 || n > 7) throw new Error(t("{tile}: honours are 1z-7z", { tile: `${d}z` }));
         out.push(HONOURS[n - 1]);
       } else if (ch === "m" && n >= 2 && n <= 8) {
-        throw new Error(`${d}m is not in the sanma tile set (2m-8m are removed)`);
+        throw new Error(t("{tile} is not in the sanma tile set (2m-8m are removed)", { tile: `${d}m` }));
       } else if (n === 0) {
-        if (ch === "m") throw new Error("0m: there is no 5m in sanma");
+        if (ch === "m") throw new Error(t("0m: there is no 5m in sanma"));
         out.push(`5${ch}r`);
       } else out.push(`${d}${ch}`);
     }
     digits = [];
   }
-  if (digits.length) throw new Error(`digits without a suit letter in '${text}'`);
+  if (digits.length) throw new Error(t("digits without a suit letter in '{text}'", { text }));
   return out;
 }
 
-export const WIND_NAMES = { E: "East", S: "South", W: "West", N: "North" };
-
-export function signed(n) {
-  return (n > 0 ? "+" : "") + n.toLocaleString("en-US");
-}
-
-/** A score (the object `sanma score --json` prints) as a readable block. */
-export function scoreTable(s) {
-  const value = s.yakuman && !s.kazoe
-    ? `${s.yakuman}× yakuman`
-    : `${s.han} han ${s.fu} fu` + (s.limit ? ` (${s.limit})` : "");
-  const yaku = el("table", { class: "data", id: "score-yaku" },
-    el("tr", {}, el("th", {}, "yaku"), el("th", { class: "num" }, "han")),
-    s.yaku.map((y) => el("tr", {}, el("td", {}, y.name.replace(/_/g, " ")),
-      el("td", { class: "num" }, y.yakuman ? `yakuman ×${y.yakuman}` : String(y.han)))));
-  const fu = s.fu_breakdown && s.fu_breakdown.length && !s.yakuman
-    ? el("p", { class: "muted", id: "score-fu" }, "fu: " + s.fu_breakdown.map(([n, f]) => `${n.replace(/_/g, " ")} ${f}`).join(" + "))
-    : null;
-  const pay = el("table", { class: "data", id: "score-deltas" },
-    el("tr", {}, el("th", {}, "seat"), el("th", { class: "num" }, "change")),
-    Object.entries(s.deltas).map(([w, d]) => el("tr", {}, el("td", {}, WIND_NAMES[w] || w),
-      el("td", { class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "") }, signed(d)))));
-  return el("div", {},
-    el("div", { class: "result-total", id: "score-total" },
-      `${value} → ${s.total.toLocaleString("en-US")} points` + (s.dealer ? " (dealer)" : "")),
-    el("p", { class: "muted" }, `${s.tsumo ? "Tsumo" : "Ron"} — ${s.rules} rules` + (s.wait ? ` — wait: ${s.wait}` : "")),
-    el("div", { class: "row", style: "align-items:flex-start;gap:30px" },
-      el("div", { style: "min-width:260px" }, yaku), el("div", { style: "min-width:200px" }, pay)), fu);
-}
-
-// Names from records are often Japanese. The pages use no web font: when no installed font has
-// the glyphs (a machine without a CJK font, e.g. Debian without fonts-noto-cjk), the browser draws
-// boxes ("tofu"). canDraw finds that out by drawing each character beside an unassigned code
-// point (which always draws the missing-glyph box); displayName then shows "Player N" instead.
-const drawable = new Map();
-let probe = null;
-
-function pixels(ctx, text) {
-  ctx.clearRect(0, 0, 40, 40);
-  ctx.fillText(text, 4, 30);
-  return ctx.getImageData(0, 0, 40, 40).data.join(",");
-}
-
-/** True when the page's font (or a fallback) has a glyph for every character of ``text``. */
-export function canDraw(text) {
-  const wide = [...new Set([...String(text)].filter((ch) => ch.codePointAt(0) > 0x2000))];
-  if (!wide.length || typeof document === "undefined") return true;
-  if (!probe) {
-    const canvas = document.createElement("canvas");
-    canvas.width = canvas.height = 40;
-    probe = canvas.getContext("2d", { willReadFrequently: true });
-    if (!probe) return true;
-    probe.font = `28px ${getComputedStyle(document.body).fontFamily}`;
-    probe.missing = pixels(probe, "\u{10FFFD}");
-  }
-  return wide.every((ch) => {
-    if (!drawable.has(ch)) drawable.set(ch, pixels(probe, ch) !== probe.missing);
-    return drawable.get(ch);
-  });
-}
-
-/** A player's name as this machine can show it: the name, or "Player N" when its characters
- * would draw as boxes (the real name stays in ``realName`` for tooltips). */
+/** A player's name as the pages show it: the name itself (Japanese names are drawn with the
+ * system's Japanese fonts, style.css's font stack: fonts-noto-cjk on Debian), or "Player N" for a
+ * seat without one. */
 export function displayName(name, seat) {
-  if (name && canDraw(name)) return name;
-  return `Player ${seat + 1}`;
-}
-
-/** The tooltip of a shown name: the real one, with why it is not drawn. */
-export function realName(name) {
-  return name && !canDraw(name) ? `${name} (this name needs a CJK font, e.g. Debian's fonts-noto-cjk)` : "";
+  return name || t("Player {n}", { n: seat + 1 });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -131,3 +131,14 @@ export function langSwitch() {
 }
 
 translatePage();
+// the page is in its words: tests (and anything else) may wait for <html data-i18n="ready">
+if (typeof document !== "undefined") document.documentElement.dataset.i18n = "ready";
+
+// every page with sanma's header carries the switch (the keeper's page places its own); the table
+// and the replay viewer, whose header a phone needs for the board, carry it in their side drawer
+if (typeof document !== "undefined" && !document.querySelector(".lang-switch")) {
+  const drawer = document.body && document.body.classList.contains("board-page") && document.getElementById("side");
+  const header = document.querySelector("header.top");
+  if (drawer) drawer.insertBefore(langSwitch(), drawer.querySelector(".panel"));
+  else if (header) header.appendChild(langSwitch());
+}

@@ -1,10 +1,12 @@
 // The lobby: create a table (rules, seats, seed, clock), hand out the invite links, list the games.
 import { el, getJSON, postJSON, displayName, myPlayer, myName, setMyName } from "/static/common.js";
-import { t, tn } from "/static/i18n.js";
+import { t, tn, term, fmtNumber, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const KINDS = [["human", "a person"], ["efficient", "bot: efficient"], ["defensive", "bot: defensive"],
-  ["random", "bot: random"], ["tsumogiri", "bot: tsumogiri"], ["mjai", "external mjai bot"]];
+const KINDS = [["human", t("a person")], ["efficient", t("bot: {name}", { name: "efficient" })],
+  ["defensive", t("bot: {name}", { name: "defensive" })], ["random", t("bot: {name}", { name: "random" })],
+  ["tsumogiri", t("bot: {name}", { name: "tsumogiri" })], ["mjai", t("external mjai bot")]];
+const kindWords = (k) => (KINDS.find(([v]) => v === k) || [k, k])[1];
 const DEFAULT = ["human", "defensive", "efficient"];
 let ruleToml = null;
 let ruleFile = "";  // the uploaded file's name: the table's rule set is named after it unless the file names it
@@ -43,7 +45,7 @@ async function showRules() {
   if (ruleToml !== null) {  // an uploaded file: the server reads it as it will for the table
     const { status, data } = await postJSON("/api/rules/check", { rules_toml: ruleToml });
     if (call !== rulesShown) return;
-    ruleCheck = status === 200 ? data : { valid: false, error: data.error || `HTTP ${status}` };
+    ruleCheck = status === 200 ? data : { valid: false, error: data.error || t("error {status}", { status }) };
     if (!ruleCheck.valid) {
       $("rules-desc").innerHTML = "";
       $("rules-desc").appendChild(el("span", { class: "error", id: "rules-error" }, ruleCheck.error));
@@ -62,7 +64,7 @@ async function showRules() {
   try {
     const r = await getJSON(`/api/rules/${encodeURIComponent($("rules").value)}`);
     if (call !== rulesShown) return;
-    $("rules-desc").textContent = r.description || "";
+    $("rules-desc").textContent = (r.sheet && r.sheet.description) || r.description || "";
     text.innerHTML = "";
     text.append(...sheetEl(r.sheet));
   } catch (e) { if (call === rulesShown) $("rules-desc").textContent = e.message; }
@@ -76,7 +78,7 @@ async function create() {
   const mine = seats.indexOf("human");
   const names = [0, 1, 2].map((i) => $(`name-${i}`).value.trim() || (i === mine && myName()) || null);
   const body = { seats, clock: { move: Number($("clock-move").value) || 0, bank: Number($("clock-bank").value) || 0 } };
-  if (names.some(Boolean)) body.names = names.map((n, i) => n || (seats[i] === "human" || seats[i] === "mjai" ? `Player ${i + 1}` : seats[i]));
+  if (names.some(Boolean)) body.names = names.map((n, i) => n || (seats[i] === "human" || seats[i] === "mjai" ? t("Player {n}", { n: i + 1 }) : seats[i]));
   if (ruleToml !== null) {
     // a file without a name of its own is named after the file (not after its base preset)
     const named = ruleCheck && ruleCheck.valid && !ruleCheck.named;
@@ -85,28 +87,28 @@ async function create() {
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const { status, data } = await postJSON("/api/tables", body);
   if (status >= 400) {
-    $("create-error").appendChild(el("span", { class: "error", id: "lobby-error" }, data.error || `error ${status}`));
+    $("create-error").appendChild(el("span", { class: "error", id: "lobby-error" }, data.error || t("error {status}", { status })));
     return;
   }
   $("created").classList.remove("hidden");
   $("created-id").textContent = data.id;
-  $("created-hash").textContent = `seed hash (SHA-256, the seed is shown after the game): ${data.seed_hash}`;
+  $("created-hash").textContent = t("seed hash (SHA-256, the seed is shown after the game): {hash}", { hash: data.seed_hash });
   const links = $("links");
   links.innerHTML = "";
   for (const s of data.seats) {
-    const row = el("div", { style: "margin:8px 0" }, el("div", {}, `Seat ${s.seat} (${["East", "South", "West"][s.seat]} at the start) — ${s.kind}`));
+    const row = el("div", { style: "margin:8px 0" }, el("div", {}, t("Seat {n} ({wind} at the start) — {kind}", { n: s.seat, wind: term("wind", "ESW"[s.seat]), kind: kindWords(s.kind) })));
     if (s.kind === "human") {
       row.appendChild(el("input", { type: "text", readonly: true, value: abs(s.url), class: "invite", "data-seat": s.seat }));
-      row.appendChild(el("a", { href: s.url, target: "_blank", class: "open-seat button", "data-seat": s.seat, style: "margin-top:4px" }, "Open this seat"));
+      row.appendChild(el("a", { href: s.url, target: "_blank", class: "open-seat button", "data-seat": s.seat, style: "margin-top:4px" }, t("Open this seat")));
     } else if (s.kind === "mjai") {
       const ws = abs(`/ws/tables/${data.id}/mjai?token=${s.token}`).replace(/^http/, "ws");
       row.appendChild(el("input", { type: "text", readonly: true, value: ws, class: "invite", "data-seat": s.seat }));
     }
     links.appendChild(row);
   }
-  links.appendChild(el("div", { style: "margin-top:8px" }, "Watch link:",
+  links.appendChild(el("div", { style: "margin-top:8px" }, t("Watch link:"),
     el("input", { type: "text", readonly: true, value: abs(data.watch), id: "watch-link" })));
-  links.appendChild(el("p", { class: "muted", style: "font-size:12px" }, "Each invite holds an unguessable token: give each person only their own."));
+  links.appendChild(el("p", { class: "muted", style: "font-size:12px" }, t("Each invite holds an unguessable token: give each person only their own.")));
   refresh();
 }
 
@@ -115,22 +117,24 @@ async function refresh() {
   let data;
   try { data = await getJSON("/api/tables"); } catch (e) { list.innerHTML = ""; list.appendChild(el("li", { class: "muted" }, e.message)); return; }
   list.innerHTML = "";
-  if (!data.tables.length) list.appendChild(el("li", { class: "muted" }, "no games yet"));
+  if (!data.tables.length) list.appendChild(el("li", { class: "muted" }, t("no games yet")));
   for (const g of data.tables) {
-    const round = g.round ? `${g.round.wind}${g.round.number}` + (g.round.honba ? `-${g.round.honba}` : "") : "";
+    const round = !g.round ? "" : lang === "en" ? `${g.round.wind}${g.round.number}` + (g.round.honba ? `-${g.round.honba}` : "")
+      : t("{wind} {n}", { wind: term("wind", g.round.wind), n: g.round.number }) + (g.round.honba ? ` ${t("{n} honba", { n: g.round.honba })}` : "");
     list.appendChild(el("li", { "data-table": g.id },
-      el("span", { class: `badge ${g.finished ? "finished" : "running"}` }, g.finished ? "finished" : "running"),
+      el("span", { class: `badge ${g.finished ? "finished" : "running"}` }, g.finished ? t("finished") : t("running")),
       el("span", { class: "mono" }, g.id), el("span", { class: "muted" }, g.rules),
       g.finished ? null : el("span", {}, round),
       el("span", { class: "who" }, (g.seats || []).map((s) => displayName(s.name || s.kind, s.seat)).join(", ")),
-      el("span", { class: "scores" }, (g.scores || []).map((x) => x.toLocaleString("en-US")).join(" / ")),
+      el("span", { class: "scores" }, (g.scores || []).map((x) => fmtNumber(x)).join(" / ")),
       el("span", { class: "go" },
-        el("a", { class: "button", href: `/t/${encodeURIComponent(g.id)}/watch` }, "Watch"),
-        g.finished ? el("a", { class: "button", href: `/replay?table=${encodeURIComponent(g.id)}` }, "Replay") : null)));
+        el("a", { class: "button", href: `/t/${encodeURIComponent(g.id)}/watch` }, t("Watch")),
+        g.finished ? el("a", { class: "button", href: `/replay?table=${encodeURIComponent(g.id)}` }, t("Replay")) : null)));
   }
 }
 
 async function init() {
+  $("my-name").placeholder = t("Player {n}", { n: 1 });
   const opts = await getJSON("/api/score/options");
   for (const p of opts.presets) $("rules").appendChild(el("option", { value: p }, p));
   $("rules").value = "tenhou";
@@ -145,9 +149,9 @@ async function init() {
   for (let i = 0; i < 3; i++) {
     const sel = el("select", { id: `seat-${i}` }, KINDS.map(([v, label]) => el("option", { value: v }, label)));
     sel.value = DEFAULT[i];
-    seats.appendChild(el("label", { for: `seat-${i}` }, `Seat ${i}`));
+    seats.appendChild(el("label", { for: `seat-${i}` }, t("Seat {n}", { n: i })));
     seats.appendChild(sel);
-    seats.appendChild(el("input", { type: "text", id: `name-${i}`, placeholder: "name (optional)" }));
+    seats.appendChild(el("input", { type: "text", id: `name-${i}`, placeholder: t("name (optional)") }));
   }
   $("create").addEventListener("click", create);
   $("my-name").value = myName();

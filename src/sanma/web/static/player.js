@@ -1,7 +1,7 @@
 // A player's page (/player/ID): the figures `sanma stats --player web:ID` prints, computed by the
 // server with the same code (web/players.py), the points over time, and every game with its replay.
 import { el, getJSON, myPlayer } from "/static/common.js";
-import { t, fmtNumber } from "/static/i18n.js";
+import { t, fmtNumber, fmtDate } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const pid = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -57,7 +57,7 @@ function chart(games) {
 
 function gamesTable(games) {
   const rows = [...games].reverse().map((g) => el("tr", { "data-game": g.game },
-    el("td", {}, (g.when || "").slice(0, 16).replace("T", " ")),
+    el("td", {}, g.when ? fmtDate(g.when) : ""),
     el("td", { class: "num" }, String(g.placement)),
     el("td", { class: "num" }, g.score === null ? "" : fmtNumber(g.score)),
     el("td", { class: "num" }, g.points === null ? "" : (g.points > 0 ? "+" : "") + g.points.toFixed(1)),

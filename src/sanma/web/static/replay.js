@@ -9,12 +9,19 @@
 import { el, getJSON, displayName } from "/static/common.js";
 import { renderBoard, watchLayout } from "/static/board.js";
 import { handTitle, handBody, finalBody, describeEvent, roundLabel } from "/static/cards.js";
-import { t } from "/static/i18n.js";
+import { t, term, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 export const R = { data: null, hand: 0, step: 0, viewpoint: 0, table: null, views: [], timer: 0, speed: 1000,
   listeners: [] };
-const SPEEDS = [["2000", "slow"], ["1000", "normal"], ["400", "fast"]];
+/** A hand's label ("E1", "S2-1": round, number, honba) in words: 東1局 1本場; in English as it is. */
+function handLabel(label) {
+  const m = /^([ESWN])(\d+)(?:-(\d+))?$/.exec(label || "");
+  if (!m || lang === "en") return label;
+  const hand = t("{wind} {n}", { wind: term("wind", m[1]), n: m[2] });
+  return m[3] ? `${hand} ${t("{n} honba", { n: m[3] })}` : hand;
+}
+const SPEEDS = [["2000", t("slow")], ["1000", t("normal")], ["400", t("fast")]];
 
 /** Call ``fn(R)`` after every move (a panel that follows the viewer). */
 export function onStep(fn) { R.listeners.push(fn); }
@@ -134,7 +141,7 @@ function load(data, title, place = {}) {
   $("title").textContent = title;
   const hs = $("hand");
   hs.innerHTML = "";
-  hands().forEach((k, i) => hs.appendChild(el("option", { value: String(i) }, `${i + 1}. ${k.label}`)));
+  hands().forEach((k, i) => hs.appendChild(el("option", { value: String(i) }, `${i + 1}. ${handLabel(k.label)}`)));
   const vp = $("viewpoint");
   vp.innerHTML = "";
   names().forEach((n, i) => vp.appendChild(el("option", { value: String(i) }, n)));
@@ -219,7 +226,7 @@ $("next-hand").addEventListener("click", () => { stop(); go(R.hand + 1, 0); });
 $("end").addEventListener("click", () => { stop(); go(R.hand, lastStep(R.hand)); });
 $("play").addEventListener("click", () => (R.timer ? stop() : play()));
 const speed = $("speed");
-SPEEDS.forEach(([v, label]) => speed.appendChild(el("option", { value: v }, t(label))));
+SPEEDS.forEach(([v, label]) => speed.appendChild(el("option", { value: v }, label)));
 speed.value = String(R.speed);
 speed.addEventListener("change", () => { R.speed = Number(speed.value); if (R.timer) play(); });
 $("copy-link").addEventListener("click", async () => {

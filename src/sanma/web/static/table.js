@@ -2,7 +2,7 @@
 // The server decides everything: this page draws its view and sends the id of an action it offered.
 import { tileEl, tileLabel } from "/static/tiles.js";
 import { el, displayName, myPlayer, getJSON, postJSON } from "/static/common.js";
-import { renderBoard, WINDS, lapOf, watchLayout, sideOf } from "/static/board.js";
+import { renderBoard, handName, lapOf, watchLayout, sideOf } from "/static/board.js";
 import { announce, announcement, sound, soundOn, setSound } from "/static/feel.js";
 import { handTitle, handBody, finalBody, roundLabel, describeEvent } from "/static/cards.js";
 import { t } from "/static/i18n.js";
@@ -114,7 +114,7 @@ function render() {
   const lap = lapOf(v, S.hello && S.hello.rules_detail ? S.hello.rules_detail.round_winds : null);
   // a finished game's view already names the hand that would come next: show the last one played
   const last = S.lastStart;
-  const lastHand = v.done && last ? `${WINDS[last.bakaze] || last.bakaze} ${last.kyoku}` : null;
+  const lastHand = v.done && last ? handName(last.bakaze, last.kyoku) : null;
   renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap, handRoot: $("myhand"),
     roundLabel: lastHand });
   wireHand();
@@ -315,7 +315,7 @@ function renderInfo() {
   for (const s of S.seats) {
     const you = !watching && h.seat === s.seat ? ` ${t("(you)")}` : "";
     list.appendChild(el("div", { class: "muted", style: "font-size:12px" },
-      `${displayName(s.name, s.seat)}${you} — ${s.kind}`, s.kind === "human" || s.kind === "mjai"
+      `${displayName(s.name, s.seat)}${you} — ${kindWords(s.kind)}`, s.kind === "human" || s.kind === "mjai"
         ? el("span", { class: s.connected ? "plus" : "minus" }, s.connected ? " ●" : " ○") : null));
   }
   box.appendChild(list);
@@ -408,6 +408,11 @@ function showCard(id, title, body, foot, dismissable) {
   $("overlay").appendChild(el("div", { class: "overlay", onclick: (e) => {
     if (dismissable && e.target.classList.contains("overlay")) closeOverlay();
   } }, card));
+}
+
+/** A seat's kind in words: a person, an external mjai bot, or the built-in bot's name. */
+function kindWords(kind) {
+  return kind === "human" ? t("a person") : kind === "mjai" ? t("external mjai bot") : kind;
 }
 
 function showHandResult(r, next) {
@@ -511,14 +516,14 @@ function showClock() {
   const move = $("clock-move"), bank = $("clock-bank");
   if (!c || !c.deadline) {
     move.textContent = "";
-    bank.textContent = S.bank !== undefined && S.bank !== null ? `bank ${Math.round(S.bank)}s` : "";
+    bank.textContent = S.bank !== undefined && S.bank !== null ? t("bank {n}s", { n: Math.round(S.bank) }) : "";
     move.classList.remove("low"); bank.classList.remove("low", "spending");
     return;
   }
   const p = clockParts(c, Date.now() / 1000);
   S.bank = p.bank;
-  move.textContent = `${Math.ceil(p.move)}s`;
-  bank.textContent = `bank ${Math.ceil(p.bank)}s`;
+  move.textContent = t("{n}s", { n: Math.ceil(p.move) });
+  bank.textContent = t("bank {n}s", { n: Math.ceil(p.bank) });
   move.classList.toggle("low", p.move > 0 && p.move < 5);
   bank.classList.toggle("spending", p.move <= 0);
   bank.classList.toggle("low", p.move <= 0 && p.bank < 5);

@@ -2,6 +2,7 @@
 // A tile is named as in mjai (the server's notation): 1m 9m, 1p..9p, 5pr (red five), 1s..9s,
 // E S W N (winds), P F C (white, green, red dragon), 1f..4f (flowers), "?" or null = face down.
 // The kanji are drawn as strokes, so the tiles look the same on a machine without CJK fonts.
+import { t, term } from "/static/i18n.js";
 
 const FACE = "#f7f3e6";
 const EDGE = "#c9bf9f";
@@ -162,10 +163,10 @@ export function faceArt(name) {
 
 /** A readable label for a tile name: "5p (red)", "East", ... */
 export function tileLabel(name) {
-  const honours = { E: "East", S: "South", W: "West", N: "North", P: "White dragon", F: "Green dragon", C: "Red dragon" };
-  if (!name || name === "?") return "face-down tile";
-  if (honours[name]) return honours[name];
-  if (name.endsWith("r")) return `${name.slice(0, -1)} (red)`;
+  const honours = { E: "1z", S: "2z", W: "3z", N: "4z", P: "5z", F: "6z", C: "7z" };  // the vocabulary's names
+  if (!name || name === "?") return t("face-down tile");
+  if (honours[name]) return term("tile", honours[name]);
+  if (name.endsWith("r")) return t("{tile} (red)", { tile: name.slice(0, -1) });
   return name;
 }
 

@@ -10,6 +10,7 @@
 // Numbers are written as the session's rules say (P30: △ for a minus).
 import { tileEl, SANMA_TILES, sortTiles, toMpsz, listToMpsz } from "/static/tiles.js";
 import { parseMpsz } from "/static/common.js";
+import { t, term, fmtNumber, lang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -28,14 +29,37 @@ let conflictNo = null;      // the entry a refused save named (offered for corre
 let confirmAction = null;   // what "yes" does in the confirmation panel
 const AUTHOR_KEY = "sanma-keeper-author";
 
-const KIND_LABELS = { ron: "Ron", tsumo: "Tsumo", draw: "Draw", abort: "Abortive draw", chombo: "Chombo",
-  penalty: "Penalty", seating: "Seat draw / first dealer", final: "Final scores", rename: "Rename a person" };
+const KIND_LABELS = { ron: t("Ron"), tsumo: t("Tsumo"), draw: t("Draw"), abort: t("Abortive draw"), chombo: t("Chombo"),
+  penalty: t("Penalty"), seating: t("Seat draw / first dealer"), final: t("Final scores"), rename: t("Rename a person") };
 const HAND_KINDS = ["ron", "tsumo", "draw", "abort", "chombo", "penalty", "seating", "final", "rename"];
 const FINAL_KINDS = ["final", "seating", "rename"];
 const KEYS = ["hand", "win", "pon", "kan", "ankan", "dora", "ura"];
 const LIMIT = { hand: 14, win: 1, pon: 4, kan: 4, ankan: 4, dora: 5, ura: 5 };
-const LABEL = { hand: "Hand", win: "Winning tile", pon: "Pon", kan: "Open kan", ankan: "Closed kan",
-  dora: "Dora ind.", ura: "Ura ind." };
+const LABEL = { hand: t("Hand"), win: t("Winning tile"), pon: t("Pon"), kan: t("Open kan"), ankan: t("Closed kan"),
+  dora: t("Dora ind."), ura: t("Ura ind.") };
+// each line of a game's settlement (settle.Item.what) in words
+const ITEM_WORDS = { chiicha_chips: t("first dealer not top"), bust_chips: t("bust chips"), dobon_fee: t("dobon fee"),
+  sticks_to_top: t("sticks left to the top"), sticks_forfeited: t("sticks left on the table (nobody's)"),
+  score: t("score against the return"), oka: t("oka"), uma: t("uma"), bust: t("bust"), tie_split: t("tied places share"),
+  chombo: t("chombo"), rounding: t("rounding"), table_chips: t("table chips to the top"), streak_chips: t("streak chips") };
+// why a game ended (flow's reasons)
+const END_WORDS = { bust: t("bust"), last_hand: t("last hand"), agari_yame: t("the last dealer stopped after a win"),
+  tenpai_yame: t("the last dealer stopped in tenpai"), target_reached: t("target score reached"),
+  hand_limit: t("hand limit reached"), overtime_non_dealer_win: t("overtime: a non-dealer won"),
+  overtime_over: t("overtime over"), final_scores: t("final scores") };
+const endWords = (r) => END_WORDS[r] || String(r || "").replace(/_/g, " ");
+/** A row's label ("E1", "S2 lap 2", "final") in words: 東1局 / East 1. */
+function labelWords(label) {
+  if (lang === "en") return label || "";  // the keeper's own labels (E1, S2 lap 2, final)
+  const m = /^([ESWN])(\d+)(?: lap (\d+))?$/.exec(label || "");
+  if (!m) return label === "final" ? t("final") : (label || "");
+  const round = t("{wind} {n}", { wind: term("wind", m[1]), n: m[2] });
+  return m[3] ? t("{round}, lap {lap}", { round, lap: m[3] }) : round;
+}
+/** An abort kind (P92-P95; P79's riichi bust) in words. */
+/** A seat's wind: its letter in English (the keeper's labels), its kanji in Japanese. */
+const windWord = (w) => lang === "en" ? w : term("wind", w);
+const abortWords = (k) => k === "riichi_bust" ? term("result", "riichi_bust") : term("draw", k);
 const FLAGS = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan"];
 const WINDS = "ESWN";
 const tiles = [0, 1].map(() => Object.fromEntries(KEYS.map((k) => [k, []])));
@@ -51,7 +75,7 @@ const opts = () => (state && state.options) || { aborts: [], penalties: [], chip
 /** A number as the rules write it (P30: "triangle" writes a minus as △). */
 function num(v, { plus = false, comma = true, digits = null } = {}) {
   const abs = Math.abs(v);
-  const body = digits !== null ? abs.toFixed(digits) : comma ? abs.toLocaleString("en-US") : String(abs);
+  const body = digits !== null ? abs.toFixed(digits) : comma ? fmtNumber(abs) : String(abs);
   if (v < 0) return ((state && state.notation === "triangle") ? "△" : "-") + body;
   return (plus && v > 0 ? "+" : "") + body;
 }
@@ -103,27 +127,27 @@ function winnerBlock(i) {
     `<span class="tiles" id="t${i}-${k}"></span></div>`).join("");
   const yaku = [...new Set([...o.chip_yaku, ...o.pao_yaku])];
   return `<div class="winner" id="w${i}">
-    <h3>${i === 0 ? "Winner" : "Second winner"}</h3>
-    <label>Who <select id="winner${s}" class="who-win"></select></label>
-    <label>Enter by <select id="how${s}"><option value="value">han / fu</option><option value="tiles">tiles</option></select></label>
+    <h3>${i === 0 ? t("Winner") : t("Second winner")}</h3>
+    <label>${t("Who")} <select id="winner${s}" class="who-win"></select></label>
+    <label>${t("Enter by")} <select id="how${s}"><option value="value">${t("han / fu")}</option><option value="tiles">${t("tiles")}</option></select></label>
     <div class="by-value" id="value${i}">
-      <label>Han <input id="han${s}" type="number" min="0" max="60" value="1"></label>
-      <label class="${o.fixed_fu ? "hidden" : ""}">Fu <input id="fu${s}" type="number" min="20" max="110" step="5" value="30"></label>
-      ${o.fixed_fu ? `<span class="muted" id="fixed-fu${s}">every hand ${o.fixed_fu} fu (P52)</span>` : ""}
-      <label>Yakuman <input id="yakuman${s}" type="number" min="0" max="6" value="0"></label>
-      <div><label><input type="checkbox" id="ippatsu${s}"> ippatsu</label>
-        ${o.chips ? `<label><input type="checkbox" id="closed${s}"> closed hand</label>
-        <label>Ura han <input id="ura-han${s}" type="number" min="0" max="30" value="0"></label>` : ""}</div>
-      ${yaku.length ? `<div>Yaku (for chips, pao): ${yaku.map(y => `<label><input type="checkbox" class="yaku${i}" value="${esc(y)}"> ${esc(y)}</label>`).join("")}</div>` : ""}
-      ${o.chip_flowers ? `<label>Chip flowers <input id="chip-flowers${s}" type="number" min="0" max="4" value="0"></label>` : ""}
+      <label>${t("Han")} <input id="han${s}" type="number" min="0" max="60" value="1"></label>
+      <label class="${o.fixed_fu ? "hidden" : ""}">${t("Fu")} <input id="fu${s}" type="number" min="20" max="110" step="5" value="30"></label>
+      ${o.fixed_fu ? `<span class="muted" id="fixed-fu${s}">${t("every hand {fu} fu (P52)", { fu: o.fixed_fu })}</span>` : ""}
+      <label>${term("limit", "yakuman")} <input id="yakuman${s}" type="number" min="0" max="6" value="0"></label>
+      <div><label><input type="checkbox" id="ippatsu${s}"> ${term("yaku", "ippatsu")}</label>
+        ${o.chips ? `<label><input type="checkbox" id="closed${s}"> ${t("closed hand")}</label>
+        <label>${t("Ura han")} <input id="ura-han${s}" type="number" min="0" max="30" value="0"></label>` : ""}</div>
+      ${yaku.length ? `<div>${t("Yaku (for chips, pao):")} ${yaku.map(y => `<label><input type="checkbox" class="yaku${i}" value="${esc(y)}"> ${esc(term("yaku", y))}</label>`).join("")}</div>` : ""}
+      ${o.chip_flowers ? `<label>${t("Chip flowers")} <input id="chip-flowers${s}" type="number" min="0" max="4" value="0"></label>` : ""}
     </div>
     <div class="by-tiles hidden" id="bytiles${i}">
       <div class="targets">${targets}</div>
-      ${o.kita ? `<label>Kita <input id="kita${s}" type="number" min="0" max="4" value="0"></label>` : ""}
-      ${o.flowers ? `<label>Flowers <input id="flowers${s}" type="number" min="0" max="8" value="0"></label>` : ""}
-      ${o.chip_flowers ? `<label>Chip flowers <input id="tchip-flowers${s}" type="number" min="0" max="4" value="0"></label>` : ""}
-      <label title="引きヅモ: the winning tile went into the hand before the win was shown; scored as the lowest shape where the rules say so (P129)"><input type="checkbox" id="mixed${s}"> winning tile mixed into the hand</label>
-      <div class="flags">${FLAGS.map(f => `<label><input type="checkbox" class="flag${i}" value="${f}"> ${f.replace("_", " ")}</label>`).join("")}</div>
+      ${o.kita ? `<label>${t("Kita")} <input id="kita${s}" type="number" min="0" max="4" value="0"></label>` : ""}
+      ${o.flowers ? `<label>${t("Flowers")} <input id="flowers${s}" type="number" min="0" max="8" value="0"></label>` : ""}
+      ${o.chip_flowers ? `<label>${t("Chip flowers")} <input id="tchip-flowers${s}" type="number" min="0" max="4" value="0"></label>` : ""}
+      <label title="${esc(t("引きヅモ: the winning tile went into the hand before the win was shown; scored as the lowest shape where the rules say so (P129)"))}"><input type="checkbox" id="mixed${s}"> ${t("winning tile mixed into the hand")}</label>
+      <div class="flags">${FLAGS.map(f => `<label><input type="checkbox" class="flag${i}" value="${f}"> ${term("yaku", f)}</label>`).join("")}</div>
     </div>
   </div>`;
 }
@@ -146,9 +170,9 @@ function renderTiles() {
     for (const k of KEYS) {
       const box = $(`t${w}-${k}`);
       box.innerHTML = "";
-      tiles[w][k].forEach((t, i) => {
-        const e = tileEl(t);
-        e.title = "take back";
+      tiles[w][k].forEach((tile, i) => {
+        const e = tileEl(tile);
+        e.title = t("take back");
         e.addEventListener("click", (ev) => { ev.stopPropagation(); dirty = true; tiles[w][k].splice(i, 1); renderTiles(); });
         box.appendChild(e);
       });
@@ -160,8 +184,8 @@ function renderTiles() {
   for (const e of $("picker").querySelectorAll(".tilebox")) {
     e.classList.toggle("used-up", !indicator && used(active.w, kindOf(e.dataset.tile)) >= 4);
   }
-  const t = tiles[active.w];
-  $("mpsz").value = listToMpsz(t.hand) + t.win.map(toMpsz).join("");
+  const tw = tiles[active.w];
+  $("mpsz").value = listToMpsz(tw.hand) + tw.win.map(toMpsz).join("");
   const anyTiles = [0, 1].slice(0, winnersShown()).some(byTiles) && ["ron", "tsumo"].includes($("kind").value);
   $("picker-box").classList.toggle("hidden", !anyTiles);
 }
@@ -198,14 +222,14 @@ function winnerJson(w) {
   const s = sfx(w);
   const out = { winner: $("winner" + s).value };
   if (byTiles(w)) {
-    const t = tiles[w];
-    if (!t.win.length) throw new Error(`${out.winner}: pick the winning tile`);
-    out.hand = listToMpsz([...t.hand, ...t.win]);
-    out.win = $("mixed" + s).checked ? "mixed" : toMpsz(t.win[0]);  // P129: any tile of the hand stands for it
-    const melds = [...t.pon.map(x => meld("pon", x)), ...t.kan.map(x => meld("kan", x)), ...t.ankan.map(x => meld("ankan", x))];
+    const tw = tiles[w];
+    if (!tw.win.length) throw new Error(t("{who}: pick the winning tile", { who: out.winner }));
+    out.hand = listToMpsz([...tw.hand, ...tw.win]);
+    out.win = $("mixed" + s).checked ? "mixed" : toMpsz(tw.win[0]);  // P129: any tile of the hand stands for it
+    const melds = [...tw.pon.map(x => meld("pon", x)), ...tw.kan.map(x => meld("kan", x)), ...tw.ankan.map(x => meld("ankan", x))];
     if (melds.length) out.melds = melds;
-    if (t.dora.length) out.dora = t.dora.map(toMpsz);
-    if (t.ura.length) out.ura = t.ura.map(toMpsz);
+    if (tw.dora.length) out.dora = tw.dora.map(toMpsz);
+    if (tw.ura.length) out.ura = tw.ura.map(toMpsz);
     for (const [id, key] of [["kita", "kita"], ["flowers", "flowers"], ["tchip-flowers", "chip_flowers"]]) {
       if (intOf(id + s)) out[key] = intOf(id + s);
     }
@@ -275,9 +299,9 @@ function noteChanges(s) {
   const since = s.hands.filter(r => r.uid > formVersion);
   const el = $("form-note");
   if (!since.length) { el.classList.add("hidden"); return; }
-  el.innerHTML = `Entered on another device since you opened this form: ` +
-    since.map(r => `<b>#${r.no}</b> ${esc(r.label || "")} ${esc(r.summary || r.kind)}${r.by ? ` (${esc(r.by)})` : ""}`).join("; ") +
-    `. What you typed is kept; Save checks it against that.`;
+  el.innerHTML = esc(t("Entered on another device since you opened this form:")) + " " +
+    since.map(r => `<b>#${r.no}</b> ${esc(labelWords(r.label))} ${esc(r.summary || r.kind)}${r.by ? ` (${esc(r.by)})` : ""}`).join("; ") +
+    ". " + esc(t("What you typed is kept; Save checks it against that."));
   el.classList.remove("hidden");
 }
 
@@ -290,16 +314,16 @@ function buildForm(s) {
   const kinds = s.mode === "final" ? FINAL_KINDS : HAND_KINDS;
   choices("kind", kinds, k => KIND_LABELS[k]);
   $("winners").innerHTML = winnerBlock(0) +
-    `<div class="f-double" id="double-box"><label><input type="checkbox" id="double"> Double ron: a second winner</label></div>` +
+    `<div class="f-double" id="double-box"><label><input type="checkbox" id="double"> ${t("Double ron: a second winner")}</label></div>` +
     winnerBlock(1);
   for (const id of ["double", "how", "how2"]) $(id).addEventListener("change", showFields);
   document.querySelectorAll(".target").forEach(d => d.addEventListener("click", () => {
     active = { w: Number(d.dataset.w), key: d.dataset.key };
     renderTiles();
   }));
-  choices("abort-kind", s.options.aborts);
+  choices("abort-kind", s.options.aborts, abortWords);
   const effect = Object.fromEntries(s.options.penalties.map(p => [p.kind, p.effect]));
-  choices("penalty-kind", s.options.penalties.map(p => p.kind), k => k === "free" ? "free (decided at the table)" : `${k} — ${effect[k].replace(/_/g, " ")}`);
+  choices("penalty-kind", s.options.penalties.map(p => p.kind), k => k === "free" ? t("free (decided at the table)") : `${term("penalty", k)} — ${term("penalty_effect", effect[k])}`);
 }
 
 function render(s) {
@@ -308,38 +332,44 @@ function render(s) {
   if (formVersion === null || !dirty) rebase(s);
   else if (before && s.version !== before.version) noteChanges(s);
   buildForm(s);
-  $("title").textContent = `${s.rules} — game ${s.game}${s.finished ? " (finished)" : ""}` + (s.series ? ` — ${s.series}` : "");
-  const t = s.tournament;
-  if (t && !sid.includes(".")) pin(`${sid}.${t.round}.${t.table}`);
-  $("tournament-link").classList.toggle("hidden", !t);
-  if (t) {  // a tournament's table: its standings, through the link this page was opened by (an HTTP answer's)
-    if (t.link) tournamentLink = t.link;
+  $("title").textContent = (s.finished ? t("{rules} — game {game} (finished)", { rules: s.rules, game: s.game })
+    : t("{rules} — game {game}", { rules: s.rules, game: s.game })) + (s.series ? ` — ${s.series}` : "");
+  const at = s.tournament;
+  if (at && !sid.includes(".")) pin(`${sid}.${at.round}.${at.table}`);
+  $("tournament-link").classList.toggle("hidden", !at);
+  if (at) {  // a tournament's table: its standings, through the link this page was opened by (an HTTP answer's)
+    if (at.link) tournamentLink = at.link;
     $("tournament-link").href = tournamentLink || "#";
-    $("tournament-link").textContent = `tournament ${t.tournament} · round ${t.round} · table ${t.table}`;
+    $("tournament-link").textContent = t("tournament {tournament} · round {round} · table {table}", at);
   }
   if (s.links && s.links.read) {  // the organiser's page: the link to share (it reads, never writes)
-    $("links").innerHTML = `Read-only link for the others: <a href="${esc(s.links.read)}">${esc(location.origin + s.links.read)}</a>`;
+    $("links").innerHTML = `${esc(t("Read-only link for the others:"))} <a href="${esc(s.links.read)}">${esc(location.origin + s.links.read)}</a>`;
   }
   const h = s.hand;
-  $("hand").textContent = h ? `${h.round}${h.number}${h.lap ? " lap " + (h.lap + 1) : ""} · ${h.honba} honba · ${h.sticks} sticks` +
-    `${s.pot && s.pot.chips ? ` · ${s.pot.chips} chips on the table` : ""} · dealer ${h.dealer}` : "between games";
+  $("hand").textContent = h ? [labelWords(`${h.round}${h.number}${h.lap ? ` lap ${h.lap + 1}` : ""}`),
+    t("{n} honba", { n: h.honba }), t("{n} sticks", { n: h.sticks }),
+    ...(s.pot && s.pot.chips ? [t("{n} chips on the table", { n: s.pot.chips })] : []),
+    t("dealer {who}", { who: h.dealer })].join(" · ") : t("between games");
   $("scores").innerHTML = s.people.map(p => {
     const w = s.seats[p];
     const sc = s.scores[p];
-    return `<tr data-person="${esc(p)}"><td>${w || "–"}</td><td>${esc(p)}</td>` +
+    return `<tr data-person="${esc(p)}"><td>${w ? windWord(w) : "–"}</td><td>${esc(p)}</td>` +
       `<td class="score">${sc === undefined ? "" : num(sc)}</td><td class="score chips">${num(s.chips[p], {plus: true})}</td></tr>`;
   }).join("");
   const n = s.next;
-  $("next").textContent = s.finished && n ? `next: game ${n.game}, dealer ${n.dealer}` + (n.sitting_out ? `, ${n.sitting_out} sits out` : "") + (n.uma_multiplier > 1 ? `, uma ×${n.uma_multiplier}` : "") + (n.reseat_due ? ", a seat draw is due" : "") : "";
+  $("next").textContent = s.finished && n ? [t("next: game {game}, dealer {dealer}", n),
+    ...(n.sitting_out ? [t("{who} sits out", { who: n.sitting_out })] : []),
+    ...(n.uma_multiplier > 1 ? [t("uma ×{n}", { n: n.uma_multiplier })] : []),
+    ...(n.reseat_due ? [t("a seat draw is due")] : [])].join(t(", ")) : "";
   $("state-version").textContent = s.version;
   renderSheet(s);
   renderPenalties(s);
   fillChoices();
   $("hands").innerHTML = s.hands.slice().reverse().map(r => {
     const d = Object.entries(r.deltas).filter(([p, v]) => v).map(([p, v]) => `${esc(p)} ${num(v, {plus: true})}`).join(", ");
-    return `<li data-no="${r.no}">#${r.no} g${r.game} ${esc(r.label || "")} ${esc(r.summary || r.kind)}${d ? " — " + d : ""} ` +
-      (["seating", "rename"].includes(r.kind) ? "" : `<button type="button" class="fix" data-no="${r.no}">fix</button>`) +
-      `<button type="button" class="delete danger" data-no="${r.no}">delete</button></li>`;
+    return `<li data-no="${r.no}">#${r.no} ${esc(t("g{game}", { game: r.game }))} ${esc(labelWords(r.label))} ${esc(r.summary || r.kind)}${d ? " — " + d : ""} ` +
+      (["seating", "rename"].includes(r.kind) ? "" : `<button type="button" class="fix" data-no="${r.no}">${t("fix")}</button>`) +
+      `<button type="button" class="delete danger" data-no="${r.no}">${t("delete")}</button></li>`;
   }).join("");
   $("undo").disabled = !s.undo;
   formVisibility();
@@ -358,7 +388,7 @@ function formVisibility() {
 function fillChoices() {
   const ps = players();
   for (const id of ["winner", "winner2", "from", "who"]) options(id, ps);
-  options("pao", ps, "no pao");
+  options("pao", ps, t("no pao"));
   options("rename-from", state.people);
   boxes("riichi", "riichi", ps); boxes("tenpai", "tenpai", ps); boxes("nagashi", "nagashi", ps);
   boxes("chombo-who", "chombo-who", ps);
@@ -370,35 +400,35 @@ function fillChoices() {
   const people = state.people;
   if ($("draw-order").dataset.people !== people.join(",")) {
     $("draw-order").dataset.people = people.join(",");
-    $("draw-order").innerHTML = `<label><input type="checkbox" id="draw-new"> a new seat draw</label>` +
-      people.map((p, i) => `<label>${WINDS[i]} <select class="draw-seat" id="draw-${i}">${people.map(q => `<option${q === p ? " selected" : ""}>${esc(q)}</option>`).join("")}</select></label>`).join("");
+    $("draw-order").innerHTML = `<label><input type="checkbox" id="draw-new"> ${t("a new seat draw")}</label>` +
+      people.map((p, i) => `<label>${windWord(WINDS[i])} <select class="draw-seat" id="draw-${i}">${people.map(q => `<option${q === p ? " selected" : ""}>${esc(q)}</option>`).join("")}</select></label>`).join("");
   }
-  options("dealer", ps, "(as the rules say)");
+  options("dealer", ps, t("(as the rules say)"));
   // final scores: a row per player (score, chips, chombos, bust), kept while the players stay
   if ($("final-grid").dataset.players !== ps.join(",")) {
     $("final-grid").dataset.players = ps.join(",");
     $("final-grid").style.gridTemplateColumns = "auto 1fr 1fr 1fr 1fr";
-    $("final-grid").innerHTML = `<span></span><span class="muted">score</span><span class="muted">chips</span><span class="muted">chombos</span><span class="muted">bust</span>` +
+    $("final-grid").innerHTML = `<span></span><span class="muted">${t("score")}</span><span class="muted">${t("chips")}</span><span class="muted">${t("chombos")}</span><span class="muted">${t("bust")}</span>` +
       ps.map((p, i) => `<span>${esc(p)}</span>` +
         `<input type="number" step="100" class="final-score" id="final-score-${i}" data-person="${esc(p)}" value="${state.options && state.scores[p] !== undefined ? state.scores[p] : 0}">` +
         `<input type="number" class="final-chips" id="final-chips-${i}" value="0">` +
         `<input type="number" min="0" max="20" class="final-chombos" id="final-chombos-${i}" value="0">` +
-        `<select class="final-bust" id="final-bust-${i}"><option value="">—</option><option value="busted">busted</option><option value="buster">caused it</option></select>`).join("");
+        `<select class="final-bust" id="final-bust-${i}"><option value="">—</option><option value="busted">${t("busted")}</option><option value="buster">${t("caused it")}</option></select>`).join("");
   }
 }
 
 function renderSheet(s) {  // the score sheet: each finished game's points and its settlement, the totals (P30)
   $("sheet-box").classList.toggle("hidden", !s.games.length);
   if (!s.games.length) return;
-  const head = `<tr><th>game</th>${s.people.map(p => `<th class="num">${esc(p)}</th>`).join("")}</tr>`;
+  const head = `<tr><th>${t("game")}</th>${s.people.map(p => `<th class="num">${esc(p)}</th>`).join("")}</tr>`;
   const rows = s.games.map(g => `<tr><td>${g.game}</td>${s.people.map(p => `<td class="num">${p in g.points ? num(g.points[p], {comma: false}) : ""}</td>`).join("")}</tr>`);
   const tot = Object.fromEntries(s.standings.map(r => [r.person, r]));
-  const total = `<tr class="total"><td>total</td>${s.people.map(p => `<td class="num">${tot[p] ? num(tot[p].points, {comma: false}) : ""}</td>`).join("")}</tr>`;
-  const chips = `<tr><td>chips</td>${s.people.map(p => `<td class="num">${tot[p] ? num(tot[p].chips, {plus: true}) : ""}</td>`).join("")}</tr>`;
+  const total = `<tr class="total"><td>${t("total")}</td>${s.people.map(p => `<td class="num">${tot[p] ? num(tot[p].points, {comma: false}) : ""}</td>`).join("")}</tr>`;
+  const chips = `<tr><td>${t("chips")}</td>${s.people.map(p => `<td class="num">${tot[p] ? num(tot[p].chips, {plus: true}) : ""}</td>`).join("")}</tr>`;
   $("sheet").innerHTML = head + rows.join("") + total + chips;
   const open = new Set([...document.querySelectorAll("#settlements details[open]")].map(d => d.dataset.game));
   $("settlements").innerHTML = s.games.map(g => `<details data-game="${g.game}"${open.has(String(g.game)) ? " open" : ""}>` +
-    `<summary>Game ${g.game}: how the points and chips were made (${esc(g.end_reason)})</summary>${settlementTable(g)}</details>`).join("");
+    `<summary>${esc(t("Game {game}: how the points and chips were made ({why})", { game: g.game, why: endWords(g.end_reason) }))}</summary>${settlementTable(g)}</details>`).join("");
 }
 
 /** A finished game's settlement line by line (each line with its rule row): what each person's
@@ -409,13 +439,13 @@ function settlementTable(g) {
     const parts = [];
     if (p in i.scores) parts.push(num(i.scores[p], {plus: true}));
     if (p in i.points) parts.push(num(i.points[p], {plus: true, digits: 1}));
-    if (p in i.chips) parts.push(num(i.chips[p], {plus: true}) + " chips");
+    if (p in i.chips) parts.push(t("{n} chips", { n: num(i.chips[p], {plus: true}) }));
     return parts.join(", ") || "·";
   };
   const head = `<tr><th></th>${people.map(p => `<th class="num">${esc(p)}</th>`).join("")}</tr>`;
-  const lines = (g.items || []).map(i => `<tr class="item" data-what="${esc(i.what)}"><th>${esc(i.label)}${i.count ? ` (${i.count})` : ""} <span class="muted">${esc(i.rule)}</span></th>` +
+  const lines = (g.items || []).map(i => `<tr class="item" data-what="${esc(i.what)}"><th>${esc(ITEM_WORDS[i.what] || i.label)}${i.count ? ` (${i.count})` : ""} <span class="muted">${esc(i.rule)}</span></th>` +
     people.map(p => `<td class="num">${cell(i, p)}</td>`).join("") + "</tr>");
-  const result = `<tr class="total"><th>rank · points · chips</th>${people.map(p => `<td class="num">${g.ranks[p]} · ${num(g.points[p], {plus: true, digits: 1})} · ${num(g.chips[p] || 0, {plus: true})}</td>`).join("")}</tr>`;
+  const result = `<tr class="total"><th>${t("rank · points · chips")}</th>${people.map(p => `<td class="num">${g.ranks[p]} · ${num(g.points[p], {plus: true, digits: 1})} · ${num(g.chips[p] || 0, {plus: true})}</td>`).join("")}</tr>`;
   return `<table class="data settlement" data-game="${g.game}">${head}${lines.join("")}${result}</table>`;
 }
 
@@ -424,10 +454,11 @@ function renderPenalties(s) {
   $("penalties-box").classList.toggle("hidden", !list.length);
   $("penalties").innerHTML = list.map(x => {
     const paid = Object.entries(x.deltas).map(([p, v]) => `${esc(p)} ${num(v, {plus: true})}`);
-    const chips = Object.entries(x.chips).map(([p, v]) => `${esc(p)} ${num(v, {plus: true})} chips`);
-    const end = Object.entries(x.end_points).map(([p, v]) => `${esc(p)} ${num(v, {plus: true, digits: 1})} at the end`);
-    return `<li>#${x.no} g${x.game} ${esc(x.label)} <b>${esc(x.kind)}</b> by ${x.who.map(esc).join(" & ")}` +
-      `${x.reason ? ` (${esc(x.reason)})` : ""}: ${[...paid, ...chips, ...end].join(", ") || "nothing to pay"}</li>`;
+    const chips = Object.entries(x.chips).map(([p, v]) => esc(t("{who} {n} chips", { who: p, n: num(v, {plus: true}) })));
+    const end = Object.entries(x.end_points).map(([p, v]) => esc(t("{who} {n} at the end", { who: p, n: num(v, {plus: true, digits: 1}) })));
+    const kind = x.kind === "chombo" ? term("result", "chombo") : term("penalty", x.kind);
+    return `<li>#${x.no} ${esc(t("g{game}", { game: x.game }))} ${esc(labelWords(x.label))} ${esc(t("{kind} by {who}", { kind, who: x.who.join(" & ") }))}` +
+      `${x.reason ? ` (${esc(x.reason)})` : ""}: ${[...paid, ...chips, ...end].join(", ") || esc(t("nothing to pay"))}</li>`;
   }).join("");
 }
 
@@ -500,19 +531,19 @@ function previewTable(r, pot) {
   const rows = [];
   const paid = Object.fromEntries(people.map(p => [p, 0]));
   for (const pay of r.payments || []) {
-    rows.push(row(`${pay.winner}'s win` + (pay.pao ? ` (pao: ${pay.pao})` : ""), pay.deltas));
+    rows.push(row(pay.pao ? t("{who}'s win (pao: {pao})", { who: pay.winner, pao: pay.pao }) : t("{who}'s win", { who: pay.winner }), pay.deltas));
     for (const p of people) paid[p] += pay.deltas[p] || 0;
   }
   if (r.payments && r.payments.length) {
     const rest = Object.fromEntries(people.map(p => [p, r.deltas[p] - paid[p]]));
-    if (people.some(p => rest[p])) rows.push(row("riichi sticks", rest));
+    if (people.some(p => rest[p])) rows.push(row(t("riichi sticks"), rest));
   }
-  rows.push(row("total", r.deltas, "total"));
-  if (people.some(p => r.chips[p])) rows.push(row("chips", r.chips));
+  rows.push(row(t("total"), r.deltas, "total"));
+  if (people.some(p => r.chips[p])) rows.push(row(t("chips"), r.chips));
   const head = `<tr><th></th>${people.map(p => `<th class="num">${esc(p)}</th>`).join("")}</tr>`;
-  return `<div id="preview-summary">preview (nothing saved): ${esc(r.summary || r.kind)} · ${r.honba || 0} honba` +
-    `${r.game_over ? ` · game over (${esc(r.game_over)})` : ""}</div><table class="data" id="preview-table">${head}${rows.join("")}</table>` +
-    `<div class="muted">after it: ${pot.sticks} sticks, ${pot.chips} chips on the table</div>`;
+  return `<div id="preview-summary">${esc(t("preview (nothing saved):"))} ${esc(r.summary || r.kind)} · ${esc(t("{n} honba", { n: r.honba || 0 }))}` +
+    `${r.game_over ? ` · ${esc(t("game over ({why})", { why: endWords(r.game_over) }))}` : ""}</div><table class="data" id="preview-table">${head}${rows.join("")}</table>` +
+    `<div class="muted">${esc(t("after it: {sticks} sticks, {chips} chips on the table", pot))}</div>`;
 }
 
 async function send(preview) {
@@ -531,7 +562,7 @@ async function send(preview) {
       const r = s.hands.find(h => h.no === s.preview_of);  // the entry previewed (new or corrected)
       const ended = r && r.game_over ? s.games.find(g => g.game === r.game) : null;
       $("preview-out").innerHTML = (r ? previewTable(r, s.pot) : "") +
-        (ended ? `<div id="preview-settlement"><b>Game ${ended.game} ends:</b> ${settlementTable(ended)}</div>` : "");
+        (ended ? `<div id="preview-settlement"><b>${esc(t("Game {game} ends:", { game: ended.game }))}</b> ${settlementTable(ended)}</div>` : "");
       return;
     }
     pendingId = null;
@@ -551,7 +582,7 @@ async function send(preview) {
 function showConflict(no) {
   conflictNo = no;
   $("conflict").classList.toggle("hidden", no === null);
-  if (no !== null) $("conflict-fix").textContent = `Correct #${no} with this form`;
+  if (no !== null) $("conflict-fix").textContent = t("Correct #{no} with this form", { no });
 }
 
 function clearForm() {  // after a save: the next hand starts from an empty form (the kind and "enter by" stay)
@@ -579,7 +610,7 @@ function endFix() {
   fixRow = null;
   showConflict(null);
   if (state) formVisibility();
-  $("form-title").textContent = "Enter a hand";
+  $("form-title").textContent = t("Enter a hand");
   $("cancel-fix").classList.add("hidden");
 }
 
@@ -590,7 +621,8 @@ function startFix(no) {
   formVisibility();
   rebase(state);
   dirty = true;
-  $("form-title").textContent = `Correct entry #${no}` + (r.game !== state.game || state.finished ? ` (game ${r.game})` : "");
+  $("form-title").textContent = r.game !== state.game || state.finished ? t("Correct entry #{no} (game {game})", { no, game: r.game })
+    : t("Correct entry #{no}", { no });
   $("cancel-fix").classList.remove("hidden");
   $("final-grid").dataset.players = "";
   fillChoices();  // that game's players (a finished game's three, whoever sits out now)
@@ -648,16 +680,16 @@ function changesTable(a, b) {
       `<td class="num">${x === undefined ? "" : f(x)}${x !== y && y !== undefined ? ` → <b>${f(y)}</b>` : ""}</td>`);
     return `<tr><td>${esc(p)}</td>${cells.join("")}</tr>`;
   });
-  const games = a.games.length !== b.games.length ? `<div>finished games: ${a.games.length} → <b>${b.games.length}</b></div>` : "";
-  return `<table class="data" id="confirm-table"><tr><th></th><th class="num">score</th><th class="num">chips</th><th class="num">points</th></tr>${rows.join("")}</table>${games}`;
+  const games = a.games.length !== b.games.length ? `<div>${esc(t("finished games:"))} ${a.games.length} → <b>${b.games.length}</b></div>` : "";
+  return `<table class="data" id="confirm-table"><tr><th></th><th class="num">${t("score")}</th><th class="num">${t("chips")}</th><th class="num">${t("points")}</th></tr>${rows.join("")}</table>${games}`;
 }
 
 async function askDelete(no) {
   const r = state.hands.find(h => h.no === no);
   try {
     const after = await api(`/api/keeper/sessions/${sid}/entries/${no}`, {delete: true, preview: true});
-    confirmPanel(`Delete entry <b>#${no}</b> (${esc(r.label || "")} ${esc(r.summary || r.kind)})? Everything after it is recomputed:`,
-      after, `Delete #${no}`, async () => {
+    confirmPanel(esc(t("Delete entry #{no} ({what})? Everything after it is recomputed:", { no, what: `${labelWords(r.label)} ${r.summary || r.kind}`.trim() })),
+      after, t("Delete #{no}", { no }), async () => {
         render(await api(`/api/keeper/sessions/${sid}/entries/${no}`, {delete: true, reason: $("reason").value,
           opened_version: state.version, author: $("author").value}));
       });
@@ -669,7 +701,7 @@ async function askUndo() {
   const change = state.undo.change;
   try {
     const after = await api(`/api/keeper/sessions/${sid}/undo`, {change, preview: true});
-    confirmPanel(`Undo ${esc(state.undo.text)}?`, after, "Undo it", async () => {
+    confirmPanel(esc(t("Undo {what}?", { what: state.undo.text })), after, t("Undo it"), async () => {
       render(await api(`/api/keeper/sessions/${sid}/undo`, {change, author: $("author").value}));
     });
   } catch (e) { $("error").textContent = e.message; }
@@ -695,6 +727,9 @@ function connect() {
 }
 
 function init() {
+  // Enter in a field must not submit the form (a reload losing it); no inline handler: the CSP forbids them
+  $("form").addEventListener("submit", (ev) => ev.preventDefault());
+  $("form-title").textContent = t("Enter a hand");
   $("winners").innerHTML = winnerBlock(0) + `<input type="checkbox" id="double" class="hidden">` + winnerBlock(1);
   for (const suit of [/[mp]r?$/, /sr?$/, /^[ESWNPFC]$/]) {  // one row per suit (manzu with pinzu), as the calculator
     const row = document.createElement("div");
@@ -720,7 +755,7 @@ function init() {
     fixRow = state.hands.find(h => h.no === no) || null;
     formVersion = state.version;
     pendingId = null;
-    $("form-title").textContent = `Correct entry #${no}`;
+    $("form-title").textContent = t("Correct entry #{no}", { no });
     $("cancel-fix").classList.remove("hidden");
     $("error").textContent = "";
     $("form-note").classList.add("hidden");

@@ -3,6 +3,8 @@
 // the next round, start the clock, end play, enter a table's final scores (with sticks, chombos and
 // busts), open any table's keeper page to correct it, download the results. The page draws what
 // the server computes (the standings, the round, the clock's end); numbers as the rules write them.
+import { t, tn, term, fmtNumber, lang } from "/static/i18n.js";
+
 const $ = (id) => document.getElementById(id);
 // The page is opened by one of the tournament's links (its token), never by its number; what the
 // link may do is the server's answer (state.access): the referee's controls show at /referee when
@@ -19,7 +21,7 @@ function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": 
 /** A number as the rules write it (P30: "triangle" writes a minus as △). */
 function num(v, { plus = false, digits = null } = {}) {
   const abs = Math.abs(v);
-  const body = digits !== null ? abs.toFixed(digits) : abs.toLocaleString("en-US");
+  const body = digits !== null ? abs.toFixed(digits) : fmtNumber(abs);
   if (v < 0) return (state && state.notation === "triangle" ? "△" : "-") + body;
   return (plus && v > 0 ? "+" : "") + body;
 }
@@ -38,45 +40,48 @@ function render(s) {
   document.body.classList.toggle("referee", referee);
   renderLinks(s.links);
   const current = s.seated.length ? s.seated[s.seated.length - 1] : null;
-  $("title").textContent = `${s.name} — ${current ? `round ${current.round} of ${s.rounds}` : `${s.rounds} rounds`}`;
-  $("about").textContent = `${s.rules} rules · ${s.players.length} players · ${s.seating} seating · seed ${s.seed} (published: the draw can be made again)`;
-  $("standings").innerHTML = `<tr><th class="num">#</th><th>player</th><th class="num">points</th><th class="num">games</th><th>places</th></tr>` +
+  $("title").textContent = `${s.name} — ${current ? t("round {round} of {rounds}", { round: current.round, rounds: s.rounds }) : t("{n} rounds", { n: s.rounds })}`;
+  $("about").textContent = t("{rules} rules · {n} players · {seating} seating · seed {seed} (published: the draw can be made again)",
+    { rules: s.rules, n: s.players.length, seating: s.seating, seed: s.seed });
+  $("standings").innerHTML = `<tr><th class="num">#</th><th>${t("player")}</th><th class="num">${t("points")}</th><th class="num">${t("games")}</th><th>${t("places")}</th></tr>` +
     s.standings.map(r => `<tr data-player="${esc(r.player)}" class="${r.rank === 1 ? "leader" : ""}"><td class="num">${r.rank}</td>` +
       `<td>${esc(r.player)}</td><td class="num points">${num(r.points, {digits: 1})}</td><td class="num">${r.games}</td>` +
-      `<td>${r.places.join(" ")}${r.byes ? ` <span class="muted">(${r.byes} bye)</span>` : ""}</td></tr>`).join("");
-  $("repeats").textContent = `pairs who met more than once: ${s.repeat_pairs}` +
-    (s.unfinished.length ? ` · still playing: ${s.unfinished.map(u => `round ${u.round} table ${u.table}`).join(", ")}` : "");
-  $("round-title").textContent = current ? `Round ${current.round}` : "No round seated yet";
+      `<td>${r.places.join(" ")}${r.byes ? ` <span class="muted">(${esc(t("{n} bye", { n: r.byes }))})</span>` : ""}</td></tr>`).join("");
+  $("repeats").textContent = t("pairs who met more than once: {n}", { n: s.repeat_pairs }) +
+    (s.unfinished.length ? ` · ${t("still playing: {tables}", { tables: s.unfinished.map(u => t("round {round} table {table}", u)).join(", ") })}` : "");
+  $("round-title").textContent = current ? t("Round {round}", { round: current.round }) : t("No round seated yet");
   const typed = keepForms();  // a live update keeps what the referee is typing
-  $("tables").innerHTML = current ? current.tables.map(t => tableCard(t, true)).join("") : "";
+  $("tables").innerHTML = current ? current.tables.map(x => tableCard(x, true)).join("") : "";
   restoreForms(typed);
-  $("byes").textContent = current && current.byes.length ? `bye: ${current.byes.join(", ")}` : "";
+  $("byes").textContent = current && current.byes.length ? t("bye: {who}", { who: current.byes.join(", ") }) : "";
   $("earlier").innerHTML = s.seated.slice(0, -1).reverse().map(r =>
-    `<details><summary>Round ${r.round}</summary><div class="tables">${r.tables.map(t => tableCard(t, false)).join("")}</div>` +
-    `${r.byes.length ? `<div>bye: ${r.byes.map(esc).join(", ")}</div>` : ""}</details>`).join("");
+    `<details><summary>${esc(t("Round {round}", { round: r.round }))}</summary><div class="tables">${r.tables.map(x => tableCard(x, false)).join("")}</div>` +
+    `${r.byes.length ? `<div>${esc(t("bye: {who}", { who: r.byes.join(", ") }))}</div>` : ""}</details>`).join("");
   const next = s.seated.length + 1;
-  $("seat-next").textContent = next <= s.rounds ? `Seat round ${next}` : "Every round is seated";
+  $("seat-next").textContent = next <= s.rounds ? t("Seat round {n}", { n: next }) : t("Every round is seated");
   $("seat-next").disabled = next > s.rounds;
   renderClock(s.clock);
 }
 
-function tableCard(t, inPlay) {
-  const seats = t.seats.map((p, i) => `<div class="seat"><span>${"ESW"[i]} ${esc(p)}</span>` +
-    `<span>${t.finished ? `${num(t.scores[p])} · ${num(t.points[p], {plus: true, digits: 1})} (${t.ranks[p]})` :
-      (t.scores && t.scores[p] !== undefined ? num(t.scores[p]) : "")}</span></div>`).join("");
-  const status = t.finished ? "over" : t.hand ? `${t.hand.round}${t.hand.number} · ${t.entries} ${t.entries === 1 ? "entry" : "entries"}` : "in play";
-  const form = referee && inPlay && !t.finished && !t.entries ? resultForm(t) : "";
-  return `<div class="table${t.finished ? " finished" : ""}" data-table="${t.table}" data-session="${t.session}">` +
-    `<h3><span>Table ${t.table}</span><span class="muted">${status}</span></h3>${seats}` +
-    `<a class="button" href="${esc(t.link)}">${tableLinkText(t)}</a>${form}</div>`;
+function tableCard(tb, inPlay) {
+  const wind = (w) => lang === "en" ? w : term("wind", w);
+  const seats = tb.seats.map((p, i) => `<div class="seat"><span>${wind("ESW"[i])} ${esc(p)}</span>` +
+    `<span>${tb.finished ? `${num(tb.scores[p])} · ${num(tb.points[p], {plus: true, digits: 1})} (${tb.ranks[p]})` :
+      (tb.scores && tb.scores[p] !== undefined ? num(tb.scores[p]) : "")}</span></div>`).join("");
+  const hand = tb.hand && (lang === "en" ? `${tb.hand.round}${tb.hand.number}` : t("{wind} {n}", { wind: term("wind", tb.hand.round), n: tb.hand.number }));
+  const status = tb.finished ? t("over") : tb.hand ? `${hand} · ${tn("{n} entry", "{n} entries", tb.entries)}` : t("in play");
+  const form = referee && inPlay && !tb.finished && !tb.entries ? resultForm(tb) : "";
+  return `<div class="table${tb.finished ? " finished" : ""}" data-table="${tb.table}" data-session="${tb.session}">` +
+    `<h3><span>${esc(t("Table {n}", { n: tb.table }))}</span><span class="muted">${esc(status)}</span></h3>${seats}` +
+    `<a class="button" href="${esc(tb.link)}">${esc(tableLinkText(tb))}</a>${form}</div>`;
 }
 
 /** What a table's keeper page is to this link: the referee's corrections, a scorer's own table, or a view. */
-function tableLinkText(t) {
+function tableLinkText(tb) {
   const a = state.access || {};
-  if (a.referee) return "keeper page (hands, corrections)";
-  if (a.role === "scorer" && a.table === t.table) return "keep this table";
-  return "hands (read only)";
+  if (a.referee) return t("keeper page (hands, corrections)");
+  if (a.role === "scorer" && a.table === tb.table) return t("keep this table");
+  return t("hands (read only)");
 }
 
 /** The organiser's page: every link to give out (paths on this server). */
@@ -84,20 +89,20 @@ function renderLinks(links) {
   $("links").classList.toggle("hidden", !links);
   if (!links) return;
   const row = (label, path) => `<tr><td>${esc(label)}</td><td><a href="${esc(path)}">${esc(location.origin + path)}</a></td></tr>`;
-  $("links-table").innerHTML = row("referee (seat, clock, correct any table)", links.referee) +
-    row("standings (projector, phones: read only)", links.read) +
-    Object.entries(links.scorers).map(([n, path]) => row(`scorer of table ${n} (keeps that table only)`, path)).join("");
+  $("links-table").innerHTML = row(t("referee (seat, clock, correct any table)"), links.referee) +
+    row(t("standings (projector, phones: read only)"), links.read) +
+    Object.entries(links.scorers).map(([n, path]) => row(t("scorer of table {n} (keeps that table only)", { n }), path)).join("");
 }
 
 /** A referee's final scores for a table not kept hand by hand (the keeper's final entry). */
-function resultForm(t) {
-  const rows = t.seats.map(p => `<span>${esc(p)}</span><input type="number" step="100" class="score" data-player="${esc(p)}" value="0">` +
+function resultForm(tb) {
+  const rows = tb.seats.map(p => `<span>${esc(p)}</span><input type="number" step="100" class="score" data-player="${esc(p)}" value="0">` +
     `<input type="number" min="0" max="20" class="chombos" value="0">` +
-    `<select class="bust"><option value="">—</option><option value="busted">busted</option><option value="buster">caused it</option></select>`).join("");
-  return `<details class="result-form"><summary>Enter the final scores</summary><div class="result-grid">` +
-    `<span></span><span class="muted">score</span><span class="muted">chombos</span><span class="muted">bust</span>${rows}</div>` +
-    `<label>Riichi sticks left <input type="number" min="0" max="100" class="sticks" value="0"></label>` +
-    `<div><button type="button" class="preview">Preview</button><button type="button" class="save">Save</button></div>` +
+    `<select class="bust"><option value="">—</option><option value="busted">${t("busted")}</option><option value="buster">${t("caused it")}</option></select>`).join("");
+  return `<details class="result-form"><summary>${t("Enter the final scores")}</summary><div class="result-grid">` +
+    `<span></span><span class="muted">${t("score")}</span><span class="muted">${t("chombos")}</span><span class="muted">${t("bust")}</span>${rows}</div>` +
+    `<label>${t("Riichi sticks left")} <input type="number" min="0" max="100" class="sticks" value="0"></label>` +
+    `<div><button type="button" class="preview">${t("Preview")}</button><button type="button" class="save">${t("Save")}</button></div>` +
     `<div class="error result-error"></div><div class="result-preview"></div></details>`;
 }
 
@@ -144,8 +149,8 @@ function resultEntry(card) {
 function renderClock(c) {
   $("clock-box").classList.toggle("hidden", !c || !c.minutes);
   ends = c && c.ends_at ? new Date(c.ends_at) : null;
-  $("clock-note").textContent = !c || !c.minutes ? "" : !c.started_at ? `round clock: ${c.minutes} minutes, not started` :
-    c.end === "last_hand" ? "then the hand in play is each table's last" : "then the referee decides";
+  $("clock-note").textContent = !c || !c.minutes ? "" : !c.started_at ? t("round clock: {n} minutes, not started", { n: c.minutes }) :
+    c.end === "last_hand" ? t("then the hand in play is each table's last") : t("then the referee decides");
   tick();
 }
 
@@ -153,7 +158,7 @@ function tick() {  // the countdown between the server's updates (the end itself
   if (!state || !state.clock || !state.clock.minutes) return;
   if (!ends) { $("clock").textContent = ""; return; }
   const left = Math.max(0, Math.round((ends - Date.now()) / 1000));
-  $("clock").textContent = left ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : "time is up";
+  $("clock").textContent = left ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : t("time is up");
   $("clock").classList.toggle("over", !left);
 }
 
@@ -197,7 +202,7 @@ function init() {
       const out = await api(path, {entry: resultEntry(card), preview});
       if (preview) {
         const g = out.game;
-        shown(".result-preview").textContent = g ? "preview (nothing saved): " +
+        shown(".result-preview").textContent = g ? t("preview (nothing saved):") + " " +
           Object.keys(g.ranks).sort((a, b) => g.ranks[a] - g.ranks[b]).map(p => `${g.ranks[p]}. ${p} ${num(g.points[p], {plus: true, digits: 1})}`).join(", ") : "";
         return;
       }

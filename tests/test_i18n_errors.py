@@ -1,0 +1,171 @@
+"""Issue 24 item 5, the edges left after the pages: every error a page, a client or a command shows
+carries a sentence (a code and named parameters) and is put into words at the edge — the links'
+refusals (``no_link``/``read_only``), the table's HTTP and WebSocket refusals, the keeper's and the
+tournaments' rarer errors, ``sanma serve``'s start-up lines and ``sanma simulate --report``."""
+
+from __future__ import annotations
+
+import ast
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from sanma.cli import app as cli_app
+from sanma.errors import SanmaError
+from sanma.i18n import describe, set_lang
+from sanma.web.app import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "sanma"
+LOCAL = "http://127.0.0.1"  # a name the server answers to
+JA = {"accept-language": "ja-JP,ja;q=0.9"}
+#: the modules whose errors reach a page, a client or a command's user as they are
+EDGES = (*sorted((SRC / "web").glob("*.py")), *sorted((SRC / "keeper").glob("*.py")), SRC / "store" / "keeper.py",
+         SRC / "store" / "tournaments.py", SRC / "store" / "lock.py", SRC / "sim" / "report.py",
+         SRC / "cli" / "serve.py")
+#: errors that never reach a person: a bug's, a test harness's
+INTERNAL = {"TimeoutError", "RuntimeError", "NotImplementedError", "AssertionError", "TypeError", "KeyError"}
+
+
+def _english(node: ast.expr) -> bool:
+    """A text written out in English (a literal, an f-string or a sum of them) rather than a sentence."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    return isinstance(node, ast.BinOp) and (_english(node.left) or _english(node.right))
+
+
+def test_errors_a_page_a_client_or_a_command_shows_are_sentences() -> None:
+    """No ``raise SomeError("English")`` and no ``{"error": "English"}`` at the edges: an error is
+    ``SomeError(sentence("...", **params))``, put into the reader's words where it is shown
+    (``describe``, ``error_response``; a WebSocket's in its handshake's language)."""
+    found = []
+    for path in EDGES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+                f = node.exc.func
+                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "?"
+                if name not in INTERNAL and _english(node.exc.args[0]):
+                    found.append(f"{path.relative_to(SRC)}:{node.lineno} {name}")
+            if isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values, strict=True):
+                    if isinstance(k, ast.Constant) and k.value in ("error", "message") and v is not None \
+                            and _english(v):
+                        found.append(f"{path.relative_to(SRC)}:{node.lineno} {{{k.value!r}: ...}}")
+    assert found == []
+
+
+def _session(client: TestClient) -> tuple[str, str]:
+    r = client.post("/api/keeper/sessions", json={"rules": "club", "people": ["Aki", "Ben", "Chie"]})
+    assert r.status_code == 200, r.text
+    links = r.json()["links"]
+    return links["organiser"].removeprefix("/keeper/"), links["read"].removeprefix("/keeper/")
+
+
+def test_the_links_refusals_speak_the_request_language(tmp_path: Path) -> None:
+    """``no_link`` (404) and ``read_only`` (403) — the keeper's and the tournaments' — in the
+    request's language, the code the same in both."""
+    with TestClient(create_app(tmp_path / "db.sqlite"), base_url=LOCAL) as client:
+        _, read = _session(client)
+        for headers, no_link, read_only in (
+                ({}, "no kept session behind this link", "this is a read link: it shows the session"),
+                (JA, "このリンクで開ける記録セッションはありません", "閲覧用のリンクです")):
+            r = client.get("/api/keeper/sessions/1", headers=headers)
+            assert r.status_code == 404 and r.json()["code"] == "no_link" and no_link in r.json()["error"], r.text
+            r = client.post(f"/api/keeper/sessions/{read}/undo", json={}, headers=headers)
+            assert r.status_code == 403 and r.json()["code"] == "read_only" and read_only in r.json()["error"], r.text
+            r = client.get("/api/tournaments/nope", headers=headers)
+            assert r.status_code == 404 and r.json()["code"] == "no_link", r.text
+        r = client.get("/api/tournaments/nope", headers=JA)
+        assert r.json()["error"].startswith("このリンクで開ける大会はありません"), r.text
+
+
+def test_the_tables_refusals_speak_the_request_and_the_sockets_language(tmp_path: Path) -> None:
+    """A bad table request over HTTP, and a WebSocket's refusals (an unknown table; a malformed
+    message on a spectator's socket) in the language its handshake asked for."""
+    with TestClient(create_app(tmp_path / "db.sqlite"), base_url=LOCAL) as client:
+        r = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "efficient"]}, headers=JA)
+        assert r.status_code == 400 and r.json()["code"] == "malformed"
+        assert r.json()["error"] == "'seats' は3つの席の種類（human、mjai またはボットの名前）のリストにしてください"
+        with client.websocket_connect("/ws/tables/nope/watch?lang=ja") as ws:
+            msg = ws.receive_json()
+        assert msg["code"] == "no_such_table" and msg["message"] == "卓 'nope' はありません", msg
+        r = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "efficient", "efficient"]})
+        table = r.json()["id"]
+        for lang, words in (("en", "a spectator cannot act"), ("ja", "観戦者は")):
+            with client.websocket_connect(f"/ws/tables/{table}/watch?lang={lang}") as ws:
+                ws.send_text(json.dumps({"type": "toggle", "name": "auto_win", "value": True}))
+                while (msg := ws.receive_json()).get("type") != "error":
+                    pass
+            assert msg["code"] == "spectator" and msg["message"].startswith(words), msg
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_keepers_and_tournaments_rarer_errors_in_both_languages(tmp_path: Path, lang: str) -> None:
+    """An undo with nothing to undo, an entry number that is not there, a tournament's bad round and a
+    seating CSV's bad line: each a sentence, its parameters in place, in the command's language."""
+    from sanma.keeper.keeper import Keeper
+    from sanma.keeper.seating import fixed_round
+    from sanma.keeper.tournament import Tournaments
+    from sanma.rules.schema import Rules
+    from sanma.store import open_db
+
+    with open_db(tmp_path / "k.sqlite") as store:
+        k = Keeper(store)
+        sid = k.new(Rules.preset("club"), ["Aki", "Ben", "Chie"])["session"]
+        errors = []
+        for call in (lambda: k.undo(sid), lambda: k.fix(sid, 3, {"kind": "draw"}),
+                     lambda: Tournaments(store).new(Rules.preset("official"), ["A", "B", "C"], 99),
+                     lambda: fixed_round(1, [["1", "1", "A", "B", "X"]], ["A", "B", "C"])):
+            with pytest.raises(SanmaError) as info:
+                call()
+            errors.append(describe(info.value, lang))
+    expected = {"en": [f"session {sid}: nothing to undo", f"session {sid} has no entries yet",
+                       "--rounds 99: give 1 to", "seating CSV line 1: 'X' is not a player of the tournament"],
+                "ja": [f"セッション {sid}: 取り消すものはありません", f"セッション {sid} にはまだ記録がありません",
+                       "--rounds 99: ラウンド数は1から", "席順 CSV の 1 行目: 'X' は大会の参加者ではありません"]}[lang]
+    assert all(e.startswith(x) for e, x in zip(errors, expected, strict=True)), errors
+
+
+def test_sanma_serve_says_its_start_up_lines_in_the_commands_language(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    db = str(tmp_path / "db.sqlite")
+    out = CliRunner().invoke(cli_app, ["serve", "--db", db, "--port", "8765", "--lang", "ja"])
+    assert out.exit_code == 0, out.output
+    assert "sanma: http://127.0.0.1:8765/ で配信しています（データベース " in out.stderr, out.stderr
+    bad = CliRunner().invoke(cli_app, ["serve", "--db", db, "--limit", "nope=3", "--lang", "ja"])
+    assert bad.exit_code == 2 and "--limit 'nope=3': NAME=VALUE の形で" in bad.stderr, bad.stderr
+
+
+def test_simulate_report_in_japanese(tmp_path: Path) -> None:
+    """``sanma simulate --report`` writes its tables, titles and plots in the command's language; the
+    plots draw Japanese with the system's Japanese font (Debian's fonts-noto-cjk: CI installs it),
+    and summary.json does not depend on the language."""
+    pytest.importorskip("matplotlib", reason="matplotlib draws the report's plots")
+    from sanma.sim import simulate
+    from sanma.sim.report import CJK_FONTS, write_report
+
+    s = simulate("tenhou", games=2, seed=3, bots=("efficient", "random", "tsumogiri"))
+    set_lang("en")
+    write_report([s, s], tmp_path / "en")
+    set_lang("ja")
+    try:
+        with warnings.catch_warnings():
+            if any(Path(p).is_file() for p in CJK_FONTS):
+                warnings.simplefilter("error")  # a glyph missing from every font is a warning of matplotlib's
+            write_report([s, s], tmp_path / "ja")
+    finally:
+        set_lang("en")
+    md = (tmp_path / "ja" / "report.md").read_text(encoding="utf-8")
+    assert md.startswith("# sanma simulate レポート") and "| ボット | 指標 | tenhou | tenhou | 差 |" in md, md[:400]
+    assert "平均順位" in md and "和了率" in md and "## グラフ" in md
+    assert "<html lang='ja'>" in (tmp_path / "ja" / "report.html").read_text(encoding="utf-8")
+    assert (tmp_path / "ja" / "summary.json").read_bytes() == (tmp_path / "en" / "summary.json").read_bytes()
