@@ -117,7 +117,7 @@ def test_the_review_panel_on_a_real_tenhou_record(browser: Any, tmp_path: Path) 
         pos = review["decisions"][i]["position"]
         calc = new_page(browser, errors, "laptop")
         calc.goto(base + href)
-        calc.wait_for_function("document.querySelectorAll('#t-hand .tilebox').length > 0")
+        calc.locator("#t-hand .tilebox").first.wait_for()  # filled from the address
         tiles = calc.locator("#t-hand .tilebox").count() + calc.locator("#t-win .tilebox").count()
         assert tiles == sum(ch.isdigit() for ch in pos["hand"])
         assert calc.locator("#t-dora .tilebox").count() == len(pos["dora"])

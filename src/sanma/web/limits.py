@@ -105,6 +105,8 @@ def over_rate(request: Any, kind: str) -> Message | None:
     n = tables.meter.per_minute(kind)
     if kind == "sessions":
         return sentence("more than {n:g} new keeper sessions a minute; wait a little", code="rate", n=n)
+    if kind == "reviews":
+        return sentence("more than {n:g} reviews a minute; wait a little", code="rate", n=n)
     return sentence("more than {n:g} uploads a minute; wait a little", code="rate", n=n)
 
 
