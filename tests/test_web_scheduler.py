@@ -6,7 +6,7 @@ the public events and the table's settings say it must be — nothing waits on w
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +20,7 @@ from sanma.web.tables import Table, Tables
 EAST = {"extends": "tenhou", "round_winds": "E"}  # a whole game, and quick
 
 
-@dataclass
+@dataclass(eq=False)  # a table's listener: kept in a set
 class Run:
     """One table played in-process: when each event was published, each prompt as sent."""
 
@@ -31,7 +31,7 @@ class Run:
     prompts: dict[int, list[Prompt]] = field(default_factory=dict)  # per seat, each prompt once
     answers: list[tuple[int, int, str]] = field(default_factory=list)  # (time, seat, action type)
 
-    def listen(self, table: Table) -> None:
+    def update(self, table: Table) -> None:  # a table's Listener
         now = self.clock.now()
         self.published += [now] * (len(table.game.events) - len(self.published))
         for seat in range(3):
@@ -39,6 +39,24 @@ class Run:
             seen = self.prompts.setdefault(seat, [])
             if p is not None and (not seen or seen[-1].number != p.number):
                 seen.append(p)
+
+    def preview(self, table: Table) -> Callable[[], None]:
+        n = len(table.game.events)  # told once stored: the events so far, at the time they are told
+        return lambda: self.published.extend([self.clock.now()] * (n - len(self.published)))
+
+
+@dataclass(eq=False)
+class Look:
+    """A table's listener that only looks at the table after each stored transition (nothing at a
+    discard told alone: ``Listener.preview``)."""
+
+    look: Callable[[Table], None]
+
+    def update(self, table: Table) -> None:
+        self.look(table)
+
+    def preview(self, table: Table) -> None:
+        return None
 
 
 def _run(kinds: list[str], clock: dict[str, float], seed: int = 1, rules: Any = None) -> Run:
@@ -50,7 +68,7 @@ def _run(kinds: list[str], clock: dict[str, float], seed: int = 1, rules: Any = 
 
     def start(table: Table) -> None:  # listen from the very first event
         run.table = table
-        table.listeners.add(run.listen)
+        table.listeners.add(run)
         real_start(table)
 
     Table.start = start  # type: ignore[method-assign]
@@ -225,7 +243,7 @@ def test_by_default_a_table_with_a_person_paces_its_bots_and_holds_each_result_w
         if table.game.held == "hand":
             held.append((run.clock.now(), _moves(table), [table.prompt(s) for s in range(3)]))
 
-    t.listeners.add(look)
+    t.listeners.add(Look(look))
     _play(run, random.Random(5))
     events, at = _events(run), run.published
     ends = [i for i, e in enumerate(events) if e["type"] == "end_kyoku"]

@@ -23,7 +23,7 @@ from websockets.sync.client import connect
 from sanma.cli import app
 from sanma.store import open_db
 from sanma.store import tables as stored
-from web_helpers import choose, mjai_answer, sanma_serve, ws_url
+from web_helpers import LeakChecker, choose, mjai_answer, sanma_serve, ws_url
 
 pytestmark = pytest.mark.slow  # server processes
 
@@ -119,6 +119,10 @@ def test_three_processes_play_a_table_as_one_does(pg_database: str, tmp_path: Pa
         assert httpx.get(f"{c}/api/tables/{tid}", timeout=30).json()["finished"]
         assert [x["id"] for x in httpx.get(f"{b}/api/tables", timeout=30).json()["tables"]] == [tid]
     assert [_shown(f) for f in frames] == [_shown(f) for f in alone]
+    # a discard nobody may call (``call`` 0) is stored with the next draw in one write, and every process
+    # still tells it alone first (the runner: Table._release_at_once; a follower: FollowedTable.follow)
+    for seat, f in ((0, frames[0]), (1, frames[1]), (None, seen)):
+        LeakChecker.check_batching(seat, f)
     # who is here, as each process tells it: at the end both people were seen connected from anywhere
     for f in (*frames, seen):
         last = [m for m in f if m["type"] == "presence"][-1]

@@ -68,6 +68,8 @@ def json_too_deep(text: str, limit: int) -> int | None:
     >>> json_too_deep('[[1], {"a": "[[["}]', 2), json_too_deep("[[[]]]", 2)
     (None, 2)
     """
+    if text.count("[") + text.count("{") <= limit:  # cannot nest deeper than it opens (a server's every message)
+        return None
     depth = 0
     in_string = escaped = False
     for i, ch in enumerate(text):

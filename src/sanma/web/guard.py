@@ -86,7 +86,7 @@ def load_json(raw: bytes | str, what: i18n.Message | None = None) -> Any:
 
 def _has_surrogate(value: Any) -> bool:
     if isinstance(value, str):
-        return any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+        return not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value)
     if isinstance(value, dict):
         return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
     if isinstance(value, list):

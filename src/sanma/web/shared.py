@@ -93,8 +93,11 @@ class FollowedTable(Table):
         g = self.game
         if note.get("a0") != self.actions or note.get("e0") != len(g.events) or "steps" not in note:
             return False
-        for step in note["steps"]:
+        for i, step in enumerate(note["steps"]):
             if step is None:
+                if i and g.held == "window":  # released in the runner's write: its discard is told alone first
+                    self._sync(self.time.now())
+                    self._notify()
                 n0 = len(g.events)
                 g.release()
                 self._changed(n0, None, store=False)
@@ -211,9 +214,8 @@ class Shared:
                 table.remote = old.remote
                 old.close()
                 for conn in old.listeners:
-                    owner = getattr(conn, "__self__", None)
-                    if owner is not None and hasattr(owner, "table"):
-                        owner.table = table
+                    if hasattr(conn, "table"):
+                        conn.table = table
                 for payload in self.pending.pop(table_id, {}).values():
                     self._request(payload)  # sent to the runner that died: this process is the runner now
                 table._notify()
@@ -257,9 +259,8 @@ class Shared:
         new.connected = old.connected
         new.watchers = old.watchers
         for conn in old.listeners:
-            owner = getattr(conn, "__self__", None)
-            if owner is not None and hasattr(owner, "table"):
-                owner.table = new
+            if hasattr(conn, "table"):
+                conn.table = new
         new.told()
 
     def _request(self, payload: Mapping[str, Any]) -> None:

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots import BOTS, Bot, make_bot
 from ..bots.drive import Driver
@@ -272,7 +272,16 @@ def round_of(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
 # A table
 # --------------------------------------------------------------------------------------------
 
-Listener = Callable[["Table"], None]
+class Listener(Protocol):
+    """What a table tells of its changes: a connection (``web/ws.py``), or a test's recorder."""
+
+    def update(self, table: Table) -> None:
+        """Told after every stored transition: the table as it is now."""
+
+    def preview(self, table: Table) -> Callable[[], None] | None:
+        """What :meth:`update` would tell now, taken without telling it or changing the listener:
+        told by calling the result, once the transition is stored (None: nothing to tell). The
+        table is then taken on, and :meth:`update` tells the rest (``Table._release_at_once``)."""
 
 
 def _public(t: Table | StoredTable, seats: list[dict[str, Any]], scores: list[int], rnd: dict[str, Any] | None,
@@ -387,6 +396,8 @@ class Table:
         self.pending: list[tuple[int, int, Action, str] | None] = []
         self.pending_from: int | None = None
         self.stored: dict[str, str] = {}  # the JSON of each web_tables column as last stored
+        self.stored_values: dict[str, Any] = {}  # ... and the values it was made from (Tables.flush)
+        self.stored_schedule: Schedule | None = None  # the schedule as last stored and told
         self.runner: int | None = tables.node  # the process that runs it (several processes)
         self.hand_start = 1  # index of the current hand's start_kyoku event
         self.hand_chips = [0] * SEATS  # chips when the current hand started
@@ -447,8 +458,8 @@ class Table:
         self.answered = [False] * SEATS
         self.prompt_legal = [()] * SEATS
         self.schedule = Schedule()
-        if "schedule" in st:  # the open prompts stay the same ones, with their deadlines
-            self.restore(Schedule.from_json(json.loads(st["schedule"])))
+        if self.stored_schedule is not None:  # the open prompts stay the same ones, with their deadlines
+            self.restore(self.stored_schedule)
         self._sync(now)  # (a table whose first write failed opens its prompts)
         return TableError(sentence("the database could not store this (it is busy or failing); nothing changed, "
                                    "try again", code="busy"), 503)
@@ -727,6 +738,7 @@ class Table:
         if self._closed:
             return
         self._sync(now)
+        first = self._release_at_once(now)
         try:
             if not self.tables.flush(self):
                 return  # not stored: this process no longer runs the table (web/shared.py took it back)
@@ -734,14 +746,27 @@ class Table:
             error = self._rollback(e, now)
             self._arm(now, now + RETRY_MS)
             raise error from None
-        self._sync(now)
-        if not self.tables.flush(self):
-            return  # not stored: this process no longer runs the table (web/shared.py took it back)
+        for tell in first:
+            tell()
         self._notify()
         if self.game.done:
             self.tables.release(self)
             return
         self._arm(now)
+
+    def _release_at_once(self, now: int) -> list[Callable[[], None]]:
+        """A window that no seat may answer, with no call window's time to wait (``call`` 0), goes on
+        now, in this transition and its one write (issue 22: not a transition and a write of its
+        own). Every listener is still told the discard (or added kan) alone, before what follows it
+        (issue 23: batching never tells whether a seat was asked): what it would be told now is
+        taken here (``Listener.preview``) and told once the write has stored both; the rest is told
+        after it. Returns those first tellings (none when nothing is released)."""
+        if self.game.held != "window" or self.schedule.window is not None or self.abandoned:
+            return []
+        first = [tell for listener in list(self.listeners) if (tell := listener.preview(self)) is not None]
+        self._release(now)
+        self._sync(now)
+        return first
 
     def _sync(self, now: int) -> None:
         g, s = self.game, self.schedule
@@ -814,7 +839,7 @@ class Table:
     def _notify(self) -> None:
         for listener in list(self.listeners):
             try:
-                listener(self)
+                listener.update(self)
             except Exception:  # pragma: no cover - a broken connection is dropped by its handler
                 log.exception("table %s: a listener failed", self.id)
 
@@ -832,6 +857,18 @@ def _seconds(banks: Sequence[int]) -> list[float]:
 
 def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def _column(table: Table, name: str) -> str:
+    """The JSON text of one of the runner's ``web_tables`` columns, as stored."""
+    if name == "schedule":
+        return _compact(table.schedule.to_json())
+    if name == "banks":
+        return json.dumps(_seconds(table.banks))
+    if name == "toggles":
+        return json.dumps(table.toggles)
+    g = table.game
+    return json.dumps({"scores": list(g.scores), "round": table.round(), "hands": len(g.hand_results)})
 
 
 # --------------------------------------------------------------------------------------------
@@ -1007,19 +1044,27 @@ class Tables:
     # -- persistence -----------------------------------------------------------------------
     def flush(self, table: Table) -> bool:
         """Store the table's transition before anyone is told: its pending actions and the events
-        since the first of them (a released hold has events and no action), the schedule they lead
-        to, and the banks, toggles and lobby status where they changed — one write. A finished game
+        since the first of them (a released hold has events and no action), and the banks, toggles,
+        lobby status and (several processes: what a process that takes the table over goes on
+        from) the schedule, where they changed — one write. A finished game
         is stored as a game in the same transaction. False when the table is no longer this
         process's to run (another took it over: several processes, web/shared.py). Whatever the
         store raises is raised, and nothing of the transition is stored (``Table._settle`` rolls
         the table back)."""
         g = table.game
-        columns = {"schedule": _compact(table.schedule.to_json()), "banks": json.dumps(_seconds(table.banks)),
-                   "toggles": json.dumps(table.toggles)}
-        if table.pending or g.done:
-            columns["status"] = json.dumps({"scores": list(g.scores), "round": table.round(),
-                                            "hands": len(g.hand_results)})
-        changed = {k: v for k, v in columns.items() if table.stored.get(k) != v}
+        values: dict[str, Any] = {"banks": table.banks, "toggles": table.toggles}
+        if self.node is not None:  # the schedule is read only by a process that takes the table over (rebuild)
+            values["schedule"] = table.schedule
+        if table.pending or g.done:  # the lobby's scores and round: they change with a hand, a riichi, the end
+            values["status"] = (table.hand_start, len(g.hand_results), g.kyotaku, tuple(g.scores), g.done)
+        kept = table.stored_values
+        changed: dict[str, str] = {}
+        for k, v in values.items():
+            if k in kept and kept[k] == v:  # compared by value: JSON is made only for a column that changed
+                continue
+            text = _column(table, k)
+            if table.stored.get(k) != text:
+                changed[k] = text
         if not table.pending and not changed:
             return True
         steps = [a for a in table.pending if a is not None]
@@ -1030,17 +1075,24 @@ class Tables:
         w = stored.Write(first, g.events[first:], actions, runner=self.node,
                          notice=self.shared.notice(table, first, changed) if self.shared is not None else None,
                          **{k: changed.get(k) for k in ("schedule", "banks", "toggles", "status")})
-        with self.store.transaction():
-            if not stored.write(self.store, table.id, w):
-                if self.shared is not None:
-                    self.shared.lost(table)
-                return False
-            if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
-                stored.finish(self.store, table.id, g.events, table.rules, table.seed, players=table.store_players(),
-                              runner=self.node)
+        if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
+            with self.store.transaction():
+                written = stored.write(self.store, table.id, w)
+                if written:
+                    stored.finish(self.store, table.id, g.events, table.rules, table.seed,
+                                  players=table.store_players(), runner=self.node)
+        else:  # one write, in its own transaction (no savepoint inside another: each is a statement)
+            written = stored.write(self.store, table.id, w)
+        if not written:
+            if self.shared is not None:
+                self.shared.lost(table)
+            return False
         table.pending.clear()
         table.pending_from = None
         table.stored.update(changed)
+        table.stored_schedule = table.schedule
+        for k, v in values.items():  # copies: the banks and toggles are changed in place
+            kept[k] = [dict(t) for t in v] if k == "toggles" else list(v) if k == "banks" else v
         if g.done:
             table.close()
         return True
@@ -1127,6 +1179,7 @@ class Tables:
             # taken over from another process (several processes): every deadline goes on where it was;
             # one process restarted on its own file starts what it waits for again from the restart
             table.restore(Schedule.from_json(json.loads(row.schedule)))
+            table.stored_schedule = table.schedule
         if g.done and not finished and not follow:  # stopped after the last action, before it was marked finished
             self.finish(table)
         return table

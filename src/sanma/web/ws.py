@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -116,6 +117,9 @@ class Connection:
     def update(self, table: Table) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def preview(self, table: Table) -> Callable[[], None] | None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
     def handle(self, raw: str) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
@@ -152,16 +156,7 @@ class PageConnection(Connection):
         g = table.game
         events = g.events
         if self.first or len(events) > self.sent_events or (self.seat is not None and self._prompt_due()):
-            public, public_json = table.public_seats()
-            view = seat_view(g, self.seat, public) if self.seat is not None else spectator_view(g, public)
-            sort = table.toggles[self.seat]["auto_sort"] if self.seat is not None else True
-            msg: dict[str, Any] = {"type": "view", "event_index": self.sent_events,
-                                   "view": view.to_json(sort=sort, seats_json=public_json),
-                                   "events": public_events(g.log, self.seat, self.sent_events, events)}
-            if self.seat is not None:  # the seat's open prompt (a prompt not named here is gone)
-                p = table.prompt(self.seat)
-                msg["prompt"] = p.number if p is not None else None
-            self.send(msg)
+            self.send(self._view(table))
             self.sent_events = len(events)
             self.first = False
         pause = table.schedule.pause if g.held == "hand" and table.pace.result > 0 else None
@@ -184,6 +179,34 @@ class PageConnection(Connection):
             self.send({"type": "abandoned", "message": sentence(
                 "everybody who plays at this table was away too long: the table ended, and it has no record"
             ).text(self.lang)})
+
+    def preview(self, table: Table) -> Callable[[], None] | None:
+        """The view of the table as it is now, sent later (``Table._release_at_once``: a window that
+        nobody may answer, so no prompt, result or end can be new here)."""
+        if not self.first and len(table.game.events) <= self.sent_events:
+            return None
+        msg, n = self._view(table), len(table.game.events)
+
+        def tell() -> None:
+            self.send(msg)
+            self.sent_events = n
+            self.first = False
+
+        return tell
+
+    def _view(self, table: Table) -> dict[str, Any]:
+        """The seat's (or the spectator's) view now, with the events since the last one sent."""
+        g = table.game
+        public, public_json = table.public_seats()
+        view = seat_view(g, self.seat, public) if self.seat is not None else spectator_view(g, public)
+        sort = table.toggles[self.seat]["auto_sort"] if self.seat is not None else True
+        msg: dict[str, Any] = {"type": "view", "event_index": self.sent_events,
+                               "view": view.to_json(sort=sort, seats_json=public_json),
+                               "events": public_events(g.log, self.seat, self.sent_events, g.events)}
+        if self.seat is not None:  # the seat's open prompt (a prompt not named here is gone)
+            p = table.prompt(self.seat)
+            msg["prompt"] = p.number if p is not None else None
+        return msg
 
     def _send_prompt(self, prompt: Prompt) -> None:
         t, s = self.table, prompt.seat
@@ -234,8 +257,7 @@ class PageConnection(Connection):
             return self.error("malformed", sentence("a toggle's value must be true or false"))
         assert self.seat is not None
         self.table.set_toggle(self.seat, name, value)
-        for f in self.table.listeners:
-            c = getattr(f, "__self__", None)
+        for c in self.table.listeners:
             if isinstance(c, PageConnection) and c.seat == self.seat:
                 c.send({"type": "toggles", "toggles": dict(self.table.toggles[self.seat])})
         return None
@@ -303,6 +325,10 @@ class MjaiConnection(Connection):
 
     def open_question(self) -> int | None:
         return self.asked_seq if self.answered < self.asked else None  # handle() counts the answer
+
+    def preview(self, table: Table) -> Callable[[], None] | None:
+        """Nothing: a bot that is not asked is sent nothing; its events go with its next question."""
+        return None
 
     def _ask(self, batch: list[dict[str, Any]]) -> None:
         self.asked += 1
@@ -493,7 +519,7 @@ def join(conn: Connection) -> None:
             table.tables.shared.presence(table)
     else:
         table.watchers += 1
-    table.listeners.add(conn.update)
+    table.listeners.add(conn)
     conn.update(table)
     _presence(table)
     table.presence_changed()
@@ -501,7 +527,7 @@ def join(conn: Connection) -> None:
 
 def leave(conn: Connection) -> None:
     table = conn.table  # another object now if this process took the table over (web/shared.py)
-    table.listeners.discard(conn.update)
+    table.listeners.discard(conn)
     if conn.seat is not None:
         table.connected[conn.seat] -= 1
         if table.tables.shared is not None:
@@ -529,8 +555,7 @@ def _too_large(conn: Connection) -> None:
 
 
 def _presence(table: Table) -> None:
-    for f in list(table.listeners):
-        c = getattr(f, "__self__", None)
+    for c in list(table.listeners):
         if isinstance(c, Connection):
             c.presence(table)
 
