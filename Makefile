@@ -45,9 +45,12 @@ native-sources:
 	@echo $(NATIVE_SOURCES)
 
 # The browser table on this machine only; the lobby is at the URL printed (terminal play: sanma play).
+# `make run PORT=8080 DB=club.sqlite` for another port or database. Ctrl-C (or a SIGTERM) stops it cleanly.
+PORT ?= 8000
+DB ?= sanma.sqlite
 run: install
-	@echo "sanma: open http://127.0.0.1:8000/"
-	$(PY) -m sanma serve --host 127.0.0.1 --port 8000 --db sanma.sqlite
+	@echo "sanma: open http://127.0.0.1:$(PORT)/"
+	$(PY) -m sanma serve --host 127.0.0.1 --port $(PORT) --db $(DB)
 
 lint: install
 	$(PY) -m ruff check src tests benchmarks

@@ -53,6 +53,15 @@ def test_create_a_table_answers_the_contract(client: TestClient) -> None:
     assert [x["id"] for x in listing] == [t["id"]]
 
 
+def test_default_seat_names_are_no_wind_words(client: TestClient) -> None:
+    """Issue 18 (minor): an unnamed seat was named after its wind ("South discards S"). A person's or an
+    external bot's seat is "Player N", a built-in bot's its bot's name; none is a wind word."""
+    t = client.post("/api/tables", json={"rules": "kansai", "seats": ["human", "mjai", "defensive"]}).json()
+    names = [s["name"] for s in client.get(f"/api/tables/{t['id']}").json()["seats"]]
+    assert names == ["Player 1", "Player 2", "defensive"]
+    assert not {n.lower() for n in names} & {"east", "south", "west", "north", "e", "s", "w", "n"}
+
+
 def test_seed_is_published_after_the_game_and_hashes_to_seed_hash(client: TestClient) -> None:
     t = client.post("/api/tables", json={**BOTS, "seed": 77}).json()
     done = _finish(client, t["id"])

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from sanma.web import create_app
-from web_helpers import running_server
+from web_helpers import free_port, running_server
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_unknown_path_is_a_json_error_not_a_page(tmp_path: Path) -> None:
@@ -36,3 +44,37 @@ def test_serve_refuses_an_unusable_database_in_one_line(tmp_path: Path) -> None:
 
     r = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path)])
     assert r.exit_code == 2 and "is a directory" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+@pytest.mark.parametrize(("sig", "to"), [(signal.SIGINT, "group"), (signal.SIGTERM, "group"), (signal.SIGTERM, "make")],
+                         ids=["ctrl-c", "sigterm-to-the-group", "sigterm-to-make"])
+def test_make_run_stops_cleanly(tmp_path: Path, sig: signal.Signals, to: str) -> None:
+    """Issue 18 (minor): a stopped ``make run`` ended with make's "make: *** [Makefile: run] Terminated"
+    — uvicorn, having shut the server down cleanly, raised the SIGTERM again and the server died of it.
+    Ctrl-C (SIGINT to the terminal's process group) and a SIGTERM (to the group, or to make alone,
+    which passes it on) now stop it without a word from make: the server exits 0 (else make would say
+    "Error N" or the signal), and its port is free. (``-o install``: the recipe, not the install.)"""
+    port = free_port()
+    proc = subprocess.Popen(["make", "-o", "install", "run", f"PORT={port}", f"DB={tmp_path / 'db.sqlite'}"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, env={**os.environ, "SANMA_LANG": "en"})
+    try:
+        end = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None and time.monotonic() < end, "make run did not serve"
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        (os.killpg if to == "group" else os.kill)(proc.pid, sig)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert f"open http://127.0.0.1:{port}/" in out and f"serving http://127.0.0.1:{port}/" in out, out
+    assert "make: ***" not in out and "Terminated" not in out and "Traceback" not in out, out
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)

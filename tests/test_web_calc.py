@@ -133,7 +133,7 @@ def test_bad_requests_are_clear_errors(client: TestClient, body: Any, status: in
     assert "Traceback" not in r.text
 
 
-@pytest.mark.parametrize("path", ["/api/score", "/api/rules/check"])
+@pytest.mark.parametrize("path", ["/api/score", "/api/score/check", "/api/rules/check"])
 def test_not_json_and_too_large(client: TestClient, path: str) -> None:
     r = client.post(path, content=b"{nope", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "must be JSON" in r.json()["error"]
@@ -194,3 +194,47 @@ def test_a_rule_file_is_checked_before_a_table_is_made_of_it(client: TestClient)
     for body in ({"rules": "tenhou"}, {"rules_toml": 3}, [1]):
         r = client.post("/api/rules/check", json=body)
         assert r.status_code == 400 and set(r.json()) == {"error", "code"}
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"hand": "123456789p99m112z", "win": "9m", "from": "W"}, "not_a_win"),
+    ({"hand": "", "win": ""}, "missing"),
+    ({"hand": "123456789p99m111z", "win": ""}, "missing"),
+    ({"hand": "123m456p789p11z", "win": "1z"}, "tile"),
+    ({"hand": "123456789p99m111z", "win": "9m", "rules_toml": 'extends = "tenhou"\nhonba_rn = 1\n'}, "rules"),
+])
+def test_the_score_check_answers_a_verdict_not_a_refusal(client: TestClient, body: dict[str, Any], code: str) -> None:
+    """Issue 18 (minor: expected 4xx answers log as console errors): the calculator page asks
+    ``/api/score/check``, which answers what ``/api/score`` refuses with a 400 or a 422 as a verdict with
+    a 200 — the same words and code; a win is the very object ``/api/score`` answers."""
+    refused = client.post("/api/score", json=body)
+    verdict = client.post("/api/score/check", json=body)
+    assert refused.status_code in (400, 422) and verdict.status_code == 200, verdict.text
+    assert verdict.json() == {"win": False, **refused.json()} and verdict.json()["code"] == code
+    win = {"hand": "123456789p99m111z", "win": "9m", "riichi": True, "seat": "S", "from": "W"}
+    assert client.post("/api/score/check", json=win).json() == {"win": True,
+                                                                "score": client.post("/api/score", json=win).json()}
+
+
+@pytest.mark.parametrize("body", [
+    [1, 2], {"hand": "123456789p99m111z", "win": "9m", "yaku": []}, {"hand": 5, "win": "9m"},
+    {"hand": "123456789p99m111z", "win": "9m", "riichi": "yes"}, {"hand": "123456789p99m111z", "win": "9m", "rules": 3},
+])
+def test_the_score_check_refuses_a_malformed_request_with_a_400(client: TestClient, body: Any) -> None:
+    """A request that is not a calculator request (not an object, an unknown field, a wrong type) is
+    still a 400 with ``/api/score``'s words: only the hand's and the rules' verdicts are answers."""
+    r = client.post("/api/score/check", json=body)
+    assert r.status_code == 400 and r.json() == client.post("/api/score", json=body).json()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(sorted(KNOWN)), json_values, max_size=8))
+def test_fuzzed_checks_never_crash_and_agree_with_api_score(client: TestClient, body: dict[str, Any]) -> None:
+    """Any JSON object gets a verdict or a 400, never a 500; a win exactly when ``/api/score`` scores it."""
+    r = client.post("/api/score/check", json=body)
+    scored = client.post("/api/score", json=body)
+    assert r.status_code in (200, 400), r.text
+    if r.status_code == 400:
+        assert scored.status_code == 400 and r.json() == scored.json()
+    else:
+        assert r.json()["win"] == (scored.status_code == 200)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import signal
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .common import DB_WHERE, cli_errors
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 
 def serve(
@@ -67,9 +71,22 @@ def serve(
     if host_name(host) in ("0.0.0.0", "::") and lan:
         typer.echo(tr("sanma: phones on this network open {urls}", urls="  ".join(f"http://{a}:{port}/" for a in lan)),
                    err=True)
-    # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
-                proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips or "")
+    # A SIGTERM (`kill`, a service manager's stop, make's own on being stopped) stops the server as
+    # Ctrl-C does: uvicorn shuts it down cleanly, then raises the signal again to end the process —
+    # dying of it, the server had make print "make: *** [Makefile: run] Terminated" (issue 18). That
+    # second SIGTERM lands here: a server stopped so has done its work, and exits 0.
+    previous = signal.signal(signal.SIGTERM, _stopped)
+    try:
+        # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+                    proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips or "")
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+def _stopped(signum: int, frame: FrameType | None) -> None:
+    """The SIGTERM that uvicorn raises again once it has shut the server down: a clean exit."""
+    raise SystemExit(0)
 
 
 def register(app: typer.Typer) -> None:

@@ -8,6 +8,14 @@ CLI's own code (:func:`sanma.cli.score.score_request`) scores it, so both give t
 
 Bad input is a 400 ``{"error": ...}`` naming the field; a hand that is not a win is a 422
 ``{"error": "not a win: ...", "not_a_win": true}`` (``sanma score`` exits 1 for it).
+
+``POST /api/score/check`` takes the same request and answers the verdict as data, with a 200 either
+way (as ``POST /api/rules/check`` does for a rule file): ``{"win": true, "score": ...}`` (the object
+``/api/score`` answers) or ``{"win": false, "error": ..., "code": ...}`` (``"not_a_win": true`` when the
+hand is complete but no win) — for a hand that is incomplete, misread or no win, and a rule set that
+does not load. A request that is not a calculator request (not JSON, not an object, an unknown field,
+a field of the wrong type) is still a 400. The calculator page uses it: a browser logs every 4xx
+answer as a console error, and a hand that is not a win is the calculator's normal use (issue 18).
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from ..i18n.messages import Message, sentence
 from ..i18n.rulesheet import rule_sheet, said
 from ..rules import Rules
 from ..rules.loader import from_dict, parse_toml, to_dict
+from ..scoring import Score
 from .guard import BadJSON, load_json
 from .i18n import error_body, error_response
 
@@ -41,6 +50,12 @@ KNOWN = frozenset([*_TEXT_FIELDS, *_LIST_FIELDS, *_INT_FIELDS, *FLAGS, "rules", 
 
 class RequestError(SanmaError):
     """A calculator request that is not well-formed (the field and the problem in the message)."""
+
+
+class MissingField(RequestError):
+    """A well-formed request without its hand or its winning tile (the page's Score with none picked)."""
+
+    code_of_class = "missing"
 
 
 async def _json_body(request: Request) -> Any:
@@ -89,7 +104,7 @@ def parse_request(body: Any) -> tuple[Rules, dict[str, Any]]:
         value = body.get(name)
         if value is None or value == "":
             if required:
-                raise RequestError(sentence("field {name!r} is required", name=name))
+                raise MissingField(sentence("field {name!r} is required", name=name))
             continue
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise RequestError(sentence("field {name!r} must be a string of at most {max_text} characters",
@@ -125,6 +140,17 @@ async def calc_page() -> FileResponse:
     return FileResponse(Path(__file__).parent / "static" / "calc.html", media_type="text/html")
 
 
+def _scored(body: Any) -> tuple[Score, Rules]:
+    """A request's hand scored under its rule set (``sanma score``'s own code)."""
+    rule_set, args = parse_request(body)
+    hand, win = args.pop("hand"), args.pop("win")
+    return score_request(hand, win, rules=rule_set, **args), rule_set
+
+
+def _not_a_win(e: NotAWinError) -> Message:
+    return sentence("not a win: {reason}", code="not_a_win", reason=e)
+
+
 @router.post("/api/score")
 async def api_score(request: Request) -> JSONResponse:
     """Score a hand as ``sanma score --json`` does."""
@@ -132,14 +158,32 @@ async def api_score(request: Request) -> JSONResponse:
     if isinstance(body, JSONResponse):
         return body
     try:
-        rule_set, args = parse_request(body)
-        hand, win = args.pop("hand"), args.pop("win")
-        score = score_request(hand, win, rules=rule_set, **args)
+        score, rule_set = _scored(body)
     except NotAWinError as e:
-        return _error(422, sentence("not a win: {reason}", code="not_a_win", reason=e), not_a_win=True)
-    except (SanmaError, RulesError) as e:
+        return _error(422, _not_a_win(e), not_a_win=True)
+    except SanmaError as e:
         return _error(400, e)
     return JSONResponse(score_json(score, rule_set))
+
+
+@router.post("/api/score/check")
+async def api_score_check(request: Request) -> JSONResponse:
+    """``/api/score``'s request answered as a verdict, 200 either way: ``{"win": true, "score"}`` or
+    ``{"win": false, "error", "code"}``; only a request that is not a calculator request is a 400."""
+    body = await _json_body(request)
+    if isinstance(body, JSONResponse):
+        return body
+    try:
+        verdict = {"win": True, "score": score_json(*_scored(body))}
+    except NotAWinError as e:
+        verdict = {"win": False, "not_a_win": True, **error_body(_not_a_win(e))}
+    except MissingField as e:  # Score with no hand or no winning tile picked
+        verdict = {"win": False, **error_body(e)}
+    except RequestError as e:
+        return _error(400, e)
+    except SanmaError as e:  # tiles that are no hand, a rule set that does not load
+        verdict = {"win": False, **error_body(e)}
+    return JSONResponse(verdict)
 
 
 @router.get("/api/score/options")

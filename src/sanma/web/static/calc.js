@@ -75,19 +75,26 @@ function request() {
   return body;
 }
 
+let asked = 0;  // the newest Score's number
 async function score() {
   const out = $("out");
   out.classList.remove("hidden");
+  out.innerHTML = "";  // the last answer goes at once: it is not this request's
+  const n = ++asked;
   const body = request();
-  const { status, data } = await postJSON("/api/score", body);
-  out.innerHTML = "";
-  if (status !== 200) {
+  // the verdict endpoint: a hand that is no win (yet) is an answer, not a refused request, so the
+  // browser logs no console error for the calculator's normal use (issue 18)
+  const { status, data } = await postJSON("/api/score/check", body);
+  // a newer Score was asked meanwhile (Enter in the hand's field scores too): its answer is shown, not
+  // this older one, whichever comes last (an older hand's total was read as the newer one's)
+  if (n !== asked) return;
+  if (status !== 200 || !data.win) {
     out.appendChild(el("div", { class: "error", id: "score-error" }, data.error || t("error {status}", { status })));
     return;
   }
-  out.appendChild(scoreTable(data));
+  out.appendChild(scoreTable(data.score));
   const raw = el("details", {}, el("summary", {}, t("JSON (as sanma score --json prints it)")),
-    el("pre", { class: "mono", id: "score-json" }, JSON.stringify(data)));
+    el("pre", { class: "mono", id: "score-json" }, JSON.stringify(data.score)));
   out.appendChild(raw);
 }
 

@@ -115,6 +115,7 @@ function render() {
   // a finished game's view already names the hand that would come next: show the last one played
   const last = S.lastStart;
   const lastHand = v.done && last ? handName(last.bakaze, last.kyoku) : null;
+  if (lastHand) decorated.honba = last.honba;  // and its honba, not the next hand's (a dealer's win adds one)
   renderBoard($("board"), decorated, { viewpoint: vp, own: !watching, names: names(), lap, handRoot: $("myhand"),
     roundLabel: lastHand });
   wireHand();
@@ -508,6 +509,9 @@ function pressKey(key) {
  * apart. The prompt's deadline is now + move + bank; the move's seconds go first, then the bank. */
 function clockParts(c, now) {
   const left = Math.max(0, c.deadline - now);
+  // a call window's seconds are its own and spend no bank (its clock says "bank": 0): the seat's bank
+  // is what it was (the page showed "bank 0s" in every call window and after it, issue 18)
+  if (c.window) return { move: left, bank: S.bank ?? null };
   return { move: Math.max(0, left - c.bank), bank: Math.min(c.bank, left) };
 }
 
@@ -521,12 +525,12 @@ function showClock() {
     return;
   }
   const p = clockParts(c, Date.now() / 1000);
-  S.bank = p.bank;
+  if (!c.window) S.bank = p.bank;
   move.textContent = t("{n}s", { n: Math.ceil(p.move) });
-  bank.textContent = t("bank {n}s", { n: Math.ceil(p.bank) });
+  bank.textContent = p.bank === null ? "" : t("bank {n}s", { n: Math.ceil(p.bank) });
   move.classList.toggle("low", p.move > 0 && p.move < 5);
-  bank.classList.toggle("spending", p.move <= 0);
-  bank.classList.toggle("low", p.move <= 0 && p.bank < 5);
+  bank.classList.toggle("spending", !c.window && p.move <= 0);
+  bank.classList.toggle("low", !c.window && p.move <= 0 && p.bank < 5);
 }
 setInterval(showClock, 250);
 
