@@ -199,20 +199,25 @@ def test_tenhou_points_are_written_tenhou_style() -> None:
 
 # -- bots' games that a reader once refused (a stored Kansai game would not open in the replay viewer) --
 BOTS = ("efficient", "defensive", "random")
-#: (preset, game index of ``play_game_events(rules, BOTS, 5, index)``, what the game holds)
+#: (preset, bots, seed, game index of ``play_game_events(rules, bots, seed, index)``, what the game holds)
 BOT_GAMES = [
-    ("kansai", 22, "flower_replacement_tsumo"),  # P18 flower_replacement_is_rinshan = false
-    ("official", 3, "kita_replacement_tsumo"),  # P18 kita_replacement_is_rinshan = false (seed 002 L64)
-    ("kansai", 23, "yakuman"),  # kokushi after riichi: mjai's [name, multiplier] pairs with "han" 13
-    ("majsoul", 9, "double_yakuman"),  # kokushi_13 = 2 (P61)
+    ("kansai", BOTS, 5, 22, "flower_replacement_tsumo"),  # P18 flower_replacement_is_rinshan = false
+    ("official", BOTS, 5, 3, "kita_replacement_tsumo"),  # P18 kita_replacement_is_rinshan = false (seed 002 L64)
+    ("kansai", BOTS, 5, 23, "yakuman"),  # kokushi after riichi: mjai's [name, multiplier] pairs with "han" 13
+    ("majsoul", BOTS, 5, 9, "double_yakuman"),  # kokushi_13 = 2 (P61)
+    # P12 kan_dora_on_chankan with kan_dora_open = "immediate" (seed 001 L25 「明カン即乗り」): the robbed
+    # kakan's indicator is turned before the ron; tenhou.net/6 lists it with no replacement draw after it
+    ("online", ("random", "random", "efficient"), 11, 13, "chankan_kan_dora"),
 ]
 
 
 def _holds(events: list[dict[str, Any]]) -> set[str]:
-    """What a game's wins show: a yakuman, a double one, a tsumo on a kita's or a flower's replacement."""
+    """What a game's wins show: a yakuman, a double one, a tsumo on a kita's or a flower's replacement,
+    a chankan after the robbed kan's indicator was turned."""
     found: set[str] = set()
     replaced: dict[int, str] = {}  # seat -> what its next draw replaces
     last: dict[int, str] = {}  # seat -> what its last draw replaced ("" none)
+    before: list[str] = ["", ""]  # the two event types before this one
     for e in events:
         t, a = e["type"], e.get("actor")
         if t in ("kita", "flower"):
@@ -226,18 +231,25 @@ def _holds(events: list[dict[str, Any]]) -> set[str]:
                 found.add("double_yakuman" if e["yakuman"] >= 2 else "yakuman")
             if a == e["target"] and last.get(a) in ("kita", "flower"):
                 found.add(f"{last[a]}_replacement_tsumo")
+            if before == ["kakan", "dora"]:
+                found.add("chankan_kan_dora")
+        before = [before[1], t]
     return found
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("preset", "index", "holds"), BOT_GAMES, ids=[f"{p}-{i}-{h}" for p, i, h in BOT_GAMES])
-def test_bot_games_with_yakuman_and_replacement_tsumo_read_back(preset: str, index: int, holds: str) -> None:
+@pytest.mark.parametrize(("preset", "bots", "seed", "index", "holds"), BOT_GAMES,
+                         ids=[f"{p}-{i}-{h}" for p, _, _, i, h in BOT_GAMES])
+def test_bot_games_with_yakuman_and_replacement_tsumo_read_back(preset: str, bots: tuple[str, ...], seed: int,
+                                                                 index: int, holds: str) -> None:
     """A tsumo on a kita's or a flower's replacement is rinshan only where the rules say so (P18): the
     reader takes the record's yaku list for it, as for any flag the rules decide. A yakuman written as
     mjai pairs (``["kokushi", 1]``, ``"han": 13``, ``"yakuman": 1``) is read as a yakuman, not as a
-    13-han hand whose riichi is missing from the list."""
+    13-han hand whose riichi is missing from the list. A robbed kakan's indicator (P12) lies where the
+    engine turns it. Both formats, written and read back, are the same game."""
     from sanma.sim.arena import play_game_events
 
-    g = play_game_events(Rules.preset(preset), BOTS, 5, index)
+    g = play_game_events(Rules.preset(preset), bots, seed, index)
     assert holds in _holds(g.events), f"game {index} no longer holds {holds}: pick another (the bots changed)"
     _same_game(g, read_mjai(write_mjai(g), strict=True))
+    _same_game(g, read_tenhou6(write_tenhou6(g, as_text=True), strict=True))

@@ -296,6 +296,8 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
                 put(probe.replacement_position() if e.rinshan else probe.draw_position(), e.pai, "draw")
             if id(e) in reveals.get("after", set()) and kan_dora and probe.can_reveal_kan_dora:
                 put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
+        if reveals.get("chankan") and kan_dora and probe.can_reveal_kan_dora:
+            put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
     except IllegalActionError as e:
         raise HandError(f"{k.label}: the recorded draws do not fit the wall of rules {rules.name!r}: {e}") from None
     for where, tile in zip(probe.ura_positions, k.ura_indicators, strict=False):
@@ -313,19 +315,24 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
 
 def _reveal_order(rules: Rules, k: KyokuRecord, count: int) -> dict[str, set[int]]:
     """When a record lists kan dora without reveal events (tenhou.net/6), place each reveal by the
-    rules' timing (P12): at the kan (immediate) or after its replacement draw."""
+    rules' timing (P12): at the kan (immediate) or after its replacement draw; ``"chankan"`` (non-empty)
+    when the hand ends on a robbed added kan whose indicator the rules turn before the ron (P12
+    ``kan_dora_on_chankan`` with an immediate open kan: ``Game``'s ron on a kakan)."""
     if not count or any(isinstance(e, ev.Dora) for e in k.events):
         return {}
-    out: dict[str, set[int]] = {"before": set(), "after": set()}
+    out: dict[str, set[int]] = {"before": set(), "after": set(), "chankan": set()}
     kan_kind = ""
+    last: ev.Event | None = None  # the kan whose replacement draw has not come
     for e in k.events:
         if isinstance(e, ev.Ankan):
-            kan_kind = rules.kan_dora_ankan
+            kan_kind, last = rules.kan_dora_ankan, e
         elif isinstance(e, ev.Daiminkan | ev.Kakan):
-            kan_kind = rules.kan_dora_open
+            kan_kind, last = rules.kan_dora_open, e
         elif isinstance(e, ev.Tsumo) and e.rinshan and kan_kind:
             out["before" if kan_kind == "immediate" else "after"].add(id(e))
-            kan_kind = ""
+            kan_kind, last = "", None
+    if isinstance(last, ev.Kakan) and rules.kan_dora_on_chankan and rules.kan_dora_open == "immediate":
+        out["chankan"].add(id(last))
     return out
 
 
