@@ -150,6 +150,7 @@ def test_the_lobby_replay_viewer_and_calculator_fit(browser: Any, tmp_path: Path
         shot(page, f"lobby-{size}")
         page.goto(base + "/calc")
         page.wait_for_selector("#picker .tilebox")
+        page.wait_for_selector("#rules option", state="attached")  # the rule sets come after the picker
         assert layout_problems(page) == []
         shot(page, f"calc-{size}")
         page.goto(base + "/replay")

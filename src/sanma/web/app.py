@@ -138,10 +138,11 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
     app.include_router(tournament.router)
     app.include_router(i18n.router)  # each page language's catalogue (web/static/i18n.js)
     # Pages owned by the front end add their routers here (web/calc.py, web/replays.py).
-    from . import calc, players, rematch, replays
+    from . import calc, players, rematch, replays, reviews
 
     app.include_router(calc.router)
     app.include_router(replays.router)
+    app.include_router(reviews.router)
     app.include_router(players.router)
     app.include_router(rematch.router)
     return app

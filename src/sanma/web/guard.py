@@ -45,9 +45,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 #: POSTs whose body is not JSON (a record's own text): every other POST under /api/ is JSON.
-RAW_BODIES = ("/api/replays",)
+RAW_BODIES = ("/api/replays", "/api/reviews")
 #: The largest body each endpoint takes (bytes): an uploaded record, else a JSON request.
-BODY_LIMITS = {"/api/replays": 4 * 1024 * 1024}
+BODY_LIMITS = {"/api/replays": 4 * 1024 * 1024, "/api/reviews": 4 * 1024 * 1024}
 MAX_BODY = 128 * 1024
 MAX_DEPTH = 32  # nesting of a JSON request (a rule object is 3 deep)
 

@@ -36,6 +36,8 @@ class Limits:
     tables: int = 2000  # unfinished tables the server runs at once
     sessions_per_minute: float = 12.0  # keeper sessions one client may start a minute
     uploads_per_minute: float = 12.0  # records one client may upload to the replay viewer a minute
+    reviews_per_minute: float = 12.0  # reviews one client may start a minute (a cached one is free)
+    reviews: int = 2  # reviews the server computes at once (web/reviews.py: ~0.4 s of a core each)
     sockets_per_client: int = 100  # WebSockets one client holds open at once
     watchers_per_table: int = 100  # spectators of one table at once
     abandon_after: float = 1800.0  # seconds a table's people (and external bots) may all be away
@@ -65,7 +67,7 @@ class Limits:
 
 class Meter:
     """Token buckets per client and kind: ``allow(client, kind)`` is False for a request over the
-    rate (kinds: ``tables``, ``sessions``, ``uploads``). ``now``: seconds (the server's clock)."""
+    rate (kinds: ``tables``, ``sessions``, ``uploads``, ``reviews``). ``now``: seconds (the server's clock)."""
 
     MAX_CLIENTS = 10_000  # buckets kept (the oldest is forgotten first)
 
@@ -103,6 +105,8 @@ def over_rate(request: Any, kind: str) -> Message | None:
     n = tables.meter.per_minute(kind)
     if kind == "sessions":
         return sentence("more than {n:g} new keeper sessions a minute; wait a little", code="rate", n=n)
+    if kind == "reviews":
+        return sentence("more than {n:g} reviews a minute; wait a little", code="rate", n=n)
     return sentence("more than {n:g} uploads a minute; wait a little", code="rate", n=n)
 
 

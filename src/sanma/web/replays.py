@@ -189,6 +189,26 @@ async def replay_page() -> FileResponse:
 @router.post("/api/replays")
 async def api_replay(request: Request) -> JSONResponse:
     """Replay an uploaded record (the request body) through the engine, step by step."""
+    text = await read_upload(request)
+    if isinstance(text, JSONResponse):
+        return text
+    name = request.query_params.get("name", "")[:200] or tr("uploaded record")
+    try:  # read and replayed in a worker process: a big record never stalls the tables (issue 23 item 4)
+        out = await _run(request, parse_upload, text)
+    except WorkerError as e:
+        return error_response(sentence("{name}: the record could not be read: {error}", code="record", name=name,
+                                       error=e), 503)
+    if not isinstance(out, dict):
+        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
+                                       reason=out), 400)
+    out["source"] = name
+    return JSONResponse(out)
+
+
+async def read_upload(request: Request) -> str | JSONResponse:
+    """An uploaded record's text (the request body), or the refusal: over the client's ``uploads``
+    rate (429), larger than :data:`MAX_RECORD` (413), not UTF-8 or empty (400). The replay viewer's
+    and the review's uploads (web/reviews.py) are read by this."""
     refused = over_rate(request, "uploads")
     if refused is not None:
         return error_response(refused, 429)
@@ -201,19 +221,9 @@ async def api_replay(request: Request) -> JSONResponse:
     except UnicodeDecodeError as e:
         return error_response(sentence("the record is not UTF-8 text (byte {start})", code="record", start=e.start),
                               400)
-    name = request.query_params.get("name", "")[:200] or tr("uploaded record")
     if not text.strip():
         return error_response(sentence("the record is empty", code="record"), 400)
-    try:  # read and replayed in a worker process: a big record never stalls the tables (issue 23 item 4)
-        out = await _run(request, parse_upload, text)
-    except WorkerError as e:
-        return error_response(sentence("{name}: the record could not be read: {error}", code="record", name=name,
-                                       error=e), 503)
-    if not isinstance(out, dict):
-        return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
-                                       reason=out), 400)
-    out["source"] = name
-    return JSONResponse(out)
+    return text
 
 
 def parse_upload(text: str) -> dict[str, Any] | Message | str:

@@ -192,4 +192,33 @@ function applyMpsz() {  // the typed mpsz → the rows (the last tile is the win
     }
   }
 }
-init();
+/** A position named in the address (the replay viewer's review links here): the fields of POST /api/score —
+ * hand (mpsz, the winning tile included), win, pon/kan/ankan/dora (comma-separated tiles), seat, round, from,
+ * kita, flowers, honba, kyotaku, rules, and a flag's name = 1. The page is filled in, not scored. */
+function prefill() {
+  const q = new URLSearchParams(location.search);
+  if (!q.get("hand")) return;
+  try {
+    const tiles = parseMpsz(q.get("hand"));
+    const win = q.get("win") ? parseMpsz(q.get("win"))[0] : null;
+    const at = win ? tiles.lastIndexOf(win) : -1;
+    state.win = at >= 0 ? [tiles[at]] : [];
+    state.hand = sortTiles(tiles.filter((_, i) => i !== at));
+    for (const key of ["pon", "kan", "ankan", "dora"]) {
+      state[key] = (q.get(key) || "").split(",").filter(Boolean).map((x) => parseMpsz(x)[0]).slice(0, LIMIT[key]);
+    }
+  } catch (e) {
+    $("out").classList.remove("hidden");
+    $("out").appendChild(el("div", { class: "error", id: "score-error" }, e.message));
+    return;
+  }
+  for (const id of ["seat", "round", "from", "rules"]) {
+    const v = q.get(id);
+    if (v && [...$(id).options].some((o) => o.value === v)) $(id).value = v;
+  }
+  for (const id of ["kita", "flowers", "honba", "kyotaku"]) if (q.get(id)) $(id).value = String(Number(q.get(id)) || 0);
+  for (const box of document.querySelectorAll("#flags input")) box.checked = q.get(box.name) === "1";
+  state.target = "hand";
+  sync();
+}
+init().then(prefill);

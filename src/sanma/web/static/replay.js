@@ -102,7 +102,7 @@ function saveAddress() {
   history.replaceState(null, "", `/replay?${q}`);
 }
 
-function go(hand, step) {
+export function go(hand, step) {
   if (!R.data) return;
   if (hand < 0 || hand >= hands().length) return;
   R.hand = hand;
@@ -129,6 +129,8 @@ function play() {
   render();
 }
 function stop() { if (R.timer) { clearTimeout(R.timer); R.timer = 0; render(); } }
+/** Put seat ``v`` at the bottom of the board (the review panel shows the reviewed seat's hand). */
+export function setViewpoint(v) { R.viewpoint = v; render(); }
 
 function load(data, title, place = {}) {
   stop();
@@ -175,12 +177,14 @@ async function post(text, name) {
   if (!r.ok) { $("status").textContent = data.error; return; }
   $("status").textContent = t("{format} record, {n} hands", { format: data.format, n: data.kyoku });
   R.table = null;
+  R.upload = { text, name };  // the review panel sends it again for a seat's review (web/reviews.py)
   history.replaceState(null, "", "/replay");
   load(data, name);
 }
 
 async function openTable(id, place) {
   R.table = id;
+  R.upload = null;
   $("status").textContent = t("replaying…");
   try {
     const data = await getJSON(`/api/replays/table/${encodeURIComponent(id)}`);
