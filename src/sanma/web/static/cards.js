@@ -108,7 +108,6 @@ export function kyokuLabel(label) {
 }
 
 /** The body of a hand's card (a list of elements). */
-
 export function handBody(r, names, roundLabel) {
   const out = [el("p", { class: "muted small", id: "result-round" }, roundLabel)];
   for (const w of r.wins || []) out.push(winBlock(w, r, names));
