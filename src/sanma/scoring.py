@@ -591,8 +591,9 @@ def score_hand(
         closed = not mf.called
         kans = mf.kans
     if not rules.dama_allowed and closed and not riichi:  # P86 / A003-8 flag: the one home of the rule
-        raise NotAWinError(f"hand {_hand_text(hand)!r} is not a win under the {rules.name} rules: a closed hand "
-                           f"wins only after riichi (dama_allowed = false, P86)")
+        raise NotAWinError(sentence("hand {hand!r} is not a win under the {rules} rules: a closed hand wins only "
+                                    "after riichi (dama_allowed = false, P86)", hand=_hand_text(hand),
+                                    rules=rules.name))
     if rare or double_riichi or kanburi or open_riichi_deal_in:
         sit = situation_flags(riichi, double_riichi, open_riichi, ippatsu, rinshan, chankan, haitei, houtei, kanburi,
                               tenhou, chiihou, renhou, open_riichi_deal_in)

@@ -70,7 +70,7 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
             source = source.decode(errors="replace")
         from ..fileio import read_regular
 
-        data = read_regular(source, MAX_BYTES, "the record", RecordError)  # no FIFO, device or huge file
+        data = read_regular(source, MAX_BYTES, sentence("the record"), RecordError)  # no FIFO, device or huge file
     else:
         raise RecordError(sentence("expected a path or the record text, got {name}",
                                    name=type(path_or_text).__name__))
