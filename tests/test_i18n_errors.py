@@ -304,3 +304,34 @@ def test_a_second_server_on_a_served_sqlite_file_is_refused_in_japanese(tmp_path
 
 def test_a_hand_of_the_wrong_size_in_japanese() -> None:
     assert_japanese(ja_run(["shanten", "123p"]), "不正な手牌 '123p': 3枚です")
+
+
+def test_a_file_that_is_no_record_in_japanese(tmp_path: Path) -> None:
+    """``sanma replay FILE`` and ``sanma stats --db DB FILE`` on JSON that is no record: the reader's own
+    sentence reaches the words at the edge through the record's ``errors`` (kept as text: a ``Said``)."""
+    import pickle
+
+    from sanma.formats import read_record
+    from sanma.i18n.messages import Said
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"title": "x"}', encoding="utf-8")
+    keys = {*KEEP, "log"}  # the JSON key the file lacks
+    assert_japanese(ja_run(["replay", str(bad)]), "読める牌譜ではありません",
+                    "tenhou.net/6 の JSON ではありません（'log' のリストがありません）", allowed=keys)
+    assert_japanese(ja_run(["stats", "--db", str(tmp_path / "s.sqlite"), str(bad)]),
+                    f"{bad}: 保存しませんでした: tenhou.net/6 の JSON ではありません", allowed=keys)
+    problem = read_record(bad).errors[0]
+    assert isinstance(problem, Said) and problem == f"{bad}: not tenhou.net/6 JSON (no 'log' list)"
+    again = pickle.loads(pickle.dumps(problem))
+    assert again == problem and again.message.text("ja") == problem.message.text("ja")
+
+
+@pytest.mark.parametrize("args, said", [
+    (["simulate", "--mjai-timeout", "0", "--games", "1"], "--mjai-timeout は0秒より長くしてください"),
+    (["table", "new", "--rules", "club", "--people", "A,B"], "参加者 A, B: 三人麻雀の卓は3人か4人です"),
+])
+def test_errors_passed_on_keep_their_sentence(tmp_path: Path, args: list[str], said: str) -> None:
+    """An error that another one passes on keeps its sentence (not its English text)."""
+    assert_japanese(ja_run([*args, "--db", str(tmp_path / "db.sqlite")] if args[0] == "table" else args), said,
+                    allowed={*KEEP, "A", "B"})

@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError, SanmaError
-from ..i18n.messages import sentence
+from ..i18n.messages import Message, Said, sentence
 from .record import GameRecord
 
 
@@ -129,7 +129,8 @@ def read_guarded(fmt: str, path_or_text: Any, strict: bool, source: str | None,
     except RecordError as e:
         if strict:
             raise
-        return GameRecord(source=str(src or "<text>"), format=fmt, errors=(str(e),))
+        said = Said(e.message) if isinstance(e.message, Message) else str(e)  # its words at the edge
+        return GameRecord(source=str(src or "<text>"), format=fmt, errors=(said,))
 
 
 def error_text(e: Exception) -> str:

@@ -192,11 +192,11 @@ def simulate(rules: Rules | str, games: int, seed: int | str = 0, bots: Sequence
 
     try:
         if timeout is not None:
-            check_seconds("the mjai timeout", timeout)
+            check_seconds(sentence("the mjai timeout"), timeout)
         if budget is not None:
-            check_seconds("the mjai game budget", budget)
+            check_seconds(sentence("the mjai game budget"), budget)
     except SanmaError as e:
-        raise SimulationError(str(e)) from None
+        raise SimulationError(e.message) from None
     names = check_bots(bots)
     key = wall_key if wall_key is not None or not needs_wall_key(names) else secrets.token_bytes(32)
     opts = (timeout, budget, key)

@@ -36,7 +36,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import SanmaError
-from ..i18n import Message, sentence
+from ..i18n import Lang, Message, sentence
+from ..i18n.messages import Said
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 #: The advisory lock every PostgreSQL process takes while it migrates (one migrates, the others wait).
@@ -89,15 +90,33 @@ def at(where: str, what: Message | str, *, code: str | None = None) -> Message:
     return sentence("{where}: {what}", code=code or getattr(what, "code", None), where=where, what=what)
 
 
-def after(e: SanmaError, where: str) -> object:
-    """What error ``e`` says after naming ``where`` — to say it inside another sentence that names
-    ``where`` itself: the ``what`` of a sentence :func:`at` made, else ``e``'s words without the name."""
-    m = e.message
+def after(e: SanmaError | str, where: str) -> object:
+    """What error ``e`` (or a record's problem) says after naming ``where`` — to say it inside another
+    sentence that names ``where`` itself: the ``what`` of a sentence :func:`at` made, else ``e``'s
+    sentence with the name cut from its words in any language, else its text without the name."""
+    m = e.message if isinstance(e, SanmaError | Said) else None
     if isinstance(m, Message) and m.template == "{where}: {what}" and m.params.get("where") == where:
         return m.params["what"]
-    if isinstance(m, Message) and not str(m).startswith(f"{where}: "):
-        return e  # a sentence of its own, put into the same words
+    if isinstance(m, Message):
+        return _Cut(m, f"{where}: ") if str(m).startswith(f"{where}: ") else m
     return str(e).removeprefix(f"{where}: ")
+
+
+class _Cut(Message):
+    """A sentence without the name it starts with (``{source}: ...`` said where the source is named)."""
+
+    __slots__ = ("inner", "prefix")
+
+    def __init__(self, inner: Message, prefix: str) -> None:
+        super().__init__(inner.template, inner.params, code=inner.code, plural=inner.plural, n=inner.n)
+        self.inner = inner
+        self.prefix = prefix
+
+    def text(self, lang: Lang | None = None) -> str:
+        return self.inner.text(lang).removeprefix(self.prefix)
+
+    def __str__(self) -> str:
+        return str(self.inner).removeprefix(self.prefix)
 
 
 def sqlite_says(e: BaseException) -> Message | str:

@@ -543,7 +543,7 @@ class Store:
         if existing is not None:
             return existing
         if record.errors:
-            first = record.errors[0].removeprefix(f"{source}: ")  # a reader's problem, in its words
+            first = after(record.errors[0], source)  # a reader's problem, in its words
             raise StoreError(_not_stored(source, first if len(record.errors) == 1 else sentence(
                 "{first} (and {n} more)", first=first, n=len(record.errors) - 1)))
         if not record.kyoku:
