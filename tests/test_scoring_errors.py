@@ -193,3 +193,15 @@ def test_error_messages_are_not_regex_sensitive() -> None:
     """A message quotes the input verbatim (here a hand with a '+' that is not a tile)."""
     with pytest.raises(TileError, match=re.escape("'1+1m'")):
         sanma.score_hand("1+1m", win="1m")
+
+
+def test_win_by_keyword_or_position_and_a_missing_win() -> None:
+    """``win`` is the one required argument after the hand (ARCHITECTURE.md passes it by keyword;
+    it may come by position too, which lets compiled calls find the keywords first — see
+    docs/PERFORMANCE.md). Without it the call is a TypeError naming it, compiled or not."""
+    rules = sanma.Rules.preset("tenhou")
+    by_keyword = sanma.score_hand("123456789p99m111z", win="9m", riichi=True, seat_wind="S", rules=rules)
+    assert sanma.score_hand("123456789p99m111z", "9m", riichi=True, seat_wind="S", rules=rules) == by_keyword
+    assert by_keyword.total == 8000
+    with pytest.raises(TypeError, match="win"):
+        sanma.score_hand("123456789p99m111z", riichi=True)  # type: ignore[call-arg]

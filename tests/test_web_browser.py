@@ -15,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import HAVE_CHROMIUM, WHY_NOT, create_table, new_page, shot
+from browser_helpers import HAVE_CHROMIUM, SIZES, WHY_NOT, create_table, layout_problems, new_page, shot
 from web_helpers import running_server
 
 pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason=WHY_NOT)
@@ -98,27 +98,56 @@ def test_the_calculators_normal_use_logs_no_console_error(browser: Any, tmp_path
 # One look at the page per step (each Playwright call is a round trip; the machine is busy).
 LOOK = r"""() => {
   const rect = (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [e.id || e.dataset.action || e.dataset.tile || e.tagName, r.left, r.top, r.right, r.bottom]; };
   const buttons = {};
   for (const b of document.querySelectorAll('#prompt button')) buttons[b.dataset.action] ??= rect(b);
+  const card = document.getElementById('hand-result');
+  const hand = (h) => ({ seat: Number(h.closest('[data-seat]').dataset.seat),
+    concealed: h.querySelectorAll('.concealed .tilebox').length, win: h.querySelectorAll('.win-slot .tilebox').length,
+    melds: h.querySelectorAll('.melds .meld').length });
+  const selected = document.querySelector('.hand-zone.bottom .tilebox.mine.selected');
+  const discard = document.getElementById('discard-selected');
   return {
     over: !!document.getElementById('game-result'),
     result: !!document.getElementById('result-ok'),
     buttons,
     tiles: [...document.querySelectorAll('.hand-zone.bottom .tilebox.mine:not(.disabled)')].map(rect),
     riichi: [...document.querySelectorAll('.hand-zone.bottom .tilebox.riichi-ok')].map(rect),
+    selected: selected ? rect(selected) : null,
+    discard: discard ? rect(discard) : null,
     waits: document.querySelectorAll('#waits .wait').length,
     counted: [...document.querySelectorAll('#waits .tilecount')].filter((e) => /^×\d$/.test(e.textContent)).length,
     inRiichi: !!document.querySelector('#waits .badge'),
+    // what a card shows, and what runs under it: the prompt's buttons and the move's clock
+    card: card && {
+      wins: [...card.querySelectorAll('.win .winhand')].map(hand),
+      tenpai: [...card.querySelectorAll('.tenpai-hand .winhand')].map(hand),
+      prompt: document.querySelectorAll('#prompt button').length,
+      clock: document.getElementById('clock-move').textContent,
+    },
+    // the window, and where each control needed for play lies in it
+    vw: window.innerWidth, vh: window.innerHeight, scrollWidth: document.documentElement.scrollWidth,
+    needed: [...document.querySelectorAll(
+      '#prompt button, #result-ok, #final-ok, .hand-zone.bottom .tilebox.mine, #menu-act, #menu')]
+      .filter((e) => e.getBoundingClientRect().width > 0).map(box),
   };
 }"""
 
 
 class Player:
-    """Plays a seat's page with the mouse (and the keyboard shortcuts now and then)."""
+    """Plays a seat's page with the mouse (and the keyboard shortcuts now and then), or with a finger
+    (``touch``: a tap selects a tile, a second tap or the Discard button discards it; every button
+    tapped). ``fits``: at every look, each control needed for play lies inside the window and the
+    page does not scroll sideways. Each hand's card, as seen, is kept in ``cards``."""
 
-    def __init__(self, page: Any) -> None:
+    def __init__(self, page: Any, *, touch: bool = False, fits: bool = False, name: str = "") -> None:
         self.page = page
+        self.touch = touch
+        self.fits = fits
+        self.name = name  # a suffix of the screenshots' names
         self.done: dict[str, int] = {}
+        self.cards: list[dict[str, Any]] = []
 
     def count(self, what: str) -> int:
         self.done[what] = self.done.get(what, 0) + 1
@@ -127,49 +156,95 @@ class Player:
     def click(self, at: list[float]) -> None:
         self.page.mouse.click(at[0], at[1])
 
+    def tap(self, selector: str, *, last: bool = False) -> None:
+        """A finger on the element (Playwright waits until it stands still and is the one hit)."""
+        found = self.page.locator(selector)
+        (found.last if last else found.first).tap()
+
+    def shot(self, name: str) -> None:
+        shot(self.page, name + self.name, full_page=not self.name)
+
+    def check_fit(self, look: dict[str, Any]) -> None:
+        vw, vh = look["vw"], look["vh"]
+        assert look["scrollWidth"] <= vw, f"the page is {look['scrollWidth']} px wide in a {vw} px window"
+        outside = [n for n in look["needed"] if n[1] < -0.5 or n[2] < -0.5 or n[3] > vw + 0.5 or n[4] > vh + 0.5]
+        assert not outside, f"needed for play, outside the {vw}x{vh} window: {outside}"
+        self.count("fits")
+
+    def tap_twice(self, tiles: str, key: str) -> None:
+        """A finger's discard: the tile's first tap selects it; the second tap on it, or on the
+        Discard button (every other time), discards it."""
+        p = self.page
+        self.tap(tiles, last=key == "discard-tap")
+        p.wait_for_selector(".hand-zone.bottom .tilebox.mine.selected")
+        look = p.evaluate(LOOK)
+        if self.fits:
+            self.check_fit(look)
+        assert look["discard"], "a selected tile offers the Discard button"
+        self.tap("#discard-selected" if self.count(key) % 2 else ".hand-zone.bottom .tilebox.mine.selected")
+
     def step(self) -> str:
         """Take one action if the page offers one; say which."""
         p = self.page
         look = p.evaluate(LOOK)
         buttons = look["buttons"]
+        if self.fits:
+            self.check_fit(look)
         if look["over"]:
             return "over"
         if look["waits"]:  # each wait with its copies left, also while the seat in riichi holds its draw
             self.count("waits-counted" if look["counted"] == look["waits"] else "waits-uncounted")
             if look["inRiichi"] and look["tiles"] and self.count("waits-in-riichi") == 1:
-                shot(p, "riichi-waits")
+                self.shot("riichi-waits")
         if look["result"]:
+            self.cards.append(look["card"])
             if self.count("result") == 1:
-                shot(p, "hand-result")
-            p.keyboard.press("Enter") if self.done["result"] % 2 else p.click("#result-ok")
+                self.shot("hand-result")
+            if self.touch:
+                p.locator("#result-ok").tap()
+            else:
+                p.keyboard.press("Enter") if self.done["result"] % 2 else p.click("#result-ok")
             return "result"
         if "hora" in buttons:
-            self.click(buttons["hora"])
+            self.tap("#prompt [data-action=hora]") if self.touch else self.click(buttons["hora"])
             self.count("win")
             return "win"
         if "reach" in buttons and not self.done.get("riichi"):
-            p.keyboard.press("r")  # riichi mode: only the discards that keep tenpai stay lit
+            if self.touch:
+                self.tap("#prompt [data-action=reach]")
+            else:
+                p.keyboard.press("r")  # riichi mode: only the discards that keep tenpai stay lit
             p.wait_for_selector(".hand-zone.bottom .tilebox.riichi-ok")
             self.count("riichi")
-            shot(p, "riichi-prompt")
-            self.click(p.evaluate(LOOK)["riichi"][0])
+            self.shot("riichi-prompt")
+            if self.touch:
+                self.tap_twice(".hand-zone.bottom .tilebox.riichi-ok", "riichi-tap")
+            else:
+                self.click(p.evaluate(LOOK)["riichi"][0])
             return "riichi"
         if "none" in buttons:
             if "pon" in buttons and not self.done.get("call-shot"):
                 self.count("call-shot")
-                shot(p, "call-prompt")
-            p.keyboard.press("x") if self.count("pass") % 2 else self.click(buttons["none"])
+                self.shot("call-prompt")
+            if self.touch:
+                self.tap("#prompt [data-action=none]")
+                self.count("pass")
+            else:
+                p.keyboard.press("x") if self.count("pass") % 2 else self.click(buttons["none"])
             return "pass"
         if "kita" in buttons:
-            p.keyboard.press("n")
+            self.tap("#prompt [data-action=kita]") if self.touch else p.keyboard.press("n")
             self.count("kita")
             return "kita"
         if "tsumogiri" in buttons and self.done.get("discard", 0) % 3 == 0:
-            p.keyboard.press("t")
+            self.tap("#prompt [data-action=tsumogiri]") if self.touch else p.keyboard.press("t")
             self.count("discard")
             return "discard"
         if look["tiles"]:
-            self.click(look["tiles"][-1])
+            if self.touch:
+                self.tap_twice(".hand-zone.bottom .tilebox.mine:not(.disabled)", "discard-tap")
+            else:
+                self.click(look["tiles"][-1])
             self.count("discard")
             return "discard"
         return ""
@@ -192,20 +267,75 @@ def rivers(page: Any) -> list[int]:
     return [page.locator(f".river[data-seat='{s}'] .tilebox").count() for s in range(3)]
 
 
-def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path: Path) -> None:
-    """Issue 11: a person plays a whole hanchan against two bots by clicking; the seed is shown after."""
+#: The whole hanchan at each size (issue 18, "How it must be shown"): the seed and this player's way of
+#: playing give a game that goes the distance, with a tsumo, an open hand's win and an exhaustive draw
+#: with a tenpai hand (each asserted to have happened). The same decisions at every size: the same game.
+HANCHAN_SEED = 134
+
+
+def hand_results(frames: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for f in frames:
+        if f.startswith("{") and '"hand_result"' in f:
+            m = json.loads(f)
+            if m.get("type") == "hand_result":
+                out.append(m["result"])
+    return out
+
+
+def check_cards(seen: list[dict[str, Any]], sent: list[dict[str, Any]]) -> dict[str, int]:
+    """Each card as the page showed it against the server's ``hand_result``: a win's concealed tiles,
+    its winning tile apart and its melds (a tsumo's hand: 14 tiles, 3 a meld), the tenpai hands at an
+    exhaustive draw, and under no card a prompt or a running clock. Says which kinds of card came."""
+    assert len(seen) == len(sent), (len(seen), len(sent))
+    kinds: dict[str, int] = {}
+    for shown, r in zip(seen, sent, strict=True):
+        assert shown["prompt"] == 0 and shown["clock"] == "", f"the next hand runs under the card: {shown}"
+        assert [w["seat"] for w in shown["wins"]] == [w["seat"] for w in r["wins"]], (shown, r)
+        for w, sw in zip(r["wins"], shown["wins"], strict=True):
+            assert sw["concealed"] == len(w["hand"]) and sw["win"] == 1 and sw["melds"] == len(w["melds"]), (sw, w)
+            if w["tsumo"]:
+                assert sw["concealed"] + sw["win"] + 3 * sw["melds"] == 14, sw
+                kinds["tsumo"] = kinds.get("tsumo", 0) + 1
+            if w["melds"]:
+                kinds["open-win"] = kinds.get("open-win", 0) + 1
+        tenpai = r.get("tenpai_hands", [])
+        assert [h["seat"] for h in shown["tenpai"]] == [h["seat"] for h in tenpai], (shown, r)
+        for h, sh in zip(tenpai, shown["tenpai"], strict=True):
+            assert sh["concealed"] == len(h["hand"]) and sh["melds"] == len(h["melds"]) and sh["win"] == 0, (sh, h)
+        if r["kind"] == "ryukyoku" and r.get("reason") == "exhaustive" and tenpai:
+            assert sorted(h["seat"] for h in tenpai) == sorted(r["tenpai"])
+            kinds["draw-tenpai"] = kinds.get("draw-tenpai", 0) + 1
+    return kinds
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path: Path, size: str) -> None:
+    """Issue 11 and issue 18: a person plays a whole hanchan against two bots, at a phone's size upright
+    and on its side by tapping (a tap selects a tile, a second tap or the Discard button discards it;
+    calls, riichi and the cards' OK tapped), at a laptop's by clicking and keys. At every look each
+    control needed for play lies inside the window with no sideways scrolling; every hand's card is
+    seen, the last one before the final settlement, with no prompt or clock under it (the table's
+    result pause holds the next deal until the card's OK); a tsumo's card shows 14 tiles, an open
+    hand's its melds, an exhaustive draw the tenpai hands; the seed is shown after."""
     import hashlib
+    import time
 
     errors: list[str] = []
+    touch = size != "laptop"
+    suffix = "" if size == "laptop" else f"-{size}"
+    began = time.monotonic()
     with running_server(tmp_path / "db.sqlite") as base:
-        # seed 1: with this player's way of playing the game goes the distance (no one busts)
-        t = create_table(base, ["human", "defensive", "efficient"], seed=1,
-                         clock={"move": 600, "bank": 60, "call": 0, "think": 0, "result": 0})  # a quick hanchan
-        page = new_page(browser, errors)
+        # a quick hanchan (bots at once); the result pause is long: each card holds the table until its OK
+        t = create_table(base, ["human", "defensive", "efficient"], seed=HANCHAN_SEED,
+                         clock={"move": 600, "bank": 60, "call": 0, "think": 0, "result": 600})
+        page = new_page(browser, errors, size)
+        frames: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
         page.goto(base + t["seats"][0]["url"])
         page.wait_for_selector(".hand-zone.bottom .tilebox.mine")
         assert t["seed_hash"] in (page.text_content("#seed-hash") or "")
-        player = Player(page)
+        player = Player(page, touch=touch, fits=True, name=suffix)
         player.play(lambda: player.done.get("discard", 0) >= 9, 90)
         # the move's seconds and the bank apart; the move's seconds show only while the seat has a prompt
         # (between its turns the bots may still be thinking), so wait for its next one
@@ -213,9 +343,9 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         expect(page.locator("#clock-move")).to_have_text(re.compile(r"^\d+s$"), timeout=30_000)
         assert re.fullmatch(r"\d+s", page.text_content("#clock-move") or "") and page.text_content(
             "#clock-bank") == "bank 60s"
-        shot(page, "table")
+        player.shot("table")
         player.play(lambda: page.locator("#game-result").count() > 0, 420)
-        shot(page, "final")
+        player.shot("final")
         state = httpx.get(f"{base}/api/tables/{t['id']}").json()
         assert state["finished"] is True
         assert state["result"]["reason"] == "last_hand", state["result"]  # a whole hanchan, not a bust
@@ -226,6 +356,7 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         final = page.text_content("#game-result") or ""
         for score in state["scores"]:
             assert f"{score:,}" in final
+        assert layout_problems(page) == []  # the final settlement's buttons too
         # the finished game's board names its last hand and that hand's honba (it named the hand that
         # would have come next: "West 1" after South 3, issue 18)
         last = state["round"]
@@ -236,20 +367,27 @@ def test_a_person_plays_a_whole_hanchan_against_two_bots(browser: Any, tmp_path:
         # issue 18 item 1: every hand's card was seen, the last one included (the final settlement came 3 ms
         # after it and replaced it), and only then the settlement
         assert player.done["result"] == state["hands"], (player.done, state["hands"])
+        kinds = check_cards(player.cards, hand_results(frames))
+        assert kinds.get("tsumo") and kinds.get("open-win") and kinds.get("draw-tenpai"), kinds
+        assert player.done["fits"] >= 100, player.done  # the window was looked at all game long
         assert player.done.get("waits-counted") and not player.done.get("waits-uncounted"), player.done
         assert player.done.get("waits-in-riichi"), player.done
-        assert player.done.get("riichi") and player.done.get("win"), player.done  # riichi mode and a win, clicked
+        assert player.done.get("riichi") and player.done.get("win"), player.done  # riichi mode and a win
+        if touch:  # both ways of a finger's discard, and a call offer passed by its button
+            assert player.done.get("discard-tap", 0) >= 2 and player.done.get("pass"), player.done
         # the finished game in the replay viewer, every hand open, with its downloads
-        page.click("#game-result a[href^='/replay']")
+        replay = page.locator("#game-result a[href^='/replay']")
+        replay.tap() if touch else replay.click()
         page.wait_for_selector("#controls:not(.hidden)")
         assert page.locator("#hand option").count() == state["hands"]
         assert page.locator(".board .tilebox.back").count() == 0
         href = page.get_attribute("#dl-tenhou6", "href") or ""
         record = httpx.get(base + href)
         assert record.status_code == 200 and "log" in record.json()
-        shot(page, "replay-stored")
+        player.shot("replay-stored")
         page.close()
     assert not errors, errors
+    print(f"\n{size}: the hanchan took {time.monotonic() - began:.0f} s, {state['hands']} hands, cards {kinds}")
 
 
 def test_a_finished_games_board_shows_its_last_hands_honba(browser: Any, tmp_path: Path) -> None:

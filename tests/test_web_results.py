@@ -4,6 +4,7 @@ dora lines, payments per seat with honba and sticks, chips; the final settlement
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +145,42 @@ def test_the_final_table_shows_the_oka_the_settlement_pays_P25_P27(preset: str, 
     assert settle.oka(rules, 3) == oka
     g, _ = next(iter(_games(preset, 1)))
     assert game_result(g)["oka"] == oka
+
+
+def test_a_robbed_kita_leaves_the_seat_on_no_drawn_tile_and_the_table_goes_on(tmp_path: Path) -> None:
+    """Found by the whole-hanchan Chromium test's seed search (issue 18): a person's kita robbed by a ron
+    (seed 193, the person discarding what it draws: East 2, seat 1's riichi wins on seat 0's North) ended
+    the hand with the North set aside still taken for seat 0's drawn tile; every view of that seat then
+    failed (``closed_hand``), the page got no more views and the table stalled at the result. The seat is
+    on a drawn tile only while its concealed hand holds it: the game goes on to its end."""
+    import json
+
+    import httpx
+    from websockets.sync.client import connect
+
+    from web_helpers import running_server, ws_url
+
+    robbed = 0
+    with running_server(tmp_path / "db.sqlite") as base:
+        body = {"rules": "tenhou", "seed": 193, "seats": ["human", "defensive", "efficient"],
+                "clock": {"move": 600, "bank": 60, "call": 0, "think": 0, "result": 600}}
+        t = httpx.post(f"{base}/api/tables", json=body).json()
+        with connect(ws_url(base, f"/ws/tables/{t['id']}/play?token={t['seats'][0]['token']}"), open_timeout=30) as ws:
+            view: dict[str, object] = {}
+            last: dict[str, object] = {"type": "", "actor": None}
+            while (m := json.loads(ws.recv(timeout=20)))["type"] != "game_result":
+                if m["type"] == "view":
+                    view = m["view"]
+                    for e in m["events"]:  # (the kita's window is a view of its own: the ron comes in the next)
+                        robbed += e["type"] == "hora" and e["target"] == last["actor"] == 0 and last["type"] == "kita"
+                        last = e
+                    if any(e["type"] == "end_kyoku" for e in m["events"]):
+                        assert len(view["closed_hand"]) == len(view["hand"]) - (view["drawn"] is not None)  # type: ignore[arg-type]
+                elif m["type"] == "hand_result":
+                    ws.send(json.dumps({"type": "dismiss"}))
+                elif m["type"] == "prompt":
+                    by = {a["type"]: a for a in reversed(m["actions"])}
+                    a = by.get("hora") or by.get("none") or by.get("kita") or next(
+                        (x for x in m["actions"] if x["type"] == "dahai" and x.get("tsumogiri")), m["actions"][-1])
+                    ws.send(json.dumps({"type": "action", "prompt": m["prompt"], "id": a["id"]}))
+    assert robbed == 1

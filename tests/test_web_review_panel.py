@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from browser_helpers import HAVE_CHROMIUM, WHY_NOT, layout_problems, new_page, shot
+from sanma.i18n import round_name
 from shared_data import data_path
 from web_helpers import running_server
 
@@ -58,12 +59,23 @@ def shown_decision(page: Any, review: dict[str, Any], ends: list[list[int]]) -> 
     return None
 
 
+def kyoku_words(kyoku: str, lang: str = "en") -> str:
+    """A review's kyoku ("E1-0": round wind, dealer's number, honba) in a player's words, as the
+    replay viewer's hand picker and the result cards name a hand ("East 1", "南3局 2本場"; sanma.i18n)."""
+    m = re.fullmatch(r"([ESWN])(\d+)-(\d+)", kyoku)
+    assert m, kyoku
+    return round_name(m[1], int(m[2]), lang, int(m[3]))
+
+
 def check_panel(page: Any, review: dict[str, Any], ends: list[list[int]]) -> int | None:
     i = shown_decision(page, review, ends)
     if i is None:
         assert page.locator("#review-none").count() == 1 and page.locator("#review-options").count() == 0
         return None
     d = review["decisions"][i]
+    # the hand named in a player's words (the panel showed the contract's "E1-0")
+    category = review["words"]["decisions"][i]["category"]
+    assert page.text_content("#review-kyoku") == f"{kyoku_words(d['kyoku'])} · {category}"
     rows = page.locator("#review-options tr[data-played]")
     assert rows.count() == len(d["options"])
     assert page.locator("#review-options tr[data-played='1']").count() == 1  # the played option, marked
@@ -108,6 +120,8 @@ def test_the_review_panel_on_a_real_tenhou_record(browser: Any, tmp_path: Path) 
         worst = page.locator("#review-worst a")
         assert worst.count() == len(s["worst"]) > 0
         h, k = s["worst"][0]
+        kyoku = next(d["kyoku"] for d in review["decisions"] if [d["hand"], d["step"]] == [h, k])
+        assert (worst.first.text_content() or "").startswith(f"{kyoku_words(kyoku)}, step ")
         worst.first.click()
         assert int(page.input_value("#hand")) == h and step_of(page) == ends[h].index(k)
         i = check_panel(page, review, ends)
@@ -163,4 +177,73 @@ def test_a_stored_game_is_reviewed_from_its_replay_link(browser: Any, tmp_path: 
         assert page.text_content("#review-why") == review["words"]["decisions"][0]["why"]
         assert "table=" in page.url and "seat=2" in page.url  # the viewer's address follows the reviewed seat
         page.close()
+    assert not errors, errors
+
+
+LABELS = """async () => {
+  const { kyokuLabel } = await import('/static/cards.js');
+  return ['E1-0', 'S3-2', 'E2', 'W1-1'].map(kyokuLabel);
+}"""
+
+
+def test_the_review_panel_on_a_phone_on_its_side_and_in_japanese(browser: Any, tmp_path: Path) -> None:
+    """Issue 21 item 3, found by the lead: at 844x390 the panel showed only its header row (the step
+    buttons stacked beside the board left it ~54 px): now it stands beside the board with the step
+    buttons in one row under both, its options rows in the window, each reachable by scrolling the panel,
+    its head (◀ ▶ ✕) in sight. And its hand was named "E1-0", the contract's value: it is named in the
+    words of the replay viewer's hand picker and the result cards (one helper, cards.js kyokuLabel), in
+    English and in Japanese."""
+    errors: list[str] = []
+    record = data_path(*RECORD)
+    with running_server(tmp_path / "db.sqlite") as base:
+        replay = httpx.post(f"{base}/api/replays?name=r", content=record.read_bytes(),
+                            headers={"content-type": "text/plain"}, timeout=60).json()
+        review = httpx.post(f"{base}/api/reviews?seat={SEAT}", content=record.read_bytes(),
+                            headers={"content-type": "text/plain"}, timeout=60).json()
+        ends = viewer_steps(replay)
+        page = new_page(browser, errors, "landscape")
+        open_review(page, base, record)
+        page.keyboard.press("n")
+        assert check_panel(page, review, ends) == 0
+        needed = "#review-prev, #review-next, #review-close, #controls button, #controls select"
+        assert layout_problems(page, needed) == []
+        vw, vh = 844, 390
+        panel = page.locator("#review").bounding_box()
+        board = page.locator("#board").bounding_box()
+        assert panel is not None and board is not None
+        assert panel["x"] >= board["x"] + board["width"] - 1, (panel, board)  # beside the board
+        assert panel["height"] >= 0.6 * board["height"], (panel, board)  # not a header's height
+        # unscrolled, the options' header and the first option are in the window, inside the panel
+        first = page.locator("#review-options tr").nth(1).bounding_box()
+        assert first is not None, "an option row"
+        assert first["y"] + first["height"] <= min(vh, panel["y"] + panel["height"]), (first, panel)
+        shot(page, "review-panel-landscape", full_page=False)
+        # every option is reachable: scrolled to inside the panel, it lies in the window
+        rows = page.locator("#review-options tr[data-played]")
+        for j in range(rows.count()):
+            rows.nth(j).scroll_into_view_if_needed()
+            box = rows.nth(j).bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= vh, (j, box)
+            assert box["x"] + box["width"] <= vw + 1, (j, box)
+        page.locator("#review-calc").scroll_into_view_if_needed()
+        assert layout_problems(page, needed + ", #review-calc") == []  # the head stays in sight, sticky
+        assert page.evaluate(LABELS) == ["East 1", "South 3, 2 honba", "East 2", "West 1, 1 honba"]
+        page.close()
+
+        # in Japanese: the panel's hand, the costliest decisions' links and the hand picker in one set of words
+        ja = new_page(browser, errors, "laptop", locale="ja-JP")
+        open_review(ja, base, record)
+        ja.keyboard.press("n")
+        first_kyoku = review["decisions"][0]["kyoku"]
+        assert (ja.text_content("#review-kyoku") or "").startswith(f"{kyoku_words(first_kyoku, 'ja')} · ")
+        h, k = review["summary"]["worst"][0]
+        kyoku = next(d["kyoku"] for d in review["decisions"] if [d["hand"], d["step"]] == [h, k])
+        assert (ja.locator("#review-worst a").first.text_content() or "").startswith(f"{kyoku_words(kyoku, 'ja')} ")
+        picker = ja.eval_on_selector_all("#hand option", "os => os.map(o => o.textContent)")
+        rounds = [hd["round"] for hd in replay["hands"]]
+        assert picker == [f"{i + 1}. {round_name(r['wind'], r['number'], 'ja', r['honba'])}"
+                          for i, r in enumerate(rounds)], picker
+        assert ja.evaluate(LABELS) == ["東1局", "南3局 2本場", "東2局", "西1局 1本場"]
+        shot(ja, "review-panel-ja", full_page=False)
+        ja.close()
     assert not errors, errors

@@ -19,12 +19,14 @@ import os
 import stat
 
 from .errors import SanmaError
+from .i18n.messages import Message, sentence
 
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+_KINDS = ((stat.S_ISDIR, sentence("a directory")), (stat.S_ISFIFO, sentence("a FIFO")),
+          (stat.S_ISCHR, sentence("a character device")), (stat.S_ISBLK, sentence("a block device")),
+          (stat.S_ISSOCK, sentence("a socket")))
 
 
-def read_regular(path: str | os.PathLike[str], limit: int, what: str,
+def read_regular(path: str | os.PathLike[str], limit: int, what: str | Message,
                  error: type[SanmaError] = SanmaError) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them; else ``error`` naming it.
 
@@ -35,14 +37,15 @@ def read_regular(path: str | os.PathLike[str], limit: int, what: str,
     try:
         fd = os.open(path, flags)
     except OSError as e:
-        raise error(f"{name}: cannot read {what}: {e.strerror or e}") from None
+        raise error(_unreadable(name, what, e.strerror or str(e))) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            kind = next((k for test, k in _KINDS if test(st.st_mode)), "not a file")
-            raise error(f"{name}: cannot read {what}: not a regular file ({kind})")
+            kind = next((k for test, k in _KINDS if test(st.st_mode)), sentence("not a file"))
+            raise error(_unreadable(name, what, sentence("not a regular file ({kind})", kind=kind)))
         if st.st_size > limit:
-            raise error(f"{name}: {what} of {st.st_size} bytes is larger than the {limit}-byte limit")
+            raise error(sentence("{name}: {what} of {size} bytes is larger than the {limit}-byte limit",
+                                 code="too_large", name=name, what=what, size=st.st_size, limit=limit))
         chunks: list[bytes] = []
         size = 0
         while size <= limit:  # the file may grow while it is read: never more than limit + 1 bytes
@@ -52,12 +55,17 @@ def read_regular(path: str | os.PathLike[str], limit: int, what: str,
             chunks.append(chunk)
             size += len(chunk)
     except OSError as e:
-        raise error(f"{name}: cannot read {what}: {e.strerror or e}") from None
+        raise error(_unreadable(name, what, e.strerror or str(e))) from None
     finally:
         os.close(fd)
     if size > limit:
-        raise error(f"{name}: {what} is larger than the {limit}-byte limit")
+        raise error(sentence("{name}: {what} is larger than the {limit}-byte limit", code="too_large", name=name,
+                             what=what, limit=limit))
     return b"".join(chunks)
+
+
+def _unreadable(name: str, what: str | Message, why: str | Message) -> Message:
+    return sentence("{name}: cannot read {what}: {why}", code="unreadable", name=name, what=what, why=why)
 
 
 def json_too_deep(text: str, limit: int) -> int | None:

@@ -103,13 +103,13 @@ class Meld:
 
 Concealed = tuple[int, int, int, int, bool]  # (hand key, tiles, red 5p, red 5s, any flower)
 
-# Per suit (m, p, s, z), per digit 0-9: the kind it names, or -1 (2m-8m, 0m, 8z, ...: the strict
-# parser reports those). 0p and 0s are the red fives.
-_KIND_OF_DIGIT: Final[tuple[tuple[int, ...], ...]] = (
+# Per suit (m, p, s, z), per digit 0-9: the place of the kind it names in its suit (kind - 9 * suit),
+# or -1 (2m-8m, 0m, 8z, ...: the strict parser reports those). 0p and 0s are the red fives.
+_PLACE_OF_DIGIT: Final[tuple[tuple[int, ...], ...]] = (
     tuple(0 if d == 1 else 8 if d == 9 else -1 for d in range(10)),
-    tuple(13 if d == 0 else 8 + d for d in range(10)),
-    tuple(22 if d == 0 else 17 + d for d in range(10)),
-    tuple(26 + d if 1 <= d <= 7 else -1 for d in range(10)),
+    tuple(4 if d == 0 else d - 1 for d in range(10)),
+    tuple(4 if d == 0 else d - 1 for d in range(10)),
+    tuple(d - 1 if 1 <= d <= 7 else -1 for d in range(10)),
 )
 _SUIT_LETTERS: Final = "mpsz"
 
@@ -142,18 +142,20 @@ def parse_concealed(text: str) -> Concealed | None:
         suit = _SUIT_LETTERS.find(text[i])
         if suit <= last_suit or i == start:  # another character, a repeated or misplaced letter, no digits
             return None
-        kinds = _KIND_OF_DIGIT[suit]
+        places = _PLACE_OF_DIGIT[suit]
+        local = 0  # the suit's part of the key, a small int (the whole key is not)
         for j in range(start, i):
             d = ord(text[j]) - 48
-            kind = kinds[d]
-            if kind < 0 or key >> 3 * kind & 7 == 4:  # not a sanma tile of this suit, or a fifth copy
+            place = places[d]
+            if place < 0 or local >> 3 * place & 7 == 4:  # not a sanma tile of this suit, or a fifth copy
                 return None
-            key += 1 << 3 * kind
+            local += 1 << 3 * place
             if d == 0:
                 if suit == 1:
                     red_p += 1
                 else:
                     red_s += 1
+        key |= local << 27 * suit
         n += i - start
         start = i + 1
         last_suit = suit

@@ -63,6 +63,7 @@ from .game.engine import Game
 from .game.flow import round_wind
 from .game.tenhou_shuffle import TenhouKyokuWall, tenhou_walls
 from .game.wall import HAIPAI_POSITIONS, Wall, tile_set
+from .i18n.messages import sentence
 from .rules import Rules
 from .scoring import DORA_NAMES
 from .tiles import Tile
@@ -275,7 +276,13 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
 
     def put(pos: Any, tile: Tile, what: str) -> None:
         if not isinstance(pos, int) or pos in placed:
-            raise HandError(f"{k.label}: {what} {tile}: wall position {pos} is already used")
+            said = {"dealt": sentence("dealt {tile}", tile=str(tile)),
+                    "dora": sentence("dora indicator {tile}", tile=str(tile)),
+                    "kan dora": sentence("kan dora indicator {tile}", tile=str(tile)),
+                    "draw": sentence("draw {tile}", tile=str(tile)),
+                    "ura": sentence("ura indicator {tile}", tile=str(tile))}[what]
+            raise HandError(sentence("{kyoku}: {what}: wall position {pos} is already used", code="record",
+                                     kyoku=k.label, what=said, pos=pos))
         placed[pos] = tile
 
     hands = [k.initial_hands[(k.dealer + i) % 3] for i in range(3)] if k.initial_hands else []
@@ -284,29 +291,30 @@ def wall_for(rules: Rules, k: KyokuRecord, seed: int | str = 0) -> Wall:
             put(pos, tile, "dealt")
     indicators = list(k.dora_indicators)
     for where, tile in zip(probe.indicator_positions, indicators[:first], strict=False):
-        put(where, tile, "dora indicator")
+        put(where, tile, "dora")
     kan_dora = indicators[first:]
     reveals = _reveal_order(rules, k, len(kan_dora))
     try:
         for e in k.events:
             before = isinstance(e, ev.Dora) or id(e) in reveals.get("before", set())
             if before and kan_dora and probe.can_reveal_kan_dora:
-                put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
+                put(probe.reveal_position(), kan_dora.pop(0), "kan dora")
             if isinstance(e, ev.Tsumo) and e.pai is not None:
                 put(probe.replacement_position() if e.rinshan else probe.draw_position(), e.pai, "draw")
             if id(e) in reveals.get("after", set()) and kan_dora and probe.can_reveal_kan_dora:
-                put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
+                put(probe.reveal_position(), kan_dora.pop(0), "kan dora")
         if reveals.get("chankan") and kan_dora and probe.can_reveal_kan_dora:
-            put(probe.reveal_position(), kan_dora.pop(0), "kan dora indicator")
+            put(probe.reveal_position(), kan_dora.pop(0), "kan dora")
     except IllegalActionError as e:
-        raise HandError(f"{k.label}: the recorded draws do not fit the wall of rules {rules.name!r}: {e}") from None
+        raise HandError(sentence("{kyoku}: the recorded draws do not fit the wall of rules {rules!r}: {error}",
+                                 code="record", kyoku=k.label, rules=rules.name, error=e)) from None
     for where, tile in zip(probe.ura_positions, k.ura_indicators, strict=False):
-        put(where, tile, "ura indicator")
+        put(where, tile, "ura")
     rest = Counter(tile_set(rules))
     rest.subtract(placed.values())
     if over := sorted(t for t, c in rest.items() if c < 0):
-        raise HandError(f"{k.label}: the record holds more {' '.join(map(str, over))} than the tile set of "
-                        f"rules {rules.name!r}")
+        raise HandError(sentence("{kyoku}: the record holds more {tiles} than the tile set of rules {rules!r}",
+                                 code="record", kyoku=k.label, tiles=" ".join(map(str, over)), rules=rules.name))
     fill = list(rest.elements())
     random.Random(str(seed)).shuffle(fill)
     it = iter(fill)
@@ -588,7 +596,7 @@ class _Replayer:
             if flower.actor != e.actor or flower.pai != e.pai:
                 self.mismatch("flower", e.to_mjai(), flower.to_mjai())
         else:
-            raise RecordError(f"{e.TYPE} is not an event of a kyoku's play")
+            raise RecordError(sentence("{type} is not an event of a kyoku's play", type=e.TYPE))
 
     def _pop_result(self, what: type[_E]) -> _E:
         for i, r in enumerate(self.results):

@@ -27,6 +27,7 @@ from .agari import (
     TANKI,
     TRIPLET_CLOSED,
     TRIPLET_OPEN,
+    SuitPart,
     count_of,
     key_counts,
     over_four,
@@ -336,25 +337,80 @@ def payments(
 
 
 # --- per-rules tables --------------------------------------------------------------------------
-_TABLES: Final[dict[int, tuple[Rules, YakuTable]]] = {}
+class _PerRules:
+    """What ``score_hand`` reads of one ``Rules`` for every hand, typed, with the rule set's yaku
+    table and the memos of what depends on the rules and a few numbers only (never on a hand):
+    basic points by han and fu, and a win's payments by basic points, seats, honba and sticks.
+    Built once per ``Rules`` object."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.table = YakuTable(rules)
+        self.fixed_fu: int = _FIXED_FU.get(rules.fu_mode, 0)
+        self.pinfu_tsumo_20fu: bool = rules.pinfu_tsumo_20fu
+        self.always_dora_fives: bool = rules.always_dora_fives
+        self.north_restricted: bool = rules.north_mode == "nuki_restricted"
+        self.renhou_mangan: bool = rules.renhou_value == "mangan"
+        self.kuitan_not_alone: bool = rules.kuitan == "not_alone"
+        self.shibari_counts_dora: bool = rules.shibari_counts_dora
+        self.shibari_counts_ippatsu: bool = rules.shibari_counts_ippatsu
+        self.yakuman_stacking: bool = rules.yakuman_stacking
+        self.kan_han_bonus: int = rules.kan_han_bonus
+        self.nondealer_limits: dict[str, int] | None = _nondealer_limits(rules)
+        self.dama_allowed: bool = rules.dama_allowed
+        self.flowers: int = rules.flowers
+        #: min_han_at(rules, 0): the minimum without honba
+        self.min_han: int = min_han_at(rules, 0)
+        #: (han << 8 | fu) → (basic points, limit)
+        self.basic: dict[int, tuple[int, str | None]] = {}
+        #: see ``_paid``
+        self.paid: dict[int, tuple[int, Mapping[str, int], Mapping[str, int]]] = {}
+
+
+_TABLES: Final[dict[int, _PerRules]] = {}
+
+
+def _per_rules(rules: Rules) -> _PerRules:
+    """The rule set's ``_PerRules``, built once per ``Rules`` object (held by identity: hashing a
+    ``Rules`` reads all of its yaku tables)."""
+    entry = _TABLES.get(id(rules))
+    if entry is not None and entry.rules is rules:
+        return entry
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    entry = _TABLES[id(rules)] = _PerRules(rules)
+    return entry
+
+
+#: The ``_PerRules`` of the last call (most callers score under one rule set).
+_LAST: Final[list[_PerRules | None]] = [None]
 
 
 def _table(rules: Rules) -> YakuTable:
-    """The rule set's yaku table, built once per ``Rules`` object (held by identity: hashing a
-    ``Rules`` reads all of its yaku tables), with the rule values the scorer reads per hand."""
-    entry = _TABLES.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    if len(_TABLES) > 64:
-        _TABLES.clear()
-    table = YakuTable(rules)
-    table.scoring_rules = (
-        _FIXED_FU.get(rules.fu_mode, 0), rules.always_dora_fives, rules.shibari_from_honba, rules.min_han,
-        rules.north_mode == "nuki_restricted", rules.renhou_value == "mangan", rules.kuitan == "not_alone",
-        rules.shibari_counts_dora, rules.shibari_counts_ippatsu, rules.yakuman_stacking, rules.kan_han_bonus,
-        _nondealer_limits(rules))
-    _TABLES[id(rules)] = (rules, table)
-    return table
+    """The rule set's yaku table (built once per ``Rules`` object)."""
+    return _per_rules(rules).table
+
+
+def _paid(pr: _PerRules, basic: int, seat: int, disc: int | None, honba: int, kyotaku: int
+          ) -> tuple[int, Mapping[str, int], Mapping[str, int]]:
+    """A win's total, payments and deltas (read-only), as ``payments`` and ``_paid_and_deltas``
+    give them, remembered per rule set by basic points, seats, honba and sticks (a few hundred
+    values in a game's life, shared by the scores that have them)."""
+    memo = honba < 64 and kyotaku < 64
+    key = ((basic << 4 | (seat - 27) << 2 | (3 if disc is None else disc - 27)) << 6 | honba) << 6 | kyotaku
+    if memo:
+        got = pr.paid.get(key)
+        if got is not None:
+            return got
+    tsumo = disc is None
+    pay_dealer, pay_other = payments(basic, seat == 27, tsumo, pr.rules)
+    paid, deltas = _paid_and_deltas(seat, disc, pay_dealer, pay_other, honba, kyotaku, pr.rules)
+    out = (pay_dealer + pay_other if tsumo else pay_dealer, MappingProxyType(paid), MappingProxyType(deltas))
+    if memo:
+        if len(pr.paid) > _PARSE_LIMIT:
+            pr.paid.clear()
+        pr.paid[key] = out
+    return out
 
 
 # --- cheap parsing of the other inputs -----------------------------------------------------------
@@ -461,11 +517,25 @@ def _yaku_line(line: Line, yakuman: bool) -> Yaku:
 
 def score_hand(
     hand: str | Iterable[str | Tile],
-    *,
     win: str | Tile,
-    melds: Sequence[str | Meld] = (),
+    *,
+    # Keyword-only, so their order is free: the usual ones first. A compiled call looks for each
+    # parameter, in this order, until it has found every keyword given, and each one it does not
+    # find costs a comparison of strings per keyword given. (``win`` may be given by position
+    # too: a required keyword-only parameter would be looked for last, after all the others.)
+    rules: Rules | None = None,
     tsumo: bool = False,
     riichi: bool = False,
+    seat_wind: str = "E",
+    round_wind: str = "E",
+    discarder_wind: str | None = None,
+    melds: Sequence[str | Meld] = (),
+    dora_indicators: Sequence[str | Tile] = (),
+    ura_indicators: Sequence[str | Tile] = (),
+    kita: int = 0,
+    flowers: int = 0,
+    honba: int = 0,
+    kyotaku: int = 0,
     double_riichi: bool = False,
     open_riichi: bool = False,
     ippatsu: bool = False,
@@ -478,16 +548,6 @@ def score_hand(
     chiihou: bool = False,
     renhou: bool = False,
     open_riichi_deal_in: bool = False,
-    seat_wind: str = "E",
-    round_wind: str = "E",
-    discarder_wind: str | None = None,
-    dora_indicators: Sequence[str | Tile] = (),
-    ura_indicators: Sequence[str | Tile] = (),
-    kita: int = 0,
-    flowers: int = 0,
-    honba: int = 0,
-    kyotaku: int = 0,
-    rules: Rules | None = None,
 ) -> Score:
     """Score a winning hand under ``rules`` (default: the ``tenhou`` preset).
 
@@ -499,10 +559,13 @@ def score_hand(
     """
     if rules is None:
         rules = Rules.preset("tenhou")
-    entry = _TABLES.get(id(rules))
-    table = entry[1] if entry is not None and entry[0] is rules else _table(rules)
+    pr = _LAST[0]
+    if pr is None or pr.rules is not rules:
+        pr = _LAST[0] = _per_rules(rules)
+    table = pr.table
     # --- the inputs, parsed in this order so that the first problem is the one reported ---------
     concealed = parse_concealed(hand) if type(hand) is str else None
+    over_four_possible = concealed is None  # parse_concealed reads at most four of a kind
     if concealed is None:
         concealed = concealed_from_tiles(_tiles(hand, "hand"))
     key, n_concealed, red_p, red_s, flower_in_hand = concealed
@@ -552,7 +615,7 @@ def score_hand(
                                       n=flowers, name=rules.name, flowers=rules.flowers))
     if seat == 30:
         raise _bad(hand, sentence("seat wind N does not exist in sanma"))
-    if not rules.flowers and (dora_ind or ura_ind):
+    if (dora_ind or ura_ind) and not pr.flowers:
         for ind in dora_ind + ura_ind:
             if ind.is_flower:
                 raise _bad(hand, sentence("dora indicator {ind} is a flower, but the {name} rules have no "
@@ -579,7 +642,7 @@ def score_hand(
         _check_win_in_hand(hand, key, red_p, red_s, win_tile)
     # Every tile incl. melds (kans as four), and no fifth copy anywhere (P01, P05).
     held = key
-    if meld_objs or dora_ind or ura_ind or kita or red_p or red_s or key >> 2 & (key | key >> 1) & ALL_KINDS:
+    if meld_objs or dora_ind or ura_ind or kita or red_p or red_s or (over_four_possible and over_four(key)):
         held, red_p, red_s = _check_physical_fast(hand, key, red_p, red_s, meld_objs, dora_ind, ura_ind, kita, rules)
 
     # --- every reading of the hand -------------------------------------------------------------
@@ -590,9 +653,10 @@ def score_hand(
         mf = meld_facts([(m.kind, m.is_open, m.is_kan) for m in meld_objs])
         closed = not mf.called
         kans = mf.kans
-    if not rules.dama_allowed and closed and not riichi:  # P86 / A003-8 flag: the one home of the rule
-        raise NotAWinError(f"hand {_hand_text(hand)!r} is not a win under the {rules.name} rules: a closed hand "
-                           f"wins only after riichi (dama_allowed = false, P86)")
+    if not pr.dama_allowed and closed and not riichi:  # P86 / A003-8 flag: the one home of the rule
+        raise NotAWinError(sentence("hand {hand!r} is not a win under the {rules} rules: a closed hand wins only "
+                                    "after riichi (dama_allowed = false, P86)", hand=_hand_text(hand),
+                                    rules=rules.name))
     if rare or double_riichi or kanburi or open_riichi_deal_in:
         sit = situation_flags(riichi, double_riichi, open_riichi, ippatsu, rinshan, chankan, haitei, houtei, kanburi,
                               tenhou, chiihou, renhou, open_riichi_deal_in)
@@ -604,62 +668,61 @@ def score_hand(
              _PIN_PARTS.get(key >> 26 & _PARTS_MASK | 1) or suit_parts(1, key >> 27 & SUIT_MASK),
              _SOU_PARTS.get(key >> 53 & _PARTS_MASK | 1) or suit_parts(2, key >> 54 & SUIT_MASK),
              _HONOUR_PARTS.get(honour_key << 1 | 1) or suit_parts(3, honour_key))
-    readings = standard_readings(table, parts, honour_key, win_kind, closed, tsumo, seat, rnd, sit, key,
-                                 mf) if parts[0] and parts[1] and parts[2] and parts[3] else []
-
-    # Candidates in reading order: the standard readings, then seven pairs and thirteen orphans
-    # as (yaku lines, han, yakuman lines, fu, raw fu, wait, fu breakdown).
-    candidates: list[Reading | tuple[tuple[Line, ...], int, tuple[Line, ...], int, int, str, tuple[Line, ...]]]
-    candidates = readings  # type: ignore[assignment]
-    (fixed_fu, always_dora_fives, _shibari_from_honba, _min_han, north_restricted, renhou_mangan_rule, kuitan_not_alone,
-     shibari_counts_dora, shibari_counts_ippatsu, yakuman_stacking, kan_han_bonus,
-     nondealer_limits) = table.scoring_rules
+    # Candidates in reading order: the standard readings, then seven pairs and thirteen orphans.
+    candidates = standard_readings(table, parts, honour_key, win_kind, closed, tsumo, seat, rnd, sit, key,
+                                   mf) if parts[0] and parts[1] and parts[2] and parts[3] else []
+    fixed_fu = pr.fixed_fu
     if n_melds == 0 and not key & ALL_KINDS:  # only pairs (and fours): seven pairs? (P73)
         fours = key >> 2 & ALL_KINDS
         if (key >> 1 & ALL_KINDS).bit_count() + 2 * fours.bit_count() == 7 and (
                 not fours or rules.chiitoi_four_of_a_kind):
             lines, ym = evaluate_chiitoi(table, sit, tsumo, key_counts(key))
             fu = fixed_fu or rules.chiitoi_fu
-            candidates = [*candidates, (lines, sum(h for _, h in lines), ym, fu, fu, TANKI, (("chiitoitsu", fu),))]
+            candidates = [*candidates, Reading(lines, sum(h for _, h in lines), ym, fu, fu, TANKI,
+                                               breakdown=(("chiitoitsu", fu),))]
     if n_melds == 0 and not key & _SIMPLE_DIGITS and present(key).bit_count() == 13:  # thirteen orphans
         counts = key_counts(key)
         ym = evaluate_kokushi(table, sit, tsumo, counts, win_kind)
-        candidates = [*candidates, ((), 0, ym, 0, 0, TANKI if counts[win_kind] == 2 else "", ())]
+        candidates = [*candidates, Reading((), 0, ym, 0, 0, TANKI if counts[win_kind] == 2 else "")]
     if not candidates:
         raise NotAWinError(sentence("hand {hand!r} with melds {melds} is not a complete hand",
                                     hand=_hand_text(hand), melds=[str(m) for m in meld_objs]))
 
     # --- dora (not yaku: added to valid hands only) -------------------------------------------
     dora_lines: tuple[Line, ...] = ()
-    if dora_ind or (ura_ind and riichi) or red_p or red_s or kita or flowers or always_dora_fives:
+    if dora_ind or (ura_ind and riichi) or red_p or red_s or kita or flowers or pr.always_dora_fives:
         dora_lines = _dora(rules, held, red_p, red_s, dora_ind, ura_ind if riichi else (), kita, flowers)
     dora_han = sum(h for _, h in dora_lines) if dora_lines else 0
-    shibari = min_han_at(rules, honba)
+    shibari = min_han_at(rules, honba) if honba else pr.min_han
 
     # --- the reading worth most (the first of equal ones) --------------------------------------
-    best = None
+    chosen: Reading | None = None
+    best_basic = best_han = best_fu = best_kan_bonus = 0
+    best_limit: str | None = None
     reason = "no_yaku"  # why no reading wins, put into words only if none does
-    north_in_hand = north_restricted and count_of(key, NORTH) > 0
-    renhou_mangan = renhou and renhou_mangan_rule
-    basic_table = table.basic
+    north_in_hand = pr.north_restricted and count_of(key, NORTH) > 0
+    renhou_mangan = renhou and pr.renhou_mangan
+    kan_han_bonus = pr.kan_han_bonus
+    nondealer_limits = pr.nondealer_limits
+    basic_table = pr.basic
     for c in candidates:
-        lines, han, ym, fu = c[0], c[1], c[2], c[3]
+        lines, han, ym, fu = c.lines, c.han, c.yakuman, c.fu
         if north_in_hand and not any(n in NORTH_RESTRICTED_OK for n, _ in ym):
             reason = "north"
             continue
         limit: str | None
         if ym:
-            mult = sum(m for _, m in ym) if yakuman_stacking else max(m for _, m in ym)
+            mult = sum(m for _, m in ym) if pr.yakuman_stacking else max(m for _, m in ym)
             basic, han, limit, kan_bonus = 8000 * mult, 13 * mult, "yakuman", 0
         else:
             # Validity (yaku, minimum han, P64-P66), dora, kan bonus and limits.
             if not lines and not renhou_mangan:
                 continue
-            if not closed and kuitan_not_alone and len(lines) == 1 and lines[0][0] == "tanyao":
+            if not closed and pr.kuitan_not_alone and len(lines) == 1 and lines[0][0] == "tanyao":
                 reason = "kuitan"  # OFFICIAL: not the only yaku
                 continue
-            counted = han + dora_han if shibari_counts_dora else han
-            if not shibari_counts_ippatsu:
+            counted = han + dora_han if pr.shibari_counts_dora else han
+            if not pr.shibari_counts_ippatsu:
                 counted -= sum(h for n, h in lines if n == "ippatsu")
             if counted < shibari and not renhou_mangan:
                 reason = "shibari"
@@ -680,9 +743,10 @@ def score_hand(
                     basic, limit = 2000, "mangan"  # P63 / A002-17: a bigger hand scores as itself
             if nondealer_limits is not None and limit is not None and seat != 27:
                 basic = nondealer_limits[limit]  # P58 / A001-4: a printed non-dealer limit table
-        if best is None or (basic, han, fu) > (best[0], best[1], best[2]):
-            best = (basic, han, fu, limit, kan_bonus, c)
-    if best is None:
+        if chosen is None or basic > best_basic or (basic == best_basic and (
+                han > best_han or (han == best_han and fu > best_fu))):
+            chosen, best_basic, best_han, best_fu, best_limit, best_kan_bonus = c, basic, han, fu, limit, kan_bonus
+    if chosen is None:
         why = {"no_yaku": sentence("no yaku"),
                "north": sentence("North may stay in the hand only for kokushi, tsuuiisou and suushii under the "
                                  "{name} rules (P15)", name=rules.name),
@@ -692,11 +756,15 @@ def score_hand(
                                     hand=_hand_text(hand), name=rules.name, reason=why))
 
     # --- the Score, built once ------------------------------------------------------------------
-    basic, han, fu, limit, kan_bonus, chosen = best
-    lines, ym, raw, wait = chosen[0], chosen[2], chosen[4], chosen[5]
+    basic, han, fu, limit, kan_bonus = best_basic, best_han, best_fu, best_limit, best_kan_bonus
+    lines, ym, wait = chosen.lines, chosen.yakuman, chosen.wait
     if ym:
-        if not yakuman_stacking:
-            ym = (max(ym, key=lambda x: x[1]),)
+        if not pr.yakuman_stacking:
+            top = ym[0]
+            for y in ym:
+                if y[1] > top[1]:
+                    top = y  # the first of the largest, as max() takes it
+            ym = (top,)
         yaku_lines = tuple([_YAKUMAN_LINES.get(y) or _yaku_line(y, True) for y in ym])
         multiplier = sum(m for _, m in ym)
         kazoe = False
@@ -710,22 +778,14 @@ def score_hand(
         yaku_lines = tuple([_YAKU_LINES.get(y) or _yaku_line(y, False) for y in lines])
         kazoe = limit == "yakuman"
         multiplier = 1 if kazoe else 0
-    if type(chosen) is Reading:
-        breakdown = _fu_breakdown(rules, tsumo, closed, chosen, meld_objs, win_kind, table.winds(seat, rnd)[0], raw)
-    else:
-        breakdown = chosen[6]  # type: ignore[assignment]
+    four = chosen.parts
+    breakdown = chosen.breakdown if four is None else _fu_breakdown(pr, tsumo, closed, chosen, four, meld_objs,
+                                                                      win_kind)
 
     # --- payments (§4.2), honba (P43, P44) and riichi sticks (P48) -----------------------------
-    dealer = seat == 27
-    pay = table.payments.get(basic << 2 | dealer << 1 | tsumo)
-    if pay is None:
-        pay = table.payments[basic << 2 | dealer << 1 | tsumo] = payments(basic, dealer, tsumo, rules)
-    pay_dealer, pay_other = pay
-    paid, deltas = _paid_and_deltas(seat, disc, pay_dealer, pay_other, honba, kyotaku, rules)
-    return Score(han=han, fu=fu, yaku=yaku_lines, yakuman=multiplier, limit=limit,
-                 total=pay_dealer + pay_other if tsumo else pay_dealer, deltas=MappingProxyType(deltas),
-                 fu_breakdown=breakdown, payments=MappingProxyType(paid), kazoe=kazoe, dealer=dealer,
-                 tsumo=tsumo, wait=wait)
+    total, paid, deltas = _paid(pr, basic, seat, disc, honba, kyotaku)
+    return Score(han=han, fu=fu, yaku=yaku_lines, yakuman=multiplier, limit=limit, total=total, deltas=deltas,
+                 fu_breakdown=breakdown, payments=paid, kazoe=kazoe, dealer=seat == 27, tsumo=tsumo, wait=wait)
 
 
 def _bad(hand: str | Iterable[str | Tile], problem: Message) -> ScoringError:
@@ -783,40 +843,52 @@ def _check_rare_flags(
 
 
 def _fu_breakdown(
-    rules: Rules, tsumo: bool, closed: bool, r: Reading, melds: tuple[Meld, ...], win: int, pair_fu: tuple[int, ...],
-    raw: int,
+    pr: _PerRules, tsumo: bool, closed: bool, r: Reading, four: tuple[SuitPart, SuitPart, SuitPart, SuitPart],
+    melds: tuple[Meld, ...], win: int,
 ) -> tuple[tuple[str, int], ...]:
-    """The fu breakdown of the chosen standard reading (P52, P54), whose fu (``raw`` before
-    rounding) the scorer has already counted."""
-    if rules.fu_mode == "fixed_30":
-        return (("fixed", 30),)
-    if rules.fu_mode == "fixed_40":
-        return (("fixed", 40),)
-    parts: list[tuple[str, int]] = [("base", 20)]
+    """The fu breakdown of the chosen standard reading ``r`` (its suit parts ``four``; P52, P54),
+    whose fu (``r.raw_fu`` before rounding) the scorer has already counted."""
+    if pr.fixed_fu:
+        return _FIXED_LINES[pr.fixed_fu]
+    parts: list[tuple[str, int]] = [_BASE_LINE]
     if closed and not tsumo:
-        parts.append(("menzen_ron", 10))
+        parts.append(_MENZEN_RON_LINE)
+    man, pin, sou, hon = four
     if r.on_triplet and not tsumo:
-        for part in r.parts:
+        for part in four:
             for k in part.trips:  # concealed triplets in block order; the one completed by ron is open
                 parts.append(TRIPLET_OPEN[k] if k == win else TRIPLET_CLOSED[k])
     else:
-        for part in r.parts:
-            parts += part.fu_lines
+        if man.fu_lines:
+            parts += man.fu_lines
+        if pin.fu_lines:
+            parts += pin.fu_lines
+        if sou.fu_lines:
+            parts += sou.fu_lines
+        if hon.fu_lines:
+            parts += hon.fu_lines
     for m in melds:
         f = 2 * (2 if m.kind in YAOCHUU else 1) * (1 if m.is_open else 2) * (4 if m.is_kan else 1)
         label = ("kan" if m.is_kan else "triplet") + ("_open" if m.is_open else "_closed")
         parts.append((f"{label} {kind_name(m.kind)}", f))
-    if pair_fu[r.pair]:
-        parts.append(_PAIR_LINES[r.pair][pair_fu[r.pair] // 2])
-    if r.wait in (KANCHAN, PENCHAN, TANKI):
-        parts.append((r.wait, 2))
-    if tsumo and not (r.pinfu and rules.pinfu_tsumo_20fu):
-        parts.append(("tsumo", 2))
-    if raw == 20 and not closed and not tsumo:
-        parts.append(("open_pinfu_ron", 10))  # an open 20-fu ron is scored as 30 fu
+    if r.pair_fu:
+        parts.append(_PAIR_LINES[r.pair][r.pair_fu // 2])
+    wait_line = _WAIT_LINES.get(r.wait)  # kanchan, penchan, tanki
+    if wait_line is not None:
+        parts.append(wait_line)
+    if tsumo and not (r.pinfu and pr.pinfu_tsumo_20fu):
+        parts.append(_TSUMO_LINE)
+    if r.raw_fu == 20 and not closed and not tsumo:
+        parts.append(_OPEN_PINFU_RON_LINE)  # an open 20-fu ron is scored as 30 fu
     return tuple(parts)
 
 
+_FIXED_LINES: Final = {30: (("fixed", 30),), 40: (("fixed", 40),)}
+_BASE_LINE: Final = ("base", 20)
+_MENZEN_RON_LINE: Final = ("menzen_ron", 10)
+_TSUMO_LINE: Final = ("tsumo", 2)
+_OPEN_PINFU_RON_LINE: Final = ("open_pinfu_ron", 10)
+_WAIT_LINES: Final = {w: (w, 2) for w in (KANCHAN, PENCHAN, TANKI)}
 _PAIR_LINES: Final = tuple(tuple((f"pair {kind_name(k)}", 2 * n) for n in range(4)) for k in range(NUM_KINDS))
 
 

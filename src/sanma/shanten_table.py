@@ -48,6 +48,7 @@ from mypy_extensions import i64
 
 from ._accel import data_file
 from .errors import HandError
+from .i18n.messages import sentence
 from .tiles import NUM_KINDS, REMOVED_KINDS, SANMA_KINDS, counts34, kind_name, parse_tiles
 
 __all__ = [
@@ -331,17 +332,15 @@ def _check_counts(counts: Sequence[int], melds: int | None, where: str | None = 
 def _melds_for(total: int, melds: int | None, where: str) -> int:
     if melds is None:
         if total not in _MELDS_BY_COUNT:
-            raise HandError(
-                f"invalid hand {where}: {total} tiles; a hand holds 13 or 14 tiles, 3 fewer per called meld"
-            )
+            raise HandError(sentence("invalid hand {hand}: {n} tiles; a hand holds 13 or 14 tiles, 3 fewer per called "
+                                     "meld", hand=where, n=total))
         return _MELDS_BY_COUNT[total]
     if type(melds) is not int or not 0 <= melds <= _SETS:
-        raise HandError(f"invalid hand {where}: melds={melds!r}, expected 0..4 called melds")
+        raise HandError(sentence("invalid hand {hand}: melds={melds!r}, expected 0..4 called melds", hand=where,
+                                 melds=melds))
     if total not in (13 - 3 * melds, 14 - 3 * melds):
-        raise HandError(
-            f"invalid hand {where}: {total} tiles with {melds} called meld(s); expected "
-            f"{13 - 3 * melds} or {14 - 3 * melds}"
-        )
+        raise HandError(sentence("invalid hand {hand}: {n} tiles with {melds} called meld(s); expected {a} or {b}",
+                                 hand=where, n=total, melds=melds, a=13 - 3 * melds, b=14 - 3 * melds))
     return melds
 
 
@@ -690,8 +689,10 @@ def _check_hand(counts: Sequence[int], melds: int | None, draw: bool) -> tuple[l
     """Validate a hand waiting for a draw (3n+1 tiles) or one that has drawn (3n+2)."""
     c, m = _check_counts(counts, melds)
     if sum(c) % 3 != (1 if draw else 2):
-        expected = "waiting for a draw (13, 10, ... tiles)" if draw else "after a draw (14, 11, ... tiles)"
-        raise HandError(f"invalid hand {_describe(counts)}: {sum(c)} tiles; expected a hand {expected}")
+        expected = (sentence("waiting for a draw (13, 10, ... tiles)") if draw else
+                    sentence("after a draw (14, 11, ... tiles)"))
+        raise HandError(sentence("invalid hand {hand}: {n} tiles; expected a hand {expected}", hand=_describe(counts),
+                                 n=sum(c), expected=expected))
     return c, m
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import SanmaError
+from .i18n.messages import sentence
 from .tiles import SEATS
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ def write_chart(history: Mapping[str, Sequence[Placement]], path: str | Path, *,
     from matplotlib.ticker import MaxNLocator
 
     if not any(history.values()):
-        raise StatsError("no ranked games to chart")
+        raise StatsError(sentence("no ranked games to chart", code="no_games"))
     installed = {f.name for f in font_manager.fontManager.ttflist}
     fonts = ["DejaVu Sans", *(f for f in CJK_FONTS if f in installed)]  # Tenhou names are Japanese
     ranked = sorted(((n, g) for n, g in history.items() if g), key=lambda kv: (-len(kv[1]), kv[0]))
@@ -164,4 +165,5 @@ def write_chart(history: Mapping[str, Sequence[Placement]], path: str | Path, *,
         try:
             fig.savefig(str(path), format="png")
         except OSError as e:
-            raise StatsError(f"{path}: cannot write the chart: {e.strerror or e}") from None
+            raise StatsError(sentence("{path}: cannot write the chart: {why}", code="chart", path=str(path),
+                                      why=e.strerror or str(e))) from None

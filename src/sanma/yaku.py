@@ -17,7 +17,7 @@ order of the lines the same as the matrix order used everywhere in sanma's outpu
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from .agari import (
     CLASS_NOT_GREEN,
@@ -115,13 +115,7 @@ class YakuTable:
         self.kinds: dict[int, KindFacts] = {}
         self.honours: dict[int, HonourFacts] = {}
         self.contexts: dict[int, Context] = {}
-        self.fixed: dict[int, tuple[Any, ...]] = {}
-        #: Rule values the scorer reads for every hand, set by the scorer.
-        self.scoring_rules: tuple[Any, ...] = ()
-        #: Filled by the scorer: (han << 8 | fu) → (basic points, limit), and
-        #: (basic << 2 | dealer << 1 | tsumo) → payments.
-        self.basic: dict[int, tuple[int, str | None]] = {}
-        self.payments: dict[int, tuple[int, int]] = {}
+        self.fixed: dict[int, Fixed] = {}
 
     def line(self, name: str, closed: bool) -> Line | None:
         return (self.closed if closed else self.open).get(name)
@@ -271,23 +265,33 @@ def longest_run(trip_set: int) -> int:
     return best
 
 
-class Reading(NamedTuple):
-    """One standard reading of a hand: a split of each suit and a place for the winning tile,
-    with its yaku (``lines``, worth ``han``) or yakuman, and its fu."""
+class Reading:
+    """One reading of a winning hand: for a standard one, a split of each suit and a place for
+    the winning tile, with its yaku (``lines``, worth ``han``) or yakuman, and its fu; seven pairs
+    and thirteen orphans carry no split (``parts`` None) but their fu breakdown. A plain class
+    with typed fields (compiled, each is read straight from the object)."""
 
-    lines: tuple[Line, ...]
-    han: int
-    yakuman: tuple[Line, ...]
-    fu: int
-    raw_fu: int  # before rounding up (P52)
-    wait: str
-    pinfu: bool
-    pair: int
-    on_triplet: bool  # the winning tile completed a triplet (shanpon)
-    parts: tuple[SuitPart, SuitPart, SuitPart, SuitPart]  # manzu, pinzu, souzu, honours
+    __slots__ = ("breakdown", "fu", "han", "lines", "on_triplet", "pair", "pair_fu", "parts", "pinfu", "raw_fu",
+                 "wait", "yakuman")
+
+    def __init__(self, lines: tuple[Line, ...], han: int, yakuman: tuple[Line, ...], fu: int, raw_fu: int, wait: str,
+                 pinfu: bool = False, pair: int = -1, pair_fu: int = 0, on_triplet: bool = False,
+                 parts: tuple[SuitPart, SuitPart, SuitPart, SuitPart] | None = None,
+                 breakdown: tuple[Line, ...] = ()) -> None:
+        self.lines = lines
+        self.han = han
+        self.yakuman = yakuman
+        self.fu = fu
+        self.raw_fu = raw_fu  # before rounding up (P52)
+        self.wait = wait
+        self.pinfu = pinfu
+        self.pair = pair
+        self.pair_fu = pair_fu  # of the pair (P52: 2 per yakuhai reason)
+        self.on_triplet = on_triplet  # the winning tile completed a triplet (shanpon)
+        self.parts = parts  # manzu, pinzu, souzu, honours; None for seven pairs and thirteen orphans
+        self.breakdown = breakdown  # the fu breakdown of a reading without parts
 
 
-_reading: Final = tuple.__new__
 _DOUKOU_0, _DOUKOU_1 = DOUKOU_GROUPS
 
 
@@ -340,32 +344,67 @@ def context(t: YakuTable, seat_wind: int, round_wind: int, closed: bool, tsumo: 
     return c
 
 
-Fixed = tuple[Any, ...]
+class Fixed:
+    """What the readings of a hand share, whatever the split of pinzu and souzu: the context, the
+    manzu and honour sets (one split each), the melds. A plain class with typed fields: compiled,
+    each is read straight from the object (a tuple's items would be untyped)."""
+
+    __slots__ = ("base_fu", "base_yakuman", "called", "concealed", "deki", "doukou", "fixed_fu", "fixed_han",
+                 "iipeikou", "ittsu", "ittsu_limited", "kans", "outside", "outside_line", "pair", "pair_fu",
+                 "pairs", "pinfu", "pinfu_no_tsumo_fu", "ryanpeikou", "sanankou", "sankantsu", "sanpuu",
+                 "sanrenkou", "shousangen", "sit_yaku", "sit_yakuman", "suurenkou", "toitoi", "trips", "tsumori",
+                 "yakuhai")
+
+    def __init__(self, c: Context, hf: HonourFacts, man: SuitPart, hon: SuitPart, melds: MeldFacts,
+                 sankantsu: tuple[Line, ...], has_honour: bool) -> None:
+        self.pair_fu: tuple[int, ...] = c.pair_fu
+        self.sit_yaku: tuple[Line, ...] = c.sit_yaku
+        self.sit_yakuman: tuple[Line, ...] = c.sit_yakuman
+        self.base_yakuman: tuple[Line, ...] = (*c.sit_yakuman, *hf.yakuman)
+        self.fixed_han: int = c.sit_han + hf.han + (sankantsu[0][1] if sankantsu else 0)
+        self.yakuhai: tuple[Line, ...] = hf.yakuhai
+        self.sanpuu: tuple[Line, ...] = hf.sanpuu
+        self.shousangen: tuple[Line, ...] = hf.shousangen
+        self.sankantsu: tuple[Line, ...] = sankantsu
+        self.base_fu: int = c.base_fu + man.trip_fu + hon.trip_fu + melds.fu
+        self.pinfu_no_tsumo_fu: bool = c.pinfu_no_tsumo_fu
+        self.fixed_fu: int = c.fixed_fu
+        self.pinfu: Line | None = c.pinfu
+        self.iipeikou: Line | None = c.iipeikou
+        self.ryanpeikou: Line | None = c.ryanpeikou
+        self.ittsu: Line | None = c.ittsu
+        self.ittsu_limited: bool = c.ittsu_kanchan_penchan_only
+        self.outside_line: Line | None = c.chanta if has_honour else c.junchan  # Y18 / Y30
+        self.toitoi: Line | None = c.toitoi
+        self.deki: Line | None = c.deki_sanankou
+        self.tsumori: Line | None = c.tsumori_sanankou
+        self.sanankou: Line | None = c.sanankou
+        self.sanrenkou: Line | None = c.sanrenkou
+        self.suurenkou: Line | None = c.suurenkou
+        self.doukou: Line | None = c.sanshoku_doukou
+        self.pair: int = man.pair if man.pair >= 0 else hon.pair
+        self.pairs: int = (man.pair >= 0) + (hon.pair >= 0)
+        self.trips: int = man.trip_set | hon.trip_set | melds.trip_set
+        self.outside: bool = man.outside and hon.outside and not melds.trip_set & SIMPLES
+        self.concealed: int = len(man.trips) + len(hon.trips) + melds.ankans
+        self.kans: int = melds.kans
+        self.called: int = melds.called
+
+
 _FIXED_LIMIT: Final = 200_000
 
 
 def _fixed(t: YakuTable, man: SuitPart, hon: SuitPart, honour_key: int, melds: MeldFacts, seat_wind: int,
            round_wind: int, closed: bool, tsumo: bool, situation: int) -> Fixed:
-    """What the readings of a hand share, whatever the split of pinzu and souzu: the context, the
-    manzu and honour sets (one split each), the melds; see the unpacking in ``standard_readings``."""
+    """The ``Fixed`` of a hand (see ``standard_readings``)."""
     c = context(t, seat_wind, round_wind, closed, tsumo, situation)
-    meld_trips, meld_set, _, called, kans, ankans, melded_honour, meld_fu = melds
-    if melded_honour:
-        hf = t.honour_facts((*hon.trips, *meld_trips), hon.pair, seat_wind, round_wind, closed, called, None)
+    if melds.honours:
+        hf = t.honour_facts((*hon.trips, *melds.trips), hon.pair, seat_wind, round_wind, closed, melds.called, None)
     else:  # the honour suit's split is fixed by its key
         hkey = honour_key << 14 | seat_wind << 8 | round_wind << 2 | closed
-        hf = t.honour_facts(hon.trips, hon.pair, seat_wind, round_wind, closed, called, hkey)
-    sankantsu = (c.sankantsu,) if kans == 3 and c.sankantsu else ()  # Y22
-    has_honour = hon.flags or melded_honour
-    return (
-        c.pair_fu, c.sit_yaku, c.sit_yakuman, (*c.sit_yakuman, *hf.yakuman),
-        c.sit_han + hf.han + (sankantsu[0][1] if sankantsu else 0), hf.yakuhai, hf.sanpuu, hf.shousangen, sankantsu,
-        c.base_fu + man.trip_fu + hon.trip_fu + meld_fu, c.pinfu_no_tsumo_fu, c.fixed_fu, c.pinfu, c.iipeikou,
-        c.ryanpeikou, c.ittsu, c.ittsu_kanchan_penchan_only, c.chanta if has_honour else c.junchan,  # Y18 / Y30
-        c.toitoi, c.deki_sanankou, c.tsumori_sanankou, c.sanankou, c.sanrenkou, c.suurenkou, c.sanshoku_doukou,
-        man.pair if man.pair >= 0 else hon.pair, (man.pair >= 0) + (hon.pair >= 0),
-        man.trip_set | hon.trip_set | meld_set, man.outside and hon.outside and not meld_set & SIMPLES,
-        len(man.trips) + len(hon.trips) + ankans, kans, called)
+        hf = t.honour_facts(hon.trips, hon.pair, seat_wind, round_wind, closed, melds.called, hkey)
+    sankantsu = (c.sankantsu,) if melds.kans == 3 and c.sankantsu else ()  # Y22
+    return Fixed(c, hf, man, hon, melds, sankantsu, bool(hon.flags or melds.honours))
 
 
 def standard_readings(
@@ -399,10 +438,19 @@ def standard_readings(
                                                 situation)
     else:
         fixed = _fixed(t, man, hon, honour_key, melds, seat_wind, round_wind, closed, tsumo, situation)
-    (pair_fu, sit_yaku, sit_yakuman, base_yakuman, fixed_han, yakuhai, sanpuu, shousangen, sankantsu, base_fu,
-     pinfu_no_tsumo_fu, fixed_fu, pinfu_line, iipeikou, ryanpeikou, ittsu_line, ittsu_limited, outside_line, toitoi,
-     deki, tsumori, sanankou, sanrenkou, suurenkou, doukou, fixed_pair, fixed_pairs, fixed_trips, fixed_outside,
-     fixed_concealed, kans, called) = fixed
+    pair_fu = fixed.pair_fu
+    sit_yaku = fixed.sit_yaku
+    sit_yakuman = fixed.sit_yakuman
+    base_fu = fixed.base_fu
+    fixed_fu = fixed.fixed_fu
+    fixed_pair = fixed.pair
+    fixed_pairs = fixed.pairs
+    fixed_trips = fixed.trips
+    fixed_outside = fixed.outside
+    fixed_concealed = fixed.concealed
+    kans = fixed.kans
+    sanrenkou = fixed.sanrenkou
+    suurenkou = fixed.suurenkou
 
     # --- the kinds held (the same for every split) ---------------------------------------------
     kind_class = man.flags | pin_parts[0].flags | sou_parts[0].flags | hon.flags | melds.kind_class
@@ -410,9 +458,9 @@ def standard_readings(
 
     # Yakuman in output order: situation (Y47, Y48, Y04, Y49), [suuankou], honours (Y39, Y41/42),
     # kinds (Y40, Y43, Y44), suukantsu (Y45), chuuren (Y46), [suurenkou], mankon (Y36).
-    fixed_yakuman = base_yakuman
+    fixed_yakuman = fixed.base_yakuman
     if kf.yakuman or kans == 4 or (kf.chuuren and not kans):
-        found: list[Line | None] = [*base_yakuman, *kf.yakuman]
+        found: list[Line | None] = [*fixed_yakuman, *kf.yakuman]
         if kans == 4:
             found.append(t.yakuman.get("suukantsu"))  # Y45
         if kf.chuuren and not kans:  # Y46
@@ -430,9 +478,13 @@ def standard_readings(
     # situation, [pinfu], tanyao, [peikou], yakuhai, [ittsu], [chanta/junchan], [toitoi],
     # [sanankou], sankantsu, [sanrenkou], sanpuu, honroutou, shousangen, [sanshoku doukou], flush.
     tanyao = kf.tanyao
+    sanpuu, shousangen = fixed.sanpuu, fixed.shousangen
     middle = sanpuu + kf.honroutou + shousangen if sanpuu or kf.honroutou or shousangen else ()
     flush = kf.flush
-    fixed_han += kf.han
+    fixed_han = fixed.fixed_han + kf.han
+    pinfu_line = fixed.pinfu
+    yakuhai = fixed.yakuhai
+    sankantsu = fixed.sankantsu
     called_limit = t.called_limit
     suit_of_win = win // 9
     ron = not tsumo
@@ -482,56 +534,65 @@ def standard_readings(
                     yakuman = tuple([y for y in found if y])
                 if yakuman:
                     fu = fixed_fu or (30 if raw == 20 and not closed and ron else -(-raw // 10) * 10)
-                    out.append(_reading(Reading, ((), 0, _with_menzen_bonus(t.rules, yakuman, closed), fu, raw, wait,
-                                                  False, pair, on_triplet, four)))
+                    out.append(Reading((), 0, _with_menzen_bonus(t.rules, yakuman, closed), fu, raw, wait, False, pair,
+                                       pair_fu[pair], on_triplet, four))
                     continue
                 # --- ordinary yaku, in output order -------------------------------------------
                 han = fixed_han
                 lines = [*sit_yaku]
-                pinfu = n_seq == 4 and wait is RYANMEN and pinfu_line is not None and not pair_fu[pair]
-                if pinfu:
+                pinfu = False
+                if n_seq == 4 and wait is RYANMEN and pinfu_line is not None and not pair_fu[pair]:
+                    pinfu = True
                     lines.append(pinfu_line)  # Y07
                     han += pinfu_line[1]
-                    if pinfu_no_tsumo_fu:
+                    if fixed.pinfu_no_tsumo_fu:
                         raw -= 2  # P54: pinfu tsumo is 20 fu
                 lines += tanyao  # Y08
                 if peikou:
-                    y = ryanpeikou if peikou >= 2 else iipeikou  # Y29 / Y09
+                    y = fixed.ryanpeikou if peikou >= 2 else fixed.iipeikou  # Y29 / Y09
                     if y:
                         lines.append(y)
                         han += y[1]
                 lines += yakuhai  # Y10
-                if ittsu and ittsu_line and (  # Y17: 123-456-789 in pinzu or souzu
-                        not ittsu_limited or (wait in (KANCHAN, PENCHAN)
-                                              and suit_of_win == (1 if a.ittsu else 2))):  # P70
-                    lines.append(ittsu_line)
-                    han += ittsu_line[1]
-                if outside and outside_line:
-                    lines.append(outside_line)  # Y18 / Y30
-                    han += outside_line[1]
-                if not n_seq and toitoi:
-                    lines.append(toitoi)  # Y20
-                    han += toitoi[1]
+                if ittsu:
+                    y = fixed.ittsu
+                    if y and (  # Y17: 123-456-789 in pinzu or souzu
+                            not fixed.ittsu_limited or (wait in (KANCHAN, PENCHAN)
+                                                        and suit_of_win == (1 if a.ittsu else 2))):  # P70
+                        lines.append(y)
+                        han += y[1]
+                if outside:
+                    y = fixed.outside_line
+                    if y:
+                        lines.append(y)  # Y18 / Y30
+                        han += y[1]
+                if not n_seq:
+                    y = fixed.toitoi
+                    if y:
+                        lines.append(y)  # Y20
+                        han += y[1]
                 if closed_trips >= 3:
                     # Y21: sanankou. CLUB splits it (A000-6): deki = three concealed triplets
                     # already complete at tenpai; tsumori = the third one completed by the tsumo.
-                    y = deki if deki and concealed - on_triplet >= 3 else tsumori or sanankou
+                    deki = fixed.deki
+                    y = deki if deki and concealed - on_triplet >= 3 else fixed.tsumori or fixed.sanankou
                     if y:
                         lines.append(y)
                         han += y[1]
                 lines += sankantsu  # Y22
-                if renkou >= 3 and sanrenkou and (run & called).bit_count() <= called_limit:
+                if renkou >= 3 and sanrenkou and (run & fixed.called).bit_count() <= called_limit:
                     lines.append(sanrenkou)  # Y23
                     han += sanrenkou[1]
                 lines += middle  # Y24 sanpuu, Y25 honroutou, Y26 shousangen
+                doukou = fixed.doukou
                 if doukou and (trip_set & _DOUKOU_0 == _DOUKOU_0 or trip_set & _DOUKOU_1 == _DOUKOU_1):
                     group = _DOUKOU_0 if trip_set & _DOUKOU_0 == _DOUKOU_0 else _DOUKOU_1
-                    if (group & called).bit_count() <= called_limit:  # Y27, at most P71's called triplets
+                    if (group & fixed.called).bit_count() <= called_limit:  # Y27, at most P71's called triplets
                         lines.append(doukou)
                         han += doukou[1]
                 lines += flush  # Y28 / Y31
                 fu = fixed_fu or (30 if raw == 20 and not closed and ron else -(-raw // 10) * 10)
-                out.append(_reading(Reading, (tuple(lines), han, (), fu, raw, wait, pinfu, pair, on_triplet, four)))
+                out.append(Reading(tuple(lines), han, (), fu, raw, wait, pinfu, pair, pair_fu[pair], on_triplet, four))
     return out
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SanmaError
+from ..i18n import sentence
 from ..rules.schema import Rules
 from .base import Bot, HandView, read_view
 from .drive import Driver
@@ -95,9 +96,10 @@ def make_bot(name: str, seed: int | str = 0, rules: Rules | None = None, *, time
         import difflib
 
         close = difflib.get_close_matches(name.strip().lower(), sorted(BOTS), n=2, cutoff=0.5)
-        hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
-        raise UnknownBotError(f"unknown bot {name!r}: {hint}choose from {', '.join(sorted(BOTS))}, "
-                              "or mjai:COMMAND") from None
+        hint = sentence("did you mean {names}? ", names=" or ".join(repr(c) for c in close)) if close else ""
+        raise UnknownBotError(sentence("unknown bot {name!r}: {hint}choose from {choices}, or mjai:COMMAND",
+                                       code="unknown_bot", name=name, hint=hint,
+                                       choices=", ".join(sorted(BOTS)))) from None
     return factory(seed, rules)
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..game.actions import Action
 from ..game.view import SeatView
+from ..i18n import Message
 from ..rules.schema import Rules
 from ..tiles import DRAGONS, NORTH, NUM_KINDS, Tile, seat_wind, successor
 
@@ -47,7 +48,7 @@ class Bot:
     follows_events: bool = False
     #: Problems with an external program (as logged), their number, and the decisions sanma took
     #: for the seat after them (tsumogiri); always empty and 0 for the built-in bots.
-    incidents: Sequence[str] = ()
+    incidents: Sequence[Message] = ()
     incident_count: int = 0
     fallbacks: int = 0
 

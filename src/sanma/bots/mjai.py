@@ -62,6 +62,7 @@ from typing import Any
 from ..errors import SanmaError
 from ..game.actions import Action
 from ..game.view import SeatView
+from ..i18n import Message, sentence
 from ..rules.schema import Rules
 from ..tiles import Tile
 from .base import Bot
@@ -86,7 +87,7 @@ class MjaiBotError(SanmaError):
     """An ``mjai:COMMAND`` bot that cannot even be set up (empty or unparsable command, bad limits)."""
 
 
-def check_seconds(what: str, value: float) -> float:
+def check_seconds(what: str | Message, value: float) -> float:
     """``value`` when it is a number of seconds in (0, ``MAX_TIMEOUT``]; else ``MjaiBotError`` naming ``what``.
 
     >>> check_seconds("--mjai-timeout", float("inf"))
@@ -95,9 +96,11 @@ def check_seconds(what: str, value: float) -> float:
     sanma.bots.mjai.MjaiBotError: --mjai-timeout must be at most 3600 seconds, got inf
     """
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise MjaiBotError(f"{what} must be more than 0 seconds, got {value}")
+        raise MjaiBotError(sentence("{what} must be more than 0 seconds, got {value}", code="mjai_limit", what=what,
+                                    value=value))
     if not value <= MAX_TIMEOUT:
-        raise MjaiBotError(f"{what} must be at most {MAX_TIMEOUT:g} seconds, got {value}")
+        raise MjaiBotError(sentence("{what} must be at most {limit:g} seconds, got {value}", code="mjai_limit",
+                                    what=what, limit=MAX_TIMEOUT, value=value))
     return float(value)
 
 
@@ -128,22 +131,22 @@ def _nesting(raw: bytes) -> int:
     return deepest
 
 
-def decode_answer(raw: bytes) -> dict[str, Any] | str:
-    """An answer line as a JSON object, or a string saying why it is not one (never raises).
+def decode_answer(raw: bytes) -> dict[str, Any] | Message:
+    """An answer line as a JSON object, or a sentence saying why it is not one (never raises).
 
     >>> decode_answer(b'{"type": "none"}')
     {'type': 'none'}
-    >>> decode_answer(b"[" * 1000 + b"]" * 1000)
+    >>> str(decode_answer(b"[" * 1000 + b"]" * 1000))
     'answer nested more than 16 deep'
     """
     if _nesting(raw) > MAX_DEPTH:
-        return f"answer nested more than {MAX_DEPTH} deep"
+        return sentence("answer nested more than {n} deep", n=MAX_DEPTH)
     try:
         msg = json.loads(raw)
     except (ValueError, RecursionError):  # RecursionError: belt and braces, the depth is checked above
-        return f"answer is not JSON: {_short(raw)}"
+        return sentence("answer is not JSON: {answer}", answer=_short(raw))
     if not isinstance(msg, dict):
-        return f"answer is not a JSON object: {_short(raw)}"
+        return sentence("answer is not a JSON object: {answer}", answer=_short(raw))
     return msg
 
 
@@ -470,21 +473,23 @@ class MjaiBot(Bot):
         try:
             argv = tuple(shlex.split(command))
         except ValueError as e:
-            raise MjaiBotError(f"mjai bot command {command!r} cannot be parsed: {e}") from None
+            raise MjaiBotError(sentence("mjai bot command {command!r} cannot be parsed: {why}", code="mjai_command",
+                                        command=command, why=str(e))) from None
         if not argv:
-            raise MjaiBotError("mjai bot needs a command after 'mjai:', e.g. mjai:python examples/mjai_bot.py")
+            raise MjaiBotError(sentence("mjai bot needs a command after 'mjai:', e.g. mjai:python "
+                                        "examples/mjai_bot.py", code="mjai_command"))
         self.command = command
         self.name = PREFIX + command
         self.argv = argv
         self.seed = seed
-        self.timeout = DEFAULT_TIMEOUT if timeout is None else check_seconds("the mjai timeout", timeout)
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else check_seconds(sentence("the mjai timeout"), timeout)
         self.startup_timeout = (max(DEFAULT_STARTUP_TIMEOUT, self.timeout) if startup_timeout is None
-                                else check_seconds("the mjai start-up timeout", startup_timeout))
+                                else check_seconds(sentence("the mjai start-up timeout"), startup_timeout))
         # all the waiting for this seat's answers in one game, start-up included
         self.budget = (max(DEFAULT_GAME_BUDGET, self.startup_timeout) if budget is None
-                       else check_seconds("the mjai game budget", budget))
+                       else check_seconds(sentence("the mjai game budget"), budget))
         self._spent = 0.0
-        self.incidents: list[str] = []
+        self.incidents: list[Message] = []
         self.incident_count = 0
         self.fallbacks = 0
         self._stream = MjaiStream()
@@ -498,7 +503,8 @@ class MjaiBot(Bot):
         """Raise ``MjaiBotError`` when the program cannot be found (before any game starts)."""
         exe = self.argv[0]
         if shutil.which(exe) is None and not (os.sep in exe and os.access(exe, os.X_OK)):
-            raise MjaiBotError(f"mjai bot command not found: {exe!r} (from {self.name!r})")
+            raise MjaiBotError(sentence("mjai bot command not found: {exe!r} (from {name!r})", code="mjai_command",
+                                        exe=exe, name=self.name))
 
     # -- the Bot protocol ----------------------------------------------------------------------
     def on_event(self, event: dict[str, Any]) -> None:
@@ -521,13 +527,14 @@ class MjaiBot(Bot):
                 return self._fall_back(legal)
             chosen = match_reach_discard(msg2, reach_tiles, seat)
             if chosen is None:
-                return self._fall_back(legal, f"illegal riichi discard {_short(msg2)}; legal: "
-                                              f"{', '.join(a.tile.mjai for a in reach_tiles if a.tile)}")
+                return self._fall_back(legal, sentence(
+                    "illegal riichi discard {answer}; legal: {legal}", answer=_short(msg2),
+                    legal=", ".join(a.tile.mjai for a in reach_tiles if a.tile)))
             self._stream.skip_reach = True
             return chosen
         if not isinstance(choice, Action):
-            return self._fall_back(legal, f"illegal answer {_short(msg)}; legal: "
-                                          f"{', '.join(json.dumps(a.to_mjai()) for a in legal)}")
+            return self._fall_back(legal, sentence("illegal answer {answer}; legal: {legal}", answer=_short(msg),
+                                                   legal=", ".join(json.dumps(a.to_mjai()) for a in legal)))
         return choice
 
     def close(self) -> None:
@@ -554,7 +561,8 @@ class MjaiBot(Bot):
             try:
                 self._process = _Process(self.argv)
             except OSError as e:
-                self._incident(f"cannot start {self.command!r}: {e}", dead=True)
+                self._incident(sentence("cannot start {command!r}: {why}", command=self.command, why=str(e)),
+                               dead=True)
                 return None
         p = self._process
         timeout = self.timeout if self._answered else self.startup_timeout
@@ -564,15 +572,15 @@ class MjaiBot(Bot):
         raw = p.ask(_line(batch), wait) if wait > 0 else None
         self._spent += time.monotonic() - t0
         if raw is None:
-            self._incident(f"no answer within {timeout:g} s" if wait == timeout else
-                           f"used up its {self.budget:g} s of thinking time for the game", dead=True)
+            self._incident(sentence("no answer within {s:g} s", s=timeout) if wait == timeout else
+                           sentence("used up its {s:g} s of thinking time for the game", s=self.budget), dead=True)
             return None
         if p.stderr_bytes > MAX_STDERR:
-            self._incident(f"wrote more than {MAX_STDERR} bytes to stderr in one game", dead=True)
+            self._incident(sentence("wrote more than {n} bytes to stderr in one game", n=MAX_STDERR), dead=True)
             return None
         if not raw.endswith(b"\n"):
             if len(raw) >= MAX_LINE:
-                self._incident(f"answer longer than {MAX_LINE} bytes", dead=True)
+                self._incident(sentence("answer longer than {n} bytes", n=MAX_LINE), dead=True)
             else:
                 code = p.proc.poll()
                 if code is None:
@@ -580,26 +588,27 @@ class MjaiBot(Bot):
                         code = p.proc.wait(timeout=0.5)
                     except subprocess.TimeoutExpired:
                         code = None
-                self._incident(f"the program stopped (exit code {code})"
-                               + (f" after printing {_short(raw)}" if raw else ""), dead=True)
+                self._incident(sentence("the program stopped (exit code {status}) after printing {answer}",
+                                        status=code, answer=_short(raw)) if raw else
+                               sentence("the program stopped (exit code {status})", status=code), dead=True)
             return None
         self._answered += 1
         msg = decode_answer(raw)
-        if isinstance(msg, str):
+        if isinstance(msg, Message):
             self._incident(msg)
             return None
         return msg
 
-    def _fall_back(self, legal: Sequence[Action], why: str = "") -> Action:
-        if why:
+    def _fall_back(self, legal: Sequence[Action], why: Message | None = None) -> Action:
+        if why is not None:
             self._incident(why)
         self.fallbacks += 1
         self._stream.skip_reach = False
         return fallback(legal)
 
-    def _incident(self, what: str, *, dead: bool = False) -> None:
-        where = f"seat {self._seat}" if self._seat is not None else "seat ?"
-        text = f"{self.name} ({where}): {what}"
+    def _incident(self, what: Message, *, dead: bool = False) -> None:
+        text = sentence("{bot} (seat {seat}): {what}", bot=self.name, seat="?" if self._seat is None else self._seat,
+                        what=what)
         if dead:
             self._dead = True
             p = self._process
@@ -607,15 +616,16 @@ class MjaiBot(Bot):
                 p.close(0)
                 tail = p.stderr_tail()
                 if tail:
-                    text += f"; stderr ends: {tail[-STDERR_TAIL:]!r}"
+                    text = sentence("{text}; stderr ends: {tail!r}", text=text, tail=tail[-STDERR_TAIL:])
                 self._process = None
-            text += "; tsumogiri for the rest of the game"
+            text = sentence("{text}; tsumogiri for the rest of the game", text=text)
         self.incident_count += 1
         if self.incident_count <= MAX_LOGGED:
             if self.incident_count == MAX_LOGGED:
-                text += " (further incidents with this seat in this game are counted, not logged)"
+                text = sentence("{text} (further incidents with this seat in this game are counted, not logged)",
+                                text=text)
             self.incidents.append(text)
-            log.warning("%s", text)
+            log.warning("%s", text.text())  # in the command's language
 
 
 def _line(batch: list[dict[str, Any]]) -> bytes:

@@ -116,7 +116,7 @@ def _replay_and_store(store: Store, files: list[Path], rules: Rules | None) -> t
     transaction (a file that is not a record stores nothing); the report and the files refused."""
     from ..store import file_checksum, parse_record
 
-    loaded = [(os.fspath(f), read_regular(f, MAX_BYTES, "the record", RecordError)) for f in files]
+    loaded = [(os.fspath(f), read_regular(f, MAX_BYTES, sentence("the record"), RecordError)) for f in files]
     records = [parse_record(data, source) for source, data in loaded]
     report = ReplayReport([replay_record(r, rules) for r in records])
     refused: list[str] = []

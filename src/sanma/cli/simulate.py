@@ -50,7 +50,7 @@ def _seconds(option: str, text: str) -> float:
     try:
         return check_seconds(option, value)  # more than 0, at most an hour: never inf or nan
     except SanmaError as e:
-        raise SimulationError(str(e)) from None
+        raise SimulationError(e.message) from None
 
 
 def _seed(text: str) -> int:

@@ -449,8 +449,9 @@ def fix_cmd(
         kinds = [delete, draw, abort is not None, chombo is not None, penalty is not None,
                  bool(ron or tsumo or entry_json)]
         if sum(kinds) != 1:
-            raise KeeperError("fix: give exactly one of --delete, a win (--ron/--tsumo), --draw, --abort KIND, "
-                              "--chombo P, --penalty KIND --who P, or --entry-json")
+            raise KeeperError(sentence("fix: give exactly one of --delete, a win (--ron/--tsumo), --draw, "
+                                       "--abort KIND, --chombo P, --penalty KIND --who P, or --entry-json",
+                                       code="malformed"))
         if delete:
             entry = None
         elif draw:

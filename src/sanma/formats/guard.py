@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError, SanmaError
-from ..i18n.messages import sentence
+from ..i18n.messages import Message, Said, sentence
 from .record import GameRecord
 
 
@@ -70,7 +70,7 @@ def load_text(path_or_text: str | bytes | Any, problems_source: str = "") -> tup
             source = source.decode(errors="replace")
         from ..fileio import read_regular
 
-        data = read_regular(source, MAX_BYTES, "the record", RecordError)  # no FIFO, device or huge file
+        data = read_regular(source, MAX_BYTES, sentence("the record"), RecordError)  # no FIFO, device or huge file
     else:
         raise RecordError(sentence("expected a path or the record text, got {name}",
                                    name=type(path_or_text).__name__))
@@ -129,7 +129,8 @@ def read_guarded(fmt: str, path_or_text: Any, strict: bool, source: str | None,
     except RecordError as e:
         if strict:
             raise
-        return GameRecord(source=str(src or "<text>"), format=fmt, errors=(str(e),))
+        said = Said(e.message) if isinstance(e.message, Message) else str(e)  # its words at the edge
+        return GameRecord(source=str(src or "<text>"), format=fmt, errors=(said,))
 
 
 def error_text(e: Exception) -> str:

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..errors import RecordError
+from ..i18n.messages import sentence
 from ..rules.schema import Rules
 from ..tiles import Tile
 from .wall import HAIPAI_POSITIONS, MAX_KAN_DORA, Wall
@@ -116,7 +117,7 @@ def tile_of_id(tile_id: int) -> Tile:
     (Tile.parse('0p'), Tile.parse('5p'), Tile.parse('7z'))
     """
     if not 0 <= tile_id < 136:
-        raise RecordError(f"Tenhou tile id {tile_id} is out of range 0..135")
+        raise RecordError(sentence("Tenhou tile id {id} is out of range 0..135", code="seed", id=tile_id))
     return Tile(tile_id // 4, tile_id in RED_IDS)
 
 
@@ -187,22 +188,25 @@ def _key(seed_text: str) -> tuple[list[int], bool]:
         try:
             raw = base64.b64decode(seed_text[len(SHA512_PREFIX):], validate=True)
         except binascii.Error as e:
-            raise RecordError(f"Tenhou seed {seed_text[:40]!r}...: invalid base64 ({e})") from None
+            raise RecordError(sentence("Tenhou seed {seed!r}...: invalid base64 ({why})", code="seed",
+                                       seed=seed_text[:40], why=str(e))) from None
         if len(raw) != 624 * 4:
-            raise RecordError(
-                f"Tenhou seed {seed_text[:40]!r}...: {len(raw)} bytes after base64, expected {624 * 4}")
+            raise RecordError(sentence("Tenhou seed {seed!r}...: {n} bytes after base64, expected {expected}",
+                                       code="seed", seed=seed_text[:40], n=len(raw), expected=624 * 4))
         return list(struct.unpack("<624I", raw)), True
     if seed_text.startswith(OLD_PREFIX):
         words = seed_text[len(OLD_PREFIX):].split(",")
         try:
             key = [int(w, 16) for w in words]
         except ValueError:
-            raise RecordError(f"Tenhou seed {seed_text!r}: expected hex words after {OLD_PREFIX!r}") from None
+            raise RecordError(sentence("Tenhou seed {seed!r}: expected hex words after {prefix!r}", code="seed",
+                                       seed=seed_text, prefix=OLD_PREFIX)) from None
         if not key or any(not 0 <= k <= 0xFFFFFFFF for k in key):
-            raise RecordError(f"Tenhou seed {seed_text!r}: expected 32-bit hex words after {OLD_PREFIX!r}")
+            raise RecordError(sentence("Tenhou seed {seed!r}: expected 32-bit hex words after {prefix!r}",
+                                       code="seed", seed=seed_text, prefix=OLD_PREFIX))
         return key, False
-    raise RecordError(
-        f"Tenhou seed {seed_text[:40]!r}: expected {SHA512_PREFIX!r}<base64> or {OLD_PREFIX!r}<hex words>")
+    raise RecordError(sentence("Tenhou seed {seed!r}: expected {new!r}<base64> or {old!r}<hex words>", code="seed",
+                               seed=seed_text[:40], new=SHA512_PREFIX, old=OLD_PREFIX))
 
 
 class MT19937Stream:

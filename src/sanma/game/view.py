@@ -263,9 +263,11 @@ def seat_view(game: Game, seat: int, public: tuple[SeatPublic, ...] | None = Non
         raise ValueError(f"seat {seat} is not a seat of this table (0..{len(game.seats) - 1})")
     me = game.seats[seat]
     # held in a window (after a discard, a kan or a kita: Game(hold=True)) nobody is on a drawn tile: a
-    # kita's North is set aside, and the replacement comes when the window closes
+    # kita's North is set aside, and the replacement comes when the window closes; and a seat whose kita
+    # (or added kan) was robbed ends the hand on no drawn tile: the seat is on a drawn tile only while its
+    # concealed hand holds it (14 tiles less 3 a meld)
     drawn = game._drawn if (game._drawn is not None and game._turn == seat and not game._pending
-                            and game.held != "window") else None
+                            and game.held != "window" and sum(me.counts) % 3 == 2) else None
     waits = tuple(Tile(k) for k in me.waits) if sum(me.counts) % 3 == 1 else ()
     return _table(game, seat, tuple(me.hand), drawn, waits, bool(waits) and game.furiten(seat), me.riichi,
                   game.legal_actions(seat), public)

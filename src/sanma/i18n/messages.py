@@ -93,7 +93,29 @@ class Keyword:
         return self.key if t is None else t.name(lang)
 
 
+class Said(str):
+    """A text kept as a ``str`` (a record's ``errors``: compared, joined, sent as JSON in its English)
+    that remembers the sentence it says, so that the edge still puts it into its reader's words.
+
+    >>> said_ = Said(sentence("not a win: {reason}", reason="no yaku"))
+    >>> said_ == "not a win: no yaku", fill("{e}", {"e": said_}, "ja")
+    (True, 'あがりではありません: no yaku')
+    """
+
+    message: Message
+
+    def __new__(cls, message: Message) -> Said:
+        self = super().__new__(cls, str(message))
+        self.message = message
+        return self
+
+    def __getnewargs__(self) -> tuple[Message]:  # type: ignore[override]  # pickled with its sentence
+        return (self.message,)
+
+
 def _render(value: object, lang: Lang) -> object:
+    if isinstance(value, Said):
+        return value.message.text(lang)
     if isinstance(value, Message):
         return value.text(lang)
     if isinstance(value, Term | Keyword):

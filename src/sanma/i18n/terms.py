@@ -295,9 +295,29 @@ TABLE: Final = terms_of("table", (
     ("renchan", "連荘", "dealer repeat"),
 ))
 
+#: the score keeper's entry kinds and fields as its errors name them (``win: ...``, ``riichi: ...``): the
+#: JSON key in English (a :class:`~sanma.i18n.messages.Keyword`), its name in another language
+FIELD: Final = terms_of("field", (
+    ("win", "和了", "win"),
+    ("draw", "流局", "draw"),
+    ("abort", "途中流局", "abort"),
+    ("chombo", "チョンボ", "chombo"),
+    ("penalty", "罰則", "penalty"),
+    ("seating", "場所決め", "seating"),
+    ("final", "最終結果", "final"),
+    ("rename", "名前の訂正", "rename"),
+    ("time_up", "時間切れ", "time up"),
+    ("riichi", "リーチ", "riichi"),
+    ("tenpai", "聴牌", "tenpai"),
+    ("nagashi", "流し満貫", "nagashi"),
+    ("pao", "包", "pao"),
+    ("winner", "和了者", "winner"),
+    ("bust", "飛び", "bust"),
+))
+
 #: every term
 TERMS: Final[tuple[Term, ...]] = (*YAKU, *FU, *LIMIT, *WIND, *HONOUR, *SUIT, *SEAT, *CALL, *DRAW, *RESULT,
-                                  *PENALTY, *PENALTY_EFFECT, *CHOMBO_REASON, *TABLE, *RULE, *RULE_VALUE,
+                                  *PENALTY, *PENALTY_EFFECT, *CHOMBO_REASON, *TABLE, *FIELD, *RULE, *RULE_VALUE,
                                   *RULE_GROUP)
 #: kind -> key -> term
 BY_KEY: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType({

@@ -65,14 +65,24 @@ class EntryConflict(KeeperError):
 RESULT_KINDS = ("win", "draw", "abort", "final")
 
 
-def _name(v: Any, where: str) -> str:
+#: where in an entry a bad value is: a sentence ("win by {who}: han"), or a field's key (:func:`entry_field`)
+Where = Message | Keyword | str
+
+
+def entry_field(key: str) -> Keyword:
+    """An entry's kind or field named in an error (``riichi: ...``): the JSON key in English, its name
+    (the vocabulary's ``field`` terms) in another language."""
+    return Keyword("field", key)
+
+
+def _name(v: Any, where: Where) -> str:
     if not isinstance(v, str) or not v.strip() or len(v) > MAX_NAME or any(c in v for c in ",\n\r\t\x00"):
         raise KeeperError(sentence("{where}: {value!r} is not a person's name (1-{limit} characters, no commas)",
                                    where=where, value=v, limit=MAX_NAME))
     return v.strip()
 
 
-def _names(v: Any, where: str) -> tuple[str, ...]:
+def _names(v: Any, where: Where) -> tuple[str, ...]:
     if v is None:
         return ()
     if not isinstance(v, list | tuple) or len(v) > MAX_PEOPLE:
@@ -84,14 +94,14 @@ def _names(v: Any, where: str) -> tuple[str, ...]:
     return out
 
 
-def _int(v: Any, where: str, lo: int, hi: int) -> int:
+def _int(v: Any, where: Where, lo: int, hi: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
         raise KeeperError(sentence("{where}: {value!r} is not a whole number from {lo} to {hi}", where=where, value=v,
                                    lo=lo, hi=hi))
     return v
 
 
-def _text(v: Any, where: str, limit: int = 500) -> str:
+def _text(v: Any, where: Where, limit: int = 500) -> str:
     if v is None:
         return ""
     if not isinstance(v, str) or len(v) > limit or "\x00" in v:
@@ -99,17 +109,17 @@ def _text(v: Any, where: str, limit: int = 500) -> str:
     return v
 
 
-def _tiles(v: Any, where: str) -> str:
+def _tiles(v: Any, where: Where) -> str:
     if not isinstance(v, str) or not 1 <= len(v) <= 60 or not all(c.isalnum() for c in v):
         raise KeeperError(sentence("{where}: {value!r} is not mpsz tiles (e.g. 123p456s99m)", where=where, value=v))
     return v
 
 
-def _win_tile(v: Any, where: str) -> str:
+def _win_tile(v: Any, where: Where) -> str:
     return MIXED if v == MIXED else _tiles(v, where)
 
 
-def _only(d: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
+def _only(d: Mapping[str, Any], allowed: Sequence[str], where: Where) -> None:
     extra = sorted(set(d) - set(allowed))
     if extra:
         raise KeeperError(sentence("{where}: unknown field(s) {names}; valid: {choices}", where=where,
@@ -283,34 +293,37 @@ def rename_names(raw: Mapping[str, Any], names: Mapping[str, str]) -> Mapping[st
     return out
 
 
-def _winner(d: Any, where: str) -> Winner:
+def _winner(d: Any, where: Where) -> Winner:
     if not isinstance(d, Mapping):
         raise KeeperError(sentence("{where}: expected an object per winner", where=where))
     _only(d, ("winner", "hand", "win", "melds", "flags", "dora", "ura", "kita", "flowers", "han", "fu",
               "yakuman", "yaku", "ura_han", "ippatsu", "closed", "chip_flowers"), where)
-    who = _name(d.get("winner"), f"{where}: winner")
-    where = f"win by {who}"
+    who = _name(d.get("winner"), sentence("{where}: winner", where=where))
+    where = sentence("win by {who}", who=who)
     if "hand" in d:
         if any(k in d for k in ("han", "fu", "yakuman", "yaku", "closed")):
             raise KeeperError(sentence("{where}: give the hand by its tiles or by han/fu, not both", where=where))
-        flags = tuple(_text(f, f"{where}: flag", 20) for f in d.get("flags") or ())
+        flags = tuple(_text(f, sentence("{where}: flag", where=where), 20) for f in d.get("flags") or ())
         for f in flags:
             if f not in TILE_FLAGS:
                 raise KeeperError(sentence("{where}: unknown flag {name!r}; valid: {choices}", where=where, name=f,
                                            choices=", ".join(TILE_FLAGS)))
-        melds = tuple(_text(m, f"{where}: meld", 20) for m in d.get("melds") or ())
+        melds = tuple(_text(m, sentence("{where}: meld", where=where), 20) for m in d.get("melds") or ())
         if len(melds) > 4:
             raise KeeperError(sentence("{where}: at most four melds", where=where))
-        inds = [tuple(_tiles(t, f"{where}: {k} indicator") for t in d.get(k) or ()) for k in ("dora", "ura")]
+        inds = [tuple(_tiles(t, sentence("{where}: dora indicator", where=where) if k == "dora" else
+                             sentence("{where}: ura indicator", where=where)) for t in d.get(k) or ())
+                for k in ("dora", "ura")]
         if any(len(x) > 10 for x in inds):
             raise KeeperError(sentence("{where}: at most 10 dora / ura indicators", where=where))
         return Winner(who, tiles=WinTiles(
-            _tiles(d["hand"], f"{where}: hand"), _win_tile(d.get("win"), f"{where}: winning tile"), melds, flags,
-            inds[0], inds[1], _int(d.get("kita", 0), f"{where}: kita", 0, 4),
-            _int(d.get("flowers", 0), f"{where}: flowers", 0, 8),
-            _int(d.get("chip_flowers", 0), f"{where}: chip flowers", 0, 4)))
-    yakuman = _int(d.get("yakuman", 0), f"{where}: yakuman", 0, 6)
-    han = _int(d.get("han", 0), f"{where}: han", 0, 100)
+            _tiles(d["hand"], sentence("{where}: hand", where=where)),
+            _win_tile(d.get("win"), sentence("{where}: winning tile", where=where)), melds, flags,
+            inds[0], inds[1], _int(d.get("kita", 0), sentence("{where}: kita", where=where), 0, 4),
+            _int(d.get("flowers", 0), sentence("{where}: flowers", where=where), 0, 8),
+            _int(d.get("chip_flowers", 0), sentence("{where}: chip flowers", where=where), 0, 4)))
+    yakuman = _int(d.get("yakuman", 0), sentence("{where}: yakuman", where=where), 0, 6)
+    han = _int(d.get("han", 0), sentence("{where}: han", where=where), 0, 100)
     fu = d.get("fu", 0)
     if yakuman == 0:
         if han == 0:
@@ -322,11 +335,12 @@ def _winner(d: Any, where: str) -> Winner:
     elif han or fu:
         raise KeeperError(sentence("{where}: a yakuman is given by --yakuman N alone, without han or fu",
                                    where=where))
-    yaku = tuple(_text(y, f"{where}: yaku", 30) for y in d.get("yaku") or ())
+    yaku = tuple(_text(y, sentence("{where}: yaku", where=where), 30) for y in d.get("yaku") or ())
     return Winner(who, value=WinValue(han, int(fu), yakuman, yaku,
-                                      _int(d.get("ura_han", 0), f"{where}: ura han", 0, 30),
+                                      _int(d.get("ura_han", 0), sentence("{where}: ura han", where=where), 0, 30),
                                       bool(d.get("ippatsu", False)), bool(d.get("closed", False)),
-                                      _int(d.get("chip_flowers", 0), f"{where}: chip flowers", 0, 4)))
+                                      _int(d.get("chip_flowers", 0), sentence("{where}: chip flowers", where=where),
+                                           0, 4)))
 
 
 def parse_entry(d: Any) -> Entry:
@@ -335,84 +349,86 @@ def parse_entry(d: Any) -> Entry:
         raise KeeperError(sentence("an entry must be a JSON object, not {type}", type=type(d).__name__))
     kind = d.get("kind")
     if kind == "win":
-        _only(d, ("kind", "wins", "from", "riichi", "pao"), "win")
+        _only(d, ("kind", "wins", "from", "riichi", "pao"), entry_field("win"))
         wins = d.get("wins")
         if not isinstance(wins, list | tuple) or not 1 <= len(wins) <= 2:
             raise KeeperError(sentence("win: give one winner, or two for a double ron"))
-        ws = tuple(_winner(w, "win") for w in wins)
-        frm = None if d.get("from") is None else _name(d["from"], "ron: from")
+        ws = tuple(_winner(w, entry_field("win")) for w in wins)
+        frm = None if d.get("from") is None else _name(d["from"], sentence("ron: from"))
         if len(ws) == 2 and frm is None:
             raise KeeperError(sentence("win: two winners are a double ron: say who dealt in (--from)"))
         if len({w.winner for w in ws}) != len(ws):
             raise KeeperError(sentence("win: {who} is named twice as a winner", who=ws[0].winner))
-        pao = None if d.get("pao") is None else _name(d["pao"], "pao")
-        return WinEntry(ws, frm, _names(d.get("riichi"), "riichi"), pao)
+        pao = None if d.get("pao") is None else _name(d["pao"], entry_field("pao"))
+        return WinEntry(ws, frm, _names(d.get("riichi"), entry_field("riichi")), pao)
     if kind == "draw":
-        _only(d, ("kind", "tenpai", "riichi", "nagashi"), "draw")
-        return DrawEntry(_names(d.get("tenpai"), "tenpai"), _names(d.get("riichi"), "riichi"),
-                         _names(d.get("nagashi"), "nagashi"))
+        _only(d, ("kind", "tenpai", "riichi", "nagashi"), entry_field("draw"))
+        return DrawEntry(_names(d.get("tenpai"), entry_field("tenpai")), _names(d.get("riichi"), entry_field("riichi")),
+                         _names(d.get("nagashi"), entry_field("nagashi")))
     if kind == "abort":
-        _only(d, ("kind", "abort", "riichi"), "abort")
+        _only(d, ("kind", "abort", "riichi"), entry_field("abort"))
         if d.get("abort") not in ABORT_KINDS:
             raise KeeperError(sentence("abort: kind {name!r} unknown; valid: {choices}", name=d.get("abort"),
                                        choices=", ".join(ABORT_KINDS)))
-        return AbortEntry(str(d["abort"]), _names(d.get("riichi"), "riichi"))
+        return AbortEntry(str(d["abort"]), _names(d.get("riichi"), entry_field("riichi")))
     if kind == "chombo":
-        _only(d, ("kind", "who", "reason"), "chombo")
+        _only(d, ("kind", "who", "reason"), entry_field("chombo"))
         who = d.get("who")
-        names = _names(who if isinstance(who, list) else [who], "chombo: who")
+        names = _names(who if isinstance(who, list) else [who], sentence("chombo: who"))
         if not names:
             raise KeeperError(sentence("chombo: who committed it?"))
-        return ChomboEntry(names, _text(d.get("reason"), "chombo: reason"))
+        return ChomboEntry(names, _text(d.get("reason"), sentence("chombo: reason")))
     if kind == "penalty":
-        _only(d, ("kind", "who", "penalty", "reason", "points", "chips"), "penalty")
+        _only(d, ("kind", "who", "penalty", "reason", "points", "chips"), entry_field("penalty"))
         if d.get("penalty") not in PENALTY_KINDS:
             raise KeeperError(sentence("penalty: kind {name!r} unknown; valid: {choices}", name=d.get("penalty"),
                                        choices=", ".join(PENALTY_KINDS)))
-        points = _int(d.get("points", 0), "penalty: points", -200000, 200000)
-        chips = _int(d.get("chips", 0), "penalty: chips", -1000, 1000)
+        points = _int(d.get("points", 0), sentence("penalty: points"), -200000, 200000)
+        chips = _int(d.get("chips", 0), sentence("penalty: chips"), -1000, 1000)
         if d["penalty"] != "free" and (points or chips):
             raise KeeperError(sentence("penalty: {kind} costs what the rules say; only a 'free' penalty takes "
                                        "--points / --chips", kind=Keyword("penalty", str(d["penalty"]))))
         if d["penalty"] == "free" and not (points or chips):
             raise KeeperError(sentence("penalty: a free penalty needs --points or --chips (what the table "
                                        "decided)"))
-        return PenaltyEntry(_name(d.get("who"), "penalty: who"), str(d["penalty"]),
-                            _text(d.get("reason"), "penalty: reason"), points, chips)
+        return PenaltyEntry(_name(d.get("who"), sentence("penalty: who")), str(d["penalty"]),
+                            _text(d.get("reason"), sentence("penalty: reason")), points, chips)
     if kind == "seating":
-        _only(d, ("kind", "draw", "dealer"), "seating")
-        dealer = None if d.get("dealer") is None else _name(d["dealer"], "seating: dealer")
-        draw = _names(d.get("draw"), "seating: draw")
+        _only(d, ("kind", "draw", "dealer"), entry_field("seating"))
+        dealer = None if d.get("dealer") is None else _name(d["dealer"], sentence("seating: dealer"))
+        draw = _names(d.get("draw"), sentence("seating: draw"))
         if not draw and dealer is None:
             raise KeeperError(sentence("seating: give a new seat draw (--draw) or the first dealer (--dealer)"))
         return SeatingEntry(draw, dealer)
     if kind == "final":
-        _only(d, ("kind", "scores", "chips", "sticks", "chombos", "busted", "busters"), "final")
+        _only(d, ("kind", "scores", "chips", "sticks", "chombos", "busted", "busters"), entry_field("final"))
         scores, chip_map, chombo_map = d.get("scores"), d.get("chips") or {}, d.get("chombos") or {}
         if not isinstance(scores, Mapping) or len(scores) != 3 or not isinstance(chip_map, Mapping):
             raise KeeperError(sentence("final: give the final score of each of the three players"))
         if not isinstance(chombo_map, Mapping):
             raise KeeperError(sentence("final: chombos are {{person: count}}"))
-        sc = tuple((_name(k, "final: player"), _int(v, f"final: score of {k}", -10**6, 10**6))
+        player = sentence("final: player")
+        sc = tuple((_name(k, player), _int(v, sentence("final: score of {name}", name=k), -10**6, 10**6))
                    for k, v in scores.items())
-        ch = tuple((_name(k, "final: player"), _int(v, f"final: chips of {k}", -10**4, 10**4))
+        ch = tuple((_name(k, player), _int(v, sentence("final: chips of {name}", name=k), -10**4, 10**4))
                    for k, v in chip_map.items())
-        cb = tuple((_name(k, "final: chombo"), _int(v, f"final: chombos of {k}", 0, 20))
+        cb = tuple((_name(k, sentence("final: chombo")), _int(v, sentence("final: chombos of {name}", name=k), 0, 20))
                    for k, v in chombo_map.items() if v)
-        busted, busters = _names(d.get("busted"), "final: busted"), _names(d.get("busters"), "final: bust by")
+        busted = _names(d.get("busted"), sentence("final: busted"))
+        busters = _names(d.get("busters"), sentence("final: bust by"))
         if busters and not busted:
             raise KeeperError(sentence("final: --bust-by names who caused a bust: say who busted (--bust P)"))
         if set(busted) & set(busters):
             raise KeeperError(sentence("final: {who} cannot bust themselves",
                                        who=", ".join(sorted(set(busted) & set(busters)))))
-        return FinalEntry(sc, ch, _int(d.get("sticks", 0), "final: sticks left on the table", 0, 100), cb,
+        return FinalEntry(sc, ch, _int(d.get("sticks", 0), sentence("final: sticks left on the table"), 0, 100), cb,
                           busted, busters)
     if kind == "time_up":
-        _only(d, ("kind",), "time_up")
+        _only(d, ("kind",), entry_field("time_up"))
         return TimeUpEntry()
     if kind == "rename":
-        _only(d, ("kind", "from", "to"), "rename")
-        old, new = _name(d.get("from"), "rename: from"), _name(d.get("to"), "rename: to")
+        _only(d, ("kind", "from", "to"), entry_field("rename"))
+        old, new = _name(d.get("from"), sentence("rename: from")), _name(d.get("to"), sentence("rename: to"))
         if old == new:
             raise KeeperError(sentence("rename: {old} is already called {new}", old=old, new=new))
         return RenameEntry(old, new)

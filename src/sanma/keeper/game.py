@@ -36,8 +36,10 @@ from .entries import (
     KeeperError,
     PenaltyEntry,
     TimeUpEntry,
+    Where,
     WinEntry,
     Winner,
+    entry_field,
 )
 from .series import Series
 
@@ -105,7 +107,7 @@ class KeptGame:
         self.last_hand = False  # the round's time is up: the game ends with the hand in play
 
     # -- people and seats ---------------------------------------------------------------------
-    def seat(self, person: str, what: str) -> int:
+    def seat(self, person: str, what: Where) -> int:
         if person not in self.players:
             raise KeeperError(sentence("{where}: {name} is not at the table in game {game} (players: {names})",
                                        where=what, name=person, game=self.number, names=", ".join(self.players)))
@@ -116,7 +118,7 @@ class KeptGame:
             return None
         return seat_wind(self.players.index(person), self.dealer)
 
-    def _seats(self, people: Sequence[str], what: str) -> tuple[int, ...]:
+    def _seats(self, people: Sequence[str], what: Where) -> tuple[int, ...]:
         return tuple(self.seat(p, what) for p in people)
 
     def _by_person(self, values: Sequence[int]) -> dict[str, int]:
@@ -143,7 +145,7 @@ class KeptGame:
         elif isinstance(entry, AbortEntry):
             row.update(self._apply_abort(entry))
         elif isinstance(entry, ChomboEntry):
-            row.update(self._apply_chombo(self._seats(entry.who, "chombo"), entry.reason or "chombo"))
+            row.update(self._apply_chombo(self._seats(entry.who, entry_field("chombo")), entry.reason or "chombo"))
         elif isinstance(entry, PenaltyEntry):
             row.update(self._apply_penalty(entry))
         elif isinstance(entry, TimeUpEntry):
@@ -164,7 +166,7 @@ class KeptGame:
 
     def _deposit_riichi(self, people: Sequence[str]) -> tuple[int, ...]:
         """P48: each riichi declared this hand puts a stick on the table (P79: if the points allow)."""
-        seats = self._seats(people, "riichi")
+        seats = self._seats(people, entry_field("riichi"))
         r = self.rules
         scores = self.scores
         for s in seats:
@@ -196,8 +198,8 @@ class KeptGame:
     def _apply_win(self, e: WinEntry) -> dict[str, Any]:
         r = self.rules
         dealer = self.dealer
-        discarder = None if e.discarder is None else self.seat(e.discarder, "ron: from")
-        seats = [self.seat(w.winner, "winner") for w in e.wins]
+        discarder = None if e.discarder is None else self.seat(e.discarder, sentence("ron: from"))
+        seats = [self.seat(w.winner, entry_field("winner")) for w in e.wins]
         for w, s in zip(e.wins, seats, strict=True):
             if discarder == s:
                 raise KeeperError(sentence("ron: {who} cannot ron their own discard", who=w.winner))
@@ -205,7 +207,7 @@ class KeptGame:
         if len(seats) > 1 and not r.double_ron:
             raise KeeperError(sentence("double ron is not allowed under {rules} (P88: head bump): enter the first "
                                        "winner", rules=r.name))
-        pao_seat = None if e.pao is None else self.seat(e.pao, "pao")
+        pao_seat = None if e.pao is None else self.seat(e.pao, entry_field("pao"))
         if pao_seat is not None and pao_seat in seats:
             raise KeeperError(sentence("pao: {who} is the winner, not the liable player", who=e.pao))
         riichi = self._deposit_riichi(e.riichi)
@@ -272,8 +274,8 @@ class KeptGame:
 
     def _apply_draw(self, e: DrawEntry) -> dict[str, Any]:
         r = self.rules
-        tenpai = self._seats(e.tenpai, "tenpai")
-        nagashi = self._seats(e.nagashi, "nagashi")
+        tenpai = self._seats(e.tenpai, entry_field("tenpai"))
+        nagashi = self._seats(e.nagashi, entry_field("nagashi"))
         for s in tenpai:
             if s in self.dead:
                 raise KeeperError(sentence("tenpai: {who} has a dead hand ({why}): noten (P103)", who=self.players[s],
@@ -320,7 +322,7 @@ class KeptGame:
         r = self.rules
         if len(e.riichi) != 1:
             raise KeeperError(sentence("riichi bust: name the one player who declared it (--riichi P)"))
-        seat = self.seat(e.riichi[0], "riichi bust")
+        seat = self.seat(e.riichi[0], sentence("riichi bust"))
         score = self.table.scores[seat]
         if not riichi_bust(r, score):
             raise KeeperError(sentence("riichi bust: {who} has {points:,} points; under {rules} a riichi is a bust "
@@ -345,7 +347,7 @@ class KeptGame:
     def _apply_penalty(self, e: PenaltyEntry) -> dict[str, Any]:
         """P102-P106: what the mistake costs under these rules (one field per kind)."""
         r = self.rules
-        seat = self.seat(e.who, "penalty")
+        seat = self.seat(e.who, entry_field("penalty"))
         what = (sentence("{penalty} by {who} ({reason})", penalty=Keyword("penalty", e.penalty), who=e.who,
                          reason=e.reason) if e.reason else
                 sentence("{penalty} by {who}", penalty=Keyword("penalty", e.penalty), who=e.who))
@@ -586,16 +588,16 @@ class KeptGame:
             raise KeeperError(sentence("final: the scores add up to {total:,}, not {expected:,} (3 x {start:,}){hint}",
                                        total=total, expected=expected, start=r.start_points, hint=hint))
         for p, _ in (*e.chips, *e.chombos):
-            self.seat(p, "final")
+            self.seat(p, entry_field("final"))
         if sum(c for _, c in e.chips):
             raise KeeperError(sentence("final: chips won and lost must add up to 0"))
         for p in e.busted:  # P108: a bust is a score the rules call one
-            self.seat(p, "final: busted")
+            self.seat(p, sentence("final: busted"))
             if not is_bust(r, scores[p]):
                 raise KeeperError(sentence("final: {name} has {points:,} points: not a bust under {rules} (P108)",
                                            name=p, points=scores[p], rules=r.name))
         for p in e.busters:
-            self.seat(p, "final: bust by")
+            self.seat(p, sentence("final: bust by"))
         bust_scores = [p for p in self.players if is_bust(r, scores[p])]
         if bust_scores and not e.busted and (r.bust_rank_points or r.dobon_fee):
             raise KeeperError(sentence("final: {names} busted under {rules}, which pays the bust (P110): say who "
@@ -628,8 +630,9 @@ class KeptGame:
         rules = r if m == 1 else replace(r, uma=(r.uma[0] * m, r.uma[1] * m, r.uma[2] * m))  # P28
         if self._final is not None:
             f = self._final
-            fr = final_result(rules, self.table.scores, kyotaku=f.sticks, busted=self._seats(f.busted, "bust"),
-                              busters=self._seats(f.busters, "bust by"), chips=self.table.chips,
+            fr = final_result(rules, self.table.scores, kyotaku=f.sticks,
+                              busted=self._seats(f.busted, entry_field("bust")),
+                              busters=self._seats(f.busters, sentence("bust by")), chips=self.table.chips,
                               chombos=self.table.chombos, itemise=True)
             busted, busters, sticks = f.busted, f.busters, f.sticks
         else:

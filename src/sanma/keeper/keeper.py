@@ -411,7 +411,7 @@ def compute(session_id: int, rules: Rules, people: Sequence[str], mode: str, ser
     try:
         series = Series.start(people, players_in_rotation=rules.players_in_rotation)
     except SeriesError as e:
-        raise KeeperError(str(e)) from None
+        raise KeeperError(e.message) from None
     s = Session(session_id, rules, tuple(people), mode, series_name, version, series, games_limit=games_limit)
     s.entries = [(uid, rename_names(raw, names)) for uid, raw in entries]
     start = s.cache_used = _restore(s, s.entries, cache)
@@ -538,7 +538,7 @@ class Keeper:
         try:
             Series.start(names, players_in_rotation=rules.players_in_rotation)
         except SeriesError as e:
-            raise KeeperError(str(e)) from None
+            raise KeeperError(e.message) from None
         sid = create_session(self.store, rules_name=rules.name, rules_json=_json(to_dict(rules), "rules"),
                              people=names, mode=mode, series=series, games_limit=games_limit)
         return self.state(sid)

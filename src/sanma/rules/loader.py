@@ -391,7 +391,7 @@ def load_file(path: str | os.PathLike[str]) -> Rules:
 def read_toml_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A rule file's parsed TOML: a regular file of at most ``MAX_FILE_BYTES``, UTF-8, ``MAX_DEPTH`` deep."""
     p = Path(path)
-    data = read_regular(p, MAX_FILE_BYTES, "rule file", RulesError)  # no FIFO, device or huge file
+    data = read_regular(p, MAX_FILE_BYTES, sentence("rule file"), RulesError)  # no FIFO, device or huge file
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

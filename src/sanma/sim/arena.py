@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ..bots import Bot, Driver, make_bot
 from ..errors import SanmaError
 from ..game.engine import Game
+from ..i18n import Message, sentence
 from ..rules.schema import Rules
 from ..tiles import SEATS
 
@@ -55,7 +56,7 @@ class GameSummary:
     kyoku: int
     entries: tuple[EntryResult, ...]
     draws: int = 0  # hands that ended without a win (exhaustive draws and aborts; not chombo, P101)
-    incidents: tuple[str, ...] = ()  # what went wrong with external bots, as logged
+    incidents: tuple[Message, ...] = ()  # what went wrong with external bots, as logged
 
 
 def seat_of(entry: int, index: int) -> int:
@@ -88,7 +89,8 @@ def _play(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *, max
           timeout: float | None = None, budget: float | None = None,
           wall_key: bytes | None = None) -> tuple[Game, list[int], list[Bot]]:
     if len(bots) != SEATS:
-        raise SimulationError(f"a game needs {SEATS} bots, got {len(bots)}: {', '.join(bots)}")
+        raise SimulationError(sentence("a game needs {seats} bots, got {n}: {names}", code="bots", seats=SEATS,
+                                       n=len(bots), names=", ".join(bots)))
     by_seat: list[Bot] = [make_bot("random")] * SEATS
     entry_at = [0] * SEATS
     for j, name in enumerate(bots):
@@ -104,9 +106,11 @@ def _play(rules: Rules, bots: Sequence[str], seed: int | str, index: int, *, max
             driver.run()
             driver.finish()  # the end of the game (end_kyoku, end_game) for bots that follow the stream
         except (SanmaError, LookupError, AssertionError) as e:  # a bot or engine failure: say where
-            doing = f" after {driver.last}" if driver.last is not None else ""
-            raise SimulationError(f"game {index} (seed {seed!r}, {game.round_wind}-{game.kyoku_in_round + 1}, "
-                                  f"{game.honba} honba){doing}: {type(e).__name__}: {e}") from e
+            doing = sentence(" after {action}", action=str(driver.last)) if driver.last is not None else ""
+            raise SimulationError(sentence(
+                "game {index} (seed {seed!r}, {wind}-{kyoku}, {honba} honba){doing}: {kind}: {error}",
+                code="game_failed", index=index, seed=seed, wind=game.round_wind, kyoku=game.kyoku_in_round + 1,
+                honba=game.honba, doing=doing, kind=type(e).__name__, error=e)) from e
     finally:
         for bot in by_seat:
             bot.close()
@@ -143,11 +147,11 @@ def _record(game: Game, index: int, entry_at: list[int], by_seat: Sequence[Bot] 
     result = game.result
     assert result is not None
     entries = [EntryResult(0, 0, 0, 0.0, 0, 0, 0, 0)] * SEATS
-    incidents: list[str] = []
+    incidents: list[Message] = []
     for seat in range(SEATS):
         bot = by_seat[seat] if by_seat else None
         found = list(bot.incidents) if bot is not None else []
-        incidents.extend(f"game {index}: {text}" for text in found)
+        incidents.extend(sentence("game {index}: {text}", index=index, text=text) for text in found)
         entries[entry_at[seat]] = EntryResult(seat, result.ranks[seat], result.scores[seat],
                                               float(result.points[seat]), wins[seat], deal_ins[seat],
                                               riichi[seat], calls[seat], value[seat], seat in game.busted,

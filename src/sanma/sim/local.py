@@ -25,6 +25,7 @@ from typing import Any
 
 from ..bots import MJAI_PREFIX, make_bot
 from ..errors import SanmaError
+from ..i18n import Message, sentence
 from ..rules.loader import from_dict, load, to_dict
 from ..rules.schema import Rules
 from ..tiles import SEATS
@@ -66,7 +67,7 @@ class Summary:
     seats: tuple[EntrySummary, ...]
     draws: int = 0  # hands that ended without a win
     backend: str = "local"
-    incident_log: tuple[str, ...] = ()  # the first INCIDENT_LOG incident messages
+    incident_log: tuple[Message, ...] = ()  # the first INCIDENT_LOG incident messages
     records: tuple[GameSummary, ...] = field(default=(), repr=False, compare=False)  # per game, for reports
     interrupted: bool = False  # stopped by Ctrl-C: ``games`` counts the games that finished
     planned: int = 0  # games asked for (0: as many as were played)
@@ -90,7 +91,7 @@ class Summary:
             "rules": self.rules, "seed": self.seed, "games": self.games, "kyoku": self.kyoku,
             "seconds": round(self.seconds, 6), "games_per_second": round(self.games_per_second, 6),
             "jobs": self.jobs, "backend": self.backend, "draw_rate": round(self.draw_rate, 6),
-            "incidents": self.incidents, "incident_log": list(self.incident_log),
+            "incidents": self.incidents, "incident_log": [str(m) for m in self.incident_log],
             "seats": [{**asdict(e), "placements": list(e.placements)} for e in self.seats],
             "interrupted": self.interrupted, "games_planned": self.planned or self.games,
             "walls": "keyed" if self.keyed_walls else "seeded",
@@ -133,7 +134,8 @@ def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
     """Validate bot names (raises ``UnknownBotError``), external commands and the number of entries."""
     names = tuple(b.strip() for b in bots)
     if len(names) != SEATS:
-        raise SimulationError(f"--bots needs {SEATS} comma-separated names, got {len(names)}: {', '.join(names)}")
+        raise SimulationError(sentence("--bots needs {seats} comma-separated names, got {n}: {names}", code="bots",
+                                       seats=SEATS, n=len(names), names=", ".join(names)))
     for n in names:
         make_bot(n).check()  # mjai:COMMAND: is the program there?
     return names
@@ -180,20 +182,21 @@ def simulate(rules: Rules | str, games: int, seed: int | str = 0, bots: Sequence
     if isinstance(rules, str):
         rules = load(rules)
     if games < 1:
-        raise SimulationError(f"--games must be at least 1, got {games}")
+        raise SimulationError(sentence("--games must be at least 1, got {n}", code="malformed", n=games))
     if jobs < 1:
-        raise SimulationError(f"--jobs must be at least 1, got {jobs}")
+        raise SimulationError(sentence("--jobs must be at least 1, got {n}", code="malformed", n=jobs))
     if backend not in BACKENDS:
-        raise SimulationError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise SimulationError(sentence("--backend must be one of {choices}, got {name!r}", code="malformed",
+                                       choices=", ".join(BACKENDS), name=backend))
     from ..bots.mjai import check_seconds  # subprocess and threads only when asked for
 
     try:
         if timeout is not None:
-            check_seconds("the mjai timeout", timeout)
+            check_seconds(sentence("the mjai timeout"), timeout)
         if budget is not None:
-            check_seconds("the mjai game budget", budget)
+            check_seconds(sentence("the mjai game budget"), budget)
     except SanmaError as e:
-        raise SimulationError(str(e)) from None
+        raise SimulationError(e.message) from None
     names = check_bots(bots)
     key = wall_key if wall_key is not None or not needs_wall_key(names) else secrets.token_bytes(32)
     opts = (timeout, budget, key)

@@ -17,6 +17,7 @@ import logging
 import os
 from typing import Any
 
+from ..i18n import sentence
 from .arena import GameSummary, SimulationError
 from .local import Options, Progress, chunks, play_chunk
 
@@ -29,7 +30,8 @@ def run_on_ray(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], see
     try:
         import ray
     except ImportError:
-        raise SimulationError("--backend ray needs the ray package: pip install 'sanma[ray]'") from None
+        raise SimulationError(sentence("--backend ray needs the ray package: pip install 'sanma[ray]'",
+                                       code="no_ray")) from None
     started = False
     if not ray.is_initialized():
         try:
@@ -42,8 +44,10 @@ def run_on_ray(rules_data: dict[str, Any], name: str, bots: tuple[str, ...], see
                 # "local": always a new private cluster, even when `ray start` left one on this machine
                 ray.init(address="local", num_cpus=jobs, include_dashboard=False, logging_level=logging.WARNING)
         except (ConnectionError, RuntimeError, ValueError) as e:
-            where = f"at {address}" if address else "locally"
-            raise SimulationError(f"cannot start or reach a Ray cluster {where}: {e}") from None
+            raise SimulationError(sentence("cannot start or reach a Ray cluster at {address}: {why}", code="ray",
+                                           address=address, why=str(e)) if address else
+                                  sentence("cannot start or reach a Ray cluster locally: {why}", code="ray",
+                                           why=str(e))) from None
         started = True
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", jobs)))  # type: ignore[no-untyped-call]

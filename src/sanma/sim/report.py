@@ -155,9 +155,9 @@ def write_report(summaries: Sequence[Summary], directory: str | Path) -> list[Pa
         parts_html += [f"<h2>{html.escape(_title(s))}</h2>", _html_table(header, rows)]
         if s.incident_log:
             said = tr("Incidents:")
-            md += [said, "", *(f"- {line}" for line in s.incident_log), ""]
-            parts_html += [f"<p>{html.escape(said)}</p><ul>", *(f"<li>{html.escape(x)}</li>" for x in s.incident_log),
-                           "</ul>"]
+            lines = [m.text() for m in s.incident_log]  # in the report's language
+            md += [said, "", *(f"- {line}" for line in lines), ""]
+            parts_html += [f"<p>{html.escape(said)}</p><ul>", *(f"<li>{html.escape(x)}</li>" for x in lines), "</ul>"]
     if len(summaries) == 2:
         a, b = summaries
         header = [tr("bot"), tr("figure"), a.rules, b.rules, tr("difference")]

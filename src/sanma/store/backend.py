@@ -36,6 +36,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import SanmaError
+from ..i18n import Lang, Message, sentence
+from ..i18n.messages import Said
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 #: The advisory lock every PostgreSQL process takes while it migrates (one migrates, the others wait).
@@ -76,6 +78,62 @@ def display(target: str) -> str:
 
 def _first_lines(e: BaseException) -> str:
     return " ".join(str(e).split())[:500] or type(e).__name__
+
+
+def at(where: str, what: Message | str, *, code: str | None = None) -> Message:
+    """The sentence ``where: what``: a database (or a file) named, then what is wrong with it (``what``
+    a sentence, or the driver's own words). :func:`after` takes ``what`` back out.
+
+    >>> str(at("a.sqlite", sentence("the database is busy", code="busy")))
+    'a.sqlite: the database is busy'
+    """
+    return sentence("{where}: {what}", code=code or getattr(what, "code", None), where=where, what=what)
+
+
+def after(e: SanmaError | str, where: str) -> object:
+    """What error ``e`` (or a record's problem) says after naming ``where`` — to say it inside another
+    sentence that names ``where`` itself: the ``what`` of a sentence :func:`at` made, else ``e``'s
+    sentence with the name cut from its words in any language, else its text without the name."""
+    m = e.message if isinstance(e, SanmaError | Said) else None
+    if isinstance(m, Message) and m.template == "{where}: {what}" and m.params.get("where") == where:
+        return m.params["what"]
+    if isinstance(m, Message):
+        return _Cut(m, f"{where}: ") if str(m).startswith(f"{where}: ") else m
+    return str(e).removeprefix(f"{where}: ")
+
+
+class _Cut(Message):
+    """A sentence without the name it starts with (``{source}: ...`` said where the source is named)."""
+
+    __slots__ = ("inner", "prefix")
+
+    def __init__(self, inner: Message, prefix: str) -> None:
+        super().__init__(inner.template, inner.params, code=inner.code, plural=inner.plural, n=inner.n)
+        self.inner = inner
+        self.prefix = prefix
+
+    def text(self, lang: Lang | None = None) -> str:
+        return self.inner.text(lang).removeprefix(self.prefix)
+
+    def __str__(self) -> str:
+        return str(self.inner).removeprefix(self.prefix)
+
+
+def sqlite_says(e: BaseException) -> Message | str:
+    """SQLite's words for a file it cannot read: its two usual ones as sentences, else as it says them."""
+    name = getattr(e, "sqlite_errorname", "")
+    if name == "SQLITE_NOTADB":
+        return sentence("file is not a database")
+    if name == "SQLITE_CORRUPT":
+        return sentence("database disk image is malformed")
+    return str(e)
+
+
+BUSY = sentence("the database is busy (another program is writing to it); nothing was written", code="busy")
+
+
+def _not_unicode(reason: str) -> Message:
+    return sentence("text that is not valid Unicode cannot be stored ({reason})", code="not_unicode", reason=reason)
 
 
 class Rows:
@@ -188,7 +246,8 @@ class Connection:
 
     def backup_to(self, out: str) -> None:
         """A page-level copy of the database into a new SQLite file (SQLite only)."""
-        raise StoreError(f"{self.target}: only a SQLite database has a page-level backup")
+        raise StoreError(at(self.target, sentence("only a SQLite database has a page-level backup",
+                                                  code="no_backup")))
 
     def close(self) -> None:
         raise NotImplementedError
@@ -222,18 +281,18 @@ class SqliteConnection(Connection):
         try:
             self.raw = sqlite3.connect(path, isolation_level=None, timeout=10.0)
         except sqlite3.Error as e:
-            raise StoreError(f"{path}: cannot open the database: {e}") from None
+            raise StoreError(at(path, sentence("cannot open the database: {why}", code="db_open", why=str(e)))) \
+                from None
 
     def translate(self, e: BaseException) -> BaseException:
         if isinstance(e, sqlite3.IntegrityError):
-            return IntegrityError(f"{self.target}: {e}")
+            return IntegrityError(at(self.target, str(e), code="integrity"))  # the driver's words
         if isinstance(e, sqlite3.OperationalError) and ("locked" in str(e) or "busy" in str(e)):
-            return StoreBusy(f"{self.target}: the database is busy (another program is writing to it); "
-                             "nothing was written")
+            return StoreBusy(at(self.target, BUSY))
         if isinstance(e, sqlite3.Error):
-            return DatabaseError(f"{self.target}: {e}")
+            return DatabaseError(at(self.target, sqlite_says(e), code="database"))
         if isinstance(e, UnicodeEncodeError):  # a lone surrogate cannot be stored as UTF-8
-            return DatabaseError(f"{self.target}: text that is not valid Unicode cannot be stored ({e.reason})")
+            return DatabaseError(at(self.target, _not_unicode(e.reason)))
         return e
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:
@@ -283,11 +342,11 @@ class SqliteConnection(Connection):
         try:
             dest = sqlite3.connect(out)
         except sqlite3.Error as e:
-            raise StoreError(f"{out}: cannot create the backup: {e}") from None
+            raise StoreError(at(out, sentence("cannot create the backup: {why}", code="backup", why=str(e)))) from None
         try:
             self.raw.backup(dest)
         except sqlite3.Error as e:
-            raise StoreError(f"{out}: backup failed: {e}") from None
+            raise StoreError(at(out, sentence("backup failed: {why}", code="backup", why=str(e)))) from None
         finally:
             dest.close()
 
@@ -315,8 +374,8 @@ class PostgresConnection(Connection):
         try:
             import psycopg
         except ImportError:
-            raise StoreError(f"{self.target}: PostgreSQL needs the psycopg driver: pip install 'sanma[postgres]'") \
-                from None
+            raise StoreError(at(self.target, sentence("PostgreSQL needs the psycopg driver: pip install "
+                                                      "'sanma[postgres]'", code="no_driver"))) from None
         self._psycopg = psycopg
         self._url = url
         self._open = False  # a transaction begun and not yet ended (by us)
@@ -327,28 +386,29 @@ class PostgresConnection(Connection):
             return self._psycopg.connect(self._url, autocommit=True, connect_timeout=10,
                                          application_name="sanma")
         except self._psycopg.Error as e:
-            raise StoreError(f"{self.target}: cannot connect: {_first_lines(e)}") from None
+            raise StoreError(at(self.target, sentence("cannot connect: {why}", code="db_connect",
+                                                      why=_first_lines(e)))) from None
 
     def _ready(self) -> Any:
         """The connection, opened again if the server dropped it while no transaction was open (one
         that was open is lost: its statements fail until it is rolled back)."""
         if self.raw.closed or self.raw.broken:
             if self._open:
-                raise DatabaseError(f"{self.target}: the connection was lost inside a transaction")
+                raise DatabaseError(at(self.target, sentence("the connection was lost inside a transaction",
+                                                             code="connection_lost")))
             self.raw = self._connect()
         return self.raw
 
     def translate(self, e: BaseException) -> BaseException:
         errors = self._psycopg.errors
         if isinstance(e, errors.IntegrityError | errors.RaiseException):
-            return IntegrityError(f"{self.target}: {_first_lines(e)}")
+            return IntegrityError(at(self.target, _first_lines(e), code="integrity"))
         if isinstance(e, errors.LockNotAvailable):  # waited lock_timeout (Store.wait_for_writes) for a row lock
-            return StoreBusy(f"{self.target}: the database is busy (another program is writing to it); "
-                             "nothing was written")
+            return StoreBusy(at(self.target, BUSY))
         if isinstance(e, self._psycopg.Error):
-            return DatabaseError(f"{self.target}: {_first_lines(e)}")
+            return DatabaseError(at(self.target, _first_lines(e), code="database"))
         if isinstance(e, UnicodeEncodeError):
-            return DatabaseError(f"{self.target}: text that is not valid Unicode cannot be stored ({e.reason})")
+            return DatabaseError(at(self.target, _not_unicode(e.reason)))
         return e
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:

@@ -19,7 +19,8 @@ sanma's schema version (``open_db`` migrates them) and every table's row count i
 
 from __future__ import annotations
 
-from .backend import StoreError
+from ..i18n import sentence
+from .backend import StoreError, at
 from .db import Store, _expected_tables
 
 #: Every table but ``schema_version``, parents before children (foreign keys hold at each insert).
@@ -37,21 +38,22 @@ def copy_database(src: Store, dst: Store) -> dict[str, int]:
     if missing:  # a migration added a table that this copy does not know: refuse rather than drop it
         raise AssertionError(f"sanma.store.copy.COPY_ORDER lacks {', '.join(missing)}")
     if src.schema_version != dst.schema_version:
-        raise StoreError(f"{src.path} is at schema version {src.schema_version}, {dst.path} at "
-                         f"{dst.schema_version}")
+        raise StoreError(sentence("{src} is at schema version {v1}, {dst} at {v2}", code="copy_schema", src=src.path,
+                                  v1=src.schema_version, dst=dst.path, v2=dst.schema_version))
     counts: dict[str, int] = {}
     src.conn.begin_snapshot()
     try:
         for table in COPY_ORDER:
             columns = src.conn.columns(table)
             if sorted(columns) != sorted(dst.conn.columns(table)):
-                raise StoreError(f"table {table}: the columns differ between {src.path} and {dst.path}")
+                raise StoreError(sentence("table {table}: the columns differ between {src} and {dst}",
+                                          code="copy_columns", table=table, src=src.path, dst=dst.path))
             counts[table] = int(src.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
         with dst.transaction():
             for table in COPY_ORDER:
                 if dst.conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None:
-                    raise StoreError(f"{dst.path}: not empty (table {table} has rows): a copy goes into a new "
-                                     "database only")
+                    raise StoreError(at(dst.path, sentence("not empty (table {table} has rows): a copy goes into a "
+                                                           "new database only", code="not_empty", table=table)))
             for table in COPY_ORDER:
                 columns = src.conn.columns(table)
                 names = ", ".join(columns)
@@ -62,11 +64,14 @@ def copy_database(src: Store, dst: Store) -> dict[str, int]:
                     dst.conn.executemany(insert, batch)
                     copied += len(batch)
                 if copied != counts[table]:
-                    raise StoreError(f"table {table}: {copied} rows read, {counts[table]} counted")
+                    raise StoreError(sentence("table {table}: {copied} rows read, {counted} counted",
+                                              code="copy_count", table=table, copied=copied, counted=counts[table]))
                 dst.conn.after_copy(table)
                 there = int(dst.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
                 if there != copied:
-                    raise StoreError(f"table {table}: {copied} rows copied but {there} in {dst.path}")
+                    raise StoreError(sentence("table {table}: {copied} rows copied but {there} in {dst}",
+                                              code="copy_count", table=table, copied=copied, there=there,
+                                              dst=dst.path))
     finally:
         src.conn.rollback()
     return counts

@@ -38,6 +38,7 @@ from ..errors import RecordError
 from ..fileio import read_regular
 from ..formats import GameRecord, read_record
 from ..formats.guard import MAX_BYTES
+from ..i18n import Message, sentence, sentence_n
 from ..tiles import SEATS
 from .backend import (
     Connection,
@@ -45,8 +46,11 @@ from .backend import (
     SqliteConnection,
     StoreBusy,
     StoreError,
+    after,
+    at,
     connect,
     is_url,
+    sqlite_says,
 )
 from .events import record_events
 from .facts import GameFacts, tally
@@ -97,7 +101,7 @@ def canonical_name(name: str) -> str:
     return RANK_SUFFIX.sub("", name).strip()
 
 
-def check_text(text: str, what: str) -> str:
+def check_text(text: str, what: str | Message) -> str:
     """``text`` as the store can keep it: valid Unicode (no lone surrogate: UTF-8 cannot hold one)
     and no control character (a tab, a newline, NUL, DEL). Raises ``StoreError`` naming ``what``.
 
@@ -110,12 +114,15 @@ def check_text(text: str, what: str) -> str:
     """
     bad = next((c for c in text if ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF), None)
     if bad is not None:
-        kind = "a lone surrogate" if 0xD800 <= ord(bad) <= 0xDFFF else "a control character"
-        raise StoreError(f"{what} holds {kind} (U+{ord(bad):04X})")
+        point = f"U+{ord(bad):04X}"
+        raise StoreError(sentence("{what} holds a lone surrogate ({point})", code="bad_text", what=what, point=point)
+                         if 0xD800 <= ord(bad) <= 0xDFFF else
+                         sentence("{what} holds a control character ({point})", code="bad_text", what=what,
+                                  point=point))
     return text
 
 
-def check_name(name: str, what: str = "player name") -> str:
+def check_name(name: str, what: str | Message | None = None) -> str:
     """A player's name as the store keeps it (every game's seats, the served tables' at creation):
     not empty once a rank suffix is cut, at most ``MAX_NAME`` characters, and :func:`check_text`.
     Returns the name; raises ``StoreError`` naming ``what``.
@@ -127,9 +134,11 @@ def check_name(name: str, what: str = "player name") -> str:
     ...
     sanma.store.backend.StoreError: player name '(R2200)' is empty or longer than 200 characters
     """
+    what = sentence("player name") if what is None else what
     if not canonical_name(name) or len(name) > MAX_NAME:
-        raise StoreError(f"{what} {name[:MAX_NAME]!r} is empty or longer than {MAX_NAME} characters")
-    return check_text(name, f"{what} {name[:MAX_NAME]!a}")
+        raise StoreError(sentence("{what} {name!r} is empty or longer than {limit} characters", code="bad_name",
+                                  what=what, name=name[:MAX_NAME], limit=MAX_NAME))
+    return check_text(name, sentence("{what} {name}", what=what, name=ascii(name[:MAX_NAME])))
 
 
 def log_id_of(source: str, text: str = "") -> str | None:
@@ -169,17 +178,26 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _json(value: Any, what: str) -> str:
+def _json(value: Any, what: str | Message) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError, RecursionError) as e:
-        raise StoreError(f"{what} is not JSON data: {e}") from None
+        raise StoreError(sentence("{what} is not JSON data: {why}", code="not_json", what=what, why=str(e))) from None
 
 
 def parse_record(data: bytes, source: str) -> GameRecord:
     """Read a record from its bytes (any supported format: ``formats.read_record``), naming it
     ``source``; lenient."""
     return read_record(data, source=source)
+
+
+def _not_stored(source: str | Message, why: object) -> Message:
+    """``source: not stored: why`` — a record or a game refused (the database unchanged)."""
+    return sentence("{source}: not stored: {why}", code="not_stored", source=source, why=why)
+
+
+def _no_game(where: str, game_id: int) -> Message:
+    return at(where, sentence("no game {id}", code="no_game", id=game_id))
 
 
 # --------------------------------------------------------------------------------------------
@@ -274,12 +292,15 @@ def open_db(path: str | os.PathLike[str] | None = None) -> Store:
         _check_tables(conn)
     except DatabaseError as e:
         conn.close()
-        raise StoreError(f"{conn.target}: not a usable sanma database: "
-                         f"{str(e).removeprefix(conn.target + ': ')}") from None
+        raise StoreError(_unusable(conn.target, after(e, conn.target))) from None
     except BaseException:
         conn.close()
         raise
     return Store(conn, conn.target)
+
+
+def _unusable(where: str, why: object, code: str = "not_a_database") -> Message:
+    return at(where, sentence("not a usable sanma database: {why}", code=code, why=why))
 
 
 def _check_path(where: str) -> None:
@@ -292,16 +313,19 @@ def _check_path(where: str) -> None:
         parent = Path(where).parent
         try:
             if not parent.is_dir():
-                raise StoreError(f"{where}: cannot create the database: no directory {parent}")
+                raise StoreError(at(where, sentence("cannot create the database: no directory {parent}",
+                                                    code="db_create", parent=str(parent))))
         except OSError as e:
-            raise StoreError(f"{where}: cannot create the database: {parent}: {e.strerror or e}") from None
+            raise StoreError(at(where, sentence("cannot create the database: {parent}: {why}", code="db_create",
+                                                parent=str(parent), why=e.strerror or str(e)))) from None
         return
     except OSError as e:  # e.g. a directory on the way that may not be entered
-        raise StoreError(f"{where}: cannot open the database: {e.strerror or e}") from None
+        raise StoreError(at(where, sentence("cannot open the database: {why}", code="db_open",
+                                            why=e.strerror or str(e)))) from None
     if stat.S_ISDIR(st.st_mode):
-        raise StoreError(f"{where}: is a directory, not a database file")
+        raise StoreError(at(where, sentence("is a directory, not a database file", code="not_a_file")))
     if not stat.S_ISREG(st.st_mode):
-        raise StoreError(f"{where}: not a regular file, not a database file")
+        raise StoreError(at(where, sentence("not a regular file, not a database file", code="not_a_file")))
 
 
 def _check_integrity(conn: SqliteConnection) -> None:
@@ -310,13 +334,16 @@ def _check_integrity(conn: SqliteConnection) -> None:
     try:
         rows = [r[0] for r in conn.raw.execute("PRAGMA quick_check(5)")]
     except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # a damaged name in the report is not UTF-8
-        raise StoreError(f"{where}: not a usable sanma database: the file is damaged or not a database "
-                         f"({e}); nothing was written (restore it from a copy)") from None
+        raise StoreError(_unusable(where, sentence(
+            "the file is damaged or not a database ({why}); nothing was written (restore it from a copy)",
+            why=sqlite_says(e)), "damaged")) from None
     if rows != ["ok"]:  # one line: SQLite's own report runs over several
         first = " ".join(str(rows[0]).split())[:160] if rows else ""
-        many = f"{len(rows)}+ problems" if len(rows) >= 5 else f"{len(rows)} problem{'s' if len(rows) > 1 else ''}"
-        raise StoreError(f"{where}: not a usable sanma database: the file is damaged ({many}; the first: "
-                         f"{first}); nothing was written (restore it from a copy)")
+        many = (sentence("{n}+ problems", n=len(rows)) if len(rows) >= 5 else
+                sentence_n("{n} problem", "{n} problems", len(rows)))
+        raise StoreError(_unusable(where, sentence(
+            "the file is damaged ({many}; the first: {first}); nothing was written (restore it from a copy)",
+            many=many, first=first), "damaged"))
 
 
 @cache
@@ -333,23 +360,24 @@ def _expected_tables() -> frozenset[str]:
 def _check_tables(conn: Connection) -> None:
     missing = sorted(_expected_tables() - conn.tables())
     if missing:
-        raise StoreError(f"{conn.target}: not a usable sanma database: table{'s' if len(missing) > 1 else ''} "
-                         f"{', '.join(missing)} missing (schema version {_version(conn)})")
+        raise StoreError(_unusable(conn.target, sentence_n(
+            "table {tables} missing (schema version {version})", "tables {tables} missing (schema version {version})",
+            len(missing), tables=", ".join(missing), version=_version(conn)), "tables_missing"))
 
 
 def _version(conn: Connection) -> int:
     tables = conn.tables()
     if "schema_version" not in tables:
         if tables:
-            raise StoreError(f"{conn.target}: not a sanma database (tables {', '.join(sorted(tables))}, "
-                             f"no schema_version)")
+            raise StoreError(at(conn.target, sentence("not a sanma database (tables {tables}, no schema_version)",
+                                                      code="not_sanma", tables=", ".join(sorted(tables)))))
         return 0
     value = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
     if value is None:
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise StoreError(f"{conn.target}: not a usable sanma database: schema version {value!r} is not a "
-                         f"whole number")
+        raise StoreError(_unusable(conn.target, sentence("schema version {value!r} is not a whole number",
+                                                         value=value), "bad_schema"))
     return value
 
 
@@ -358,8 +386,9 @@ def _migrate(conn: Connection) -> None:
     write lock; PostgreSQL's advisory lock): of several processes starting at once, one migrates."""
     current = _version(conn)
     if current > SCHEMA_VERSION:
-        raise StoreError(f"{conn.target}: schema version {current} is newer than this sanma's {SCHEMA_VERSION}; "
-                         f"upgrade sanma")
+        raise StoreError(at(conn.target, sentence("schema version {version} is newer than this sanma's {ours}; "
+                                                  "upgrade sanma", code="newer_schema", version=current,
+                                                  ours=SCHEMA_VERSION)))
     scripts = migrations_for(conn.dialect)
     for version in range(current + 1, SCHEMA_VERSION + 1):
         conn.begin()
@@ -475,13 +504,14 @@ class Store:
             yield
 
     @contextmanager
-    def _writing(self, what: str) -> Iterator[None]:
+    def _writing(self, what: Message) -> Iterator[None]:
+        """``what`` (a sentence: "the game", "{source}") is written whole or not at all."""
         try:
             with self.transaction():
                 yield
         except DatabaseError as e:  # a busy database stays StoreBusy (the server answers 503: try again)
-            raise (StoreBusy if isinstance(e, StoreBusy) else StoreError)(
-                f"{self.path}: {what} not saved: {str(e).removeprefix(self.path + ': ')}") from None
+            raise (StoreBusy if isinstance(e, StoreBusy) else StoreError)(at(self.path, sentence(
+                "{what} not saved: {why}", code=e.code, what=what, why=after(e, self.path)))) from None
 
     # -- records ---------------------------------------------------------------------------
 
@@ -504,29 +534,31 @@ class Store:
         """
         source = os.fspath(source_path)
         if not isinstance(checksum, str) or not re.fullmatch(r"[0-9a-f]{64}", checksum):
-            raise StoreError(f"{source}: checksum {checksum!r} is not a SHA-256 hex digest")
+            raise StoreError(at(source, sentence("checksum {checksum!r} is not a SHA-256 hex digest",
+                                                 code="checksum", checksum=checksum)))
         if content is not None and file_checksum(content) != checksum:
-            raise StoreError(f"{source}: the content does not have the checksum {checksum}")
+            raise StoreError(at(source, sentence("the content does not have the checksum {checksum}",
+                                                 code="checksum", checksum=checksum)))
         existing = self.find_record(checksum)
         if existing is not None:
             return existing
         if record.errors:
-            more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
-            first = record.errors[0].removeprefix(f"{source}: ")
-            raise StoreError(f"{source}: not stored: {first}{more}")
+            first = after(record.errors[0], source)  # a reader's problem, in its words
+            raise StoreError(_not_stored(source, first if len(record.errors) == 1 else sentence(
+                "{first} (and {n} more)", first=first, n=len(record.errors) - 1)))
         if not record.kyoku:
-            raise StoreError(f"{source}: not stored: the record has no kyoku")
+            raise StoreError(_not_stored(source, sentence("the record has no kyoku")))
         if log_id is None:
             text = content[:4096].decode("utf-8", errors="replace") if content is not None else ""
             log_id = log_id_of(source, text)
         try:
             events = record_events(record)
         except RecordError as e:
-            raise StoreError(f"{source}: not stored: {str(e).removeprefix(f'{source}: ')}") from None
+            raise StoreError(_not_stored(source, after(e, source))) from None
         facts = self._facts(events, source)
         rows = self._rows(events, facts, source)
         when = played_at if played_at is not None else played_at_of(log_id)
-        with self._writing(source):
+        with self._writing(sentence("{source}", source=source)):
             game_id: int | None = None
             if log_id is not None:
                 game_id = self._same_game(log_id, facts, source)
@@ -555,7 +587,7 @@ class Store:
         if verify is not None and not record.errors:
             problem = verify(record)
             if problem:
-                raise StoreError(f"{source}: not stored: {problem}")
+                raise StoreError(_not_stored(source, problem))
         return self.save_record(record, source, checksum, content=data)
 
     def import_files(self, paths: Iterable[str | os.PathLike[str]], verify: Verify | None = None) -> list[SavedRecord]:
@@ -567,8 +599,8 @@ class Store:
         loaded: list[tuple[str, bytes]] = []
         for p in paths:
             source = os.fspath(p)
-            loaded.append((source, read_regular(source, MAX_BYTES, "the record", RecordError)))
-        with self._writing("the records were"):
+            loaded.append((source, read_regular(source, MAX_BYTES, sentence("the record"), RecordError)))
+        with self._writing(sentence("the records were")):
             return [self.import_bytes(data, source, verify) for source, data in loaded]
 
     def records(self) -> list[RecordRow]:
@@ -580,14 +612,15 @@ class Store:
     def record_content(self, record_id: int) -> bytes:
         row = self.conn.execute("SELECT content FROM records WHERE id = ?", (record_id,)).fetchone()
         if row is None or row[0] is None:
-            raise StoreError(f"{self.path}: no stored content for record {record_id}")
+            raise StoreError(at(self.path, sentence("no stored content for record {id}", code="no_record",
+                                                    id=record_id)))
         return bytes(row[0])
 
     def load_record(self, record_id: int) -> GameRecord:
         """The record read again from the stored file bytes (named by the stored path)."""
         row = self.conn.execute("SELECT source_path FROM records WHERE id = ?", (record_id,)).fetchone()
         if row is None:
-            raise StoreError(f"{self.path}: no record {record_id}")
+            raise StoreError(at(self.path, sentence("no record {id}", code="no_record", id=record_id)))
         return parse_record(self.record_content(record_id), row[0])
 
     # -- games ---------------------------------------------------------------------------
@@ -606,23 +639,24 @@ class Store:
         who has a browser player id as ``web:ID`` (web/players.py).
         """
         if kind not in ("engine", "simulation"):
-            raise StoreError(f"game kind {kind!r} is not engine or simulation (records use save_record)")
+            raise StoreError(sentence("game kind {kind!r} is not engine or simulation (records use save_record)",
+                                      kind=kind))
         evs = [dict(e) if isinstance(e, Mapping) else e for e in events]
-        facts = self._facts(evs, "game")
-        rows = self._rows(evs, facts, "game")
+        facts = self._facts(evs, sentence("game"))
+        rows = self._rows(evs, facts, sentence("game"))
         rules_json = None
         if rules is not None:
             from ..rules import Rules
             from ..rules.loader import to_dict
 
-            rules_json = _json(to_dict(rules) if isinstance(rules, Rules) else dict(rules), "rules")
+            rules_json = _json(to_dict(rules) if isinstance(rules, Rules) else dict(rules), sentence("rules"))
             if rules_name is None and isinstance(rules, Rules):
                 rules_name = rules.name
         name = rules_name if rules_name is not None else facts.rules_name
         seed_text = None if seed is None else str(seed)
         if seed_text is None and isinstance(evs[0].get("seed"), str | int):
             seed_text = str(evs[0]["seed"])
-        with self._writing("the game"):
+        with self._writing(sentence("the game")):
             return self._insert_game(rows, facts, kind=kind, rules_name=name, rules_json=rules_json,
                                      seed=seed_text, played_at=played_at, simulation=simulation, players=players)
 
@@ -639,7 +673,7 @@ class Store:
     def game(self, game_id: int) -> GameRow:
         rows = self._game_rows("WHERE g.id = ?", (game_id,))
         if not rows:
-            raise StoreError(f"{self.path}: no game {game_id}")
+            raise StoreError(_no_game(self.path, game_id))
         return rows[0]
 
     def stored_game(self, ref: str) -> tuple[list[dict[str, Any]], Rules | None]:
@@ -649,13 +683,14 @@ class Store:
         if game_id is None:
             row = self.conn.execute("SELECT game_id, finished FROM web_tables WHERE id = ?", (ref,)).fetchone()
             if row is None:
-                raise StoreError(f"{self.path}: no game or served table {ref!r}")
+                raise StoreError(at(self.path, sentence("no game or served table {ref!r}", code="no_game", ref=ref)))
             if not row[1] or row[0] is None:
-                raise StoreError(f"table {ref!r} is still being played: review it once it is over")
+                raise StoreError(sentence("table {ref!r} is still being played: review it once it is over",
+                                          code="in_play", ref=ref))
             game_id = int(row[0])
         found = self.conn.execute("SELECT rules_name, rules_json FROM games WHERE id = ?", (game_id,)).fetchone()
         if found is None:
-            raise StoreError(f"{self.path}: no game {game_id}")
+            raise StoreError(_no_game(self.path, game_id))
         rules = None
         if found[1]:
             from ..rules.loader import from_dict
@@ -691,27 +726,29 @@ class Store:
 
         names = tuple(str(b) for b in bots)
         if len(names) != SEATS:
-            raise StoreError(f"a simulation needs {SEATS} bots, got {len(names)}")
+            raise StoreError(sentence("a simulation needs {seats} bots, got {n}", seats=SEATS, n=len(names)))
         rows: list[tuple[Any, ...]] = []
         seen: set[int] = set()
         for g in games:
             if g.index in seen or g.index < 0:
-                raise StoreError(f"simulation game index {g.index} is repeated or negative")
+                raise StoreError(sentence("simulation game index {index} is repeated or negative", index=g.index))
             seen.add(g.index)
             if len(g.entries) != SEATS:
-                raise StoreError(f"simulation game {g.index} has {len(g.entries)} entries, not {SEATS}")
+                raise StoreError(sentence("simulation game {index} has {n} entries, not {seats}", index=g.index,
+                                          n=len(g.entries), seats=SEATS))
             if sorted(e.placement for e in g.entries) != [1, 2, 3] or sorted(e.seat for e in g.entries) != [0, 1, 2]:
-                raise StoreError(f"simulation game {g.index}: placements or seats are not one each of 1..3 / 0..2")
+                raise StoreError(sentence("simulation game {index}: placements or seats are not one each of "
+                                          "1..3 / 0..2", index=g.index))
             for j, e in enumerate(g.entries):
                 rows.append((g.index, j, names[j], e.seat, e.placement, e.score, float(e.points), e.wins,
                              e.deal_ins, e.riichi, e.calls, g.kyoku))
-        rules_json = _json(to_dict(rules), "rules")
-        summary_json = _json(dict(summary), "summary") if summary is not None else None
-        with self._writing("the simulation"):
+        rules_json = _json(to_dict(rules), sentence("rules"))
+        summary_json = _json(dict(summary), sentence("summary")) if summary is not None else None
+        with self._writing(sentence("the simulation")):
             sim_id = self.conn.insert_id(
                 "INSERT INTO simulations (rules_name, rules_json, seed, bots, games, kyoku, seconds, summary, "
                 "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (rules.name, rules_json, str(seed), _json(list(names), "bots"), len(seen),
+                (rules.name, rules_json, str(seed), _json(list(names), sentence("bots")), len(seen),
                  sum(g.kyoku for g in games), seconds, summary_json, _now()))
             self.conn.executemany(
                 "INSERT INTO simulation_results (simulation_id, game_index, entry, bot, seat, placement, score, "
@@ -736,26 +773,26 @@ class Store:
     # -- internals -------------------------------------------------------------------------
 
     @staticmethod
-    def _facts(events: Sequence[Any], source: str) -> GameFacts:
+    def _facts(events: Sequence[Any], source: str | Message) -> GameFacts:
         try:
             facts = tally(events)
         except RecordError as e:
-            raise StoreError(f"{source}: not stored: {e}") from None
+            raise StoreError(_not_stored(source, e)) from None
         for n in facts.names:
             try:
                 check_name(n)
             except StoreError as e:
-                raise StoreError(f"{source}: not stored: {e}") from None
+                raise StoreError(_not_stored(source, e)) from None
         return facts
 
     @staticmethod
-    def _rows(events: Sequence[dict[str, Any]], facts: GameFacts, source: str) -> list[tuple[Any, ...]]:
+    def _rows(events: Sequence[dict[str, Any]], facts: GameFacts, source: str | Message) -> list[tuple[Any, ...]]:
         """The event rows, serialised before any write (so a bad event raises first)."""
         rows = []
         for i, e in enumerate(events):
             actor = e.get("actor")
             rows.append((i, facts.kyoku_of_event[i], e["type"], actor if isinstance(actor, int) else None,
-                         _json(e, f"{source}: event {i}")))
+                         _json(e, sentence("{source}: event {i}", source=source, i=i))))
         return rows
 
     def _player(self, name: str) -> int:
@@ -770,8 +807,9 @@ class Store:
                                    "WHERE r.game_id = ? ORDER BY r.seat", (row[0],)).fetchall()
         mine = [(canonical_name(s.name), s.score) for s in facts.seats]
         if row[1] != facts.hands or [tuple(r) for r in stored] != mine:
-            raise StoreError(f"{source}: not stored: it claims Tenhou log {log_id}, already stored as game "
-                             f"{row[0]} with other players, hands or scores")
+            raise StoreError(_not_stored(source, sentence(
+                "it claims Tenhou log {log_id}, already stored as game {game} with other players, hands or scores",
+                log_id=log_id, game=row[0])))
         return int(row[0])
 
     def _insert_game(self, rows: list[tuple[Any, ...]], facts: GameFacts, *, kind: str, rules_name: str,

@@ -23,8 +23,10 @@ from typing import Any
 from .. import events as ev
 from ..errors import RecordError
 from ..formats.record import DrawResult, GameRecord, KyokuRecord, RecordedWin
+from ..i18n import sentence
 from ..scoring import Yaku
 from ..tiles import SEATS, Tile, parse_tiles
+from .backend import at
 
 #: A tiny mjai record (a dealer tsumo in the first draw would need a real wall; this one ends in a
 #: nine-terminals abort), used by the doctests.
@@ -74,10 +76,11 @@ def _hora(w: RecordedWin, tile: Tile, scores: tuple[int, ...]) -> ev.Hora:
 def kyoku_typed(k: KyokuRecord) -> list[ev.Event]:
     """One kyoku as typed events, ``start_kyoku`` to ``end_kyoku``."""
     if len(k.start_scores) != SEATS or len(k.initial_hands) != SEATS:
-        raise RecordError(f"kyoku {k.label}: {len(k.start_scores)} scores and {len(k.initial_hands)} hands "
-                          f"(a 3-player kyoku has {SEATS} of each)")
+        raise RecordError(sentence("kyoku {kyoku}: {scores} scores and {hands} hands (a 3-player kyoku has {n} "
+                                   "of each)", kyoku=k.label, scores=len(k.start_scores), hands=len(k.initial_hands),
+                                   n=SEATS))
     if not k.dora_indicators:
-        raise RecordError(f"kyoku {k.label}: no dora indicator")
+        raise RecordError(sentence("kyoku {kyoku}: no dora indicator", kyoku=k.label))
     initial = max(1, k.initial_indicators)
     out: list[ev.Event] = [ev.StartKyoku(
         k.round_wind, k.dealer + 1, k.honba, k.kyotaku, k.dealer, tuple(k.dora_indicators[:initial]),
@@ -111,7 +114,8 @@ def kyoku_typed(k: KyokuRecord) -> list[ev.Event]:
         if isinstance(r, RecordedWin):
             tile = Tile.parse(r.win) if r.win else last_tile
             if tile is None:
-                raise RecordError(f"kyoku {k.label}: a win by seat {r.seat} without a winning tile")
+                raise RecordError(sentence("kyoku {kyoku}: a win by seat {seat} without a winning tile", kyoku=k.label,
+                                           seat=r.seat))
             if len(r.deltas) >= SEATS:
                 running = [running[s] + r.deltas[s] for s in range(SEATS)]
             out.append(_hora(r, tile, tuple(running)))
@@ -135,7 +139,8 @@ def record_typed(record: GameRecord) -> list[ev.Event]:
     """The whole record as typed events: ``start_game``, each kyoku, then ``end_game`` when the
     record has its final result (an excerpt has none)."""
     if record.players and len(record.players) != SEATS:
-        raise RecordError(f"{record.source}: {len(record.players)} players in a {SEATS}-player record")
+        raise RecordError(at(record.source, sentence("{n} players in a {seats}-player record", n=len(record.players),
+                                                     seats=SEATS)))
     names = tuple(record.players) if record.players else tuple(f"seat {s}" for s in range(SEATS))
     flags = tuple((k, v) for k, v in record.rule_flags if k not in ("type", "names", "rules", "scores"))
     start = tuple(record.start_scores) if record.start_scores else (

@@ -32,6 +32,7 @@ from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError
+from ..i18n import sentence
 from ..tiles import SEATS
 
 
@@ -88,7 +89,7 @@ def tally(events: Sequence[dict[str, Any]]) -> GameFacts:
     event when the stream is malformed."""
     typed = ev.parse_events(events)
     if not typed or not isinstance(typed[0], ev.StartGame):
-        raise RecordError("a game's events must start with start_game")
+        raise RecordError(sentence("a game's events must start with start_game"))
     head = typed[0]
     names = head.names if head.names is not None else tuple(f"seat {s}" for s in range(SEATS))
     facts = GameFacts(tuple(names), head.rules, [SeatFacts(n) for n in names])
@@ -97,12 +98,12 @@ def tally(events: Sequence[dict[str, Any]]) -> GameFacts:
     for i, e in enumerate(typed):
         t = e.TYPE
         if i and isinstance(e, ev.StartGame):
-            raise RecordError(f"event {i}: a second start_game")
+            raise RecordError(sentence("event {i}: a second start_game", i=i))
         if facts.complete:
-            raise RecordError(f"event {i} ({t}) after end_game")
+            raise RecordError(sentence("event {i} ({type}) after end_game", i=i, type=t))
         if isinstance(e, ev.StartKyoku):
             if cur is not None:
-                raise RecordError(f"event {i}: start_kyoku before end_kyoku")
+                raise RecordError(sentence("event {i}: start_kyoku before end_kyoku", i=i))
             cur = {"index": len(facts.kyoku), "round_wind": e.bakaze, "dealer": e.oya, "honba": e.honba,
                    "kyotaku": e.kyotaku, "start_scores": e.scores, "first_event": i, "outcome": None,
                    "won": set(), "dealt_in": set(), "riichi": set(), "called": set()}
@@ -110,7 +111,7 @@ def tally(events: Sequence[dict[str, Any]]) -> GameFacts:
                 st.hands += 1
         elif isinstance(e, ev.StartGame | ev.EndGame):
             if cur is not None:
-                raise RecordError(f"event {i}: {t} inside a kyoku")
+                raise RecordError(sentence("event {i}: {type} inside a kyoku", i=i, type=t))
             if isinstance(e, ev.EndGame):
                 facts.complete = True
                 for s, st in enumerate(seats):
@@ -119,12 +120,13 @@ def tally(events: Sequence[dict[str, Any]]) -> GameFacts:
                         st.placement = e.ranks[s]
                     if e.points is not None:
                         if not math.isfinite(e.points[s]):
-                            raise RecordError(f"event {i}: points {list(e.points)} are not finite numbers")
+                            raise RecordError(sentence("event {i}: points {points} are not finite numbers", i=i,
+                                                       points=str(list(e.points))))
                         st.points = e.points[s]
                     if e.chips is not None:
                         st.chips = e.chips[s]
         elif cur is None:
-            raise RecordError(f"event {i} ({t}) outside a kyoku")
+            raise RecordError(sentence("event {i} ({type}) outside a kyoku", i=i, type=t))
         elif isinstance(e, ev.EndKyoku):
             _close(facts, cur, i, e.deltas, e.scores)
             cur = None

@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ..i18n import sentence
+from ..i18n import Message, sentence
 from ..keeper.log import Change, ChangeKind
-from .backend import DatabaseError, StoreBusy, StoreError
+from .backend import DatabaseError, StoreBusy, StoreError, after
 from .db import Store, _json, _now
 
 MAX_TEXT = 2000  # characters of an author, a reason or a client id
@@ -66,7 +66,7 @@ class Appended:
     duplicate: bool
 
 
-def _text(value: str, what: str) -> str:
+def _text(value: str, what: Message) -> str:
     if not isinstance(value, str) or len(value) > MAX_TEXT or "\x00" in value:
         raise StoreError(sentence("{what} must be text of at most {limit} characters without NUL", what=what,
                                   limit=MAX_TEXT))
@@ -79,8 +79,8 @@ def create_session(store: Store, *, rules_name: str, rules_json: str, people: Se
     if mode not in ("hands", "final"):
         raise StoreError(sentence("entry mode {mode!r}: use 'hands' or 'final'", mode=mode))
     if series is not None:
-        _text(series, "series name")
-    with store._writing("session"):
+        _text(series, sentence("series name"))
+    with store._writing(sentence("session")):
         return store.conn.insert_id(
             "INSERT INTO keeper_sessions (series, rules_name, rules_json, people, mode, version, created_at, "
             "games_limit) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
@@ -147,10 +147,10 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
     ``same_entry`` says whether two entries are one (the keeper's reading: a page and the CLI
     write the same draw with and without its empty lists); default: equal JSON.
     """
-    _text(author, "author")
-    _text(reason, "reason")
+    _text(author, sentence("author"))
+    _text(reason, sentence("reason"))
     if client_id is not None:
-        _text(client_id, "client id")
+        _text(client_id, sentence("client id"))
     entry_json = None if entry is None else _json(dict(entry), "entry")
     try:
         with store.transaction():
@@ -188,8 +188,8 @@ def append_change(store: Store, session_id: int, kind: ChangeKind, target: int |
             return Appended(seq, row.version + 1, False)
     except DatabaseError as e:  # a busy database stays StoreBusy: the server answers 503, try again
         raise (StoreBusy if isinstance(e, StoreBusy) else StoreError)(sentence(
-            "{db}: change to session {id} not saved: {why}", db=store.path, id=session_id,
-            why=str(e).removeprefix(store.path + ": "))) from None
+            "{db}: change to session {id} not saved: {why}", code=e.code, db=store.path, id=session_id,
+            why=after(e, store.path))) from None
 
 
 @dataclass(frozen=True, slots=True)

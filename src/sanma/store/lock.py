@@ -28,7 +28,7 @@ import socket
 from datetime import UTC, datetime
 from typing import IO, Any
 
-from ..i18n import sentence
+from ..i18n import Message, sentence
 from .backend import Connection, PostgresConnection, StoreError, is_url
 
 try:
@@ -103,13 +103,17 @@ def acquire_server_lock(db: str, serving: str = "") -> ServerLock:
     except OSError:
         who = _holder(handle)
         handle.close()
-        where = ", ".join(str(x) for x in (
-            f"pid {who['pid']}" if "pid" in who else "", f"on {who['host']}" if "host" in who else "",
-            who.get("serving", ""), f"since {who['since']}" if "since" in who else "") if x)
+        parts = [sentence("pid {pid}", pid=who["pid"]) if "pid" in who else "",
+                 sentence("on {host}", host=who["host"]) if "host" in who else "", str(who.get("serving", "")),
+                 sentence("since {since}", since=who["since"]) if "since" in who else ""]
+        listed: Message | str = ""
+        for part in (p for p in parts if p):
+            listed = sentence("{first}, {then}", first=listed, then=part) if listed else part
         raise ServerLocked(sentence(
             "{db} is already served by another sanma serve{where}: two servers on one SQLite file would overwrite "
             "each other's games. Stop that server, give this one another --db, or serve from PostgreSQL to run "
-            "several processes (docs/DEPLOY.md)", db=db, where=f" ({where})" if where else "")) from None
+            "several processes (docs/DEPLOY.md)", code="server_locked", db=db,
+            where=sentence(" ({who})", who=listed) if listed else "")) from None
     handle.seek(0)
     handle.truncate()
     handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "serving": serving,

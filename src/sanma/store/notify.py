@@ -20,7 +20,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .backend import StoreError, display
+from ..i18n import sentence
+from .backend import StoreError, at, display
 from .db import Store
 
 log = logging.getLogger("sanma.store")
@@ -33,7 +34,8 @@ def notify(store: Store, channel: str, payload: str) -> None:
     if store.dialect != "postgresql":
         return
     if len(payload.encode()) > MAX_PAYLOAD:
-        raise StoreError(f"notification of {len(payload.encode())} bytes is over {MAX_PAYLOAD}")
+        raise StoreError(sentence("notification of {n} bytes is over {limit}", n=len(payload.encode()),
+                                  limit=MAX_PAYLOAD))
     store.conn.execute("SELECT pg_notify(?, ?)", (channel, payload))
 
 
@@ -58,7 +60,7 @@ class Listener:
         self._thread.start()
         if not self._ready.wait(timeout):
             self.stop()
-            raise StoreError(f"{display(self.url)}: cannot listen for notifications")
+            raise StoreError(at(display(self.url), sentence("cannot listen for notifications")))
 
     def _connect(self) -> Any:
         import psycopg

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import sentence
-from .backend import IntegrityError, StoreError
+from .backend import IntegrityError, StoreError, after
 from .db import Store, _json, _now
 from .keeper import NotFound
 
@@ -56,7 +56,7 @@ _COLUMNS = "id, name, rules_name, rules_json, players, rounds, seating, seed, pl
 def create_tournament(store: Store, *, name: str, rules_name: str, rules_json: str, players: Sequence[str],
                       rounds: int, seating: str, seed: int, plan: Any, settings: Mapping[str, Any]) -> int:
     """A new tournament; returns its id."""
-    with store._writing("tournament"):
+    with store._writing(sentence("tournament")):
         return store.conn.insert_id(
             f"INSERT INTO tournaments ({_COLUMNS.removeprefix('id, ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (name, rules_name, rules_json, _json(list(players), "players"), rounds, seating, seed,
@@ -104,12 +104,12 @@ def add_round(store: Store, tournament_id: int, number: int, byes: Sequence[str]
                                    "VALUES (?, ?, ?, ?)", (tournament_id, number, table, session_id))
     except IntegrityError as e:  # a second writer seated it first: nothing of this one is kept
         raise StoreError(sentence("round {round} of tournament {id} not seated: {why}", round=number, id=tournament_id,
-                                  why=str(e).removeprefix(store.path + ": "))) from None
+                                  why=after(e, store.path))) from None
 
 
 def start_clock(store: Store, tournament_id: int, number: int, at: str) -> None:
     """When round ``number``'s clock started (ISO 8601, UTC)."""
-    with store._writing("round clock"):
+    with store._writing(sentence("round clock")):
         store.conn.execute("UPDATE tournament_rounds SET started_at = ? WHERE tournament_id = ? AND round = ?",
                            (at, tournament_id, number))
 

@@ -167,8 +167,8 @@ def parse_settings(body: Any) -> Settings:
         seed_text = str(seed)
     try:  # the store's own rules, now: a name it would refuse at the game's end must not start one
         for i, n in enumerate(names):
-            check_name(n, f"seat {i}'s name")
-        check_text(seed_text, "'seed'")
+            check_name(n, sentence("seat {n}'s name", n=i))
+        check_text(seed_text, "'seed'")  # the field's key
     except StoreError as e:
         raise TableError(e.message) from None
     return Settings(rules, tuple(seats), tuple(names), seed_text,

@@ -87,15 +87,27 @@ export function handTitle(r, names) {
   return r.actor !== null && r.actor !== undefined ? `${cause} — ${names[r.actor]}` : cause;
 }
 
-/** The body of a hand's card (a list of elements). */
-/** A hand's name on its card, as the server's result names it: "East 1" (東1局), "…, 1 honba". */
-export function roundLabel(r) {
-  const round = r.round;
-  if (!round) return "";
-  const name = t("{wind} {number}", { wind: term("wind", round.wind), number: round.number });
-  return round.honba ? t("{round}, {honba} honba", { round: name, honba: round.honba }) : name;
+/** A hand's name in a player's words: "East 1" (東1局), with its honba "East 1, 1 honba" (東1局 1本場).
+ * The one home of these words: the result card, the replay viewer's hand picker, the review panel. */
+export function roundName(wind, number, honba) {
+  const name = t("{wind} {number}", { wind: term("wind", wind), number });
+  return honba ? t("{round}, {honba} honba", { round: name, honba }) : name;
 }
 
+/** A hand's name on its card, as the server's result names it. */
+export function roundLabel(r) {
+  const round = r.round;
+  return round ? roundName(round.wind, round.number, round.honba) : "";
+}
+
+/** A record's hand label in words: "E1", "S3-2" (a replay's), "E1-0" (a review's kyoku: round wind,
+ * dealer's number, honba); anything else as it is. */
+export function kyokuLabel(label) {
+  const m = /^([ESWN])(\d+)(?:-(\d+))?$/.exec(label || "");
+  return m ? roundName(m[1], Number(m[2]), Number(m[3] || 0)) : label;
+}
+
+/** The body of a hand's card (a list of elements). */
 export function handBody(r, names, roundLabel) {
   const out = [el("p", { class: "muted small", id: "result-round" }, roundLabel)];
   for (const w of r.wins || []) out.push(winBlock(w, r, names));

@@ -8,19 +8,12 @@
 // /replay?table=ID&hand=H&step=S&seat=V (H and S counted from 1, V the seat at the bottom).
 import { el, getJSON, displayName } from "/static/common.js";
 import { renderBoard, watchLayout } from "/static/board.js";
-import { handTitle, handBody, finalBody, describeEvent, roundLabel } from "/static/cards.js";
-import { t, term, lang } from "/static/i18n.js";
+import { handTitle, handBody, finalBody, describeEvent, roundLabel, kyokuLabel } from "/static/cards.js";
+import { t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 export const R = { data: null, hand: 0, step: 0, viewpoint: 0, table: null, views: [], timer: 0, speed: 1000,
   listeners: [] };
-/** A hand's label ("E1", "S2-1": round, number, honba) in words: 東1局 1本場; in English as it is. */
-function handLabel(label) {
-  const m = /^([ESWN])(\d+)(?:-(\d+))?$/.exec(label || "");
-  if (!m || lang === "en") return label;
-  const hand = t("{wind} {n}", { wind: term("wind", m[1]), n: m[2] });
-  return m[3] ? `${hand} ${t("{n} honba", { n: m[3] })}` : hand;
-}
 const SPEEDS = [["2000", t("slow")], ["1000", t("normal")], ["400", t("fast")]];
 
 /** Call ``fn(R)`` after every move (a panel that follows the viewer). */
@@ -141,7 +134,7 @@ function load(data, title, place = {}) {
   $("title").textContent = title;
   const hs = $("hand");
   hs.innerHTML = "";
-  hands().forEach((k, i) => hs.appendChild(el("option", { value: String(i) }, `${i + 1}. ${handLabel(k.label)}`)));
+  hands().forEach((k, i) => hs.appendChild(el("option", { value: String(i) }, `${i + 1}. ${kyokuLabel(k.label)}`)));
   const vp = $("viewpoint");
   vp.innerHTML = "";
   names().forEach((n, i) => vp.appendChild(el("option", { value: String(i) }, n)));

@@ -10,6 +10,7 @@
 import { el, displayName } from "/static/common.js";
 import { tileEl } from "/static/tiles.js";
 import { R, onStep, go, setViewpoint } from "/static/replay.js";
+import { kyokuLabel } from "/static/cards.js";
 import { t, fmtNumber, fmtSigned } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -87,7 +88,7 @@ function show(data) {
     const d = data.decisions[i];
     return el("a", { href: "#", class: "button", "data-hand": String(h), "data-step": String(stepOf(h, k)),
       onclick: (e) => { e.preventDefault(); go(h, stepOf(h, k)); } },
-    t("{kyoku}, step {step}: {points} points lost", { kyoku: d.kyoku, step: stepOf(h, k), points: fmtNumber(regretPoints(d)) }));
+    t("{kyoku}, step {step}: {points} points lost", { kyoku: kyokuLabel(d.kyoku), step: stepOf(h, k), points: fmtNumber(regretPoints(d)) }));
   }));
   box.appendChild(el("div", { class: "review-head" },
     el("strong", {}, t("Review of {name}", { name: names()[data.seat] })),
@@ -156,7 +157,7 @@ function follow() {
       el("td", { class: "num", title: t("{points} points", { points: fmtNumber(o.regret_points) }) },
         o.regret === 0 ? "—" : o.regret.toFixed(2)));
   });
-  box.appendChild(el("div", { class: "small" }, `${d.kyoku} · ${words.category}`));
+  box.appendChild(el("div", { class: "small", id: "review-kyoku" }, `${kyokuLabel(d.kyoku)} · ${words.category}`));
   box.appendChild(el("div", { class: "review-scroll" }, el("table", { class: "data review-options", id: "review-options" },
     el("tr", {}, [t("option"), t("win"), t("deal-in"), t("value if it wins"), t("EV points"), t("EV placement"),
       t("regret")]
