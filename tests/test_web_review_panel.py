@@ -88,14 +88,19 @@ def check_panel(page: Any, review: dict[str, Any], ends: list[list[int]]) -> int
     return i
 
 
+
+def _replay_and_review(base: str, record: Path) -> tuple[Any, Any]:
+    """The server's replay of ``record`` and its review of seat ``SEAT`` (what the page will draw)."""
+    answers = [httpx.post(f"{base}{path}", content=record.read_bytes(), headers={"content-type": "text/plain"},
+                          timeout=60).json() for path in ("/api/replays?name=r", f"/api/reviews?seat={SEAT}")]
+    return answers[0], answers[1]
+
+
 def test_the_review_panel_on_a_real_tenhou_record(browser: Any, tmp_path: Path) -> None:
     errors: list[str] = []
     record = data_path(*RECORD)
     with running_server(tmp_path / "db.sqlite") as base:
-        replay = httpx.post(f"{base}/api/replays?name=r", content=record.read_bytes(),
-                            headers={"content-type": "text/plain"}, timeout=60).json()
-        review = httpx.post(f"{base}/api/reviews?seat={SEAT}", content=record.read_bytes(),
-                            headers={"content-type": "text/plain"}, timeout=60).json()
+        replay, review = _replay_and_review(base, record)
         ends = viewer_steps(replay)
         page = new_page(browser, errors, "laptop")
         open_review(page, base, record)
@@ -196,10 +201,7 @@ def test_the_review_panel_on_a_phone_on_its_side_and_in_japanese(browser: Any, t
     errors: list[str] = []
     record = data_path(*RECORD)
     with running_server(tmp_path / "db.sqlite") as base:
-        replay = httpx.post(f"{base}/api/replays?name=r", content=record.read_bytes(),
-                            headers={"content-type": "text/plain"}, timeout=60).json()
-        review = httpx.post(f"{base}/api/reviews?seat={SEAT}", content=record.read_bytes(),
-                            headers={"content-type": "text/plain"}, timeout=60).json()
+        replay, review = _replay_and_review(base, record)
         ends = viewer_steps(replay)
         page = new_page(browser, errors, "landscape")
         open_review(page, base, record)
