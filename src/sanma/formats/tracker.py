@@ -31,7 +31,6 @@ class WinContext:
     ippatsu: bool
     haitei: bool
     houtei: bool
-    rinshan: bool  # a tsumo on a replacement tile, whatever was replaced
     chankan: bool
     tenhou: bool
     chiihou: bool
@@ -41,6 +40,11 @@ class WinContext:
     #: kita's or a flower's replacement scores rinshan is a rule (P18 ``kita_replacement_is_rinshan``,
     #: ``flower_replacement_is_rinshan``) that a record's reader does not know.
     replaced: str = ""
+
+    @property
+    def rinshan(self) -> bool:
+        """A tsumo on a replacement tile, whatever was replaced."""
+        return bool(self.replaced)
 
 
 
@@ -385,8 +389,7 @@ class KyokuReplay:
             tile = drawn
             hand = tuple(self.hands[seat])
             replaced = self.last_replaced[seat]
-            rinshan = bool(replaced)
-            haitei = self.draws == self.live_draws and not rinshan
+            haitei = self.draws == self.live_draws and not replaced
             first = (not self.interrupted and self.discards[seat] == 0 and self.own_draws[seat] == 1)
             tenhou = first and seat == self.dealer
             chiihou = first and seat != self.dealer
@@ -405,7 +408,7 @@ class KyokuReplay:
                 houtei = kind == "discard" and self.draws == self.live_draws
             assert tile is not None
             hand = (*self.hands[seat], tile)
-            rinshan = haitei = tenhou = chiihou = False
+            haitei = tenhou = chiihou = False
             replaced = ""
         if len(hand) + 3 * len(self.melds[seat]) != 14:
             self.problem(f"winning hand of seat {seat} has {len(hand)} concealed tiles and "
@@ -417,7 +420,7 @@ class KyokuReplay:
         return WinContext(
             hand=hand, tile=tile, melds=tuple(meld_text(k, t) for k, t in self.melds[seat]),
             kita=self.kita_count[seat], riichi=self.riichi[seat], double_riichi=self.double[seat] and
-            self.riichi[seat], ippatsu=ippatsu, haitei=haitei, houtei=houtei, rinshan=rinshan,
+            self.riichi[seat], ippatsu=ippatsu, haitei=haitei, houtei=houtei,
             chankan=chankan, tenhou=tenhou, chiihou=chiihou, ron_on_kita=ron_on_kita, kyotaku=self.kyotaku,
             replaced=replaced)
 
