@@ -116,3 +116,58 @@ def test_every_page_is_told_a_discard_nobody_may_call_alone(tmp_path: Path, monk
         told = [e for m in messages if m["type"] == "view" for e in m["events"]]
         first = next(m["event_index"] for m in messages if m["type"] == "view")
         assert [e["type"] for e in told] == [e["type"] for e in events[first:]]
+
+
+def test_one_schedule_sync_per_transition_and_no_json_encoder_made_per_action(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the served table spends per action besides its write (issue 22: the server's CPU per
+    action on SQLite came back to 1a59ad9's): the schedule is synced once per transition — a held
+    window released at once is synced after the release only (a sync at the window closed every
+    prompt, and the one after opened them from there alike: it was synced twice) — and no JSON
+    encoder is made at all (``json.dumps`` with ``separators`` makes one per call: one was made per
+    stored event and per event of the finished game's record, 385 in this game of 94 actions)."""
+    import json
+
+    from sanma.web.tables import Table
+
+    calls = {"sync": 0, "settle": 0, "encoder": 0}
+    for name in ("sync", "settle"):
+        real = getattr(Table, f"_{name}")
+
+        def counted(self: Table, now: int, _real: Any = real, _name: str = name) -> Any:
+            calls[_name] += 1
+            return _real(self, now)
+
+        monkeypatch.setattr(Table, f"_{name}", counted)
+    real_init = json.JSONEncoder.__init__
+
+    def init(self: json.JSONEncoder, *args: Any, **kwargs: Any) -> None:
+        calls["encoder"] += 1
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(json.JSONEncoder, "__init__", init)
+    table = _play(tmp_path, monkeypatch)["table"]
+    assert calls["settle"] >= table.actions
+    assert calls["sync"] == calls["settle"], calls
+    assert calls["encoder"] == 0, calls
+
+
+def test_an_ascii_answer_without_escapes_is_not_scanned_for_lone_surrogates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSON guard reads a bot's or a page's message once: a lone surrogate can only come from
+    non-ASCII text or a ``\\u`` escape, so plain ASCII skips the scan of the parsed value (it ran on
+    every answer) — and an escaped surrogate is still refused."""
+    from sanma.web import guard
+
+    scans = [0]
+    real = guard._has_surrogate
+
+    def scan(value: Any) -> bool:
+        scans[0] += 1
+        return real(value)
+
+    monkeypatch.setattr(guard, "_has_surrogate", scan)
+    assert guard.load_json('{"type": "dahai", "actor": 1, "pai": "5p", "tsumogiri": true}')["pai"] == "5p"
+    assert scans[0] == 0
+    with pytest.raises(guard.BadJSON, match="surrogate"):
+        guard.load_json('{"type": "dahai", "pai": "\\ud800"}')
+    assert scans[0] >= 1

@@ -256,6 +256,9 @@ class MjaiStream:
     def push(self, event: dict[str, Any]) -> None:
         self.events.append(event)
 
+    def extend(self, events: Sequence[dict[str, Any]]) -> None:
+        self.events.extend(events)
+
     def batch(self, seat: int, legal: Sequence[Action] = ()) -> list[dict[str, Any]]:
         """The pending events (then forgotten); ``legal`` becomes the last one's ``possible_actions``."""
         out: list[dict[str, Any]] = []

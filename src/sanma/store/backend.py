@@ -320,7 +320,17 @@ class SqliteConnection(Connection):
         return int(rowid)
 
     def begin(self) -> None:
-        self.execute("BEGIN IMMEDIATE")  # the write lock now: a reader never has to upgrade (no deadlock)
+        self._statement("BEGIN IMMEDIATE")  # the write lock now: a reader never has to upgrade (no deadlock)
+
+    def commit(self) -> None:
+        self._statement("COMMIT")
+
+    def _statement(self, sql: str) -> None:
+        """A statement with no arguments and no rows (a transaction's own: one per write)."""
+        try:
+            self.raw.execute(sql)
+        except Exception as e:
+            raise self.translate(e) from None
 
     @property
     def in_transaction(self) -> bool:

@@ -178,9 +178,13 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode  # made once
+
+
 def _json(value: Any, what: str | Message) -> str:
+    """``value`` as the stored JSON text; a ``StoreError`` naming ``what`` when it is not JSON data."""
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return _encode(value)
     except (TypeError, ValueError, RecursionError) as e:
         raise StoreError(sentence("{what} is not JSON data: {why}", code="not_json", what=what, why=str(e))) from None
 
@@ -413,6 +417,55 @@ def _migrate(conn: Connection) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+class _Transaction:
+    """``Store.transaction()``: a context (a class, not a generator: the server opens one per
+    action). The outermost begins and commits, a nested one is a savepoint; whatever is raised
+    inside (or by the commit) undoes it and is raised on."""
+
+    __slots__ = ("name", "outer", "store")
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.outer = True
+        self.name = ""
+
+    def __enter__(self) -> None:
+        store = self.store
+        self.outer = store._depth == 0
+        if self.outer:
+            store.conn.begin()
+        else:
+            self.name = f"sanma_{store._depth}"
+            store.conn.execute(f"SAVEPOINT {self.name}")
+        store._depth += 1
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: Any) -> None:
+        store = self.store
+        try:
+            if kind is None:
+                try:
+                    if self.outer:
+                        store.conn.commit()
+                    else:
+                        store.conn.execute(f"RELEASE {self.name}")
+                except BaseException:
+                    self._undo()
+                    raise
+            else:
+                self._undo()  # and what was raised inside goes on
+        finally:
+            store._depth -= 1
+
+    def _undo(self) -> None:
+        conn = self.store.conn
+        if self.outer:
+            if conn.in_transaction:  # a failed COMMIT may leave SQLite's transaction open
+                conn.rollback()
+        else:
+            conn.execute(f"ROLLBACK TO {self.name}")
+            conn.execute(f"RELEASE {self.name}")
+
+
 class Store:
     """An open sanma database. Use :func:`open_db`; close it (or use ``with``) when done."""
 
@@ -452,32 +505,9 @@ class Store:
     def schema_version(self) -> int:
         return _version(self.conn)
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self) -> _Transaction:
         """All writes inside happen together or not at all (nested uses join the outer one)."""
-        outer = self._depth == 0
-        name = f"sanma_{self._depth}"
-        if outer:
-            self.conn.begin()
-        else:
-            self.conn.execute(f"SAVEPOINT {name}")
-        self._depth += 1
-        try:
-            yield
-            if outer:
-                self.conn.commit()
-            else:
-                self.conn.execute(f"RELEASE {name}")
-        except BaseException:
-            if outer:
-                if self.conn.in_transaction:  # a failed COMMIT may leave SQLite's transaction open
-                    self.conn.rollback()
-            else:
-                self.conn.execute(f"ROLLBACK TO {name}")
-                self.conn.execute(f"RELEASE {name}")
-            raise
-        finally:
-            self._depth -= 1
+        return _Transaction(self)
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -641,7 +671,7 @@ class Store:
         if kind not in ("engine", "simulation"):
             raise StoreError(sentence("game kind {kind!r} is not engine or simulation (records use save_record)",
                                       kind=kind))
-        evs = [dict(e) if isinstance(e, Mapping) else e for e in events]
+        evs = [e if type(e) is dict else dict(e) if isinstance(e, Mapping) else e for e in events]  # (read only)
         facts = self._facts(evs, sentence("game"))
         rows = self._rows(evs, facts, sentence("game"))
         rules_json = None
@@ -791,8 +821,11 @@ class Store:
         rows = []
         for i, e in enumerate(events):
             actor = e.get("actor")
-            rows.append((i, facts.kyoku_of_event[i], e["type"], actor if isinstance(actor, int) else None,
-                         _json(e, sentence("{source}: event {i}", source=source, i=i))))
+            try:
+                text = _encode(e)
+            except (TypeError, ValueError, RecursionError):  # refused, naming the event (its sentence made only now)
+                text = _json(e, sentence("{source}: event {i}", source=source, i=i))
+            rows.append((i, facts.kyoku_of_event[i], e["type"], actor if isinstance(actor, int) else None, text))
         return rows
 
     def _player(self, name: str) -> int:

@@ -83,6 +83,9 @@ class GameFacts:
         return len(self.kyoku)
 
 
+_PLAIN = (ev.Tsumo, ev.Dahai)  # events inside a kyoku that change no count
+
+
 def tally(events: Sequence[dict[str, Any]]) -> GameFacts:
     """Count each seat's hands, wins, deal-ins ... from a game's mjai events, read through the one
     event vocabulary (:mod:`sanma.events`); raises :class:`~sanma.errors.RecordError` naming the
@@ -96,6 +99,9 @@ def tally(events: Sequence[dict[str, Any]]) -> GameFacts:
     seats = facts.seats
     cur: dict[str, Any] | None = None  # the open kyoku
     for i, e in enumerate(typed):
+        if type(e) in _PLAIN and cur is not None and not facts.complete:  # most events: a draw or a discard
+            facts.kyoku_of_event.append(cur["index"])
+            continue
         t = e.TYPE
         if i and isinstance(e, ev.StartGame):
             raise RecordError(sentence("event {i}: a second start_game", i=i))
@@ -109,7 +115,7 @@ def tally(events: Sequence[dict[str, Any]]) -> GameFacts:
                    "won": set(), "dealt_in": set(), "riichi": set(), "called": set()}
             for st in seats:
                 st.hands += 1
-        elif isinstance(e, ev.StartGame | ev.EndGame):
+        elif isinstance(e, (ev.StartGame, ev.EndGame)):
             if cur is not None:
                 raise RecordError(sentence("event {i}: {type} inside a kyoku", i=i, type=t))
             if isinstance(e, ev.EndGame):
@@ -142,7 +148,7 @@ def tally(events: Sequence[dict[str, Any]]) -> GameFacts:
                 cur["outcome"] = "ryukyoku"
         elif isinstance(e, ev.Reach):
             cur["riichi"].add(e.actor)
-        elif isinstance(e, ev.Pon | ev.Daiminkan):
+        elif isinstance(e, (ev.Pon, ev.Daiminkan)):
             cur["called"].add(e.actor)
         elif isinstance(e, ev.Kita):
             seats[e.actor].kita += 1

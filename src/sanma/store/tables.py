@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .db import Store
 from .notify import notify
@@ -31,8 +31,7 @@ if TYPE_CHECKING:
     from ..rules import Rules
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_dumps = json.JSONEncoder(separators=(",", ":")).encode  # compact JSON; the encoder made once, not per call
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +75,11 @@ class TableRow:
     columns: tuple[tuple[str, str], ...] = ()  # the runner's columns as stored (JSON text)
 
 
-@dataclass(frozen=True, slots=True)
-class ActionRow:
+class ActionRow(NamedTuple):
     """One applied action (read from ``web_actions``, or one a :class:`Write` stores): its index,
     the seat, its index among the seat's legal actions, its mjai form, how it was chosen (seat,
-    bot, auto, clock) and when."""
+    bot, auto, clock) and when. (An immutable tuple, as :class:`Write`: the server makes one per
+    action, and a frozen dataclass costs three times as much to make.)"""
 
     idx: int
     seat: int
@@ -181,13 +180,13 @@ def listing(store: Store, limit: int = 200) -> list[ListedTable]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Write:
+class Write(NamedTuple):
     """One change of a running table, stored whole or not at all: the actions applied (in order),
     the events they (and released holds) caused, numbered from ``first_event``, and the table's
     columns that changed (JSON text; None: unchanged). ``runner``: write only while this process
     still runs the table (PostgreSQL: another may have taken it over); ``notice``: the
-    notification the other processes get when it commits (PostgreSQL)."""
+    notification the other processes get when it commits (PostgreSQL). An immutable tuple (one
+    per action: see :class:`ActionRow`)."""
 
     first_event: int = 0
     events: Sequence[Mapping[str, Any]] = ()
@@ -201,33 +200,44 @@ class Write:
 
 
 CHANNEL = "sanma_tables"  # every running table's changes (payload: web/shared.py)
-_COLUMNS = ("schedule", "banks", "toggles", "status")
 
 
 def write(store: Store, table_id: str, w: Write) -> bool:
     """Store one change (see :class:`Write`); False when the table is no longer this runner's
     (nothing was written). An action or event index already stored raises
     :class:`~sanma.store.IntegrityError` (it was applied once already), and nothing is written."""
-    columns = [(c, getattr(w, c)) for c in _COLUMNS if getattr(w, c) is not None]
+    columns = [] if w.schedule is None and w.banks is None and w.toggles is None and w.status is None else [
+        (c, v) for c, v in (("schedule", w.schedule), ("banks", w.banks), ("toggles", w.toggles),
+                            ("status", w.status)) if v is not None]
     if store.dialect == "postgresql":
         return _write_pg(store, table_id, w, columns)
+    conn = store.conn
     with store.transaction():
         if w.runner is not None:
-            r = store.conn.execute("SELECT runner FROM web_tables WHERE id = ?", (table_id,)).fetchone()
+            r = conn.execute("SELECT runner FROM web_tables WHERE id = ?", (table_id,)).fetchone()
             if r is None or r[0] != w.runner:
                 return False
-        if w.actions:
-            store.conn.executemany(
-                "INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(table_id, a.idx, a.seat, a.legal_idx, json.dumps(dict(a.action)), a.how, a.at) for a in w.actions])
+        rows = [(table_id, a.idx, a.seat, a.legal_idx, _action_text(a.action), a.how, a.at) for a in w.actions]
+        if len(rows) == 1:  # the usual write: one action (a statement, not a batch of one)
+            conn.execute(_INSERT_ACTION, rows[0])
+        elif rows:
+            conn.executemany(_INSERT_ACTION, rows)
         if w.events:
-            store.conn.executemany("INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
-                                   _events_rows(table_id, w.first_event, w.events))
+            conn.executemany("INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
+                             _events_rows(table_id, w.first_event, w.events))
         if columns:
-            store.conn.execute(f"UPDATE web_tables SET {', '.join(f'{c} = ?' for c, _ in columns)} WHERE id = ?",
-                               (*(v for _, v in columns), table_id))
+            conn.execute(f"UPDATE web_tables SET {', '.join(f'{c} = ?' for c, _ in columns)} WHERE id = ?",
+                         (*(v for _, v in columns), table_id))
     return True
+
+
+_INSERT_ACTION = ("INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
+def _action_text(action: Mapping[str, Any]) -> str:
+    """An action's stored JSON (``json.dumps``' default form)."""
+    return json.dumps(action if type(action) is dict else dict(action))
 
 
 def _write_pg(store: Store, table_id: str, w: Write, columns: list[tuple[str, str]]) -> bool:
@@ -242,7 +252,7 @@ def _write_pg(store: Store, table_id: str, w: Write, columns: list[tuple[str, st
         sql += (", a AS (INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
                 "SELECT t.id, u.* FROM t, unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[]) AS u)")
         args += [[a.idx for a in w.actions], [a.seat for a in w.actions], [a.legal_idx for a in w.actions],
-                 [json.dumps(dict(a.action)) for a in w.actions], [a.how for a in w.actions], [a.at for a in w.actions]]
+                 [_action_text(a.action) for a in w.actions], [a.how for a in w.actions], [a.at for a in w.actions]]
     if w.events:
         sql += (", e AS (INSERT INTO web_events (table_id, idx, data) SELECT t.id, ? + u.i - 1, u.d "
                 "FROM t, unnest(?::text[]) WITH ORDINALITY AS u(d, i))")

@@ -78,7 +78,7 @@ def load_json(raw: bytes | str, what: i18n.Message | None = None) -> Any:
         value = json.loads(text)
     except (ValueError, RecursionError):
         raise BadJSON(sentence("{what} must be JSON", code="malformed", what=what)) from None
-    if _has_surrogate(value):
+    if (not text.isascii() or "\\u" in text) and _has_surrogate(value):  # only text or an escape can make one
         raise BadJSON(sentence("{what} holds a lone surrogate (text that is not Unicode)", code="malformed",
                                 what=what))
     return value

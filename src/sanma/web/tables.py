@@ -547,7 +547,7 @@ class Table:
         now = self.time.now()
         p = self.schedule.prompts[seat]
         legal = self.prompt_legal[seat]
-        idx = next(i for i, a in enumerate(legal) if a is action or a == action)
+        idx = legal.index(action)  # (an Action is a value: equal is the same action)
         s = self.schedule
         if s.window is not None and p is not None and p.window:
             prompts = list(s.prompts)
@@ -634,12 +634,13 @@ class Table:
         if g.held == "window":  # no window to wait for (``call`` 0)
             return now, self._release
         best: tuple[int, Callable[[int], None]] | None = None
+        bots = self.driver.bots
         for seat, p in enumerate(s.prompts):
             if p is None:
                 continue
-            if seat in self.bots:
+            if seat in bots:
                 at = p.due if p.due is not None else now
-            elif self._auto(seat) is not None:
+            elif seat in self.persons and self._auto(seat) is not None:
                 at = now
             elif p.due is not None:
                 at = p.due
@@ -726,7 +727,7 @@ class Table:
         if store:
             if self.pending_from is None:
                 self.pending_from = n0
-            self.pending.append((action[0], action[1], action[2], action[3]) if action is not None else None)
+            self.pending.append(action)
         self._note_hands(n0)
 
     def _settle(self, now: int) -> None:
@@ -737,8 +738,9 @@ class Table:
         that is due is tried again ``RETRY_MS`` later) and ``TableError`` (503) is raised."""
         if self._closed:
             return
-        self._sync(now)
         first = self._release_at_once(now)
+        if first is None:
+            self._sync(now)
         try:
             if not self.tables.flush(self):
                 return  # not stored: this process no longer runs the table (web/shared.py took it back)
@@ -746,7 +748,7 @@ class Table:
             error = self._rollback(e, now)
             self._arm(now, now + RETRY_MS)
             raise error from None
-        for tell in first:
+        for tell in first or ():
             tell()
         self._notify()
         if self.game.done:
@@ -754,15 +756,18 @@ class Table:
             return
         self._arm(now)
 
-    def _release_at_once(self, now: int) -> list[Callable[[], None]]:
+    def _release_at_once(self, now: int) -> list[Callable[[], None]] | None:
         """A window that no seat may answer, with no call window's time to wait (``call`` 0), goes on
         now, in this transition and its one write (issue 22: not a transition and a write of its
         own). Every listener is still told the discard (or added kan) alone, before what follows it
         (issue 23: batching never tells whether a seat was asked): what it would be told now is
-        taken here (``Listener.preview``) and told once the write has stored both; the rest is told
-        after it. Returns those first tellings (none when nothing is released)."""
-        if self.game.held != "window" or self.schedule.window is not None or self.abandoned:
-            return []
+        taken here (``Listener.preview``: no prompt is open in a window nobody may answer) and told
+        once the write has stored both; the rest is told after it. Returns those first tellings,
+        the table synced (:meth:`_sync`) after the release; None when nothing is released (the
+        caller syncs). The schedule is synced once, after the release: a sync at the held window
+        would only close every prompt, and the one after the release opens them from there alike."""
+        if self.game.held != "window" or self.schedule.window is not None or self.pace.call > 0 or self.abandoned:
+            return None
         first = [tell for listener in list(self.listeners) if (tell := listener.preview(self)) is not None]
         self._release(now)
         self._sync(now)
@@ -770,30 +775,41 @@ class Table:
 
     def _sync(self, now: int) -> None:
         g, s = self.game, self.schedule
-        asking = [g.legal_actions(seat) for seat in range(SEATS)]
-        in_window = g.held == "window" or any(any(a.type == "none" for a in legal) for legal in asking)
+        held = g.held
+        asking = list(map(g.legal_actions, range(SEATS)))
+        in_window = held == "window"
+        if not in_window:  # a call or a win on another's tile, or its pass, is asked of a seat
+            for legal in asking:
+                for a in legal:
+                    if a.type == "none":
+                        in_window = True
+                        break
         window = s.window if in_window else None
         if in_window and window is None and self.pace.call > 0:
             window = now + self.pace.call
-        pause, ready = (s.pause, s.ready) if g.held == "hand" else (None, frozenset[int]())
-        if g.held == "hand" and pause is None:
+        pause, ready = (s.pause, s.ready) if held == "hand" else (None, frozenset[int]())
+        if held == "hand" and pause is None:
             pause = now + self.pace.result
         prompts, numbers = list(s.prompts), list(s.numbers)
         for seat, legal in enumerate(asking):
-            if not legal or s.answered(seat):
+            if not legal or (s.answers and s.answered(seat)):
                 prompts[seat] = None
                 self.prompt_legal[seat] = ()
                 continue
             if prompts[seat] is None or self.answered[seat] or legal != self.prompt_legal[seat]:
                 numbers[seat] += 1
                 prompts[seat] = open_prompt(self.pace, seat=seat, number=numbers[seat], now=now,
-                                            bank=self.banks[seat], bot=seat in self.bots, window=window,
+                                            bank=self.banks[seat], bot=seat in self.driver.bots, window=window,
                                             call=in_window)
                 self.prompt_legal[seat] = legal
                 self.answered[seat] = False
         away = None
-        if self.outside and not any(self.connected[seat] + self.remote[seat] for seat in self.outside):
-            away = s.away if s.away is not None else now
+        if self.outside:  # the abandon timer runs while nobody who plays from outside is here
+            for seat in self.outside:
+                if self.connected[seat] + self.remote[seat]:
+                    break
+            else:
+                away = s.away if s.away is not None else now
         self.schedule = Schedule(tuple(prompts), tuple(numbers), window, s.answers if window is not None else (),
                                  pause, ready, away)
 
@@ -857,6 +873,14 @@ def _seconds(banks: Sequence[int]) -> list[float]:
 
 def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def _kept(name: str, value: Any) -> Any:
+    """A column's value as last stored (``Tables.flush``): a copy of the banks and toggles, which
+    the table changes in place."""
+    if name == "toggles":
+        return [dict(t) for t in value]
+    return list(value) if name == "banks" else value
 
 
 def _column(table: Table, name: str) -> str:
@@ -1052,20 +1076,27 @@ class Tables:
         store raises is raised, and nothing of the transition is stored (``Table._settle`` rolls
         the table back)."""
         g = table.game
-        values: dict[str, Any] = {"banks": table.banks, "toggles": table.toggles}
-        if self.node is not None:  # the schedule is read only by a process that takes the table over (rebuild)
-            values["schedule"] = table.schedule
-        if table.pending or g.done:  # the lobby's scores and round: they change with a hand, a riichi, the end
-            values["status"] = (table.hand_start, len(g.hand_results), g.kyotaku, tuple(g.scores), g.done)
         kept = table.stored_values
+        # compared by value with what was stored: JSON is made only for a column whose value changed
+        fresh: list[tuple[str, Any]] = []
+        if kept.get("banks") != table.banks:
+            fresh.append(("banks", table.banks))
+        if kept.get("toggles") != table.toggles:
+            fresh.append(("toggles", table.toggles))
+        if self.node is not None and kept.get("schedule") != table.schedule:
+            fresh.append(("schedule", table.schedule))  # read only by a process that takes the table over
+        if table.pending or g.done:  # the lobby's scores and round: they change with a hand, a riichi, the end
+            status = (table.hand_start, len(g.hand_results), g.kyotaku, tuple(g.scores), g.done)
+            if kept.get("status") != status:
+                fresh.append(("status", status))
         changed: dict[str, str] = {}
-        for k, v in values.items():
-            if k in kept and kept[k] == v:  # compared by value: JSON is made only for a column that changed
-                continue
+        for k, _ in fresh:
             text = _column(table, k)
             if table.stored.get(k) != text:
                 changed[k] = text
         if not table.pending and not changed:
+            for k, v in fresh:  # the same JSON as stored: nothing to write
+                kept[k] = _kept(k, v)
             return True
         steps = [a for a in table.pending if a is not None]
         first = table.pending_from if table.pending_from is not None else len(g.events)
@@ -1074,7 +1105,7 @@ class Tables:
                    for i, (seat, idx, act, how) in enumerate(steps)]
         w = stored.Write(first, g.events[first:], actions, runner=self.node,
                          notice=self.shared.notice(table, first, changed) if self.shared is not None else None,
-                         **{k: changed.get(k) for k in ("schedule", "banks", "toggles", "status")})
+                         **changed)
         if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
             with self.store.transaction():
                 written = stored.write(self.store, table.id, w)
@@ -1091,8 +1122,8 @@ class Tables:
         table.pending_from = None
         table.stored.update(changed)
         table.stored_schedule = table.schedule
-        for k, v in values.items():  # copies: the banks and toggles are changed in place
-            kept[k] = [dict(t) for t in v] if k == "toggles" else list(v) if k == "banks" else v
+        for k, v in fresh:
+            kept[k] = _kept(k, v)
         if g.done:
             table.close()
         return True

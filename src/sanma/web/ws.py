@@ -34,10 +34,13 @@ MAX_FRAME = 4096  # bytes of one client frame
 RATE = 30.0  # messages a second a connection may send (besides the one answer it owes each question) ...
 BURST = 60.0  # ... in bursts of this many
 MAX_STRIKES = 60  # refused-for-rate messages before the connection is closed (1008)
+_A_MESSAGE = sentence("a message")  # what a page's frame is, and a bot's (load_json's refusals name it)
+_AN_ANSWER = sentence("an answer")
 
 
-def _dump(msg: Any) -> str:
-    return json.dumps(msg, separators=(",", ":"))  # ASCII: no stored text can fail to encode
+#: A message as compact JSON text, in ASCII (no stored text can fail to encode); the encoder is made once
+#: (``json.dumps`` with ``separators`` makes one per call).
+_dump = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def label(a: Action) -> str:
@@ -182,10 +185,10 @@ class PageConnection(Connection):
 
     def preview(self, table: Table) -> Callable[[], None] | None:
         """The view of the table as it is now, sent later (``Table._release_at_once``: a window that
-        nobody may answer, so no prompt, result or end can be new here)."""
+        nobody may answer, so no prompt is open and no result or end can be new here)."""
         if not self.first and len(table.game.events) <= self.sent_events:
             return None
-        msg, n = self._view(table), len(table.game.events)
+        msg, n = self._view(table, asking=False), len(table.game.events)
 
         def tell() -> None:
             self.send(msg)
@@ -194,8 +197,9 @@ class PageConnection(Connection):
 
         return tell
 
-    def _view(self, table: Table) -> dict[str, Any]:
-        """The seat's (or the spectator's) view now, with the events since the last one sent."""
+    def _view(self, table: Table, *, asking: bool = True) -> dict[str, Any]:
+        """The seat's (or the spectator's) view now, with the events since the last one sent
+        (``asking`` False: at a window nobody may answer, where no prompt is open)."""
         g = table.game
         public, public_json = table.public_seats()
         view = seat_view(g, self.seat, public) if self.seat is not None else spectator_view(g, public)
@@ -204,7 +208,7 @@ class PageConnection(Connection):
                                "view": view.to_json(sort=sort, seats_json=public_json),
                                "events": public_events(g.log, self.seat, self.sent_events, g.events)}
         if self.seat is not None:  # the seat's open prompt (a prompt not named here is gone)
-            p = table.prompt(self.seat)
+            p = table.prompt(self.seat) if asking else None
             msg["prompt"] = p.number if p is not None else None
         return msg
 
@@ -226,7 +230,7 @@ class PageConnection(Connection):
     def handle(self, raw: str) -> None:
         """One client message: act, toggle or ping; anything else is refused with a reason."""
         try:
-            msg = load_json(raw, sentence("a message"))
+            msg = load_json(raw, _A_MESSAGE)
         except BadJSON as e:
             return self.error("malformed", sentence("{why}; a message is one JSON object", why=e))
         if not isinstance(msg, dict):
@@ -308,20 +312,25 @@ class MjaiConnection(Connection):
     def update(self, table: Table) -> None:
         s = self.seat
         assert s is not None
-        g = table.game
-        for e in public_events(g.log, s, self.fed, g.events):
-            self.stream.push(e)
-        self.fed = len(g.log)
-        prompt = table.prompt(s)
+        prompt = table.schedule.prompts[s]
         if prompt is not None and prompt.number != self.asked_seq:
             self.asked_seq = prompt.number
             self.reach_tiles = None
+            self._catch_up(table)
             self._ask(self.stream.batch(s, table.prompt_legal[s]))
         elif table.game.done and not self.ended:
             self.ended = True
+            self._catch_up(table)
             batch = self.stream.batch(s)
             if batch:
                 self.send(batch)
+
+    def _catch_up(self, table: Table) -> None:
+        """The events since the last ones fed, as the seat may see them: read when the bot is sent
+        something (a question, the game's end), not at every change of the table."""
+        g = table.game
+        self.stream.extend(public_events(g.log, self.seat, self.fed, g.events))
+        self.fed = len(g.log)
 
     def open_question(self) -> int | None:
         return self.asked_seq if self.answered < self.asked else None  # handle() counts the answer
@@ -342,7 +351,7 @@ class MjaiConnection(Connection):
             return  # the answer to a frame the clock already decided: dropped
         self.answered = self.asked
         try:
-            msg = load_json(raw, sentence("an answer"))
+            msg = load_json(raw, _AN_ANSWER)
         except BadJSON:
             msg = None
         legal = t.prompt_legal[s]
@@ -475,7 +484,7 @@ async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token:
                 else:
                     conn.send(_error(role, "rate", why))
                 continue
-            if len(raw.encode()) > MAX_FRAME:
+            if len(raw) > MAX_FRAME // 4 and len(raw.encode()) > MAX_FRAME:  # (a character is at most 4 bytes)
                 _too_large(conn)
                 continue
             try:
