@@ -171,7 +171,7 @@ def replay_json(record: GameRecord, rules: Rules | None = None, source: str = ""
         hand = labels.index(first.kyoku) if first.kyoku in labels else None  # None: the record, the game's end
         # a reader's problem keeps its sentence (a Said crosses the worker's pickling): in_words says it
         mismatch = {"hand": hand, "label": first.kyoku, "what": first.what, "at": first.at,
-                    "text": first.problem if first.problem is not None else str(first)}
+                    "text": first.said()}
     end = steps.events[-1] if steps.events and steps.events[-1]["type"] == "end_game" and first is None else None
     hands = [h for h in steps.hands if h["steps"]]
     for h, k in zip(steps.hands, record.kyoku, strict=True):
