@@ -163,7 +163,7 @@ def test_an_upload_the_viewer_cannot_read_is_refused_in_the_pages_language(tmp_p
         ja = client.post("/api/replays?name=x.xml", content=no_kyoku, headers=JA)
         assert en.status_code == ja.status_code == 400 and en.json()["code"] == ja.json()["code"] == "record"
         assert "<XYZ> outside a kyoku" in en.json()["error"], en.text
-        assert ja.json()["error"] == ("x.xml: sanma が読める牌譜ではありません: <bytes>: 1番目のタグ <XYZ>: "
+        assert ja.json()["error"] == ("x.xml: sanma が読める牌譜ではありません: x.xml: 1番目のタグ <XYZ>: "
                                       "局の外に <XYZ> があります"), ja.text
         client.cookies.set("sanma_lang", "ja")  # the switch the page remembers
         ok = client.post("/api/replays?name=x.xml", content=damaged)
