@@ -98,9 +98,9 @@ class Keyword:
     def name(self, lang: Lang) -> str:
         if lang == "en":
             return self.key
-        from .terms import term
+        from .terms import lookup, term
 
-        t = term(self.kind, self.key)
+        t = term(self.kind, self.key) or lookup(self.kind, self.key)  # its key, else another spelling
         return self.key if t is None else t.name(lang)
 
 
