@@ -462,6 +462,8 @@ _TABLE_ROWS: Final[list[tuple[tuple[tuple[str, bool], ...], ...]]] = []
 _TABLE_INDEX: Final[list[int]] = []
 _table_state: Final = [False]  # read (or tried)
 _YAO_CLASS: Final = CLASS_YAOCHUU
+#: ``(is_triplet, kind)`` of every block, shared by the parts made from the file: ``[2 * kind + is_triplet]``.
+_BLOCK_OF: Final[tuple[Block, ...]] = tuple((t, k) for k in range(NUM_KINDS) for t in (0, 1))
 
 
 def complete_suit_keys(suit: int) -> list[int]:
@@ -609,50 +611,74 @@ def _table_parts(blob: bytes, suit: int, key: int) -> tuple[SuitPart, ...] | Non
             break
     if pos < 0:
         return None
-    rows = _TABLE_ROWS[0]
-    base = suit * 9
+    base: i64 = suit * 9
     out: list[SuitPart] = []
     for _ in range(blob[pos]):
-        pos += 1
-        blocks: list[Block] = []
-        trips: list[int] = []
-        fu_lines: list[tuple[str, int]] = []
-        trip_set = seq_count = 0
-        n_seq = peikou = trip_fu = flags = 0
-        outside = True
-        n_blocks = blob[pos]
-        for j in range(n_blocks):  # each block as _with_triplet / _with_sequence adds it
-            b = blob[pos + 1 + j]
-            kind: int = base + (b & 15)
-            if b >> 4:
-                blocks.append((1, kind))
-                trips.append(kind)
-                trip_set |= KIND_BIT[kind]
-                yao = KIND_CLASS[kind] & _YAO_CLASS
-                outside = outside and yao != 0
-                trip_fu += 8 if yao else 4
-                flags |= KIND_CLASS[kind]
-                fu_lines.append(TRIPLET_CLOSED[kind])
-            else:
-                blocks.append((0, kind))
-                peikou += seq_count >> KIND_BITS * kind & 1
-                n_seq += 1
-                seq_count += KIND_BIT[kind]
-                outside = outside and kind % 9 in (0, 6)
-                flags |= _SEQ_CLASS[kind]
-        pos += 1 + n_blocks
-        pair = base + blob[pos] - 1 if blob[pos] else -1
+        n_blocks: i64 = blob[pos + 1]
+        pos += 2
+        # The blocks' facts, shared by every split with these blocks (the pair is added below).
+        blocks_key: i64 = base << 40 | n_blocks << 32
+        for j in range(n_blocks):
+            blocks_key |= blob[pos + j] << 8 * j
+        t = _BLOCK_FACTS.get(blocks_key)
+        if t is None:
+            t = _BLOCK_FACTS[blocks_key] = _blocks_part(blob[pos:pos + n_blocks], base)
+        pos += n_blocks
+        place: i64 = blob[pos]
+        pair = base + place - 1 if place else -1
+        outside, flags = t.outside, t.flags
         if pair >= 0:
             outside = outside and KIND_CLASS[pair] & _YAO_CLASS != 0
             flags |= KIND_CLASS[pair]
-        ittsu = False
-        if n_seq >= 3:
-            held = (seq_count | seq_count >> 1 | seq_count >> 2) & ALL_KINDS
-            ittsu = held & _ITTSU[0] == _ITTSU[0] or held & _ITTSU[1] == _ITTSU[1]
-        waits = (rows[blob[pos + 1]], rows[blob[pos + 2]], rows[blob[pos + 3]], rows[blob[pos + 4]],
-                 rows[blob[pos + 5]], rows[blob[pos + 6]], rows[blob[pos + 7]], rows[blob[pos + 8]],
-                 rows[blob[pos + 9]])
-        pos += 9
-        out.append(_part(SuitPart, (tuple(blocks), pair, tuple(trips), trip_set, n_seq, seq_count, peikou, ittsu,
-                                    outside, trip_fu, flags, tuple(fu_lines), waits)))
+        waits_key: i64 = 0
+        for j in range(9):
+            waits_key |= blob[pos + 1 + j] << 5 * j
+        waits = _WAITS_OF.get(waits_key)
+        if waits is None:
+            rows = _TABLE_ROWS[0]
+            waits = _WAITS_OF[waits_key] = tuple([rows[b] for b in blob[pos + 1:pos + 10]])
+        pos += 9  # the last placement index: the next split's block count follows
+        out.append(_part(SuitPart, (t.blocks, pair, t.trips, t.trip_set, t.n_seq, t.seq_count, t.peikou, t.ittsu,
+                                    outside, t.trip_fu, flags, t.fu_lines, waits)))
     return tuple(out)
+
+
+#: What the file's parts share: the facts of their blocks (a part without a pair or waits) by
+#: (base, block count, block bytes), and their winning-tile placements by the nine list indices.
+_BLOCK_FACTS: Final[dict[int, SuitPart]] = {}
+_WAITS_OF: Final[dict[int, tuple[tuple[tuple[str, bool], ...], ...]]] = {}
+
+
+def _blocks_part(codes: bytes, base: int) -> SuitPart:
+    """A part holding the blocks of the file's codes (triplet << 4 | place), no pair, no waits:
+    each fact as ``_with_triplet`` / ``_with_sequence`` computes it."""
+    blocks: list[Block] = []
+    trips: list[int] = []
+    fu_lines: list[tuple[str, int]] = []
+    trip_set = seq_count = 0
+    n_seq = peikou = trip_fu = flags = 0
+    outside = True
+    for b in codes:
+        kind = base + (b & 15)
+        if b >> 4:
+            blocks.append(_BLOCK_OF[2 * kind + 1])
+            trips.append(kind)
+            trip_set |= KIND_BIT[kind]
+            yao = KIND_CLASS[kind] & _YAO_CLASS
+            outside = outside and yao != 0
+            trip_fu += 8 if yao else 4
+            flags |= KIND_CLASS[kind]
+            fu_lines.append(TRIPLET_CLOSED[kind])
+        else:
+            blocks.append(_BLOCK_OF[2 * kind])
+            peikou += seq_count >> KIND_BITS * kind & 1
+            n_seq += 1
+            seq_count += KIND_BIT[kind]
+            outside = outside and kind % 9 in (0, 6)
+            flags |= _SEQ_CLASS[kind]
+    ittsu = False
+    if n_seq >= 3:
+        held = (seq_count | seq_count >> 1 | seq_count >> 2) & ALL_KINDS
+        ittsu = held & _ITTSU[0] == _ITTSU[0] or held & _ITTSU[1] == _ITTSU[1]
+    return _part(SuitPart, (tuple(blocks), -1, tuple(trips), trip_set, n_seq, seq_count, peikou, ittsu, outside,
+                            trip_fu, flags, tuple(fu_lines), _NO_WAITS))
