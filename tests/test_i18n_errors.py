@@ -28,7 +28,8 @@ EDGES = (*sorted((SRC / "web").glob("*.py")), *sorted((SRC / "keeper").glob("*.p
          *sorted((SRC / "store").glob("*.py")),
          SRC / "sim" / "report.py", SRC / "sim" / "local.py", SRC / "sim" / "arena.py", SRC / "sim" / "ray_backend.py",
          SRC / "cli" / "serve.py", SRC / "cli" / "table.py", SRC / "bots" / "__init__.py", SRC / "bots" / "mjai.py",
-         SRC / "replay.py", SRC / "stats.py", SRC / "fileio.py", SRC / "scoring.py", SRC / "game" / "tenhou_shuffle.py")
+         SRC / "replay.py", SRC / "stats.py", SRC / "fileio.py", SRC / "scoring.py", SRC / "game" / "tenhou_shuffle.py",
+         *sorted((SRC / "formats").glob("*.py")))  # the record readers: their errors and their problems
 #: errors that never reach a person: a bug's, a test harness's, a module's ``__getattr__``
 INTERNAL = {"TimeoutError", "RuntimeError", "NotImplementedError", "AssertionError", "TypeError", "KeyError",
             "AttributeError"}
@@ -55,6 +56,10 @@ def test_errors_a_page_a_client_or_a_command_shows_are_sentences() -> None:
                 name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "?"
                 if name not in INTERNAL and _english(node.exc.args[0]):
                     found.append(f"{path.relative_to(SRC)}:{node.lineno} {name}")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("add", "problem") and node.args and _english(node.args[0]) and \
+                    path.parent.name == "formats":  # a reader's problem: Problems.add / KyokuReplay.problem
+                found.append(f"{path.relative_to(SRC)}:{node.lineno} {node.func.attr}")
             if isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values, strict=True):
                     if isinstance(k, ast.Constant) and k.value in ("error", "message") and v is not None \

@@ -20,6 +20,7 @@ from sanma.i18n import choose_lang, describe, from_accept_language, sentence, se
 from sanma.i18n.extract import page_messages
 from sanma.i18n.messages import catalogue, fields, page_catalogue
 from sanma.web.app import create_app
+from shared_data import shared_path
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -76,8 +77,54 @@ def test_the_compiled_catalogue_is_the_current_one() -> None:
             continue
         if isinstance(m.id, tuple):
             assert cat.ngettext(m.id[0], m.id[1], 1) == _forms(m.string)[0]
+        elif m.context is not None:
+            assert cat.pgettext(m.context, m.id) == m.string, (m.context, m.id)
         else:
             assert cat.gettext(m.id) == m.string, m.id
+
+
+#: a short English word that means different things in different places gets one msgctxt per meaning
+WORDS_IN_CONTEXT = [  # (context, word, Japanese): the statistics columns are rates, the words are not
+    ("rate", "draw", "流局率"), ("action", "draw", "ツモ"), ("rate", "riichi", "リーチ率"), (None, "riichi", "リーチ"),
+    ("rate", "calls", "副露率"), (None, "calls", "鳴き"), ("rate", "call", "副露率"), ("rate", "win", "和了率"),
+]
+
+
+@pytest.mark.parametrize("context, word, ja", WORDS_IN_CONTEXT)
+def test_a_short_word_has_one_entry_per_meaning(context: str | None, word: str, ja: str) -> None:
+    """Issue 24: msgid "draw" was 流局率 (``sanma stats``' column) wherever it was said — a tile drawn
+    is ツモ, a drawn hand 流局; "riichi" was リーチ率 on the table's riichi badge and "calls" 副露率 as a
+    review's category (鳴き). Each meaning has its own msgctxt (``trc``/``sentence_c``/``tc``)."""
+    from sanma.i18n.messages import Message
+
+    assert JA.get(word, context=context) is not None, (context, word)
+    assert Message(word, context=context).text("ja") == ja
+    assert Message(word, context=context).text("en") == word
+
+
+def test_the_stats_columns_and_the_words_in_japanese(tmp_path: Path) -> None:
+    """The same English word in two places, two Japanese words: ``sanma stats``' columns are rates,
+    the table's riichi badge, a review's "calls" category and a record reader's "draw" are not."""
+    from sanma.formats.tracker import action_word
+    from sanma.i18n.messages import Message
+    from sanma.review.report import category_words
+
+    db = tmp_path / "s.sqlite"
+    record = shared_path("data", "tenhou6_json", "2024010120gm-00b9-0000-e324b88a.json")
+    r = runner.invoke(app, ["stats", "--db", str(db), str(record), "--lang", "ja"], env={"COLUMNS": "300"})
+    assert r.exit_code == 0, r.output
+    assert all(w in r.output for w in ("和了率", "放銃率", "リーチ率", "副露率", "流局率")), r.output
+    assert category_words("calls").text("ja") == "鳴き"
+    draw = action_word("draw")
+    assert isinstance(draw, Message) and draw.text("ja") == "ツモ" and str(draw) == "draw"
+    js = page_catalogue("ja", [ROOT / "src" / "sanma" / "web" / "static" / n for n in ("table.js", "review.js")])
+    assert js["messages"]["riichi"] == "リーチ"  # the badge beside a player in riichi
+    assert js["messages"]["rate\x04win"] == "和了率"  # the review's column: tc("rate", "win")
+
+
+def test_a_page_marks_a_word_in_context() -> None:
+    assert [(s, p) for _, s, p in page_messages('a = tc("rate", "riichi"); b = t("riichi");', "js")] == \
+        [("rate\x04riichi", None), ("riichi", None)]
 
 
 def test_a_sentence_speaks_both_languages_and_nests() -> None:
@@ -311,3 +358,13 @@ def test_rules_show_in_japanese_and_its_json_in_keys() -> None:
     en = runner.invoke(app, ["rules", "show", "tenhou", "--json", "--lang", "en"])
     ja = runner.invoke(app, ["rules", "show", "tenhou", "--json", "--lang", "ja"])
     assert en.exit_code == ja.exit_code == 0 and json.loads(en.stdout) == json.loads(ja.stdout)
+
+
+def test_the_issues_hand_on_the_command_line_in_japanese() -> None:
+    """Issue 24, "How it must be shown": ``sanma score 123456789p99m111z --win 9m --riichi --seat S
+    --from W --rules tenhou --lang ja`` prints 立直, 一気通貫 and 満貫 with the payments."""
+    r = runner.invoke(app, ["score", "123456789p99m111z", "--win", "9m", "--riichi", "--seat", "S", "--from", "W",
+                            "--rules", "tenhou", "--lang", "ja"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0, r.output
+    for words in ("立直", "一気通貫", "満貫", "8,000点", "南 +8,000", "西 -8,000"):
+        assert words in r.output, (words, r.output)

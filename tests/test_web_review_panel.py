@@ -246,6 +246,9 @@ def test_the_review_panel_on_a_phone_on_its_side_and_in_japanese(browser: Any, t
         assert picker == [f"{i + 1}. {round_name(r['wind'], r['number'], 'ja', r['honba'])}"
                           for i, r in enumerate(rounds)], picker
         assert ja.evaluate(LABELS) == ["東1局", "南3局 2本場", "東2局", "西1局 1本場"]
+        # the options' columns are rates (msgctxt "rate"): 和了率 and 放銃率, not the words
+        head = ja.eval_on_selector_all("#review-options tr:first-child > *", "cs => cs.map(c => c.textContent)")
+        assert head[1:3] == ["和了率", "放銃率"], head
         shot(ja, "review-panel-ja", full_page=False)
         ja.close()
     assert not errors, errors

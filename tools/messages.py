@@ -25,7 +25,9 @@ DOMAIN = "sanma"
 LANGS = ("ja",)
 #: tr("..."), tr_n("one", "many", n), sentence(...), sentence_n(...); the rule fields' docs _f(default, "doc", rows)
 #: and what a preset does where it reads its seed, Reading(preset, kind, seed, line, quote, "reading", ...)
-KEYWORDS = {"tr": None, "tr_n": (1, 2), "sentence": None, "sentence_n": (1, 2), "_f": (2,), "Reading": (6,)}
+#: trc("context", "..."), sentence_c(...): a sentence in a context (msgctxt)
+KEYWORDS = {"tr": None, "tr_n": (1, 2), "sentence": None, "sentence_n": (1, 2), "_f": (2,), "Reading": (6,),
+            "trc": ((1, "c"), 2), "sentence_c": ((1, "c"), 2)}
 
 
 def _method_map() -> tuple[list[tuple[str, str]], dict[str, dict[str, str]]]:

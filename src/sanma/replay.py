@@ -63,7 +63,7 @@ from .game.engine import Game
 from .game.flow import round_wind
 from .game.tenhou_shuffle import TenhouKyokuWall, tenhou_walls
 from .game.wall import HAIPAI_POSITIONS, Wall, tile_set
-from .i18n.messages import sentence
+from .i18n.messages import Said, sentence
 from .rules import Rules
 from .scoring import DORA_NAMES
 from .tiles import Tile
@@ -100,9 +100,17 @@ class Mismatch:
         at = f" ({self.at})" if self.at else ""
         return f"{self.source}: {self.kyoku}: {self.what}{at}: record {self.expected!r}, engine {self.got!r}"
 
+    @property
+    def problem(self) -> Said | None:
+        """A record reader's problem (``record.errors``), kept with its sentence; None for a mismatch."""
+        return self.got if self.kyoku == "record" and self.what == "read" and isinstance(self.got, Said) else None
+
     def to_json(self) -> dict[str, Any]:
-        return {"file": self.source, "kyoku": self.kyoku, "what": self.what, "at": self.at,
-                "expected": _jsonable(self.expected), "got": _jsonable(self.got)}
+        out = {"file": self.source, "kyoku": self.kyoku, "what": self.what, "at": self.at,
+               "expected": _jsonable(self.expected), "got": _jsonable(self.got)}
+        if self.problem is not None and self.problem.message.code:  # the same in every language
+            out["code"] = self.problem.message.code
+        return out
 
 
 def _jsonable(x: Any) -> Any:
@@ -241,12 +249,12 @@ def rules_for(record: GameRecord) -> tuple[Rules, list[str]]:
     name = record.rule_name
     if stated_length(record) == "E" and rules.round_winds != "E":
         changes["round_winds"] = "E"
-        notes.append(f"rule name {name!r}: an East-only game (round_winds = 'E')")
+        notes.append(Said(sentence("rule name {name!r}: an East-only game (round_winds = 'E')", name=name)))
     points = record.final_points
     if points and all(float(p).is_integer() for p in points) and rules.final_rounding != "integer" \
             and platform == "tenhou":
         changes["final_rounding"] = "integer"
-        notes.append("final points are whole numbers in this record (final_rounding = 'integer')")
+        notes.append(Said(sentence("final points are whole numbers in this record (final_rounding = 'integer')")))
     if changes:
         rules = dataclasses.replace(rules, **changes)
     return rules, notes
@@ -422,8 +430,8 @@ class _Replayer:
         self.stick_anomalies: list[Mismatch] = []
         self.laps = round_indexes(rules, record.kyoku)  # the lap of each hand (P33)
         if record.shuffle_seed or any(record.kyoku_seeds):
-            notes.append("walls re-dealt from the record's Tenhou shuffle seed: every draw, replacement "
-                         "and dora indicator is checked against them")
+            notes.append(Said(sentence("walls re-dealt from the record's Tenhou shuffle seed: every draw, "
+                                       "replacement and dora indicator is checked against them")))
 
     # -- reporting ---------------------------------------------------------------------------
     def mismatch(self, what: str, expected: Any, got: Any, kyoku: str | None = None) -> None:
@@ -931,13 +939,13 @@ def replay_record(record: GameRecord, rules: Rules | None = None, *, observer: O
     if observer is not None or on_step is not None:  # the chosen length again, seen this time
         result = _Replayer(record, dataclasses.replace(rules, round_winds=winds), list(notes), observer,
                            on_step).run()
-    how = ("which its hands fit" if len(fit) == 1 else
-           "its hands fit every length" + (" (the game ended before its length mattered)" if record.complete
-                                            else " (an excerpt)") if fit else
-           "the closest: no length fits its hands")
-    name = record.rule_name or "no rule name"
-    result.notes.insert(len(notes), f"the record does not state its game's length ({name}): replayed with "
-                                    f"round_winds = {winds!r}, {how}")
+    how = (sentence("which its hands fit") if len(fit) == 1 else
+           sentence("its hands fit every length (the game ended before its length mattered)") if fit and
+           record.complete else sentence("its hands fit every length (an excerpt)") if fit else
+           sentence("the closest: no length fits its hands"))
+    result.notes.insert(len(notes), Said(sentence(
+        "the record does not state its game's length ({name}): replayed with round_winds = {winds!r}, {how}",
+        name=record.rule_name or sentence("no rule name"), winds=winds, how=how)))
     return result
 
 

@@ -137,6 +137,9 @@ def _print(report: ReplayReport) -> None:
         for note in r.notes:
             typer.echo("         " + tr("note: {note}", note=note))
         for m in r.mismatches:
+            if m.problem is not None:  # what the record's reader found, in the command's words
+                typer.echo("         " + tr("record: {problem}", problem=m.problem))
+                continue
             at = f" ({m.at})" if m.at else ""
             typer.echo("         " + tr("{kyoku}: {what}{at}: record {expected!r}, engine {got!r}", kyoku=m.kyoku,
                                         what=m.what, at=at, expected=m.expected, got=m.got))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..errors import SanmaError
-from ..i18n.messages import sentence, tr, tr_n
+from ..i18n.messages import sentence, tr, tr_n, trc
 from ..sim import Summary, check_bots, simulate
 from ..sim.arena import SimulationError
 from ..sim.local import BACKENDS
@@ -71,7 +71,8 @@ def _table(s: Summary) -> Table:
                        "draws {draws}", games=games, kyoku=s.kyoku, rules=s.rules, seed=s.seed, seconds=seconds,
                        speed=speed, where=where, draws=draws),
               title_justify="left")
-    cols = [tr("bot"), tr("avg place"), tr("1st/2nd/3rd"), tr("win"), tr("deal-in"), tr("riichi"), tr("calls"),
+    cols = [tr("bot"), tr("avg place"), tr("1st/2nd/3rd"), trc("rate", "win"), trc("rate", "deal-in"),
+            trc("rate", "riichi"), trc("rate", "calls"),
             tr("hand value"), tr("bust rate"), tr("avg score"), tr("avg points")]
     if s.incidents:
         cols.append(tr("incidents"))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..i18n import tr
-from ..i18n.messages import Message, sentence, sentence_n
+from ..i18n.messages import Message, sentence, sentence_n, trc
 from .common import DB_WHERE, cli_errors, replay_problem
 
 if TYPE_CHECKING:
@@ -119,8 +119,10 @@ def _print(rows: list[PlayerStats], db: str, chart: Path | None) -> None:
     from rich.table import Table
 
     t = Table(title=tr("Player statistics ({db})", db=db), title_justify="left")
-    cols = (tr("player"), tr("games"), tr("avg place"), tr("1st/2nd/3rd"), tr("hands"), tr("win"), tr("deal-in"),
-            tr("riichi"), tr("call"), tr("draw"), tr("avg win"), tr("avg deal-in"), tr("kita/game"))
+    # the rates in the context "rate" (msgctxt): "draw" here is 流局率, not the word 流局 or ツモ
+    cols = (tr("player"), tr("games"), tr("avg place"), tr("1st/2nd/3rd"), tr("hands"), trc("rate", "win"),
+            trc("rate", "deal-in"), trc("rate", "riichi"), trc("rate", "call"), trc("rate", "draw"), tr("avg win"),
+            tr("avg deal-in"), tr("kita/game"))
     for i, col in enumerate(cols):
         t.add_column(col, justify="left" if i == 0 else "right", no_wrap=i != 0,
                      min_width=12 if i == 0 else None, overflow="fold" if i == 0 else "ellipsis")

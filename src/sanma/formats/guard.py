@@ -12,34 +12,68 @@ into the one error of an empty record when lenient.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import events as ev
 from ..errors import RecordError, SanmaError
-from ..i18n.messages import Message, Said, sentence
+from ..i18n.messages import Keyword, Message, Said, sentence
 from .record import GameRecord
 
 
 class Problems:
-    """Collects problems found while reading one file (``strict`` raises at the first)."""
+    """Collects problems found while reading one file (``strict`` raises at the first).
+
+    A problem is a coded sentence (``sentence("unknown yaku {name!r}", code="unknown_yaku", ...)``),
+    kept in ``items`` as a :class:`~sanma.i18n.messages.Said`: its English text (what ``record.errors``
+    compares, joins and sends as JSON) that the edge still puts into its reader's words, with the
+    file, the kyoku (:func:`kyoku_words`) and the place in it (a sentence too) before it.
+
+    >>> p = Problems("a.json", False)
+    >>> p.add(sentence("unknown yaku {name!r}", code="unknown_yaku", name="x"), "S3-1", sentence("line {n}", n=4))
+    >>> p.items[0], p.items[0].message.text("ja"), p.items[0].message.code
+    ("a.json: kyoku S3-1: line 4: unknown yaku 'x'", "a.json: 南3局 1本場: 4行目: 不明な役 'x'", 'unknown_yaku')
+    """
 
     def __init__(self, source: str, strict: bool) -> None:
         self.source = source
         self.strict = strict
         self.items: list[str] = []
 
-    def add(self, message: str, kyoku: str | None = None, where: str | None = None) -> None:
-        parts = [self.source or "<text>"]
+    def add(self, problem: Message, kyoku: str | None = None, where: Message | None = None) -> None:
+        params: dict[str, object] = {"source": self.source or "<text>"}
+        template = "{source}: "
         if kyoku:
-            parts.append(f"kyoku {kyoku}")
-        if where:
-            parts.append(where)
-        text = ": ".join([*parts, message])
+            params["kyoku"] = kyoku_words(kyoku)
+            template += "{kyoku}: "
+        if where is not None:
+            params["where"] = where
+            template += "{where}: "
+        params["problem"] = problem
+        # no words of its own (not in the catalogue): its parts are sentences, each put into words
+        said = Message(template + "{problem}", params, code=problem.code or "record")
         if self.strict:
-            raise RecordError(text)
-        self.items.append(text)
+            raise RecordError(said)
+        self.items.append(Said(said))
 
+
+def kyoku_words(label: str) -> Message:
+    """A kyoku's label (``E1``, ``S3-2``; ``#4`` where the record names none) in words.
+
+    >>> [(str(kyoku_words(x)), kyoku_words(x).text("ja")) for x in ("E1", "S3-2", "#4")]
+    [('kyoku E1', '東1局'), ('kyoku S3-2', '南3局 2本場'), ('kyoku #4', '局 #4')]
+    """
+    m = re.fullmatch(r"([ESWN])(\d+)(?:-(\d+))?", label)
+    if m is None:
+        position = label.removeprefix("#")
+        if position.isdigit():
+            return sentence("kyoku #{n}", n=int(position))
+        return sentence("kyoku {label}", label=label)
+    wind = Keyword("wind", m[1])  # E in English, 東 in Japanese
+    if m[3]:
+        return sentence("kyoku {wind}{n}-{honba}", wind=wind, n=int(m[2]), honba=int(m[3]))
+    return sentence("kyoku {wind}{n}", wind=wind, n=int(m[2]))
 
 
 MAX_BYTES = 8 * 1024 * 1024  # real sanma records are < 100 kB; a hanchan mjlog is ~20 kB
@@ -133,11 +167,14 @@ def read_guarded(fmt: str, path_or_text: Any, strict: bool, source: str | None,
         return GameRecord(source=str(src or "<text>"), format=fmt, errors=(said,))
 
 
-def error_text(e: Exception) -> str:
-    """A problem's message: a sanma error's own, else the exception's type and text."""
+def error_text(e: Exception) -> Message:
+    """A problem's sentence: a sanma error's own, else the exception's type and text (a reader's bug
+    or a value no check foresaw: said as Python says it)."""
     if isinstance(e, SanmaError):
-        return str(e)
-    return f"{type(e).__name__}: {e}"
+        if isinstance(e.message, Message):
+            return e.message
+        return Message("{error}", {"error": str(e)}, code=e.code)  # an error raised without a sentence
+    return sentence("unexpected {kind}: {error}", code="record_bug", kind=type(e).__name__, error=str(e))
 
 
 def events_of(game_or_events: Any) -> list[ev.Event]:

@@ -19,7 +19,7 @@ from ..errors import RecordError, SanmaError
 from ..i18n.messages import sentence
 from ..i18n.terms import draw_key, yaku_key
 from ..tiles import NORTH, WIND_LETTERS, Tile, to_mpsz
-from .guard import Problems, as_int, parse_json, read_guarded
+from .guard import Problems, as_int, error_text, parse_json, read_guarded
 from .record import DrawResult, GameRecord, KyokuRecord, Result, kyoku_label, limit_from_han_fu, majsoul_room
 from .tracker import KyokuReplay, build_win
 
@@ -115,7 +115,8 @@ class _Kyoku:
         elif name == "penuki":
             seat = self.seat(body.get("l"))
             if tile(body.get("p", "z4")).kind != NORTH:
-                rp.problem(f"penuki {body.get('p')!r} by seat {seat} is not a North (z4)")
+                rp.problem(sentence("penuki {p!r} by seat {seat} is not a North (z4)", code="call", p=body.get("p"),
+                                    seat=seat))
             rp.play(ev.Kita(seat))
         elif name == "fulou":
             self.fulou(self.seat(body.get("l")), body.get("m"))
@@ -134,7 +135,7 @@ class _Kyoku:
             tenpai = tuple(self.seat(i) for i, h in enumerate(body.get("shoupai") or []) if h)
             self.results.append(DrawResult(kind, deltas, tenpai))
         else:
-            self.r.problems.add(f"unknown event {name!r}", self.label)
+            self.r.problems.add(sentence("unknown event {name!r}", code="unknown_event", name=name), self.label)
 
     def fulou(self, seat: int, m: Any) -> None:
         if not isinstance(m, str) or not (mm := _MELD.match(m)) or not mm.group(3):
@@ -174,26 +175,28 @@ class _Kyoku:
             raise RecordError(sentence("cannot reconstruct the winning hand of seat {seat}", seat=seat))
         tiles, melds, kita = hand(b.get("shoupai", ""))
         if to_mpsz(tiles) != to_mpsz(ctx.hand):
-            p.add(f"hule shoupai {b.get('shoupai')!r} differs from the replayed hand {to_mpsz(ctx.hand)}",
-                  self.label)
+            p.add(sentence("hule shoupai {shoupai!r} differs from the replayed hand {hand}", code="win_hand",
+                           shoupai=b.get("shoupai"), hand=to_mpsz(ctx.hand)), self.label)
         if kita != ctx.kita or len(melds) != len(ctx.melds):
-            p.add(f"hule shoupai {b.get('shoupai')!r} has {kita} kita and {len(melds)} melds; the replay "
-                  f"{ctx.kita} and {ctx.melds}", self.label)
+            p.add(sentence("hule shoupai {shoupai!r} has {kita} kita and {n} melds; the replay {replay_kita} and "
+                           "{replay_melds}", code="win_melds", shoupai=b.get("shoupai"), kita=kita, n=len(melds),
+                           replay_kita=ctx.kita, replay_melds=ctx.melds), self.label)
         yakuman = as_int(b.get("damanguan") or 0, "damanguan")
         yaku: list[tuple[str, int]] = []
         for h in b.get("hupai") or []:
             name = yaku_key(str(h.get("name", ""))) if isinstance(h, dict) else None
             if name is None:
-                p.add(f"unknown yaku {h!r}", self.label)
+                p.add(sentence("unknown yaku {name!r}", code="unknown_yaku", name=h), self.label)
                 continue
             fan = h.get("fanshu")
             yaku.append((name, len(fan) if isinstance(fan, str) and set(fan) == {"*"} else as_int(fan, "fanshu")))
         if yakuman and not any(True for _ in yaku):
-            p.add("yakuman without yaku", self.label)
+            p.add(sentence("yakuman without yaku", code="yaku_list"), self.label)
         han = 0 if yakuman else as_int(b.get("fanshu"), "fanshu")
         fu = as_int(b["fu"], "fu") if b.get("fu") is not None else None
         if not yakuman and han != sum(h for _, h in yaku):
-            p.add(f"fanshu {han} differs from the yaku sum {sum(h for _, h in yaku)}", self.label)
+            p.add(sentence("fanshu {han} differs from the yaku sum {total}", code="win_han", han=han,
+                           total=sum(h for _, h in yaku)), self.label)
         ura = tuple(tile(x) for x in b.get("fubaopai") or [])
         self.ura = ura or self.ura
         first = not any(r for r in self.results if not isinstance(r, DrawResult))
@@ -238,15 +241,15 @@ class _Reader:
                 k = _Kyoku(self, events[0]["qipai"], i)
                 label = k.label
                 for j, entry in enumerate(events[1:], 1):
-                    k.replay.where = f"event {j}"
+                    k.replay.where = sentence("event {j}", j=j)
                     if not isinstance(entry, dict) or len(entry) != 1:
                         raise RecordError(sentence("event {j} is not a one-key object", j=j))
                     k.event(entry)
                 if not k.results:
-                    p.add("kyoku has no result (hule/pingju)", label)
+                    p.add(sentence("kyoku has no result (hule/pingju)", code="no_result"), label)
                 kyoku.append(k.record())
             except (SanmaError, ValueError, KeyError, IndexError, TypeError, AttributeError, OverflowError) as e:
-                p.add(str(e) if isinstance(e, SanmaError) else f"{type(e).__name__}: {e}", label)
+                p.add(error_text(e), label)
         final = d.get("defen")
         final_scores = final_points = None
         try:
@@ -255,9 +258,9 @@ class _Reader:
             if isinstance(d.get("point"), list):
                 final_points = tuple(float(x) for x in d["point"])
         except (SanmaError, ValueError, TypeError) as e:
-            p.add(str(e), None, "final defen/point")
+            p.add(error_text(e), None, sentence("the final scores ({key})", key="defen/point"))
         if not kyoku:
-            p.add("no kyoku in the log")
+            p.add(sentence("no kyoku in the log", code="no_kyoku"))
         return GameRecord(
             source=self.source, format="majiang", rule_name=str(d.get("title", "")),
             players=tuple(str(x) for x in players) if isinstance(players, list) else (),

@@ -27,7 +27,7 @@ from ..i18n.messages import sentence
 from ..i18n.terms import yaku_key
 from ..rules.schema import STANDARD_YAKUMAN
 from ..tiles import Tile
-from .guard import Problems, check_json_depth, events_of, read_guarded
+from .guard import Problems, check_json_depth, error_text, events_of, read_guarded
 from .record import LIMITS, DrawResult, GameRecord, KyokuRecord, Result, kyoku_label, limit_from_han_fu
 from .tracker import KyokuReplay, build_win, live_draws_for, named_rules
 
@@ -92,7 +92,8 @@ class _Kyoku:
             self.results.append(DrawResult("riichi_bust", (0, 0, 0), voided_by=(e,)))
             self.draw_deltas_pending = True
         else:
-            self.r.problems.add(f"{e.TYPE} event inside a kyoku", self.label, self.replay.where)
+            self.r.problems.add(sentence("{type} event inside a kyoku", code="kyoku_order", type=e.TYPE), self.label,
+                                self.replay.where)
 
     def hora(self, e: ev.Hora) -> None:
         p = self.r.problems
@@ -104,7 +105,7 @@ class _Kyoku:
         for y in e.yaku:  # a yakuman line carries its multiplier, as in the other readers
             name = yaku_key(y.name)
             if name is None:
-                p.add(f"unknown yaku {y.name!r}", self.label)
+                p.add(sentence("unknown yaku {name!r}", code="unknown_yaku", name=y.name), self.label)
                 continue
             yaku.append((name, y.yakuman or y.han))
         han = e.han if e.han is not None else sum(h for _, h in yaku)
@@ -117,7 +118,8 @@ class _Kyoku:
         yakuman = listed_yakuman or (0 if han else e.yakuman)
         limit = e.limit if e.limit is not None else limit_from_han_fu(han, e.fu, yakuman)
         if limit is not None and limit not in LIMITS:
-            p.add(f"limit {limit!r} is not one of {LIMITS}", self.label)
+            p.add(sentence("limit {limit!r} is not one of {limits}", code="unknown_limit", limit=limit, limits=LIMITS),
+                  self.label)
         self.ura = e.uradora_markers or self.ura
         first = not any(not isinstance(r, DrawResult) for r in self.results)
         self.results.append(build_win(
@@ -167,11 +169,14 @@ class _Reader:
         for n, line in enumerate(lines, 1):
             if not line.strip():
                 continue
-            where = f"line {n}"
+            where = sentence("line {n}", n=n)
             label = cur.label if cur else None
             try:
-                check_json_depth(line, f"{self.source}: {where}")
-                raw = json.loads(line)
+                check_json_depth(line, self.source)
+                try:
+                    raw = json.loads(line)
+                except ValueError as bad:  # the parser's own words, quoted
+                    raise RecordError(sentence("invalid JSON: {error}", code="json", error=str(bad))) from None
                 if not isinstance(raw, dict):
                     raise RecordError(sentence("not a JSON object"))
                 e = parse_event(raw)
@@ -184,14 +189,14 @@ class _Reader:
                     flags = tuple(sorted(e.extra))
                 elif isinstance(e, ev.StartKyoku):
                     if cur is not None:
-                        p.add("start_kyoku before end_kyoku", cur.label, where)
+                        p.add(sentence("start_kyoku before end_kyoku", code="kyoku_order"), cur.label, where)
                         kyoku.append(cur.record())
                     cur = _Kyoku(self, e, len(kyoku))
                 elif isinstance(e, ev.EndKyoku):
                     if cur is None:
                         raise RecordError(sentence("end_kyoku outside a kyoku"))
                     if not cur.results:
-                        p.add("kyoku ends without hora or ryukyoku", cur.label, where)
+                        p.add(sentence("kyoku ends without hora or ryukyoku", code="no_result"), cur.label, where)
                     cur.end(e)
                     kyoku.append(cur.record())
                     cur = None
@@ -205,16 +210,16 @@ class _Reader:
                     cur.event(e)
             except (SanmaError, ValueError, KeyError, IndexError, TypeError, AttributeError, OverflowError,
                     RecursionError) as e:
-                p.add(str(e) if isinstance(e, SanmaError) else f"{type(e).__name__}: {e}", label, where)
+                p.add(error_text(e), label, where)
         if cur is not None:
             if cur.events == 0 and kyoku:
                 # an excerpt's trailing header: its scores are the end of the previous kyoku
                 final_scores = cur.start
             else:
-                p.add("the record ends in the middle of a kyoku", cur.label)
+                p.add(sentence("the record ends in the middle of a kyoku", code="truncated"), cur.label)
                 kyoku.append(cur.record())
         if not kyoku:
-            p.add("no kyoku in the record")
+            p.add(sentence("no kyoku in the record", code="no_kyoku"))
         return GameRecord(
             source=self.source, format="mjai", rule_name=self.rule_name, rule_flags=flags, players=players,
             start_scores=kyoku[0].start_scores if kyoku else (), kyoku=tuple(kyoku),

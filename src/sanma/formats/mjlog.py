@@ -33,7 +33,7 @@ from ..i18n.terms import draw_key, yaku_key
 from ..tiles import WIND_LETTERS, Tile
 from .guard import Problems, as_int, error_text, read_guarded
 from .record import LIMITS, DrawResult, GameRecord, KyokuRecord, RecordedWin, Result, kyoku_label
-from .tracker import KyokuReplay, build_win
+from .tracker import KyokuReplay, action_word, build_win
 
 # Tenhou's yaku ids (the order of the yaku table in Tenhou's own log viewer; 52-54 verified
 # against the records in shared/data: 53 is ura dora, 54 red dora).
@@ -74,13 +74,14 @@ def _yaku_pairs(ids_hans: list[int], problems: Problems, label: str) -> tuple[tu
     for i in range(0, len(ids_hans) - 1, 2):
         yid, han = ids_hans[i], ids_hans[i + 1]
         if not 0 <= yid < len(TENHOU_YAKU):
-            problems.add(f"unknown Tenhou yaku id {yid}", label)
+            problems.add(sentence("unknown Tenhou yaku id {yid}", code="unknown_yaku", yid=yid), label)
             continue
         name = yaku_key(TENHOU_YAKU[yid])
         assert name is not None
         out.append((name, han))
     if len(ids_hans) % 2:
-        problems.add(f"yaku list has an odd number of values: {ids_hans}", label)
+        problems.add(sentence("yaku list has an odd number of values: {values}", code="yaku_list", values=ids_hans),
+                     label)
     return tuple(out)
 
 
@@ -141,11 +142,13 @@ class _MjlogKyoku:
         self.round_wind = WIND_LETTERS[kyoku // 4]
         self.dealer = as_int(el.get("oya", kyoku % 4), "INIT oya")
         if self.dealer != kyoku % 4:
-            p.add(f"INIT oya={self.dealer} but the kyoku index {kyoku} names dealer {kyoku % 4}")
+            p.add(sentence("INIT oya={oya} but the kyoku index {kyoku} names dealer {dealer}", code="dealer",
+                            oya=self.dealer, kyoku=kyoku, dealer=kyoku % 4))
         self.label = kyoku_label(self.round_wind, self.dealer, self.honba)
         ten = _ints(el.get("ten"), "INIT ten")
         if len(ten) != 4 or ten[3] != 0:
-            p.add(f"INIT ten={el.get('ten')!r}: expected 3 scores and a 0 for the empty seat", self.label)
+            p.add(sentence("INIT ten={value!r}: expected 3 scores and a 0 for the empty seat", code="scores",
+                            value=el.get("ten")), self.label)
         self.start = tuple(100 * t for t in ten[:3])
         if el.get("hai3"):
             raise RecordError(sentence("INIT hai3={value!r}: a 4-player deal in a 3-player record",
@@ -175,13 +178,15 @@ class _MjlogKyoku:
     def _new_id(self, tid: int, what: str) -> None:
         self.seen[tid] += 1
         if self.seen[tid] > 1:
-            self.r.problems.add(f"{what}: tile id {tid} appears twice", self.label, self.replay.where)
+            self.r.problems.add(sentence("{what}: tile id {tid} appears twice", code="tile_twice",
+                                         what=action_word(what), tid=tid), self.label, self.replay.where)
 
     def _remove_id(self, seat: int, tid: int, what: str) -> None:
         if tid in self.ids[seat]:
             self.ids[seat].remove(tid)
         else:
-            self.r.problems.add(f"{what}: seat {seat} does not hold tile id {tid}", self.label, self.replay.where)
+            self.r.problems.add(sentence("{what}: seat {seat} does not hold tile id {tid}", code="tile_not_held",
+                                         what=action_word(what), seat=seat, tid=tid), self.label, self.replay.where)
 
     def draw(self, seat: int, tid: int) -> None:
         self._new_id(tid, "draw")
@@ -236,25 +241,29 @@ class _MjlogKyoku:
         hai = sorted(_ints(el.get("hai"), "AGARI hai"))
         mine = sorted(self.ids[who] + ([machi] if who != from_who else []))
         if hai != mine:
-            p.add(f"AGARI hai={hai} differs from the replayed hand {mine} of seat {who}", self.label)
+            p.add(sentence("AGARI hai={hai} differs from the replayed hand {mine} of seat {seat}", code="win_hand",
+                            hai=hai, mine=mine, seat=who), self.label)
         melds = [_decode_meld(m) for m in _ints(el.get("m"), "AGARI m")]
         if sum(1 for k in melds if k[0] == "kita") != ctx.kita:
-            p.add(f"AGARI m lists {sum(1 for k in melds if k[0] == 'kita')} kita, replay counted {ctx.kita}",
-                  self.label)
+            p.add(sentence("AGARI m lists {n} kita, replay counted {kita}", code="win_kita",
+                           n=sum(1 for k in melds if k[0] == "kita"), kita=ctx.kita), self.label)
         if len(melds) - ctx.kita != len(ctx.melds):
-            p.add(f"AGARI m lists {len(melds) - ctx.kita} melds, replay has {ctx.melds}", self.label)
+            p.add(sentence("AGARI m lists {n} melds, replay has {melds}", code="win_melds", n=len(melds) - ctx.kita,
+                           melds=ctx.melds), self.label)
         dora = tuple(self.tile(i) for i in _ints(el.get("doraHai"), "AGARI doraHai"))
         if dora != tuple(self.dora):
-            p.add(f"AGARI doraHai {[str(t) for t in dora]} differs from the revealed indicators "
-                  f"{[str(t) for t in self.dora]}", self.label)
+            p.add(sentence("AGARI doraHai {dora} differs from the revealed indicators {revealed}", code="win_dora",
+                           dora=[str(t) for t in dora], revealed=[str(t) for t in self.dora]), self.label)
         ura = tuple(self.tile(i) for i in _ints(el.get("doraHaiUra"), "AGARI doraHaiUra"))
         self.ura = ura or self.ura
         ba = _ints(el.get("ba"), "AGARI ba")
         honba, kyotaku = [*ba, self.honba, self.kyotaku][:2]
         if honba != self.honba:  # every AGARI of a hand names its honba, a double ron's second too
-            p.add(f"AGARI ba={el.get('ba')!r}: the hand's honba is {self.honba}", self.label)
+            p.add(sentence("AGARI ba={value!r}: the hand's honba is {honba}", code="win_honba", value=el.get("ba"),
+                           honba=self.honba), self.label)
         if not any(isinstance(r, RecordedWin) for r in self.results) and kyotaku != ctx.kyotaku:
-            p.add(f"AGARI ba={el.get('ba')!r}: replay counts {ctx.kyotaku} riichi sticks", self.label)
+            p.add(sentence("AGARI ba={value!r}: replay counts {n} riichi sticks", code="win_sticks", value=el.get("ba"),
+                           n=ctx.kyotaku), self.label)
         ten = _ints(el.get("ten"), "AGARI ten")
         if len(ten) != 3:
             raise RecordError(sentence("AGARI ten={value!r} needs fu,points,limit", value=el.get('ten')))
@@ -264,7 +273,7 @@ class _MjlogKyoku:
             names = []
             for yid in ids:
                 if not 37 <= yid <= 51:
-                    p.add(f"yakuman id {yid} is not a yakuman", self.label)
+                    p.add(sentence("yakuman id {yid} is not a yakuman", code="unknown_yaku", yid=yid), self.label)
                     continue
                 name = yaku_key(TENHOU_YAKU[yid])
                 assert name is not None
@@ -276,7 +285,8 @@ class _MjlogKyoku:
             yakuman, han = 0, sum(h for _, h in yaku)
         sc = _ints(el.get("sc"), "AGARI sc")
         if len(sc) != 8 or sc[6:] != [0, 0]:
-            p.add(f"AGARI sc={el.get('sc')!r}: expected 3 score/delta pairs and 0,0", self.label)
+            p.add(sentence("AGARI sc={value!r}: expected 3 score/delta pairs and 0,0", code="win_payments",
+                           value=el.get("sc")), self.label)
         deltas = tuple(100 * sc[2 * s + 1] for s in range(3)) if len(sc) >= 6 else ()
         pao = el.get("paoWho")
         self.results.append(build_win(
@@ -291,7 +301,8 @@ class _MjlogKyoku:
         name = el.get("type")
         kind = "exhaustive" if name is None else draw_key(name)
         if kind is None:
-            self.r.problems.add(f"RYUUKYOKU type={name!r} is unknown", self.label)
+            self.r.problems.add(sentence("RYUUKYOKU type={name!r} is unknown", code="unknown_draw", name=name),
+                                self.label)
         sc = _ints(el.get("sc"), "RYUUKYOKU sc")
         deltas = tuple(100 * sc[2 * s + 1] for s in range(3)) if len(sc) >= 6 else (0, 0, 0)
         tenpai = tuple(s for s in range(3) if el.get(f"hai{s}"))
@@ -333,7 +344,7 @@ class _MjlogReader:
         kyoku_seeds: list[str] = []
         for pos, el in enumerate(root):
             tag = el.tag
-            where = f"tag {pos} <{tag}>"
+            where = sentence("tag {pos} <{tag}>", pos=pos, tag=tag)
             try:
                 if cur is not None:
                     cur.replay.where = where
@@ -351,7 +362,7 @@ class _MjlogReader:
                     players = tuple(urllib.parse.unquote(el.get(f"n{s}", "")) for s in range(3))
                 elif tag == "INIT":
                     if cur is not None:
-                        p.add("INIT before the previous kyoku ended", cur.label, where)
+                        p.add(sentence("INIT before the previous kyoku ended", code="kyoku_order"), cur.label, where)
                         kyoku.append(cur.record())
                     cur = _MjlogKyoku(self, el)
                     kyoku_seeds.append(el.get("shuffle", ""))  # the 2009 seed form
@@ -359,7 +370,7 @@ class _MjlogReader:
                     shuffle_seed = el.get("seed", "")
                 elif cur is None:
                     if tag not in ("SHUFFLE", "TAIKYOKU", "UN", "BYE", "GO"):
-                        p.add(f"<{tag}> outside a kyoku", None, where)
+                        p.add(sentence("<{tag}> outside a kyoku", code="outside_kyoku", tag=tag), None, where)
                 elif m := _DRAW_TAG.match(tag):
                     cur.draw(_seat(m.group(1), "TUVW"), int(m.group(2)))
                 elif m := _DISCARD_TAG.match(tag):
@@ -381,7 +392,7 @@ class _MjlogReader:
                 elif tag in ("BYE", "UN", "SHUFFLE", "TAIKYOKU"):
                     pass
                 else:
-                    p.add(f"unknown tag <{tag}>", cur.label, where)
+                    p.add(sentence("unknown tag <{tag}>", code="unknown_tag", tag=tag), cur.label, where)
                 if tag in ("AGARI", "RYUUKYOKU") and el.get("owari") is not None:
                     owari = [float(x) for x in (el.get("owari") or "").split(",")]
                     final_scores = tuple(int(100 * x) for x in owari[0:6:2])
@@ -396,10 +407,10 @@ class _MjlogReader:
                 if isinstance(e, RecordError) and tag in ("INIT", "GO", "UN"):
                     cur = None
         if cur is not None:
-            p.add("the record ends in the middle of a kyoku", cur.label)
+            p.add(sentence("the record ends in the middle of a kyoku", code="truncated"), cur.label)
             kyoku.append(cur.record())
         if not kyoku:
-            p.add("no kyoku (INIT) in the record")
+            p.add(sentence("no kyoku (INIT) in the record", code="no_kyoku"))
         return GameRecord(
             source=self.source, format="mjlog", rule_name=rule_name, rule_flags=flags, players=players,
             start_scores=kyoku[0].start_scores if kyoku else (), kyoku=tuple(kyoku),

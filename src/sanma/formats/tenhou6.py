@@ -84,7 +84,7 @@ def _json_yaku(items: list[Any], p: Problems, label: str) -> tuple[tuple[tuple[s
     yakuman = 0
     for item in items:
         if not isinstance(item, str):
-            p.add(f"yaku entry {item!r} is not text", label)
+            p.add(sentence("yaku entry {item!r} is not text", code="yaku_list", item=item), label)
             continue
         if m := _YAKU_TEXT.match(item):
             jp, n = m.group(1), int(m.group(2))
@@ -93,11 +93,11 @@ def _json_yaku(items: list[Any], p: Problems, label: str) -> tuple[tuple[tuple[s
             n = int(m.group(2) or m.group(3) or (2 if "ダブル" in item else 1))
             yakuman += n
         else:
-            p.add(f"yaku {item!r} is not 'name(n飜)' or 'name(役満)'", label)
+            p.add(sentence("yaku {item!r} is not 'name(n飜)' or 'name(役満)'", code="yaku_list", item=item), label)
             continue
         name = yaku_key(jp)
         if name is None:
-            p.add(f"unknown yaku {jp!r}", label)
+            p.add(sentence("unknown yaku {name!r}", code="unknown_yaku", name=jp), label)
             continue
         out.append((name, n))
     return tuple(out), yakuman
@@ -146,7 +146,8 @@ class _Tenhou6Kyoku:
         self.di = [0, 0, 0]
 
     def _where(self, seat: int) -> None:
-        self.replay.where = f"seat {seat} draw {self.ti[seat]} discard {self.di[seat]}"
+        self.replay.where = sentence("seat {seat} draw {draw} discard {discard}", seat=seat, draw=self.ti[seat],
+                                     discard=self.di[seat])
 
     def _draw(self, seat: int) -> bool:
         """Next draw of ``seat``; False when its draws are exhausted (the kyoku is over)."""
@@ -196,7 +197,8 @@ class _Tenhou6Kyoku:
                     rp.play(ev.Flower(seat, t))
                 else:
                     if t.kind != NORTH:
-                        rp.problem(f"kita {item!r} by seat {seat}: {t} is not a North")
+                        rp.problem(sentence("kita {item!r} by seat {seat}: {tile} is not a North", code="call",
+                                            item=item, seat=seat, tile=str(t)))
                     rp.play(ev.Kita(seat))
             elif "a" in item:
                 _, tiles, t = _parse_call(item, "a")
@@ -298,12 +300,13 @@ class _Tenhou6Kyoku:
             raise RecordError(sentence("result {res!r} does not start with its name", res=res))
         for s in range(3):
             if self.ti[s] != len(self.takes[s]) or self.di[s] != len(self.discards[s]):
-                p.add(f"seat {s} has unplayed actions: draws {self.ti[s]}/{len(self.takes[s])}, "
-                      f"discards {self.di[s]}/{len(self.discards[s])}", self.label)
+                p.add(sentence("seat {seat} has unplayed actions: draws {draws}/{takes}, discards {played}/{discards}",
+                               code="unplayed", seat=s, draws=self.ti[s], takes=len(self.takes[s]), played=self.di[s],
+                               discards=len(self.discards[s])), self.label)
         if res[0] != "和了":
             kind = draw_key(res[0])
             if kind is None:
-                p.add(f"unknown result {res[0]!r}", self.label)
+                p.add(sentence("unknown result {name!r}", code="unknown_draw", name=res[0]), self.label)
             if res[0] != "チョンボ":  # a chombo voids the hand: a riichi pending then is never accepted
                 self.replay.finish()
             deltas = tuple(as_int(x, "delta") for x in _list(res[1], "deltas")[:3]) if len(res) > 1 else (0, 0, 0)
@@ -314,14 +317,15 @@ class _Tenhou6Kyoku:
         for i in range(1, len(res), 2):
             deltas = tuple(as_int(x, "delta") for x in _list(res[i], "deltas"))
             if len(deltas) == 4 and deltas[3] != 0:
-                p.add(f"the empty fourth seat has a delta {deltas[3]}", self.label)
+                p.add(sentence("the empty fourth seat has a delta {delta}", code="payments", delta=deltas[3]),
+                      self.label)
             info = _list(res[i + 1], "win info")
             if len(info) < 4:
                 raise RecordError(sentence("win info {info!r} is too short", info=info))
             who, frm, pao = (as_int(x, "win info seat") for x in info[:3])
             if state == "tsumo" and (who != frm or who != last):
-                p.add(f"the record ends with seat {last}'s draw, but the result is seat {who} from {frm}",
-                      self.label)
+                p.add(sentence("the record ends with seat {last}'s draw, but the result is seat {who} from {frm}",
+                               code="win", last=last, who=who, frm=frm), self.label)
             ctx = self.replay.win(who, frm)
             if ctx is None:
                 raise RecordError(sentence("cannot reconstruct the winning hand of seat {who}", who=who))
@@ -349,7 +353,8 @@ class _Tenhou6Kyoku:
                     yaku, yakuman = ((yaku[0][0], multiple),), multiple
             han = 0 if yakuman else sum(h for _, h in yaku)
             if m.group(2) and int(m.group(2)) != han:
-                p.add(f"points {points_text!r} say {m.group(2)} han, the yaku add up to {han}", self.label)
+                p.add(sentence("points {points!r} say {said} han, the yaku add up to {han}", code="win_han",
+                               points=points_text, said=m.group(2), han=han), self.label)
             first = not out
             out.append(build_win(
                 ctx, seat=who, from_seat=frm, dealer=self.dealer, round_wind=self.round_wind,
@@ -405,9 +410,9 @@ class _Tenhou6Reader:
                 final_scores = tuple(as_int(x, "final score") for x in sc[0:6:2])
                 final_points = tuple(float(x) for x in sc[1:6:2])
             except (SanmaError, ValueError, TypeError) as e:
-                p.add(error_text(e), None, "sc")
+                p.add(error_text(e), None, sentence("the final scores ({key})", key="sc"))
         if not kyoku:
-            p.add("no kyoku in the log")
+            p.add(sentence("no kyoku in the log", code="no_kyoku"))
         return GameRecord(
             source=self.source, format="tenhou6", rule_name=str(rule.get("disp", "")),
             rule_flags=tuple(sorted((str(k), v) for k, v in rule.items() if k != "disp")),

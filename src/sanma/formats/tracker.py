@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .. import events as ev
 from ..errors import RecordError
-from ..i18n.messages import sentence
+from ..i18n.messages import Keyword, Message, sentence, sentence_c
 from ..rules.schema import Rules
 from ..tiles import Tile, seat_wind
 from .guard import Problems
@@ -90,6 +90,16 @@ def meld_text(kind: str, tiles: tuple[Tile, ...]) -> str:
     return f"{kind}:{to_mpsz(tiles)}"
 
 
+def action_word(what: str) -> Message | Keyword:
+    """An action a problem names: the record's own word in English (``discard``, ``pon``, ``kakan``,
+    ``kita``), the vocabulary's in Japanese (打牌, ポン, 加槓, 北抜き)."""
+    if what == "draw":
+        return sentence_c("action", "draw")  # a tile drawn (ツモ), not a drawn hand (流局)
+    if what == "discard":
+        return sentence_c("action", "discard")
+    return Keyword("call", what)
+
+
 class KyokuReplay:
     """Replays one kyoku's actions, checking each against the hands; problems go to ``problems``.
 
@@ -127,15 +137,15 @@ class KyokuReplay:
         # the last tile offered to the others: (kind, seat, tile) with kind discard/kakan/ankan/kita
         self.offer: tuple[str, int, Tile] | None = None
         self.declared: tuple[int, bool] | None = None  # a ``reach`` (seat, open) whose discard comes next
-        self.where = ""
+        self.where: Message | None = None  # where in the record the reader is (its words: "line 12")
 
     # -- helpers ------------------------------------------------------------------------------
-    def problem(self, message: str) -> None:
-        self.p.add(message, self.label, self.where or None)
+    def problem(self, message: Message) -> None:
+        self.p.add(message, self.label, self.where)
 
     def _seat_ok(self, seat: int) -> bool:
         if not 0 <= seat < self.n:
-            self.problem(f"seat {seat} is out of range 0..{self.n - 1}")
+            self.problem(sentence("seat {seat} is out of range 0..{last}", code="seat", seat=seat, last=self.n - 1))
             return False
         return True
 
@@ -149,7 +159,8 @@ class KyokuReplay:
             if t.kind == tile.kind:
                 hand.remove(t)
                 return
-        self.problem(f"{what}: seat {seat} has no {tile} in hand {_mpsz(hand)}")
+        self.problem(sentence("{what}: seat {seat} has no {tile} in hand {hand}", code="tile_not_held",
+                              what=action_word(what), seat=seat, tile=str(tile), hand=_mpsz(hand)))
 
     def _resolve_riichi(self) -> None:
         if self.pending_riichi is not None:
@@ -222,7 +233,8 @@ class KyokuReplay:
         else:
             self.draws += 1
             if self.live_draws is not None and self.draws > self.live_draws:
-                self.problem(f"draw {self.draws} exceeds the {self.live_draws} tiles of the wall")
+                self.problem(sentence("draw {n} exceeds the {live} tiles of the wall", code="wall", n=self.draws,
+                                      live=self.live_draws))
         self.own_draws[seat] += 1
         self.hands[seat].append(tile)
         self.last_draw[seat] = tile
@@ -231,7 +243,8 @@ class KyokuReplay:
         # a flower's replacement restores the hand's size before the flower (13 during the deal)
         size = self.flower_size.pop(seat, 14)
         if len(self.hands[seat]) + 3 * len(self.melds[seat]) != size:
-            self.problem(f"seat {seat} holds {len(self.hands[seat])} tiles after drawing {tile}")
+            self.problem(sentence("seat {seat} holds {n} tiles after drawing {tile}", code="hand_size", seat=seat,
+                                  n=len(self.hands[seat]), tile=str(tile)))
 
     def discard(self, seat: int, tile: Tile, tsumogiri: bool | None = None, riichi: bool = False,
                 open_riichi: bool = False) -> None:
@@ -243,9 +256,9 @@ class KyokuReplay:
         self._take(seat, tile, "discard")
         if riichi:
             if self.riichi[seat]:
-                self.problem(f"seat {seat} declares riichi twice")
+                self.problem(sentence("seat {seat} declares riichi twice", code="riichi", seat=seat))
             elif self.melds[seat] and any(k != "ankan" for k, _ in self.melds[seat]):
-                self.problem(f"seat {seat} declares riichi with an open hand")
+                self.problem(sentence("seat {seat} declares riichi with an open hand", code="riichi", seat=seat))
             self.pending_riichi = seat
             self.double[seat] = self.discards[seat] == 0 and not self.interrupted
         self.ippatsu[seat] = False
@@ -260,15 +273,19 @@ class KyokuReplay:
         if not (self._seat_ok(seat) and self._seat_ok(from_seat)):
             return None
         if self.offer is None or self.offer[0] != "discard" or self.offer[1] != from_seat:
-            self.problem(f"{kind} by seat {seat}: seat {from_seat} did not just discard")
+            self.problem(sentence("{kind} by seat {seat}: seat {from_seat} did not just discard", code="call",
+                                  kind=action_word(kind), seat=seat, from_seat=from_seat))
         elif self.offer[2].kind != tile.kind:
-            self.problem(f"{kind} by seat {seat} of {tile}, but the last discard was {self.offer[2]}")
+            self.problem(sentence("{kind} by seat {seat} of {tile}, but the last discard was {last}", code="call",
+                                  kind=action_word(kind), seat=seat, tile=str(tile), last=str(self.offer[2])))
         self._resolve_riichi()
         taken = [tile]
         for _ in range(count):
             cands = [t for t in self.hands[seat] if t.kind == tile.kind]
             if not cands:
-                self.problem(f"{kind} of {tile} by seat {seat}: not enough in hand {_mpsz(self.hands[seat])}")
+                self.problem(sentence("{kind} of {tile} by seat {seat}: not enough in hand {hand}",
+                                      code="tile_not_held", kind=action_word(kind), tile=str(tile), seat=seat,
+                                      hand=_mpsz(self.hands[seat])))
                 return None
             # keep a red five in hand unless it is the only copy left (records say which; ids do)
             t = next((c for c in cands if not c.red), cands[0])
@@ -292,9 +309,11 @@ class KyokuReplay:
 
     def _call_checks(self, seat: int, from_seat: int, tile: Tile, kind: str) -> None:
         if self.offer is None or self.offer[0] != "discard" or self.offer[1] != from_seat:
-            self.problem(f"{kind} by seat {seat}: seat {from_seat} did not just discard")
+            self.problem(sentence("{kind} by seat {seat}: seat {from_seat} did not just discard", code="call",
+                                  kind=action_word(kind), seat=seat, from_seat=from_seat))
         elif self.offer[2].kind != tile.kind:
-            self.problem(f"{kind} by seat {seat} of {tile}, but the last discard was {self.offer[2]}")
+            self.problem(sentence("{kind} by seat {seat} of {tile}, but the last discard was {last}", code="call",
+                                  kind=action_word(kind), seat=seat, tile=str(tile), last=str(self.offer[2])))
         self._resolve_riichi()
         self._interrupt()
         self.offer = None
@@ -324,7 +343,8 @@ class KyokuReplay:
                 pon = tiles
                 break
         else:
-            self.problem(f"kakan of {tile} by seat {seat} without a pon of it")
+            self.problem(sentence("kakan of {tile} by seat {seat} without a pon of it", code="call", tile=str(tile),
+                                  seat=seat))
         self._interrupt()
         self.pending_replacement[seat] = "kan"
         self.offer = ("kakan", seat, tile)
@@ -335,8 +355,8 @@ class KyokuReplay:
             return
         tiles = tuple(t for t in self.hands[seat] if t.kind == tile.kind)
         if len(tiles) != 4:
-            self.problem(f"ankan of {tile} by seat {seat} with {len(tiles)} in hand "
-                         f"{_mpsz(self.hands[seat])}")
+            self.problem(sentence("ankan of {tile} by seat {seat} with {n} in hand {hand}", code="call",
+                                  tile=str(tile), seat=seat, n=len(tiles), hand=_mpsz(self.hands[seat])))
             return
         for t in tiles:
             self.hands[seat].remove(t)
@@ -363,7 +383,8 @@ class KyokuReplay:
         if not self._seat_ok(seat):
             return
         if not tile.is_flower:
-            self.problem(f"flower by seat {seat}: {tile} is not a flower")
+            self.problem(sentence("flower by seat {seat}: {tile} is not a flower", code="call", seat=seat,
+                                  tile=str(tile)))
         self.flower_size.setdefault(seat, len(self.hands[seat]) + 3 * len(self.melds[seat]))
         self._take(seat, tile, "flower")
         self.pending_replacement[seat] = "flower"
@@ -382,10 +403,11 @@ class KyokuReplay:
         if tsumo:
             drawn = self.last_draw[seat]
             if drawn is None:
-                self.problem(f"tsumo by seat {seat} without a draw")
+                self.problem(sentence("tsumo by seat {seat} without a draw", code="win", seat=seat))
                 return None
             if tile is not None and tile.kind != drawn.kind:
-                self.problem(f"tsumo by seat {seat} on {tile}, but the last draw was {drawn}")
+                self.problem(sentence("tsumo by seat {seat} on {tile}, but the last draw was {drawn}", code="win",
+                                      seat=seat, tile=str(tile), drawn=str(drawn)))
             tile = drawn
             hand = tuple(self.hands[seat])
             replaced = self.last_replaced[seat]
@@ -395,13 +417,16 @@ class KyokuReplay:
             chiihou = first and seat != self.dealer
         else:
             if self.offer is None or self.offer[1] != from_seat:
-                self.problem(f"ron by seat {seat} from seat {from_seat}, who offered no tile")
+                self.problem(sentence("ron by seat {seat} from seat {from_seat}, who offered no tile", code="win",
+                                      seat=seat, from_seat=from_seat))
                 if tile is None:
                     return None
             else:
                 kind, _, offered = self.offer
                 if tile is not None and tile.kind != offered.kind:
-                    self.problem(f"ron by seat {seat} on {tile}, but seat {from_seat} offered {offered}")
+                    self.problem(sentence("ron by seat {seat} on {tile}, but seat {from_seat} offered {offered}",
+                                          code="win", seat=seat, tile=str(tile), from_seat=from_seat,
+                                          offered=str(offered)))
                 tile = offered
                 chankan = kind in ("kakan", "ankan")
                 ron_on_kita = kind == "kita"
@@ -411,8 +436,8 @@ class KyokuReplay:
             haitei = tenhou = chiihou = False
             replaced = ""
         if len(hand) + 3 * len(self.melds[seat]) != 14:
-            self.problem(f"winning hand of seat {seat} has {len(hand)} concealed tiles and "
-                         f"{len(self.melds[seat])} melds")
+            self.problem(sentence("winning hand of seat {seat} has {n} concealed tiles and {melds} melds",
+                                  code="win_hand", seat=seat, n=len(hand), melds=len(self.melds[seat])))
         ippatsu = self.ippatsu[seat]
         # a riichi discard that is ronned is not accepted; one passed is (stick on the table)
         if self.pending_riichi is not None and self.pending_riichi != from_seat:
@@ -474,8 +499,11 @@ def build_win(ctx: WinContext, *, seat: int, from_seat: int, dealer: int, round_
         certain = ("riichi", "double_riichi", "chankan") + (() if ctx.replaced in ("kita", "flower") else ("rinshan",))
         for flag, value in listed.items():
             if value != flags[flag] and flag in certain:
-                problems.add(f"seat {seat} wins with {flag}={value} in the yaku list but "
-                             f"{flags[flag]} by the replayed events", label)
+                problems.add(sentence("seat {seat} wins with {yaku} in the yaku list, which the replayed events do "
+                                      "not give", code="win_yaku", seat=seat, yaku=Keyword("yaku", flag)) if value
+                             else sentence("seat {seat} wins without {yaku} in the yaku list, which the replayed "
+                                           "events give", code="win_yaku", seat=seat, yaku=Keyword("yaku", flag)),
+                             label)
             flags[flag] = value
     else:
         flags["tenhou"] = "tenhou" in names

@@ -6,7 +6,9 @@ language's catalogue from the same files (:func:`page_messages`), so the pages n
 
 * in JavaScript, ``t("Create table")``, ``t("{n} tiles left", {n})`` and
   ``tn("{n} stick", "{n} sticks", n, {n})`` (``web/static/i18n.js``); a template is one string
-  literal, its parameters are named, as in Python's templates;
+  literal, its parameters are named, as in Python's templates; ``tc("rate", "riichi")`` is a
+  sentence in a context (gettext's ``msgctxt``: one of a short word's meanings, its msgid here
+  the context, ``\\x04`` and the sentence, as in a compiled catalogue);
 * in HTML, an element with ``data-t``: its text is a sentence (``<h2 data-t>New table</h2>``), and
   ``data-t="placeholder title"`` names attributes whose values are sentences too (``text`` among
   them keeps the text).
@@ -32,6 +34,8 @@ from typing import IO, Any
 _JS_T = re.compile(r"""(?<![\w$.])t\(\s*(?P<q>["'`])(?P<s>(?:\\.|(?!(?P=q)).)*)(?P=q)\s*[,)]""", re.S)
 _JS_TN = re.compile(r"""(?<![\w$.])tn\(\s*(?P<q>["'`])(?P<s>(?:\\.|(?!(?P=q)).)*)(?P=q)\s*,\s*"""
                     r"""(?P<q2>["'`])(?P<p>(?:\\.|(?!(?P=q2)).)*)(?P=q2)""", re.S)
+_JS_TC = re.compile(r"""(?<![\w$.])tc\(\s*(?P<q>["'])(?P<c>(?:\\.|(?!(?P=q)).)*)(?P=q)\s*,\s*"""
+                    r"""(?P<q2>["'])(?P<s>(?:\\.|(?!(?P=q2)).)*)(?P=q2)\s*[,)]""", re.S)
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "`": "`"}
 
 Found = tuple[int, str, str | None]  # line, msgid, plural
@@ -75,6 +79,9 @@ def _js(text: str) -> list[Found]:
         if m.group("q") == "`" and "${" in m.group("s"):
             continue  # an interpolated template literal is no catalogue entry
         out.append((m.start(), text.count("\n", 0, m.start()) + 1, _unescape(m.group("s")), None))
+    for m in _JS_TC.finditer(text):
+        out.append((m.start(), text.count("\n", 0, m.start()) + 1,
+                    f"{_unescape(m.group('c'))}\x04{_unescape(m.group('s'))}", None))
     for m in _JS_TN.finditer(text):
         out.append((m.start(), text.count("\n", 0, m.start()) + 1, _unescape(m.group("s")), _unescape(m.group("p"))))
     return [(line, s, p) for _, line, s, p in sorted(out)]
@@ -146,7 +153,10 @@ def extract_pages(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options:
     name = str(getattr(fileobj, "name", ""))
     text = fileobj.read().decode("utf-8")
     for line, msgid, plural in page_messages(text, "html" if name.endswith(".html") else "js"):
-        if plural is None:
+        context, sep, bare = msgid.rpartition("\x04")
+        if sep:
+            yield line, "trc", (context, bare), []  # Python's trc(): the context, then the sentence
+        elif plural is None:
             yield line, "tr", msgid, []  # the keywords of Python's tr() and tr_n() (tools/messages.py)
         else:
             yield line, "tr_n", (msgid, plural), []

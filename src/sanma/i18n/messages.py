@@ -9,7 +9,10 @@ to ``sanma.mo`` by ``make install`` in the tree and by the package build's ``set
 * ``sentence("...", **params)`` — a :class:`Message`, put into words later, at the edge: an error carries
   one (``raise TileError(sentence(...))``), and the CLI, an HTTP answer, a WebSocket message or a page
   puts it into the words of its reader; ``str()`` of a message is its English;
-* ``tr_n`` / ``sentence_n`` — the same with a singular and a plural (``{n}`` chooses; Japanese has one form).
+* ``tr_n`` / ``sentence_n`` — the same with a singular and a plural (``{n}`` chooses; Japanese has one form);
+* ``trc`` / ``sentence_c`` — the same with a context (gettext's ``msgctxt``, ``pgettext``): a short word
+  that means different things in different places gets one entry per meaning (``trc("rate", "riichi")``
+  is a statistics column, リーチ率; ``tr("riichi")`` the word, リーチ).
 
 A parameter may itself be a message or a :class:`~sanma.i18n.term.Term`: it is put into the same
 language. ``--json`` output and the protocols carry keys and codes, never these words.
@@ -41,11 +44,19 @@ from .term import Term
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 DOMAIN: Final = "sanma"
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+#: between a context and its message in a page catalogue's key (gettext's own separator, EOT)
+CONTEXT_SEP: Final = "\x04"
 
 
 def pseudo() -> bool:
     """Whether the pseudo-locale is on (``SANMA_PSEUDO=1``: tests that look for untranslated text)."""
     return os.environ.get("SANMA_PSEUDO", "") not in ("", "0")
+
+
+def pseudo_params() -> bool:
+    """``SANMA_PSEUDO=params``: the pseudo-locale that also leaves a sentence's plain-text parameters
+    outside its brackets (English passed to a sentence as ready-made text is found too)."""
+    return os.environ.get("SANMA_PSEUDO", "") == "params"
 
 
 def in_words(lang: Lang) -> bool:
@@ -125,6 +136,29 @@ def _render(value: object, lang: Lang) -> object:
     return value
 
 
+def _pseudo_fill(template: str, params: Mapping[str, object]) -> str:
+    """The pseudo-locale's words: each run of the template's own words between brackets, each
+    parameter as it is put into words — a sentence or a term in its own brackets, a plain text
+    bare, so that English handed to a sentence as a ready-made text (never routed through the
+    catalogue) still shows outside the brackets.
+
+    >>> import os; os.environ["SANMA_PSEUDO"] = "params"
+    >>> _pseudo_fill("{who}: {why!r}", {"who": sentence("a seat"), "why": "no yaku"})
+    "⟦a seat⟧⟦: ⟧'no yaku'"
+    >>> del os.environ["SANMA_PSEUDO"]
+    """
+    f = string.Formatter()
+    rendered = {k: _render(v, "en") for k, v in params.items()}
+    out: list[str] = []
+    for literal, field, spec, conversion in f.parse(template):
+        if literal:
+            out.append(mark(literal, "en") if literal.strip() else literal)
+        if field is not None:
+            value, _ = f.get_field(field, (), rendered)
+            out.append(f.format_field(f.convert_field(value, conversion), spec or ""))
+    return "".join(out)
+
+
 def fill(template: str, params: Mapping[str, object], lang: Lang) -> str:
     """``template`` with its named parameters, each put into ``lang`` first."""
     if not params:
@@ -136,25 +170,30 @@ class Message:
     """A sentence to put into words later: its English template (the catalogue's msgid), a plural
     form and its count when it has one, its named parameters, and a code (an error's)."""
 
-    __slots__ = ("code", "n", "params", "plural", "template")
+    __slots__ = ("code", "context", "n", "params", "plural", "template")
 
     def __init__(self, template: str, params: Mapping[str, object] | None = None, *, code: str | None = None,
-                 plural: str | None = None, n: int | None = None) -> None:
+                 plural: str | None = None, n: int | None = None, context: str | None = None) -> None:
         self.template = template
         self.plural = plural
         self.n = n
         self.code = code
+        self.context = context  # the catalogue's msgctxt: which of a word's meanings this is
         self.params: Mapping[str, object] = params or {}
 
     def text(self, lang: Lang | None = None) -> str:
         """The sentence in ``lang`` (default: the current language)."""
         lang = current_lang() if lang is None else lang
         cat = catalogue(lang)
+        count = self.n if self.n is not None else 1
         if self.plural is not None:
-            words = cat.ngettext(self.template, self.plural, self.n if self.n is not None else 1)
+            words = (cat.ngettext(self.template, self.plural, count) if self.context is None
+                     else cat.npgettext(self.context, self.template, self.plural, count))
         else:
-            words = cat.gettext(self.template)
+            words = cat.gettext(self.template) if self.context is None else cat.pgettext(self.context, self.template)
         try:
+            if lang == "en" and pseudo_params():
+                return _pseudo_fill(words, self.params)
             return mark(fill(words, self.params, lang), lang)
         except (KeyError, IndexError, ValueError):  # a translation naming a parameter wrongly: say the English
             return mark(str(self), lang)
@@ -200,6 +239,8 @@ def to_data(message: Message) -> dict[str, Any]:
     out: dict[str, Any] = {"text": message.template, "params": {k: value(v) for k, v in message.params.items()}}
     if message.plural is not None:
         out.update(plural=message.plural, n=message.n)
+    if message.context is not None:
+        out["context"] = message.context
     if message.code:
         out["code"] = message.code
     return out
@@ -221,7 +262,8 @@ def from_data(data: Mapping[str, Any]) -> Message:
         return v
 
     params = {str(k): value(v) for k, v in (data.get("params") or {}).items()}
-    return Message(str(data["text"]), params, code=data.get("code"), plural=data.get("plural"), n=data.get("n"))
+    return Message(str(data["text"]), params, code=data.get("code"), plural=data.get("plural"), n=data.get("n"),
+                   context=data.get("context"))
 
 
 def said(data: Mapping[str, Any], lang: Lang | None = None) -> str:
@@ -239,6 +281,11 @@ def sentence_n(singular: str, plural: str, n: int, /, *, code: str | None = None
     return Message(singular, {"n": n, **params}, code=code, plural=plural, n=n)
 
 
+def sentence_c(context: str, template: str, /, *, code: str | None = None, **params: object) -> Message:
+    """:func:`sentence` in a context (gettext's ``msgctxt``): one of a word's meanings."""
+    return Message(template, params, code=code, context=context)
+
+
 def tr(template: str, /, **params: object) -> str:
     """The sentence in the current language, now."""
     return Message(template, params).text()
@@ -247,6 +294,12 @@ def tr(template: str, /, **params: object) -> str:
 def tr_n(singular: str, plural: str, n: int, /, **params: object) -> str:
     """:func:`tr` with a plural form."""
     return Message(singular, {"n": n, **params}, plural=plural, n=n).text()
+
+
+def trc(context: str, template: str, /, **params: object) -> str:
+    """:func:`tr` in a context (gettext's ``msgctxt``): ``trc("rate", "draw")`` is the statistics
+    column (流局率), not the word (流局)."""
+    return Message(template, params, context=context).text()
 
 
 def fields(template: str) -> set[str]:
@@ -275,7 +328,10 @@ def page_catalogue(lang: Lang, sources: Iterable[Path]) -> dict[str, Any]:
     for path in sorted(sources):
         kind = "html" if path.suffix == ".html" else "js"
         for _, msgid, plural in page_messages(path.read_text(encoding="utf-8"), kind):
-            if plural is None:
+            context, _, bare = msgid.rpartition(CONTEXT_SEP)
+            if context:  # tc("rate", "riichi") in a page: the key is context + SEP + msgid, as in a .mo
+                messages[msgid] = mark(cat.pgettext(context, bare), lang)
+            elif plural is None:
                 messages[msgid] = mark(cat.gettext(msgid), lang)
             else:  # en: [one, many]; ja: one form (nplurals=1)
                 forms = [cat.ngettext(msgid, plural, n) for n in ((1, 2) if lang == "en" else (1,))]

@@ -9,6 +9,7 @@ import html
 from pathlib import Path
 
 from ..i18n import current_lang, tr
+from ..i18n.messages import fill, trc
 from .report import Review, category_words, option_text
 
 STYLE = """
@@ -66,8 +67,8 @@ def render(r: Review) -> str:
             mark = "ok" if d.played.best else "bad"
             out.append(f"<p class='why {mark}'>" + _e(tr("Step {step} [{category}]: {why}", step=d.decision.step,
                                                           category=category_words(d.category), why=d.why)) + "</p>")
-            out.append(_row("th", tr("option"), tr("win"), tr("deal-in"), tr("value if it wins"), tr("EV points"),
-                            tr("EV placement"), tr("regret"), table=True))
+            out.append(_row("th", tr("option"), trc("rate", "win"), trc("rate", "deal-in"), tr("value if it wins"),
+                            tr("EV points"), tr("EV placement"), tr("regret"), table=True))
             for o in d.options:
                 e = o.estimate
                 cls = " ".join(c for c, on in (("played", o.played), ("best", o.best)) if on)
@@ -77,7 +78,8 @@ def render(r: Review) -> str:
             out.append("</table>")
         out.append("</section>")
     if r.errors:
-        out.append("<h2>" + _e(tr("Replay notes")) + "</h2><ul>" + "".join(f"<li>{_e(e)}</li>" for e in r.errors)
+        notes = [fill("{e}", {"e": e}, current_lang()) for e in r.errors]  # a reader's problem: in its words
+        out.append("<h2>" + _e(tr("Replay notes")) + "</h2><ul>" + "".join(f"<li>{_e(n)}</li>" for n in notes)
                    + "</ul>")
     out.append("</body></html>")
     return "\n".join(out)

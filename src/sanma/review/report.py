@@ -140,7 +140,8 @@ def review_game(game: WalkedGame, seat: int, evaluator: Evaluator, *, valuer: Va
     out.hands = list(game.hands)
     out.odds = [placement_odds(h) for h in game.hands]
     if game.replay is not None:
-        out.errors = [str(m) for m in game.replay.mismatches]
+        # a record reader's problem keeps its sentence (a Said): the edge says it in its reader's words
+        out.errors = [m.problem if m.problem is not None else str(m) for m in game.replay.mismatches]
     return out
 
 

@@ -35,6 +35,7 @@ from ..formats.mjai import write_mjai
 from ..game.engine import Game
 from ..game.view import public_seats, seat_view, spectator_view
 from ..i18n import Message, sentence, tr
+from ..i18n.messages import Said
 from ..replay import GameReplay, hand_label, replay_record, round_indexes, rules_for
 from ..rules import Rules
 from ..tiles import SEATS
@@ -168,7 +169,9 @@ def replay_json(record: GameRecord, rules: Rules | None = None, source: str = ""
         labels = [hand_label(rules, k, lap) for k, lap in zip(record.kyoku, round_indexes(rules, record.kyoku),
                                                                strict=True)]
         hand = labels.index(first.kyoku) if first.kyoku in labels else None  # None: the record, the game's end
-        mismatch = {"hand": hand, "label": first.kyoku, "what": first.what, "at": first.at, "text": str(first)}
+        # a reader's problem keeps its sentence (a Said crosses the worker's pickling): in_words says it
+        mismatch = {"hand": hand, "label": first.kyoku, "what": first.what, "at": first.at,
+                    "text": first.problem if first.problem is not None else str(first)}
     end = steps.events[-1] if steps.events and steps.events[-1]["type"] == "end_game" and first is None else None
     hands = [h for h in steps.hands if h["steps"]]
     for h, k in zip(steps.hands, record.kyoku, strict=True):
@@ -178,6 +181,16 @@ def replay_json(record: GameRecord, rules: Rules | None = None, source: str = ""
             "players": list(record.players), "notes": list(report.notes), "kyoku": len(record.kyoku),
             "hands": hands, "mismatch": mismatch, "errors": list(record.errors),
             "final": settlement(rules, end) if end is not None else None}
+
+
+def in_words(out: dict[str, Any]) -> dict[str, Any]:
+    """The viewer's answer with its notes and its first mismatch (a record reader's problem) in the
+    request's words; ``errors`` (the record's problems as data) stays English."""
+    out["notes"] = [n.message.text() if isinstance(n, Said) else n for n in out.get("notes", [])]
+    m = out.get("mismatch")
+    if m and isinstance(m.get("text"), Said):
+        m["text"] = m["text"].message.text()
+    return out
 
 
 @router.get("/replay", include_in_schema=False)
@@ -202,7 +215,7 @@ async def api_replay(request: Request) -> JSONResponse:
         return error_response(sentence("{name}: not a record sanma can read: {reason}", code="record", name=name,
                                        reason=out), 400)
     out["source"] = name
-    return JSONResponse(out)
+    return JSONResponse(in_words(out))
 
 
 async def read_upload(request: Request) -> str | JSONResponse:
@@ -263,4 +276,4 @@ async def api_table_replay(request: Request, table_id: str) -> JSONResponse:
                                        error=e), 503)
     out["table"] = table_id
     out["players"] = list(table.names)
-    return JSONResponse(out)
+    return JSONResponse(in_words(out))

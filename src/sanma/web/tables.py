@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..bots import BOTS, Bot, make_bot
 from ..bots.drive import Driver
 from ..bots.mjai import fallback
-from ..errors import SanmaError
+from ..errors import RulesError, SanmaError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.view import SeatPublic, public_seats
@@ -59,6 +59,16 @@ if TYPE_CHECKING:
     from .shared import Shared
 
 log = logging.getLogger("sanma.web")
+
+
+def broken_reason(e: BaseException) -> Message:
+    """Why a stored table cannot be rebuilt, as its pages and its API are told (in their language):
+    a database's or a rule file's refusal says its sentence (names and fields, nothing hidden); any
+    other failure — an action the engine refuses, which may name a tile in a hand, or a bug — is
+    one generic sentence, and the details go to the server's log only."""
+    if isinstance(e, StoreError | RulesError) and isinstance(e.message, Message):
+        return e.message
+    return sentence("its stored game no longer replays (the server's log says why)", code="replay_failed")
 
 SEAT_KINDS = ("human", "mjai")  # besides the built-in bots of sanma.bots.BOTS
 TOGGLE_NAMES = ("auto_win", "auto_kita", "no_calls", "auto_tsumogiri", "auto_sort")
@@ -887,7 +897,7 @@ class Tables:
         self.limits = limits if limits is not None else Limits()
         self.meter = Meter(self.limits, lambda: self.clock.now() / 1000)
         self.running: dict[str, Table] = {}
-        self.broken: dict[str, str] = {}  # unfinished tables that could not be resumed: why
+        self.broken: dict[str, Message] = {}  # unfinished tables that could not be resumed: why (broken_reason)
         self.sockets = Sockets(self.limits)  # open WebSockets per client address (tables' and the keeper's)
         self.node = node
         self.shared: Shared | None = None
@@ -978,7 +988,8 @@ class Tables:
             except TableError:
                 raise
             except Exception as e:  # a stored table that cannot be rebuilt is refused, named
-                why = e if isinstance(e, SanmaError) else type(e).__name__
+                why = broken_reason(e)
+                log.warning("table %s cannot be rebuilt", table_id, exc_info=True)
                 raise TableError(sentence("table {table!r} cannot be rebuilt from the database: {why}",
                                           code="broken", table=table_id, why=why), 409) from None
         return table
@@ -1135,8 +1146,8 @@ class Tables:
             return self._load(table_id)
         except Exception as e:  # whatever stops one table must not stop the server
             self.running.pop(table_id, None)
-            self.broken[table_id] = str(e) if isinstance(e, SanmaError) else f"{type(e).__name__}: {e}"
-            log.warning("table %s not resumed: %s", table_id, self.broken[table_id])
+            self.broken[table_id] = broken_reason(e)  # a code and its sentence, put into words per request
+            log.warning("table %s not resumed: %s", table_id, e, exc_info=True)  # the details: the log's only
             return None
 
     def _load(self, table_id: str) -> Table:

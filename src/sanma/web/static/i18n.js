@@ -50,6 +50,13 @@ export function t(id, params) {
   return fill(typeof s === "string" && s ? s : id, params);
 }
 
+/** A sentence in a context (gettext's msgctxt: one of a short word's meanings): tc("rate", "riichi")
+ * is a statistics column (リーチ率), t("riichi") the word (リーチ). */
+export function tc(context, id, params) {
+  const s = data.messages[`${context}\u0004${id}`];
+  return fill(typeof s === "string" && s ? s : id, params);
+}
+
 /** A sentence with a singular and a plural: ``n`` chooses (Japanese has one form). */
 export function tn(one, many, n, params) {
   const forms = data.plurals[one];

@@ -11,7 +11,7 @@ import { el, displayName } from "/static/common.js";
 import { tileEl } from "/static/tiles.js";
 import { R, onStep, go, setViewpoint } from "/static/replay.js";
 import { kyokuLabel } from "/static/cards.js";
-import { t, fmtNumber, fmtSigned } from "/static/i18n.js";
+import { t, tc, fmtNumber, fmtSigned } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const V = { data: null, review: null, at: new Map(), order: [], loading: false, seat: 0 };
@@ -159,7 +159,7 @@ function follow() {
   });
   box.appendChild(el("div", { class: "small", id: "review-kyoku" }, `${kyokuLabel(d.kyoku)} · ${words.category}`));
   box.appendChild(el("div", { class: "review-scroll" }, el("table", { class: "data review-options", id: "review-options" },
-    el("tr", {}, [t("option"), t("win"), t("deal-in"), t("value if it wins"), t("EV points"), t("EV placement"),
+    el("tr", {}, [t("option"), tc("rate", "win"), tc("rate", "deal-in"), t("value if it wins"), t("EV points"), t("EV placement"),
       t("regret")]
       .map((h, k) => el("th", { class: k ? "num" : "" }, h))), rows)));
   box.appendChild(el("p", { id: "review-why" }, words.why));
