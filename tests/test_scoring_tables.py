@@ -1,4 +1,4 @@
-"""The suit-pattern table file (src/sanma/data/suit_parts.bin.zlib, written by
+"""The suit-pattern table file (src/sanma/data/suit_parts.marshal.zlib, written by
 tools/gen_suit_table.py) and the scorer's use of it."""
 
 from __future__ import annotations
@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -17,8 +16,8 @@ from hypothesis import strategies as st
 import sanma
 from sanma import agari, hand
 from sanma.agari import (
+    TABLE_DIGITS,
     TABLE_FILE,
-    TABLE_VERSION,
     WAIT_NAMES,
     SuitPart,
     build_table,
@@ -83,37 +82,18 @@ def test_table_parts_equal_a_fresh_split(suit: int) -> None:
                     assert any(name is w for w in WAIT_NAMES), name
 
 
-def test_every_complete_pattern_equals_a_fresh_split() -> None:
-    """Every pattern of the file, each suit (pinzu and souzu share the file's number patterns)."""
+def test_table_digits_read_as_the_strict_parser() -> None:
     load_table()
-    for suit in range(4):
-        for key in complete_suit_keys(suit):
-            assert suit_parts(suit, key) == _fresh_parts(suit, key), (suit, oct(key))
-
-
-def test_patterns_not_in_the_table_are_split_as_before() -> None:
-    """Keys the file does not hold (no split, or more than four sets in one suit) are split at use."""
-    load_table()
-    six_sets = 0o3333332  # 11p and three each of 2p-7p: 20 tiles, six sets and a pair
-    for suit, key in ((1, 0o214214414), (2, 0o44114214), (3, 0o3300333), (1, six_sets), (1, 0o1), (3, 0o12)):
-        assert suit_parts(suit, key) == _fresh_parts(suit, key), (suit, oct(key))
-    assert suit_parts(2, six_sets) and suit_parts(1, 0o214214414)  # splits the file does not hold
-
-
-def test_usual_digits_of_complete_patterns_read_as_the_strict_parser() -> None:
-    for suit, letter in ((0, "m"), (1, "p"), (2, "s"), (3, "z")):
-        keys = [k for k in complete_suit_keys(suit) if k]
+    for suit, table, letter in ((0, TABLE_DIGITS[0], "m"), (1, TABLE_DIGITS[1], "p"), (2, TABLE_DIGITS[1], "s"),
+                                (3, TABLE_DIGITS[2], "z")):
         rnd = random.Random(suit)
-        for key in rnd.sample(keys, min(len(keys), 300)):
-            digits = agari._digits_of(key, suit)
-            if suit == 0:
-                digits = digits.replace("2", "9")  # manzu's second place is 9m
+        for digits in rnd.sample(sorted(table), min(len(table), 300)):
             read = hand.parse_concealed(digits + letter)
             tiles = parse_tiles(digits + letter)
             assert read is not None
-            key_read, n, red_p, red_s, _ = read
+            key, n, red_p, red_s, _ = read
             assert n == len(tiles) and red_p == red_s == 0
-            assert key_read == sum(1 << 3 * t.kind for t in tiles)
+            assert key == sum(1 << 3 * t.kind for t in tiles)
 
 
 @pytest.mark.slow
@@ -147,13 +127,10 @@ def test_the_fast_reader_reads_every_hand_in_usual_notation(tiles: list[Tile]) -
 
 
 def test_a_bad_file_is_ignored(tmp_path: Path) -> None:
-    bad = tmp_path / "x.bin.zlib"
+    bad = tmp_path / "x.marshal.zlib"
     bad.write_bytes(b"not zlib")
     assert read_table_file(str(bad)) is None
     assert read_table_file(str(tmp_path / "missing")) is None
-    old = tmp_path / "old.bin.zlib"
-    old.write_bytes(zlib.compress(bytes([TABLE_VERSION - 1]) + build_table()[1:]))
-    assert read_table_file(str(old)) is None
 
 
 def test_import_does_not_read_the_table() -> None:
@@ -198,20 +175,16 @@ def test_scores_without_the_table_are_the_same() -> None:
 
     with_table = run()
     assert agari.table_loaded()
-    # Empty the table and every cache in place (the compiled modules hold these as constants).
-    caches = list(agari.SUIT_PARTS)
+    # Empty the table and every cache in place (the compiled modules hold these dicts as constants).
+    caches = [*agari.SUIT_PARTS, *agari._TABLE_PARTS, *agari.TABLE_DIGITS]
     saved = [dict(m) for m in caches]
-    blob = list(agari._TABLE_BLOB)
-    assert blob, "the table file was not read"
     try:
         for m in caches:
             m.clear()
-        agari._TABLE_BLOB.clear()
         without = run()
     finally:
         for m, kept in zip(caches, saved, strict=True):
             m.clear()
             m.update(kept)
-        agari._TABLE_BLOB[:] = blob
     assert without == with_table
     assert sum(isinstance(s, sanma.Score) for s in with_table) > 100

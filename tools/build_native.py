@@ -26,7 +26,6 @@ import sys
 import tempfile
 import warnings
 import zipfile
-import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,11 +41,7 @@ COMPILED, MANIFEST, OUT = _accel.COMPILED, _accel.MANIFEST, _accel.OUT
 
 
 def expand(name: str) -> None:
-    """Store a data file of the package uncompressed in OUT: a .npz with the same members and
-    bytes, a .zlib as a zlib stream of stored blocks (the same content)."""
-    if name.endswith(".zlib"):
-        (OUT / name).write_bytes(zlib.compress(zlib.decompress((_accel.DATA / name).read_bytes()), 0))
-        return
+    """Store a data .npz of the package uncompressed in OUT (same members, same bytes)."""
     with zipfile.ZipFile(_accel.DATA / name) as src, zipfile.ZipFile(OUT / name, "w", zipfile.ZIP_STORED) as dst:
         for member in src.namelist():
             dst.writestr(member, src.read(member))

@@ -1,4 +1,4 @@
-"""Write src/sanma/data/suit_parts.bin.zlib, every complete suit pattern already split.
+"""Write src/sanma/data/suit_parts.marshal.zlib, every complete suit pattern already split.
 
     .venv/bin/python tools/gen_suit_table.py [--check]
 

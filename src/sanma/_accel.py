@@ -41,10 +41,8 @@ COMPILED = (
     "sanma.game.engine",
 )
 # Data files the build also stores uncompressed in OUT, so that a short run does not spend its
-# first milliseconds inflating them (the shanten tables: 8 MB, 140 kB compressed in the repository,
-# ~20 ms to inflate; the suit-pattern table: 0.7 MB, 0.25 MB compressed, ~3 ms). A .npz keeps its
-# members, a .zlib stays a zlib stream (of stored blocks), so the readers do not change.
-EXPANDED = ("shanten_tables.npz", "suit_parts.bin.zlib")
+# first ~20 ms inflating them (the shanten tables: 8 MB, 140 kB compressed in the repository).
+EXPANDED = ("shanten_tables.npz",)
 # What a build is made from: the sources, then the data files (as "data/NAME").
 INPUTS = COMPILED + tuple(f"data/{name}" for name in EXPANDED)
 

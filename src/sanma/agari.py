@@ -14,14 +14,13 @@ across hands; a whole hand does not), then combined. A block is a small tuple
 
 from __future__ import annotations
 
+import marshal
 import zlib
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from mypy_extensions import i64
-
-from ._accel import DATA, data_file
+from ._accel import DATA
 from .tiles import NUM_KINDS, REMOVED_KINDS, YAOCHUU, kind_name
 
 Block = tuple[int, int]  # (0 = sequence | 1 = triplet, kind)
@@ -361,6 +360,9 @@ _PARTS: Final = SUIT_PARTS
 #: builds a pattern's parts from its sub-patterns' (only without the table file).
 _SPLITS: Final[tuple[dict[int, tuple[SuitPart, ...]], ...]] = ({}, {}, {}, {})
 _CACHE_LIMIT: Final = 500_000
+#: New suit patterns met before the table file is read (see ``suit_parts``).
+TABLE_AFTER_MISSES: Final = 256
+_misses: Final = [0]
 _NO_PARTS: Final[tuple[SuitPart, ...]] = ()
 
 
@@ -373,17 +375,22 @@ def suit_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
         if len(memo) > _CACHE_LIMIT:
             memo.clear()
         if not _table_state[0]:
-            load_table()  # a few milliseconds, at the first pattern met
-        parts = _table_parts(_TABLE_BLOB[0], suit, key) if _TABLE_BLOB and key else None
-        if parts is None:  # not in the table file (not a complete pattern), or no file
-            twin = _PARTS[3 - suit].get(key << 1 | 1) if suit in (1, 2) else None
-            if twin is not None:  # pinzu and souzu patterns have the same splits, 9 kinds apart
-                parts = tuple(_moved(p, 9 if suit == 2 else -9) for p in twin)
-            else:
-                splits = _SPLITS[suit]
-                if len(splits) > _CACHE_LIMIT:
-                    splits.clear()
-                parts = tuple([_with_waits(p, suit * 9) for p in _split(key, suit * 9, suit < 3, True, splits)])
+            # Reading the table file costs ~0.1 s: worth it only for a process that meets many
+            # patterns. (A hand given as a string reads it at once: hand.parse_concealed.)
+            _misses[0] += 1
+            if _misses[0] >= TABLE_AFTER_MISSES:
+                load_table()
+        recs = _TABLE_PARTS[suit].get(key)
+        twin = _PARTS[3 - suit].get(key << 1 | 1) if suit in (1, 2) and recs is None else None
+        if recs is not None:  # from the table file
+            parts = tuple([_part(SuitPart, r) for r in recs])
+        elif twin is not None:  # pinzu and souzu patterns have the same splits, 9 kinds apart
+            parts = tuple(_moved(p, 9 if suit == 2 else -9) for p in twin)
+        else:
+            splits = _SPLITS[suit]
+            if len(splits) > _CACHE_LIMIT:
+                splits.clear()
+            parts = tuple([_with_waits(p, suit * 9) for p in _split(key, suit * 9, suit < 3, True, splits)])
         memo[key << 1 | 1] = parts
     return parts
 
@@ -431,39 +438,22 @@ def _split(key: int, base: int, runs: bool, pair_free: bool, memo: dict[int, tup
 # Every suit pattern a complete hand can show (21,743 number-suit patterns: up to four sets and
 # at most one pair, each kind at most four times; 498 honour patterns; 8 manzu patterns, which
 # hold only 1m and 9m) is split once by ``tools/gen_suit_table.py`` into
-# ``data/suit_parts.bin.zlib``: per pattern, the blocks and the pair of each split and where a
-# winning tile of each kind of the suit can sit (an index into the file's 31 distinct placement
-# lists). Pinzu and souzu share one set of patterns (the same splits, nine kinds apart). It holds
-# no rule-dependent value. The file is bytes, not objects: reading it makes no Python object per
-# pattern (a few milliseconds where the marshalled objects of version 1 took ~65 ms and a long
-# first pass of the garbage collector), so it is read at the first pattern met; a pattern becomes
-# ``SuitPart``s when first met (``_table_parts``: a binary search of the pattern's key, then its
-# few bytes; every other field is computed from the blocks as ``_split`` does). Without the file
+# ``data/suit_parts.marshal.zlib``, with the winning-tile placements of every part and the usual
+# digit string of every pattern. It holds no rule-dependent value. The file is read on the first
+# cache miss (so by the first ``score_hand``, never by ``import sanma``); a part is made a
+# ``SuitPart`` only when its pattern is first met. Without the file
 # (or with one of another version) everything is computed as before, at first use.
-#
-# Layout (integers little-endian, u32 four bytes): version byte; the placement lists (count byte,
-# then per list its length byte and one byte per placement: wait name index << 1 | on a triplet);
-# for manzu, the number suits and the honours in turn: the pattern count (u32), then per pattern
-# its suit-local key and the offset of its record (u32 each), by increasing key; then the records:
-# the count of splits, and per split its block count, a byte per block (triplet << 4 | the kind's
-# place in the suit), the pair's place + 1 (0: none) and nine placement-list indices.
 
-TABLE_FILE: Final = str(DATA / "suit_parts.bin.zlib")
-#: What ``load_table`` reads: in the compiled build, the same content stored without compression.
-_TABLE_READ: Final = str(data_file("suit_parts.bin.zlib"))
-TABLE_VERSION: Final = 2
+TABLE_FILE: Final = str(DATA / "suit_parts.marshal.zlib")
+TABLE_VERSION: Final = 1
 WAIT_NAMES: Final = (RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI)
 _MAX_SETS: Final = 4
-#: The table file's bytes once read (empty until then, or when there is no usable file).
-_TABLE_BLOB: Final[list[bytes]] = []
-#: Its placement lists, and per class (manzu, number suits, honours) where its key index starts
-#: and how many keys it holds.
-_TABLE_ROWS: Final[list[tuple[tuple[tuple[str, bool], ...], ...]]] = []
-_TABLE_INDEX: Final[list[int]] = []
+
+#: The table's parts, once read: per suit, suit key → its parts as plain tuples.
+_TABLE_PARTS: Final[tuple[dict[int, tuple[tuple[Any, ...], ...]], ...]] = ({}, {}, {}, {})
+#: Manzu, number suits (pinzu and souzu share one), honours: usual digit string → suit-local key.
+TABLE_DIGITS: Final[tuple[dict[str, int], dict[str, int], dict[str, int]]] = ({}, {}, {})
 _table_state: Final = [False]  # read (or tried)
-_YAO_CLASS: Final = CLASS_YAOCHUU
-#: ``(is_triplet, kind)`` of every block, shared by the parts made from the file: ``[2 * kind + is_triplet]``.
-_BLOCK_OF: Final[tuple[Block, ...]] = tuple((t, k) for k in range(NUM_KINDS) for t in (0, 1))
 
 
 def complete_suit_keys(suit: int) -> list[int]:
@@ -499,59 +489,53 @@ def _digits_of(key: int, suit: int) -> str:
     return "".join(str(i + 1) * (key >> KIND_BITS * i & 7) for i in range(9 if suit < 3 else 7))
 
 
-def _u32(n: int) -> bytes:
-    return n.to_bytes(4, "little")
+def build_table() -> tuple[Any, ...]:
+    """The table file's content, computed afresh (independent of the caches): ``(version,
+    wait names, parts, digits)``. ``parts[s]`` maps each complete key of suit s to its parts,
+    each a plain tuple of the ``SuitPart`` fields; equal values are one object, which marshal
+    writes once. Only tuples, ints and strings: once the garbage collector has seen
+    them it stops tracking them, so the table does not slow later collections. ``digits``
+    maps the usual digit string of each complete manzu / number-suit / honour pattern to its
+    suit-local key."""
+    shared: dict[Any, Any] = {}
 
+    def one(x: Any) -> Any:
+        return shared.setdefault((type(x), x), x)
 
-def build_table() -> bytes:
-    """The table file's content (uncompressed), computed afresh and independent of the caches."""
-    rows: dict[tuple[tuple[str, bool], ...], int] = {}
-    indexes: list[list[tuple[int, bytes]]] = []
-    for suit in (0, 1, 3):  # manzu, the number suits (pinzu's kinds, read nine further for souzu), honours
-        base = suit * 9
+    parts: list[dict[int, tuple[tuple[Any, ...], ...]]] = []
+    for suit in range(4):
         memo: dict[int, tuple[SuitPart, ...]] = {}
-        found: list[tuple[int, bytes]] = []
+        table: dict[int, tuple[tuple[Any, ...], ...]] = {}
         for key in complete_suit_keys(suit):
-            parts = _split(key, base, suit < 3, True, memo) if key else ()
-            if not parts:
+            if not key:
                 continue
-            rec = bytearray([len(parts)])
-            for p in parts:
-                rec.append(len(p.blocks))
-                rec += bytes(t << 4 | (k - base) for t, k in p.blocks)
-                rec.append(p.pair - base + 1 if p.pair >= 0 else 0)
-                rec += bytes(rows.setdefault(_placements(p.blocks, p.pair, base + i), len(rows)) for i in range(9))
-            found.append((key, bytes(rec)))
-        indexes.append(found)
-    head = bytearray([TABLE_VERSION, len(rows)])
-    for row in rows:  # in index order
-        head.append(len(row))
-        head += bytes(WAIT_NAMES.index(name) << 1 | on_triplet for name, on_triplet in row)
-    at = len(head) + sum(4 + 8 * len(found) for found in indexes)
-    body = bytearray()
-    for found in indexes:
-        head += _u32(len(found))
-        for key, record in found:
-            head += _u32(key) + _u32(at + len(body))
-            body += record
-    return bytes(head + body)
+            recs = []
+            for p in _split(key, suit * 9, suit < 3, True, memo):
+                waits = one(tuple([one(_placements(p.blocks, p.pair, suit * 9 + i)) for i in range(9)]))
+                blocks = one(tuple(one(b) for b in p.blocks))
+                recs.append((blocks, p.pair, one(p.trips), *(one(x) for x in p[3:11]), one(p.fu_lines), waits))
+            if recs:
+                table[key] = tuple(recs)
+        parts.append(table)
+    digits = tuple({_digits_of(k, s): k for k in complete_suit_keys(s) if k} for s in (0, 1, 3))
+    return (TABLE_VERSION, WAIT_NAMES, tuple(parts), digits)
 
 
-def read_table_file(path: str = TABLE_FILE) -> bytes | None:
+def read_table_file(path: str = TABLE_FILE) -> tuple[Any, ...] | None:
     """The table file's content, or None when it is missing or not of this version."""
     try:
         with open(path, "rb") as f:
-            data = zlib.decompress(f.read())
-    except (OSError, ValueError, zlib.error):
+            data = marshal.loads(zlib.decompress(f.read()))
+    except (OSError, ValueError, EOFError, TypeError, zlib.error):
         return None
-    if len(data) < 2 or data[0] != TABLE_VERSION:
+    if type(data) is not tuple or len(data) != 4 or data[0] != TABLE_VERSION:
         return None
     return data
 
 
 def write_table_file(path: str = TABLE_FILE) -> int:
     """Write the table file (``tools/gen_suit_table.py``); its size in bytes."""
-    blob = zlib.compress(build_table(), 9)
+    blob = zlib.compress(marshal.dumps(build_table(), 4), 9)
     with open(path, "wb") as f:
         f.write(blob)
     return len(blob)
@@ -563,122 +547,20 @@ def table_loaded() -> bool:
 
 
 def load_table() -> None:
-    """Read the table file (once; later calls do nothing)."""
+    """Read the table file into the lookup tables (once; later calls do nothing)."""
     if _table_state[0]:
         return
     _table_state[0] = True
-    data = read_table_file(_TABLE_READ)
+    data = read_table_file()
     if data is None:
         return
-    try:
-        rows: list[tuple[tuple[str, bool], ...]] = []
-        pos = 2
-        for _ in range(data[1]):
-            n = data[pos]
-            rows.append(tuple([(WAIT_NAMES[b >> 1], bool(b & 1)) for b in data[pos + 1:pos + 1 + n]]))
-            pos += 1 + n
-        index: list[int] = []
-        for _ in range(3):
-            n = int.from_bytes(data[pos:pos + 4], "little")
-            index += [pos + 4, n]
-            pos += 4 + 8 * n
-    except IndexError:
-        return  # a damaged file: split at first use
-    _TABLE_ROWS.append(tuple(rows))
-    _TABLE_INDEX.extend(index)
-    _TABLE_BLOB.append(data)
-
-
-def _table_parts(blob: bytes, suit: int, key: int) -> tuple[SuitPart, ...] | None:
-    """The splits of a pattern from the table file; None when the table does not hold it (the
-    pattern does not split, or holds more than four sets)."""
-    cls: i64 = 0 if suit == 0 else 2 if suit == 3 else 1
-    start: i64 = _TABLE_INDEX[2 * cls]
-    lo: i64 = 0
-    hi: i64 = _TABLE_INDEX[2 * cls + 1]
-    want: i64 = key
-    pos: i64 = -1
-    while lo < hi:  # binary search of the key
-        mid: i64 = (lo + hi) >> 1
-        p: i64 = start + 8 * mid
-        k: i64 = blob[p] | blob[p + 1] << 8 | blob[p + 2] << 16 | blob[p + 3] << 24
-        if k < want:
-            lo = mid + 1
-        elif k > want:
-            hi = mid
-        else:
-            pos = blob[p + 4] | blob[p + 5] << 8 | blob[p + 6] << 16 | blob[p + 7] << 24
-            break
-    if pos < 0:
-        return None
-    base: i64 = suit * 9
-    out: list[SuitPart] = []
-    for _ in range(blob[pos]):
-        n_blocks: i64 = blob[pos + 1]
-        pos += 2
-        # The blocks' facts, shared by every split with these blocks (the pair is added below).
-        blocks_key: i64 = base << 40 | n_blocks << 32
-        for j in range(n_blocks):
-            blocks_key |= blob[pos + j] << 8 * j
-        t = _BLOCK_FACTS.get(blocks_key)
-        if t is None:
-            t = _BLOCK_FACTS[blocks_key] = _blocks_part(blob[pos:pos + n_blocks], base)
-        pos += n_blocks
-        place: i64 = blob[pos]
-        pair = base + place - 1 if place else -1
-        outside, flags = t.outside, t.flags
-        if pair >= 0:
-            outside = outside and KIND_CLASS[pair] & _YAO_CLASS != 0
-            flags |= KIND_CLASS[pair]
-        waits_key: i64 = 0
-        for j in range(9):
-            waits_key |= blob[pos + 1 + j] << 5 * j
-        waits = _WAITS_OF.get(waits_key)
-        if waits is None:
-            rows = _TABLE_ROWS[0]
-            waits = _WAITS_OF[waits_key] = tuple([rows[b] for b in blob[pos + 1:pos + 10]])
-        pos += 9  # the last placement index: the next split's block count follows
-        out.append(_part(SuitPart, (t.blocks, pair, t.trips, t.trip_set, t.n_seq, t.seq_count, t.peikou, t.ittsu,
-                                    outside, t.trip_fu, flags, t.fu_lines, waits)))
-    return tuple(out)
-
-
-#: What the file's parts share: the facts of their blocks (a part without a pair or waits) by
-#: (base, block count, block bytes), and their winning-tile placements by the nine list indices.
-_BLOCK_FACTS: Final[dict[int, SuitPart]] = {}
-_WAITS_OF: Final[dict[int, tuple[tuple[tuple[str, bool], ...], ...]]] = {}
-
-
-def _blocks_part(codes: bytes, base: int) -> SuitPart:
-    """A part holding the blocks of the file's codes (triplet << 4 | place), no pair, no waits:
-    each fact as ``_with_triplet`` / ``_with_sequence`` computes it."""
-    blocks: list[Block] = []
-    trips: list[int] = []
-    fu_lines: list[tuple[str, int]] = []
-    trip_set = seq_count = 0
-    n_seq = peikou = trip_fu = flags = 0
-    outside = True
-    for b in codes:
-        kind = base + (b & 15)
-        if b >> 4:
-            blocks.append(_BLOCK_OF[2 * kind + 1])
-            trips.append(kind)
-            trip_set |= KIND_BIT[kind]
-            yao = KIND_CLASS[kind] & _YAO_CLASS
-            outside = outside and yao != 0
-            trip_fu += 8 if yao else 4
-            flags |= KIND_CLASS[kind]
-            fu_lines.append(TRIPLET_CLOSED[kind])
-        else:
-            blocks.append(_BLOCK_OF[2 * kind])
-            peikou += seq_count >> KIND_BITS * kind & 1
-            n_seq += 1
-            seq_count += KIND_BIT[kind]
-            outside = outside and kind % 9 in (0, 6)
-            flags |= _SEQ_CLASS[kind]
-    ittsu = False
-    if n_seq >= 3:
-        held = (seq_count | seq_count >> 1 | seq_count >> 2) & ALL_KINDS
-        ittsu = held & _ITTSU[0] == _ITTSU[0] or held & _ITTSU[1] == _ITTSU[1]
-    return _part(SuitPart, (tuple(blocks), -1, tuple(trips), trip_set, n_seq, seq_count, peikou, ittsu, outside,
-                            trip_fu, flags, tuple(fu_lines), _NO_WAITS))
+    _, names, parts, digits = data
+    # The scorer compares wait names with ``is``. marshal writes each name once and refers to
+    # it everywhere else, and interns it when read: the file is used only if its names are
+    # this module's constants.
+    if len(names) != len(WAIT_NAMES) or any(a is not b for a, b in zip(names, WAIT_NAMES, strict=True)):
+        return
+    for suit in range(4):
+        _TABLE_PARTS[suit].update(parts[suit])
+    for mine, saved in zip(TABLE_DIGITS, digits, strict=True):
+        mine.update(saved)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from .agari import load_table, table_loaded
 from .errors import HandError, TileError
 from .i18n.messages import Message, sentence
 from .tiles import NUM_KINDS, Tile, parse_tiles, to_mpsz
@@ -126,6 +127,11 @@ def parse_concealed(text: str) -> Concealed | None:
     >>> parse_concealed("1p9m") is None, parse_concealed("123m") is None, parse_concealed("11111p") is None
     (True, True, True)
     """
+    if not table_loaded():
+        # The split patterns the scorer looks up next. Read at the first score rather than after
+        # agari.TABLE_AFTER_MISSES new patterns: the collector's first pass over the table then
+        # falls in that first call, not at a random later one (see docs/PERFORMANCE.md).
+        load_table()
     key = n = red_p = red_s = 0
     start = 0  # first digit of the group being read
     last_suit = -1
