@@ -31,7 +31,7 @@ PROBE = """async () => {
           unknown: i.term("yaku", "a_new_one"), h2: box.querySelector("h2").textContent,
           placeholder: box.querySelector("input").placeholder, signed: i.fmtSigned(-1500),
           plural: i.tn("{n} new stick", "{n} new sticks", 2),
-          rate: i.tc("rate", "win"), word: i.t("riichi")};
+          rate: i.tc("rate", "win"), word: i.t("riichi"), date: i.fmtDate("2026-12-03T04:05:00Z")};
 }"""
 
 
@@ -60,9 +60,11 @@ def test_a_japanese_browser_gets_japanese_and_the_switch_wins(browser: Any, tmp_
         assert ja["h2"] == ja["placeholder"] == "{points}点"  # data-t: text and attributes
         assert ja["signed"] == "-1,500" and ja["plural"] == "2 new sticks"
         assert ja["rate"] == "和了率" and ja["word"] == "リーチ"  # a rate (msgctxt "rate") and a word: tc() and t()
+        assert ja["date"].startswith("2026/12/03"), ja["date"]  # dates as the language writes them
         en = _probe(browser, base, "ja-JP", cookie="en")  # the remembered switch wins
         assert en["lang"] == "en" and en["points"] == "12,000 points" and en["riichi"] == "Riichi"
         assert en["rate"] == "win" and en["word"] == "riichi"
+        assert en["date"].startswith("Dec 3, 2026"), en["date"]
         assert _probe(browser, base, "en-US")["lang"] == "en"
         assert _probe(browser, base, "en-US", cookie="ja")["riichi"] == "立直"
 

@@ -163,14 +163,50 @@ def test_an_upload_the_viewer_cannot_read_is_refused_in_the_pages_language(tmp_p
         ja = client.post("/api/replays?name=x.xml", content=no_kyoku, headers=JA)
         assert en.status_code == ja.status_code == 400 and en.json()["code"] == ja.json()["code"] == "record"
         assert "<XYZ> outside a kyoku" in en.json()["error"], en.text
-        assert ja.json()["error"] == ("x.xml: sanma が読める牌譜ではありません: <bytes>: 1番目のタグ <XYZ>: "
+        assert ja.json()["error"] == ("x.xml: sanma が読める牌譜ではありません: x.xml: 1番目のタグ <XYZ>: "
                                       "局の外に <XYZ> があります"), ja.text
-        ok = client.post("/api/replays?name=x.xml", content=damaged, cookies={"sanma_lang": "ja"})
+        client.cookies.set("sanma_lang", "ja")  # the switch the page remembers
+        ok = client.post("/api/replays?name=x.xml", content=damaged)
         assert ok.status_code == 200, ok.text
         body = ok.json()
         assert body["mismatch"]["text"].endswith("東1局: 4番目のタグ <XYZ>: 不明なタグ <XYZ>"), body["mismatch"]
         assert body["notes"] and all(untranslated(n, {"integer", "final_rounding"}) == [] for n in body["notes"])
         assert body["errors"][0].endswith("kyoku E1: tag 4 <XYZ>: unknown tag <XYZ>")  # data: its English
+
+
+def _paid_wrong(tmp: Path) -> Path:
+    """A tenhou.net/6 record whose first win pays 100 points too many to its winner."""
+    data = json.loads(shared_path("data", "tenhou6_json", "2024010120gm-00b9-0000-e324b88a.json")
+                      .read_text(encoding="utf-8"))
+    hand = next(k for k in data["log"] if k[16][0] == "和了")
+    deltas = hand[16][1]
+    winner = max(range(3), key=lambda s: deltas[s])
+    loser = min(range(3), key=lambda s: deltas[s])
+    deltas[winner] += 100
+    deltas[loser] -= 100
+    out = tmp / "paid-wrong.json"
+    out.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return out
+
+
+def test_what_the_engine_finds_different_is_said_in_japanese(tmp_path: Path) -> None:
+    """``sanma replay --check --lang ja`` on a record the engine pays differently: the mismatch names
+    the hand, the value and where in Japanese (東1局: 席0の収支（結果）: 牌譜 ...、エンジン ...), its
+    ``what`` in ``--json`` the English key it always was, and nothing of it is left unrouted."""
+    path = _paid_wrong(tmp_path)
+    r = runner.invoke(app, ["replay", str(path), "--check", "--lang", "ja"], env={"COLUMNS": "300"})
+    assert r.exit_code == 1, r.output
+    lines = [line.strip() for line in r.output.splitlines()[1:-1]]
+    assert any("の収支（結果）: 牌譜 [" in line and "、エンジン [" in line for line in lines), r.output
+    for line in lines:
+        assert untranslated(line) == [], line
+    whats = {m["what"] for m in json.loads(runner.invoke(app, ["replay", str(path), "--json", "--lang", "ja"]).output)
+             ["mismatches"]}
+    assert any(w.startswith("seat ") and w.endswith(" payments") for w in whats), whats
+    pseudo = runner.invoke(app, ["replay", str(path), "--check"], env={"SANMA_PSEUDO": "params", "SANMA_LANG": "en",
+                                                                      "COLUMNS": "300"})
+    for line in pseudo.output.splitlines()[1:-1]:
+        assert untranslated(line, {"tenhou"}) == [], line
 
 
 # --- a served table that cannot be resumed: its reason is a code and a sentence, said per request ---------------

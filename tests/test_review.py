@@ -244,6 +244,27 @@ def test_the_review_speaks_the_command_language_and_its_json_does_not(tmp_path: 
     assert whys and all(w.startswith(("Better: ", "Best option: ")) for w in whys)
 
 
+def test_the_review_names_hands_and_tiles_as_players_do() -> None:
+    """A costly decision is placed by its hand's name (東1局 / East 1, with honba when there are
+    some), not the record's index and the contract's ``E1-0``, and an honour tile is 發 in Japanese
+    and G in English, as the terminal game writes it (issue 24: one vocabulary); the sentence keeps
+    its tile when it is stored as data (the review panel's cache) and the JSON stays the same."""
+    from sanma.i18n.messages import from_data, to_data
+    from sanma.review.report import kyoku_words
+
+    assert kyoku_words("E1-0", "ja") == "東1局" and kyoku_words("S2-1", "ja") == "南2局 1本場"
+    assert kyoku_words("E3-2", "en") == "East 3, 2 honba" and kyoku_words("?", "en") == "?"
+    path = data_path(PHOENIX, "2026011603gm-00b9-0000-55f9a5cc.xml")
+    ja = runner.invoke(app, ["review", str(path), "--seat", "0", "--lang", "ja"])
+    en = runner.invoke(app, ["review", str(path), "--seat", "0", "--lang", "en"])
+    assert ja.exit_code == 0 and en.exit_code == 0, ja.output + en.output
+    assert "  東1局 4手目 [牌効率]" in ja.stdout and "發を切る" in ja.stdout and "6z" not in ja.stdout
+    assert "  East 1, step 4 [efficiency]" in en.stdout and "discard G (" in en.stdout and "6z" not in en.stdout
+    review = review_record(read_record(path), seat=0)
+    why = next(d.why for d in review.decisions if "discard G" in str(d.why))
+    assert from_data(to_data(why)).text("ja") == why.text("ja") and "發" in why.text("ja")
+
+
 def test_why_shows_two_different_chances_as_different() -> None:
     from sanma.review.report import _pcts
 

@@ -155,3 +155,31 @@ def test_a_record_that_does_not_replay_clean_names_its_first_mismatch(browser: A
         assert 2 <= hands < len(starts)
         page.close()
     assert not errors, errors
+
+
+def test_a_damaged_records_problem_in_a_japanese_browser(browser: Any, tmp_path: Path) -> None:
+    """Issue 24: the replay viewer in a Japanese browser, given a Tenhou record with a tag its reader
+    does not know: the first problem (the reader's, a coded sentence) and the replay's notes are in
+    Japanese; at a phone's size and a laptop's."""
+    from sanma.i18n.messages import untranslated
+
+    text = data_path(*RECORD).read_text(encoding="utf-8")
+    i = text.index("<INIT")
+    j = text.index("<", text.index(">", i) + 1)
+    bad = tmp_path / "bad.xml"
+    bad.write_text(text[:j] + "<XYZ/>" + text[j:], encoding="utf-8")
+    errors: list[str] = []
+    with running_server(tmp_path / "db.sqlite") as base:
+        for size in ("phone", "laptop"):
+            page = new_page(browser, errors, size, locale="ja-JP")
+            page.goto(f"{base}/replay")
+            page.wait_for_selector("html[data-i18n='ready']")
+            page.set_input_files("#upload", str(bad))
+            page.wait_for_selector("#mismatch")
+            said = page.text_content("#mismatch") or ""
+            assert said.startswith("最初の不一致（牌譜）まで再生しました: bad.xml: 東1局: "), said
+            assert "番目のタグ <XYZ>: 不明なタグ <XYZ>" in said, said
+            assert untranslated(said, {"XYZ"}) == [], said
+            shot(page, f"replay-problem-ja-{size}", full_page=False)
+            page.close()
+    assert not errors, errors

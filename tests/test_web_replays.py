@@ -172,7 +172,7 @@ def test_a_record_that_does_not_replay_clean_is_shown_up_to_its_first_mismatch(c
     assert 1 <= hand < len(starts) - 1, "a win after the first hand and before the last"
     events[i] = {**events[i], "han": events[i]["han"] + 1}
     bad = "\n".join(json.dumps(e) for e in events).encode()
-    check = replay_record(read_record(bad), Rules.preset("tenhou"))
+    check = replay_record(read_record(bad, source="mangled.mjson"), Rules.preset("tenhou"))
     assert not check.ok and "han" in check.mismatches[0].what
     r = upload(client, bad, "mangled.mjson")
     assert r.status_code == 200, r.text

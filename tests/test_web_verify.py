@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from sanma.cli import app as cli
+from sanma.i18n.messages import untranslated
 from sanma.web import create_app
 from web_helpers import mjai_answer
 
@@ -52,6 +53,10 @@ def test_verify_accepts_the_served_game_and_catches_a_changed_draw(tmp_path: Pat
     bad.write_text("\n".join(lines))
     caught = runner.invoke(cli, ["verify", str(bad)])
     assert caught.exit_code == 1 and "MISMATCH" in caught.stdout and "the wall gives" in caught.output
+    ja = runner.invoke(cli, ["verify", str(bad), "--lang", "ja"])  # issue 24: the problems in Japanese too
+    said = [line for line in ja.stderr.splitlines() if "山では" in line]
+    assert ja.exit_code == 1 and said and "1局目（東1局 0本場）: 席" in said[0], ja.output
+    assert untranslated("\n".join(said)) == [], said
 
 
 def test_verify_refuses_what_it_cannot_check(tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ from .game.engine import Game
 from .game.flow import round_wind
 from .game.tenhou_shuffle import TenhouKyokuWall, tenhou_walls
 from .game.wall import HAIPAI_POSITIONS, Wall, tile_set
-from .i18n.messages import Said, sentence
+from .i18n.messages import Keyword, Message, Said, sentence, sentence_c
 from .rules import Rules
 from .scoring import DORA_NAMES
 from .tiles import Tile
@@ -100,6 +100,24 @@ class Mismatch:
         at = f" ({self.at})" if self.at else ""
         return f"{self.source}: {self.kyoku}: {self.what}{at}: record {self.expected!r}, engine {self.got!r}"
 
+    def words(self) -> Message:
+        """The mismatch in words, without its file (its ``what``, ``at`` and value phrases are kept as
+        a :class:`Said`: English keys here, said in the reader's language there)."""
+        if self.problem is not None:
+            return self.problem.message
+        kyoku = label_words(self.kyoku)
+        if self.at:
+            return sentence("{kyoku}: {what} ({at}): record {expected!r}, engine {got!r}", kyoku=kyoku,
+                            what=self.what, at=self.at, expected=self.expected, got=self.got)
+        return sentence("{kyoku}: {what}: record {expected!r}, engine {got!r}", kyoku=kyoku, what=self.what,
+                        expected=self.expected, got=self.got)
+
+    def said(self) -> Said:
+        """``str(self)`` that remembers its words (the replay viewer's and the review's text)."""
+        if self.problem is not None:
+            return self.problem
+        return Said(Message("{source}: {mismatch}", {"source": self.source, "mismatch": self.words()}))
+
     @property
     def problem(self) -> Said | None:
         """A record reader's problem (``record.errors``), kept with its sentence; None for a mismatch."""
@@ -111,6 +129,28 @@ class Mismatch:
         if self.problem is not None and self.problem.message.code:  # the same in every language
             out["code"] = self.problem.message.code
         return out
+
+def label_words(label: str) -> Message:
+    """A hand's label in a report (``E1``, ``S3-2``, ``E1 (lap 2)``, ``end``, ``record``) in words;
+    English keeps the label as it is.
+
+    >>> [label_words(x).text("ja") for x in ("E1", "S3-2 (lap 2)", "end")], str(label_words("S3-2 (lap 2)"))
+    (['東1局', '南3局 2本場（2周目）', '終局'], 'S3-2 (lap 2)')
+    """
+    import re
+
+    if label == "end":
+        return sentence_c("hand", "end")
+    if label == "record":
+        return sentence_c("hand", "record")
+    m = re.fullmatch(r"([ESWN])(\d+)(?:-(\d+))?(?: \(lap (\d+)\))?", label)
+    if m is None:
+        return Message("{label}", {"label": label})  # not words
+    wind, n = Keyword("wind", m[1]), int(m[2])
+    hand = (sentence("{wind}{n}-{honba}", wind=wind, n=n, honba=int(m[3])) if m[3]
+            else sentence("{wind}{n}", wind=wind, n=n))
+    return sentence("{hand} (lap {lap})", hand=hand, lap=int(m[4])) if m[4] else hand
+
 
 
 def _jsonable(x: Any) -> Any:
@@ -461,7 +501,9 @@ class _Replayer:
                     return seeded  # every draw, replacement and indicator is then checked against it
                 return wall_for(rules, self.rec.kyoku[i], seed=f"{self.rec.source}:{i}")
             except SanmaError as e:
-                self.mismatch("wall", "a wall holding the recorded tiles", str(e), kyoku=self.rec.kyoku[i].label)
+                self.mismatch(Said(sentence_c("mismatch", "wall")),
+                              Said(sentence("a wall holding the recorded tiles")), _said(e),
+                              kyoku=self.rec.kyoku[i].label)
         return Wall.shuffled(rules, f"{self.rec.source}:{hand_number}:beyond")
 
     def _new_game(self, index: int) -> Game:
@@ -509,7 +551,8 @@ class _Replayer:
             g.apply(action)
         except IllegalActionError as e:
             legal = [str(a) for s in g.to_move for a in g.legal_actions(s)]
-            self.mismatch(f"illegal {what}", str(action), f"{e} (legal: {legal})")
+            self.mismatch(_illegal_what(what), str(action),
+                          Said(sentence("{error} (legal: {legal})", error=_said(e), legal=legal)))
             raise _Diverged from None
         self._collect()
 
@@ -536,7 +579,8 @@ class _Replayer:
         assert g is not None
         self._pass_all()
         if g.done or g.to_move != (seat,):
-            self.mismatch(f"{what}: seat on turn", seat, list(g.to_move) if not g.done else "game over")
+            self.mismatch(Said(sentence("{action}: seat on turn", action=_action(what))), seat,
+                          list(g.to_move) if not g.done else Said(sentence("the game is over")))
             raise _Diverged
         return g.legal_actions(seat)
 
@@ -546,8 +590,10 @@ class _Replayer:
         if not queue:
             g = self.game
             assert g is not None
-            state = "the hand is over" if self.results else f"waiting for seats {list(g.to_move)}"
-            self.mismatch(what, "an engine event", state)
+            state = Said(sentence("the hand is over") if self.results else
+                         sentence("waiting for seats {seats}", seats=list(g.to_move)))
+            self.mismatch(Said(sentence_c("action", "draw")) if what == "draw" else what,
+                          Said(sentence("an engine event")), state)
             raise _Diverged
         return queue.popleft()
 
@@ -559,7 +605,7 @@ class _Replayer:
             exp = {"actor": e.actor, "pai": ev.HIDDEN if e.pai is None else e.pai.mjai, "rinshan": e.rinshan}
             have = {"actor": got.actor, "pai": ev.HIDDEN if got.pai is None else got.pai.mjai, "rinshan": got.rinshan}
             if exp != have:
-                self.mismatch("draw", exp, have)
+                self.mismatch(Said(sentence_c("action", "draw")), exp, have)  # a tile drawn: ツモ
                 raise _Diverged
         elif isinstance(e, ev.Reach):
             self.reach = e  # the riichi is declared with the discard that follows
@@ -602,7 +648,7 @@ class _Replayer:
         elif isinstance(e, ev.Flower):
             flower = self._pop_result(ev.Flower)
             if flower.actor != e.actor or flower.pai != e.pai:
-                self.mismatch("flower", e.to_mjai(), flower.to_mjai())
+                self.mismatch(Said(sentence_c("action", "flower")), e.to_mjai(), flower.to_mjai())
         else:
             raise RecordError(sentence("{type} is not an event of a kyoku's play", type=e.TYPE))
 
@@ -611,7 +657,8 @@ class _Replayer:
             if isinstance(r, what):
                 self.results.pop(i)
                 return r
-        self.mismatch(what.TYPE, "an engine event", "none")
+        self.mismatch(Said(sentence("{action}", action=_action(what.TYPE))), Said(sentence("an engine event")),
+                      Said(sentence_c("value", "none")))
         raise _Diverged
 
     def _first(self, what: type[_E]) -> _E | None:
@@ -620,8 +667,8 @@ class _Replayer:
 
     def _illegal(self, action: Action, legal: Sequence[Action]) -> None:
         word = {"dahai": "discard", "reach": "riichi", "hora": "win", "ryukyoku": "nine-terminals abort"}
-        self.mismatch(f"illegal {word.get(action.type, action.type)}", str(action),
-                      f"legal: {[str(a) for a in legal]}")
+        self.mismatch(_illegal_what(word.get(action.type, action.type)), str(action),
+                      Said(sentence("legal: {actions}", actions=[str(a) for a in legal])))
         raise _Diverged
 
     def _respond(self, seat: int, match: Callable[[Action], bool], exact: Callable[[Action], bool],
@@ -654,14 +701,15 @@ class _Replayer:
         assert g is not None
         start = self._first(ev.StartKyoku)
         if start is None:
-            self.mismatch("next hand", k.label, "the engine ended the game" if g.done else "no new hand")
+            self.mismatch(Said(sentence("next hand")), k.label,
+                          Said(sentence("the engine ended the game") if g.done else sentence("no new hand")))
             return False
         exp = {"round": k.round_wind, "lap": lap, "dealer": k.dealer, "honba": k.honba, "kyotaku": k.kyotaku,
                "scores": list(k.start_scores)}
         have = {"round": start.bakaze, "lap": g.round_index, "dealer": start.oya, "honba": start.honba,
                 "kyotaku": start.kyotaku, "scores": list(start.scores)}
         if exp != have:
-            self.mismatch("hand start", exp, have)
+            self.mismatch(Said(sentence("hand start")), exp, have)
             return False
         self.results.remove(start)
         return True
@@ -691,7 +739,7 @@ class _Replayer:
                 self._pass_all()
             horas = [r for r in self.results if isinstance(r, ev.Hora)]
             if [h.actor for h in horas] != [w.seat for w in wins]:
-                self.mismatch("winners", [w.seat for w in wins], [h.actor for h in horas])
+                self.mismatch(Said(sentence("winners")), [w.seat for w in wins], [h.actor for h in horas])
             for i, (w, h) in enumerate(zip(wins, horas, strict=False)):
                 # every winner's record names the hand's honba (Tenhou's AGARI ba repeats it for the
                 # second winner of a double ron, who is paid none under P89): the honba paid shows
@@ -708,15 +756,15 @@ class _Replayer:
         exp_r = [e.actor for e in k.events if isinstance(e, ev.ReachAccepted)]
         got_r = [e.actor for e in self.reaches]
         if exp_r != got_r:
-            self.mismatch("riichi accepted (seats)", exp_r, got_r)
+            self.mismatch(Said(sentence("riichi accepted (seats)")), exp_r, got_r)
         # mjlog and mjai show each kan dora as an event; tenhou.net/6 only lists the indicators
         exp_d = [e.marker.mjai for e in k.events if isinstance(e, ev.Dora)] or \
             [t.mjai for t in k.dora_indicators[k.initial_indicators:]]
         got_d = [e.marker.mjai for e in self.doras]
         if exp_d != got_d:
-            self.mismatch("kan dora indicators", exp_d, got_d)
+            self.mismatch(Said(sentence("kan dora indicators")), exp_d, got_d)
         if self.draws:
-            self.mismatch("extra engine draw", None, self.draws[0].to_mjai())
+            self.mismatch(Said(sentence("extra engine draw")), None, self.draws[0].to_mjai())
         self.draws.clear()
         self.doras.clear()
         self.reaches.clear()
@@ -741,18 +789,19 @@ class _Replayer:
         ryu = [x for x in self.results if isinstance(x, ev.Ryukyoku)]
         if not ryu:
             nxt = self.draws[0].to_mjai() if self.draws else (self.results[0].to_mjai() if self.results else "nothing")
-            self.mismatch("draw", r.kind, f"the hand goes on: {nxt}")
+            self.mismatch(Said(sentence_c("result", "draw")), r.kind,  # a drawn hand: 流局
+                          Said(sentence("the hand goes on: {next}", next=nxt)))
             self.draws.clear()
             raise _Diverged
         e = ryu[0]
         if e.reason != reason and not (r.kind == "nagashi" and e.reason == "nagashi"):
-            self.mismatch("draw kind", reason, e.reason)
+            self.mismatch(Said(sentence("draw kind")), reason, e.reason)
         end = self._first(ev.EndKyoku)
         deltas = list(e.deltas or (end.deltas if end is not None else None) or [0, 0, 0])
         if list(r.deltas) != deltas:
-            self.mismatch("draw payments", list(r.deltas), deltas)
+            self.mismatch(Said(sentence("draw payments")), list(r.deltas), deltas)
         if r.tenpai and e.tenpai is not None and sorted(r.tenpai) != sorted(e.tenpai):
-            self.mismatch("tenpai seats", sorted(r.tenpai), sorted(e.tenpai))
+            self.mismatch(Said(sentence("tenpai seats")), sorted(r.tenpai), sorted(e.tenpai))
 
     def chombo_result(self, r: DrawResult) -> None:
         """A hand voided by a chombo (sanma's engine, P80-P102): revealed by the offender's own win
@@ -764,22 +813,26 @@ class _Replayer:
             self._apply(a, "win revealing a chombo")
         self._pass_all()
         if self._first(ev.Chombo) is None:
-            self.mismatch("chombo", "a chombo", "the hand goes on")
+            self.mismatch(Said(sentence_c("result", "chombo")), Said(sentence("a chombo")),
+                          Said(sentence("the hand goes on")))
             self.draws.clear()
             raise _Diverged
         end = self._first(ev.EndKyoku)
         deltas = list((end.deltas if end is not None else None) or [0, 0, 0])
         if list(r.deltas) != deltas:
-            self.mismatch("chombo payments", list(r.deltas), deltas)
+            self.mismatch(Said(sentence("chombo payments")), list(r.deltas), deltas)
 
     def compare_win(self, w: RecordedWin, h: ev.Hora, honba: int, sticks: int, kita: int) -> None:
         if h.target != w.from_seat:
-            self.mismatch(f"seat {w.seat} wins from", w.from_seat, h.target)
-        who = f"seat {w.seat} "
+            self.mismatch(Said(sentence("seat {seat} wins from", seat=w.seat)), w.from_seat, h.target)
+
+        def who(what: str) -> Said:
+            return _seat_what(w.seat, what)
+
         if w.scored:  # a standard mjai hora holds no han, fu, yaku or limit: compare only what it holds
             yakuman = w.yakuman or (1 if w.kazoe else 0)
             if h.yakuman != yakuman:
-                self.mismatch(who + "yakuman", yakuman, h.yakuman)
+                self.mismatch(who("yakuman"), yakuman, h.yakuman)
             if w.yakuman:
                 exp_y: dict[str, int] = dict(Counter({n: m for n, m in w.yaku}))
                 got_y = {y.name: y.yakuman for y in h.yaku if y.yakuman}
@@ -787,15 +840,15 @@ class _Replayer:
                 exp_y = _yaku_table(list(w.yaku), self.fold_kita)
                 got_y = _yaku_table([(y.name, y.han) for y in h.yaku], self.fold_kita)
                 if h.han != w.han:
-                    self.mismatch(who + "han", w.han, h.han)
+                    self.mismatch(who("han"), w.han, h.han)
                 if w.fu is not None and h.fu != w.fu:
-                    self.mismatch(who + "fu", w.fu, h.fu)
+                    self.mismatch(who("fu"), w.fu, h.fu)
             if exp_y != got_y:
-                self.mismatch(who + "yaku", exp_y, got_y)
+                self.mismatch(who("yaku"), exp_y, got_y)
             if w.limit != h.limit:
-                self.mismatch(who + "limit", w.limit, h.limit)
+                self.mismatch(who("limit"), w.limit, h.limit)
         if w.points and w.points != h.points:
-            self.mismatch(who + "points", w.points, h.points)
+            self.mismatch(who("points"), w.points, h.points)
         if list(w.deltas) != list(h.deltas):
             diff = [g - e for e, g in zip(w.deltas, h.deltas, strict=False)]
             stick_only = len(diff) == 3 and diff[w.seat] > 0 and diff[w.seat] % self.rules.riichi_deposit == 0 \
@@ -803,16 +856,16 @@ class _Replayer:
             if stick_only:
                 # Possibly a record whose payments leave out riichi sticks its own scores include:
                 # decided at the end of the game, against the record's final scores.
-                self.stick_anomalies.append(Mismatch(self.rec.source, self.label, who + "payments",
+                self.stick_anomalies.append(Mismatch(self.rec.source, self.label, who("payments"),
                                                      list(w.deltas), list(h.deltas), self.at))
             else:
-                self.mismatch(who + "payments", list(w.deltas), list(h.deltas))
+                self.mismatch(who("payments"), list(w.deltas), list(h.deltas))
         if w.honba != honba:
-            self.mismatch(who + "honba", w.honba, honba)
+            self.mismatch(who("honba"), w.honba, honba)
         if w.kyotaku != sticks:
-            self.mismatch(who + "riichi sticks", w.kyotaku, sticks)
+            self.mismatch(who("riichi sticks"), w.kyotaku, sticks)
         if w.kita != kita:
-            self.mismatch(who + "kita", w.kita, kita)
+            self.mismatch(who("kita"), w.kita, kita)
 
     # -- the whole record ----------------------------------------------------------------------
     def _label(self, i: int) -> str:
@@ -829,7 +882,7 @@ class _Replayer:
             self.hand_index = i
             self.label = self._label(i)
             self.bad = False
-            self.at = "start"
+            self.at = Said(sentence_c("hand", "start"))
             try:
                 if not fresh:
                     self.begin_hand()
@@ -842,16 +895,17 @@ class _Replayer:
                 self.wall_index = i + 1  # the engine may deal the next hand inside the last action
                 self._observe(i, None)
                 for n, e in enumerate(k.events, 1):
-                    self.at = f"event {n} of {len(k.events)}"
+                    self.at = Said(sentence("event {n} of {total}", n=n, total=len(k.events)))
                     self.event(e)
                     self._observe(i, e)
-                self.at = "result"
+                self.at = Said(sentence_c("hand", "result"))
                 self.results_of(k, i)
                 fresh = False
             except _Diverged:
                 fresh = True
             except SanmaError as e:  # an engine error other than an illegal action
-                self.mismatch("engine error", "no error", f"{type(e).__name__}: {e}")
+                self.mismatch(Said(sentence("engine error")), Said(sentence("no error")),
+                              Said(sentence("{kind}: {error}", kind=type(e).__name__, error=_said(e))))
                 fresh = True
             if not self.bad:
                 out.matched += 1
@@ -879,26 +933,67 @@ class _Replayer:
             end = self._first(ev.EndKyoku)
             if rec.final_scores is not None and end is not None and end.scores is not None \
                     and list(end.scores) != list(rec.final_scores):
-                self.mismatch("scores after the last hand", list(rec.final_scores), list(end.scores), kyoku="end")
+                self.mismatch(Said(sentence("scores after the last hand")), list(rec.final_scores),
+                              list(end.scores), kyoku="end")
             return
         end_game = self._first(ev.EndGame)
         if end_game is None:
             nxt = self._first(ev.StartKyoku)
-            got = f"the engine plays on: {nxt.bakaze}{nxt.oya + 1}-{nxt.honba}" if nxt else "no end"
-            self.mismatch("game end", f"the game ends after {last.label}", got, kyoku="end")
+            got = Said(sentence("the engine plays on: {hand}",
+                                hand=label_words(f"{nxt.bakaze}{nxt.oya + 1}-{nxt.honba}")) if nxt
+                       else sentence("no end"))
+            self.mismatch(Said(sentence("game end")),
+                          Said(sentence("the game ends after {hand}", hand=label_words(last.label))), got, kyoku="end")
             return
         if rec.final_scores is not None and list(end_game.scores) != list(rec.final_scores):
-            self.mismatch("final scores", list(rec.final_scores), list(end_game.scores), kyoku="end")
+            self.mismatch(Said(sentence("final scores")), list(rec.final_scores), list(end_game.scores), kyoku="end")
         elif rec.final_scores is not None:
             # The record's own final scores agree with the engine: payments that differed only by
             # riichi sticks paid to the winner were a slip of the record, not of the engine.
             for m in self.stick_anomalies:
-                self.out.notes.append(
-                    f"record anomaly in {m.kyoku}: its {m.what} {m.expected} leave out riichi sticks that its "
-                    f"own final scores include; the engine paid {m.got}")
+                self.out.notes.append(Said(sentence(
+                    "record anomaly in {hand}: its {what} {expected} leave out riichi sticks that its own final "
+                    "scores include; the engine paid {got}", hand=label_words(m.kyoku), what=m.what,
+                    expected=m.expected, got=m.got)))
             self.stick_anomalies.clear()
         if rec.final_points is not None and list(end_game.points or ()) != [float(p) for p in rec.final_points]:
-            self.mismatch("final points", list(rec.final_points), list(end_game.points or ()), kyoku="end")
+            self.mismatch(Said(sentence("final points")), list(rec.final_points), list(end_game.points or ()),
+                          kyoku="end")
+
+
+def _said(e: BaseException) -> Said | str:
+    """An error as a mismatch's value: its sentence kept when it has one (said in the reader's words)."""
+    message = getattr(e, "message", None)
+    return Said(message) if isinstance(message, Message) else str(e)
+
+
+def _action(what: str) -> Keyword | Message:
+    """An action a mismatch names: the English word the report has always used (``discard``,
+    ``kakan``, ``pass``), the vocabulary's name in Japanese (打牌, 加槓, スキップ)."""
+    if what == "win revealing a chombo":
+        return sentence("win revealing a chombo")
+    if what == "nine-terminals abort":
+        return sentence("nine-terminals abort")
+    if what == "win":
+        return sentence_c("action", "win")
+    return Keyword("call", what)
+
+
+def _illegal_what(what: str) -> Said:
+    return Said(sentence("illegal {action}", action=_action(what)))
+
+
+def _seat_what(seat: int, what: str) -> Said:
+    """``seat 1 han`` ...: the value of a seat's win a mismatch names."""
+    words = {
+        "yakuman": sentence("seat {seat} yakuman", seat=seat), "han": sentence("seat {seat} han", seat=seat),
+        "fu": sentence("seat {seat} fu", seat=seat), "yaku": sentence("seat {seat} yaku", seat=seat),
+        "limit": sentence("seat {seat} limit", seat=seat), "points": sentence("seat {seat} points", seat=seat),
+        "payments": sentence("seat {seat} payments", seat=seat), "honba": sentence("seat {seat} honba", seat=seat),
+        "riichi sticks": sentence("seat {seat} riichi sticks", seat=seat),
+        "kita": sentence("seat {seat} kita", seat=seat),
+    }
+    return Said(words[what])
 
 
 def _yaku_table(pairs: list[tuple[str, int]], fold_kita: bool) -> dict[str, int]:

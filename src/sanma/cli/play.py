@@ -36,7 +36,7 @@ from ..game.engine import Game
 from ..game.view import SeatView
 from ..i18n import current_lang, fu_line, lookup, round_name, term_name, tr, wind_short
 from ..i18n.messages import sentence
-from ..i18n.terms import HONOUR_SHORT
+from ..i18n.terms import HONOUR_SHORT, tile_short
 from ..rules.schema import Rules
 from ..tiles import NUM_KINDS, SEATS, Tile, counts34, parse_tiles, seat_wind, successor
 from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
@@ -76,11 +76,8 @@ class QuitGame(Exception):
 
 def tile_text(t: Tile) -> str:
     """Display name: ``5p``, ``0p`` (red five), ``9m``, honours as ``E S W N Wh G R`` (in Japanese
-    東 南 西 北 白 發 中)."""
-    if t.kind in HONOURS:
-        lang = current_lang()
-        return HONOURS[t.kind] if lang == "en" else term_name("tile", str(t), lang)
-    return str(t)
+    東 南 西 北 白 發 中): :func:`~sanma.i18n.terms.tile_short`, the review's spelling too."""
+    return tile_short(str(t), current_lang())
 
 
 def mjai_text(name: str) -> str:

@@ -140,9 +140,7 @@ def _print(report: ReplayReport) -> None:
             if m.problem is not None:  # what the record's reader found, in the command's words
                 typer.echo("         " + tr("record: {problem}", problem=m.problem))
                 continue
-            at = f" ({m.at})" if m.at else ""
-            typer.echo("         " + tr("{kyoku}: {what}{at}: record {expected!r}, engine {got!r}", kyoku=m.kyoku,
-                                        what=m.what, at=at, expected=m.expected, got=m.got))
+            typer.echo("         " + m.words().text())
     typer.echo(tr("{games} game(s), {kyoku} kyoku, {matched} matched, {mismatches} mismatch(es)", games=report.games,
                   kyoku=report.kyoku, matched=report.matched, mismatches=len(report.mismatches)))
 

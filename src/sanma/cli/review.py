@@ -146,7 +146,8 @@ def _seat(record: GameRecord, seat: str | None) -> int:
 
 
 def _print(r: Review) -> None:
-    from ..review.report import category_words
+    from ..i18n import current_lang
+    from ..review.report import category_words, kyoku_words
 
     s = r.summary()
     names = list(r.players) or ["seat 0", "seat 1", "seat 2"]
@@ -158,8 +159,8 @@ def _print(r: Review) -> None:
     typer.echo(tr("model: {model}", model=r.model))
     for d in r.decisions:
         if d.regret >= 0.05:
-            typer.echo("  " + tr("hand {hand} {kyoku} step {step} [{category}] regret {regret:.2f}: {why}",
-                                 hand=d.decision.hand, kyoku=d.kyoku, step=d.decision.step,
+            typer.echo("  " + tr("{kyoku}, step {step} [{category}] regret {regret:.2f}: {why}",
+                                 kyoku=kyoku_words(d.kyoku, current_lang()), step=d.decision.step,
                                  category=category_words(d.category),
                                  regret=d.regret, why=d.why))
     by = s["by_category"]

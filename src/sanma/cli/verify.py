@@ -19,7 +19,7 @@ import typer
 
 from ..errors import SanmaError
 from ..i18n import tr
-from ..i18n.messages import sentence
+from ..i18n.messages import Keyword, Message, Said, sentence
 from ..rules import Rules
 from .common import DB_WHERE, RULES_HELP, cli_errors, load_rules
 
@@ -32,7 +32,7 @@ class VerifyError(SanmaError):
 class Verdict:
     hands: int
     draws: int
-    problems: tuple[str, ...]
+    problems: tuple[str, ...]  # each a Said: its English, and its words in the command's language
 
     @property
     def ok(self) -> bool:
@@ -51,43 +51,53 @@ def verify_events(events: Sequence[dict[str, Any]], rules: Rules, seed: str,
     from ..game.wall import hand_wall
 
     problems: list[str] = []
+
+    def problem(message: Message) -> None:
+        problems.append(Said(message))
+
     hands = draws = 0
     wall = None
-    where = "before the first hand"
+    where = sentence("before the first hand")
     for e in events:
         t = e.get("type")
         try:
             if t == "start_kyoku":
                 wall = hand_wall(rules, seed, hands, wall_key)
                 hands += 1
-                where = f"hand {hands} ({e.get('bakaze')}{e.get('kyoku')}, {e.get('honba')} honba)"
+                where = sentence("hand {n} ({wind}{kyoku}, {honba} honba)", n=hands,
+                                 wind=Keyword("wind", str(e.get("bakaze"))), kyoku=e.get("kyoku"), honba=e.get("honba"))
                 for i, tiles in enumerate(wall.haipai):
                     seat = (int(e["oya"]) + i) % len(wall.haipai)
                     dealt = sorted(e["tehais"][seat])
                     if dealt != sorted(x.mjai if not x.is_flower else str(x) for x in tiles):
-                        problems.append(f"{where}: seat {seat}'s deal is not the wall's")
+                        problem(sentence("{where}: seat {seat}'s deal is not the wall's", where=where, seat=seat))
                 markers = e.get("dora_markers", [e.get("dora_marker")])
                 if [x.mjai for x in wall.dora_indicators] != markers:
-                    problems.append(f"{where}: dora indicator(s) {markers} are not the wall's")
+                    problem(sentence("{where}: dora indicator(s) {markers} are not the wall's", where=where,
+                                     markers=markers))
             elif wall is None:
                 continue
             elif t == "tsumo":
                 tile = wall.draw_replacement() if e.get("rinshan") else wall.draw()
                 draws += 1
                 if not _same(e.get("pai"), tile):
-                    problems.append(f"{where}: seat {e.get('actor')} drew {e.get('pai')}, the wall gives {tile}")
+                    problem(sentence("{where}: seat {seat} drew {tile}, the wall gives {wall}", where=where,
+                                     seat=e.get("actor"), tile=e.get("pai"), wall=str(tile)))
             elif t == "dora":
                 tile = wall.reveal_kan_dora()
                 if not _same(e.get("dora_marker"), tile):
-                    problems.append(f"{where}: kan dora indicator {e.get('dora_marker')}, the wall gives {tile}")
+                    problem(sentence("{where}: kan dora indicator {marker}, the wall gives {wall}", where=where,
+                                     marker=e.get("dora_marker"), wall=str(tile)))
             elif t == "hora" and e.get("uradora_markers"):
                 ura = [x.mjai for x in wall.ura_indicators][:len(e["uradora_markers"])]
                 if ura != e["uradora_markers"]:
-                    problems.append(f"{where}: ura indicators {e['uradora_markers']}, the wall gives {ura}")
+                    problem(sentence("{where}: ura indicators {markers}, the wall gives {wall}", where=where,
+                                     markers=e["uradora_markers"], wall=ura))
         except (SanmaError, LookupError, TypeError, ValueError) as err:
-            problems.append(f"{where}: {t} event does not fit the wall: {err}")
+            problem(sentence("{where}: {type} event does not fit the wall: {error}", where=where, type=t,
+                             error=err if isinstance(err, SanmaError) else str(err)))
         if len(problems) > 50:
-            problems.append("... (stopped after 50 problems)")
+            problem(sentence("... (stopped after 50 problems)"))
             break
     if not hands:
         raise VerifyError(sentence("no hand (start_kyoku) in the record"))
@@ -182,7 +192,7 @@ def verify(
             events, ruleset, seed, key = _read_file(Path(target), rules)
         verdict = verify_events(events, ruleset, seed, key)
     for p in verdict.problems:
-        typer.echo(p, err=True)
+        typer.echo(p.message.text() if isinstance(p, Said) else p, err=True)  # in the command's words
     status = tr("OK") if verdict.ok else tr("MISMATCH")
     keyed = (" " + tr("keyed by wall key {key} (SHA-256 {digest})", key=key.hex(),
                       digest=hashlib.sha256(key.hex().encode()).hexdigest()) if key is not None else "")

@@ -98,10 +98,23 @@ class Keyword:
     def name(self, lang: Lang) -> str:
         if lang == "en":
             return self.key
-        from .terms import term
+        from .terms import lookup, term
 
-        t = term(self.kind, self.key)
+        t = term(self.kind, self.key) or lookup(self.kind, self.key)  # its key, else another spelling
         return self.key if t is None else t.name(lang)
+
+
+@dataclass(frozen=True, slots=True)
+class TileWord:
+    """A tile named in a sentence (``discard {tile}``), put into the reader's words at the edge:
+    ``6z`` is ``G`` in English and 發 in Japanese; a number tile stays ``5p`` (:func:`terms.tile_short`)."""
+
+    mpsz: str
+
+    def name(self, lang: Lang) -> str:
+        from .terms import tile_short
+
+        return tile_short(self.mpsz, lang)
 
 
 class Said(str):
@@ -129,7 +142,7 @@ def _render(value: object, lang: Lang) -> object:
         return value.message.text(lang)
     if isinstance(value, Message):
         return value.text(lang)
-    if isinstance(value, Term | Keyword):
+    if isinstance(value, Term | Keyword | TileWord):
         return mark(value.name(lang), lang)
     if isinstance(value, BaseException):  # an error inside another error's message
         return describe(value, lang)
@@ -218,7 +231,7 @@ def to_data(message: Message) -> dict[str, Any]:
     """A sentence as plain JSON, to be put into words later by whoever reads it (a state kept in a
     cache, sent to several readers): ``{"text": template, "params": {...}}`` (and ``plural``, ``n``,
     ``code`` when it has them); a term parameter is ``{"term": "kind.key"}``, a :class:`Keyword`
-    ``{"key": "kind.key"}``, a sentence one nested.
+    ``{"key": "kind.key"}``, a :class:`TileWord` ``{"tile": "6z"}``, a sentence one nested.
 
     >>> from sanma.i18n import term
     >>> m = sentence("{who}: {kind}", who="Aki", kind=term("draw", "kyuushu"))
@@ -232,6 +245,8 @@ def to_data(message: Message) -> dict[str, Any]:
             return {"term": v.id}
         if isinstance(v, Keyword):
             return {"key": f"{v.kind}.{v.key}"}
+        if isinstance(v, TileWord):
+            return {"tile": v.mpsz}
         if isinstance(v, Message):
             return to_data(v)
         return v if isinstance(v, str | int | float | bool) or v is None else str(v)
@@ -257,6 +272,8 @@ def from_data(data: Mapping[str, Any]) -> Message:
         if isinstance(v, Mapping) and set(v) == {"key"}:
             kind, _, key = str(v["key"]).partition(".")
             return Keyword(kind, key)
+        if isinstance(v, Mapping) and set(v) == {"tile"}:
+            return TileWord(str(v["tile"]))
         if isinstance(v, Mapping) and "text" in v:
             return from_data(v)
         return v

@@ -420,6 +420,18 @@ def tile_name(text: str, lang: Lang) -> str:
     return f"赤5{suit}" if t.red else f"{mpsz[0]}{suit}"
 
 
+def tile_short(mpsz: str, lang: Lang) -> str:
+    """A tile as the terminal game and the review write it: number tiles in mpsz (``5p``, ``0p`` the
+    red five), honours ``E S W N Wh G R`` in English and 東 南 西 北 白 發 中 in Japanese.
+
+    >>> tile_short("6z", "en"), tile_short("6z", "ja"), tile_short("0p", "ja")
+    ('G', '發', '0p')
+    """
+    if len(mpsz) == 2 and mpsz[1] == "z" and mpsz[0] in "1234567":
+        return HONOUR_SHORT[26 + int(mpsz[0])] if lang == "en" else term_name("tile", mpsz, lang)
+    return mpsz
+
+
 def fu_line(line: str, lang: Lang) -> str:
     """A fu line (``Score.fu_breakdown``) in words: ``triplet_closed 1z`` → ``closed triplet of East`` /
     ``東の暗刻``."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..i18n import current_lang, tr
 from ..i18n.messages import fill, trc
-from .report import Review, category_words, option_text
+from .report import Review, category_words, kyoku_words, option_text
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1rem auto;max-width:60rem;padding:0 .8rem;color:#222}
@@ -59,7 +59,7 @@ def render(r: Review) -> str:
     for h, odds in zip(r.hands, r.odds, strict=True):
         shown = "; ".join(f"{names[p] if p < len(names) else p} " + "/".join(f"{100 * x:.0f}%" for x in odds[p])
                           for p in range(len(odds)))
-        hand = tr("Hand {hand}: {kyoku}", hand=h.index, kyoku=h.kyoku)
+        hand = kyoku_words(h.kyoku, lang)
         at_deal = tr("Placement odds at the deal: {odds}", odds=shown)
         out.append(f"<section><h2>{_e(hand)}</h2><p class='meta'>{_e(at_deal)}</p>")
         for i in by_hand.get(h.index, []):

@@ -19,7 +19,9 @@ from typing import Any, Final
 
 from ..bots.value import rank_odds
 from ..game.actions import Action
-from ..i18n.messages import Message, sentence, sentence_n
+from ..i18n.lang import Lang
+from ..i18n.messages import Message, TileWord, sentence, sentence_n
+from ..i18n.terms import round_name
 from ..tiles import SEATS, Tile
 from .fit import option_key
 from .model import Estimate, Evaluator
@@ -141,7 +143,7 @@ def review_game(game: WalkedGame, seat: int, evaluator: Evaluator, *, valuer: Va
     out.odds = [placement_odds(h) for h in game.hands]
     if game.replay is not None:
         # a record reader's problem keeps its sentence (a Said): the edge says it in its reader's words
-        out.errors = [m.problem if m.problem is not None else str(m) for m in game.replay.mismatches]
+        out.errors = [m.said() for m in game.replay.mismatches]
     return out
 
 
@@ -217,8 +219,18 @@ def category_words(category: str) -> Message:
     return CATEGORY_WORDS.get(category) or Message("{category}", {"category": category})  # not a word to translate
 
 
-def tile_text(t: Tile | None) -> str:
-    return "?" if t is None else str(t)
+def kyoku_words(kyoku: str, lang: Lang) -> str:
+    """The contract's ``E1-0`` as a player says it: ``East 1`` / ``東1局``, with its honba when there
+    are some (``南2局 1本場``); anything else as it is."""
+    wind, _, rest = kyoku.partition("-")
+    if len(wind) < 2 or wind[0] not in "ESWN" or not wind[1:].isdigit() or not rest.isdigit():
+        return kyoku
+    return round_name(wind[0], int(wind[1:]), lang, int(rest))
+
+
+def tile_text(t: Tile | None) -> TileWord | str:
+    """The tile in its reader's words (``G`` / 發, ``5p``), put into them at the edge."""
+    return "?" if t is None else TileWord(str(t))
 
 
 def option_text(a: Action, follow: Action | None = None) -> Message:

@@ -36,7 +36,7 @@ from ..game.engine import Game
 from ..game.view import public_seats, seat_view, spectator_view
 from ..i18n import Message, sentence, tr
 from ..i18n.messages import Said
-from ..replay import GameReplay, hand_label, replay_record, round_indexes, rules_for
+from ..replay import GameReplay, hand_label, label_words, replay_record, round_indexes, rules_for
 from ..rules import Rules
 from ..tiles import SEATS
 from .i18n import error_response
@@ -171,7 +171,7 @@ def replay_json(record: GameRecord, rules: Rules | None = None, source: str = ""
         hand = labels.index(first.kyoku) if first.kyoku in labels else None  # None: the record, the game's end
         # a reader's problem keeps its sentence (a Said crosses the worker's pickling): in_words says it
         mismatch = {"hand": hand, "label": first.kyoku, "what": first.what, "at": first.at,
-                    "text": first.problem if first.problem is not None else str(first)}
+                    "text": first.said()}
     end = steps.events[-1] if steps.events and steps.events[-1]["type"] == "end_game" and first is None else None
     hands = [h for h in steps.hands if h["steps"]]
     for h, k in zip(steps.hands, record.kyoku, strict=True):
@@ -184,12 +184,14 @@ def replay_json(record: GameRecord, rules: Rules | None = None, source: str = ""
 
 
 def in_words(out: dict[str, Any]) -> dict[str, Any]:
-    """The viewer's answer with its notes and its first mismatch (a record reader's problem) in the
-    request's words; ``errors`` (the record's problems as data) stays English."""
+    """The viewer's answer with its notes and its first mismatch in the request's words (``text``, and
+    ``where``: its ``label`` in words); ``errors`` (the record's problems as data) stays English."""
     out["notes"] = [n.message.text() if isinstance(n, Said) else n for n in out.get("notes", [])]
     m = out.get("mismatch")
-    if m and isinstance(m.get("text"), Said):
-        m["text"] = m["text"].message.text()
+    if m:
+        if isinstance(m.get("text"), Said):
+            m["text"] = m["text"].message.text()
+        m["where"] = label_words(str(m.get("label", ""))).text()  # the label (a key) in words: 東1局, 牌譜
     return out
 
 
@@ -207,7 +209,7 @@ async def api_replay(request: Request) -> JSONResponse:
         return text
     name = request.query_params.get("name", "")[:200] or tr("uploaded record")
     try:  # read and replayed in a worker process: a big record never stalls the tables (issue 23 item 4)
-        out = await _run(request, parse_upload, text)
+        out = await _run(request, parse_upload, text, name)
     except WorkerError as e:
         return error_response(sentence("{name}: the record could not be read: {error}", code="record", name=name,
                                        error=e), 503)
@@ -239,11 +241,11 @@ async def read_upload(request: Request) -> str | JSONResponse:
     return text
 
 
-def parse_upload(text: str) -> dict[str, Any] | Message | str:
+def parse_upload(text: str, name: str = "") -> dict[str, Any] | Message | str:
     """An uploaded record's text replayed as the viewer's JSON (:func:`replay_json`), or why it is not
     a record (run in a worker: a Message is plain data and crosses the process boundary)."""
     # bytes, never a str: read_record takes a short string for a file path to open
-    rec = read_record(text.encode("utf-8"))
+    rec = read_record(text.encode("utf-8"), source=name or None)  # its problems name the upload
     if not rec.kyoku:
         return rec.errors[0] if rec.errors else sentence("no hand in it")
     return replay_json(rec)

@@ -86,7 +86,7 @@ function renderMismatch() {
   box.classList.toggle("hidden", !m);
   if (!m) return;
   box.appendChild(el("div", { class: "error", id: "mismatch" },
-    t("Replayed up to its first mismatch ({label}): {what}", { label: m.label, what: m.text })));
+    t("Replayed up to its first mismatch ({label}): {what}", { label: m.where || m.label, what: m.text })));
 }
 
 function saveAddress() {
