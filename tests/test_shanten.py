@@ -465,9 +465,9 @@ def test_numpy_counts_are_accepted() -> None:
 
 # ---------------------------------------------------------------------------------- parser fuzz
 @settings(max_examples=500, deadline=None)
-@given(st.text(alphabet="01234567899mpszf  ", max_size=24), st.booleans())
+@given(st.text(alphabet="01234567899mpszf  é１Ā", max_size=24), st.booleans())
 def test_string_path_agrees_with_the_strict_parser(text: str, four_ok: bool) -> None:
-    """Any text: the fast string path gives what parse_tiles + counts give, or the same error."""
+    """Any text, non-ASCII too: the fast string path gives what parse_tiles + counts give, or the same error."""
     try:
         counts = counts34(parse_tiles(text))
         expected: int | type[SanmaError] = shanten_counts(counts, chiitoi_four_ok=four_ok)

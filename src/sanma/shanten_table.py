@@ -448,10 +448,11 @@ def shanten_kokushi(counts: Sequence[int]) -> int:
 
 
 # ------------------------------------------------------------------------------ public, strings
-# The string path reads an mpsz string right to left in one pass over its bytes: a suit letter sets
-# the suit of the digits before it; each digit adds its kind's weight to that kind's group key (the
-# base-5 keys of the tables) and counts what seven pairs and thirteen orphans need (kinds, pairs,
-# odd counts, terminal and honour kinds, a terminal pair). Anything else — spaces, a digit without a
+# The string path reads an mpsz string right to left in one pass over its characters (in place: no
+# bytes copy, no builtin called per hand): a suit letter sets the suit of the digits before it; each
+# digit adds one to its kind's count, three bits a kind in one integer per group (the group's base-5
+# table key is made from it at the end), and counts what seven pairs and thirteen orphans need
+# (kinds, pairs, odd counts, terminal and honour kinds, a terminal pair). Anything else — spaces, a digit without a
 # suit, 2m-8m, a fifth copy, a tile count that is no hand — goes to the strict parser, which raises a
 # HandError naming the hand. No memo: every call reads its string.
 _MAX_FAST_LEN: Final = 1000  # longer strings go to the strict parser
@@ -485,10 +486,11 @@ _ORPHAN_B: Final = bytes(int(k in _KOKUSHI_SET) for k in range(NUM_KINDS))
 #: three bits per kind of its group: where its count sits (0..24)
 _SHIFT_B: Final = bytes(3 * (k - _PIN0) if _PIN0 <= k < _PIN0 + 9 else 3 * (k - _SOU0) if _SOU0 <= k < _SOU0 + 9
                         else 3 * ISOLATED_KINDS.index(k) if k in ISOLATED_KINDS else 0 for k in range(NUM_KINDS))
-#: each kind's weight in its group's base-5 key
-_WEIGHT_OF: Final[tuple[int, ...]] = tuple(
-    SUIT_WEIGHTS[k - _PIN0] if _PIN0 <= k < _PIN0 + 9 else SUIT_WEIGHTS[k - _SOU0] if _SOU0 <= k < _SOU0 + 9
-    else SUIT_WEIGHTS[ISOLATED_KINDS.index(k)] if k in ISOLATED_KINDS else 0 for k in range(NUM_KINDS))
+def _key5(bits: i64) -> i64:
+    """A group's base-5 table key from its counts packed three bits a kind (kind i at bits 3i)."""
+    return ((bits & 7) * 390625 + ((bits >> 3) & 7) * 78125 + ((bits >> 6) & 7) * 15625
+             + ((bits >> 9) & 7) * 3125 + ((bits >> 12) & 7) * 625 + ((bits >> 15) & 7) * 125
+             + ((bits >> 18) & 7) * 25 + ((bits >> 21) & 7) * 5 + ((bits >> 24) & 7))
 
 
 def _shanten_slow(text: str, melds: int | None, four_ok: bool) -> int:
@@ -515,8 +517,7 @@ def shanten(
     """
     if not isinstance(hand, str):
         return shanten_counts(hand, melds, chiitoi_four_ok=chiitoi_four_ok)
-    data = hand.encode()
-    i: i64 = len(data) - 1
+    i: i64 = len(hand) - 1
     if i >= _MAX_FAST_LEN:
         return _shanten_slow(hand, melds, chiitoi_four_ok)
     four: i64 = 1 if chiitoi_four_ok else 0
@@ -526,15 +527,12 @@ def shanten(
     total: i64 = 0
     orphans: i64 = 0
     orphan_pair: i64 = 0
-    key_p: i64 = 0
-    key_s: i64 = 0
-    key_i: i64 = 0
     count_p: i64 = 0
     count_s: i64 = 0
     count_i: i64 = 0
     suit: i64 = _NO_TILE
     while i >= 0:
-        b: i64 = data[i]
+        b: i64 = ord(hand[i])  # the compiled build reads the character in place
         i -= 1
         if 48 <= b <= 57:
             if suit == _NO_TILE:
@@ -547,19 +545,15 @@ def shanten(
             # the kind's count with this tile: three bits a kind, per group (shifts stay below 32 bits)
             g: i64 = _GROUP_B[k]
             shift: i64 = _SHIFT_B[k]
-            w: i64 = _WEIGHT_OF[k]
             if g == 0:
                 n: i64 = ((count_p >> shift) & 7) + 1
                 count_p += 1 << shift
-                key_p += w
             elif g == 1:
                 n = ((count_s >> shift) & 7) + 1
                 count_s += 1 << shift
-                key_s += w
             else:
                 n = ((count_i >> shift) & 7) + 1
                 count_i += 1 << shift
-                key_i += w
             if n > 4:  # a fifth copy
                 return _shanten_slow(hand, melds, chiitoi_four_ok)
             total += 1
@@ -578,8 +572,8 @@ def shanten(
                 odd -= 1
                 pairs += four
         else:
-            suit = _SUIT_B[b]
-            if suit == _NO_TILE or i < 0 or not 48 <= data[i] <= 57:
+            suit = _SUIT_B[b] if b < 128 else _NO_TILE
+            if suit == _NO_TILE or i < 0 or not 48 <= ord(hand[i]) <= 57:
                 return _shanten_slow(hand, melds, chiitoi_four_ok)  # not a suit letter, or one without digits
     m: i64 = -1
     if melds is None:
@@ -591,11 +585,21 @@ def shanten(
         return _shanten_slow(hand, melds, chiitoi_four_ok)  # raises HandError naming the hand
     t = _tables()
     sb = t.suit_b
-    n_suit = t.n_suit
-    s: int = t.final_b[(((_SETS - m) * n_suit + sb[key_p]) * n_suit + sb[key_s]) * t.n_iso + t.iso_b[key_i]] - 1
+    n_suit: i64 = t.n_suit
+    pin: i64 = sb[_key5(count_p)]
+    sou: i64 = sb[_key5(count_s)]
+    iso: i64 = t.iso_b[_key5(count_i)]
+    s: i64 = t.final_b[(((_SETS - m) * n_suit + pin) * n_suit + sou) * t.n_iso + iso] - 1
     if m == 0 and s >= 0:  # seven pairs as _chiitoi (with four of a kind: a pair from an odd count), kokushi
-        seven = 6 - pairs + max(0, 7 - pairs - odd) if chiitoi_four_ok else 6 - pairs + max(0, 7 - kinds)
-        s = min(s, seven, 13 - orphans - orphan_pair)
+        if chiitoi_four_ok:
+            seven: i64 = 6 - pairs + (7 - pairs - odd if pairs + odd < 7 else 0)
+        else:
+            seven = 6 - pairs + (7 - kinds if kinds < 7 else 0)
+        if seven < s:
+            s = seven
+        kokushi: i64 = 13 - orphans - orphan_pair
+        if kokushi < s:
+            s = kokushi
     return s
 
 
