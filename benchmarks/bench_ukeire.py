@@ -19,28 +19,15 @@ improving kind counts what is left of it.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import statistics
 import time
-from pathlib import Path
-from types import ModuleType
 
 import numpy as np
+from bench_shanten import _workers  # compare.sh's workers.py, loaded in one place (run from benchmarks/)
 
 from sanma.shanten_table import improving_tiles, ukeire, ukeire_batch
 from sanma.tiles import REMOVED_KINDS
-
-WORKERS = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "workers.py"
-
-
-def _workers() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("sanma_bench_workers", WORKERS)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load {WORKERS}")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def batch_rate(counts: np.ndarray, visible: np.ndarray, runs: int = 3) -> float:
