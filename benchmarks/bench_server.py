@@ -20,9 +20,17 @@ not a table's pace.
 ``--db postgres`` starts a throwaway PostgreSQL cluster (tests/pg_cluster.py: Debian's binaries,
 durable settings unless ``--pg-async``) and ``--processes P`` servers on it; table k is made on
 process k mod P and its seat s plays through process (k + s) mod P, so most sockets sit on a
-process that does not run their table. ``--paced R``: every table acts R times a second (as
-people do) instead of as fast as the bots answer; the report then says whether p99 stays under
-50 ms. CPU per action is reported for the sanma processes and, on PostgreSQL, for the database's.
+process that does not run their table. ``--paced R``: every table acts once every R seconds (as
+people do) instead of as fast as the bots answer. Paced runs have a warm-up (``--warmup``, 20 s by
+default): the N tables are made spread over it, as people sit down over time, and the latencies are
+measured after it, for ``--seconds``; the ramp's p50/p99 are printed apart. The report says whether
+each N's p99 stays under 50 ms and the largest N that does (``--tables 100,200,400,700,1000``), with
+the CPU the load generator (this process), the servers and PostgreSQL used in the measured window:
+whether the generator or the server is the limit. CPU per action is reported for the sanma processes
+and, on PostgreSQL, for the database's. ``--gc-trace`` starts the servers through
+``benchmarks/gcwatch.py`` and reports their garbage collections' pauses in the window (wall and CPU
+ms, by generation); ``--gc-untuned`` keeps CPython's collector settings in the servers (the before of
+an A/B on one build: ``sanma.web.collector``), ``--gc-census`` what the collector walks, by type.
 
 Reported per N: games finished per second, hands per second, actions per second, actions per
 game, the action latency p50/p99 (from a bot's answer to the next frame the server sends any
