@@ -333,6 +333,17 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def spread(latencies: list[float]) -> str:
+    """p50, p99, p99.9 and the worst of ``latencies`` (seconds), in ms: a tail beyond p99 (one long
+    pause of the collector) shows in the last two.
+
+    >>> spread([0.001] * 998 + [0.2, 0.6])
+    'p50 1.0 / p99 1.0 / p99.9 600.0 / max 600.0 ms'
+    """
+    return " / ".join(f"{name} {_pct(latencies, q) * 1e3:.1f}" for name, q in
+                      (("p50", .5), ("p99", .99), ("p99.9", .999))) + f" / max {max(latencies, default=0) * 1e3:.1f} ms"
+
+
 def _cpu_seconds(pids: list[int]) -> float | None:
     """User + system CPU seconds of the processes ``pids`` so far (Linux /proc; a process's children
     that ended are counted by ``cutime``/``cstime``), or None."""
@@ -454,9 +465,8 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
         print(f"  CPU in the measured {secs:.0f} s, of one core (2 cores = 200%): {cpu}; load {os.getloadavg()[0]:.2f}",
               flush=True)
         if warmup:
-            print(f"  ramp (the {warmup:g} s warm-up, {len(ramp)} actions): p50 {_pct(ramp, .5) * 1e3:.1f} ms, "
-                  f"p99 {_pct(ramp, .99) * 1e3:.1f} ms; steady ({len(steady)} actions): "
-                  f"p50 {_pct(steady, .5) * 1e3:.1f} ms, p99 {_pct(steady, .99) * 1e3:.1f} ms", flush=True)
+            print(f"  ramp (the {warmup:g} s warm-up, {len(ramp)} actions): {spread(ramp)}; "
+                  f"steady ({len(steady)} actions): {spread(steady)}", flush=True)
         if gc_files:
             print(_gc_line(gc_files, window), flush=True)
         for f in gc_files or []:
@@ -467,7 +477,13 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
         if pace:
             p99 = _pct(stats.latencies, 0.99) * 1e3
             p99s[n] = p99
-            print(f"  paced N = {n}: p99 {p99:.1f} ms {'<' if p99 < 50 else '>='} 50 ms", flush=True)
+            held = ""
+            if gc_files:  # a tail is judged with the full collections its window held: say how many
+                lines = [x for f in gc_files if f.exists() for x in f.read_text().splitlines()]
+                full = gc_pauses(lines, window.start, window.end).get(2, [])
+                held = f"; {len(full)} full collection(s) in the window"
+            print(f"  paced N = {n}: p99 {p99:.1f} ms {'<' if p99 < 50 else '>='} 50 ms ({spread(stats.latencies)}"
+                  f"{held})", flush=True)
     if pace:
         best = largest_under(p99s)
         print(f"largest paced N with p99 < 50 ms: {best if best is not None else f'none of {sorted(p99s)}'}",
