@@ -31,7 +31,7 @@ def serve(
         "(seconds). See docs/SECURITY.md.")] = None,
     ws_deflate: Annotated[bool, typer.Option(
         "--ws-deflate", help="Compress WebSocket messages (permessage-deflate) for clients that ask: less traffic "
-        "on a slow link, about a tenth more server CPU per action. Default: off. See docs/PERFORMANCE.md.")] = False,
+        "on a slow link, about a tenth more server CPU per action. Default: off. See docs/DEPLOY.md.")] = False,
 ) -> None:
     """Serve the browser table: a lobby, tables for people, built-in bots and external mjai bots.
 
