@@ -249,6 +249,19 @@ def test_http_errors_speak_the_request_language(client: TestClient) -> None:
         assert r.json()["error"] == "見つかりません"
 
 
+def test_a_sentence_without_parameters_says_its_braces_once(client: TestClient) -> None:
+    """``{{`` in a template is a literal brace whether or not the sentence has parameters (it was shown
+    doubled: ``({{"extends": NAME, ...}})``) in both languages, as the request's error says it."""
+    assert sentence("send {{\"token\": T}}").text("en") == 'send {"token": T}'
+    assert str(sentence("send {{\"token\": T}}")) == 'send {"token": T}'
+    with client:
+        for lang, words in (("en", "a rule object ({\"extends\": NAME, ...})"),
+                            ("ja", "ルールのオブジェクト（{\"extends\": NAME, ...}）")):
+            r = client.post("/api/tables", json={"rules": 5, "seats": ["human", "random", "random"]},
+                            headers={"accept-language": lang})
+            assert r.status_code == 400 and words in r.json()["error"] and "{{" not in r.json()["error"]
+
+
 def test_every_command_takes_lang() -> None:
     """``--lang`` after any command's name (``sanma table hand ... --lang ja``), whichever module
     registered the command."""

@@ -173,9 +173,14 @@ def _pseudo_fill(template: str, params: Mapping[str, object]) -> str:
 
 
 def fill(template: str, params: Mapping[str, object], lang: Lang) -> str:
-    """``template`` with its named parameters, each put into ``lang`` first."""
-    if not params:
-        return template
+    """``template`` with its named parameters, each put into ``lang`` first. A template is always a
+    format string, so ``{{`` and ``}}`` say a literal brace with or without parameters:
+
+    >>> fill('send {{"token": T}}', {}, "en")
+    'send {"token": T}'
+    """
+    if not params:  # never raises: a stored or built text without parameters is shown as it is
+        return template.replace("{{", "{").replace("}}", "}")
     return template.format_map({k: _render(v, lang) for k, v in params.items()})
 
 
