@@ -22,7 +22,6 @@ from .agari import (
     KANCHAN,
     KIND_BIT,
     PENCHAN,
-    SUIT_MASK,
     SUIT_PARTS,
     TANKI,
     TRIPLET_CLOSED,
@@ -434,7 +433,6 @@ _TILES_CACHE: Final[dict[str, tuple[Tile, ...]]] = {}
 _PARSE_LIMIT: Final = 10_000
 _SUCCESSOR: Final = tuple(successor(k) for k in range(NUM_KINDS))
 _MAN_PARTS, _PIN_PARTS, _SOU_PARTS, _HONOUR_PARTS = SUIT_PARTS  # (suit key << 1 | 1) → splits
-_PARTS_MASK: Final = SUIT_MASK << 1
 _SIMPLE_DIGITS: Final = SIMPLES * 7  # every count bit of the simples (2-8 of pinzu and souzu)
 
 
@@ -506,6 +504,24 @@ _YAKU_LINES: Final[dict[Line, Yaku]] = {}
 _YAKUMAN_LINES: Final[dict[Line, Yaku]] = {}
 
 
+#: name → the Yaku last made for a line of that name. A line is looked up by its name (a string,
+#: its hash kept) rather than by the (name, han) tuple, which the compiled build would have to box
+#: and hash for every line of every score; a name worth another han here is found in ``_YAKU_LINES``.
+_YAKU_BY_NAME: Final[dict[str, Yaku]] = {}
+
+
+def _yaku_of(line: Line) -> Yaku:
+    """The (shared, immutable) Yaku of a yaku line (name, han)."""
+    name, han = line
+    y = _YAKU_BY_NAME.get(name)
+    if y is None or y.han != han:
+        y = _YAKU_LINES.get(line) or _yaku_line(line, False)
+        if len(_YAKU_BY_NAME) > _PARSE_LIMIT:
+            _YAKU_BY_NAME.clear()
+        _YAKU_BY_NAME[name] = y
+    return y
+
+
 def _yaku_line(line: Line, yakuman: bool) -> Yaku:
     """The (shared, immutable) Yaku of a line: (name, han), or (name, multiplier) for a yakuman."""
     cache = _YAKUMAN_LINES if yakuman else _YAKU_LINES
@@ -568,7 +584,7 @@ def score_hand(
     over_four_possible = concealed is None  # parse_concealed reads at most four of a kind
     if concealed is None:
         concealed = concealed_from_tiles(_tiles(hand, "hand"))
-    key, n_concealed, red_p, red_s, flower_in_hand = concealed
+    key, n_concealed, red_p, red_s, flower_in_hand, man_key, pin_key, sou_key, honour_key = concealed
     win_tile = _TILE_CACHE.get(win) if type(win) is str else None
     if win_tile is None:
         win_tile = _tile(win)
@@ -638,7 +654,8 @@ def score_hand(
                      hand=_hand_text(hand), n_concealed=n_concealed, n_melds=n_melds, needed=14 - 3 * n_melds)
         )
     win_kind = win_tile.kind
-    if win_tile.red or red_p or red_s or win_kind >= NUM_KINDS or not key >> 3 * win_kind & 7:
+    win_suit_key = man_key if win_kind < 9 else pin_key if win_kind < 18 else sou_key if win_kind < 27 else honour_key
+    if win_tile.red or red_p or red_s or win_kind >= NUM_KINDS or not win_suit_key >> 3 * (win_kind % 9) & 7:
         _check_win_in_hand(hand, key, red_p, red_s, win_tile)
     # Every tile incl. melds (kans as four), and no fifth copy anywhere (P01, P05).
     held = key
@@ -663,13 +680,12 @@ def score_hand(
     else:
         sit = 1 if riichi else 0  # the usual case: riichi or not, nothing else
     # The splits of each suit (cached per suit pattern).
-    honour_key = key >> 81
-    parts = (_MAN_PARTS.get(key << 1 & _PARTS_MASK | 1) or suit_parts(0, key & SUIT_MASK),
-             _PIN_PARTS.get(key >> 26 & _PARTS_MASK | 1) or suit_parts(1, key >> 27 & SUIT_MASK),
-             _SOU_PARTS.get(key >> 53 & _PARTS_MASK | 1) or suit_parts(2, key >> 54 & SUIT_MASK),
+    parts = (_MAN_PARTS.get(man_key << 1 | 1) or suit_parts(0, man_key),
+             _PIN_PARTS.get(pin_key << 1 | 1) or suit_parts(1, pin_key),
+             _SOU_PARTS.get(sou_key << 1 | 1) or suit_parts(2, sou_key),
              _HONOUR_PARTS.get(honour_key << 1 | 1) or suit_parts(3, honour_key))
     # Candidates in reading order: the standard readings, then seven pairs and thirteen orphans.
-    candidates = standard_readings(table, parts, honour_key, win_kind, closed, tsumo, seat, rnd, sit, key,
+    candidates = standard_readings(table, parts, man_key, honour_key, win_kind, closed, tsumo, seat, rnd, sit, key,
                                    mf) if parts[0] and parts[1] and parts[2] and parts[3] else []
     fixed_fu = pr.fixed_fu
     if n_melds == 0 and not key & ALL_KINDS:  # only pairs (and fours): seven pairs? (P73)
@@ -775,7 +791,7 @@ def score_hand(
             lines += (("kan_bonus", kan_bonus),)
         if renhou_mangan:
             lines += (("renhou", 0),)
-        yaku_lines = tuple([_YAKU_LINES.get(y) or _yaku_line(y, False) for y in lines])
+        yaku_lines = tuple([_yaku_of(y) for y in lines])
         kazoe = limit == "yakuman"
         multiplier = 1 if kazoe else 0
     four = chosen.parts

@@ -115,7 +115,8 @@ class YakuTable:
         self.kinds: dict[int, KindFacts] = {}
         self.honours: dict[int, HonourFacts] = {}
         self.contexts: dict[int, Context] = {}
-        self.fixed: dict[int, Fixed] = {}
+        #: winds and situation → manzu and honour pattern → Fixed (``standard_readings``)
+        self.fixed: dict[int, dict[int, Fixed]] = {}
 
     def line(self, name: str, closed: bool) -> Line | None:
         return (self.closed if closed else self.open).get(name)
@@ -392,6 +393,7 @@ class Fixed:
 
 
 _FIXED_LIMIT: Final = 200_000
+_CONTEXT_LIMIT: Final = 1_000
 
 
 def _fixed(t: YakuTable, man: SuitPart, hon: SuitPart, honour_key: int, melds: MeldFacts, seat_wind: int,
@@ -410,6 +412,7 @@ def _fixed(t: YakuTable, man: SuitPart, hon: SuitPart, honour_key: int, melds: M
 def standard_readings(
     t: YakuTable,
     parts: Sequence[tuple[SuitPart, ...]],
+    man_key: int,
     honour_key: int,
     win: int,
     closed: bool,
@@ -423,19 +426,27 @@ def standard_readings(
     """Every reading of a hand as four sets and a pair, with its yaku and fu, in reading order.
 
     ``parts``: the splits of each suit (manzu, pinzu, souzu, honours; an empty suit has the one
-    empty split); ``honour_key``: the honour suit's key; ``key``: the concealed hand key.
+    empty split); ``man_key`` and ``honour_key``: the manzu and honour suits' keys; ``key``: the
+    concealed hand key.
     """
     man_parts, pin_parts, sou_parts, hon_parts = parts
     man, hon = man_parts[0], hon_parts[0]  # no runs: one split at most
-    context_key = situation << 14 | seat_wind << 8 | round_wind << 2 | closed << 1 | tsumo
-    if melds is NO_MELDS:  # cached per manzu and honour pattern, winds and situation
-        fixed_key = ((key & 0o777777777) << 21 | honour_key) << 27 | context_key
-        fixed = t.fixed.get(fixed_key)
-        if fixed is None:
-            if len(t.fixed) > _FIXED_LIMIT:
+    if melds is NO_MELDS:  # cached per winds and situation, then per manzu and honour pattern
+        context_key = situation << 14 | seat_wind << 8 | round_wind << 2 | closed << 1 | tsumo
+        by_pattern = t.fixed.get(context_key)
+        if by_pattern is None:
+            if len(t.fixed) > _CONTEXT_LIMIT:
                 t.fixed.clear()
-            fixed = t.fixed[fixed_key] = _fixed(t, man, hon, honour_key, melds, seat_wind, round_wind, closed, tsumo,
-                                                situation)
+            by_pattern = t.fixed[context_key] = {}
+        # 48 bits: a machine-size int, not a big one; the honour key in the low bits, which
+        # decide a dict's first probe, because it varies the most from hand to hand.
+        fixed_key = man_key << 21 | honour_key
+        fixed = by_pattern.get(fixed_key)
+        if fixed is None:
+            if len(by_pattern) > _FIXED_LIMIT:
+                by_pattern.clear()
+            fixed = by_pattern[fixed_key] = _fixed(t, man, hon, honour_key, melds, seat_wind, round_wind, closed, tsumo,
+                                                   situation)
     else:
         fixed = _fixed(t, man, hon, honour_key, melds, seat_wind, round_wind, closed, tsumo, situation)
     pair_fu = fixed.pair_fu
