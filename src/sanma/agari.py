@@ -26,8 +26,13 @@ from .tiles import NUM_KINDS, REMOVED_KINDS, YAOCHUU, kind_name
 
 Block = tuple[int, int]  # (0 = sequence | 1 = triplet, kind)
 
-# Winning-tile position in a standard hand ("wait" for fu and pinfu).
-RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI = "ryanmen", "kanchan", "penchan", "shanpon", "tanki"
+# Winning-tile position in a standard hand ("wait" for fu and pinfu). Final, one a line: the compiled
+# build inlines them (a name bound by tuple unpacking is a dict lookup at every use).
+RYANMEN: Final = "ryanmen"
+KANCHAN: Final = "kanchan"
+PENCHAN: Final = "penchan"
+SHANPON: Final = "shanpon"
+TANKI: Final = "tanki"
 
 
 class Decomposition(NamedTuple):
@@ -245,7 +250,11 @@ _YAOCHUU_SET: Final = kind_set(YAOCHUU)
 # A *kind class* says what kinds a hand holds, as far as the yaku that look at kinds only care:
 # OR the classes of the kinds held and the result decides tanyao, the flushes, honroutou,
 # tsuuiisou, ryuuiisou and chinroutou (yaku.YakuTable.kind_facts).
-CLASS_YAOCHUU, CLASS_SIMPLE, CLASS_NOT_GREEN, CLASS_NOT_TERMINAL = 16, 32, 64, 128  # bits 0-3: suit m p s z
+# bits 0-3: suit m p s z
+CLASS_YAOCHUU: Final = 16
+CLASS_SIMPLE: Final = 32
+CLASS_NOT_GREEN: Final = 64
+CLASS_NOT_TERMINAL: Final = 128
 _GREEN: Final = frozenset({19, 20, 21, 23, 25, 32})  # 2s 3s 4s 6s 8s and hatsu (Y43)
 _TERMINALS: Final = frozenset({0, 8, 9, 17, 18, 26})
 KIND_CLASS: Final[tuple[int, ...]] = tuple(
@@ -566,7 +575,8 @@ def load_table() -> None:
     for mine, saved in zip(TABLE_DIGITS, digits, strict=True):
         mine.update(saved)
     # The lookup dicts have just become tracked by the garbage collector, so they are young: the
-    # next collection of the older young generation would walk their 44k entries (~0.5 ms, at a
-    # random later call). Collecting the young generations now moves them to the old one, where
-    # only a full collection visits them.
+    # next collection of the older young generation would walk their 44k entries (~0.5 ms, inside
+    # a later call). Collecting the young generations now moves them to the old one, where only
+    # a full collection visits them. (Reading the file with the collector off and collecting once
+    # after was tried: that one pass over ~100k new tuples cost more than the ~150 small ones.)
     gc.collect(1)

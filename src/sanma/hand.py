@@ -189,7 +189,8 @@ def parse_concealed(text: str) -> Concealed | None:
         i += 1
     if start != end:  # digits without a suit letter
         return None
-    return int(man | pin << 27) | int(sou) << 54 | int(hon) << 81, n, red_p, red_s, False, man, pin, sou, hon
+    key = int(hon << 27 | sou) << 54 | int(man | pin << 27)  # two big-integer operations
+    return key, n, red_p, red_s, False, man, pin, sou, hon
 
 
 def concealed_from_tiles(tiles: Iterable[Tile]) -> Concealed:

@@ -40,7 +40,6 @@ from .rules.schema import Rules
 from .tiles import NORTH, NUM_KINDS, YAOCHUU, Tile, kind_name, parse_tiles, successor, to_mpsz
 from .yaku import (
     NO_MELDS,
-    SIMPLES,
     Line,
     Reading,
     YakuTable,
@@ -395,8 +394,9 @@ def _paid(pr: _PerRules, basic: int, seat: int, disc: int | None, honba: int, ky
     """A win's total, payments and deltas (read-only), as ``payments`` and ``_paid_and_deltas``
     give them, remembered per rule set by basic points, seats, honba and sticks (a few hundred
     values in a game's life, shared by the scores that have them)."""
-    memo = honba < 64 and kyotaku < 64
-    key = ((basic << 4 | (seat - 27) << 2 | (3 if disc is None else disc - 27)) << 6 | honba) << 6 | kyotaku
+    memo = honba < 64 and kyotaku < 64 and basic < 1 << 24
+    # basic points in the low bits, which decide a dict's first probe; honba and sticks (mostly 0) high
+    key = ((kyotaku << 6 | honba) << 4 | (seat - 27) << 2 | (3 if disc is None else disc - 27)) << 24 | basic
     if memo:
         got = pr.paid.get(key)
         if got is not None:
@@ -432,8 +432,15 @@ _MELD_CACHE: Final[dict[str, Meld]] = {}
 _TILES_CACHE: Final[dict[str, tuple[Tile, ...]]] = {}
 _PARSE_LIMIT: Final = 10_000
 _SUCCESSOR: Final = tuple(successor(k) for k in range(NUM_KINDS))
-_MAN_PARTS, _PIN_PARTS, _SOU_PARTS, _HONOUR_PARTS = SUIT_PARTS  # (suit key << 1 | 1) → splits
-_SIMPLE_DIGITS: Final = SIMPLES * 7  # every count bit of the simples (2-8 of pinzu and souzu)
+# (suit key << 1 | 1) → splits; Final: statics of the compiled module, not dict lookups
+_MAN_PARTS: Final = SUIT_PARTS[0]
+_PIN_PARTS: Final = SUIT_PARTS[1]
+_SOU_PARTS: Final = SUIT_PARTS[2]
+_HONOUR_PARTS: Final = SUIT_PARTS[3]
+#: In one suit's key: the lowest count bit of each kind (a kind held an odd number of times), and
+#: every count bit of the number kinds 2-8 (the simples of pinzu and souzu; manzu has none in sanma).
+_SUIT_ODD: Final = 0o111111111
+_SUIT_SIMPLES: Final = 0o077777770
 
 
 def _tile(value: str | Tile) -> Tile:
@@ -603,7 +610,7 @@ def score_hand(
         if disc is None:
             disc = _wind(discarder_wind, sentence("discarder wind"))
     assert seat is not None and rnd is not None
-    if disc == NORTH:  # three seats: E, S, W (North is only ever a round wind); was an IndexError
+    if disc is not None and disc == NORTH:  # three seats: E, S, W (North is only ever a round wind); was an IndexError
         raise ScoringError(sentence("invalid discarder wind 'N': discarder wind N does not exist in sanma "
                                     "(E, S or W)"))
     if flower_in_hand:
@@ -688,7 +695,9 @@ def score_hand(
     candidates = standard_readings(table, parts, man_key, honour_key, win_kind, closed, tsumo, seat, rnd, sit, key,
                                    mf) if parts[0] and parts[1] and parts[2] and parts[3] else []
     fixed_fu = pr.fixed_fu
-    if n_melds == 0 and not key & ALL_KINDS:  # only pairs (and fours): seven pairs? (P73)
+    # The next two tests read the suit keys (machine integers), not the 102-bit hand key.
+    numbers_held = man_key | pin_key | sou_key  # the number suits' kind i held -> digit i
+    if n_melds == 0 and not (numbers_held | honour_key) & _SUIT_ODD:  # only pairs (and fours): seven pairs? (P73)
         fours = key >> 2 & ALL_KINDS
         if (key >> 1 & ALL_KINDS).bit_count() + 2 * fours.bit_count() == 7 and (
                 not fours or rules.chiitoi_four_of_a_kind):
@@ -696,7 +705,7 @@ def score_hand(
             fu = fixed_fu or rules.chiitoi_fu
             candidates = [*candidates, Reading(lines, sum(h for _, h in lines), ym, fu, fu, TANKI,
                                                breakdown=(("chiitoitsu", fu),))]
-    if n_melds == 0 and not key & _SIMPLE_DIGITS and present(key).bit_count() == 13:  # thirteen orphans
+    if n_melds == 0 and not numbers_held & _SUIT_SIMPLES and present(key).bit_count() == 13:  # thirteen orphans
         counts = key_counts(key)
         ym = evaluate_kokushi(table, sit, tsumo, counts, win_kind)
         candidates = [*candidates, Reading((), 0, ym, 0, 0, TANKI if counts[win_kind] == 2 else "")]

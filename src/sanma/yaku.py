@@ -293,7 +293,8 @@ class Reading:
         self.breakdown = breakdown  # the fu breakdown of a reading without parts
 
 
-_DOUKOU_0, _DOUKOU_1 = DOUKOU_GROUPS
+_DOUKOU_0: Final = DOUKOU_GROUPS[0]  # Final: a static of the compiled module, not a dict lookup
+_DOUKOU_1: Final = DOUKOU_GROUPS[1]
 
 
 class Context(NamedTuple):
@@ -411,7 +412,7 @@ def _fixed(t: YakuTable, man: SuitPart, hon: SuitPart, honour_key: int, melds: M
 
 def standard_readings(
     t: YakuTable,
-    parts: Sequence[tuple[SuitPart, ...]],
+    parts: tuple[tuple[SuitPart, ...], tuple[SuitPart, ...], tuple[SuitPart, ...], tuple[SuitPart, ...]],
     man_key: int,
     honour_key: int,
     win: int,
@@ -499,7 +500,7 @@ def standard_readings(
     called_limit = t.called_limit
     suit_of_win = win // 9
     ron = not tsumo
-    win_triplet_fu = 4 if win in YAOCHUU else 2  # what a triplet loses when a ron completes it
+    win_triplet_fu = 4 if KIND_CLASS[win] & CLASS_YAOCHUU else 2  # what a triplet loses when a ron completes it
     win_offset = win % 9  # ``part_waits``
 
     out: list[Reading] = []
@@ -558,28 +559,30 @@ def standard_readings(
                     han += pinfu_line[1]
                     if fixed.pinfu_no_tsumo_fu:
                         raw -= 2  # P54: pinfu tsumo is 20 fu
-                lines += tanyao  # Y08
+                if tanyao:  # (each tested first: most are empty, and += is a call)
+                    lines += tanyao  # Y08
                 if peikou:
                     y = fixed.ryanpeikou if peikou >= 2 else fixed.iipeikou  # Y29 / Y09
-                    if y:
+                    if y is not None:  # (not `if y`: the compiled build would box the line again to test it)
                         lines.append(y)
                         han += y[1]
-                lines += yakuhai  # Y10
+                if yakuhai:
+                    lines += yakuhai  # Y10
                 if ittsu:
                     y = fixed.ittsu
-                    if y and (  # Y17: 123-456-789 in pinzu or souzu
+                    if y is not None and (  # Y17: 123-456-789 in pinzu or souzu
                             not fixed.ittsu_limited or (wait in (KANCHAN, PENCHAN)
                                                         and suit_of_win == (1 if a.ittsu else 2))):  # P70
                         lines.append(y)
                         han += y[1]
                 if outside:
                     y = fixed.outside_line
-                    if y:
+                    if y is not None:
                         lines.append(y)  # Y18 / Y30
                         han += y[1]
                 if not n_seq:
                     y = fixed.toitoi
-                    if y:
+                    if y is not None:
                         lines.append(y)  # Y20
                         han += y[1]
                 if closed_trips >= 3:
@@ -587,21 +590,27 @@ def standard_readings(
                     # already complete at tenpai; tsumori = the third one completed by the tsumo.
                     deki = fixed.deki
                     y = deki if deki and concealed - on_triplet >= 3 else fixed.tsumori or fixed.sanankou
-                    if y:
+                    if y is not None:
                         lines.append(y)
                         han += y[1]
-                lines += sankantsu  # Y22
+                if sankantsu:
+                    lines += sankantsu  # Y22
                 if renkou >= 3 and sanrenkou and (run & fixed.called).bit_count() <= called_limit:
                     lines.append(sanrenkou)  # Y23
                     han += sanrenkou[1]
-                lines += middle  # Y24 sanpuu, Y25 honroutou, Y26 shousangen
+                if middle:
+                    lines += middle  # Y24 sanpuu, Y25 honroutou, Y26 shousangen
                 doukou = fixed.doukou
-                if doukou and (trip_set & _DOUKOU_0 == _DOUKOU_0 or trip_set & _DOUKOU_1 == _DOUKOU_1):
+                # Three triplets leave at most one sequence; the test first skips the kind sets' big-integer
+                # operations (the 9s group reaches bit 78) for every reading that cannot be one.
+                if doukou is not None and n_seq <= 1 and (trip_set & _DOUKOU_0 == _DOUKOU_0
+                                                          or trip_set & _DOUKOU_1 == _DOUKOU_1):
                     group = _DOUKOU_0 if trip_set & _DOUKOU_0 == _DOUKOU_0 else _DOUKOU_1
                     if (group & fixed.called).bit_count() <= called_limit:  # Y27, at most P71's called triplets
                         lines.append(doukou)
                         han += doukou[1]
-                lines += flush  # Y28 / Y31
+                if flush:
+                    lines += flush  # Y28 / Y31
                 fu = fixed_fu or (30 if raw == 20 and not closed and ron else -(-raw // 10) * 10)
                 out.append(Reading(tuple(lines), han, (), fu, raw, wait, pinfu, pair, pair_fu[pair], on_triplet, four))
     return out
