@@ -292,6 +292,9 @@ class SuitPart(NamedTuple):
 
 
 _part: Final = tuple.__new__  # SuitPart(...) without the keyword-handling constructor frame
+#: The class as a static of the compiled module: a class name is looked up in the module's dict at
+#: every use (once per part of each new suit pattern).
+_SUIT_PART: Final = SuitPart
 _NO_WAITS: Final[tuple[tuple[tuple[str, bool], ...], ...]] = ((),) * 9  # until ``_with_waits``
 _EMPTY_PART: Final = SuitPart((), -1, (), 0, 0, 0, 0, False, True, 0, 0, (), _NO_WAITS)
 #: Fu breakdown line of a concealed / a ron-completed (open) triplet of each kind (P52).
@@ -393,7 +396,7 @@ def suit_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
         recs = _TABLE_PARTS[suit].get(key)
         twin = _PARTS[3 - suit].get(key << 1 | 1) if suit in (1, 2) and recs is None else None
         if recs is not None:  # from the table file
-            parts = tuple([_part(SuitPart, r) for r in recs])
+            parts = tuple([_part(_SUIT_PART, r) for r in recs])
         elif twin is not None:  # pinzu and souzu patterns have the same splits, 9 kinds apart
             parts = tuple(_moved(p, 9 if suit == 2 else -9) for p in twin)
         else:
