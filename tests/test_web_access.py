@@ -165,6 +165,31 @@ def test_the_names_a_server_answers_to() -> None:
     assert host_name("[::1]:8000") == "::1" and host_name("LOCALHOST:1") == "localhost"
 
 
+def test_the_edge_middlewares_leave_a_sockets_messages_alone() -> None:
+    """Issue 22: Guard and LangMiddleware look at a WebSocket's handshake only; every message after it
+    goes between uvicorn and the table with no wrapper of theirs in the way (the same ``receive`` and
+    ``send``), so they add nothing per message."""
+    import asyncio
+
+    from sanma.web.guard import Guard
+    from sanma.web.i18n import LangMiddleware
+
+    seen: list[tuple[Any, Any]] = []
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        seen.append((receive, send))
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "websocket.connect"}
+
+    async def send(message: Any) -> None:
+        raise AssertionError(f"the middleware answered by itself: {message}")
+
+    scope = {"type": "websocket", "path": "/ws/tables/x/mjai", "headers": [(b"host", b"127.0.0.1:8000")]}
+    asyncio.run(LangMiddleware(Guard(inner))(scope, receive, send))
+    assert seen == [(receive, send)]
+
+
 def test_sanma_serve_on_every_interface_prints_the_address_for_the_phones(monkeypatch: pytest.MonkeyPatch,
                                                                           tmp_path: Path) -> None:
     import uvicorn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -78,3 +79,46 @@ def test_make_run_stops_cleanly(tmp_path: Path, sig: signal.Signals, to: str) ->
     assert "make: ***" not in out and "Terminated" not in out and "Traceback" not in out, out
     with pytest.raises(httpx.TransportError):
         httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
+
+
+@pytest.mark.parametrize("deflate", [False, True], ids=["default", "ws-deflate"])
+def test_serve_compresses_websocket_messages_only_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            deflate: bool) -> None:
+    """Issue 22: per-message deflate cost about a tenth of the served process's instructions per mjai
+    action (each ~1 kB frame compressed for its seat; docs/PERFORMANCE.md), so ``sanma serve`` does not
+    offer it unless ``--ws-deflate`` asks. The settings ``serve`` gives uvicorn are run here for real,
+    and a client that asks for compression (websockets does by default) is answered accordingly."""
+    import threading
+
+    import uvicorn
+    from typer.testing import CliRunner
+    from websockets.sync.client import connect
+
+    from sanma.cli import app as cli
+
+    ran: list[tuple[object, dict[str, object]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append((app, kw)))
+    port = free_port()
+    out = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", str(tmp_path / "db.sqlite"),
+                                   *(["--ws-deflate"] if deflate else [])])
+    assert out.exit_code == 0, out.output
+    app, kw = ran[0]
+    server = uvicorn.Server(uvicorn.Config(app, **kw))  # type: ignore[arg-type]
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        end = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < end, "the server did not start"
+            time.sleep(0.02)
+        base = f"127.0.0.1:{port}"
+        t = httpx.post(f"http://{base}/api/tables", json={"rules": "tenhou", "seats": ["mjai"] * 3}).json()
+        with connect(f"ws://{base}/ws/tables/{t['id']}/mjai?token={t['seats'][0]['token']}") as ws:
+            assert ws.response is not None
+            offered = "permessage-deflate" in ws.request.headers.get("Sec-WebSocket-Extensions", "")  # type: ignore[union-attr]
+            agreed = ws.response.headers.get("Sec-WebSocket-Extensions", "")
+            assert offered and ("permessage-deflate" in agreed) is deflate, agreed
+            assert json.loads(ws.recv(timeout=30))[0]["type"] == "start_game"
+    finally:
+        server.should_exit = True
+        thread.join(30)

@@ -29,6 +29,9 @@ def serve(
         "--limit", help="Change one limit, NAME=VALUE (repeatable): tables_per_minute, tables_per_client, tables, "
         "sessions_per_minute, uploads_per_minute, sockets_per_client, watchers_per_table, abandon_after "
         "(seconds). See docs/SECURITY.md.")] = None,
+    ws_deflate: Annotated[bool, typer.Option(
+        "--ws-deflate", help="Compress WebSocket messages (permessage-deflate) for clients that ask: less traffic "
+        "on a slow link, about a tenth more server CPU per action. Default: off. See docs/DEPLOY.md.")] = False,
 ) -> None:
     """Serve the browser table: a lobby, tables for people, built-in bots and external mjai bots.
 
@@ -77,8 +80,11 @@ def serve(
     # second SIGTERM lands here: a server stopped so has done its work, and exits 0.
     previous = signal.signal(signal.SIGTERM, _stopped)
     try:
-        # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself
+        # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself.
+        # No per-message deflate unless asked (issue 22): a frame is about 1 kB, and compressing each one
+        # for every seat was about a tenth of the server's CPU per action (docs/PERFORMANCE.md).
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+                    ws_per_message_deflate=ws_deflate,
                     proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips or "")
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
