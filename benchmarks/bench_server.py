@@ -20,9 +20,17 @@ not a table's pace.
 ``--db postgres`` starts a throwaway PostgreSQL cluster (tests/pg_cluster.py: Debian's binaries,
 durable settings unless ``--pg-async``) and ``--processes P`` servers on it; table k is made on
 process k mod P and its seat s plays through process (k + s) mod P, so most sockets sit on a
-process that does not run their table. ``--paced R``: every table acts R times a second (as
-people do) instead of as fast as the bots answer; the report then says whether p99 stays under
-50 ms. CPU per action is reported for the sanma processes and, on PostgreSQL, for the database's.
+process that does not run their table. ``--paced R``: every table acts once every R seconds (as
+people do) instead of as fast as the bots answer. Paced runs have a warm-up (``--warmup``, 20 s by
+default): the N tables are made spread over it, as people sit down over time, and the latencies are
+measured after it, for ``--seconds``; the ramp's p50/p99 are printed apart. The report says whether
+each N's p99 stays under 50 ms and the largest N that does (``--tables 100,200,400,700,1000``), with
+the CPU the load generator (this process), the servers and PostgreSQL used in the measured window:
+whether the generator or the server is the limit. CPU per action is reported for the sanma processes
+and, on PostgreSQL, for the database's. ``--gc-trace`` starts the servers through
+``benchmarks/gcwatch.py`` and reports their garbage collections' pauses in the window (wall and CPU
+ms, by generation); ``--gc-untuned`` keeps CPython's collector settings in the servers (the before of
+an A/B on one build: ``sanma.web.collector``), ``--gc-census`` what the collector walks, by type.
 
 Reported per N: games finished per second, hands per second, actions per second, actions per
 game, the action latency p50/p99 (from a bot's answer to the next frame the server sends any
@@ -81,6 +89,7 @@ def answer(batch: list[dict[str, Any]]) -> dict[str, Any] | None:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    when: list[float] = field(default_factory=list)  # time.monotonic() of each latency's frame
     games: int = 0
     game_actions: int = 0  # actions of the finished games
     hands: int = 0
@@ -114,6 +123,7 @@ async def _seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event, 
             now = time.perf_counter()
             if clock.sent is not None:
                 stats.latencies.append(now - clock.sent)
+                stats.when.append(time.monotonic())
                 clock.sent = None
             batch = json.loads(raw)
             if counts_hands:
@@ -152,6 +162,7 @@ async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Ev
             m = json.loads(raw)
             if m["type"] == "view" and clock.sent is not None:  # the first view after an answer: its turnaround
                 stats.latencies.append(now - clock.sent)
+                stats.when.append(time.monotonic())
                 clock.sent = None
             if m["type"] == "hand_result" and counts_hands:
                 stats.hands += 1
@@ -171,11 +182,58 @@ async def _page_seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Ev
     return False
 
 
+def start_offsets(n: int, warmup: float) -> list[float]:
+    """When each of ``n`` table slots makes its first table, in seconds after the start: spread evenly over
+    the warm-up (people do not all sit down in the same second), all at once without one.
+
+    >>> start_offsets(4, 2.0)
+    [0.0, 0.5, 1.0, 1.5]
+    >>> start_offsets(3, 0)
+    [0.0, 0.0, 0.0]
+    """
+    return [k * warmup / n for k in range(n)]
+
+
+def split_ramp(when: list[float], latencies: list[float], steady_from: float,
+               until: float = float("inf")) -> tuple[list[float], list[float]]:
+    """The latencies measured before ``steady_from`` (the ramp: tables being made and seated) and from it
+    until ``until`` (the steady state), by the time each was measured.
+
+    >>> split_ramp([1.0, 2.0, 3.0], [0.1, 0.2, 0.3], 2.0)
+    ([0.1], [0.2, 0.3])
+    >>> split_ramp([1.0, 2.0, 3.0], [0.1, 0.2, 0.3], 2.0, until=3.0)
+    ([0.1], [0.2])
+    """
+    ramp = [lat for t, lat in zip(when, latencies, strict=True) if t < steady_from]
+    steady = [lat for t, lat in zip(when, latencies, strict=True) if steady_from <= t < until]
+    return ramp, steady
+
+
+def largest_under(p99s: dict[int, float], limit_ms: float = 50.0) -> int | None:
+    """The largest N whose p99 (ms) stayed under ``limit_ms`` with every smaller N measured also under it
+    (a search stops counting at the first N over the limit), or None.
+
+    >>> largest_under({100: 12.0, 200: 30.0, 400: 70.0, 700: 45.0})
+    200
+    >>> largest_under({100: 60.0}) is None
+    True
+    """
+    best = None
+    for n in sorted(p99s):
+        if not p99s[n] < limit_ms:
+            break
+        best = n
+    return best
+
+
 async def _table_loop(bases: list[str], k: int, rules: Any, stats: Stats, stop: asyncio.Event,
-                      client: httpx.AsyncClient, kind: str, pace: float) -> None:
-    """Table slot ``k``: made on process k mod P, seat s played through process (k + s) mod P."""
+                      client: httpx.AsyncClient, kind: str, pace: float, delay: float = 0.0) -> None:
+    """Table slot ``k``: made on process k mod P, seat s played through process (k + s) mod P, first
+    after ``delay`` seconds (the warm-up's spread)."""
     import random
 
+    if delay:
+        await asyncio.sleep(delay)
     first = True
     while not stop.is_set():
         r = await client.post(f"{bases[k % len(bases)]}/api/tables", json={"rules": rules, "seats": [kind] * 3,
@@ -213,28 +271,59 @@ async def _probe(base: str, stats: Stats, stop: asyncio.Event) -> None:
                 await asyncio.wait_for(stop.wait(), 1.0)
 
 
+@dataclass
+class Window:
+    """The measured part of a run: after the warm-up, until the end (monotonic times), with the CPU
+    seconds the load generator (this process) and the servers used in it."""
+
+    start: float = 0.0
+    end: float = 0.0
+    generator_cpu: float = 0.0
+    server_cpu: float | None = None
+    db_cpu: float | None = None
+
+
 async def _run(bases: list[str], n: int, seconds: float, max_seconds: float, rules: Any, kind: str,
-               pace: float) -> tuple[Stats, float]:
+               pace: float, warmup: float = 0.0, pids: tuple[int, ...] = (), pg_pid: int | None = None,
+               census: bool = False) -> tuple[Stats, float, Window]:
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=n + 10)
+    window = Window()
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         start = time.perf_counter()
-        tasks = [asyncio.create_task(_table_loop(bases, k, rules, stats, stop, client, kind, pace))
-                 for k in range(n)]
+        tasks = [asyncio.create_task(_table_loop(bases, k, rules, stats, stop, client, kind, pace, delay))
+                 for k, delay in enumerate(start_offsets(n, warmup))]
         probe = asyncio.create_task(_probe(bases[-1], stats, stop))
+        if warmup:
+            await asyncio.sleep(warmup)
+        window.start = time.monotonic()
+        gen0, srv0 = time.process_time(), _cpu_seconds(list(pids))
+        db0 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
         await asyncio.sleep(seconds)
         while not pace and stats.games < n and time.perf_counter() - start < max_seconds:
             await asyncio.sleep(0.5)
-        stop.set()
         elapsed = time.perf_counter() - start
+        window.end = time.monotonic()
+        window.generator_cpu = time.process_time() - gen0
+        srv1 = _cpu_seconds(list(pids))
+        window.server_cpu = srv1 - srv0 if srv0 is not None and srv1 is not None else None
+        db1 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
+        window.db_cpu = db1 - db0 if db0 is not None and db1 is not None else None
+        if census:  # after the window: benchmarks/gcwatch.py writes what its collector walks, under the load
+            import signal
+
+            for pid in pids:
+                os.kill(pid, signal.SIGUSR1)
+            await asyncio.sleep(3)
+        stop.set()
         await probe
         for t in tasks:  # tables still playing stop at their next frame
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-    return stats, elapsed
+    return stats, elapsed, window
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -242,6 +331,17 @@ def _pct(values: list[float], q: float) -> float:
         return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def spread(latencies: list[float]) -> str:
+    """p50, p99, p99.9 and the worst of ``latencies`` (seconds), in ms: a tail beyond p99 (one long
+    pause of the collector) shows in the last two.
+
+    >>> spread([0.001] * 998 + [0.2, 0.6])
+    'p50 1.0 / p99 1.0 / p99.9 600.0 / max 600.0 ms'
+    """
+    return " / ".join(f"{name} {_pct(latencies, q) * 1e3:.1f}" for name, q in
+                      (("p50", .5), ("p99", .99), ("p99.9", .999))) + f" / max {max(latencies, default=0) * 1e3:.1f} ms"
 
 
 def _cpu_seconds(pids: list[int]) -> float | None:
@@ -280,21 +380,68 @@ def _build() -> str:
     return "compiled (mypyc)" if _accel.ENABLED else "pure Python (no fresh compiled build)"
 
 
+def gc_pauses(lines: list[str], start: float, end: float, column: int = 2) -> dict[int, list[float]]:
+    """The collector's pauses (ms) by generation, of the lines ``benchmarks/gcwatch.py`` wrote
+    (``MONOTONIC GENERATION MS CPU_MS ...``) whose time falls in [start, end): wall-clock ms, or with
+    ``column=3`` the CPU ms of the collections.
+
+    >>> gc_pauses(["1.0 2 80.5 40.1", "2.0 0 0.3 0.2", "9.0 2 1.0 1.0"], 0.5, 5.0)
+    {2: [80.5], 0: [0.3]}
+    >>> gc_pauses(["1.0 2 80.5 40.1"], 0.5, 5.0, column=3)
+    {2: [40.1]}
+    """
+    out: dict[int, list[float]] = {}
+    for line in lines:
+        parts = line.split()
+        if len(parts) > column and start <= float(parts[0]) < end:
+            out.setdefault(int(parts[1]), []).append(float(parts[column]))
+    return out
+
+
+def _gc_line(files: list[Path], window: Window) -> str:
+    lines = [line for f in files if f.exists() for line in f.read_text().splitlines()]
+    pauses = gc_pauses(lines, window.start, window.end)
+    cpu = gc_pauses(lines, window.start, window.end, column=3)
+    secs = max(1e-9, window.end - window.start)
+    parts = []
+    for g in (0, 1, 2):
+        xs, cs = pauses.get(g, []), cpu.get(g, [])
+        if xs:
+            parts.append(f"gen {g}: {len(xs)} ({len(xs) / secs:.1f}/s), p50 {_pct(xs, .5):.1f} ms, "
+                         f"max {max(xs):.1f} ms (CPU max {max(cs, default=float('nan')):.1f} ms)")
+        else:
+            parts.append(f"gen {g}: none")
+    total = sum(sum(xs) for xs in pauses.values())
+    return f"  collector pauses in the servers ({len(files)} process(es)): " + "; ".join(parts) + \
+        f"; {total / secs / 10:.1f}% of the window"
+
+
 def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float, rules: Any, pids: list[int],
-            kind: str = "mjai", db: str = "sqlite", pg_pid: int | None = None, pace: float = 0.0) -> None:
+            kind: str = "mjai", db: str = "sqlite", pg_pid: int | None = None, pace: float = 0.0,
+            warmup: float = 0.0, gc_files: list[Path] | None = None, gc_untuned: bool = False,
+            gc_thresholds: str | None = None, census: bool = False) -> None:
+    gc_note = (", collector: CPython's settings (--gc-untuned)" if gc_untuned
+               else f", collector: sanma.web.collector.tune, thresholds {gc_thresholds or 'THRESHOLDS'}"
+               ) if gc_files else ""
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"# {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, {platform.python_implementation()} "
           f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load}, server build: {_build()}, "
-          f"seats: {kind}, database: {db}, {len(bases)} server process(es)"
-          f"{f', paced: every table acts every {pace:g} s' if pace else ''}",
+          f"seats: {kind}, database: {db}, {len(bases)} server process(es){gc_note}"
+          f"{f', paced: every table acts every {pace:g} s' if pace else ''}"
+          f"{f', warm-up {warmup:g} s (tables made spread over it; latencies after it)' if warmup else ''}",
           flush=True)
     print(f"{'tables':>6} {'games/s':>8} {'hands/s':>8} {'actions/s':>10} {'act/game':>8} {'p50 ms':>8} {'p99 ms':>8} "
           f"{'cpu ms/act':>10} {'db ms/act':>9} {'probe ms':>13} {'games':>6} {'secs':>5} {'load':>5} errors",
           flush=True)
+    p99s: dict[int, float] = {}
     for n in ns:
         cpu0 = _cpu_seconds(pids)
         db0 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
-        stats, elapsed = asyncio.run(_run(bases, n, seconds, max_seconds, rules, kind, pace))
+        stats, elapsed, window = asyncio.run(_run(bases, n, seconds, max_seconds, rules, kind, pace, warmup,
+                                                  tuple(pids), pg_pid, census))
+        ramp, steady = split_ramp(stats.when, stats.latencies, window.start, window.end)
+        if warmup:  # the row's latencies are the steady state's; the ramp's are printed below it
+            stats.latencies = steady
         cpu1 = _cpu_seconds(pids)
         db1 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
         per_action = (f"{(cpu1 - cpu0) / max(1, stats.actions) * 1e3:>10.2f}" if cpu0 is not None and cpu1 is not None
@@ -304,15 +451,43 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
         probe = (f"{_pct(stats.probes, 0.5) * 1e3:.0f}/{max(stats.probes) * 1e3:.0f}" if stats.probes else "none")
         probe += f" x{stats.probe_failures}" if stats.probe_failures else ""
         per_game = stats.game_actions / stats.games if stats.games else float("nan")
-        print(f"{n:>6} {stats.games / elapsed:>8.3f} {stats.hands / elapsed:>8.2f} {stats.actions / elapsed:>10.0f} "
+        rate = len(steady) / max(1e-9, window.end - window.start) if warmup else stats.actions / elapsed
+        print(f"{n:>6} {stats.games / elapsed:>8.3f} {stats.hands / elapsed:>8.2f} {rate:>10.0f} "
               f"{per_game:>8.0f} {_pct(stats.latencies, 0.5) * 1e3:>8.1f} {_pct(stats.latencies, 0.99) * 1e3:>8.1f} "
               f"{per_action} {probe:>13} {stats.games:>6} {elapsed:>5.0f} {os.getloadavg()[0]:>5.2f} {stats.errors}",
               flush=True)
         if stats.first_error:
             print(f"  first refusal at N = {n}: {stats.first_error}", flush=True)
+        secs = max(1e-9, window.end - window.start)
+        cpu = f"generator {window.generator_cpu / secs:.0%}"
+        cpu += f", servers {window.server_cpu / secs:.0%}" if window.server_cpu is not None else ""
+        cpu += f", PostgreSQL {window.db_cpu / secs:.0%}" if window.db_cpu is not None else ""
+        print(f"  CPU in the measured {secs:.0f} s, of one core (2 cores = 200%): {cpu}; load {os.getloadavg()[0]:.2f}",
+              flush=True)
+        if warmup:
+            print(f"  ramp (the {warmup:g} s warm-up, {len(ramp)} actions): {spread(ramp)}; "
+                  f"steady ({len(steady)} actions): {spread(steady)}", flush=True)
+        if gc_files:
+            print(_gc_line(gc_files, window), flush=True)
+        for f in gc_files or []:
+            census_file = f.with_name(f.name + ".census")
+            if census and census_file.exists():
+                print("  " + census_file.read_text().strip().replace("\n", "\n  "), flush=True)
+                census_file.unlink()
         if pace:
             p99 = _pct(stats.latencies, 0.99) * 1e3
-            print(f"  paced N = {n}: p99 {p99:.1f} ms {'<' if p99 < 50 else '>='} 50 ms", flush=True)
+            p99s[n] = p99
+            held = ""
+            if gc_files:  # a tail is judged with the full collections its window held: say how many
+                lines = [x for f in gc_files if f.exists() for x in f.read_text().splitlines()]
+                full = gc_pauses(lines, window.start, window.end).get(2, [])
+                held = f"; {len(full)} full collection(s) in the window"
+            print(f"  paced N = {n}: p99 {p99:.1f} ms {'<' if p99 < 50 else '>='} 50 ms ({spread(stats.latencies)}"
+                  f"{held})", flush=True)
+    if pace:
+        best = largest_under(p99s)
+        print(f"largest paced N with p99 < 50 ms: {best if best is not None else f'none of {sorted(p99s)}'}",
+              flush=True)
     health = [httpx.get(f"{b}/api/health", timeout=10).json() == {"ok": True} for b in bases]
     print(f"server still serving: {all(health)}", flush=True)
 
@@ -331,10 +506,12 @@ UNLIMITED = [arg for name in ("tables_per_minute", "tables_per_client", "tables"
              for arg in ("--limit", f"{name}=1000000")]
 
 
-def _start_server(db: str, env: dict[str, str]) -> tuple[str, subprocess.Popen[bytes]]:
+def _start_server(db: str, env: dict[str, str], gc_file: Path | None = None,
+                  gc_args: tuple[str, ...] = ()) -> tuple[str, subprocess.Popen[bytes]]:
     port = _port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "sanma", "serve", "--host", "127.0.0.1", "--port", str(port),
+    launcher = [str(ROOT / "benchmarks" / "gcwatch.py"), *gc_args, str(gc_file)] if gc_file else ["-m", "sanma"]
+    server = subprocess.Popen([sys.executable, *launcher, "serve", "--host", "127.0.0.1", "--port", str(port),
                                "--db", db, *UNLIMITED], env=env, stderr=subprocess.DEVNULL,
                               preexec_fn=_die_with_parent)
     deadline = time.monotonic() + 60
@@ -365,12 +542,25 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=1, help="server processes (postgres only)")
     ap.add_argument("--paced", type=float, default=0.0, metavar="SECONDS",
                     help="every table acts once per this many seconds (0: as fast as the bots answer)")
+    ap.add_argument("--warmup", type=float, default=None, metavar="SECONDS",
+                    help="make the tables spread over this many seconds and measure after it (the ramp is reported "
+                         "apart); default 20 when paced, else 0")
+    ap.add_argument("--gc-trace", action="store_true",
+                    help="record the servers' garbage collections (benchmarks/gcwatch.py) and report their pauses")
+    ap.add_argument("--gc-untuned", action="store_true",
+                    help="with --gc-trace: the servers keep CPython's collector settings (the before of an A/B)")
+    ap.add_argument("--gc-census", action="store_true",
+                    help="with --gc-trace: at the end of each N, what the servers' collector walks, by type")
+    ap.add_argument("--gc-thresholds", metavar="A,B,C",
+                    help="with --gc-trace: the servers tune their collector with these thresholds instead")
     ap.add_argument("--pg-async", action="store_true", help="PostgreSQL with synchronous_commit = off")
     args = ap.parse_args()
+    warmup = args.warmup if args.warmup is not None else (20.0 if args.paced else 0.0)
     ns = [int(x) for x in args.tables.split(",")]
     rules = {"extends": args.rules, "round_winds": "E"}
     if args.url:
-        _report([args.url.rstrip("/")], ns, args.seconds, args.max_seconds, rules, [], args.seats, pace=args.paced)
+        _report([args.url.rstrip("/")], ns, args.seconds, args.max_seconds, rules, [], args.seats, pace=args.paced,
+                warmup=warmup)
         return
     if args.db == "sqlite" and args.processes != 1:
         raise SystemExit("one server process serves a SQLite file (--db postgres for several)")
@@ -391,13 +581,17 @@ def main() -> None:
             else:
                 dbs = [str(Path(tmp) / "bench.sqlite")]
             bases = []
-            for db in dbs:
-                base, server = _start_server(db, env)
+            gc_files = [Path(tmp) / f"gc-{i}.txt" for i in range(len(dbs))] if args.gc_trace else []
+            for i, db in enumerate(dbs):
+                gc_args = (("--untuned",) if args.gc_untuned else
+                           (f"--thresholds={args.gc_thresholds}",) if args.gc_thresholds else ())
+                base, server = _start_server(db, env, gc_files[i] if gc_files else None, gc_args)
                 bases.append(base)
                 servers.append(server)
             _report(bases, ns, args.seconds, args.max_seconds, rules, [s.pid for s in servers], args.seats,
                     f"postgres{' (synchronous_commit off)' if args.pg_async else ''}" if cluster else "sqlite",
-                    cluster.proc.pid if cluster else None, args.paced)
+                    cluster.proc.pid if cluster else None, args.paced, warmup, gc_files, args.gc_untuned,
+                    args.gc_thresholds, args.gc_census)
         finally:
             for server in servers:
                 server.terminate()

@@ -96,6 +96,20 @@ def _speaks_english() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _collector_as_found() -> Iterator[None]:
+    """A test that starts ``sanma serve``'s app (``create_app(tune_gc=True)``, web/collector.py) freezes
+    the test process's objects and sets a server's collector thresholds: both are undone after it, so
+    no later test runs with its garbage frozen for ever."""
+    import gc
+
+    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
+    yield
+    if gc.get_freeze_count() > frozen:
+        gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
 @pytest.fixture(scope="session")
 def _databases(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("databases")

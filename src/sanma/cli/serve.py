@@ -67,7 +67,7 @@ def serve(
         except BaseException:
             lock.release()
             raise
-        app = create_app(path, server_lock=lock, hosts=names, limits=limits)
+        app = create_app(path, server_lock=lock, hosts=names, limits=limits, tune_gc=True)
     typer.echo(tr("sanma: serving {url} (database {db}); Ctrl-C stops", url=f"http://{shown}:{port}/",
                   db=display(path)), err=True)
     lan = [n for n in names if n not in LOOPBACK and n[:1].isdigit()]

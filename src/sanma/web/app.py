@@ -24,6 +24,7 @@ from ..formats import WRITERS, write_record
 from ..i18n import sentence
 from ..store import open_db
 from ..store.lock import ServerLock, acquire_server_lock
+from . import collector
 from .guard import JSON, LOOPBACK, BadJSON, Guard, load_json
 from .i18n import LangMiddleware, error_response
 from .limits import Limits, client_of
@@ -46,7 +47,8 @@ def _page(name: str) -> Response:
 
 def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
                burst: float = BURST, clock: Clock | None = None, server_lock: ServerLock | None = None,
-               hosts: Sequence[str] | None = LOOPBACK, limits: Limits | None = None) -> FastAPI:
+               hosts: Sequence[str] | None = LOOPBACK, limits: Limits | None = None,
+               tune_gc: bool = False) -> FastAPI:
     """The whole server over the database at ``db_path``: a SQLite file (``":memory:"`` for tests) or a
     ``postgresql://`` URL.
 
@@ -56,6 +58,8 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
     with one line); without it the application takes its own as it starts (:mod:`sanma.store.lock`).
     ``hosts``: the names the server answers to (``Host``; ``web/guard.served_names``; None: any).
     ``limits``: how much one client may ask (``web/limits.Limits``; docs/SECURITY.md).
+    ``tune_gc``: once started, freeze start-up's objects and set a server's collector thresholds
+    (``web/collector.py``; ``sanma serve`` passes True; tests leave their own process's collector alone).
     """
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -74,6 +78,8 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
         app.state.workers = workers = Workers()  # CPU-heavy work off the loop (web/workers.py)
         tables = Tables(store, clock, limits, node=lock.node)
         app.state.tables = tables
+        if tune_gc:  # start-up's objects live as long as the process; not the resumed tables', which end
+            collector.tune()
         shared = None
         if lock.node is not None:  # several processes on one PostgreSQL database (web/shared.py)
             from .shared import Shared
