@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import sanma
 from sanma import agari, hand
 from sanma.agari import (
+    SUIT_MASK,
     TABLE_DIGITS,
     TABLE_FILE,
     WAIT_NAMES,
@@ -91,9 +92,10 @@ def test_table_digits_read_as_the_strict_parser() -> None:
             read = hand.parse_concealed(digits + letter)
             tiles = parse_tiles(digits + letter)
             assert read is not None
-            key, n, red_p, red_s, _ = read
+            key, n, red_p, red_s, _, *suit_keys = read
             assert n == len(tiles) and red_p == red_s == 0
             assert key == sum(1 << 3 * t.kind for t in tiles)
+            assert suit_keys == [key >> 27 * s & SUIT_MASK for s in range(4)]
 
 
 @pytest.mark.slow
@@ -105,9 +107,11 @@ def test_the_fast_reader_agrees_with_the_strict_parser(text: str) -> None:
     if read is None:
         return
     tiles = parse_tiles(text)  # the fast reader accepted it: the strict parser must too
-    key, n, red_p, red_s, flowers = read
+    key, n, red_p, red_s, flowers, *suit_keys = read
     assert (n, flowers) == (len(tiles), False)
     assert key == sum(1 << 3 * t.kind for t in tiles)
+    assert suit_keys == [key >> 27 * s & SUIT_MASK for s in range(4)]  # the scorer's suit lookups
+    assert hand.concealed_from_tiles(tiles) == read
     assert (red_p, red_s) == (sum(t.red and t.kind == 13 for t in tiles), sum(t.red and t.kind == 22 for t in tiles))
     assert max(Counter(t.kind for t in tiles).values(), default=0) <= 4
 

@@ -14,6 +14,7 @@ across hands; a whole hand does not), then combined. A block is a small tuple
 
 from __future__ import annotations
 
+import gc
 import marshal
 import zlib
 from collections.abc import Iterable, Sequence
@@ -25,8 +26,13 @@ from .tiles import NUM_KINDS, REMOVED_KINDS, YAOCHUU, kind_name
 
 Block = tuple[int, int]  # (0 = sequence | 1 = triplet, kind)
 
-# Winning-tile position in a standard hand ("wait" for fu and pinfu).
-RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI = "ryanmen", "kanchan", "penchan", "shanpon", "tanki"
+# Winning-tile position in a standard hand ("wait" for fu and pinfu). Final, one a line: the compiled
+# build inlines them (a name bound by tuple unpacking is a dict lookup at every use).
+RYANMEN: Final = "ryanmen"
+KANCHAN: Final = "kanchan"
+PENCHAN: Final = "penchan"
+SHANPON: Final = "shanpon"
+TANKI: Final = "tanki"
 
 
 class Decomposition(NamedTuple):
@@ -244,7 +250,11 @@ _YAOCHUU_SET: Final = kind_set(YAOCHUU)
 # A *kind class* says what kinds a hand holds, as far as the yaku that look at kinds only care:
 # OR the classes of the kinds held and the result decides tanyao, the flushes, honroutou,
 # tsuuiisou, ryuuiisou and chinroutou (yaku.YakuTable.kind_facts).
-CLASS_YAOCHUU, CLASS_SIMPLE, CLASS_NOT_GREEN, CLASS_NOT_TERMINAL = 16, 32, 64, 128  # bits 0-3: suit m p s z
+# bits 0-3: suit m p s z
+CLASS_YAOCHUU: Final = 16
+CLASS_SIMPLE: Final = 32
+CLASS_NOT_GREEN: Final = 64
+CLASS_NOT_TERMINAL: Final = 128
 _GREEN: Final = frozenset({19, 20, 21, 23, 25, 32})  # 2s 3s 4s 6s 8s and hatsu (Y43)
 _TERMINALS: Final = frozenset({0, 8, 9, 17, 18, 26})
 KIND_CLASS: Final[tuple[int, ...]] = tuple(
@@ -282,6 +292,9 @@ class SuitPart(NamedTuple):
 
 
 _part: Final = tuple.__new__  # SuitPart(...) without the keyword-handling constructor frame
+#: The class as a static of the compiled module: a class name is looked up in the module's dict at
+#: every use (once per part of each new suit pattern).
+_SUIT_PART: Final = SuitPart
 _NO_WAITS: Final[tuple[tuple[tuple[str, bool], ...], ...]] = ((),) * 9  # until ``_with_waits``
 _EMPTY_PART: Final = SuitPart((), -1, (), 0, 0, 0, 0, False, True, 0, 0, (), _NO_WAITS)
 #: Fu breakdown line of a concealed / a ron-completed (open) triplet of each kind (P52).
@@ -383,7 +396,7 @@ def suit_parts(suit: int, key: int) -> tuple[SuitPart, ...]:
         recs = _TABLE_PARTS[suit].get(key)
         twin = _PARTS[3 - suit].get(key << 1 | 1) if suit in (1, 2) and recs is None else None
         if recs is not None:  # from the table file
-            parts = tuple([_part(SuitPart, r) for r in recs])
+            parts = tuple([_part(_SUIT_PART, r) for r in recs])
         elif twin is not None:  # pinzu and souzu patterns have the same splits, 9 kinds apart
             parts = tuple(_moved(p, 9 if suit == 2 else -9) for p in twin)
         else:
@@ -564,3 +577,9 @@ def load_table() -> None:
         _TABLE_PARTS[suit].update(parts[suit])
     for mine, saved in zip(TABLE_DIGITS, digits, strict=True):
         mine.update(saved)
+    # The lookup dicts have just become tracked by the garbage collector, so they are young: the
+    # next collection of the older young generation would walk their 44k entries (~0.5 ms, inside
+    # a later call). Collecting the young generations now moves them to the old one, where only
+    # a full collection visits them. (Reading the file with the collector off and collecting once
+    # after was tried: that one pass over ~100k new tuples cost more than the ~150 small ones.)
+    gc.collect(1)

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from mypy_extensions import i64
+
 from .agari import load_table, table_loaded
 from .errors import HandError, TileError
 from .i18n.messages import Message, sentence
@@ -101,17 +103,23 @@ class Meld:
 # flowers, bad characters, 2m-8m, a fifth copy...) goes through the strict parser, which raises
 # the precise errors.
 
-Concealed = tuple[int, int, int, int, bool]  # (hand key, tiles, red 5p, red 5s, any flower)
+#: (hand key, tiles, red 5p, red 5s, any flower, then the key's four suits: manzu, pinzu, souzu and
+#: honour keys, ``key >> 27 * suit & agari.SUIT_MASK``). The scorer looks suits up by their keys, which
+#: are machine-size integers; taking them out of the 102-bit hand key would cost a big-integer
+#: operation (a few hundred instructions) each.
+Concealed = tuple[int, int, int, int, bool, int, int, int, int]
 
-# Per suit (m, p, s, z), per digit 0-9: the place of the kind it names in its suit (kind - 9 * suit),
-# or -1 (2m-8m, 0m, 8z, ...: the strict parser reports those). 0p and 0s are the red fives.
-_PLACE_OF_DIGIT: Final[tuple[tuple[int, ...], ...]] = (
-    tuple(0 if d == 1 else 8 if d == 9 else -1 for d in range(10)),
-    tuple(4 if d == 0 else d - 1 for d in range(10)),
-    tuple(4 if d == 0 else d - 1 for d in range(10)),
-    tuple(d - 1 if 1 <= d <= 7 else -1 for d in range(10)),
-)
-_SUIT_LETTERS: Final = "mpsz"
+# Per suit (m, p, s, z), per digit 0-9, at ``10 * suit + digit``: the place of the kind it names in
+# its suit (kind - 9 * suit), or 255 (2m-8m, 0m, 8z, ...: the strict parser reports those). 0p and
+# 0s are the red fives. Bytes: indexing them gives a machine integer in the compiled build.
+_NOT_HERE: Final = 255
+_SUIT_MASK: Final = (1 << 27) - 1  # agari.SUIT_MASK: the nine kinds of a suit, three bits each
+_PLACE_OF_DIGIT: Final = bytes(
+    [0 if d == 1 else 8 if d == 9 else _NOT_HERE for d in range(10)]
+    + [4 if d == 0 else d - 1 for d in range(10)] * 2
+    + [d - 1 if 1 <= d <= 7 else _NOT_HERE for d in range(10)])
+#: The suit (0-3) of each ASCII letter m p s z, 255 for any other character.
+_SUIT_OF_CHAR: Final = bytes({109: 0, 112: 1, 115: 2, 122: 3}.get(o, _NOT_HERE) for o in range(128))
 
 
 def parse_concealed(text: str) -> Concealed | None:
@@ -121,7 +129,7 @@ def parse_concealed(text: str) -> Concealed | None:
 
     >>> from sanma.agari import key_counts
     >>> from sanma.tiles import kind_name
-    >>> key, n, red_p, red_s, flowers = parse_concealed("19m0556p11z")
+    >>> key, n, red_p, red_s, flowers, *suits = parse_concealed("19m0556p11z")
     >>> n, red_p, red_s, [kind_name(k) for k, c in enumerate(key_counts(key)) for _ in range(c)]
     (8, 1, 0, ['1m', '9m', '5p', '5p', '5p', '6p', '1z', '1z'])
     >>> parse_concealed("1p9m") is None, parse_concealed("123m") is None, parse_concealed("11111p") is None
@@ -132,22 +140,33 @@ def parse_concealed(text: str) -> Concealed | None:
         # agari.TABLE_AFTER_MISSES new patterns: the collector's first pass over the table then
         # falls in that first call, not at a random later one (see docs/PERFORMANCE.md).
         load_table()
-    key = n = red_p = red_s = 0
-    start = 0  # first digit of the group being read
-    last_suit = -1
-    for i in range(len(text)):
-        o = ord(text[i])
+    # Each suit's part of the key (27 bits) is counted in a machine integer; the whole key (102
+    # bits, an arbitrary-precision int) is made once at the end. Characters are read in place.
+    man: i64 = 0
+    pin: i64 = 0
+    sou: i64 = 0
+    hon: i64 = 0
+    end: i64 = len(text)
+    n: i64 = 0
+    red_p: i64 = 0
+    red_s: i64 = 0
+    start: i64 = 0  # first digit of the group being read
+    last_suit: i64 = -1
+    i: i64 = 0
+    while i < end:
+        o: i64 = ord(text[i])
         if 48 <= o <= 57:
+            i += 1
             continue
-        suit = _SUIT_LETTERS.find(text[i])
-        if suit <= last_suit or i == start:  # another character, a repeated or misplaced letter, no digits
-            return None
-        places = _PLACE_OF_DIGIT[suit]
-        local = 0  # the suit's part of the key, a small int (the whole key is not)
-        for j in range(start, i):
-            d = ord(text[j]) - 48
-            place = places[d]
-            if place < 0 or local >> 3 * place & 7 == 4:  # not a sanma tile of this suit, or a fifth copy
+        suit: i64 = _SUIT_OF_CHAR[o] if o < 128 else _NOT_HERE
+        if suit == _NOT_HERE or suit <= last_suit or i == start:  # another character, a repeated or misplaced
+            return None  # letter, no digits
+        local: i64 = 0  # the suit's part of the key
+        j: i64 = start
+        while j < i:
+            d: i64 = ord(text[j]) - 48
+            place: i64 = _PLACE_OF_DIGIT[10 * suit + d]
+            if place == _NOT_HERE or (local >> 3 * place) & 7 == 4:  # not a sanma tile of this suit, a fifth copy
                 return None
             local += 1 << 3 * place
             if d == 0:
@@ -155,13 +174,23 @@ def parse_concealed(text: str) -> Concealed | None:
                     red_p += 1
                 else:
                     red_s += 1
-        key |= local << 27 * suit
+            j += 1
+        if suit == 0:
+            man = local
+        elif suit == 1:
+            pin = local
+        elif suit == 2:
+            sou = local
+        else:
+            hon = local
         n += i - start
         start = i + 1
         last_suit = suit
-    if start != len(text):  # digits without a suit letter
+        i += 1
+    if start != end:  # digits without a suit letter
         return None
-    return key, n, red_p, red_s, False
+    key = int(hon << 27 | sou) << 54 | int(man | pin << 27)  # two big-integer operations
+    return key, n, red_p, red_s, False, man, pin, sou, hon
 
 
 def concealed_from_tiles(tiles: Iterable[Tile]) -> Concealed:
@@ -183,4 +212,4 @@ def concealed_from_tiles(tiles: Iterable[Tile]) -> Concealed:
             else:
                 red_s += 1
     key = sum(min(c, 7) << 3 * k for k, c in enumerate(counts) if c)
-    return key, n, red_p, red_s, flowers
+    return key, n, red_p, red_s, flowers, key & _SUIT_MASK, key >> 27 & _SUIT_MASK, key >> 54 & _SUIT_MASK, key >> 81

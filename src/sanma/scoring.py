@@ -22,7 +22,6 @@ from .agari import (
     KANCHAN,
     KIND_BIT,
     PENCHAN,
-    SUIT_MASK,
     SUIT_PARTS,
     TANKI,
     TRIPLET_CLOSED,
@@ -41,7 +40,6 @@ from .rules.schema import Rules
 from .tiles import NORTH, NUM_KINDS, YAOCHUU, Tile, kind_name, parse_tiles, successor, to_mpsz
 from .yaku import (
     NO_MELDS,
-    SIMPLES,
     Line,
     Reading,
     YakuTable,
@@ -396,8 +394,9 @@ def _paid(pr: _PerRules, basic: int, seat: int, disc: int | None, honba: int, ky
     """A win's total, payments and deltas (read-only), as ``payments`` and ``_paid_and_deltas``
     give them, remembered per rule set by basic points, seats, honba and sticks (a few hundred
     values in a game's life, shared by the scores that have them)."""
-    memo = honba < 64 and kyotaku < 64
-    key = ((basic << 4 | (seat - 27) << 2 | (3 if disc is None else disc - 27)) << 6 | honba) << 6 | kyotaku
+    memo = honba < 64 and kyotaku < 64 and basic < 1 << 24
+    # basic points in the low bits, which decide a dict's first probe; honba and sticks (mostly 0) high
+    key = ((kyotaku << 6 | honba) << 4 | (seat - 27) << 2 | (3 if disc is None else disc - 27)) << 24 | basic
     if memo:
         got = pr.paid.get(key)
         if got is not None:
@@ -433,9 +432,15 @@ _MELD_CACHE: Final[dict[str, Meld]] = {}
 _TILES_CACHE: Final[dict[str, tuple[Tile, ...]]] = {}
 _PARSE_LIMIT: Final = 10_000
 _SUCCESSOR: Final = tuple(successor(k) for k in range(NUM_KINDS))
-_MAN_PARTS, _PIN_PARTS, _SOU_PARTS, _HONOUR_PARTS = SUIT_PARTS  # (suit key << 1 | 1) → splits
-_PARTS_MASK: Final = SUIT_MASK << 1
-_SIMPLE_DIGITS: Final = SIMPLES * 7  # every count bit of the simples (2-8 of pinzu and souzu)
+# (suit key << 1 | 1) → splits; Final: statics of the compiled module, not dict lookups
+_MAN_PARTS: Final = SUIT_PARTS[0]
+_PIN_PARTS: Final = SUIT_PARTS[1]
+_SOU_PARTS: Final = SUIT_PARTS[2]
+_HONOUR_PARTS: Final = SUIT_PARTS[3]
+#: In one suit's key: the lowest count bit of each kind (a kind held an odd number of times), and
+#: every count bit of the number kinds 2-8 (the simples of pinzu and souzu; manzu has none in sanma).
+_SUIT_ODD: Final = 0o111111111
+_SUIT_SIMPLES: Final = 0o077777770
 
 
 def _tile(value: str | Tile) -> Tile:
@@ -506,6 +511,24 @@ _YAKU_LINES: Final[dict[Line, Yaku]] = {}
 _YAKUMAN_LINES: Final[dict[Line, Yaku]] = {}
 
 
+#: name → the Yaku last made for a line of that name. A line is looked up by its name (a string,
+#: its hash kept) rather than by the (name, han) tuple, which the compiled build would have to box
+#: and hash for every line of every score; a name worth another han here is found in ``_YAKU_LINES``.
+_YAKU_BY_NAME: Final[dict[str, Yaku]] = {}
+
+
+def _yaku_of(line: Line) -> Yaku:
+    """The (shared, immutable) Yaku of a yaku line (name, han)."""
+    name, han = line
+    y = _YAKU_BY_NAME.get(name)
+    if y is None or y.han != han:
+        y = _YAKU_LINES.get(line) or _yaku_line(line, False)
+        if len(_YAKU_BY_NAME) > _PARSE_LIMIT:
+            _YAKU_BY_NAME.clear()
+        _YAKU_BY_NAME[name] = y
+    return y
+
+
 def _yaku_line(line: Line, yakuman: bool) -> Yaku:
     """The (shared, immutable) Yaku of a line: (name, han), or (name, multiplier) for a yakuman."""
     cache = _YAKUMAN_LINES if yakuman else _YAKU_LINES
@@ -568,7 +591,7 @@ def score_hand(
     over_four_possible = concealed is None  # parse_concealed reads at most four of a kind
     if concealed is None:
         concealed = concealed_from_tiles(_tiles(hand, "hand"))
-    key, n_concealed, red_p, red_s, flower_in_hand = concealed
+    key, n_concealed, red_p, red_s, flower_in_hand, man_key, pin_key, sou_key, honour_key = concealed
     win_tile = _TILE_CACHE.get(win) if type(win) is str else None
     if win_tile is None:
         win_tile = _tile(win)
@@ -587,7 +610,7 @@ def score_hand(
         if disc is None:
             disc = _wind(discarder_wind, sentence("discarder wind"))
     assert seat is not None and rnd is not None
-    if disc == NORTH:  # three seats: E, S, W (North is only ever a round wind); was an IndexError
+    if disc is not None and disc == NORTH:  # three seats: E, S, W (North is only ever a round wind); was an IndexError
         raise ScoringError(sentence("invalid discarder wind 'N': discarder wind N does not exist in sanma "
                                     "(E, S or W)"))
     if flower_in_hand:
@@ -638,7 +661,8 @@ def score_hand(
                      hand=_hand_text(hand), n_concealed=n_concealed, n_melds=n_melds, needed=14 - 3 * n_melds)
         )
     win_kind = win_tile.kind
-    if win_tile.red or red_p or red_s or win_kind >= NUM_KINDS or not key >> 3 * win_kind & 7:
+    win_suit_key = man_key if win_kind < 9 else pin_key if win_kind < 18 else sou_key if win_kind < 27 else honour_key
+    if win_tile.red or red_p or red_s or win_kind >= NUM_KINDS or not win_suit_key >> 3 * (win_kind % 9) & 7:
         _check_win_in_hand(hand, key, red_p, red_s, win_tile)
     # Every tile incl. melds (kans as four), and no fifth copy anywhere (P01, P05).
     held = key
@@ -663,16 +687,17 @@ def score_hand(
     else:
         sit = 1 if riichi else 0  # the usual case: riichi or not, nothing else
     # The splits of each suit (cached per suit pattern).
-    honour_key = key >> 81
-    parts = (_MAN_PARTS.get(key << 1 & _PARTS_MASK | 1) or suit_parts(0, key & SUIT_MASK),
-             _PIN_PARTS.get(key >> 26 & _PARTS_MASK | 1) or suit_parts(1, key >> 27 & SUIT_MASK),
-             _SOU_PARTS.get(key >> 53 & _PARTS_MASK | 1) or suit_parts(2, key >> 54 & SUIT_MASK),
+    parts = (_MAN_PARTS.get(man_key << 1 | 1) or suit_parts(0, man_key),
+             _PIN_PARTS.get(pin_key << 1 | 1) or suit_parts(1, pin_key),
+             _SOU_PARTS.get(sou_key << 1 | 1) or suit_parts(2, sou_key),
              _HONOUR_PARTS.get(honour_key << 1 | 1) or suit_parts(3, honour_key))
     # Candidates in reading order: the standard readings, then seven pairs and thirteen orphans.
-    candidates = standard_readings(table, parts, honour_key, win_kind, closed, tsumo, seat, rnd, sit, key,
+    candidates = standard_readings(table, parts, man_key, honour_key, win_kind, closed, tsumo, seat, rnd, sit, key,
                                    mf) if parts[0] and parts[1] and parts[2] and parts[3] else []
     fixed_fu = pr.fixed_fu
-    if n_melds == 0 and not key & ALL_KINDS:  # only pairs (and fours): seven pairs? (P73)
+    # The next two tests read the suit keys (machine integers), not the 102-bit hand key.
+    numbers_held = man_key | pin_key | sou_key  # the number suits' kind i held -> digit i
+    if n_melds == 0 and not (numbers_held | honour_key) & _SUIT_ODD:  # only pairs (and fours): seven pairs? (P73)
         fours = key >> 2 & ALL_KINDS
         if (key >> 1 & ALL_KINDS).bit_count() + 2 * fours.bit_count() == 7 and (
                 not fours or rules.chiitoi_four_of_a_kind):
@@ -680,7 +705,7 @@ def score_hand(
             fu = fixed_fu or rules.chiitoi_fu
             candidates = [*candidates, Reading(lines, sum(h for _, h in lines), ym, fu, fu, TANKI,
                                                breakdown=(("chiitoitsu", fu),))]
-    if n_melds == 0 and not key & _SIMPLE_DIGITS and present(key).bit_count() == 13:  # thirteen orphans
+    if n_melds == 0 and not numbers_held & _SUIT_SIMPLES and present(key).bit_count() == 13:  # thirteen orphans
         counts = key_counts(key)
         ym = evaluate_kokushi(table, sit, tsumo, counts, win_kind)
         candidates = [*candidates, Reading((), 0, ym, 0, 0, TANKI if counts[win_kind] == 2 else "")]
@@ -775,7 +800,7 @@ def score_hand(
             lines += (("kan_bonus", kan_bonus),)
         if renhou_mangan:
             lines += (("renhou", 0),)
-        yaku_lines = tuple([_YAKU_LINES.get(y) or _yaku_line(y, False) for y in lines])
+        yaku_lines = tuple([_yaku_of(y) for y in lines])
         kazoe = limit == "yakuman"
         multiplier = 1 if kazoe else 0
     four = chosen.parts

@@ -25,9 +25,20 @@ from .i18n.messages import sentence
 NUM_KINDS: Final = 34
 FLOWER_KINDS: Final = (34, 35, 36, 37)
 SUITS: Final = "mpsz"
-MAN, PIN, SOU, HONOR = 0, 1, 2, 3
+# One name per line, each Final: the compiled build inlines a Final literal, where a name bound by
+# tuple unpacking is looked up in the module's dict at every use (the scorer reads these per hand).
+MAN: Final = 0
+PIN: Final = 1
+SOU: Final = 2
+HONOR: Final = 3
 
-EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = 27, 28, 29, 30, 31, 32, 33
+EAST: Final = 27
+SOUTH: Final = 28
+WEST: Final = 29
+NORTH: Final = 30
+WHITE: Final = 31
+GREEN: Final = 32
+RED: Final = 33
 WINDS: Final = (EAST, SOUTH, WEST, NORTH)
 DRAGONS: Final = (WHITE, GREEN, RED)
 # Kinds removed from sanma: 2m..8m (seed 000 L7 「萬子の2～8を抜いた108個の牌」, P01).

@@ -115,7 +115,8 @@ class YakuTable:
         self.kinds: dict[int, KindFacts] = {}
         self.honours: dict[int, HonourFacts] = {}
         self.contexts: dict[int, Context] = {}
-        self.fixed: dict[int, Fixed] = {}
+        #: winds and situation → manzu and honour pattern → Fixed (``standard_readings``)
+        self.fixed: dict[int, dict[int, Fixed]] = {}
 
     def line(self, name: str, closed: bool) -> Line | None:
         return (self.closed if closed else self.open).get(name)
@@ -292,7 +293,8 @@ class Reading:
         self.breakdown = breakdown  # the fu breakdown of a reading without parts
 
 
-_DOUKOU_0, _DOUKOU_1 = DOUKOU_GROUPS
+_DOUKOU_0: Final = DOUKOU_GROUPS[0]  # Final: a static of the compiled module, not a dict lookup
+_DOUKOU_1: Final = DOUKOU_GROUPS[1]
 
 
 class Context(NamedTuple):
@@ -392,6 +394,7 @@ class Fixed:
 
 
 _FIXED_LIMIT: Final = 200_000
+_CONTEXT_LIMIT: Final = 1_000
 
 
 def _fixed(t: YakuTable, man: SuitPart, hon: SuitPart, honour_key: int, melds: MeldFacts, seat_wind: int,
@@ -409,7 +412,8 @@ def _fixed(t: YakuTable, man: SuitPart, hon: SuitPart, honour_key: int, melds: M
 
 def standard_readings(
     t: YakuTable,
-    parts: Sequence[tuple[SuitPart, ...]],
+    parts: tuple[tuple[SuitPart, ...], tuple[SuitPart, ...], tuple[SuitPart, ...], tuple[SuitPart, ...]],
+    man_key: int,
     honour_key: int,
     win: int,
     closed: bool,
@@ -423,19 +427,27 @@ def standard_readings(
     """Every reading of a hand as four sets and a pair, with its yaku and fu, in reading order.
 
     ``parts``: the splits of each suit (manzu, pinzu, souzu, honours; an empty suit has the one
-    empty split); ``honour_key``: the honour suit's key; ``key``: the concealed hand key.
+    empty split); ``man_key`` and ``honour_key``: the manzu and honour suits' keys; ``key``: the
+    concealed hand key.
     """
     man_parts, pin_parts, sou_parts, hon_parts = parts
     man, hon = man_parts[0], hon_parts[0]  # no runs: one split at most
-    context_key = situation << 14 | seat_wind << 8 | round_wind << 2 | closed << 1 | tsumo
-    if melds is NO_MELDS:  # cached per manzu and honour pattern, winds and situation
-        fixed_key = ((key & 0o777777777) << 21 | honour_key) << 27 | context_key
-        fixed = t.fixed.get(fixed_key)
-        if fixed is None:
-            if len(t.fixed) > _FIXED_LIMIT:
+    if melds is NO_MELDS:  # cached per winds and situation, then per manzu and honour pattern
+        context_key = situation << 14 | seat_wind << 8 | round_wind << 2 | closed << 1 | tsumo
+        by_pattern = t.fixed.get(context_key)
+        if by_pattern is None:
+            if len(t.fixed) > _CONTEXT_LIMIT:
                 t.fixed.clear()
-            fixed = t.fixed[fixed_key] = _fixed(t, man, hon, honour_key, melds, seat_wind, round_wind, closed, tsumo,
-                                                situation)
+            by_pattern = t.fixed[context_key] = {}
+        # 48 bits: a machine-size int, not a big one; the honour key in the low bits, which
+        # decide a dict's first probe, because it varies the most from hand to hand.
+        fixed_key = man_key << 21 | honour_key
+        fixed = by_pattern.get(fixed_key)
+        if fixed is None:
+            if len(by_pattern) > _FIXED_LIMIT:
+                by_pattern.clear()
+            fixed = by_pattern[fixed_key] = _fixed(t, man, hon, honour_key, melds, seat_wind, round_wind, closed, tsumo,
+                                                   situation)
     else:
         fixed = _fixed(t, man, hon, honour_key, melds, seat_wind, round_wind, closed, tsumo, situation)
     pair_fu = fixed.pair_fu
@@ -488,7 +500,7 @@ def standard_readings(
     called_limit = t.called_limit
     suit_of_win = win // 9
     ron = not tsumo
-    win_triplet_fu = 4 if win in YAOCHUU else 2  # what a triplet loses when a ron completes it
+    win_triplet_fu = 4 if KIND_CLASS[win] & CLASS_YAOCHUU else 2  # what a triplet loses when a ron completes it
     win_offset = win % 9  # ``part_waits``
 
     out: list[Reading] = []
@@ -547,28 +559,30 @@ def standard_readings(
                     han += pinfu_line[1]
                     if fixed.pinfu_no_tsumo_fu:
                         raw -= 2  # P54: pinfu tsumo is 20 fu
-                lines += tanyao  # Y08
+                if tanyao:  # (each tested first: most are empty, and += is a call)
+                    lines += tanyao  # Y08
                 if peikou:
                     y = fixed.ryanpeikou if peikou >= 2 else fixed.iipeikou  # Y29 / Y09
-                    if y:
+                    if y is not None:  # (not `if y`: the compiled build would box the line again to test it)
                         lines.append(y)
                         han += y[1]
-                lines += yakuhai  # Y10
+                if yakuhai:
+                    lines += yakuhai  # Y10
                 if ittsu:
                     y = fixed.ittsu
-                    if y and (  # Y17: 123-456-789 in pinzu or souzu
+                    if y is not None and (  # Y17: 123-456-789 in pinzu or souzu
                             not fixed.ittsu_limited or (wait in (KANCHAN, PENCHAN)
                                                         and suit_of_win == (1 if a.ittsu else 2))):  # P70
                         lines.append(y)
                         han += y[1]
                 if outside:
                     y = fixed.outside_line
-                    if y:
+                    if y is not None:
                         lines.append(y)  # Y18 / Y30
                         han += y[1]
                 if not n_seq:
                     y = fixed.toitoi
-                    if y:
+                    if y is not None:
                         lines.append(y)  # Y20
                         han += y[1]
                 if closed_trips >= 3:
@@ -576,21 +590,27 @@ def standard_readings(
                     # already complete at tenpai; tsumori = the third one completed by the tsumo.
                     deki = fixed.deki
                     y = deki if deki and concealed - on_triplet >= 3 else fixed.tsumori or fixed.sanankou
-                    if y:
+                    if y is not None:
                         lines.append(y)
                         han += y[1]
-                lines += sankantsu  # Y22
+                if sankantsu:
+                    lines += sankantsu  # Y22
                 if renkou >= 3 and sanrenkou and (run & fixed.called).bit_count() <= called_limit:
                     lines.append(sanrenkou)  # Y23
                     han += sanrenkou[1]
-                lines += middle  # Y24 sanpuu, Y25 honroutou, Y26 shousangen
+                if middle:
+                    lines += middle  # Y24 sanpuu, Y25 honroutou, Y26 shousangen
                 doukou = fixed.doukou
-                if doukou and (trip_set & _DOUKOU_0 == _DOUKOU_0 or trip_set & _DOUKOU_1 == _DOUKOU_1):
+                # Three triplets leave at most one sequence; the test first skips the kind sets' big-integer
+                # operations (the 9s group reaches bit 78) for every reading that cannot be one.
+                if doukou is not None and n_seq <= 1 and (trip_set & _DOUKOU_0 == _DOUKOU_0
+                                                          or trip_set & _DOUKOU_1 == _DOUKOU_1):
                     group = _DOUKOU_0 if trip_set & _DOUKOU_0 == _DOUKOU_0 else _DOUKOU_1
                     if (group & fixed.called).bit_count() <= called_limit:  # Y27, at most P71's called triplets
                         lines.append(doukou)
                         han += doukou[1]
-                lines += flush  # Y28 / Y31
+                if flush:
+                    lines += flush  # Y28 / Y31
                 fu = fixed_fu or (30 if raw == 20 and not closed and ron else -(-raw // 10) * 10)
                 out.append(Reading(tuple(lines), han, (), fu, raw, wait, pinfu, pair, pair_fu[pair], on_triplet, four))
     return out
