@@ -5,6 +5,7 @@ still told that discard alone (issue 23: batching never tells whether a seat was
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,17 @@ BOTS = {"rules": RULES, "seats": ["efficient", "tsumogiri", "efficient"], "seed"
         "clock": {"move": 0, "call": 0, "think": 0, "result": 0}}
 
 
+def _count_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, counts: Counter[str]) -> None:
+    """Wrap ``owner.name`` (a function or a method) so that each call adds one to ``counts[name]``."""
+    real = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        counts[name] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+
+
 def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """A bot table played to its end with a spectator's page and a seat's page attached (each an
     in-process connection through the protocol's classes): every write, every SQL statement and
@@ -35,15 +47,9 @@ def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         writes.append(w)
         return real_write(s, table_id, w)
 
-    dumps = [0]
-    real_json = Schedule.to_json
-
-    def to_json(self: Schedule) -> Any:
-        dumps[0] += 1
-        return real_json(self)
-
+    dumps: Counter[str] = Counter()
     monkeypatch.setattr(stored, "write", write)
-    monkeypatch.setattr(Schedule, "to_json", to_json)
+    _count_calls(monkeypatch, Schedule, "to_json", dumps)
     clock = ManualClock()
     tables = Tables(store, clock)
     table, _ = tables.create(BOTS)
@@ -51,14 +57,14 @@ def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     seat = attach(table, 1)  # a bot's seat seen through a page: its own view, told like a person's
     statements.clear()
     writes.clear()
-    dumps[0] = 0
+    dumps.clear()
     for _ in range(100_000):
         if table.finished:
             break
         assert clock.next_at() is not None, "the table waits for nothing"
         clock.advance(0)
     assert table.finished
-    return {"table": table, "writes": writes, "statements": statements, "dumps": dumps[0],
+    return {"table": table, "writes": writes, "statements": statements, "dumps": dumps["to_json"],
             "spectator": spectator.sent.messages, "seat": seat.sent.messages}
 
 
@@ -130,26 +136,14 @@ def test_one_schedule_sync_per_transition_and_no_json_encoder_made_per_action(
 
     from sanma.web.tables import Table
 
-    calls = {"sync": 0, "settle": 0, "encoder": 0}
-    for name in ("sync", "settle"):
-        real = getattr(Table, f"_{name}")
-
-        def counted(self: Table, now: int, _real: Any = real, _name: str = name) -> Any:
-            calls[_name] += 1
-            return _real(self, now)
-
-        monkeypatch.setattr(Table, f"_{name}", counted)
-    real_init = json.JSONEncoder.__init__
-
-    def init(self: json.JSONEncoder, *args: Any, **kwargs: Any) -> None:
-        calls["encoder"] += 1
-        real_init(self, *args, **kwargs)
-
-    monkeypatch.setattr(json.JSONEncoder, "__init__", init)
+    calls: Counter[str] = Counter()
+    for name in ("_sync", "_settle"):
+        _count_calls(monkeypatch, Table, name, calls)
+    _count_calls(monkeypatch, json.JSONEncoder, "__init__", calls)
     table = _play(tmp_path, monkeypatch)["table"]
-    assert calls["settle"] >= table.actions
-    assert calls["sync"] == calls["settle"], calls
-    assert calls["encoder"] == 0, calls
+    assert calls["_settle"] >= table.actions
+    assert calls["_sync"] == calls["_settle"], calls
+    assert calls["__init__"] == 0, calls  # no JSON encoder made
 
 
 def test_an_ascii_answer_without_escapes_is_not_scanned_for_lone_surrogates(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -158,16 +152,10 @@ def test_an_ascii_answer_without_escapes_is_not_scanned_for_lone_surrogates(monk
     every answer) — and an escaped surrogate is still refused."""
     from sanma.web import guard
 
-    scans = [0]
-    real = guard._has_surrogate
-
-    def scan(value: Any) -> bool:
-        scans[0] += 1
-        return real(value)
-
-    monkeypatch.setattr(guard, "_has_surrogate", scan)
+    calls: Counter[str] = Counter()
+    _count_calls(monkeypatch, guard, "_has_surrogate", calls)
     assert guard.load_json('{"type": "dahai", "actor": 1, "pai": "5p", "tsumogiri": true}')["pai"] == "5p"
-    assert scans[0] == 0
+    assert calls["_has_surrogate"] == 0
     with pytest.raises(guard.BadJSON, match="surrogate"):
         guard.load_json('{"type": "dahai", "pai": "\\ud800"}')
-    assert scans[0] >= 1
+    assert calls["_has_surrogate"] >= 1
