@@ -4,30 +4,17 @@ the search for the largest N, the collector's pauses read from benchmarks/gcwatc
 from __future__ import annotations
 
 import doctest
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_server", ROOT / "benchmarks" / "bench_server.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_server"] = module
-    spec.loader.exec_module(module)
-    return module
+from scripts import load_script
 
 
 def test_its_examples_hold() -> None:
-    failed, tried = doctest.testmod(_bench())
+    failed, tried = doctest.testmod(load_script("benchmarks/bench_server.py"))
     assert tried >= 7 and failed == 0
 
 
 def test_tables_are_made_spread_over_the_warm_up_not_all_in_one_second() -> None:
-    b = _bench()
+    b = load_script("benchmarks/bench_server.py")
     offsets = b.start_offsets(1000, 20.0)
     assert len(offsets) == 1000 and offsets[0] == 0.0 and max(offsets) < 20.0
     assert sum(1 for x in offsets if x < 1.0) == 50  # 50 tables a second, not 1,000 in the first
@@ -35,7 +22,7 @@ def test_tables_are_made_spread_over_the_warm_up_not_all_in_one_second() -> None
 
 
 def test_the_ramp_is_reported_apart_from_the_steady_state() -> None:
-    b = _bench()
+    b = load_script("benchmarks/bench_server.py")
     when = [0.5, 1.5, 10.0, 11.0, 12.0, 30.0]
     lat = [0.8, 0.7, 0.003, 0.004, 0.005, 0.9]
     ramp, steady = b.split_ramp(when, lat, 10.0, 20.0)
@@ -43,14 +30,14 @@ def test_the_ramp_is_reported_apart_from_the_steady_state() -> None:
 
 
 def test_the_search_stops_at_the_first_n_over_50_ms() -> None:
-    b = _bench()
+    b = load_script("benchmarks/bench_server.py")
     assert b.largest_under({100: 10.0, 200: 49.9, 400: 50.0, 700: 20.0}) == 200
     assert b.largest_under({100: 51.0, 200: 10.0}) is None
     assert b.largest_under({1000: 12.0, 100: 3.0}) == 1000
 
 
 def test_collector_pauses_are_read_in_the_window_by_generation() -> None:
-    b = _bench()
+    b = load_script("benchmarks/bench_server.py")
     lines = ["10.0 0 0.2 0.2 5", "11.0 2 300.0 280.0 10", "12.0 1 9.0 8.0 0", "25.0 2 400.0 390.0 0", "x"]
     assert b.gc_pauses(lines, 10.0, 20.0) == {0: [0.2], 2: [300.0], 1: [9.0]}
     assert b.gc_pauses(lines, 10.0, 20.0, column=3)[2] == [280.0]

@@ -8,11 +8,10 @@ with its final result in ``tests/data/golden_events.json``.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
+
+from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 REGENERATE = (
@@ -21,19 +20,10 @@ REGENERATE = (
 )
 
 
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("golden_events", ROOT / "tools" / "golden_events.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["golden_events"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_golden_events_identical() -> None:
     """Every golden game's events and final result are unchanged; the set still covers kans, kita,
     flowers, pao (P97), chombo (P100), double ron (P88) and nagashi (P96)."""
-    tool = _tool()
+    tool = load_script("tools/golden_events.py")
     stored = json.loads((ROOT / "tests" / "data" / "golden_events.json").read_text())["games"]
     games, coverage = tool.run()
     assert set(games) == set(stored), f"the golden set changed ({sorted(set(games) ^ set(stored))}): {REGENERATE}"

@@ -13,11 +13,7 @@ as the engine ended it, it gives the engine's result (``_check_hand_limit_game``
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -27,22 +23,13 @@ from sanma.game.engine import Game
 from sanma.keeper.keeper import Session, compute
 from sanma.keeper.log import Change
 from sanma.tiles import YAOCHUU, Tile
+from scripts import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
 PEOPLE = ("P0", "P1", "P2")
 ABORTS = {"kyuushu": "kyuushu", "sanfuu_renda": "three_winds", "suukaikan": "four_kans", "all_riichi": "all_riichi"}
 
 
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("golden_events", ROOT / "tools" / "golden_events.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["golden_events"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-GOLDEN = _tool()
+GOLDEN = load_script("tools/golden_events.py")
 
 
 def _kyoku(events: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
