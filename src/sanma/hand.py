@@ -98,8 +98,8 @@ class Meld:
 #
 # The scorer works on hand keys (agari.KIND_BIT: three bits per kind). Parsing mpsz into Tile
 # objects and counting them is most of the cost of a score, so the usual notation (each suit at
-# most once, in m p s z order, no spaces) is read suit by suit: each suit's digit string maps,
-# through a cache of suit patterns, to its part of the key. Anything else (other orders, spaces,
+# most once, in m p s z order, no spaces) is read in place, suit by suit: each digit adds its
+# kind's count to its suit's part of the key (_PLACE_OF_DIGIT). Anything else (other orders, spaces,
 # flowers, bad characters, 2m-8m, a fifth copy...) goes through the strict parser, which raises
 # the precise errors.
 
