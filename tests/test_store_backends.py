@@ -183,6 +183,28 @@ def test_served_tables_round_trip(db_target: str) -> None:
         assert s.events(game_id) == game.events
 
 
+def test_a_write_stores_each_action_and_event_text_exactly(db_target: str) -> None:
+    """The rows of one write keep their JSON text to the byte (PostgreSQL gets them as one JSON
+    array each: its elements' text, quotes, escapes and spaces included, is what is stored)."""
+    game = _game(3)
+    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
+    odd = {"type": "dahai", "pai": "1p", "note": 'a "quoted" \\ caf\u00e9 \u2603 [x], {y}'}
+    events = [*game.events[1:4], {"type": "note", "text": odd["note"], "n": [1, 2.5, None, True]}]
+    actions = (stored.ActionRow(0, 1, 4, odd, "seat", "2026-01-01T00:00:00.123Z"),
+               stored.ActionRow(1, 2, 0, {}, "clock", 'at "x"'))
+    with open_db(db_target) as s:
+        stored.create_table(s, stored.NewTable("t1", "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0},
+                                               ({},) * 3, (0.0,) * 3, "2026-01-01"), game.events[:1])
+        assert stored.write(s, "t1", stored.Write(1, events, actions))
+        texts = [r[0] for r in s.conn.execute("SELECT data FROM web_events WHERE table_id = ? ORDER BY idx",
+                                              ("t1",))]
+        rows = list(s.conn.execute("SELECT idx, seat, legal_idx, action, how, at FROM web_actions "
+                                   "WHERE table_id = ? ORDER BY idx", ("t1",)))
+    assert texts[1:] == [json.dumps(e, separators=(",", ":")) for e in events]
+    assert [tuple(r) for r in rows] == [(a.idx, a.seat, a.legal_idx, json.dumps(a.action), a.how, a.at)
+                                        for a in actions]
+
+
 def test_statistics_are_the_same_on_both_backends(pg_url: str) -> None:
     with open_db(":memory:") as lite, open_db(pg_url) as pg:
         for s in (lite, pg):

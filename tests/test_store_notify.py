@@ -63,3 +63,29 @@ def test_a_listener_whose_connection_is_cut_reconnects_and_reports_the_gap(pg_cl
 def test_notify_is_nothing_on_sqlite() -> None:
     with open_db(":memory:") as s:
         notify(s, "sanma_t", "x")  # one process: nobody else to tell
+
+
+def test_a_listener_drops_what_skip_names_in_its_thread(pg_database: str) -> None:
+    """A server process does not hear its own table changes (``skip``: the sender's backend is its
+    store's session); another session's, and its own on another channel, are heard, in order."""
+    q: queue.Queue[tuple[str, str]] = queue.Queue()
+    with open_db(pg_database) as own, open_db(pg_database) as other:
+        pid = own.conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        assert own.conn.session_pid == pid != other.conn.session_pid
+        listener = Listener(pg_database, ["sanma_t", "sanma_u"], lambda c, p: q.put((c, p)),
+                            skip=lambda c, p: c == "sanma_t" and p == own.conn.session_pid)
+        listener.start()
+        try:
+            notify(own, "sanma_t", "mine")
+            notify(own, "sanma_u", "a request")
+            notify(other, "sanma_t", "theirs")
+            # delivered in commit order: "mine" would have come first
+            assert _heard(q, 2) == [("sanma_u", "a request"), ("sanma_t", "theirs")]
+            assert q.empty()
+        finally:
+            listener.stop()
+
+
+def test_a_sqlite_connection_has_no_session_pid() -> None:
+    with open_db(":memory:") as s:
+        assert s.conn.session_pid is None

@@ -209,6 +209,12 @@ class Connection:
         """The error to raise for a driver's error (``e`` itself when it is not the driver's)."""
         raise NotImplementedError
 
+    @property
+    def session_pid(self) -> int | None:
+        """The database server's process serving this connection (PostgreSQL: what its
+        notifications carry as their sender); None on SQLite or while it is closed."""
+        return None
+
     # -- transactions ---------------------------------------------------------------------------
     def begin(self) -> None:
         raise NotImplementedError
@@ -420,6 +426,13 @@ class PostgresConnection(Connection):
         if isinstance(e, UnicodeEncodeError):
             return DatabaseError(at(self.target, _not_unicode(e.reason)))
         return e
+
+    @property
+    def session_pid(self) -> int | None:
+        """The PostgreSQL backend of this connection (what its notifications carry as their
+        sender), None while it is closed. A read of the open connection only: any thread may ask."""
+        raw = self.raw
+        return None if raw.closed else int(raw.info.backend_pid)
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:
         try:

@@ -148,7 +148,8 @@ class Shared:
     # -- start and stop ----------------------------------------------------------------------
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.listener = Listener(self.url, [stored.CHANNEL, node_channel(self.node)], self._heard, self._gap)
+        self.listener = Listener(self.url, [stored.CHANNEL, node_channel(self.node)], self._heard, self._gap,
+                                 skip=self._own)
         await asyncio.to_thread(self.listener.start)
         self.sweep()  # the tables nobody runs (a first start; processes that ended)
         self.sweeper = self.loop.create_task(self._sweeping())
@@ -383,6 +384,13 @@ class Shared:
         table.presence_changed()
 
     # -- notifications ---------------------------------------------------------------------------
+    def _own(self, channel: str, pid: int) -> bool:
+        """In the listener's thread: a change this process stored itself (sent by its store's
+        session), dropped there: it ran the table, so it holds every step already; what it would
+        do with it is nothing (``_changed``, ``_presence_heard``: the notes of this process). The
+        requests on this process's own channel are always heard."""
+        return channel == stored.CHANNEL and pid == self.tables.store.conn.session_pid
+
     def _heard(self, channel: str, payload: str) -> None:
         """In the listener's thread: hand the notification to the loop."""
         if self.loop is not None:
