@@ -231,13 +231,13 @@ class Shared:
         steps = [None if a is None else [a[0], a[1]] for a in table.pending]
         n = sum(1 for a in table.pending if a is not None)
         note: dict[str, Any] = {"t": table.id, "r": self.node, "a0": table.actions - n, "e0": first,
-                                "a": table.actions, "e": len(table.game.events), "steps": steps,
-                                "sch": table.schedule.to_json()}
+                                "a": table.actions, "e": len(table.game.events), "steps": steps}
         if "toggles" in changed:
             note["tg"] = table.toggles
-        if "banks" in changed:
-            note["b"] = json.loads(changed["banks"])
-        text = json.dumps(note, separators=(",", ":"))
+        # the schedule and the banks as the write stores them: their JSON is made once, not twice
+        sch = changed.get("schedule") or json.dumps(table.schedule.to_json(), separators=(",", ":"))
+        text = json.dumps(note, separators=(",", ":"))[:-1] + ',"sch":' + sch + \
+            (',"b":' + changed["banks"] if "banks" in changed else "") + "}"
         if len(text.encode()) > MAX_PAYLOAD:  # too long to carry: the followers read the database
             text = json.dumps({"t": table.id, "r": self.node, "a": table.actions, "e": len(table.game.events)})
         return text
