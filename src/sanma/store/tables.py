@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..i18n import sentence
+from .backend import StoreError, at
 from .db import Store
 from .notify import notify
 
@@ -257,13 +259,36 @@ def _write_pg(store: Store, table_id: str, w: Write, columns: list[tuple[str, st
         sql += (", e AS (INSERT INTO web_events (table_id, idx, data) SELECT t.id, ? + u.i - 1, u.d "
                 "FROM t, unnest(?::text[]) WITH ORDINALITY AS u(d, i))")
         args += [w.first_event, [_dumps(e) for e in w.events]]
+    # a move alone in its transaction commits without waiting for the WAL's flush when so chosen
+    # (commit_moves); a transaction around it (a finished game's) keeps its durable commit
+    quick = "" if store.durable_moves or store._depth else _ASYNC_COMMIT
     if w.notice is not None:
-        sql += " SELECT pg_notify(?, ?) FROM t"
+        sql += f" SELECT pg_notify(?, ?) FROM t{quick}"
         args += [CHANNEL, w.notice]
     else:
-        sql += " SELECT 1 FROM t"
+        sql += f" SELECT 1 FROM t{quick}"
     with store.savepoint():
         return store.conn.execute(sql, args).fetchone() is not None
+
+
+#: Joined to a move's statement: its own transaction commits asynchronously (set_config's third
+#: argument: for this transaction only, as ``SET LOCAL``; read by PostgreSQL as it commits).
+_ASYNC_COMMIT = " CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS quick"
+
+
+def commit_moves(store: Store, *, synchronous: bool) -> None:
+    """How a served table's moves commit (``sanma serve --synchronous-commit``). ``synchronous``
+    (the default): each waits until PostgreSQL has its WAL on disk. Off (PostgreSQL only): a move
+    — its action, events, clocks — commits at once and reaches the disk within PostgreSQL's
+    ``3 × wal_writer_delay`` (0.6 s by default). PostgreSQL stays consistent either way, and a
+    sanma process that dies loses nothing; a crash of PostgreSQL or of its machine may lose the
+    last moves acknowledged in that time (docs/DEPLOY.md, "Durability"). Every other write — a
+    finished game, the keeper, tournaments, accounts — stays durable. SQLite has no such choice:
+    refused with :class:`StoreError`."""
+    if not synchronous and store.dialect != "postgresql":
+        raise StoreError(at(store.path, sentence(
+            "asynchronous commits of the tables' moves need a PostgreSQL database", code="no_async_commit")))
+    store.durable_moves = synchronous
 
 
 def append_action(store: Store, table_id: str, idx: int, *, seat: int, legal_idx: int, action: Mapping[str, Any],
