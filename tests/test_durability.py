@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -122,3 +123,123 @@ def test_serve_help_teaches_the_choice() -> None:
     assert r.exit_code == 0
     text = " ".join(r.output.replace("│", " ").split())
     assert "--synchronous-commit" in text and "within about 0.6 s" in text and "Default: on" in text
+
+
+# --------------------------------------------------------------------------------------------
+# Recovery: a client that saw more of the game than the database kept (issue 22: with the
+# option off, a crash of PostgreSQL may lose the last acknowledged moves). No crash is needed:
+# a client claiming more events than stored, or a table read again with fewer, is the same.
+# --------------------------------------------------------------------------------------------
+
+
+def _row(table_id: str) -> stored.NewTable:
+    return stored.NewTable(table_id, "tenhou", "{}", ({"kind": "human", "name": "A", "token_sha256": "0" * 64},) * 3,
+                           "7", "1" * 64, {"move": 15.0, "bank": 60.0}, ({},) * 3, (60.0,) * 3,
+                           "2026-01-01T00:00:00+00:00")
+
+
+def test_a_write_after_a_gap_in_the_stored_events_writes_nothing(pg_url: str) -> None:
+    """A process whose table is ahead of the database (its last moves lost) cannot store its next
+    move after the gap: the write is refused whole, as a write of a table it no longer runs is."""
+    with open_db(pg_url) as store:
+        stored.create_table(store, _row("t1"), [{"type": "start_game"}])
+        ahead = stored.Write(3, [{"type": "dahai"}], (stored.ActionRow(2, 0, 0, {"type": "none"}, "seat", "now"),))
+        assert not stored.write(store, "t1", ahead)
+        assert stored.event_count(store, "t1") == 1 and stored.actions(store, "t1") == []
+        follows = stored.Write(1, [{"type": "tsumo"}], (stored.ActionRow(0, 0, 0, {"type": "none"}, "seat", "now"),))
+        assert stored.write(store, "t1", follows) and stored.event_count(store, "t1") == 2
+
+
+@pytest.fixture
+def went_back(tmp_path: Path) -> Iterator[tuple[Tables, Any, Any, Any]]:
+    """A table played on, and the same table as its database had it a few moves earlier (a copy
+    taken then) and a function that plays n moves on: ``(tables, table, earlier, moves)``."""
+    clock = ManualClock()
+    store = open_db(tmp_path / "db.sqlite")
+    tables = Tables(store, clock)
+    t, _ = tables.create({"rules": RULES, "seats": ["human", "efficient", "efficient"], "seed": 6,
+                          "clock": {"move": 0, "call": 0, "think": 1, "result": 0}})
+
+    def moves(n: int) -> None:
+        for _ in range(n):
+            if t.prompt(0) is not None:
+                t.act(0, t.prompt_legal[0][-1])
+            else:
+                clock.advance(clock.next_at() - clock.now())
+
+    moves(4)
+    store.conn.backup_to(str(tmp_path / "earlier.sqlite"))
+    earlier_store = open_db(tmp_path / "earlier.sqlite")
+    earlier = Tables(earlier_store, ManualClock()).get(t.id)
+    yield tables, t, earlier, moves
+    tables.close()
+    store.close()
+    earlier_store.close()
+
+
+def test_a_page_whose_table_went_back_is_sent_it_whole_again(went_back: Any) -> None:
+    _, t, earlier, moves = went_back
+    person = attach(t, 0)
+    moves(6)
+    assert len(t.game.events) > len(earlier.game.events)
+    told = len(person.sent.log)
+    person.table = earlier  # as web/shared.py hands a connection to the table read again
+    person.update(earlier)
+    hello, view, *rest = person.sent.messages[told:]
+    # as a new connection: hello (the page forgets its log), the current hand whole, its open prompt
+    assert hello["type"] == "hello" and view["type"] == "view"
+    assert view["event_index"] == earlier.hand_start
+    assert len(view["events"]) == len(earlier.game.events) - earlier.hand_start
+    prompt = earlier.prompt(0)
+    assert [m["prompt"] for m in rest if m["type"] == "prompt"] == ([prompt.number] if prompt is not None else [])
+    # and it goes on from there as any connection does
+    assert person.sent_events == len(earlier.game.events)
+
+
+def test_an_mjai_bot_whose_table_went_back_is_told_and_disconnected(went_back: Any) -> None:
+    from sanma.web.ws import _HANG_UP
+
+    _, t, earlier, moves = went_back
+    bot = attach(t, 0, "mjai")
+    moves(6)
+    told = len(bot.sent.log)
+    bot.update(earlier)
+    [error] = bot.sent.messages[told:]
+    n = len(earlier.game.events)
+    assert error == [{"type": "error", "message": f"the table went back to event {n} (its last moves were lost): "
+                                                  f"connect again without since, or with since at most {n}"}]
+    assert bot.closed and bot.out.get_nowait() is _HANG_UP  # its socket is closed (1012) after the error
+
+
+def _client(tmp_path: Path) -> Any:
+    from fastapi.testclient import TestClient
+
+    from sanma.web import create_app
+
+    return TestClient(create_app(tmp_path / "db.sqlite"), base_url="http://127.0.0.1")
+
+
+def test_a_bot_reconnecting_past_the_stored_events_is_refused_clearly_and_a_page_is_not(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with _client(tmp_path) as client:
+        t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["mjai", "human", "random"], "seed": 1,
+                                             "clock": {"move": 0, "think": 0, "result": 0}}).json()
+        tid, bot, person = t["id"], t["seats"][0]["token"], t["seats"][1]["token"]
+        table = client.app.state.tables.get(tid)  # waiting for the bot: seat 0 deals
+        n = len(table.game.events)
+        with client.websocket_connect(f"/ws/tables/{tid}/mjai?token={bot}&since={n + 5}") as ws:
+            assert ws.receive_json() == [{"type": "error", "message": (
+                f"since {n + 5} is past the game's {n} events (the table went back: its last moves were lost); "
+                "connect without since to be sent the whole game")}]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4400
+        with client.websocket_connect(f"/ws/tables/{tid}/mjai?token={bot}") as ws:  # as it is told: the whole game
+            assert ws.receive_json()[0]["type"] == "start_game"
+        # a page never resumes: whatever it claims, it is sent the current hand whole
+        with client.websocket_connect(f"/ws/tables/{tid}/play?token={person}&since={n + 5}") as ws:
+            assert ws.receive_json()["type"] == "hello"
+            view = ws.receive_json()
+            assert view["type"] == "view" and view["event_index"] == table.hand_start
+            assert len(view["events"]) == n - table.hand_start and len(table.game.events) == n

@@ -206,8 +206,9 @@ CHANNEL = "sanma_tables"  # every running table's changes (payload: web/shared.p
 
 def write(store: Store, table_id: str, w: Write) -> bool:
     """Store one change (see :class:`Write`); False when the table is no longer this runner's
-    (nothing was written). An action or event index already stored raises
-    :class:`~sanma.store.IntegrityError` (it was applied once already), and nothing is written."""
+    or (PostgreSQL) its stored events end before ``first_event`` (nothing was written). An action or
+    event index already stored raises :class:`~sanma.store.IntegrityError` (it was applied once
+    already), and nothing is written."""
     columns = [] if w.schedule is None and w.banks is None and w.toggles is None and w.status is None else [
         (c, v) for c, v in (("schedule", w.schedule), ("banks", w.banks), ("toggles", w.toggles),
                             ("status", w.status)) if v is not None]
@@ -245,10 +246,18 @@ def _action_text(action: Mapping[str, Any]) -> str:
 def _write_pg(store: Store, table_id: str, w: Write, columns: list[tuple[str, str]]) -> bool:
     """One statement (one round trip, its own transaction): the fenced update of the table's row
     first — the inserts and the notification take their rows from it, so a process that no longer
-    runs the table writes nothing — then the action, the events, the notification."""
+    runs the table writes nothing — then the action, the events, the notification.
+
+    The fence also wants the event before the first one written stored: a process whose table is
+    ahead of the database (PostgreSQL lost the last moves it had acknowledged: a crash with
+    ``commit_moves`` off) writes nothing after the gap, and its table is read again from the
+    database (as a table another process took over: ``web/shared.py``)."""
     sets = ", ".join([f"{c} = ?" for c, _ in columns] or ["runner = runner"])
     fence = " AND runner = ?" if w.runner is not None else ""
     args: list[Any] = [*(v for _, v in columns), table_id, *([w.runner] if w.runner is not None else [])]
+    if w.first_event > 0:  # and its events follow the stored ones: not after a gap (see the doc)
+        fence += " AND EXISTS (SELECT 1 FROM web_events WHERE table_id = ? AND idx = ?)"
+        args += [table_id, w.first_event - 1]
     sql = f"WITH t AS (UPDATE web_tables SET {sets} WHERE id = ?{fence} RETURNING id)"
     if w.actions:
         sql += (", a AS (INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
