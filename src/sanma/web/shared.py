@@ -81,8 +81,8 @@ class FollowedTable(Table):
         self.tables.shared.request(self, {"k": "act", "s": seat, "p": p.number, "i": idx})  # type: ignore[union-attr]
 
     def set_toggle(self, seat: int, name: str, value: bool) -> None:
-        self.toggles[seat][name] = value  # as the runner will store it
         self.tables.shared.request(self, {"k": "toggle", "s": seat, "n": name, "v": value})  # type: ignore[union-attr]
+        self.toggles[seat][name] = value  # as the runner will store it (once sent)
 
     def dismiss(self, seat: int) -> None:
         self.tables.shared.request(self, {"k": "dismiss", "s": seat})  # type: ignore[union-attr]
@@ -304,10 +304,16 @@ class Shared:
     def request(self, table: FollowedTable, payload: dict[str, Any]) -> None:
         """Send a seat's request to the table's runner (again after a takeover, until it is applied)."""
         payload = {"t": table.id, **payload}
+        if table.runner is not None:
+            try:
+                notify(self.tables.store, node_channel(table.runner), json.dumps(payload, separators=(",", ":")))
+            except StoreError as e:  # not sent (a busy database: a commit's WAL flush holds the notification lock
+                # longer than a server waits): refused as a move that could not be stored is — asked again
+                log.warning("table %s: a request could not be sent: %s", table.id, e)
+                raise TableError(sentence("the database could not store this (it is busy or failing); nothing "
+                                          "changed, try again", code="busy"), 503) from None
         if payload["k"] == "act":
             self.pending.setdefault(table.id, {})[int(payload["s"])] = payload
-        if table.runner is not None:
-            notify(self.tables.store, node_channel(table.runner), json.dumps(payload, separators=(",", ":")))
 
     def _resend(self, table: FollowedTable, *, send: bool) -> None:
         """Forget the requests that were applied (their prompt closed); ``send``: send the others
