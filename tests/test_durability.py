@@ -243,3 +243,28 @@ def test_a_bot_reconnecting_past_the_stored_events_is_refused_clearly_and_a_page
             view = ws.receive_json()
             assert view["type"] == "view" and view["event_index"] == table.hand_start
             assert len(view["events"]) == n - table.hand_start and len(table.game.events) == n
+
+
+def test_a_process_whose_key_postgresql_dropped_holds_it_again_at_its_next_sweep(pg_database: str) -> None:
+    """After PostgreSQL restarts, every process's key (an advisory lock on a connection of its
+    own) is gone with its session: each process holds it again at its next sweep, so the others do
+    not take over (and take again, every second) the tables it still runs."""
+    from sanma.store.lock import acquire_server_lock
+    from sanma.web.shared import Shared
+
+    lock = acquire_server_lock(pg_database)
+    store = open_db(pg_database)
+    tables = Tables(store, ManualClock(), node=lock.node)
+    shared = Shared(tables, pg_database, lock.node or 0, lock)
+    try:
+        t, _ = tables.create({"rules": RULES, "seats": ["human", "efficient", "efficient"], "seed": 6})
+        assert stored.live_nodes(store) == {lock.node} and stored.orphans(store) == []
+        store.conn.execute("SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' "
+                           "AND objid::bigint = ?", (lock.node,))  # as a restart drops every session
+        assert stored.live_nodes(store) == set() and stored.orphans(store) == [(t.id, lock.node)]
+        assert shared.sweep() == 0  # its own running table is not taken over, and the key is held again
+        assert stored.live_nodes(store) == {lock.node} and stored.orphans(store) == []
+    finally:
+        tables.close()
+        store.close()
+        lock.release()

@@ -92,7 +92,7 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
         if lock.node is not None:  # several processes on one PostgreSQL database (web/shared.py)
             from .shared import Shared
 
-            shared = Shared(tables, str(db_path), lock.node)
+            shared = Shared(tables, str(db_path), lock.node, lock)
             await shared.start()  # takes up the tables nobody runs
         else:
             resumed = tables.resume()  # a restarted server goes on with every unfinished table

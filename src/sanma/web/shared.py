@@ -38,6 +38,7 @@ from ..game.actions import Action
 from ..i18n import sentence
 from ..store import StoreError
 from ..store import tables as stored
+from ..store.lock import ServerLock
 from ..store.notify import MAX_PAYLOAD, Listener, notify
 from ..tiles import SEATS
 from .scheduler import Schedule
@@ -133,10 +134,11 @@ class FollowedTable(Table):
 class Shared:
     """This process's part in serving one PostgreSQL database with others (see the module's doc)."""
 
-    def __init__(self, tables: Tables, url: str, node: int) -> None:
+    def __init__(self, tables: Tables, url: str, node: int, lock: ServerLock | None = None) -> None:
         self.tables = tables
         self.url = url
         self.node = node
+        self.lock = lock  # this process's key: held again at each sweep if PostgreSQL dropped it
         self.followed: dict[str, FollowedTable] = {}
         self.pending: dict[str, dict[int, dict[str, Any]]] = {}  # requests sent, per table and seat
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -177,6 +179,8 @@ class Shared:
         processes split them; what is left is taken at the next sweep); how many were taken. When
         the set of live processes changed, who is here is read again (a process that died had
         connections too)."""
+        if self.lock is not None and not self.lock.keep():  # (else the others take this one's tables)
+            log.warning("this process's key %s is not held now: tried again at the next sweep", self.node)
         live = stored.live_nodes(self.tables.store)
         if live != self.live:
             self.live = live
