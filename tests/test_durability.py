@@ -268,3 +268,16 @@ def test_a_process_whose_key_postgresql_dropped_holds_it_again_at_its_next_sweep
         tables.close()
         store.close()
         lock.release()
+
+
+def test_serve_hands_the_choice_to_the_server_it_starts(pg_database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from fastapi.testclient import TestClient
+
+    started: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda server, **kw: started.append(server))
+    for flag, durable in (("on", True), ("off", False)):
+        r = CliRunner().invoke(app, ["serve", "--db", pg_database, "--synchronous-commit", flag])
+        assert r.exit_code == 0, r.output
+        with TestClient(started[-1], base_url="http://127.0.0.1") as client:
+            assert client.app.state.store.durable_moves is durable
