@@ -1,7 +1,9 @@
 """``sanma serve --synchronous-commit off`` (issue 22: the durability choice for the tables' moves
 on PostgreSQL): the transaction that stores a served table's move commits asynchronously, and
 nothing else does — a finished game, the keeper, the session's own setting stay durable; SQLite
-refuses the choice in one line and changes nothing."""
+refuses the choice in one line and changes nothing. And recovery when moves were lost: no write
+after a gap, a page sent the table again, a bot told and disconnected, a process's key held again
+after PostgreSQL dropped it."""
 
 from __future__ import annotations
 
