@@ -18,7 +18,8 @@ no clock and no call window (``{"move": 0, "call": 0}``): the server's turnaroun
 not a table's pace.
 
 ``--db postgres`` starts a throwaway PostgreSQL cluster (tests/pg_cluster.py: Debian's binaries,
-durable settings unless ``--pg-async``) and ``--processes P`` servers on it; table k is made on
+durable settings; ``--pg-async`` starts the servers with ``--synchronous-commit off``, what a user
+gets with that documented flag) and ``--processes P`` servers on it; table k is made on
 process k mod P and its seat s plays through process (k + s) mod P, so most sockets sit on a
 process that does not run their table. ``--paced R``: every table acts once every R seconds (as
 people do) instead of as fast as the bots answer. Paced runs have a warm-up (``--warmup``, 20 s by
@@ -39,7 +40,9 @@ the server's CPU milliseconds per action (load-independent, when this script sta
 server), and the probe: a ``GET /api/tables`` (the lobby's list) sent every second during the
 load, its p50 / worst latency and failures — the server must keep serving. The first lines give
 the date, the build (pure Python or compiled) and the machine's load (``os.getloadavg``).
-Loopback only, bounded in time.
+The servers' stderr is kept in a directory that outlives the run (``/tmp/sanma-bench-logs-*``): its
+last line names it and counts the lines logged at ERROR (a message a server could not handle, a
+failed write), with the first of them. Loopback only, bounded in time.
 """
 
 from __future__ import annotations
@@ -506,14 +509,15 @@ UNLIMITED = [arg for name in ("tables_per_minute", "tables_per_client", "tables"
              for arg in ("--limit", f"{name}=1000000")]
 
 
-def _start_server(db: str, env: dict[str, str], gc_file: Path | None = None,
-                  gc_args: tuple[str, ...] = ()) -> tuple[str, subprocess.Popen[bytes]]:
+def _start_server(db: str, env: dict[str, str], log: Path, gc_file: Path | None = None,
+                  gc_args: tuple[str, ...] = (), extra: tuple[str, ...] = ()) -> tuple[str, subprocess.Popen[bytes]]:
     port = _port()
     base = f"http://127.0.0.1:{port}"
     launcher = [str(ROOT / "benchmarks" / "gcwatch.py"), *gc_args, str(gc_file)] if gc_file else ["-m", "sanma"]
-    server = subprocess.Popen([sys.executable, *launcher, "serve", "--host", "127.0.0.1", "--port", str(port),
-                               "--db", db, *UNLIMITED], env=env, stderr=subprocess.DEVNULL,
-                              preexec_fn=_die_with_parent)
+    with log.open("wb") as err:  # the server's stderr, kept (server_logs reports it)
+        server = subprocess.Popen([sys.executable, *launcher, "serve", "--host", "127.0.0.1", "--port", str(port),
+                                   "--db", db, *UNLIMITED, *extra], env=env, stderr=err,
+                                  preexec_fn=_die_with_parent)
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -525,6 +529,16 @@ def _start_server(db: str, env: dict[str, str], gc_file: Path | None = None,
             server.kill()
             raise SystemExit("the server did not start")
         time.sleep(0.2)
+
+
+def server_logs(files: list[Path]) -> str:
+    """The report's line on the servers' stderr: where it is kept, how many lines are at ERROR
+    (``sanma serve`` logs ``TIME LEVEL LOGGER: message``) and the first of them."""
+    lines = [x for f in files if f.exists() for x in f.read_text(errors="replace").splitlines()]
+    errors = [x for x in lines if " ERROR " in x]
+    where = str(files[0].parent) if files else "-"
+    first = f"; first: {errors[0][:300]}" if errors else ""
+    return f"server stderr kept in {where} ({len(files)} file(s)): {len(errors)} line(s) at ERROR{first}"
 
 
 def main() -> None:
@@ -553,7 +567,9 @@ def main() -> None:
                     help="with --gc-trace: at the end of each N, what the servers' collector walks, by type")
     ap.add_argument("--gc-thresholds", metavar="A,B,C",
                     help="with --gc-trace: the servers tune their collector with these thresholds instead")
-    ap.add_argument("--pg-async", action="store_true", help="PostgreSQL with synchronous_commit = off")
+    ap.add_argument("--pg-async", action="store_true",
+                    help="the servers run with --synchronous-commit off (a table's moves do not wait for the disk; "
+                         "the cluster itself stays durable)")
     args = ap.parse_args()
     warmup = args.warmup if args.warmup is not None else (20.0 if args.paced else 0.0)
     ns = [int(x) for x in args.tables.split(",")]
@@ -567,14 +583,14 @@ def main() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     cluster = None
     servers: list[subprocess.Popen[bytes]] = []
+    log_files: list[Path] = []
     with tempfile.TemporaryDirectory() as tmp:
         try:
             if args.db == "postgres":
                 sys.path.insert(0, str(ROOT / "tests"))
                 from pg_cluster import Cluster
 
-                durable = {"fsync": "on", "full_page_writes": "on",
-                           "synchronous_commit": "off" if args.pg_async else "on"}
+                durable = {"fsync": "on", "full_page_writes": "on", "synchronous_commit": "on"}
                 cluster = Cluster.start(durable)
                 url = cluster.create_database("bench")
                 dbs = [url] * args.processes
@@ -582,14 +598,17 @@ def main() -> None:
                 dbs = [str(Path(tmp) / "bench.sqlite")]
             bases = []
             gc_files = [Path(tmp) / f"gc-{i}.txt" for i in range(len(dbs))] if args.gc_trace else []
+            logs = Path(tempfile.mkdtemp(prefix="sanma-bench-logs-"))  # kept after the run
+            log_files = [logs / f"server-{i}.log" for i in range(len(dbs))]
+            extra = ("--synchronous-commit", "off") if args.pg_async else ()
             for i, db in enumerate(dbs):
                 gc_args = (("--untuned",) if args.gc_untuned else
                            (f"--thresholds={args.gc_thresholds}",) if args.gc_thresholds else ())
-                base, server = _start_server(db, env, gc_files[i] if gc_files else None, gc_args)
+                base, server = _start_server(db, env, log_files[i], gc_files[i] if gc_files else None, gc_args, extra)
                 bases.append(base)
                 servers.append(server)
             _report(bases, ns, args.seconds, args.max_seconds, rules, [s.pid for s in servers], args.seats,
-                    f"postgres{' (synchronous_commit off)' if args.pg_async else ''}" if cluster else "sqlite",
+                    f"postgres{' (serve --synchronous-commit off)' if args.pg_async else ''}" if cluster else "sqlite",
                     cluster.proc.pid if cluster else None, args.paced, warmup, gc_files, args.gc_untuned,
                     args.gc_thresholds, args.gc_census)
         finally:
@@ -603,6 +622,8 @@ def main() -> None:
                     server.wait()
             if cluster is not None:
                 cluster.stop()
+            if servers:
+                print(server_logs(log_files), flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ the search for the largest N, the collector's pauses read from benchmarks/gcwatc
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 from scripts import load_script
 
@@ -41,3 +42,15 @@ def test_collector_pauses_are_read_in_the_window_by_generation() -> None:
     lines = ["10.0 0 0.2 0.2 5", "11.0 2 300.0 280.0 10", "12.0 1 9.0 8.0 0", "25.0 2 400.0 390.0 0", "x"]
     assert b.gc_pauses(lines, 10.0, 20.0) == {0: [0.2], 2: [300.0], 1: [9.0]}
     assert b.gc_pauses(lines, 10.0, 20.0, column=3)[2] == [280.0]
+
+
+def test_the_servers_stderr_is_kept_and_its_errors_counted(tmp_path: Path) -> None:
+    b = load_script("benchmarks/bench_server.py")
+    (tmp_path / "server-0.log").write_text("sanma: serving http://127.0.0.1:1/\n"
+                                           "2026-12-03 10:00:00,000 WARNING sanma.web: sweep: busy\n")
+    (tmp_path / "server-1.log").write_text("2026-12-03 10:00:01,000 ERROR sanma.web: table t1: a message could not "
+                                           "be handled\nTraceback (most recent call last):\n")
+    line = b.server_logs([tmp_path / "server-0.log", tmp_path / "server-1.log"])
+    assert line == (f"server stderr kept in {tmp_path} (2 file(s)): 1 line(s) at ERROR; first: 2026-12-03 "
+                    "10:00:01,000 ERROR sanma.web: table t1: a message could not be handled")
+    assert b.server_logs([tmp_path / "server-0.log"]).endswith(": 0 line(s) at ERROR")

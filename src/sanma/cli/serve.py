@@ -1,10 +1,13 @@
-"""``sanma serve [--host 127.0.0.1] [--port 8000] [--db PATH|URL]``: the browser table."""
+"""``sanma serve [--host 127.0.0.1] [--port 8000] [--db PATH|URL] [--synchronous-commit on|off]``: the
+browser table."""
 
 from __future__ import annotations
 
+import logging
 import signal
 from typing import TYPE_CHECKING, Annotated
 
+import click
 import typer
 
 from .common import DB_WHERE, cli_errors
@@ -32,6 +35,12 @@ def serve(
     ws_deflate: Annotated[bool, typer.Option(
         "--ws-deflate", help="Compress WebSocket messages (permessage-deflate) for clients that ask: less traffic "
         "on a slow link, about a tenth more server CPU per action. Default: off. See docs/DEPLOY.md.")] = False,
+    synchronous_commit: Annotated[str, typer.Option(
+        "--synchronous-commit", click_type=click.Choice(("on", "off")),
+        help="on: a table's move is answered once PostgreSQL has it on disk. off (PostgreSQL "
+        "only): answered at once, and on disk within about 0.6 s — a far shorter tail under load, but a crash of "
+        "PostgreSQL or its machine may lose the moves of that last moment (a sanma process's crash loses nothing). "
+        "Everything else stays durable. Default: on. See docs/DEPLOY.md.")] = "on",
 ) -> None:
     """Serve the browser table: a lobby, tables for people, built-in bots and external mjai bots.
 
@@ -48,8 +57,9 @@ def serve(
     """
     import uvicorn
 
-    from ..i18n import tr
-    from ..store import default_db_path, display, open_db
+    from ..i18n import sentence, tr
+    from ..store import StoreError, default_db_path, display, is_url, open_db
+    from ..store.backend import at
     from ..store.lock import acquire_server_lock
     from ..web import create_app
     from ..web.guard import LOOPBACK, host_name, served_names
@@ -59,6 +69,11 @@ def serve(
         limits = Limits.parse(limit)  # a SanmaError naming a wrong one
         names = served_names(host, allowed_host or ())
         path = str(db if db is not None else default_db_path())
+        durable = synchronous_commit == "on"
+        if not durable and not is_url(path):  # before the lock and the database: one line
+            raise StoreError(at(display(path), sentence(
+                "--synchronous-commit off needs a PostgreSQL database (--db postgresql://...): SQLite has no "
+                "such choice", code="no_async_commit")))
         shown = f"[{host}]" if ":" in host else host
         # one server per SQLite file: a second one is refused here, in one line (store/lock.py)
         lock = acquire_server_lock(path, f"http://{shown}:{port}/")
@@ -67,7 +82,8 @@ def serve(
         except BaseException:
             lock.release()
             raise
-        app = create_app(path, server_lock=lock, hosts=names, limits=limits, tune_gc=True)
+        app = create_app(path, server_lock=lock, hosts=names, limits=limits, tune_gc=True,
+                         synchronous_commit=durable)
     typer.echo(tr("sanma: serving {url} (database {db}); Ctrl-C stops", url=f"http://{shown}:{port}/",
                   db=display(path)), err=True)
     lan = [n for n in names if n not in LOOPBACK and n[:1].isdigit()]
@@ -79,6 +95,9 @@ def serve(
     # dying of it, the server had make print "make: *** [Makefile: run] Terminated" (issue 18). That
     # second SIGTERM lands here: a server stopped so has done its work, and exits 0.
     previous = signal.signal(signal.SIGTERM, _stopped)
+    # sanma's own warnings and errors (a write that failed, a message that could not be handled) on
+    # stderr, each line with its time and level (uvicorn's loggers keep their own)
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=logging.WARNING)
     try:
         # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself.
         # No per-message deflate unless asked (issue 22): a frame is about 1 kB, and compressing each one

@@ -473,6 +473,9 @@ class Store:
         self.conn = conn
         self.path = path  # as messages name it (a URL without its password)
         self._depth = 0
+        #: Whether a served table's moves wait for their commit to reach the disk (PostgreSQL's
+        #: synchronous_commit; ``tables.commit_moves``). Every other write always does.
+        self.durable_moves = True
 
     @property
     def dialect(self) -> str:

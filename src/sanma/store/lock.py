@@ -60,6 +60,26 @@ class ServerLock:
     def held(self) -> bool:
         return self._handle is not None or self._conn is not None
 
+    def keep(self) -> bool:
+        """PostgreSQL: hold this process's key again if its connection was lost (PostgreSQL
+        restarted, or dropped the session) — else the other processes would take every table this
+        one runs, at each of their sweeps. True when the key is held (one query when it is)."""
+        from .tables import NODE_CLASS
+
+        conn = self._conn
+        if conn is None or self.node is None:
+            return True
+        try:
+            conn.execute("SELECT 1")
+            return True
+        except StoreError:
+            pass  # lost: the next statement connects again
+        try:
+            conn.script(_KEEPALIVES)
+            return bool(conn.execute("SELECT pg_try_advisory_lock(?, ?)", (NODE_CLASS, self.node)).fetchone()[0])
+        except StoreError:
+            return False  # the database is still away: tried again at the next sweep
+
     def release(self) -> None:
         if self._handle is not None:
             self._handle.close()  # closing the last descriptor releases the flock
@@ -122,6 +142,10 @@ def acquire_server_lock(db: str, serving: str = "") -> ServerLock:
     return ServerLock(path, handle)
 
 
+#: A process whose machine vanishes (no FIN) is noticed by the server within seconds, not hours.
+_KEEPALIVES = "SET tcp_keepalives_idle = 2; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 2"
+
+
 def _pg_lock(url: str) -> ServerLock:
     """A server process's key on a PostgreSQL database (see :class:`ServerLock`)."""
     from .db import open_db
@@ -130,8 +154,7 @@ def _pg_lock(url: str) -> ServerLock:
     open_db(url).close()  # created and migrated: the key is checked against its tables
     conn = PostgresConnection(url)
     try:
-        # a process whose machine vanishes (no FIN) is noticed by the server within seconds, not hours
-        conn.script("SET tcp_keepalives_idle = 2; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 2")
+        conn.script(_KEEPALIVES)
         while True:
             key = secrets.randbelow(2**31 - 2) + 1
             if conn.execute("SELECT 1 FROM web_tables WHERE runner = ? AND finished = 0 LIMIT 1",

@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..i18n import sentence
+from .backend import StoreError, at
 from .db import Store
 from .notify import notify
 
@@ -204,8 +206,9 @@ CHANNEL = "sanma_tables"  # every running table's changes (payload: web/shared.p
 
 def write(store: Store, table_id: str, w: Write) -> bool:
     """Store one change (see :class:`Write`); False when the table is no longer this runner's
-    (nothing was written). An action or event index already stored raises
-    :class:`~sanma.store.IntegrityError` (it was applied once already), and nothing is written."""
+    or (PostgreSQL) its stored events end before ``first_event`` (nothing was written). An action or
+    event index already stored raises :class:`~sanma.store.IntegrityError` (it was applied once
+    already), and nothing is written."""
     columns = [] if w.schedule is None and w.banks is None and w.toggles is None and w.status is None else [
         (c, v) for c, v in (("schedule", w.schedule), ("banks", w.banks), ("toggles", w.toggles),
                             ("status", w.status)) if v is not None]
@@ -245,10 +248,18 @@ def _write_pg(store: Store, table_id: str, w: Write, columns: list[tuple[str, st
     first — the inserts and the notification take their rows from it, so a process that no longer
     runs the table writes nothing — then the action, the events, the notification. The rows go as
     one JSON array each (a ``json`` value's elements keep their text exactly), not as arrays:
-    psycopg dumps arrays in Python, a fifth of the served process's CPU per action (issue 22)."""
+    psycopg dumps arrays in Python, a fifth of the served process's CPU per action (issue 22).
+
+    The fence also wants the event before the first one written stored: a process whose table is
+    ahead of the database (PostgreSQL lost the last moves it had acknowledged: a crash with
+    ``commit_moves`` off) writes nothing after the gap, and its table is read again from the
+    database (as a table another process took over: ``web/shared.py``)."""
     sets = ", ".join([f"{c} = ?" for c, _ in columns] or ["runner = runner"])
     fence = " AND runner = ?" if w.runner is not None else ""
     args: list[Any] = [*(v for _, v in columns), table_id, *([w.runner] if w.runner is not None else [])]
+    if w.first_event > 0:  # and its events follow the stored ones: not after a gap (see the doc)
+        fence += " AND EXISTS (SELECT 1 FROM web_events WHERE table_id = ? AND idx = ?)"
+        args += [table_id, w.first_event - 1]
     sql = f"WITH t AS (UPDATE web_tables SET {sets} WHERE id = ?{fence} RETURNING id)"
     if w.actions:
         sql += (", a AS (INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
@@ -260,13 +271,36 @@ def _write_pg(store: Store, table_id: str, w: Write, columns: list[tuple[str, st
         sql += (", e AS (INSERT INTO web_events (table_id, idx, data) SELECT t.id, ? + u.i - 1, u.d::text "
                 "FROM t, json_array_elements(?::json) WITH ORDINALITY AS u(d, i))")
         args += [w.first_event, "[" + ",".join([_dumps(e) for e in w.events]) + "]"]
+    # a move alone in its transaction commits without waiting for the WAL's flush when so chosen
+    # (commit_moves); a transaction around it (a finished game's) keeps its durable commit
+    quick = "" if store.durable_moves or store._depth else _ASYNC_COMMIT
     if w.notice is not None:
-        sql += " SELECT pg_notify(?, ?) FROM t"
+        sql += f" SELECT pg_notify(?, ?) FROM t{quick}"
         args += [CHANNEL, w.notice]
     else:
-        sql += " SELECT 1 FROM t"
+        sql += f" SELECT 1 FROM t{quick}"
     with store.savepoint():
         return store.conn.execute(sql, args).fetchone() is not None
+
+
+#: Joined to a move's statement: its own transaction commits asynchronously (set_config's third
+#: argument: for this transaction only, as ``SET LOCAL``; read by PostgreSQL as it commits).
+_ASYNC_COMMIT = " CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS quick"
+
+
+def commit_moves(store: Store, *, synchronous: bool) -> None:
+    """How a served table's moves commit (``sanma serve --synchronous-commit``). ``synchronous``
+    (the default): each waits until PostgreSQL has its WAL on disk. Off (PostgreSQL only): a move
+    — its action, events, clocks — commits at once and reaches the disk within PostgreSQL's
+    ``3 × wal_writer_delay`` (0.6 s by default). PostgreSQL stays consistent either way, and a
+    sanma process that dies loses nothing; a crash of PostgreSQL or of its machine may lose the
+    last moves acknowledged in that time (docs/DEPLOY.md, "Durability"). Every other write — a
+    finished game, the keeper, tournaments, accounts — stays durable. SQLite has no such choice:
+    refused with :class:`StoreError`."""
+    if not synchronous and store.dialect != "postgresql":
+        raise StoreError(at(store.path, sentence(
+            "asynchronous commits of the tables' moves need a PostgreSQL database", code="no_async_commit")))
+    store.durable_moves = synchronous
 
 
 def append_action(store: Store, table_id: str, idx: int, *, seat: int, legal_idx: int, action: Mapping[str, Any],

@@ -24,6 +24,7 @@ from ..formats import WRITERS, write_record
 from ..i18n import sentence
 from ..store import open_db
 from ..store.lock import ServerLock, acquire_server_lock
+from ..store.tables import commit_moves
 from . import collector
 from .guard import JSON, LOOPBACK, BadJSON, Guard, load_json
 from .i18n import LangMiddleware, error_response
@@ -48,7 +49,7 @@ def _page(name: str) -> Response:
 def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float = RATE,
                burst: float = BURST, clock: Clock | None = None, server_lock: ServerLock | None = None,
                hosts: Sequence[str] | None = LOOPBACK, limits: Limits | None = None,
-               tune_gc: bool = False) -> FastAPI:
+               tune_gc: bool = False, synchronous_commit: bool = True) -> FastAPI:
     """The whole server over the database at ``db_path``: a SQLite file (``":memory:"`` for tests) or a
     ``postgresql://`` URL.
 
@@ -60,6 +61,8 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
     ``limits``: how much one client may ask (``web/limits.Limits``; docs/SECURITY.md).
     ``tune_gc``: once started, freeze start-up's objects and set a server's collector thresholds
     (``web/collector.py``; ``sanma serve`` passes True; tests leave their own process's collector alone).
+    ``synchronous_commit``: False (PostgreSQL only, ``sanma serve --synchronous-commit off``): the
+    tables' moves do not wait for the disk (``store.tables.commit_moves``; docs/DEPLOY.md).
     """
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -74,6 +77,11 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
     async def _serving(app: FastAPI, lock: ServerLock) -> AsyncIterator[None]:
         store = open_db(db_path)  # its integrity is checked here, once (issue 23 item 4)
         store.wait_for_writes(SERVER_WAIT_MS)  # a write never stalls every table for long
+        try:
+            commit_moves(store, synchronous=synchronous_commit)
+        except BaseException:
+            store.close()
+            raise
         app.state.store = store  # the keeper's pages share it
         app.state.workers = workers = Workers()  # CPU-heavy work off the loop (web/workers.py)
         tables = Tables(store, clock, limits, node=lock.node)
@@ -84,7 +92,7 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
         if lock.node is not None:  # several processes on one PostgreSQL database (web/shared.py)
             from .shared import Shared
 
-            shared = Shared(tables, str(db_path), lock.node)
+            shared = Shared(tables, str(db_path), lock.node, lock)
             await shared.start()  # takes up the tables nobody runs
         else:
             resumed = tables.resume()  # a restarted server goes on with every unfinished table

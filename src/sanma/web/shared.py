@@ -38,6 +38,7 @@ from ..game.actions import Action
 from ..i18n import sentence
 from ..store import StoreError
 from ..store import tables as stored
+from ..store.lock import ServerLock
 from ..store.notify import MAX_PAYLOAD, Listener, notify
 from ..tiles import SEATS
 from .scheduler import Schedule
@@ -81,8 +82,8 @@ class FollowedTable(Table):
         self.tables.shared.request(self, {"k": "act", "s": seat, "p": p.number, "i": idx})  # type: ignore[union-attr]
 
     def set_toggle(self, seat: int, name: str, value: bool) -> None:
-        self.toggles[seat][name] = value  # as the runner will store it
         self.tables.shared.request(self, {"k": "toggle", "s": seat, "n": name, "v": value})  # type: ignore[union-attr]
+        self.toggles[seat][name] = value  # as the runner will store it (once sent)
 
     def dismiss(self, seat: int) -> None:
         self.tables.shared.request(self, {"k": "dismiss", "s": seat})  # type: ignore[union-attr]
@@ -133,10 +134,11 @@ class FollowedTable(Table):
 class Shared:
     """This process's part in serving one PostgreSQL database with others (see the module's doc)."""
 
-    def __init__(self, tables: Tables, url: str, node: int) -> None:
+    def __init__(self, tables: Tables, url: str, node: int, lock: ServerLock | None = None) -> None:
         self.tables = tables
         self.url = url
         self.node = node
+        self.lock = lock  # this process's key: held again at each sweep if PostgreSQL dropped it
         self.followed: dict[str, FollowedTable] = {}
         self.pending: dict[str, dict[int, dict[str, Any]]] = {}  # requests sent, per table and seat
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -178,6 +180,8 @@ class Shared:
         processes split them; what is left is taken at the next sweep); how many were taken. When
         the set of live processes changed, who is here is read again (a process that died had
         connections too)."""
+        if self.lock is not None and not self.lock.keep():  # (else the others take this one's tables)
+            log.warning("this process's key %s is not held now: tried again at the next sweep", self.node)
         live = stored.live_nodes(self.tables.store)
         if live != self.live:
             self.live = live
@@ -305,10 +309,16 @@ class Shared:
     def request(self, table: FollowedTable, payload: dict[str, Any]) -> None:
         """Send a seat's request to the table's runner (again after a takeover, until it is applied)."""
         payload = {"t": table.id, **payload}
+        if table.runner is not None:
+            try:
+                notify(self.tables.store, node_channel(table.runner), json.dumps(payload, separators=(",", ":")))
+            except StoreError as e:  # not sent (a busy database: a commit's WAL flush holds the notification lock
+                # longer than a server waits): refused as a move that could not be stored is — asked again
+                log.warning("table %s: a request could not be sent: %s", table.id, e)
+                raise TableError(sentence("the database could not store this (it is busy or failing); nothing "
+                                          "changed, try again", code="busy"), 503) from None
         if payload["k"] == "act":
             self.pending.setdefault(table.id, {})[int(payload["s"])] = payload
-        if table.runner is not None:
-            notify(self.tables.store, node_channel(table.runner), json.dumps(payload, separators=(",", ":")))
 
     def _resend(self, table: FollowedTable, *, send: bool) -> None:
         """Forget the requests that were applied (their prompt closed); ``send``: send the others

@@ -75,6 +75,9 @@ class Limiter:
         return False
 
 
+_HANG_UP = "hang up"  # (by identity) the writer's last item: close the socket
+
+
 class Connection:
     """One WebSocket on one table; its messages go out through a queue and one writer task."""
 
@@ -95,9 +98,19 @@ class Connection:
         """A refusal in the page's words (its connection's language: web/i18n.py), with its code."""
         self.send(_error("play", code, message if isinstance(message, str) else message.text(self.lang)))
 
+    def hang_up(self, msg: Any) -> None:
+        """Send ``msg`` last, then close the socket (1012: the client may connect again)."""
+        self.send(msg)
+        if not self.closed:
+            self.out.put_nowait(_HANG_UP)
+        self.closed = True
+
     async def writer(self) -> None:
         while (msg := await self.out.get()) is not None:
             try:
+                if msg is _HANG_UP:
+                    await self.ws.close(1012)
+                    return
                 await self.ws.send_text(msg)
             except (WebSocketDisconnect, RuntimeError, OSError):
                 self.closed = True
@@ -158,6 +171,8 @@ class PageConnection(Connection):
     def update(self, table: Table) -> None:
         g = table.game
         events = g.events
+        if len(events) < self.sent_events:  # the table went back (its last moves were lost: docs/DEPLOY.md)
+            self._start_again(table)
         if self.first or len(events) > self.sent_events or (self.seat is not None and self._prompt_due()):
             self.send(self._view(table))
             self.sent_events = len(events)
@@ -183,11 +198,21 @@ class PageConnection(Connection):
                 "everybody who plays at this table was away too long: the table ended, and it has no record"
             ).text(self.lang)})
 
+    def _start_again(self, table: Table) -> None:
+        """As a new connection: ``hello`` (the page forgets what it was told), then the current
+        hand's view, its prompt, its results from here on."""
+        self.sent_events = table.hand_start
+        self.sent_results = len(table.results)
+        self.prompted = -1
+        self.ended = False
+        self.first = True
+        self.hello()
+
     def preview(self, table: Table) -> Callable[[], None] | None:
         """The view of the table as it is now, sent later (``Table._release_at_once``: a window that
         nobody may answer, so no prompt is open and no result or end can be new here)."""
         if not self.first and len(table.game.events) <= self.sent_events:
-            return None
+            return None  # (a table that went back is told at its update)
         msg, n = self._view(table, asking=False), len(table.game.events)
 
         def tell() -> None:
@@ -312,6 +337,10 @@ class MjaiConnection(Connection):
     def update(self, table: Table) -> None:
         s = self.seat
         assert s is not None
+        if len(table.game.log) < self.fed:  # the table went back: the bot's game is not the table's now
+            return self.hang_up(_error("mjai", "went_back", sentence(
+                "the table went back to event {n} (its last moves were lost): connect again without since, "
+                "or with since at most {n}", n=len(table.game.log))))
         prompt = table.schedule.prompts[s]
         if prompt is not None and prompt.number != self.asked_seq:
             self.asked_seq = prompt.number
@@ -450,10 +479,14 @@ async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token:
         if pid is not None:
             table.claim(seat, pid)
     resume = 0
-    if since is not None:
-        if not since.isdigit() or int(since) > len(table.game.events):
+    if since is not None and role == "mjai":  # a page is sent the current hand whole, whatever it had
+        if not since.isdigit():
             return await _refuse(ws, role, "bad_since", sentence("since must be a number of events from 0 to {n}",
                                                                  n=len(table.game.events)), 4400)
+        if int(since) > len(table.game.events):  # the table went back: its last moves were lost
+            return await _refuse(ws, role, "bad_since", sentence(
+                "since {since} is past the game's {n} events (the table went back: its last moves were lost); "
+                "connect without since to be sent the whole game", since=int(since), n=len(table.game.events)), 4400)
         resume = int(since)
         if seat is not None and resume == len(table.game.events) and table.prompt(seat) is not None:
             resume -= 1  # a question left unanswered is asked again: its event comes again, with possible_actions
