@@ -103,7 +103,7 @@ def test_by_default_every_move_commits_durably(pg_store: Store) -> None:
 
 def test_sqlite_refuses_asynchronous_moves_and_stays_durable(tmp_path: Path) -> None:
     with open_db(tmp_path / "db.sqlite") as store:
-        with pytest.raises(StoreError, match="need a PostgreSQL database"):
+        with pytest.raises(StoreError, match="needs a PostgreSQL database"):
             stored.commit_moves(store, synchronous=False)
         assert store.durable_moves
         stored.commit_moves(store, synchronous=True)  # the default is no choice at all: accepted

@@ -57,10 +57,10 @@ def serve(
     """
     import uvicorn
 
-    from ..i18n import sentence, tr
-    from ..store import StoreError, default_db_path, display, is_url, open_db
-    from ..store.backend import at
+    from ..i18n import tr
+    from ..store import default_db_path, display, open_db
     from ..store.lock import acquire_server_lock
+    from ..store.tables import check_commit_moves
     from ..web import create_app
     from ..web.guard import LOOPBACK, host_name, served_names
     from ..web.limits import Limits
@@ -70,10 +70,7 @@ def serve(
         names = served_names(host, allowed_host or ())
         path = str(db if db is not None else default_db_path())
         durable = synchronous_commit == "on"
-        if not durable and not is_url(path):  # before the lock and the database: one line
-            raise StoreError(at(display(path), sentence(
-                "--synchronous-commit off needs a PostgreSQL database (--db postgresql://...): SQLite has no "
-                "such choice", code="no_async_commit")))
+        check_commit_moves(path, synchronous=durable)  # before the lock and the database: one line
         shown = f"[{host}]" if ":" in host else host
         # one server per SQLite file: a second one is refused here, in one line (store/lock.py)
         lock = acquire_server_lock(path, f"http://{shown}:{port}/")

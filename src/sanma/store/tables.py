@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..i18n import sentence
-from .backend import StoreError, at
+from .backend import StoreError, at, display, is_url
 from .db import Store
 from .notify import notify
 
@@ -298,9 +298,21 @@ def commit_moves(store: Store, *, synchronous: bool) -> None:
     finished game, the keeper, tournaments, accounts — stays durable. SQLite has no such choice:
     refused with :class:`StoreError`."""
     if not synchronous and store.dialect != "postgresql":
-        raise StoreError(at(store.path, sentence(
-            "asynchronous commits of the tables' moves need a PostgreSQL database", code="no_async_commit")))
+        raise _no_async_commit(store.path)
     store.durable_moves = synchronous
+
+
+def check_commit_moves(target: str, *, synchronous: bool) -> None:
+    """:func:`commit_moves`' refusal before anything is opened or locked (``target``: a SQLite path
+    or a PostgreSQL URL): ``sanma serve`` says it in one line."""
+    if not synchronous and not is_url(target):
+        raise _no_async_commit(display(target))
+
+
+def _no_async_commit(where: str) -> StoreError:
+    return StoreError(at(where, sentence(
+        "--synchronous-commit off needs a PostgreSQL database (--db postgresql://...): SQLite has no such choice",
+        code="no_async_commit")))
 
 
 def append_action(store: Store, table_id: str, idx: int, *, seat: int, legal_idx: int, action: Mapping[str, Any],

@@ -42,7 +42,7 @@ from ..store.lock import ServerLock
 from ..store.notify import MAX_PAYLOAD, Listener, notify
 from ..tiles import SEATS
 from .scheduler import Schedule
-from .tables import Table, TableError, Tables
+from .tables import Table, TableError, Tables, not_stored
 
 log = logging.getLogger("sanma.web")
 
@@ -315,8 +315,7 @@ class Shared:
             except StoreError as e:  # not sent (a busy database: a commit's WAL flush holds the notification lock
                 # longer than a server waits): refused as a move that could not be stored is — asked again
                 log.warning("table %s: a request could not be sent: %s", table.id, e)
-                raise TableError(sentence("the database could not store this (it is busy or failing); nothing "
-                                          "changed, try again", code="busy"), 503) from None
+                raise not_stored() from None
         if payload["k"] == "act":
             self.pending.setdefault(table.id, {})[int(payload["s"])] = payload
 

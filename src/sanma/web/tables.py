@@ -89,6 +89,12 @@ class TableError(SanmaError):
         self.status = status
 
 
+def not_stored() -> TableError:
+    """A change the database could not store (busy or failing): nothing changed, try again (503)."""
+    return TableError(sentence("the database could not store this (it is busy or failing); nothing changed, "
+                               "try again", code="busy"), 503)
+
+
 _clock_text: list[Any] = [-1, ""]  # (whole second, its ISO text): one isoformat a second, not one an action
 
 
@@ -471,8 +477,7 @@ class Table:
         if self.stored_schedule is not None:  # the open prompts stay the same ones, with their deadlines
             self.restore(self.stored_schedule)
         self._sync(now)  # (a table whose first write failed opens its prompts)
-        return TableError(sentence("the database could not store this (it is busy or failing); nothing changed, "
-                                   "try again", code="busy"), 503)
+        return not_stored()
 
     # -- public state ----------------------------------------------------------------------
     @property
