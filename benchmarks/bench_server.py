@@ -580,6 +580,8 @@ def main() -> None:
         return
     if args.db == "sqlite" and args.processes != 1:
         raise SystemExit("one server process serves a SQLite file (--db postgres for several)")
+    if args.db == "sqlite" and args.pg_async:
+        raise SystemExit("--pg-async is a PostgreSQL choice (--db postgres): SQLite has no such choice")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     cluster = None
     servers: list[subprocess.Popen[bytes]] = []

@@ -4,7 +4,10 @@ the search for the largest N, the collector's pauses read from benchmarks/gcwatc
 from __future__ import annotations
 
 import doctest
+import sys
 from pathlib import Path
+
+import pytest
 
 from scripts import load_script
 
@@ -54,3 +57,13 @@ def test_the_servers_stderr_is_kept_and_its_errors_counted(tmp_path: Path) -> No
     assert line == (f"server stderr kept in {tmp_path} (2 file(s)): 1 line(s) at ERROR; first: 2026-12-03 "
                     "10:00:01,000 ERROR sanma.web: table t1: a message could not be handled")
     assert b.server_logs([tmp_path / "server-0.log"]).endswith(": 0 line(s) at ERROR")
+
+
+def test_pg_async_with_sqlite_is_refused_before_any_server_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = load_script("benchmarks/bench_server.py")
+    started: list[object] = []
+    monkeypatch.setattr(bench, "_start_server", lambda *a, **k: started.append(a))
+    monkeypatch.setattr(sys, "argv", ["bench_server.py", "--pg-async", "--tables", "1"])
+    with pytest.raises(SystemExit, match="--pg-async is a PostgreSQL choice"):
+        bench.main()
+    assert not started
