@@ -28,10 +28,14 @@ refused: :memory:: UNIQUE constraint failed: t.x
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import os
 import re
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -504,6 +508,174 @@ class PostgresConnection(Connection):
 
     def close(self) -> None:
         self.raw.close()
+
+
+@lru_cache(maxsize=256)
+def _numbered(sql: str) -> bytes:
+    """SQLite's ``?`` placeholders as libpq's ``$1, $2, ...``."""
+    parts = sql.split("?")
+    return "".join(p + (f"${i + 1}" if i < len(parts) - 1 else "") for i, p in enumerate(parts)).encode()
+
+
+#: What :meth:`Pipeline.send` tells once PostgreSQL has answered: the statement's number of rows,
+#: or the error (a :class:`StoreError`).
+Answer = Callable[[int | StoreError], None]
+
+
+def _prepared(rows: int | StoreError) -> None:
+    """A statement's preparation was answered (see :meth:`Pipeline.send`)."""
+
+
+class Pipeline:
+    """Statements sent to PostgreSQL on a connection of their own without waiting for each
+    other's answers (libpq's pipeline mode), each its own transaction, answered in order on the
+    event loop that sent them: the process serves everything else meanwhile, and many statements
+    are in flight on one connection (psycopg's asyncio connection waits for each answer before it
+    sends the next, one loop turn each; several of them contend in PostgreSQL, where every
+    notifying commit takes one lock). ``?`` placeholders and the store's errors as
+    :class:`PostgresConnection`'s; the arguments are ints, strings or None (sent as text, their
+    types those PostgreSQL infers). Opened on first use and again after the connection was lost
+    (whatever was in flight then is answered with the error)."""
+
+    def __init__(self, sync: PostgresConnection, lock_ms: int) -> None:
+        self.sync = sync
+        self.lock_ms = lock_ms
+        self._conn: Any = None  # the psycopg connection, kept for its libpq connection
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._answers: deque[Answer] = deque()  # one per statement in flight, in order
+        self._rows: int | StoreError = 0  # the answer of the statement whose results are being read
+        self._sending = False  # the socket's buffer was full: the rest goes when it is writable
+        self._idle: asyncio.Future[None] | None = None
+        self._prepared: dict[bytes, bytes] = {}  # statement -> its name on this connection
+
+    def send(self, sql: str, args: Sequence[Any], answer: Answer) -> None:
+        """Send one statement; ``answer`` is called on this loop once PostgreSQL has answered.
+        Raises :class:`StoreError` at once when the connection cannot be opened or used."""
+        pg = self._ready()
+        text = _numbered(sql)
+        try:
+            name = self._prepared.get(text)
+            if name is None:  # prepared once per connection: PostgreSQL plans it once, not at each move
+                name = self._prepared[text] = f"sanma_{len(self._prepared)}".encode()
+                pg.send_prepare(name, text)
+                pg.pipeline_sync()
+                self._answers.append(_prepared)  # (its failure is the statement's: it does not exist)
+            pg.send_query_prepared(name, [None if a is None else str(a).encode() for a in args])
+            pg.pipeline_sync()
+        except Exception as e:
+            self._lost(e)
+            raise self.sync.translate(e) from None
+        self._answers.append(answer)
+        self._flush()
+
+    async def drain(self) -> None:
+        """Until every statement sent has been answered."""
+        while self._answers:
+            if self._idle is None:
+                self._idle = asyncio.get_running_loop().create_future()
+            await self._idle
+
+    def close(self) -> None:
+        self._lost(None)
+
+    def _ready(self) -> Any:
+        if self._conn is not None:
+            return self._conn.pgconn
+        psycopg = self.sync._psycopg
+        try:
+            conn = psycopg.connect(self.sync._url, autocommit=True, connect_timeout=10, application_name="sanma")
+            conn.execute(f"SET lock_timeout = {int(self.lock_ms)}")
+        except psycopg.Error as e:
+            raise StoreError(at(self.sync.target, sentence("cannot connect: {why}", code="db_connect",
+                                                           why=_first_lines(e)))) from None
+        pg = conn.pgconn
+        pg.nonblocking = 1
+        pg.enter_pipeline_mode()
+        self._loop = loop = asyncio.get_running_loop()
+        loop.add_reader(pg.socket, self._readable)
+        self._conn = conn
+        return pg
+
+    def _flush(self) -> None:
+        pg, loop = self._conn.pgconn, self._loop
+        assert loop is not None
+        try:
+            more = pg.flush()
+        except Exception as e:
+            return self._lost(e)
+        if more and not self._sending:
+            loop.add_writer(pg.socket, self._flush)
+        elif not more and self._sending:
+            loop.remove_writer(pg.socket)
+        self._sending = bool(more)
+        return None
+
+    def _readable(self) -> None:
+        pq = self.sync._psycopg.pq
+        pg = self._conn.pgconn
+        try:
+            pg.consume_input()
+            while self._answers and not pg.is_busy():
+                r = pg.get_result()
+                if r is None:  # the end of one statement's results (its sync follows)
+                    continue
+                status = r.status
+                if status == pq.ExecStatus.PIPELINE_SYNC:
+                    rows, self._rows = self._rows, 0
+                    self._answer(self._answers.popleft(), rows)
+                elif status in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
+                    self._rows = r.ntuples
+                else:  # an error (or the statement skipped after one: never, each has its own sync)
+                    self._rows = self._error(r)
+        except Exception as e:
+            self._lost(e)
+        if not self._answers and self._idle is not None:
+            self._idle.set_result(None)
+            self._idle = None
+
+    def _error(self, r: Any) -> StoreError:
+        psycopg = self.sync._psycopg
+        state = (r.error_field(psycopg.pq.DiagnosticField.SQLSTATE) or b"").decode()
+        message = (r.error_message or b"").decode("utf-8", "replace")
+        try:
+            cls = psycopg.errors.lookup(state)
+        except KeyError:
+            cls = psycopg.DatabaseError
+        e = self.sync.translate(cls(message))
+        return e if isinstance(e, StoreError) else DatabaseError(at(self.sync.target, message))
+
+    def _answer(self, answer: Answer, rows: int | StoreError) -> None:
+        try:
+            answer(rows)
+        except Exception:  # a bug of the caller's: the other statements are still answered
+            logging.getLogger("sanma.store").exception("a pipelined statement's answer failed")
+
+    def _lost(self, why: BaseException | None) -> None:
+        """The connection is closed (``why``: it failed; None: :meth:`close`): what was in flight is
+        answered with an error, and the next statement opens it again."""
+        if why is not None:
+            logging.getLogger("sanma.store").warning("%s: the pipelined connection failed: %s", self.sync.target,
+                                                     _first_lines(why))
+        conn, self._conn = self._conn, None
+        self._prepared = {}
+        if conn is not None:
+            loop = self._loop
+            if loop is not None and not loop.is_closed():
+                loop.remove_reader(conn.pgconn.socket)
+                if self._sending:
+                    loop.remove_writer(conn.pgconn.socket)
+            self._sending = False
+            with contextlib.suppress(Exception):
+                conn.close()
+        error = DatabaseError(at(self.sync.target, sentence("the connection was lost inside a transaction",
+                                                            code="connection_lost")))
+        answers, self._answers = self._answers, deque()
+        self._rows = 0
+        for answer in answers:
+            self._answer(answer, error)
+        if self._idle is not None:
+            self._idle.set_result(None)
+            self._idle = None
 
 
 def connect(target: str) -> Connection:

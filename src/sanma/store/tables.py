@@ -19,13 +19,14 @@ typed rows.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..i18n import sentence
-from .backend import StoreError, at, display, is_url
+from .backend import Pipeline, PostgresConnection, StoreError, at, display, is_url
 from .db import Store
 from .notify import notify
 
@@ -208,12 +209,13 @@ def write(store: Store, table_id: str, w: Write) -> bool:
     """Store one change (see :class:`Write`); False when the table is no longer this runner's
     or (PostgreSQL) its stored events end before ``first_event`` (nothing was written). An action or
     event index already stored raises :class:`~sanma.store.IntegrityError` (it was applied once
-    already), and nothing is written."""
-    columns = [] if w.schedule is None and w.banks is None and w.toggles is None and w.status is None else [
-        (c, v) for c, v in (("schedule", w.schedule), ("banks", w.banks), ("toggles", w.toggles),
-                            ("status", w.status)) if v is not None]
+    already), and nothing is written. (:class:`MoveWriter` writes the same without holding the
+    event loop.)"""
     if store.dialect == "postgresql":
-        return _write_pg(store, table_id, w, columns)
+        sql, args = _pg_write(store, table_id, w, alone=store._depth == 0)
+        with store.savepoint():
+            return store.conn.execute(sql, args).fetchone() is not None
+    columns = _columns(w)
     conn = store.conn
     with store.transaction():
         if w.runner is not None:
@@ -234,6 +236,48 @@ def write(store: Store, table_id: str, w: Write) -> bool:
     return True
 
 
+def _columns(w: Write) -> list[tuple[str, str]]:
+    """The table's columns the write changes (name, JSON text)."""
+    if w.schedule is None and w.banks is None and w.toggles is None and w.status is None:
+        return []
+    return [(c, v) for c, v in (("schedule", w.schedule), ("banks", w.banks), ("toggles", w.toggles),
+                                ("status", w.status)) if v is not None]
+
+
+class MoveWriter:
+    """A served table's moves written on PostgreSQL without holding the event loop (issue 22): the
+    same one statement as :func:`write`, pipelined (:class:`~sanma.store.backend.Pipeline`: many
+    tables' moves in flight at once on one connection), so that the process serves the other
+    tables while PostgreSQL stores this one's move (a synchronous write holds the loop for its round
+    trip: the paced limit at 600+ tables). A table sends its next move only once this one is
+    answered (``web/tables.Table``: its moves are written in order)."""
+
+    def __init__(self, store: Store, *, lock_ms: int) -> None:
+        if not isinstance(store.conn, PostgresConnection):
+            raise ValueError("MoveWriter is PostgreSQL's")
+        self.store = store
+        self.pipeline = Pipeline(store.conn, lock_ms)
+
+    def send(self, table_id: str, w: Write, answer: Callable[[bool | StoreError], None]) -> None:
+        """Send the change; ``answer`` gets :func:`write`'s answer, or its error, once PostgreSQL has
+        answered (on this event loop). Raises :class:`StoreError` when nothing could be sent."""
+        sql, args = _pg_write(self.store, table_id, w, alone=True)
+        self.pipeline.send(sql, args, lambda rows: answer(rows if isinstance(rows, StoreError) else rows > 0))
+
+    async def write(self, table_id: str, w: Write) -> bool:
+        """:meth:`send`, awaited."""
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.send(table_id, w, lambda r: done.set_exception(r) if isinstance(r, StoreError) else done.set_result(r))
+        return await done
+
+    async def drain(self) -> None:
+        """Until every move sent is answered."""
+        await self.pipeline.drain()
+
+    def close(self) -> None:
+        self.pipeline.close()
+
+
 _INSERT_ACTION = ("INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?)")
 
@@ -243,17 +287,19 @@ def _action_text(action: Mapping[str, Any]) -> str:
     return json.dumps(action if type(action) is dict else dict(action))
 
 
-def _write_pg(store: Store, table_id: str, w: Write, columns: list[tuple[str, str]]) -> bool:
-    """One statement (one round trip, its own transaction): the fenced update of the table's row
-    first — the inserts and the notification take their rows from it, so a process that no longer
-    runs the table writes nothing — then the action, the events, the notification. The rows go as
-    one JSON array each (a ``json`` value's elements keep their text exactly), not as arrays:
-    psycopg dumps arrays in Python, a fifth of the served process's CPU per action (issue 22).
+def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool) -> tuple[str, list[Any]]:
+    """:func:`write` on PostgreSQL, its SQL and arguments: one statement (one round trip; ``alone``:
+    its own transaction), the fenced update of the table's row first — the inserts and the
+    notification take their rows from it, so a process that no longer runs the table writes
+    nothing — then the action, the events, the notification. The rows go as one JSON array each
+    (a ``json`` value's elements keep their text exactly), not as arrays: psycopg dumps arrays in
+    Python, a fifth of the served process's CPU per action (issue 22).
 
     The fence also wants the event before the first one written stored: a process whose table is
     ahead of the database (PostgreSQL lost the last moves it had acknowledged: a crash with
     ``commit_moves`` off) writes nothing after the gap, and its table is read again from the
     database (as a table another process took over: ``web/shared.py``)."""
+    columns = _columns(w)
     sets = ", ".join([f"{c} = ?" for c, _ in columns] or ["runner = runner"])
     fence = " AND runner = ?" if w.runner is not None else ""
     args: list[Any] = [*(v for _, v in columns), table_id, *([w.runner] if w.runner is not None else [])]
@@ -273,14 +319,13 @@ def _write_pg(store: Store, table_id: str, w: Write, columns: list[tuple[str, st
         args += [w.first_event, "[" + ",".join([_dumps(e) for e in w.events]) + "]"]
     # a move alone in its transaction commits without waiting for the WAL's flush when so chosen
     # (commit_moves); a transaction around it (a finished game's) keeps its durable commit
-    quick = "" if store.durable_moves or store._depth else _ASYNC_COMMIT
+    quick = _ASYNC_COMMIT if alone and not store.durable_moves else ""
     if w.notice is not None:
         sql += f" SELECT pg_notify(?, ?) FROM t{quick}"
         args += [CHANNEL, w.notice]
     else:
         sql += f" SELECT 1 FROM t{quick}"
-    with store.savepoint():
-        return store.conn.execute(sql, args).fetchone() is not None
+    return sql, args
 
 
 #: Joined to a move's statement: its own transaction commits asynchronously (set_config's third

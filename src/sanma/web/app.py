@@ -24,7 +24,7 @@ from ..formats import WRITERS, write_record
 from ..i18n import sentence
 from ..store import open_db
 from ..store.lock import ServerLock, acquire_server_lock
-from ..store.tables import commit_moves
+from ..store.tables import MoveWriter, commit_moves
 from . import collector
 from .guard import JSON, LOOPBACK, BadJSON, Guard, load_json
 from .i18n import LangMiddleware, error_response
@@ -84,7 +84,9 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
             raise
         app.state.store = store  # the keeper's pages share it
         app.state.workers = workers = Workers()  # CPU-heavy work off the loop (web/workers.py)
-        tables = Tables(store, clock, limits, node=lock.node)
+        # PostgreSQL: the tables' moves are written without holding the loop (store.tables.MoveWriter)
+        writer = MoveWriter(store, lock_ms=SERVER_WAIT_MS) if store.dialect == "postgresql" else None
+        tables = Tables(store, clock, limits, node=lock.node, writer=writer)
         app.state.tables = tables
         if tune_gc:  # start-up's objects live as long as the process; not the resumed tables', which end
             collector.tune()
@@ -103,7 +105,10 @@ def create_app(db_path: str | os.PathLike[str] = "sanma.sqlite", *, rate: float 
         finally:
             if shared is not None:
                 await shared.stop()
+            await tables.settle()  # the moves being written are stored (or refused) before the end
             tables.close()
+            if writer is not None:
+                writer.close()
             workers.close()
             store.close()
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -42,7 +43,7 @@ from ..store.lock import ServerLock
 from ..store.notify import MAX_PAYLOAD, Listener, notify
 from ..tiles import SEATS
 from .scheduler import Schedule
-from .tables import Table, TableError, Tables, not_stored
+from .tables import Done, Table, TableError, Tables, not_stored
 
 log = logging.getLogger("sanma.web")
 
@@ -67,26 +68,33 @@ class FollowedTable(Table):
     def _arm(self, now: int, retry: int | None = None) -> None:
         return None
 
-    def _settle(self, now: int) -> None:  # the runner stores and tells
+    def _settle(self, now: int, done: Done | None = None) -> None:  # the runner stores and tells
         return None
 
     def presence_changed(self) -> None:  # the runner keeps the abandon timer (told by web_presence)
         return None
 
-    def act(self, seat: int, action: Action, how: str = "seat") -> None:
+    # (a request is sent at once or refused, TableError; ``done`` hears that it was sent)
+    def act(self, seat: int, action: Action, how: str = "seat", done: Done | None = None) -> None:
         p = self.schedule.prompts[seat]
         legal = self.prompt_legal[seat]
         if p is None or not legal:
             raise TableError(sentence("seat {seat} has nothing to decide now", code="not_your_turn", seat=seat))
         idx = next(i for i, a in enumerate(legal) if a is action or a == action)
         self.tables.shared.request(self, {"k": "act", "s": seat, "p": p.number, "i": idx})  # type: ignore[union-attr]
+        if done is not None:
+            done(None)
 
-    def set_toggle(self, seat: int, name: str, value: bool) -> None:
+    def set_toggle(self, seat: int, name: str, value: bool, done: Done | None = None) -> None:
         self.tables.shared.request(self, {"k": "toggle", "s": seat, "n": name, "v": value})  # type: ignore[union-attr]
         self.toggles[seat][name] = value  # as the runner will store it (once sent)
+        if done is not None:
+            done(None)
 
-    def dismiss(self, seat: int) -> None:
+    def dismiss(self, seat: int, done: Done | None = None) -> None:
         self.tables.shared.request(self, {"k": "dismiss", "s": seat})  # type: ignore[union-attr]
+        if done is not None:
+            done(None)
 
     def follow(self, note: Mapping[str, Any]) -> bool:
         """Apply the runner's notification; False when it does not follow on from this state
@@ -223,7 +231,8 @@ class Shared:
                         conn.table = table
                 for payload in self.pending.pop(table_id, {}).values():
                     self._request(payload)  # sent to the runner that died: this process is the runner now
-                table._notify()
+                if not table.later(table._notify):  # told once its first write is stored
+                    table._notify()
             self._remote(table)
             taken += 1
             log.info("took over table %s from process %s", table_id, previous)
@@ -273,6 +282,8 @@ class Shared:
         table = self.tables.running.get(str(payload.get("t")))
         seat = payload.get("s")
         if table is None or not isinstance(seat, int) or not 0 <= seat < SEATS or table.finished:
+            return
+        if table.later(functools.partial(self._request, payload)):  # read once its write is stored and told
             return
         kind = payload.get("k")
         try:

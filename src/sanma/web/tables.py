@@ -11,6 +11,7 @@ subscribe to a table and are sent what ``sanma.game.view`` lets their seat see.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import functools
@@ -20,6 +21,7 @@ import json
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -59,6 +61,10 @@ if TYPE_CHECKING:
     from .shared import Shared
 
 log = logging.getLogger("sanma.web")
+
+#: What a transition's caller is told once its write is done: None (stored, then told to
+#: everyone), or the error (not stored: the table is back to what it last told).
+Done = Callable[["TableError | None"], None]
 
 
 def broken_reason(e: BaseException) -> Message:
@@ -420,6 +426,10 @@ class Table:
         self.results: list[tuple[int, dict[str, Any]]] = []  # (events count when sent, hand result)
         self._wakeup: Wakeup | None = None
         self._closed = False
+        # a transition's write is out (PostgreSQL's MoveWriter): no other transition starts and
+        # nobody reads the table until it is stored and told (:meth:`ready`, :meth:`later`)
+        self.writing = False
+        self._after: deque[Callable[[], None]] = deque()  # what waits for the write, in order
         self._public_key: tuple[int, int] = (-1, -1)
         self._public: tuple[tuple[SeatPublic, ...], list[dict[str, Any]]] = ((), [])
         self._note_hands(0)
@@ -552,13 +562,14 @@ class Table:
     # -- transitions -----------------------------------------------------------------------
     def start(self) -> None:
         """Open the first prompts (a new or rebuilt table) and arm the clock: time starts now."""
-        with contextlib.suppress(TableError):  # not stored: rolled back and tried again (_settle)
-            self._settle(self.time.now())
+        self._settle(self.time.now())  # (not stored: rolled back and tried again)
 
-    def act(self, seat: int, action: Action, how: str = "seat") -> None:
+    def act(self, seat: int, action: Action, how: str = "seat", done: Done | None = None) -> None:
         """One of ``seat``'s open prompt's actions, answered now. Inside a call window it is held
         until the window closes (``Schedule.answers``); otherwise it is stored with its events in
-        one transaction, then told."""
+        one transaction, then told. ``done``: told the write's outcome (see :data:`Done`)."""
+        if self.later(functools.partial(self.act, seat, action, how, done)):
+            return
         now = self.time.now()
         p = self.schedule.prompts[seat]
         legal = self.prompt_legal[seat]
@@ -569,25 +580,26 @@ class Table:
             prompts[seat] = None
             self.schedule = replace(s, prompts=tuple(prompts), answers=(*s.answers, (seat, idx, how)))
             self.prompt_legal[seat] = ()
-            self._settle(now)
+            self._settle(now, done)
             return
         bank = bank_left(self.pace, p, now) if p is not None and how == "seat" else self.banks[seat]
-        self._apply(seat, idx, how)  # a failed write raises TableError: nothing changed, the seat is told
+        self._apply(seat, idx, how)  # a failed write: nothing changed, ``done`` is told
         self.banks[seat] = bank
-        self._settle(now)
+        self._settle(now, done)
 
-    def set_toggle(self, seat: int, name: str, value: bool) -> None:
-        """A seat's auto toggle, stored before it is told (a failed write: not set, ``TableError``)."""
+    def set_toggle(self, seat: int, name: str, value: bool, done: Done | None = None) -> None:
+        """A seat's auto toggle, stored before it is told (a failed write: not set; ``done``)."""
+        if self.later(functools.partial(self.set_toggle, seat, name, value, done)):
+            return
         self.toggles[seat][name] = value
-        self._settle(self.time.now())
+        self._settle(self.time.now(), done)
 
     def presence_changed(self) -> None:
         """A connection came or went (here or, several processes, on another): the abandon timer
         starts when the last person (or external bot) leaves and stops when one comes back."""
-        if self._closed:
+        if self._closed or self.later(self.presence_changed):
             return
-        with contextlib.suppress(TableError):  # not stored: rolled back and tried again (_settle)
-            self._settle(self.time.now())
+        self._settle(self.time.now())  # (not stored: rolled back and tried again)
 
     def _abandon(self, now: int) -> None:
         """Everybody who plays from outside has been away ``abandon_after``: the table ends, stored
@@ -603,17 +615,19 @@ class Table:
         self.tables.release(self)
         self.close()
 
-    def dismiss(self, seat: int) -> None:
+    def dismiss(self, seat: int, done: Done | None = None) -> None:
         """The seat's person has read the hand's result (the next hand comes when every person has)."""
+        if self.later(functools.partial(self.dismiss, seat, done)):
+            return
         s = self.schedule
         if self.game.held == "hand" and seat not in s.ready:
             self.schedule = replace(s, ready=s.ready | {seat})
-            self._settle(self.time.now())
+            self._settle(self.time.now(), done)
 
     def tick(self) -> None:
         """The clock's wakeup: run the transition that is due, if any."""
         self._wakeup = None
-        if self._closed:
+        if self._closed or self.writing:  # (the write's end arms the clock again)
             return
         now = self.time.now()
         due = self._next(now)
@@ -622,9 +636,10 @@ class Table:
             return
         try:
             due[1](now)
-            self._settle(now)
-        except TableError:  # a write failed and was rolled back: the same transition, a little later
+        except TableError:  # the abandon could not be stored: tried again a little later
             self._arm(now, now + RETRY_MS)
+            return
+        self._settle(now)  # (a write that fails is rolled back: the same transition, a little later)
 
     def _next(self, now: int) -> tuple[int, Callable[[int], None]] | None:
         """The next transition and when it is due (``now`` when it can happen at once)."""
@@ -745,31 +760,74 @@ class Table:
             self.pending.append(action)
         self._note_hands(n0)
 
-    def _settle(self, now: int) -> None:
+    def _settle(self, now: int, done: Done | None = None) -> None:
         """After a transition: open the prompts the game asks for now, the window, the pause; store
-        the transition (its actions, events and schedule, one write) before anyone is told; tell
-        every listener; arm the clock for the next timer. A write that fails changes nothing: the
-        table goes back to what was stored and told, its timer is armed again (the transition
-        that is due is tried again ``RETRY_MS`` later) and ``TableError`` (503) is raised."""
+        the transition (its actions, events and schedule, one write) before anyone is told; then
+        :meth:`_stored`. The write is done at once (SQLite) or out while the loop serves the other
+        tables (PostgreSQL: ``store.tables.MoveWriter``); until it is done the table is
+        :attr:`writing`: what it holds is not yet told, so nothing else reads or changes it."""
         if self._closed:
             return
         first = self._release_at_once(now)
         if first is None:
             self._sync(now)
+        self.writing = True
+        self.tables.flush(self, functools.partial(self._stored, now, first, done))
+
+    def _stored(self, now: int, first: list[Callable[[], None]] | None, done: Done | None,
+                outcome: bool | Exception) -> None:
+        """The transition's write is done: tell every listener and arm the clock for the next
+        timer; False: not stored, this process no longer runs the table (web/shared.py took it
+        back). A write that failed changes nothing: the table goes back to what was stored and
+        told, its timer is armed again (the transition that is due is tried again ``RETRY_MS``
+        later) and ``done`` gets the error (503). Then what waited for the write runs."""
+        self.writing = False
         try:
-            if not self.tables.flush(self):
-                return  # not stored: this process no longer runs the table (web/shared.py took it back)
-        except Exception as e:  # whatever the store raised: nothing of the transition may stay in memory
-            error = self._rollback(e, now)
-            self._arm(now, now + RETRY_MS)
-            raise error from None
-        for tell in first or ():
-            tell()
-        self._notify()
-        if self.game.done:
-            self.tables.release(self)
-            return
-        self._arm(now)
+            if outcome is False:
+                return
+            if isinstance(outcome, Exception):  # whatever the store raised: nothing of it stays in memory
+                if self._closed:  # (the server stops)
+                    return
+                error = self._rollback(outcome, now)
+                self._arm(now, now + RETRY_MS)
+                if done is not None:
+                    done(error)
+                return
+            for tell in first or ():
+                tell()
+            self._notify()
+            if done is not None:
+                done(None)
+            if self.game.done:
+                self.tables.release(self)
+                return
+            self._arm(now)
+        finally:
+            self._drain()
+
+    def later(self, run: Callable[[], None]) -> bool:
+        """While a write is out: ``run`` waits for it (skipped if the table is closed by then); True."""
+        if not self.writing:
+            return False
+        self._after.append(lambda: None if self._closed else run())
+        return True
+
+    async def ready(self) -> None:
+        """Returns when no write of this table is out: what the table holds is what it stored and
+        told (a connection reads it only then: joining, or a seat's message)."""
+        while self.writing:
+            waited = asyncio.get_running_loop().create_future()
+            self._after.append(functools.partial(_wake, waited))
+            await waited
+
+    def _drain(self) -> None:
+        """Run what waited for the write, in order, until one starts another write."""
+        while self._after and not self.writing:
+            run = self._after.popleft()
+            try:
+                run()
+            except Exception:  # (a seat's request gone stale meanwhile, a listener's bug): the rest still run
+                log.exception("table %s: what waited for a write failed", self.id)
 
     def _release_at_once(self, now: int) -> list[Callable[[], None]] | None:
         """A window that no seat may answer, with no call window's time to wait (``call`` 0), goes on
@@ -882,6 +940,11 @@ class Table:
         self.driver.close()
 
 
+def _wake(waited: asyncio.Future[None]) -> None:
+    if not waited.done():
+        waited.set_result(None)
+
+
 def _seconds(banks: Sequence[int]) -> list[float]:
     return [b / 1000 for b in banks]
 
@@ -920,8 +983,9 @@ class Tables:
     share a PostgreSQL database (``web/shared.py``, which then sets ``shared``)."""
 
     def __init__(self, store: Store, clock: Clock | None = None, limits: Limits | None = None,
-                 node: int | None = None) -> None:
+                 node: int | None = None, writer: stored.MoveWriter | None = None) -> None:
         self.store = store
+        self.writer = writer  # PostgreSQL, served: the moves are written off the event loop (Table._settle)
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.limits = limits if limits is not None else Limits()
         self.meter = Meter(self.limits, lambda: self.clock.now() / 1000)
@@ -1082,15 +1146,17 @@ class Tables:
             del self.running[table.id]
 
     # -- persistence -----------------------------------------------------------------------
-    def flush(self, table: Table) -> bool:
+    def flush(self, table: Table, then: Callable[[bool | Exception], None]) -> None:
         """Store the table's transition before anyone is told: its pending actions and the events
         since the first of them (a released hold has events and no action), and the banks, toggles,
         lobby status and (several processes: what a process that takes the table over goes on
-        from) the schedule, where they changed — one write. A finished game
-        is stored as a game in the same transaction. False when the table is no longer this
-        process's to run (another took it over: several processes, web/shared.py). Whatever the
-        store raises is raised, and nothing of the transition is stored (``Table._settle`` rolls
-        the table back)."""
+        from) the schedule, where they changed — one write; then ``then`` gets its outcome: True
+        (stored), False (the table is no longer this process's to run: another took it over,
+        several processes, web/shared.py) or whatever the store raised (nothing of the transition
+        is stored; ``Table._stored`` rolls the table back). A finished game is stored as a game in
+        the same transaction. The write is done before this returns, except a move on
+        PostgreSQL's :attr:`writer`, whose outcome comes once PostgreSQL answers (the event loop
+        serves the other tables meanwhile)."""
         g = table.game
         kept = table.stored_values
         # compared by value with what was stored: JSON is made only for a column whose value changed
@@ -1113,7 +1179,8 @@ class Tables:
         if not table.pending and not changed:
             for k, v in fresh:  # the same JSON as stored: nothing to write
                 kept[k] = _kept(k, v)
-            return True
+            then(True)
+            return
         steps = [a for a in table.pending if a is not None]
         first = table.pending_from if table.pending_from is not None else len(g.events)
         at = _now()
@@ -1122,14 +1189,29 @@ class Tables:
         w = stored.Write(first, g.events[first:], actions, runner=self.node,
                          notice=self.shared.notice(table, first, changed) if self.shared is not None else None,
                          **changed)
-        if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
-            with self.store.transaction():
+        try:
+            if self.writer is not None and not g.done:  # the loop goes on; the outcome comes when PostgreSQL answers
+                self.writer.send(table.id, w, functools.partial(self._sent, table, fresh, changed, then))
+                return
+            if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
+                with self.store.transaction():
+                    written = stored.write(self.store, table.id, w)
+                    if written:
+                        stored.finish(self.store, table.id, g.events, table.rules, table.seed,
+                                      players=table.store_players(), runner=self.node)
+            else:  # one write, in its own transaction (no savepoint inside another: each is a statement)
                 written = stored.write(self.store, table.id, w)
-                if written:
-                    stored.finish(self.store, table.id, g.events, table.rules, table.seed,
-                                  players=table.store_players(), runner=self.node)
-        else:  # one write, in its own transaction (no savepoint inside another: each is a statement)
-            written = stored.write(self.store, table.id, w)
+        except Exception as e:
+            then(e)
+            return
+        then(self._written(table, written, fresh, changed))
+
+    def _sent(self, table: Table, fresh: list[tuple[str, Any]], changed: dict[str, str],
+              then: Callable[[bool | Exception], None], answer: bool | StoreError) -> None:
+        then(answer if isinstance(answer, StoreError) else self._written(table, answer, fresh, changed))
+
+    def _written(self, table: Table, written: bool, fresh: list[tuple[str, Any]], changed: dict[str, str]) -> bool:
+        """What the table keeps of a write that is done: what it stored, or (False) that it is lost."""
         if not written:
             if self.shared is not None:
                 self.shared.lost(table)
@@ -1138,11 +1220,17 @@ class Tables:
         table.pending_from = None
         table.stored.update(changed)
         table.stored_schedule = table.schedule
+        kept = table.stored_values
         for k, v in fresh:
             kept[k] = _kept(k, v)
-        if g.done:
+        if table.game.done:
             table.close()
         return True
+
+    async def settle(self) -> None:
+        """Until the moves being written are answered (a server that stops lets them end)."""
+        if self.writer is not None:
+            await self.writer.drain()
 
     def abandon(self, table: Table) -> bool:
         """Stored as abandoned: ended, with no game (``finished`` and no ``game_id``): not resumed.

@@ -273,9 +273,14 @@ class PageConnection(Connection):
         if kind == "toggle":
             return self._toggle(msg)
         if kind == "dismiss":
-            self.table.dismiss(self.seat)
+            self.table.dismiss(self.seat, self._refused)
             return None
         return self._action(msg)
+
+    def _refused(self, error: TableError | None) -> None:
+        """A dismissed result or a toggle that could not be stored (``Table``'s ``done``)."""
+        if error is not None:
+            self.error("refused", error.message)
 
     def _toggle(self, msg: dict[str, Any]) -> None:
         name, value = msg.get("name"), msg.get("value")
@@ -285,10 +290,17 @@ class PageConnection(Connection):
         if not isinstance(value, bool):
             return self.error("malformed", sentence("a toggle's value must be true or false"))
         assert self.seat is not None
-        self.table.set_toggle(self.seat, name, value)
+        self.table.set_toggle(self.seat, name, value, self._toggled)
+        return None
+
+    def _toggled(self, error: TableError | None) -> None:
+        """The toggle is stored (told to the seat's pages), or refused."""
+        seat = self.seat
+        if error is not None or seat is None:
+            return self._refused(error)
         for c in self.table.listeners:
-            if isinstance(c, PageConnection) and c.seat == self.seat:
-                c.send({"type": "toggles", "toggles": dict(self.table.toggles[self.seat])})
+            if isinstance(c, PageConnection) and c.seat == seat:
+                c.send({"type": "toggles", "toggles": dict(self.table.toggles[seat])})
         return None
 
     def _action(self, msg: dict[str, Any]) -> None:
@@ -312,13 +324,19 @@ class PageConnection(Connection):
             return self.error("no_such_action", sentence("id {id} is not one of the prompt's actions 0..{last}",
                                                          id=idx, last=len(legal) - 1))
         try:
-            t.act(s, legal[idx], "seat")
-        except TableError as e:  # not stored, so not taken: said, and the open prompt sent again
-            self.error("not_stored", e.message)
-            p = t.prompt(s)
-            if p is not None:
-                self._send_prompt(p)
+            t.act(s, legal[idx], "seat", self._not_stored)
+        except TableError as e:  # (another process runs the table: the request could not be sent)
+            self._not_stored(e)
         return None
+
+    def _not_stored(self, error: TableError | None) -> None:
+        """A move not stored, so not taken: said, and the open prompt sent again."""
+        if error is None or self.seat is None:
+            return
+        self.error("not_stored", error.message)
+        p = self.table.prompt(self.seat)
+        if p is not None:
+            self._send_prompt(p)
 
 
 class MjaiConnection(Connection):
@@ -409,11 +427,15 @@ class MjaiConnection(Connection):
     def _act(self, action: Action, legal: tuple[Action, ...]) -> None:
         s = self.seat
         assert s is not None
+        def not_stored(error: TableError | None) -> None:  # not stored, so not taken: the bot is asked again
+            if error is not None:
+                self.stream.skip_reach = False
+                self._refuse(str(error), legal)
+
         try:
-            self.table.act(s, action, "seat")
-        except TableError as e:  # not stored, so not taken: the bot is asked again
-            self.stream.skip_reach = False
-            self._refuse(str(e), legal)
+            self.table.act(s, action, "seat", not_stored)
+        except TableError as e:  # (another process runs the table: the request could not be sent)
+            not_stored(e)
 
     def refused(self, why: str) -> None:
         """A frame refused unread (over the rate): it counts as the answer it was meant to be, and an
@@ -460,6 +482,9 @@ async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token:
                  limits: tuple[float, float], since: str | None) -> None:
     try:
         table = tables.get(table_id)
+        while table.writing:  # joined once what it holds is stored and told (it may be another object then)
+            await table.ready()
+            table = tables.get(table_id)
     except TableError as e:
         return await _refuse(ws, role, "no_such_table", e.message, 4404)
     if role == "watch" and table.watchers >= tables.limits.watchers_per_table:
@@ -520,6 +545,8 @@ async def _serve(ws: WebSocket, tables: Tables, table_id: str, role: str, token:
             if len(raw) > MAX_FRAME // 4 and len(raw.encode()) > MAX_FRAME:  # (a character is at most 4 bytes)
                 _too_large(conn)
                 continue
+            while conn.table.writing:  # a message is read against what was stored and told
+                await conn.table.ready()
             try:
                 conn.handle(raw)
             except TableError as e:

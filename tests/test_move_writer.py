@@ -1,0 +1,185 @@
+"""Moves written off the event loop on PostgreSQL (issue 22, ``store.tables.MoveWriter``): while
+PostgreSQL stores one table's move, the served process goes on with its other tables; the table
+itself waits — nothing of the move is told, read or changed before it is stored — and a move whose
+write fails is rolled back and its seat told, as when the write is done at once (SQLite: the same
+``Table`` code, tests/test_web_write_failures.py). The write is held by another connection holding
+the table's row, as another program would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+
+from sanma.store import open_db
+from sanma.store import tables as stored
+from sanma.store.backend import StoreBusy
+from sanma.web.scheduler import ManualClock
+from sanma.web.tables import Tables
+from web_helpers import attach
+
+RULES = {"extends": "tenhou", "round_winds": "E"}
+PERSONS = {"rules": RULES, "seats": ["human", "human", "human"], "seed": 6,
+           "clock": {"move": 0, "call": 0, "think": 1, "result": 0}}
+
+
+class RowLock:
+    """Another connection holding a table's row (``FOR UPDATE``) until :meth:`release`."""
+
+    def __init__(self, url: str, table_id: str) -> None:
+        import psycopg
+
+        self.conn = psycopg.connect(url)
+        self.conn.execute("SELECT 1 FROM web_tables WHERE id = %s FOR UPDATE", (table_id,))
+
+    def release(self) -> None:
+        self.conn.rollback()
+        self.conn.close()
+
+
+async def _waiting_for_the_row(url: str) -> None:
+    """Until PostgreSQL shows a statement waiting for a row lock (the move's write has reached it)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        for _ in range(2000):
+            if conn.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0]:  # type: ignore[index]
+                return
+            await asyncio.sleep(0.005)
+    raise AssertionError("the move's write never reached PostgreSQL")
+
+
+def _discard(person: Any) -> str:
+    """The person's answer to its open prompt: its first discard."""
+    prompt = next(m for m in reversed(person.sent.messages) if m["type"] == "prompt")
+    discard = next(a for a in prompt["actions"] if a["type"] == "dahai")
+    return json.dumps({"type": "action", "prompt": prompt["prompt"], "id": discard["id"]})
+
+
+def _run(url: str, lock_ms: int, play: Callable[[Tables, ManualClock], Awaitable[None]]) -> None:
+    """``play`` on a served process's tables over ``url``, on an event loop, moves written by a
+    :class:`~sanma.store.tables.MoveWriter` waiting at most ``lock_ms`` for a row."""
+    async def main() -> None:
+        store = open_db(url)
+        writer = stored.MoveWriter(store, lock_ms=lock_ms)
+        tables = Tables(store, ManualClock(), writer=writer)
+        try:
+            await play(tables, tables.clock)  # type: ignore[arg-type]
+        finally:
+            await tables.settle()
+            tables.close()
+            writer.close()
+            store.close()
+
+    asyncio.run(main())
+
+
+@pytest.fixture
+def url(pg_url: str) -> Iterator[str]:
+    yield pg_url
+
+
+def test_while_a_move_is_being_written_the_process_goes_on_and_nothing_of_it_is_told(url: str) -> None:
+    async def play(tables: Tables, clock: ManualClock) -> None:
+        a, _ = tables.create(PERSONS)
+        b, _ = tables.create(PERSONS)
+        await a.ready()
+        await b.ready()
+        dealer_a, dealer_b = attach(a, a.game.dealer), attach(b, b.game.dealer)
+        watch_a, watch_b = attach(a, None), attach(b, None)
+        events_a, events_b = list(a.game.events), list(b.game.events)
+        told_a, told_b = len(watch_a.sent.log), len(watch_b.sent.log)
+        lock = RowLock(url, a.id)
+        try:
+            dealer_a.handle(_discard(dealer_a))  # A's move: its write waits for the row (10 s at most) ...
+            await _waiting_for_the_row(url)  # ... and this process goes on meanwhile (a synchronous write held it)
+            assert a.writing and len(watch_a.sent.log) == told_a
+            assert stored.events(tables.store, a.id) == events_a
+            toggles = dict(a.toggles[0])
+            a.set_toggle(0, "auto_win", not toggles["auto_win"])  # waits for A's write: not even in memory yet
+            assert a.toggles[0] == toggles
+            dealer_b.handle(_discard(dealer_b))  # B's move goes out behind A's (one pipeline, answered in order)
+            assert b.writing and len(watch_b.sent.log) == told_b
+        finally:
+            lock.release()
+        await a.ready()  # stored, told, then the toggle that waited for it
+        await b.ready()
+        assert not a.writing and len(watch_a.sent.log) > told_a and len(watch_b.sent.log) > told_b
+        assert a.toggles[0]["auto_win"] is not toggles["auto_win"]
+        for t, before in ((a, events_a), (b, events_b)):
+            assert stored.events(tables.store, t.id) == t.game.events and len(t.game.events) > len(before)
+        row = stored.table(tables.store, a.id)
+        assert row is not None and row.toggles[0] == a.toggles[0]
+
+    _run(url, 10_000, play)
+
+
+def test_a_connection_reads_the_table_only_once_its_move_is_stored_and_told(url: str) -> None:
+    async def play(tables: Tables, clock: ManualClock) -> None:
+        a, _ = tables.create(PERSONS)
+        await a.ready()
+        dealer = attach(a, a.game.dealer)
+        lock = RowLock(url, a.id)
+        order: list[str] = []
+
+        async def reader() -> None:
+            await a.ready()
+            order.append(f"read at {len(a.game.events)} events, {a.writing=}")
+
+        try:
+            dealer.handle(_discard(dealer))
+            task = asyncio.create_task(reader())
+            await _waiting_for_the_row(url)
+            assert order == [] and a.writing
+        finally:
+            lock.release()
+        await task
+        assert order == [f"read at {len(stored.events(tables.store, a.id))} events, a.writing=False"]
+
+    _run(url, 10_000, play)
+
+
+def test_a_move_whose_write_fails_is_refused_rolled_back_and_tried_again(url: str) -> None:
+    async def play(tables: Tables, clock: ManualClock) -> None:
+        a, _ = tables.create(PERSONS)
+        await a.ready()
+        dealer, watch = attach(a, a.game.dealer), attach(a, None)
+        answer = _discard(dealer)
+        prompt = next(m for m in reversed(dealer.sent.messages) if m["type"] == "prompt")
+        events, told, schedule = list(a.game.events), len(watch.sent.log), a.schedule
+        lock = RowLock(url, a.id)
+        try:
+            dealer.handle(answer)
+            await a.ready()  # refused after the writer's lock wait (50 ms): rolled back
+        finally:
+            lock.release()
+        error, again = dealer.sent.messages[-2:]
+        assert error["type"] == "error" and error["code"] == "not_stored" and again == prompt
+        assert a.game.events == events and a.schedule == schedule and len(watch.sent.log) == told
+        assert stored.events(tables.store, a.id) == events
+        dealer.handle(answer)  # asked again and answered: stored and told
+        await a.ready()
+        assert stored.events(tables.store, a.id) == a.game.events and len(a.game.events) > len(events)
+        assert watch.sent.messages[-1]["type"] != "error" and len(watch.sent.log) > told
+
+    _run(url, 50, play)
+
+
+def test_the_writer_raises_the_store_s_errors(url: str) -> None:
+    async def play(tables: Tables, clock: ManualClock) -> None:
+        a, _ = tables.create(PERSONS)
+        await a.ready()
+        assert tables.writer is not None
+        lock = RowLock(url, a.id)
+        try:
+            with pytest.raises(StoreBusy):
+                await tables.writer.write(a.id, stored.Write(status='{"x": 1}'))
+        finally:
+            lock.release()
+        assert await tables.writer.write(a.id, stored.Write(status='{"x": 1}')) is True
+        assert await tables.writer.write("no such table", stored.Write(status='{"x": 1}')) is False
+
+    _run(url, 50, play)
