@@ -95,6 +95,7 @@ def test_serve_compresses_websocket_messages_only_when_asked(tmp_path: Path, mon
     from websockets.sync.client import connect
 
     from sanma.cli import app as cli
+    from sanma.web.protocol import WebSocketProtocol
 
     ran: list[tuple[object, dict[str, object]]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append((app, kw)))
@@ -103,6 +104,7 @@ def test_serve_compresses_websocket_messages_only_when_asked(tmp_path: Path, mon
                                    *(["--ws-deflate"] if deflate else [])])
     assert out.exit_code == 0, out.output
     app, kw = ran[0]
+    assert kw["ws"] is WebSocketProtocol  # reading paused only when messages wait (tests/test_web_protocol.py)
     server = uvicorn.Server(uvicorn.Config(app, **kw))  # type: ignore[arg-type]
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

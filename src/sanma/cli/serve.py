@@ -64,6 +64,7 @@ def serve(
     from ..web import create_app
     from ..web.guard import LOOPBACK, host_name, served_names
     from ..web.limits import Limits
+    from ..web.protocol import WebSocketProtocol
 
     with cli_errors():
         limits = Limits.parse(limit)  # a SanmaError naming a wrong one
@@ -98,8 +99,9 @@ def serve(
     try:
         # frames over 64 kB are cut off by the WebSocket layer (1009); the table refuses any over 4 kB itself.
         # No per-message deflate unless asked (issue 22): a frame is about 1 kB, and compressing each one
-        # for every seat was about a tenth of the server's CPU per action (docs/PERFORMANCE.md).
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+        # for every seat was about a tenth of the server's CPU per action (docs/PERFORMANCE.md). The socket's
+        # reading pauses only when several messages wait for the table, not after each (web/protocol.py).
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws=WebSocketProtocol, ws_max_size=64 * 1024,
                     ws_per_message_deflate=ws_deflate,
                     proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips or "")
     finally:
