@@ -5,6 +5,7 @@ the public events and the table's settings say it must be — nothing waits on w
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -284,6 +285,32 @@ def test_the_schedule_is_plain_data_with_absolute_milliseconds() -> None:
     p = Prompt(1, 7, c.now(), 60_000, c.now() + 2000, True)
     s2 = Schedule((None, p, None), (3, 7, 2), c.now() + 2000, ((0, 1, "seat"),), None, frozenset({2}))
     assert Schedule.from_json(s2.to_json()) == s2
+
+
+def test_the_schedule_text_is_its_json_made_directly() -> None:
+    """Issue 22: a table's schedule is stored (and notified) as text at every move; ``Schedule.text``
+    makes that text directly, the same characters ``json.dumps`` makes of ``to_json``, which a process
+    taking the table over reads back equal."""
+    rng = random.Random(22)
+
+    def num() -> int | None:
+        return rng.choice([None, 0, rng.randrange(10**13), -rng.randrange(10**6)])
+
+    def prompt(seat: int) -> Prompt | None:
+        if rng.random() < 0.3:
+            return None
+        return Prompt(seat, rng.randrange(500), rng.randrange(10**13), rng.randrange(100_000), num(),
+                      rng.random() < 0.5)
+
+    hows = ["seat", "clock", "window", 'a "quoted" \\ how', "東 é"]
+    for _ in range(300):
+        s = Schedule(tuple(prompt(seat) for seat in range(3)), tuple(rng.randrange(500) for _ in range(3)),
+                     num(), tuple((rng.randrange(3), rng.randrange(40), rng.choice(hows))
+                                  for _ in range(rng.randrange(3))),
+                     num(), frozenset(rng.sample(range(3), rng.randrange(4))), num())
+        assert s.text() == json.dumps(s.to_json(), separators=(",", ":"))
+        assert Schedule.from_json(json.loads(s.text())) == s
+    assert Schedule().text() == json.dumps(Schedule().to_json(), separators=(",", ":"))
 
 
 def test_pace_and_prompts() -> None:

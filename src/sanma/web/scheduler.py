@@ -39,9 +39,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii
 from typing import Any, Protocol
 
 from ..tiles import SEATS
+
+_string = encode_basestring_ascii  # a JSON string as json.dumps writes it
 
 #: The ``clock`` setting of a table (``POST /api/tables``), in seconds, and its defaults. ``move`` /
 #: ``bank``: each decision's seconds and the seat's time bank (``move`` 0: no clock); ``call``: the
@@ -109,6 +112,11 @@ class Prompt:
         return {"seat": self.seat, "number": self.number, "opened": self.opened, "bank": self.bank,
                 "due": self.due, "window": self.window}
 
+    def text(self) -> str:
+        """:meth:`to_json` as compact JSON text, made directly (``Schedule.text``)."""
+        return (f'{{"seat":{self.seat},"number":{self.number},"opened":{self.opened},"bank":{self.bank},'
+                f'"due":{_num(self.due)},"window":{"true" if self.window else "false"}}}')
+
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> Prompt:
         return Prompt(int(d["seat"]), int(d["number"]), int(d["opened"]), int(d["bank"]),
@@ -168,12 +176,27 @@ class Schedule:
                 "answers": [list(a) for a in self.answers], "pause": self.pause, "ready": sorted(self.ready),
                 "away": self.away}
 
+    def text(self) -> str:
+        """The compact JSON text of :meth:`to_json` (``json.dumps(s.to_json(), separators=(",", ":"))``,
+        the same characters), made directly: the text a table stores and notifies at every move of
+        several processes' tables, where ``json.dumps`` of the dicts was most of a write's encoding
+        (issue 22)."""
+        prompts = ",".join("null" if p is None else p.text() for p in self.prompts)
+        answers = ",".join(f"[{s},{i},{_string(h)}]" for s, i, h in self.answers)
+        return (f'{{"prompts":[{prompts}],"numbers":[{",".join(map(str, self.numbers))}],'
+                f'"window":{_num(self.window)},"answers":[{answers}],"pause":{_num(self.pause)},'
+                f'"ready":[{",".join(map(str, sorted(self.ready)))}],"away":{_num(self.away)}}}')
+
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> Schedule:
         return Schedule(tuple(None if p is None else Prompt.from_json(p) for p in d["prompts"]),
                         tuple(int(n) for n in d["numbers"]), d["window"],
                         tuple((int(s), int(i), str(h)) for s, i, h in d["answers"]), d["pause"],
                         frozenset(int(s) for s in d["ready"]), d.get("away"))
+
+
+def _num(n: int | None) -> str:
+    return "null" if n is None else str(n)
 
 
 def open_prompt(pace: Pace, *, seat: int, number: int, now: int, bank: int, bot: bool,

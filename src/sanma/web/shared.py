@@ -248,7 +248,7 @@ class Shared:
         if "toggles" in changed:
             note["tg"] = table.toggles
         # the schedule and the banks as the write stores them: their JSON is made once, not twice
-        sch = changed.get("schedule") or json.dumps(table.schedule.to_json(), separators=(",", ":"))
+        sch = changed.get("schedule") or table.schedule.text()
         text = json.dumps(note, separators=(",", ":"))[:-1] + ',"sch":' + sch + \
             (',"b":' + changed["banks"] if "banks" in changed else "") + "}"
         if len(text.encode()) > MAX_PAYLOAD:  # too long to carry: the followers read the database

@@ -949,10 +949,6 @@ def _seconds(banks: Sequence[int]) -> list[float]:
     return [b / 1000 for b in banks]
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
 def _kept(name: str, value: Any) -> Any:
     """A column's value as last stored (``Tables.flush``): a copy of the banks and toggles, which
     the table changes in place."""
@@ -964,7 +960,7 @@ def _kept(name: str, value: Any) -> Any:
 def _column(table: Table, name: str) -> str:
     """The JSON text of one of the runner's ``web_tables`` columns, as stored."""
     if name == "schedule":
-        return _compact(table.schedule.to_json())
+        return table.schedule.text()
     if name == "banks":
         return json.dumps(_seconds(table.banks))
     if name == "toggles":
