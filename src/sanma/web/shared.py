@@ -46,6 +46,7 @@ from .scheduler import Schedule
 from .tables import Done, Table, TableError, Tables, not_stored
 
 log = logging.getLogger("sanma.web")
+_compact = json.JSONEncoder(separators=(",", ":")).encode  # (json.dumps with separators makes one per call)
 
 SWEEP_SECONDS = 1.0  # how often a process looks for tables whose runner is gone
 
@@ -249,7 +250,7 @@ class Shared:
             note["tg"] = table.toggles
         # the schedule and the banks as the write stores them: their JSON is made once, not twice
         sch = changed.get("schedule") or table.schedule.text()
-        text = json.dumps(note, separators=(",", ":"))[:-1] + ',"sch":' + sch + \
+        text = _compact(note)[:-1] + ',"sch":' + sch + \
             (',"b":' + changed["banks"] if "banks" in changed else "") + "}"
         if len(text.encode()) > MAX_PAYLOAD:  # too long to carry: the followers read the database
             text = json.dumps({"t": table.id, "r": self.node, "a": table.actions, "e": len(table.game.events)})
@@ -322,7 +323,7 @@ class Shared:
         payload = {"t": table.id, **payload}
         if table.runner is not None:
             try:
-                notify(self.tables.store, node_channel(table.runner), json.dumps(payload, separators=(",", ":")))
+                notify(self.tables.store, node_channel(table.runner), _compact(payload))
             except StoreError as e:  # not sent (a busy database: a commit's WAL flush holds the notification lock
                 # longer than a server waits): refused as a move that could not be stored is — asked again
                 log.warning("table %s: a request could not be sent: %s", table.id, e)
@@ -338,7 +339,7 @@ class Shared:
             if p is None or p.number != payload["p"]:
                 del self.pending[table.id][seat]
             elif send and table.runner is not None:
-                notify(self.tables.store, node_channel(table.runner), json.dumps(payload, separators=(",", ":")))
+                notify(self.tables.store, node_channel(table.runner), _compact(payload))
 
     def _changed(self, note: Mapping[str, Any]) -> None:
         table_id = str(note.get("t"))
