@@ -86,6 +86,40 @@ def test_a_listener_drops_what_skip_names_in_its_thread(pg_database: str) -> Non
             listener.stop()
 
 
+def test_a_served_process_does_not_hear_the_moves_its_writer_sent(pg_database: str) -> None:
+    """The moves are written on the writer's own connection (``store.tables.MoveWriter``): their
+    notifications carry that session, and the served process drops them in the listener's thread as
+    it drops its store's (issue 22: each was handed to the loop, parsed there and ignored)."""
+    import asyncio
+
+    from sanma.store import tables as stored
+    from sanma.web.scheduler import ManualClock
+    from sanma.web.shared import Shared
+    from sanma.web.tables import Tables
+
+    q: queue.Queue[tuple[str, str]] = queue.Queue()
+    with open_db(pg_database) as store, open_db(pg_database) as other:
+        writer = stored.MoveWriter(store, lock_ms=5000)
+        shared = Shared(Tables(store, ManualClock(), node=1, writer=writer), pg_database, 1)  # not started
+        listener = Listener(pg_database, [stored.CHANNEL], lambda c, p: q.put((c, p)), skip=shared._own)
+        listener.start()
+
+        async def written() -> None:
+            answers: list[object] = []
+            writer.pipeline.send("SELECT pg_notify(?, ?)", [stored.CHANNEL, "my move"], answers.append)
+            await writer.drain()
+            assert answers == [1] and writer.session_pid not in (None, store.conn.session_pid)
+
+        try:
+            asyncio.run(written())
+            notify(other, stored.CHANNEL, "theirs")
+            assert _heard(q, 1) == [(stored.CHANNEL, "theirs")]  # in commit order: "my move" would have come first
+            assert q.empty()
+        finally:
+            listener.stop()
+            writer.close()
+
+
 def test_a_sqlite_connection_has_no_session_pid() -> None:
     with open_db(":memory:") as s:
         assert s.conn.session_pid is None

@@ -568,6 +568,13 @@ class Pipeline:
         self._answers.append(answer)
         self._flush()
 
+    @property
+    def session_pid(self) -> int | None:
+        """The PostgreSQL backend of its connection (what the notifications of its statements carry
+        as their sender), None while it is not open. Any thread may ask."""
+        conn = self._conn
+        return None if conn is None else int(conn.pgconn.backend_pid)
+
     async def drain(self) -> None:
         """Until every statement sent has been answered."""
         while self._answers:

@@ -264,6 +264,11 @@ class MoveWriter:
         sql, args = _pg_write(self.store, table_id, w, alone=True)
         self.pipeline.send(sql, args, lambda rows: answer(rows if isinstance(rows, StoreError) else rows > 0))
 
+    @property
+    def session_pid(self) -> int | None:
+        """The PostgreSQL session its moves are written on (their notifications' sender), or None."""
+        return self.pipeline.session_pid
+
     async def write(self, table_id: str, w: Write) -> bool:
         """:meth:`send`, awaited."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()

@@ -407,10 +407,13 @@ class Shared:
     # -- notifications ---------------------------------------------------------------------------
     def _own(self, channel: str, pid: int) -> bool:
         """In the listener's thread: a change this process stored itself (sent by its store's
-        session), dropped there: it ran the table, so it holds every step already; what it would
-        do with it is nothing (``_changed``, ``_presence_heard``: the notes of this process). The
-        requests on this process's own channel are always heard."""
-        return channel == stored.CHANNEL and pid == self.tables.store.conn.session_pid
+        session, or its moves' writer's), dropped there: it ran the table, so it holds every step
+        already; what it would do with it is nothing (``_changed``, ``_presence_heard``: the notes of
+        this process). The requests on this process's own channel are always heard."""
+        if channel != stored.CHANNEL:
+            return False
+        writer = self.tables.writer
+        return pid == self.tables.store.conn.session_pid or (writer is not None and pid == writer.session_pid)
 
     def _heard(self, channel: str, payload: str) -> None:
         """In the listener's thread: hand the notification to the loop."""
