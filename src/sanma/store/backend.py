@@ -547,6 +547,7 @@ class Pipeline:
         self._sending = False  # the socket's buffer was full: the rest goes when it is writable
         self._idle: asyncio.Future[None] | None = None
         self._prepared: dict[bytes, bytes] = {}  # statement -> its name on this connection
+        self._pid: int | None = None  # the backend of the open connection (session_pid)
 
     def send(self, sql: str, args: Sequence[Any], answer: Answer) -> None:
         """Send one statement; ``answer`` is called on this loop once PostgreSQL has answered.
@@ -572,8 +573,7 @@ class Pipeline:
     def session_pid(self) -> int | None:
         """The PostgreSQL backend of its connection (what the notifications of its statements carry
         as their sender), None while it is not open. Any thread may ask."""
-        conn = self._conn
-        return None if conn is None else int(conn.pgconn.backend_pid)
+        return self._pid
 
     async def drain(self) -> None:
         """Until every statement sent has been answered."""
@@ -601,6 +601,7 @@ class Pipeline:
         self._loop = loop = asyncio.get_running_loop()
         loop.add_reader(pg.socket, self._readable)
         self._conn = conn
+        self._pid = int(pg.backend_pid)
         return pg
 
     def _flush(self) -> None:
@@ -664,6 +665,7 @@ class Pipeline:
             logging.getLogger("sanma.store").warning("%s: the pipelined connection failed: %s", self.sync.target,
                                                      _first_lines(why))
         conn, self._conn = self._conn, None
+        self._pid = None
         self._prepared = {}
         if conn is not None:
             loop = self._loop
