@@ -1097,6 +1097,14 @@ class Tables:
             return self.shared.follow(table_id)
         return StoredTable.load(self.store, table_id)
 
+    async def public(self, table_id: str) -> dict[str, Any]:
+        """``GET /api/tables/ID``: a running table's once what it holds is stored and told."""
+        t = self.info(table_id)
+        while isinstance(t, Table) and t.writing:
+            await t.ready()
+            t = self.info(table_id)
+        return t.public()
+
     def _check(self, table_id: str) -> None:
         if len(table_id) > 64 or not self._exists(table_id):
             raise TableError(sentence("no table {table!r}", code="no_such_table", table=table_id), 404)
@@ -1117,9 +1125,9 @@ class Tables:
                 "seed_hash": row.seed_hash,
                 "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]} for i, s in enumerate(row.seats)]}
             t = self.running.get(row.id)
-            if t is not None and not t.finished:
+            if t is not None and not t.finished and not t.writing:
                 entry.update(scores=list(t.game.scores), round=t.round())
-            elif row.status is not None:  # run by another process: as its runner stored it
+            elif row.status is not None:  # run by another process, or its move being written: as stored
                 entry.update(scores=list(row.status["scores"]), round=row.status["round"])
             elif row.final_scores is not None:
                 entry["scores"] = list(row.final_scores)
