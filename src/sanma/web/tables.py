@@ -1,9 +1,10 @@
-"""The served tables: the server's game state, its only authority, kept in SQLite.
+"""The served tables: the server's game state, its only authority, kept in its database.
 
 A ``Table`` holds one ``Game`` and decides everything: the seats' legal actions, the bots' moves,
 the auto toggles; every timer (the clock, the call window, the result pause, bots' think time) is
 its ``Schedule`` on the injected clock (``web/scheduler.py``). Every applied action and the events
-it caused are written in one transaction before anyone is told (``web_actions`` / ``web_events``);
+it caused are written in one transaction before anyone is told (``web_actions`` / ``web_events``;
+on SQLite at once, on PostgreSQL while the event loop serves the other tables: ``Table._settle``);
 ``Tables.resume`` rebuilds an unfinished table from its seed by re-applying the stored actions
 (bots are seeded and are consulted again, so they go on as they were). Connections (``ws.py``)
 subscribe to a table and are sent what ``sanma.game.view`` lets their seat see.
