@@ -132,12 +132,14 @@ def test_a_connection_reads_the_table_only_once_its_move_is_stored_and_told(url:
         try:
             dealer.handle(_discard(dealer))
             task = asyncio.create_task(reader())
+            api = asyncio.create_task(tables.public(a.id))  # GET /api/tables/ID
             await _waiting_for_the_row(url)
-            assert order == [] and a.writing
+            assert order == [] and a.writing and not api.done()
         finally:
             lock.release()
         await task
         assert order == [f"read at {len(stored.events(tables.store, a.id))} events, a.writing=False"]
+        assert (await api)["id"] == a.id
 
     _run(url, 10_000, play)
 
@@ -183,3 +185,28 @@ def test_the_writer_raises_the_store_s_errors(url: str) -> None:
         assert await tables.writer.write("no such table", stored.Write(status='{"x": 1}')) is False
 
     _run(url, 50, play)
+
+
+def test_a_lost_connection_refuses_the_move_in_flight_and_the_next_one_connects_again(url: str) -> None:
+    import psycopg
+
+    async def play(tables: Tables, clock: ManualClock) -> None:
+        a, _ = tables.create(PERSONS)
+        await a.ready()
+        dealer = attach(a, a.game.dealer)
+        answer, events = _discard(dealer), list(a.game.events)
+        lock = RowLock(url, a.id)
+        try:
+            dealer.handle(answer)
+            await _waiting_for_the_row(url)
+            with psycopg.connect(url, autocommit=True) as admin:  # PostgreSQL ends the writer's session
+                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE NOT granted")
+            await a.ready()
+        finally:
+            lock.release()
+        assert dealer.sent.messages[-2]["code"] == "not_stored" and a.game.events == events
+        dealer.handle(answer)
+        await a.ready()
+        assert stored.events(tables.store, a.id) == a.game.events and len(a.game.events) > len(events)
+
+    _run(url, 10_000, play)

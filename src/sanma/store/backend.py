@@ -541,6 +541,7 @@ class Pipeline:
         self.sync = sync
         self.lock_ms = lock_ms
         self._conn: Any = None  # the psycopg connection, kept for its libpq connection
+        self._fd = -1  # its socket (libpq closes it when the connection is lost)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._answers: deque[Answer] = deque()  # one per statement in flight, in order
         self._rows: int | StoreError = 0  # the answer of the statement whose results are being read
@@ -599,7 +600,8 @@ class Pipeline:
         pg.nonblocking = 1
         pg.enter_pipeline_mode()
         self._loop = loop = asyncio.get_running_loop()
-        loop.add_reader(pg.socket, self._readable)
+        self._fd = pg.socket
+        loop.add_reader(self._fd, self._readable)
         self._conn = conn
         self._pid = int(pg.backend_pid)
         return pg
@@ -612,9 +614,9 @@ class Pipeline:
         except Exception as e:
             return self._lost(e)
         if more and not self._sending:
-            loop.add_writer(pg.socket, self._flush)
+            loop.add_writer(self._fd, self._flush)
         elif not more and self._sending:
-            loop.remove_writer(pg.socket)
+            loop.remove_writer(self._fd)
         self._sending = bool(more)
         return None
 
@@ -635,6 +637,8 @@ class Pipeline:
                     self._rows = r.ntuples
                 else:  # an error (or the statement skipped after one: never, each has its own sync)
                     self._rows = self._error(r)
+            if pg.status == pq.ConnStatus.BAD:  # (libpq closed the socket: no more answers will come)
+                raise self.sync._psycopg.OperationalError((pg.error_message or b"").decode("utf-8", "replace"))
         except Exception as e:
             self._lost(e)
         if not self._answers and self._idle is not None:
@@ -670,9 +674,9 @@ class Pipeline:
         if conn is not None:
             loop = self._loop
             if loop is not None and not loop.is_closed():
-                loop.remove_reader(conn.pgconn.socket)
+                loop.remove_reader(self._fd)
                 if self._sending:
-                    loop.remove_writer(conn.pgconn.socket)
+                    loop.remove_writer(self._fd)
             self._sending = False
             with contextlib.suppress(Exception):
                 conn.close()

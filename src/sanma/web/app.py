@@ -199,7 +199,7 @@ def _api(app: FastAPI) -> None:
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> JSON:
         try:
-            return JSON(_tables(request).info(table_id).public())
+            return JSON(await _tables(request).public(table_id))
         except TableError as e:
             return _error(e)
 

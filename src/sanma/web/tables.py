@@ -1,9 +1,10 @@
-"""The served tables: the server's game state, its only authority, kept in SQLite.
+"""The served tables: the server's game state, its only authority, kept in its database.
 
 A ``Table`` holds one ``Game`` and decides everything: the seats' legal actions, the bots' moves,
 the auto toggles; every timer (the clock, the call window, the result pause, bots' think time) is
 its ``Schedule`` on the injected clock (``web/scheduler.py``). Every applied action and the events
-it caused are written in one transaction before anyone is told (``web_actions`` / ``web_events``);
+it caused are written in one transaction before anyone is told (``web_actions`` / ``web_events``;
+on SQLite at once, on PostgreSQL while the event loop serves the other tables: ``Table._settle``);
 ``Tables.resume`` rebuilds an unfinished table from its seed by re-applying the stored actions
 (bots are seeded and are consulted again, so they go on as they were). Connections (``ws.py``)
 subscribe to a table and are sent what ``sanma.game.view`` lets their seat see.
@@ -1093,6 +1094,14 @@ class Tables:
             return self.shared.follow(table_id)
         return StoredTable.load(self.store, table_id)
 
+    async def public(self, table_id: str) -> dict[str, Any]:
+        """``GET /api/tables/ID``: a running table's once what it holds is stored and told."""
+        t = self.info(table_id)
+        while isinstance(t, Table) and t.writing:
+            await t.ready()
+            t = self.info(table_id)
+        return t.public()
+
     def _check(self, table_id: str) -> None:
         if len(table_id) > 64 or not self._exists(table_id):
             raise TableError(sentence("no table {table!r}", code="no_such_table", table=table_id), 404)
@@ -1113,9 +1122,9 @@ class Tables:
                 "seed_hash": row.seed_hash,
                 "seats": [{"seat": i, "kind": s["kind"], "name": s["name"]} for i, s in enumerate(row.seats)]}
             t = self.running.get(row.id)
-            if t is not None and not t.finished:
+            if t is not None and not t.finished and not t.writing:
                 entry.update(scores=list(t.game.scores), round=t.round())
-            elif row.status is not None:  # run by another process: as its runner stored it
+            elif row.status is not None:  # run by another process, or its move being written: as stored
                 entry.update(scores=list(row.status["scores"]), round=row.status["round"])
             elif row.final_scores is not None:
                 entry["scores"] = list(row.final_scores)
