@@ -253,10 +253,10 @@ class MoveWriter:
     answered (``web/tables.Table``: its moves are written in order)."""
 
     def __init__(self, store: Store, *, lock_ms: int) -> None:
-        if not isinstance(store.conn, PostgresConnection):
-            raise ValueError("MoveWriter is PostgreSQL's")
+        conn = store.conn
+        assert isinstance(conn, PostgresConnection), "a PostgreSQL store's"  # (web/app.py makes one only there)
         self.store = store
-        self.pipeline = Pipeline(store.conn, lock_ms)
+        self.pipeline = Pipeline(conn, lock_ms)
 
     def send(self, table_id: str, w: Write, answer: Callable[[bool | StoreError], None]) -> None:
         """Send the change; ``answer`` gets :func:`write`'s answer, or its error, once PostgreSQL has
