@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -77,12 +77,7 @@ def _run(url: str, lock_ms: int, play: Callable[[Tables, ManualClock], Awaitable
     asyncio.run(main())
 
 
-@pytest.fixture
-def url(pg_url: str) -> Iterator[str]:
-    yield pg_url
-
-
-def test_while_a_move_is_being_written_the_process_goes_on_and_nothing_of_it_is_told(url: str) -> None:
+def test_while_a_move_is_being_written_the_process_goes_on_and_nothing_of_it_is_told(pg_url: str) -> None:
     async def play(tables: Tables, clock: ManualClock) -> None:
         a, _ = tables.create(PERSONS)
         b, _ = tables.create(PERSONS)
@@ -92,10 +87,10 @@ def test_while_a_move_is_being_written_the_process_goes_on_and_nothing_of_it_is_
         watch_a, watch_b = attach(a, None), attach(b, None)
         events_a, events_b = list(a.game.events), list(b.game.events)
         told_a, told_b = len(watch_a.sent.log), len(watch_b.sent.log)
-        lock = RowLock(url, a.id)
+        lock = RowLock(pg_url, a.id)
         try:
             dealer_a.handle(_discard(dealer_a))  # A's move: its write waits for the row (10 s at most) ...
-            await _waiting_for_the_row(url)  # ... and this process goes on meanwhile (a synchronous write held it)
+            await _waiting_for_the_row(pg_url)  # ... and this process goes on meanwhile (a synchronous write held it)
             assert a.writing and len(watch_a.sent.log) == told_a
             assert stored.events(tables.store, a.id) == events_a
             toggles = dict(a.toggles[0])
@@ -114,15 +109,15 @@ def test_while_a_move_is_being_written_the_process_goes_on_and_nothing_of_it_is_
         row = stored.table(tables.store, a.id)
         assert row is not None and row.toggles[0] == a.toggles[0]
 
-    _run(url, 10_000, play)
+    _run(pg_url, 10_000, play)
 
 
-def test_a_connection_reads_the_table_only_once_its_move_is_stored_and_told(url: str) -> None:
+def test_a_connection_reads_the_table_only_once_its_move_is_stored_and_told(pg_url: str) -> None:
     async def play(tables: Tables, clock: ManualClock) -> None:
         a, _ = tables.create(PERSONS)
         await a.ready()
         dealer = attach(a, a.game.dealer)
-        lock = RowLock(url, a.id)
+        lock = RowLock(pg_url, a.id)
         order: list[str] = []
 
         async def reader() -> None:
@@ -133,7 +128,7 @@ def test_a_connection_reads_the_table_only_once_its_move_is_stored_and_told(url:
             dealer.handle(_discard(dealer))
             task = asyncio.create_task(reader())
             api = asyncio.create_task(tables.public(a.id))  # GET /api/tables/ID
-            await _waiting_for_the_row(url)
+            await _waiting_for_the_row(pg_url)
             assert order == [] and a.writing and not api.done()
         finally:
             lock.release()
@@ -141,10 +136,10 @@ def test_a_connection_reads_the_table_only_once_its_move_is_stored_and_told(url:
         assert order == [f"read at {len(stored.events(tables.store, a.id))} events, a.writing=False"]
         assert (await api)["id"] == a.id
 
-    _run(url, 10_000, play)
+    _run(pg_url, 10_000, play)
 
 
-def test_a_move_whose_write_fails_is_refused_rolled_back_and_tried_again(url: str) -> None:
+def test_a_move_whose_write_fails_is_refused_rolled_back_and_tried_again(pg_url: str) -> None:
     async def play(tables: Tables, clock: ManualClock) -> None:
         a, _ = tables.create(PERSONS)
         await a.ready()
@@ -152,7 +147,7 @@ def test_a_move_whose_write_fails_is_refused_rolled_back_and_tried_again(url: st
         answer = _discard(dealer)
         prompt = next(m for m in reversed(dealer.sent.messages) if m["type"] == "prompt")
         events, told, schedule = list(a.game.events), len(watch.sent.log), a.schedule
-        lock = RowLock(url, a.id)
+        lock = RowLock(pg_url, a.id)
         try:
             dealer.handle(answer)
             await a.ready()  # refused after the writer's lock wait (50 ms): rolled back
@@ -167,15 +162,15 @@ def test_a_move_whose_write_fails_is_refused_rolled_back_and_tried_again(url: st
         assert stored.events(tables.store, a.id) == a.game.events and len(a.game.events) > len(events)
         assert watch.sent.messages[-1]["type"] != "error" and len(watch.sent.log) > told
 
-    _run(url, 50, play)
+    _run(pg_url, 50, play)
 
 
-def test_the_writer_raises_the_store_s_errors(url: str) -> None:
+def test_the_writer_raises_the_store_s_errors(pg_url: str) -> None:
     async def play(tables: Tables, clock: ManualClock) -> None:
         a, _ = tables.create(PERSONS)
         await a.ready()
         assert tables.writer is not None
-        lock = RowLock(url, a.id)
+        lock = RowLock(pg_url, a.id)
         try:
             with pytest.raises(StoreBusy):
                 await tables.writer.write(a.id, stored.Write(status='{"x": 1}'))
@@ -184,10 +179,10 @@ def test_the_writer_raises_the_store_s_errors(url: str) -> None:
         assert await tables.writer.write(a.id, stored.Write(status='{"x": 1}')) is True
         assert await tables.writer.write("no such table", stored.Write(status='{"x": 1}')) is False
 
-    _run(url, 50, play)
+    _run(pg_url, 50, play)
 
 
-def test_a_lost_connection_refuses_the_move_in_flight_and_the_next_one_connects_again(url: str) -> None:
+def test_a_lost_connection_refuses_the_move_in_flight_and_the_next_one_connects_again(pg_url: str) -> None:
     import psycopg
 
     async def play(tables: Tables, clock: ManualClock) -> None:
@@ -195,11 +190,11 @@ def test_a_lost_connection_refuses_the_move_in_flight_and_the_next_one_connects_
         await a.ready()
         dealer = attach(a, a.game.dealer)
         answer, events = _discard(dealer), list(a.game.events)
-        lock = RowLock(url, a.id)
+        lock = RowLock(pg_url, a.id)
         try:
             dealer.handle(answer)
-            await _waiting_for_the_row(url)
-            with psycopg.connect(url, autocommit=True) as admin:  # PostgreSQL ends the writer's session
+            await _waiting_for_the_row(pg_url)
+            with psycopg.connect(pg_url, autocommit=True) as admin:  # PostgreSQL ends the writer's session
                 admin.execute("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE NOT granted")
             await a.ready()
         finally:
@@ -209,4 +204,4 @@ def test_a_lost_connection_refuses_the_move_in_flight_and_the_next_one_connects_
         await a.ready()
         assert stored.events(tables.store, a.id) == a.game.events and len(a.game.events) > len(events)
 
-    _run(url, 10_000, play)
+    _run(pg_url, 10_000, play)
