@@ -24,7 +24,8 @@ process k mod P and its seat s plays through process (k + s) mod P, so most sock
 process that does not run their table. ``--paced R``: every table acts once every R seconds (as
 people do) instead of as fast as the bots answer. Paced runs have a warm-up (``--warmup``, 20 s by
 default): the N tables are made spread over it, as people sit down over time, and the latencies are
-measured after it, for ``--seconds``; the ramp's p50/p99 are printed apart. The report says whether
+measured from ``--settle`` seconds after it (5 by default: the last tables made sit down and play
+their first moves), for ``--seconds``; the ramp's p50/p99 (all before) are printed apart. The report says whether
 each N's p99 stays under 50 ms and the largest N that does (``--tables 100,200,400,700,1000``), with
 the CPU the load generator (this process), the servers and PostgreSQL used in the measured window:
 whether the generator or the server is the limit. CPU per action is reported for the sanma processes
@@ -51,6 +52,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import gc
 import json
 import os
 import platform
@@ -288,18 +290,22 @@ class Window:
 
 async def _run(bases: list[str], n: int, seconds: float, max_seconds: float, rules: Any, kind: str,
                pace: float, warmup: float = 0.0, pids: tuple[int, ...] = (), pg_pid: int | None = None,
-               census: bool = False) -> tuple[Stats, float, Window]:
+               census: bool = False, settle: float = 0.0) -> tuple[Stats, float, Window]:
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=n + 10)
+    # the generator's own collector stays off while it measures: a pause of its loop delays every frame it reads
+    # (a full collection of its 3N sockets: 0.3 s at N = 1,000), which the latencies would charge to the server
+    gc.collect()
+    gc.disable()
     window = Window()
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         start = time.perf_counter()
         tasks = [asyncio.create_task(_table_loop(bases, k, rules, stats, stop, client, kind, pace, delay))
                  for k, delay in enumerate(start_offsets(n, warmup))]
         probe = asyncio.create_task(_probe(bases[-1], stats, stop))
-        if warmup:
-            await asyncio.sleep(warmup)
+        if warmup or settle:
+            await asyncio.sleep(warmup + settle)
         window.start = time.monotonic()
         gen0, srv0 = time.process_time(), _cpu_seconds(list(pids))
         db0 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
@@ -326,6 +332,7 @@ async def _run(bases: list[str], n: int, seconds: float, max_seconds: float, rul
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+    gc.enable()
     return stats, elapsed, window
 
 
@@ -401,8 +408,27 @@ def gc_pauses(lines: list[str], start: float, end: float, column: int = 2) -> di
     return out
 
 
-def _gc_line(files: list[Path], window: Window) -> str:
-    lines = [line for f in files if f.exists() for line in f.read_text().splitlines()]
+#: The load generator's own collections (this process), as gcwatch.py's lines: a pause of this loop delays
+#: every frame it reads, so it shows in the measured latencies as if the server were slow.
+GENERATOR_GC: list[str] = []
+
+
+def _watch_own_gc() -> None:
+    started = [0.0, 0.0]
+
+    def watch(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[:] = time.perf_counter(), time.thread_time()
+        else:
+            ms, cpu = (time.perf_counter() - started[0]) * 1e3, (time.thread_time() - started[1]) * 1e3
+            GENERATOR_GC.append(f"{time.monotonic():.4f} {info['generation']} {ms:.3f} {cpu:.3f}")
+
+    gc.callbacks.append(watch)
+
+
+def _gc_line(files: list[Path], window: Window, lines: list[str] | None = None, who: str = "the servers") -> str:
+    if lines is None:
+        lines = [line for f in files if f.exists() for line in f.read_text().splitlines()]
     pauses = gc_pauses(lines, window.start, window.end)
     cpu = gc_pauses(lines, window.start, window.end, column=3)
     secs = max(1e-9, window.end - window.start)
@@ -415,14 +441,16 @@ def _gc_line(files: list[Path], window: Window) -> str:
         else:
             parts.append(f"gen {g}: none")
     total = sum(sum(xs) for xs in pauses.values())
-    return f"  collector pauses in the servers ({len(files)} process(es)): " + "; ".join(parts) + \
+    procs = f" ({len(files)} process(es))" if files else ""
+    return f"  collector pauses in {who}{procs}: " + "; ".join(parts) + \
         f"; {total / secs / 10:.1f}% of the window"
 
 
 def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float, rules: Any, pids: list[int],
             kind: str = "mjai", db: str = "sqlite", pg_pid: int | None = None, pace: float = 0.0,
             warmup: float = 0.0, gc_files: list[Path] | None = None, gc_untuned: bool = False,
-            gc_thresholds: str | None = None, census: bool = False) -> None:
+            gc_thresholds: str | None = None, census: bool = False, series: str | None = None,
+            settle: float = 0.0) -> None:
     gc_note = (", collector: CPython's settings (--gc-untuned)" if gc_untuned
                else f", collector: sanma.web.collector.tune, thresholds {gc_thresholds or 'THRESHOLDS'}"
                ) if gc_files else ""
@@ -431,7 +459,9 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
           f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load}, server build: {_build()}, "
           f"seats: {kind}, database: {db}, {len(bases)} server process(es){gc_note}"
           f"{f', paced: every table acts every {pace:g} s' if pace else ''}"
-          f"{f', warm-up {warmup:g} s (tables made spread over it; latencies after it)' if warmup else ''}",
+          f"{f', warm-up {warmup:g} s (tables made spread over it)' if warmup else ''}"
+          f"{f', latencies measured from {warmup + settle:g} s' if warmup or settle else ''}"
+          ", the generator's own collector off while it measures",
           flush=True)
     print(f"{'tables':>6} {'games/s':>8} {'hands/s':>8} {'actions/s':>10} {'act/game':>8} {'p50 ms':>8} {'p99 ms':>8} "
           f"{'cpu ms/act':>10} {'db ms/act':>9} {'probe ms':>13} {'games':>6} {'secs':>5} {'load':>5} errors",
@@ -441,9 +471,10 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
         cpu0 = _cpu_seconds(pids)
         db0 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
         stats, elapsed, window = asyncio.run(_run(bases, n, seconds, max_seconds, rules, kind, pace, warmup,
-                                                  tuple(pids), pg_pid, census))
+                                                  tuple(pids), pg_pid, census, settle))
         ramp, steady = split_ramp(stats.when, stats.latencies, window.start, window.end)
-        if warmup:  # the row's latencies are the steady state's; the ramp's are printed below it
+        measured = list(zip(stats.when, stats.latencies, strict=True))
+        if warmup or settle:  # the row's latencies are the steady state's; the ramp's are printed below it
             stats.latencies = steady
         cpu1 = _cpu_seconds(pids)
         db1 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
@@ -454,7 +485,7 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
         probe = (f"{_pct(stats.probes, 0.5) * 1e3:.0f}/{max(stats.probes) * 1e3:.0f}" if stats.probes else "none")
         probe += f" x{stats.probe_failures}" if stats.probe_failures else ""
         per_game = stats.game_actions / stats.games if stats.games else float("nan")
-        rate = len(steady) / max(1e-9, window.end - window.start) if warmup else stats.actions / elapsed
+        rate = len(steady) / max(1e-9, window.end - window.start) if warmup or settle else stats.actions / elapsed
         print(f"{n:>6} {stats.games / elapsed:>8.3f} {stats.hands / elapsed:>8.2f} {rate:>10.0f} "
               f"{per_game:>8.0f} {_pct(stats.latencies, 0.5) * 1e3:>8.1f} {_pct(stats.latencies, 0.99) * 1e3:>8.1f} "
               f"{per_action} {probe:>13} {stats.games:>6} {elapsed:>5.0f} {os.getloadavg()[0]:>5.2f} {stats.errors}",
@@ -467,11 +498,19 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
         cpu += f", PostgreSQL {window.db_cpu / secs:.0%}" if window.db_cpu is not None else ""
         print(f"  CPU in the measured {secs:.0f} s, of one core (2 cores = 200%): {cpu}; load {os.getloadavg()[0]:.2f}",
               flush=True)
-        if warmup:
-            print(f"  ramp (the {warmup:g} s warm-up, {len(ramp)} actions): {spread(ramp)}; "
+        if warmup or settle:
+            print(f"  ramp (the {warmup + settle:g} s before, {len(ramp)} actions): {spread(ramp)}; "
                   f"steady ({len(steady)} actions): {spread(steady)}", flush=True)
         if gc_files:
             print(_gc_line(gc_files, window), flush=True)
+        print(_gc_line([], window, GENERATOR_GC, "the load generator"), flush=True)
+        if series is not None:  # each steady latency with its time, for a plot of the tail against the collections
+            with open(f"{series}-{n}.txt", "w") as out:
+                out.writelines(f"{t:.4f} {lat * 1e3:.3f}\n" for t, lat in measured)
+            Path(f"{series}-{n}.gc").write_text("".join(
+                f"server{i} {line}\n" for i, f in enumerate(gc_files or []) if f.exists()
+                for line in f.read_text().splitlines()) + "".join(f"generator {x}\n" for x in GENERATOR_GC))
+        GENERATOR_GC.clear()
         for f in gc_files or []:
             census_file = f.with_name(f.name + ".census")
             if census and census_file.exists():
@@ -559,6 +598,9 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=None, metavar="SECONDS",
                     help="make the tables spread over this many seconds and measure after it (the ramp is reported "
                          "apart); default 20 when paced, else 0")
+    ap.add_argument("--settle", type=float, default=None, metavar="SECONDS",
+                    help="measure from this many seconds after the warm-up (the last tables made sit down and play "
+                         "their first moves); default 5 when paced, else 0")
     ap.add_argument("--gc-trace", action="store_true",
                     help="record the servers' garbage collections (benchmarks/gcwatch.py) and report their pauses")
     ap.add_argument("--gc-untuned", action="store_true",
@@ -567,16 +609,21 @@ def main() -> None:
                     help="with --gc-trace: at the end of each N, what the servers' collector walks, by type")
     ap.add_argument("--gc-thresholds", metavar="A,B,C",
                     help="with --gc-trace: the servers tune their collector with these thresholds instead")
+    ap.add_argument("--series", metavar="PREFIX",
+                    help="write PREFIX-N.txt (each latency: monotonic time, ms) and PREFIX-N.gc (every collection of "
+                         "the servers and of this generator) for each N: where in time the tail is")
     ap.add_argument("--pg-async", action="store_true",
                     help="the servers run with --synchronous-commit off (a table's moves do not wait for the disk; "
                          "the cluster itself stays durable)")
     args = ap.parse_args()
+    _watch_own_gc()
     warmup = args.warmup if args.warmup is not None else (20.0 if args.paced else 0.0)
+    settle = args.settle if args.settle is not None else (5.0 if args.paced else 0.0)
     ns = [int(x) for x in args.tables.split(",")]
     rules = {"extends": args.rules, "round_winds": "E"}
     if args.url:
         _report([args.url.rstrip("/")], ns, args.seconds, args.max_seconds, rules, [], args.seats, pace=args.paced,
-                warmup=warmup)
+                warmup=warmup, series=args.series, settle=settle)
         return
     if args.db == "sqlite" and args.processes != 1:
         raise SystemExit("one server process serves a SQLite file (--db postgres for several)")
@@ -612,7 +659,7 @@ def main() -> None:
             _report(bases, ns, args.seconds, args.max_seconds, rules, [s.pid for s in servers], args.seats,
                     f"postgres{' (serve --synchronous-commit off)' if args.pg_async else ''}" if cluster else "sqlite",
                     cluster.proc.pid if cluster else None, args.paced, warmup, gc_files, args.gc_untuned,
-                    args.gc_thresholds, args.gc_census)
+                    args.gc_thresholds, args.gc_census, args.series, settle)
         finally:
             for server in servers:
                 server.terminate()

@@ -188,7 +188,8 @@ class Write(NamedTuple):
     the events they (and released holds) caused, numbered from ``first_event``, and the table's
     columns that changed (JSON text; None: unchanged). ``runner``: write only while this process
     still runs the table (PostgreSQL: another may have taken it over); ``notice``: the
-    notification the other processes get when it commits (PostgreSQL). An immutable tuple (one
+    notification the processes that follow the table get when it commits (PostgreSQL, on
+    :func:`table_channel`). An immutable tuple (one
     per action: see :class:`ActionRow`)."""
 
     first_event: int = 0
@@ -202,7 +203,14 @@ class Write(NamedTuple):
     notice: str | None = None
 
 
-CHANNEL = "sanma_tables"  # every running table's changes (payload: web/shared.py)
+CHANNEL = "sanma_tables"  # who is at which table, and takeovers: every process hears these (web/shared.py)
+
+
+def table_channel(table_id: str) -> str:
+    """The channel of one table's moves, its end and its abandonment (payload: web/shared.py): heard
+    only by the processes that follow the table (they listen while a connection of theirs is on it;
+    its runner does not), so no process is woken by the moves of the tables it does not serve."""
+    return f"sanma_t_{table_id}"
 
 
 def write(store: Store, table_id: str, w: Write) -> bool:
@@ -327,7 +335,7 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool) -> tuple[st
     quick = _ASYNC_COMMIT if alone and not store.durable_moves else ""
     if w.notice is not None:
         sql += f" SELECT pg_notify(?, ?) FROM t{quick}"
-        args += [CHANNEL, w.notice]
+        args += [table_channel(table_id), w.notice]
     else:
         sql += f" SELECT 1 FROM t{quick}"
     return sql, args
@@ -390,7 +398,7 @@ def abandon(store: Store, table_id: str, *, runner: int | None = None, notice: s
         if r.rowcount != 1:
             return False
         if notice is not None:
-            notify(store, CHANNEL, notice)
+            notify(store, table_channel(table_id), notice)
     return True
 
 
@@ -409,7 +417,7 @@ def finish(store: Store, table_id: str, game_events: Sequence[Mapping[str, Any]]
         game_id = store.save_game(game_events, rules=rules, seed=seed, players=players)
         store.conn.execute("UPDATE web_tables SET finished = 1, game_id = ? WHERE id = ?", (game_id, table_id))
         if notice is not None:
-            notify(store, CHANNEL, notice)
+            notify(store, table_channel(table_id), notice)
         return game_id
 
 

@@ -18,7 +18,9 @@ event is ever doubled, even by a process that lost its table without knowing.
 **Everyone else.** A process with a connection on a table it does not run keeps a
 :class:`FollowedTable`: the same game, advanced by the runner's notifications (each carries its
 steps and the schedule; a gap is read again from the database), so it sends each of its
-connections that connection's own view, as the runner would. What a seat sends there — an
+connections that connection's own view, as the runner would. It listens on the table's own channel
+(``store.tables.table_channel``) only while it follows the table, so a process is not woken by the
+moves of the tables it does not serve — its own included. What a seat sends there — an
 action, a toggle, a dismissed result — goes to the runner as a notification on the runner's own
 channel, naming the prompt it answers; the runner applies it only while that prompt is open, so
 a request sent twice, or again after a takeover, is applied once.
@@ -202,8 +204,7 @@ class Shared:
                 table.presence_changed()  # a runner's abandon timer counts the other processes' people
         for table_id, t in list(self.followed.items()):
             if not t.listeners:  # nobody here watches it any more (an API call made it): made again on demand
-                del self.followed[table_id]
-                self.pending.pop(table_id, None)
+                self._unfollow(table_id)
                 t.close()
         taken = 0
         orphans = [(t, r) for t, r in stored.orphans(self.tables.store) if t not in self.tables.running]
@@ -214,7 +215,8 @@ class Shared:
             note = json.dumps({"t": table_id, "r": self.node, "claim": True})
             if not stored.claim(self.tables.store, table_id, self.node, previous, note):
                 continue  # another process was first
-            old = self.followed.pop(table_id, None)
+            pending = self.pending.get(table_id, {})
+            old = self._unfollow(table_id)
             loaded = self.tables.load_or_report(table_id)
             if loaded is None:  # cannot be rebuilt: reported as broken (its pages are told why)
                 if old is not None:
@@ -230,7 +232,7 @@ class Shared:
                 for conn in old.listeners:
                     if hasattr(conn, "table"):
                         conn.table = table
-                for payload in self.pending.pop(table_id, {}).values():
+                for payload in pending.values():
                     self._request(payload)  # sent to the runner that died: this process is the runner now
                 if not table.later(table._notify):  # told once its first write is stored
                     table._notify()
@@ -315,7 +317,38 @@ class Shared:
             t = built
             if not t.finished:
                 self.followed[table_id] = t
+                if self.listener is not None:  # what was stored before PostgreSQL listens for us is read again then
+                    self.listener.listen(stored.table_channel(table_id), functools.partial(self._listening, table_id))
                 self._remote(t)
+        return t
+
+    def _listening(self, table_id: str) -> None:
+        """In the listener's thread: the table's channel is listened to now."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._caught_up, table_id)
+
+    def _caught_up(self, table_id: str) -> None:
+        """What the runner stored between reading the table and listening on its channel (nothing,
+        mostly), read from the database and told."""
+        t = self.followed.get(table_id)
+        if t is None:
+            return
+        before = (t.actions, len(t.game.events), t.runner)
+        try:
+            self._reread(t)
+        except StoreError as e:
+            log.warning("table %s could not be read again: %s", table_id, e)
+            return
+        if (t.actions, len(t.game.events), t.runner) != before:
+            self._resend(t, send=t.runner != before[2])
+            t.told()
+
+    def _unfollow(self, table_id: str) -> FollowedTable | None:
+        """No longer followed here: its channel is not listened to, its requests are forgotten."""
+        t = self.followed.pop(table_id, None)
+        self.pending.pop(table_id, None)
+        if t is not None and self.listener is not None:
+            self.listener.unlisten(stored.table_channel(table_id))
         return t
 
     def request(self, table: FollowedTable, payload: dict[str, Any]) -> None:
@@ -353,8 +386,7 @@ class Shared:
             self._reread(t)
         self._resend(t, send=t.runner != before)
         if t.finished or t.abandoned:
-            self.followed.pop(table_id, None)
-            self.pending.pop(table_id, None)
+            self._unfollow(table_id)
         t.told()
 
     def _reread(self, t: FollowedTable) -> None:
@@ -410,7 +442,7 @@ class Shared:
         session, or its moves' writer's), dropped there: it ran the table, so it holds every step
         already; what it would do with it is nothing (``_changed``, ``_presence_heard``: the notes of
         this process). The requests on this process's own channel are always heard."""
-        if channel != stored.CHANNEL:
+        if channel == node_channel(self.node):
             return False
         writer = self.tables.writer
         return pid == self.tables.store.conn.session_pid or (writer is not None and pid == writer.session_pid)
@@ -437,12 +469,11 @@ class Shared:
         if not isinstance(note, dict):
             return
         try:
-            if channel == stored.CHANNEL:
-                if note.get("presence"):
-                    self._presence_heard(note)
-                else:
-                    self._changed(note)
-            else:
+            if channel == node_channel(self.node):
                 self._request(note)
+            elif note.get("presence"):
+                self._presence_heard(note)
+            else:
+                self._changed(note)
         except StoreError as e:
             log.warning("a notification could not be handled: %s", e)

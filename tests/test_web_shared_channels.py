@@ -1,0 +1,198 @@
+"""Each table's moves on a channel of their own (issue 22, web/shared.py): a server process is woken
+only by the moves of the tables it follows — not by its own, not by those of tables nobody on it
+watches. One channel for every table woke every process's listener thread at every move of every
+table, its own included (dropped there), and each wake-up took the interpreter's lock from the
+event loop: at 1,000 paced tables on one process the median move waited 60 ms for it (docs/
+PERFORMANCE.md, "Each table's moves on their own channel")."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sanma.store import open_db
+from sanma.store import tables as stored
+from sanma.store.notify import Listener, notify
+from sanma.web.scheduler import ManualClock
+from sanma.web.shared import Shared
+from sanma.web.tables import Table, Tables
+from sanma.web.ws import leave
+from web_helpers import attach
+
+RULES = {"extends": "tenhou", "round_winds": "E"}
+CLOCK = {"move": 0, "call": 0, "think": 1, "result": 0}
+
+
+def _until(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.01)
+
+
+def test_a_listener_adds_and_drops_channels_while_it_runs(pg_database: str) -> None:
+    """``listen`` says when PostgreSQL listens (``then``), ``unlisten`` stops it, and the channels
+    added are listened to again after the connection was lost."""
+    heard: queue.Queue[tuple[str, str]] = queue.Queue()
+    gaps: queue.Queue[bool] = queue.Queue()
+    listening = threading.Event()
+    listener = Listener(pg_database, ["sanma_base"], lambda c, p: heard.put((c, p)), lambda: gaps.put(True),
+                        retry_seconds=0.05)
+    listener.start()
+    try:
+        with open_db(pg_database) as s:
+            notify(s, "sanma_t_x", "before")  # nobody listens on it yet: never heard
+            listener.listen("sanma_t_x", listening.set)
+            assert listening.wait(10)
+            notify(s, "sanma_t_x", "one")
+            notify(s, "sanma_base", "two")
+            assert [heard.get(timeout=10) for _ in range(2)] == [("sanma_t_x", "one"), ("sanma_base", "two")]
+            name = pg_database.rsplit("/", 1)[1]
+            s.conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           f"WHERE application_name = 'sanma-listen' AND datname = '{name}'")
+            assert gaps.get(timeout=10)
+            notify(s, "sanma_t_x", "after the gap")  # listened to again
+            assert heard.get(timeout=10) == ("sanma_t_x", "after the gap")
+            listener.unlisten("sanma_t_x")
+            listening.clear()
+            listener.listen("sanma_t_y", listening.set)  # (applied in order: the unlisten first)
+            assert listening.wait(10)
+            notify(s, "sanma_t_x", "dropped")
+            notify(s, "sanma_t_y", "three")
+            assert heard.get(timeout=10) == ("sanma_t_y", "three")  # in commit order: "dropped" would be first
+            assert heard.empty()
+    finally:
+        listener.stop()
+
+
+def _move(table: Table) -> None:
+    """A seat with a prompt answers it as a page does (a pass, else tsumogiri): every seat is a person."""
+    seat = next(s for s in range(3) if table.prompt_legal[s])
+    legal = table.prompt_legal[seat]
+    pick = next((a for a in legal if a.type == "none"), None)
+    pick = pick or next((a for a in legal if a.type == "dahai" and a.tsumogiri), legal[-1])
+    table.act(seat, pick)
+
+
+def _human_table(runner: Tables) -> Table:
+    t, _ = runner.create({"rules": RULES, "seats": ["human", "human", "human"], "seed": 6, "clock": CLOCK})
+    assert any(t.prompt_legal)
+    return t
+
+
+def test_a_process_hears_the_moves_of_the_tables_it_follows_and_no_others(pg_database: str) -> None:
+    runner_store, follower_store = open_db(pg_database), open_db(pg_database)
+    runner = Tables(runner_store, ManualClock(), node=1)
+    follower = Tables(follower_store, ManualClock(), node=2)
+    Shared(runner, pg_database, 1)  # not started: the runner's notices are made, nothing is heard
+    shared = Shared(follower, pg_database, 2)
+    heard: list[tuple[str, str]] = []
+
+    def record(channel: str, payload: str) -> None:
+        heard.append((channel, payload))
+        Shared._heard(shared, channel, payload)
+
+    shared._heard = record  # type: ignore[method-assign]
+
+    def marker(text: str) -> None:  # a note every process hears: what came before it was heard first
+        notify(runner_store, stored.CHANNEL, json.dumps({"t": text, "r": 1, "presence": True}))
+        _until(lambda: any(json.loads(p)["t"] == text for _, p in heard))
+
+    async def play() -> None:
+        await shared.start()
+        listener = shared.listener
+        assert listener is not None
+        try:
+            watched, other = _human_table(runner), _human_table(runner)
+            listening = threading.Event()
+            followed = shared.follow(watched.id)
+            listener.listen("sanma_sync", listening.set)  # (applied in order: after the table's channel)
+            person = attach(followed, 0)
+            assert listening.wait(10)
+            _move(other)
+            _move(watched)
+            for _ in range(200):  # the loop hands the notification on
+                if followed.actions == watched.actions:
+                    break
+                await asyncio.sleep(0.02)
+            assert followed.actions == watched.actions  # the follower applied the runner's move
+            marker("one")
+            moves = [(c, json.loads(p)["t"]) for c, p in heard if "presence" not in p]
+            assert moves == [(stored.table_channel(watched.id), watched.id)]  # nothing of the other table
+            assert any(m["type"] == "view" for m in person.sent.messages)
+            leave(person)  # nobody here watches it: no longer followed at the next sweep, nor heard
+            shared.sweep()
+            assert watched.id not in shared.followed
+            listening.clear()
+            listener.listen("sanma_sync2", listening.set)
+            assert listening.wait(10)
+            heard.clear()
+            _move(watched)
+            marker("two")
+            assert [json.loads(p)["t"] for _, p in heard] == ["two"]
+        finally:
+            await shared.stop()
+
+    try:
+        asyncio.run(play())
+    finally:
+        follower.close()
+        runner.close()
+        runner_store.close()
+        follower_store.close()
+
+
+def test_a_move_stored_before_the_channel_is_listened_to_is_read_once_it_is(pg_database: str) -> None:
+    """``follow`` reads the table, then asks to listen on its channel: a move the runner stores in
+    between is never notified to this process, so it is read from the database once PostgreSQL
+    listens (``Shared._caught_up``) and the connections are told."""
+    runner_store, follower_store = open_db(pg_database), open_db(pg_database)
+    runner = Tables(runner_store, ManualClock(), node=1)
+    follower = Tables(follower_store, ManualClock(), node=2)
+    Shared(runner, pg_database, 1)
+    shared = Shared(follower, pg_database, 2)
+
+    async def play() -> None:
+        await shared.start()
+        listener = shared.listener
+        assert listener is not None
+        applying = listener._apply
+        go = threading.Event()
+
+        def held(conn: Any) -> None:  # the listener's thread waits before it applies the LISTEN
+            if listener._changes:
+                go.wait(10)
+            applying(conn)
+
+        listener._apply = held  # type: ignore[method-assign]
+        try:
+            watched = _human_table(runner)
+            followed = shared.follow(watched.id)
+            person = attach(followed, 0)
+            before = followed.actions
+            _move(watched)  # stored and notified before this process listens on the table's channel
+            await asyncio.sleep(0.3)
+            assert followed.actions == before  # not heard
+            go.set()
+            for _ in range(200):
+                if followed.actions == watched.actions:
+                    break
+                await asyncio.sleep(0.02)
+            assert followed.actions == watched.actions == before + 1
+            assert person.sent.messages[-1]["type"] in ("view", "prompt", "events")
+        finally:
+            go.set()
+            await shared.stop()
+
+    try:
+        asyncio.run(play())
+    finally:
+        follower.close()
+        runner.close()
+        runner_store.close()
+        follower_store.close()
