@@ -101,19 +101,20 @@ def test_a_served_process_does_not_hear_the_moves_its_writer_sent(pg_database: s
     with open_db(pg_database) as store, open_db(pg_database) as other:
         writer = stored.MoveWriter(store, lock_ms=5000)
         shared = Shared(Tables(store, ManualClock(), node=1, writer=writer), pg_database, 1)  # not started
-        listener = Listener(pg_database, [stored.CHANNEL], lambda c, p: q.put((c, p)), skip=shared._own)
+        channel = stored.table_channel("t1")
+        listener = Listener(pg_database, [channel], lambda c, p: q.put((c, p)), skip=shared._own)
         listener.start()
 
         async def written() -> None:
             answers: list[object] = []
-            writer.pipeline.send("SELECT pg_notify(?, ?)", [stored.CHANNEL, "my move"], answers.append)
+            writer.pipeline.send("SELECT pg_notify(?, ?)", [channel, "my move"], answers.append)
             await writer.drain()
             assert answers == [1] and writer.session_pid not in (None, store.conn.session_pid)
 
         try:
             asyncio.run(written())
-            notify(other, stored.CHANNEL, "theirs")
-            assert _heard(q, 1) == [(stored.CHANNEL, "theirs")]  # in commit order: "my move" would have come first
+            notify(other, channel, "theirs")
+            assert _heard(q, 1) == [(channel, "theirs")]  # in commit order: "my move" would have come first
             assert q.empty()
         finally:
             listener.stop()

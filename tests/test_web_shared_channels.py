@@ -19,7 +19,7 @@ from sanma.store import open_db
 from sanma.store import tables as stored
 from sanma.store.notify import Listener, notify
 from sanma.web.scheduler import ManualClock
-from sanma.web.shared import Shared
+from sanma.web.shared import Shared, node_channel
 from sanma.web.tables import Table, Tables
 from sanma.web.ws import leave
 from web_helpers import attach
@@ -99,8 +99,8 @@ def test_a_process_hears_the_moves_of_the_tables_it_follows_and_no_others(pg_dat
 
     shared._heard = record  # type: ignore[method-assign]
 
-    def marker(text: str) -> None:  # a note every process hears: what came before it was heard first
-        notify(runner_store, stored.CHANNEL, json.dumps({"t": text, "r": 1, "presence": True}))
+    def marker(text: str) -> None:  # a note on the follower's own channel: what came before it was heard first
+        notify(runner_store, node_channel(2), json.dumps({"t": text, "r": 1, "presence": True}))
         _until(lambda: any(json.loads(p)["t"] == text for _, p in heard))
 
     async def play() -> None:

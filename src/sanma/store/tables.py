@@ -203,13 +203,11 @@ class Write(NamedTuple):
     notice: str | None = None
 
 
-CHANNEL = "sanma_tables"  # who is at which table, and takeovers: every process hears these (web/shared.py)
-
-
 def table_channel(table_id: str) -> str:
-    """The channel of one table's moves, its end and its abandonment (payload: web/shared.py): heard
-    only by the processes that follow the table (they listen while a connection of theirs is on it;
-    its runner does not), so no process is woken by the moves of the tables it does not serve."""
+    """The channel of one table's changes — its moves, its end, a takeover, who is at it (payload:
+    web/shared.py) — heard only by the processes that follow the table (they listen while a
+    connection of theirs is on it; its runner does not: what it must hear comes on its own channel),
+    so no process is woken by the moves of the tables it does not serve, its own included."""
     return f"sanma_t_{table_id}"
 
 
@@ -523,7 +521,7 @@ def claim(store: Store, table_id: str, node: int, previous: int | None, notice: 
         if r.rowcount != 1:
             return False
         if notice is not None:
-            notify(store, CHANNEL, notice)
+            notify(store, table_channel(table_id), notice)
     return True
 
 
@@ -557,8 +555,10 @@ def runs_anything(store: Store, node: int) -> bool:
                               (node,)).fetchone() is not None
 
 
-def set_presence(store: Store, table_id: str, node: int, counts: Sequence[int], notice: str | None = None) -> None:
-    """How many connections this process holds on each seat of the table."""
+def set_presence(store: Store, table_id: str, node: int, counts: Sequence[int], notice: str | None = None,
+                 channels: Sequence[str] = ()) -> None:
+    """How many connections this process holds on each seat of the table; ``notice`` is sent on each
+    of ``channels`` when it commits."""
     with store.transaction():
         if any(counts):
             store.conn.execute(
@@ -567,7 +567,8 @@ def set_presence(store: Store, table_id: str, node: int, counts: Sequence[int], 
         else:
             store.conn.execute("DELETE FROM web_presence WHERE table_id = ? AND node = ?", (table_id, node))
         if notice is not None:
-            notify(store, CHANNEL, notice)
+            for channel in channels:
+                notify(store, channel, notice)
 
 
 def presence(store: Store, table_id: str, nodes: set[int]) -> dict[int, list[int]]:

@@ -19,8 +19,9 @@ event is ever doubled, even by a process that lost its table without knowing.
 :class:`FollowedTable`: the same game, advanced by the runner's notifications (each carries its
 steps and the schedule; a gap is read again from the database), so it sends each of its
 connections that connection's own view, as the runner would. It listens on the table's own channel
-(``store.tables.table_channel``) only while it follows the table, so a process is not woken by the
-moves of the tables it does not serve — its own included. What a seat sends there — an
+(``store.tables.table_channel``: moves, its end, takeovers, who is at it) only while it follows the
+table; the runner hears what concerns it on its own channel. So a process is woken only by what
+concerns the tables it serves, never by its own moves. What a seat sends there — an
 action, a toggle, a dismissed result — goes to the runner as a notification on the runner's own
 channel, naming the prompt it answers; the runner applies it only while that prompt is open, so
 a request sent twice, or again after a takeover, is applied once.
@@ -161,7 +162,7 @@ class Shared:
     # -- start and stop ----------------------------------------------------------------------
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.listener = Listener(self.url, [stored.CHANNEL, node_channel(self.node)], self._heard, self._gap,
+        self.listener = Listener(self.url, [node_channel(self.node)], self._heard, self._gap,
                                  skip=self._own)
         await asyncio.to_thread(self.listener.start)
         self.sweep()  # the tables nobody runs (a first start; processes that ended)
@@ -410,10 +411,14 @@ class Shared:
 
     # -- who is here ---------------------------------------------------------------------------------
     def presence(self, table: Table) -> None:
-        """This process's connections on the table changed: stored, and told to the others."""
+        """This process's connections on the table changed: stored, and told to the others (its
+        runner, on its channel, and those that follow it, on the table's)."""
         note = json.dumps({"t": table.id, "r": self.node, "presence": True})
+        channels = [stored.table_channel(table.id)]
+        if table.runner is not None and table.runner != self.node:
+            channels.append(node_channel(table.runner))
         try:
-            stored.set_presence(self.tables.store, table.id, self.node, table.connected, note)
+            stored.set_presence(self.tables.store, table.id, self.node, table.connected, note, channels)
         except StoreError as e:
             log.warning("table %s: presence not stored: %s", table.id, e)
 
@@ -441,7 +446,7 @@ class Shared:
         """In the listener's thread: a change this process stored itself (sent by its store's
         session, or its moves' writer's), dropped there: it ran the table, so it holds every step
         already; what it would do with it is nothing (``_changed``, ``_presence_heard``: the notes of
-        this process). The requests on this process's own channel are always heard."""
+        this process). What comes on this process's own channel is always heard."""
         if channel == node_channel(self.node):
             return False
         writer = self.tables.writer
@@ -469,10 +474,10 @@ class Shared:
         if not isinstance(note, dict):
             return
         try:
-            if channel == node_channel(self.node):
-                self._request(note)
-            elif note.get("presence"):
+            if note.get("presence"):
                 self._presence_heard(note)
+            elif channel == node_channel(self.node):
+                self._request(note)
             else:
                 self._changed(note)
         except StoreError as e:
