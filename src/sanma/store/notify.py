@@ -127,13 +127,15 @@ class Listener:
             else:
                 self._safe(self.on_gap)  # (every channel is listened to again: the gap covers those added)
             try:
+                waiting = select.poll()  # (not select(): a served process's descriptors pass 1,024)
+                waiting.register(self._conn.fileno(), select.POLLIN)
+                waiting.register(self._wake_r, select.POLLIN)
                 while not self._stop.is_set():
                     self._apply(self._conn)
                     for n in self._conn.notifies(timeout=0):  # (those read meanwhile, then the socket's)
                         if self.skip is None or not self.skip(n.channel, n.pid):
                             self._deliver(n.channel, n.payload)
-                    readable, _, _ = select.select([self._conn.fileno(), self._wake_r], [], [], 0.5)
-                    if self._wake_r in readable:
+                    if any(fd == self._wake_r for fd, _ in waiting.poll(500)):
                         os.read(self._wake_r, 4096)
             except (psycopg.Error, OSError) as e:
                 if not self._stop.is_set():

@@ -189,8 +189,7 @@ class Write(NamedTuple):
     columns that changed (JSON text; None: unchanged). ``runner``: write only while this process
     still runs the table (PostgreSQL: another may have taken it over); ``notice``: the
     notification the processes that follow the table get when it commits (PostgreSQL, on
-    :func:`table_channel`). An immutable tuple (one
-    per action: see :class:`ActionRow`)."""
+    :func:`table_channel`). An immutable tuple (one per action: see :class:`ActionRow`)."""
 
     first_event: int = 0
     events: Sequence[Mapping[str, Any]] = ()
