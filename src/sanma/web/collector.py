@@ -21,11 +21,12 @@ resumed or taken up):
   each young collection longer: 50,000 gave 45–70 ms pauses), but a full collection only after
   1,000 middle ones instead of 10 (CPython also waits until a quarter more objects reached the old
   generation): at 1,000 paced tables (~2 middle collections a second) one every ~8 minutes instead
-  of two a minute. What that keeps waiting is little: a served process makes almost no cyclic
-  garbage that lives long enough to reach the old generation — the full collections of a 600-table
-  run found 10 and 23 unreachable objects, its 132 middle ones 257 (docs/PERFORMANCE.md, "Each
-  table's moves on their own channel"); cycles among long-lived objects (a closed socket's) wait
-  longer to be freed, bounded by those 1,000 collections.
+  of two a minute. What that keeps waiting is little: while no game ends, a served process makes
+  almost no cyclic garbage that lives long enough to reach the old generation (the full collections
+  of a 600-table run found 10 and 23 unreachable objects); a finished game leaves some (at 1,000
+  tables, ~15,000 objects per full collection, ~7 minutes apart: docs/PERFORMANCE.md, "Each table's
+  moves on their own channel"). Cycles among long-lived objects wait longer to be freed, bounded by
+  those 1,000 collections.
 """
 
 from __future__ import annotations
