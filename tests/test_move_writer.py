@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
+from sanma.game.engine import Game
+from sanma.rules import Rules
 from sanma.store import open_db
 from sanma.store import tables as stored
 from sanma.store.backend import StoreBusy
@@ -205,3 +208,45 @@ def test_a_lost_connection_refuses_the_move_in_flight_and_the_next_one_connects_
         assert stored.events(tables.store, a.id) == a.game.events and len(a.game.events) > len(events)
 
     _run(pg_url, 10_000, play)
+
+
+def test_a_game_s_last_move_stores_the_game_in_the_same_statement_unless_another_runs_the_table(pg_url: str) -> None:
+    """A finished game is stored by its last move's write (one statement on the writer's pipeline:
+    the loop does not wait for its hundreds of rows): the table finished with its game's id, the
+    game as ``sanma replay`` and the statistics read it. A process that no longer runs the table
+    stores nothing of it: no move, no game, no player."""
+    game = Game(Rules.preset("tenhou"), seed=3, names=("A", "B", "C"))
+    rng = random.Random(3)
+    while not game.done:
+        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
+    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
+
+    async def main() -> None:
+        with open_db(pg_url) as store:
+            writer = stored.MoveWriter(store, lock_ms=1000)
+            try:
+                for tid in ("mine", "theirs"):
+                    stored.create_table(store, stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "3", "2" * 64,
+                                                               {"move": 0.0}, ({},) * 3, (0.0,) * 3, "2026-01-01",
+                                                               runner=11), game.events[:1])
+                assert stored.claim(store, "theirs", 22, 11)
+                last = stored.Write(1, game.events[1:], (stored.ActionRow(0, 0, 0, {"type": "hora"}, "seat", "t"),),
+                                    status='{"done": true}', runner=11)
+                new = store.new_game(game.events, rules=Rules.preset("tenhou"), seed=3, players=["web:p", None, None])
+                assert not await writer.write("theirs", last, game=new)
+                assert store.games() == [] and store.conn.execute("SELECT COUNT(*) FROM players").fetchone()[0] == 0
+                row = stored.table(store, "theirs")
+                assert row is not None and not row.finished and stored.event_count(store, "theirs") == 1
+                assert await writer.write("mine", last, game=new)
+                row = stored.table(store, "mine")
+                assert row is not None and row.finished and stored.unfinished(store) == ["theirs"]
+                (g,) = store.games()
+                assert store.stored_game("mine")[0] == game.events == store.events(g.id)
+                assert [s.name for s in g.seats] == ["web:p", "B", "C"] and g.complete
+                assert stored.events(store, "mine") == game.events and len(stored.actions(store, "mine")) == 1
+                assert not await writer.write("mine", last, game=new)  # finished already: stored once
+                assert len(store.games()) == 1
+            finally:
+                writer.close()
+
+    asyncio.run(main())

@@ -215,6 +215,33 @@ def test_statistics_are_the_same_on_both_backends(pg_url: str) -> None:
         assert [g.id for g in pg.games()] == [g.id for g in lite.games()]
 
 
+def test_games_and_records_are_stored_with_the_same_rows_on_both_backends(pg_url: str) -> None:
+    """PostgreSQL stores a game in one statement (its rows as JSON arrays: store.db.pg_game_ctes),
+    SQLite row by row: the rows are the same, each event's JSON text to the byte (a name with
+    quotes and kanji included), the players shared by name, a simulation's game linked."""
+    from sanma.sim.arena import play_game
+
+    rules = Rules.preset("tenhou")
+    odd = Game(rules, seed=8, names=('A "q" \\ 東', "B", "C"))
+    rng = random.Random(8)
+    while not odd.done:
+        odd.apply(rng.choice(odd.legal_actions(odd.to_move[0])))
+    dumps = []
+    for target in (":memory:", pg_url):
+        with open_db(target) as s:
+            s.import_files(RECORDS)
+            assert s.save_game(odd.events, rules=rules, seed=8, players=["web:x", None, "web:x"]) == 3
+            sim = s.save_simulation(rules, 2, ("random",) * 3, [play_game(rules, ("random",) * 3, seed=2, index=0)])
+            s.save_game(_game(6).events, rules=rules, kind="simulation", simulation=(sim, 0))
+            dumps.append({t: [tuple(v for c, v in zip(sorted(s.conn.columns(t)), r, strict=True)
+                                    if c not in ("created_at", "imported_at")) for r in rows]
+                          for t, rows in dump(s).items()})
+            texts = [r[0] for r in s.conn.execute("SELECT data FROM events WHERE game_id = 3 ORDER BY idx")]
+            assert texts == [json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in odd.events]
+    lite, pg = dumps
+    assert pg == lite and len(lite["events"]) > 1000 and len(lite["players"]) >= 4
+
+
 # --------------------------------------------------------------------------------------------
 # sanma db copy
 # --------------------------------------------------------------------------------------------

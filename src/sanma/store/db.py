@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..errors import RecordError
 from ..fileio import read_regular
@@ -187,6 +187,98 @@ def _json(value: Any, what: str | Message) -> str:
         return _encode(value)
     except (TypeError, ValueError, RecursionError) as e:
         raise StoreError(sentence("{what} is not JSON data: {why}", code="not_json", what=what, why=str(e))) from None
+
+
+class NewGame(NamedTuple):
+    """A game as the store writes it, made and checked before any write (``Store.new_game``; a
+    record's in ``Store.save_record``): its events' rows — (index, kyoku, type, actor, the event's
+    JSON text) — its facts (results, kyoku) and the ``games`` row's values."""
+
+    rows: list[tuple[Any, ...]]
+    facts: GameFacts
+    kind: str
+    rules_name: str
+    log_id: str | None = None
+    rules_json: str | None = None
+    seed: str | None = None
+    played_at: str | None = None
+    simulation: tuple[int, int] | None = None
+    players: Sequence[str | None] | None = None
+
+
+_GAME_COLUMNS = ("kind, log_id, rules_name, rules_json, seed, simulation_id, simulation_index, played_at, created_at, "
+                 "hands, complete")
+_RESULT_COLUMNS = ("game_id, seat, player_id, recorded_name, score, placement, points, chips, hands, wins, deal_ins, "
+                   "riichi, calls, draws, win_points, deal_in_points, kita")
+_KYOKU_COLUMNS = ("game_id, idx, round_wind, dealer, honba, kyotaku, start_scores, end_scores, deltas, outcome, "
+                  "first_event, last_event")
+_EVENT_COLUMNS = "game_id, idx, kyoku_idx, type, actor, data"
+
+
+def _result_rows(game: NewGame) -> list[tuple[Any, ...]]:
+    """Each seat's ``results`` row after ``game_id``, its player's name in place of ``player_id``:
+    the store's player the seat counts for (``players``, else the name the game shows)."""
+    players = game.players
+    return [(seat, canonical_name((players[seat] if players is not None and seat < len(players) else None) or s.name),
+             s.name, s.score, s.placement, s.points, s.chips, s.hands, s.wins, s.deal_ins, s.riichi, s.calls, s.draws,
+             s.win_points, s.deal_in_points, s.kita) for seat, s in enumerate(game.facts.seats)]
+
+
+def _kyoku_rows(facts: GameFacts) -> list[tuple[Any, ...]]:
+    """Each hand's ``kyoku`` row after ``game_id`` (its scores as JSON text)."""
+    return [(k.index, k.round_wind, k.dealer, k.honba, k.kyotaku, _json(list(k.start_scores), "scores"),
+             _json(list(k.end_scores), "scores") if k.end_scores is not None else None,
+             _json(list(k.deltas), "deltas") if k.deltas is not None else None, k.outcome, k.first_event,
+             k.last_event) for k in facts.kyoku]
+
+
+def pg_game_ctes(game: NewGame, *, fenced_by: str | None = None) -> list[tuple[str, list[Any]]]:
+    """``game`` written by one PostgreSQL statement: its common table expressions (SQL, arguments),
+    in order — ``g`` (the ``games`` row: ``SELECT id FROM g`` is its id), then its players, results,
+    kyoku and events, each set of rows sent as one JSON array (a ``json`` value's elements keep
+    their text exactly: an event is stored as encoded here; psycopg's per-row statements were ~80%
+    of ``save_game``'s time, issue 22). ``fenced_by``: the name of an earlier expression whose row
+    gives the game's id (column ``game_id``): without that row nothing is written (a served table's
+    last move, ``store.tables``). A new player is added in seat order (an existing one takes no id
+    from the sequence: the ids are SQLite's); one added meanwhile by another transaction is found by
+    ``ON CONFLICT DO UPDATE`` (which returns it: the statement's snapshot does not see it)."""
+    sim_id, sim_index = game.simulation if game.simulation is not None else (None, None)
+    values = "?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::int, ?::text, ?::text, ?::int, ?::int"
+    if fenced_by is None:
+        g = f"g AS (INSERT INTO games ({_GAME_COLUMNS}) VALUES ({values}) RETURNING id)"
+    else:
+        g = (f"g AS (INSERT INTO games (id, {_GAME_COLUMNS}) SELECT {fenced_by}.game_id, {values} FROM {fenced_by} "
+             "RETURNING id)")
+    results = _result_rows(game)
+    ints = ", ".join(f"(u.r->>{i})::int" for i in range(6, 16))
+    events = "[" + ",".join([f"[{i},{_null(k)},{_encode(t)},{_null(a)},{text}]" for i, k, t, a, text in game.rows])
+    events += "]"
+    ctes = [
+        (g, [game.kind, game.log_id, game.rules_name, game.rules_json, game.seed, sim_id, sim_index, game.played_at,
+             _now(), game.facts.hands, int(game.facts.complete)]),
+        ("gn AS (SELECT u.n, u.i FROM g, json_array_elements_text(?::json) WITH ORDINALITY AS u(n, i))",
+         [_encode(list(dict.fromkeys(r[1] for r in results)))]),
+        ("gp AS (INSERT INTO players (name) SELECT gn.n FROM gn WHERE NOT EXISTS (SELECT 1 FROM players p "
+         "WHERE p.name = gn.n) ORDER BY gn.i ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id, name)",
+         []),
+        ("gq AS (SELECT id, name FROM gp UNION ALL SELECT p.id, p.name FROM players p JOIN gn ON p.name = gn.n)", []),
+        (f"gr AS (INSERT INTO results ({_RESULT_COLUMNS}) SELECT g.id, (u.r->>0)::int, gq.id, u.r->>2, (u.r->>3)::int, "
+         f"(u.r->>4)::int, (u.r->>5)::float8, {ints} FROM g CROSS JOIN json_array_elements(?::json) AS u(r) "
+         "JOIN gq ON gq.name = u.r->>1)", [_json(results, "results")]),
+        (f"gk AS (INSERT INTO kyoku ({_KYOKU_COLUMNS}) SELECT g.id, (u.r->>0)::int, u.r->>1, (u.r->>2)::int, "
+         "(u.r->>3)::int, (u.r->>4)::int, u.r->>5, u.r->>6, u.r->>7, u.r->>8, (u.r->>9)::int, (u.r->>10)::int "
+         "FROM g, json_array_elements(?::json) AS u(r))", [_encode(_kyoku_rows(game.facts))]),
+        (f"ge AS (INSERT INTO events ({_EVENT_COLUMNS}) SELECT g.id, (u.r->>0)::int, (u.r->>1)::int, u.r->>2, "
+         "(u.r->>3)::int, (u.r->4)::text FROM g, json_array_elements(?::json) AS u(r))", [events]),
+    ]
+    if game.simulation is not None:
+        ctes.append(("gs AS (UPDATE simulation_results SET game_id = g.id FROM g WHERE simulation_id = ?::bigint "
+                     "AND game_index = ?::int)", [sim_id, sim_index]))
+    return ctes
+
+
+def _null(value: int | None) -> str:
+    return "null" if value is None else str(value)
 
 
 def parse_record(data: bytes, source: str) -> GameRecord:
@@ -597,8 +689,8 @@ class Store:
                 game_id = self._same_game(log_id, facts, source)
             new_game = game_id is None
             if game_id is None:
-                game_id = self._insert_game(rows, facts, kind="record", rules_name=record.rule_name, log_id=log_id,
-                                            played_at=when)
+                game_id = self._insert_game(NewGame(rows, facts, "record", record.rule_name, log_id=log_id,
+                                                    played_at=when))
             record_id = self.conn.insert_id(
                 "INSERT INTO records (checksum, source_path, format, rule_name, size, content, game_id, imported_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -671,6 +763,18 @@ class Store:
         (the browser table's "Player 1") are not pooled together: the served table stores a person
         who has a browser player id as ``web:ID`` (web/players.py).
         """
+        game = self.new_game(events, rules_name, rules=rules, seed=seed, played_at=played_at, kind=kind,
+                             simulation=simulation, players=players)  # (checked before any write)
+        with self._writing(sentence("the game")):
+            return self._insert_game(game)
+
+    def new_game(self, events: Sequence[Mapping[str, Any]], rules_name: str | None = None, *,
+                 rules: Rules | Mapping[str, Any] | None = None, seed: int | str | None = None,
+                 played_at: str | None = None, kind: str = "engine",
+                 simulation: tuple[int, int] | None = None, players: Sequence[str | None] | None = None) -> NewGame:
+        """What :meth:`save_game` stores, made and checked before anything is written (a bad event
+        raises here): a served table's finished game is stored by its last move's statement
+        (PostgreSQL: ``store.tables.MoveWriter``) from this."""
         if kind not in ("engine", "simulation"):
             raise StoreError(sentence("game kind {kind!r} is not engine or simulation (records use save_record)",
                                       kind=kind))
@@ -689,9 +793,8 @@ class Store:
         seed_text = None if seed is None else str(seed)
         if seed_text is None and isinstance(evs[0].get("seed"), str | int):
             seed_text = str(evs[0]["seed"])
-        with self._writing(sentence("the game")):
-            return self._insert_game(rows, facts, kind=kind, rules_name=name, rules_json=rules_json,
-                                     seed=seed_text, played_at=played_at, simulation=simulation, players=players)
+        return NewGame(rows, facts, kind, name, rules_json=rules_json, seed=seed_text, played_at=played_at,
+                       simulation=simulation, players=players)
 
     def games(self, player: str | None = None) -> list[GameRow]:
         """Every game (or every game ``player`` sat in), oldest first: by when it was played where
@@ -848,36 +951,25 @@ class Store:
                 log_id=log_id, game=row[0])))
         return int(row[0])
 
-    def _insert_game(self, rows: list[tuple[Any, ...]], facts: GameFacts, *, kind: str, rules_name: str,
-                     log_id: str | None = None, rules_json: str | None = None, seed: str | None = None,
-                     played_at: str | None = None, simulation: tuple[int, int] | None = None,
-                     players: Sequence[str | None] | None = None) -> int:
-        sim_id, sim_index = simulation if simulation is not None else (None, None)
-        who = [canonical_name((players[seat] if players is not None and seat < len(players) else None) or s.name)
-               for seat, s in enumerate(facts.seats)]
+    def _insert_game(self, game: NewGame) -> int:
+        if self.conn.dialect == "postgresql":  # one statement, one round trip (its rows as JSON: pg_game_ctes)
+            ctes = pg_game_ctes(game)
+            sql = f"WITH {', '.join(c for c, _ in ctes)} SELECT id FROM g"
+            return int(self.conn.execute(sql, [a for _, args in ctes for a in args]).fetchone()[0])
+        facts = game.facts
+        sim_id, sim_index = game.simulation if game.simulation is not None else (None, None)
         game_id = self.conn.insert_id(
-            "INSERT INTO games (kind, log_id, rules_name, rules_json, seed, simulation_id, simulation_index, "
-            "played_at, created_at, hands, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (kind, log_id, rules_name, rules_json, seed, sim_id, sim_index, played_at, _now(), facts.hands,
-             int(facts.complete)))
+            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game.kind, game.log_id, game.rules_name, game.rules_json, game.seed, sim_id, sim_index, game.played_at,
+             _now(), facts.hands, int(facts.complete)))
         self.conn.executemany(
-            "INSERT INTO results (game_id, seat, player_id, recorded_name, score, placement, points, chips, hands, "
-            "wins, deal_ins, riichi, calls, draws, win_points, deal_in_points, kita) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, seat, self._player(who[seat]), s.name, s.score, s.placement, s.points, s.chips,
-              s.hands, s.wins, s.deal_ins, s.riichi, s.calls, s.draws, s.win_points, s.deal_in_points, s.kita)
-             for seat, s in enumerate(facts.seats)])
-        self.conn.executemany(
-            "INSERT INTO kyoku (game_id, idx, round_wind, dealer, honba, kyotaku, start_scores, end_scores, deltas, "
-            "outcome, first_event, last_event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, k.index, k.round_wind, k.dealer, k.honba, k.kyotaku, _json(list(k.start_scores), "scores"),
-              _json(list(k.end_scores), "scores") if k.end_scores is not None else None,
-              _json(list(k.deltas), "deltas") if k.deltas is not None else None, k.outcome, k.first_event,
-              k.last_event) for k in facts.kyoku])
-        self.conn.executemany(
-            "INSERT INTO events (game_id, idx, kyoku_idx, type, actor, data) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, *r) for r in rows])
-        if simulation is not None:
+            f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, seat, self._player(who), *rest) for seat, who, *rest in _result_rows(game)])
+        self.conn.executemany(f"INSERT INTO kyoku ({_KYOKU_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                              [(game_id, *k) for k in _kyoku_rows(facts)])
+        self.conn.executemany(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                              [(game_id, *r) for r in game.rows])
+        if game.simulation is not None:
             self.conn.execute("UPDATE simulation_results SET game_id = ? WHERE simulation_id = ? AND game_index = ?",
                               (game_id, sim_id, sim_index))
         return game_id

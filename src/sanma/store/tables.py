@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..i18n import sentence
 from .backend import Pipeline, PostgresConnection, StoreError, at, display, is_url
-from .db import Store
+from .db import NewGame, Store, pg_game_ctes
 from .notify import notify
 
 if TYPE_CHECKING:
@@ -263,10 +263,14 @@ class MoveWriter:
         self.store = store
         self.pipeline = Pipeline(conn, lock_ms)
 
-    def send(self, table_id: str, w: Write, answer: Callable[[bool | StoreError], None]) -> None:
+    def send(self, table_id: str, w: Write, answer: Callable[[bool | StoreError], None], *,
+             game: NewGame | None = None) -> None:
         """Send the change; ``answer`` gets :func:`write`'s answer, or its error, once PostgreSQL has
-        answered (on this event loop). Raises :class:`StoreError` when nothing could be sent."""
-        sql, args = _pg_write(self.store, table_id, w, alone=True)
+        answered (on this event loop). ``game``: the table's game ended with this change — the same
+        statement stores the game (``Store.new_game``) and marks the table finished, as :func:`finish`
+        (one durable commit: the event loop does not wait for the game's hundreds of rows). Raises
+        :class:`StoreError` when nothing could be sent."""
+        sql, args = _pg_write(self.store, table_id, w, alone=True, game=game)
         self.pipeline.send(sql, args, lambda rows: answer(rows if isinstance(rows, StoreError) else rows > 0))
 
     @property
@@ -274,10 +278,11 @@ class MoveWriter:
         """The PostgreSQL session its moves are written on (their notifications' sender), or None."""
         return self.pipeline.session_pid
 
-    async def write(self, table_id: str, w: Write) -> bool:
+    async def write(self, table_id: str, w: Write, *, game: NewGame | None = None) -> bool:
         """:meth:`send`, awaited."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self.send(table_id, w, lambda r: done.set_exception(r) if isinstance(r, StoreError) else done.set_result(r))
+        self.send(table_id, w, lambda r: done.set_exception(r) if isinstance(r, StoreError) else done.set_result(r),
+                  game=game)
         return await done
 
     async def drain(self) -> None:
@@ -297,7 +302,8 @@ def _action_text(action: Mapping[str, Any]) -> str:
     return json.dumps(action if type(action) is dict else dict(action))
 
 
-def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool) -> tuple[str, list[Any]]:
+def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool,
+              game: NewGame | None = None) -> tuple[str, list[Any]]:
     """:func:`write` on PostgreSQL, its SQL and arguments: one statement (one round trip; ``alone``:
     its own transaction), the fenced update of the table's row first — the inserts and the
     notification take their rows from it, so a process that no longer runs the table writes
@@ -308,15 +314,26 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool) -> tuple[st
     The fence also wants the event before the first one written stored: a process whose table is
     ahead of the database (PostgreSQL lost the last moves it had acknowledged: a crash with
     ``commit_moves`` off) writes nothing after the gap, and its table is read again from the
-    database (as a table another process took over: ``web/shared.py``)."""
+    database (as a table another process took over: ``web/shared.py``).
+
+    ``game``: the game ended with this change (:meth:`MoveWriter.send`): the fenced update also marks
+    the table finished (an unfinished one only) with the game's id, taken first from its sequence,
+    and the game's rows follow it (``pg_game_ctes``), written only if the fence let it through."""
     columns = _columns(w)
-    sets = ", ".join([f"{c} = ?" for c, _ in columns] or ["runner = runner"])
+    sets = [f"{c} = ?" for c, _ in columns]
     fence = " AND runner = ?" if w.runner is not None else ""
     args: list[Any] = [*(v for _, v in columns), table_id, *([w.runner] if w.runner is not None else [])]
     if w.first_event > 0:  # and its events follow the stored ones: not after a gap (see the doc)
         fence += " AND EXISTS (SELECT 1 FROM web_events WHERE table_id = ? AND idx = ?)"
         args += [table_id, w.first_event - 1]
-    sql = f"WITH t AS (UPDATE web_tables SET {sets} WHERE id = ?{fence} RETURNING id)"
+    if game is None:
+        sets = sets or ["runner = runner"]
+        sql = f"WITH t AS (UPDATE web_tables SET {', '.join(sets)} WHERE id = ?{fence} RETURNING id)"
+    else:
+        sets += ["finished = 1", "game_id = (SELECT id FROM n)"]
+        sql = ("WITH n AS (SELECT nextval(pg_get_serial_sequence('games', 'id')) AS id), "
+               f"t AS (UPDATE web_tables SET {', '.join(sets)} WHERE id = ? AND finished = 0{fence} "
+               "RETURNING id, game_id)")
     if w.actions:
         sql += (", a AS (INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
                 "SELECT t.id, (u.r->>0)::int, (u.r->>1)::int, (u.r->>2)::int, (u.r->3)::text, u.r->>4, u.r->>5 "
@@ -327,9 +344,13 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool) -> tuple[st
         sql += (", e AS (INSERT INTO web_events (table_id, idx, data) SELECT t.id, ? + u.i - 1, u.d::text "
                 "FROM t, json_array_elements(?::json) WITH ORDINALITY AS u(d, i))")
         args += [w.first_event, "[" + ",".join([_dumps(e) for e in w.events]) + "]"]
+    if game is not None:
+        for cte, cte_args in pg_game_ctes(game, fenced_by="t"):
+            sql += f", {cte}"
+            args += cte_args
     # a move alone in its transaction commits without waiting for the WAL's flush when so chosen
-    # (commit_moves); a transaction around it (a finished game's) keeps its durable commit
-    quick = _ASYNC_COMMIT if alone and not store.durable_moves else ""
+    # (commit_moves); a finished game's commit is always durable
+    quick = _ASYNC_COMMIT if alone and not store.durable_moves and game is None else ""
     if w.notice is not None:
         sql += f" SELECT pg_notify(?, ?) FROM t{quick}"
         args += [table_channel(table_id), w.notice]

@@ -1159,9 +1159,9 @@ class Tables:
         (stored), False (the table is no longer this process's to run: another took it over,
         several processes, web/shared.py) or whatever the store raised (nothing of the transition
         is stored; ``Table._stored`` rolls the table back). A finished game is stored as a game in
-        the same transaction. The write is done before this returns, except a move on
-        PostgreSQL's :attr:`writer`, whose outcome comes once PostgreSQL answers (the event loop
-        serves the other tables meanwhile)."""
+        the same transaction. The write is done before this returns, except on PostgreSQL, where
+        the :attr:`writer` sends it (a game's end included) and the outcome comes once PostgreSQL
+        answers (the event loop serves the other tables meanwhile)."""
         g = table.game
         kept = table.stored_values
         # compared by value with what was stored: JSON is made only for a column whose value changed
@@ -1195,8 +1195,11 @@ class Tables:
                          notice=self.shared.notice(table, first, changed) if self.shared is not None else None,
                          **changed)
         try:
-            if self.writer is not None and not g.done:  # the loop goes on; the outcome comes when PostgreSQL answers
-                self.writer.send(table.id, w, functools.partial(self._sent, table, fresh, changed, then))
+            if self.writer is not None:  # the loop goes on; the outcome comes when PostgreSQL answers
+                # (a finished game in the same statement, before anyone is told; a shutdown waits for it: settle)
+                game = self.store.new_game(g.events, rules=table.rules, seed=table.seed,
+                                           players=table.store_players()) if g.done else None
+                self.writer.send(table.id, w, functools.partial(self._sent, table, fresh, changed, then), game=game)
                 return
             if g.done:  # stored as a finished game at once, before anyone is told (a shutdown cannot lose it)
                 with self.store.transaction():
