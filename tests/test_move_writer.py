@@ -250,3 +250,56 @@ def test_a_game_s_last_move_stores_the_game_in_the_same_statement_unless_another
                 writer.close()
 
     asyncio.run(main())
+
+
+def test_a_new_table_is_stored_by_the_writer_before_it_runs_and_one_not_stored_does_not_run(pg_url: str) -> None:
+    """``POST /api/tables`` on PostgreSQL (``Tables.open``): the new table's row and first events go
+    out on the writer, the loop serving the other tables; the table runs, and its links are
+    answered, once it is stored. A row the database refuses is a 503 and no table."""
+    import psycopg
+
+    from sanma.web.tables import TableError
+
+    async def play(tables: Tables, clock: ManualClock) -> None:
+        a, tokens = await tables.open(PERSONS, "c1")
+        assert a.id in tables.running and tables.opening == [] and len(tokens) == 3
+        await a.ready()
+        row = stored.table(tables.store, a.id)
+        assert row is not None and row.seed == a.seed and stored.events(tables.store, a.id) == a.game.events
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            # (an id is URL-safe base64: no quote in it) every new row but a's is refused from now on
+            conn.execute(f"ALTER TABLE web_tables ADD CONSTRAINT refuse CHECK (id = '{a.id}') NOT VALID")
+        try:
+            with pytest.raises(TableError) as e:
+                await tables.open(PERSONS, "c1")
+            assert e.value.status == 503 and list(tables.running) == [a.id] and tables.opening == []
+            assert stored.unfinished(tables.store) == [a.id]
+        finally:
+            with psycopg.connect(pg_url, autocommit=True) as conn:
+                conn.execute("ALTER TABLE web_tables DROP CONSTRAINT refuse")
+
+    _run(pg_url, 1000, play)
+
+
+def test_presence_is_written_behind_the_moves_with_its_notifications(pg_url: str) -> None:
+    """A socket that comes or goes (several processes: web/shared.py) is stored by the writer, its
+    notification sent when it commits; no connection left on the table removes the process's row."""
+    import psycopg
+
+    async def play(tables: Tables, clock: ManualClock) -> None:
+        a, _ = await tables.open(PERSONS)
+        writer = tables.writer
+        assert writer is not None
+        answers: list[int | Exception] = []
+        with psycopg.connect(pg_url, autocommit=True) as listener:
+            listener.execute("LISTEN seen")
+            writer.presence(a.id, 7, [1, 0, 2], "here", ["seen"], answers.append)
+            await writer.drain()
+            assert stored.presence(tables.store, a.id, {7}) == {7: [1, 0, 2]}
+            writer.presence(a.id, 7, [0, 0, 0], "gone", ["seen"], answers.append)
+            await writer.drain()
+            assert stored.presence(tables.store, a.id, {7}) == {}
+            told = [n.payload for n in listener.notifies(timeout=1, stop_after=2)]
+        assert answers == [1, 1] and told == ["here", "gone"]
+
+    _run(pg_url, 1000, play)

@@ -253,7 +253,7 @@ def pg_game_ctes(game: NewGame, *, fenced_by: str | None = None) -> list[tuple[s
     ints = ", ".join(f"(u.r->>{i})::int" for i in range(6, 16))
     events = "[" + ",".join([f"[{i},{_null(k)},{_encode(t)},{_null(a)},{text}]" for i, k, t, a, text in game.rows])
     events += "]"
-    ctes = [
+    ctes: list[tuple[str, list[Any]]] = [
         (g, [game.kind, game.log_id, game.rules_name, game.rules_json, game.seed, sim_id, sim_index, game.played_at,
              _now(), game.facts.hands, int(game.facts.complete)]),
         ("gn AS (SELECT u.n, u.i FROM g, json_array_elements_text(?::json) WITH ORDINALITY AS u(n, i))",

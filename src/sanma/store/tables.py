@@ -110,17 +110,34 @@ def _events_rows(table_id: str, start: int, events: Sequence[Mapping[str, Any]])
     return [(table_id, start + i, _dumps(e)) for i, e in enumerate(events)]
 
 
+_INSERT_TABLE = ("INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
+                 "created_at, wall_key, runner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+def _table_values(row: NewTable) -> list[Any]:
+    return [row.id, row.rules_name, row.rules_json, json.dumps([dict(s) for s in row.seats]), row.seed, row.seed_hash,
+            json.dumps(dict(row.clock)), json.dumps([dict(t) for t in row.toggles]), json.dumps(list(row.banks)),
+            row.created_at, row.wall_key, row.runner]
+
+
 def create_table(store: Store, row: NewTable, events: Sequence[Mapping[str, Any]]) -> None:
-    """Store a new table and the events it starts with, in one transaction."""
+    """Store a new table and the events it starts with, in one transaction (PostgreSQL: one
+    statement, as :meth:`MoveWriter.create` sends it)."""
+    if store.dialect == "postgresql":
+        with store.savepoint():
+            store.conn.execute(*_pg_create(row, events))
+        return
     with store.transaction():
-        store.conn.execute(
-            "INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
-            "created_at, wall_key, runner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.id, row.rules_name, row.rules_json, json.dumps([dict(s) for s in row.seats]), row.seed,
-             row.seed_hash, json.dumps(dict(row.clock)), json.dumps([dict(t) for t in row.toggles]),
-             json.dumps(list(row.banks)), row.created_at, row.wall_key, row.runner))
+        store.conn.execute(_INSERT_TABLE, _table_values(row))
         store.conn.executemany("INSERT INTO web_events (table_id, idx, data) VALUES (?, ?, ?)",
                                _events_rows(row.id, 0, events))
+
+
+def _pg_create(row: NewTable, events: Sequence[Mapping[str, Any]]) -> tuple[str, list[Any]]:
+    """:func:`create_table` on PostgreSQL: the table's row, then its events from one JSON array."""
+    return (f"WITH t AS ({_INSERT_TABLE} RETURNING id) INSERT INTO web_events (table_id, idx, data) "
+            "SELECT t.id, u.i - 1, u.d::text FROM t, json_array_elements(?::json) WITH ORDINALITY AS u(d, i)",
+            [*_table_values(row), "[" + ",".join([_dumps(e) for e in events]) + "]"])
 
 
 def exists(store: Store, table_id: str) -> bool:
@@ -284,6 +301,20 @@ class MoveWriter:
         self.send(table_id, w, lambda r: done.set_exception(r) if isinstance(r, StoreError) else done.set_result(r),
                   game=game)
         return await done
+
+    async def create(self, row: NewTable, events: Sequence[Mapping[str, Any]]) -> None:
+        """:func:`create_table`, sent behind the moves and awaited (the loop serves the other tables
+        meanwhile; a durable commit). Raises the store's error."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pipeline.send(*_pg_create(row, events),
+                           lambda r: done.set_exception(r) if isinstance(r, StoreError) else done.set_result(None))
+        await done
+
+    def presence(self, table_id: str, node: int, counts: Sequence[int], notice: str | None, channels: Sequence[str],
+                 answer: Callable[[int | StoreError], None]) -> None:
+        """:func:`set_presence`, sent behind the moves (a socket that comes or goes does not hold the
+        loop for a round trip and a commit); ``answer`` gets its rows or its error."""
+        self.pipeline.send(*_pg_presence(self.store, table_id, node, counts, notice, channels, alone=True), answer)
 
     async def drain(self) -> None:
         """Until every move sent is answered."""
@@ -578,7 +609,12 @@ def runs_anything(store: Store, node: int) -> bool:
 def set_presence(store: Store, table_id: str, node: int, counts: Sequence[int], notice: str | None = None,
                  channels: Sequence[str] = ()) -> None:
     """How many connections this process holds on each seat of the table; ``notice`` is sent on each
-    of ``channels`` when it commits."""
+    of ``channels`` when it commits. (:meth:`MoveWriter.presence` writes the same without holding
+    the event loop.)"""
+    if store.dialect == "postgresql":
+        with store.savepoint():
+            store.conn.execute(*_pg_presence(store, table_id, node, counts, notice, channels, alone=False))
+        return
     with store.transaction():
         if any(counts):
             store.conn.execute(
@@ -586,9 +622,25 @@ def set_presence(store: Store, table_id: str, node: int, counts: Sequence[int], 
                 "DO UPDATE SET counts = excluded.counts", (table_id, node, json.dumps(list(counts))))
         else:
             store.conn.execute("DELETE FROM web_presence WHERE table_id = ? AND node = ?", (table_id, node))
-        if notice is not None:
-            for channel in channels:
-                notify(store, channel, notice)
+
+
+def _pg_presence(store: Store, table_id: str, node: int, counts: Sequence[int], notice: str | None,
+                 channels: Sequence[str], *, alone: bool) -> tuple[str, list[Any]]:
+    """:func:`set_presence` on PostgreSQL: one statement, its notifications included (a
+    data-modifying expression runs whether or not the query reads it); committed as a move is
+    (``commit_moves``) when ``alone`` in its transaction."""
+    if any(counts):
+        sql = ("WITH w AS (INSERT INTO web_presence (table_id, node, counts) VALUES (?, ?, ?) "
+               "ON CONFLICT (table_id, node) DO UPDATE SET counts = excluded.counts)")
+        args: list[Any] = [table_id, node, json.dumps(list(counts))]
+    else:
+        sql, args = "WITH w AS (DELETE FROM web_presence WHERE table_id = ? AND node = ?)", [table_id, node]
+    told = [c for c in channels if notice is not None]
+    for channel in told:
+        args += [channel, notice]
+    quick = _ASYNC_COMMIT if alone and not store.durable_moves else ""
+    sql += f" SELECT {', '.join(['pg_notify(?, ?)'] * len(told)) or '1'} FROM (VALUES (1)) AS one{quick}"
+    return sql, args
 
 
 def presence(store: Store, table_id: str, nodes: set[int]) -> dict[int, list[int]]:

@@ -184,7 +184,7 @@ def _api(app: FastAPI) -> None:
         except BadJSON as e:
             return error_response(e, 400)
         try:
-            table, tokens = _tables(request).create(body, client_of(request.client))
+            table, tokens = await _tables(request).open(body, client_of(request.client))
         except TableError as e:
             return _error(e)
         seats = [{"seat": s, "kind": k, "token": tok, "url": f"/t/{table.id}?token={tok}"}

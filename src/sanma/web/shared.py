@@ -54,6 +54,11 @@ _compact = json.JSONEncoder(separators=(",", ":")).encode  # (json.dumps with se
 SWEEP_SECONDS = 1.0  # how often a process looks for tables whose runner is gone
 
 
+def _presence_stored(table_id: str, answer: int | StoreError) -> None:
+    if isinstance(answer, StoreError):
+        log.warning("table %s: presence not stored: %s", table_id, answer)
+
+
 def node_channel(node: int) -> str:
     """The channel of the requests to the process ``node``."""
     return f"sanma_node_{node}"
@@ -417,10 +422,15 @@ class Shared:
         channels = [stored.table_channel(table.id)]
         if table.runner is not None and table.runner != self.node:
             channels.append(node_channel(table.runner))
+        writer = self.tables.writer
         try:
-            stored.set_presence(self.tables.store, table.id, self.node, table.connected, note, channels)
+            if writer is not None:  # behind the moves: the loop does not wait for it
+                writer.presence(table.id, self.node, table.connected, note, channels,
+                                functools.partial(_presence_stored, table.id))
+            else:
+                stored.set_presence(self.tables.store, table.id, self.node, table.connected, note, channels)
         except StoreError as e:
-            log.warning("table %s: presence not stored: %s", table.id, e)
+            _presence_stored(table.id, e)
 
     def _remote(self, table: Table, live: set[int] | None = None) -> None:
         """The other live processes' connections on the table, from the store."""

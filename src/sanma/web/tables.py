@@ -987,6 +987,7 @@ class Tables:
         self.limits = limits if limits is not None else Limits()
         self.meter = Meter(self.limits, lambda: self.clock.now() / 1000)
         self.running: dict[str, Table] = {}
+        self.opening: list[Table] = []  # new tables whose row is being written (Tables.open)
         self.broken: dict[str, Message] = {}  # unfinished tables that could not be resumed: why (broken_reason)
         self.sockets = Sockets(self.limits)  # open WebSockets per client address (tables' and the keeper's)
         self.node = node
@@ -994,13 +995,40 @@ class Tables:
 
     # -- creating and finding --------------------------------------------------------------
     def create(self, body: Any, client: str = "?") -> tuple[Table, list[str]]:
-        """A new table for ``client`` (its address: the caps and rates are per client)."""
+        """A new table for ``client`` (its address: the caps and rates are per client), stored at once."""
+        table, tokens, row = self._new(body, client)
+        stored.create_table(self.store, row, table.game.events)
+        self._run_new(table)
+        return table, tokens
+
+    async def open(self, body: Any, client: str = "?") -> tuple[Table, list[str]]:
+        """:meth:`create` for ``POST /api/tables``: on PostgreSQL the new table's row is written by
+        the :attr:`writer` while the loop serves the other tables (its durable commit held it for
+        each new table: issue 22); the table runs, and its links are answered, once it is stored
+        (a seat may sit down on another process at once)."""
+        if self.writer is None:
+            return self.create(body, client)
+        table, tokens, row = self._new(body, client)
+        self.opening.append(table)  # counted by the caps while it is written
+        try:
+            await self.writer.create(row, table.game.events)
+        except StoreError as e:
+            log.warning("table %s not created: %s", table.id, e)
+            raise not_stored() from None
+        finally:
+            self.opening.remove(table)
+        self._run_new(table)
+        return table, tokens
+
+    def _new(self, body: Any, client: str) -> tuple[Table, list[str], stored.NewTable]:
+        """A new table within the caps, not yet stored nor run; its seats' tokens and its row."""
         settings = parse_settings(body)
         lim = self.limits
-        if len(self.running) >= lim.tables:
+        if len(self.running) + len(self.opening) >= lim.tables:
             raise TableError(sentence("this server runs as many tables as it may ({n}); try again later", code="full",
                                       n=lim.tables), 503)
-        if sum(1 for t in self.running.values() if t.creator == client) >= lim.tables_per_client:
+        mine = [t for t in (*self.running.values(), *self.opening) if t.creator == client]
+        if len(mine) >= lim.tables_per_client:
             raise TableError(sentence("you already run {n} unfinished tables here (the most one client may); "
                                       "finish one first", code="rate", n=lim.tables_per_client), 429)
         if not self.meter.allow(client, "tables"):
@@ -1010,23 +1038,28 @@ class Tables:
         while table_id.startswith("-"):  # an id is a command-line argument too (sanma verify --db DB ID)
             table_id = secrets.token_urlsafe(9)
         tokens = [secrets.token_urlsafe(24) for _ in range(SEATS)]
-        return self._create(table_id, settings, [_token_hash(t) for t in tokens], client), tokens
+        table, row = self._table(table_id, settings, [_token_hash(t) for t in tokens], client)
+        return table, tokens, row
 
-    def _create(self, table_id: str, settings: Settings, token_hashes: Sequence[str], client: str) -> Table:
+    def _table(self, table_id: str, settings: Settings, token_hashes: Sequence[str],
+               client: str) -> tuple[Table, stored.NewTable]:
+        """A new table (not yet stored nor run) and its row."""
         toggles = [dict(DEFAULT_TOGGLES) for _ in range(SEATS)]
         banks = [settings.clock["bank"]] * SEATS
         table = Table(self, table_id, settings, token_hashes, toggles, banks, _now())
         table.creator = client
         seats = [{"kind": k, "name": n, "token_sha256": th}
                  for k, n, th in zip(settings.kinds, settings.names, table.token_hashes, strict=True)]
-        stored.create_table(self.store, stored.NewTable(
+        table.stored = {"toggles": json.dumps(toggles), "banks": json.dumps(banks)}
+        return table, stored.NewTable(
             table_id, settings.rules.name, json.dumps(to_dict(settings.rules)), tuple(seats), settings.seed,
             table.seed_hash, settings.clock, tuple(toggles), tuple(banks), table.created_at,
-            settings.wall_key.hex() if settings.wall_key is not None else None, self.node), table.game.events)
-        table.stored = {"toggles": json.dumps(toggles), "banks": json.dumps(banks)}
-        self.running[table_id] = table
+            settings.wall_key.hex() if settings.wall_key is not None else None, self.node)
+
+    def _run_new(self, table: Table) -> None:
+        """A new table, stored: run here from now on."""
+        self.running[table.id] = table
         table.start()
-        return table
 
     def rematch(self, table_id: str, token: str | None, client: str = "?") -> tuple[str, bool]:
         """Issue 18 item 4: the same seats and rules again, with a fresh secret seed, asked by a person
@@ -1056,7 +1089,9 @@ class Tables:
         rules = from_dict(row.rules, f"table {table_id}", name=row.rules_name)
         settings = Settings(rules, kinds, tuple(str(s["name"]) for s in row.seats), str(secrets.randbits(64)),
                             dict(row.clock), wall_key_for(kinds))
-        self._create(new_id, settings, hashes, client)
+        table, new = self._table(new_id, settings, hashes, client)
+        stored.create_table(self.store, new, table.game.events)
+        self._run_new(table)
         return new_id, True
 
     def rematch_of(self, table_id: str) -> str | None:
