@@ -239,16 +239,16 @@ async def _table_loop(bases: list[str], k: int, rules: Any, stats: Stats, stop: 
 
     if delay:
         await asyncio.sleep(delay)
-    first = True
     while not stop.is_set():
         r = await client.post(f"{bases[k % len(bases)]}/api/tables", json={"rules": rules, "seats": [kind] * 3,
                                                                             "clock": {"move": 0, "call": 0}})
         r.raise_for_status()
         t = r.json()
         clock = TableClock(pace=pace)
-        if first and pace:  # tables spread over the second, not in step
+        if pace:  # every table's game at its own moment of the second, not in step with the others: a table
+            # that began as soon as its last game ended would act in step with those whose games ended in the
+            # same stall of the server, for its whole game (as people at different tables do not)
             clock.next_at = time.perf_counter() + random.uniform(0, pace)
-        first = False
         role, seat = ("mjai", _seat) if kind == "mjai" else ("play", _page_seat)
         done = await asyncio.gather(*[
             seat(f"{'ws' + bases[(k + s['seat']) % len(bases)].removeprefix('http')}/ws/tables/{t['id']}/{role}"

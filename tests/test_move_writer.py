@@ -303,3 +303,22 @@ def test_presence_is_written_behind_the_moves_with_its_notifications(pg_url: str
         assert answers == [1, 1] and told == ["here", "gone"]
 
     _run(pg_url, 1000, play)
+
+
+def test_a_server_that_stops_waits_for_its_writes_at_most_its_timeout(pg_url: str) -> None:
+    """``Tables.settle`` (a server stopping): until the writes out are answered, but not longer
+    than its timeout — a database that stopped answering does not keep the server from stopping."""
+    async def play(tables: Tables, clock: ManualClock) -> None:
+        a, _ = tables.create(PERSONS)
+        await a.ready()
+        dealer = attach(a, a.game.dealer)
+        lock = RowLock(pg_url, a.id)
+        try:
+            dealer.handle(_discard(dealer))
+            await _waiting_for_the_row(pg_url)
+            assert not await tables.settle(timeout=0) and a.writing  # not answered: not waited for
+        finally:
+            lock.release()
+        assert await tables.settle() and not a.writing
+
+    _run(pg_url, 10_000, play)

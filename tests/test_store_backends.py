@@ -183,6 +183,33 @@ def test_served_tables_round_trip(db_target: str) -> None:
         assert s.events(game_id) == game.events
 
 
+def test_the_lobby_lists_the_newest_tables_in_one_query_from_an_index(db_target: str) -> None:
+    """``listing`` (the lobby's list, ``GET /api/tables``): newest first, at most ``limit``, a
+    finished table with its final scores, an abandoned or running one without; one query (not one
+    more per finished table) read in order from ``web_tables_newest`` (migration 9), not sorted."""
+    game = _game(3)
+    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
+    with open_db(db_target) as s:
+        for i, tid in enumerate(("old", "done", "left", "live")):
+            stored.create_table(s, stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0},
+                                                   ({},) * 3, (0.0,) * 3, f"2026-01-0{i + 1}"), game.events[:1])
+        stored.append_action(s, "done", 0, seat=0, legal_idx=0, action={}, how="seat", at="t", first_event=1,
+                             events=game.events[1:])
+        assert stored.finish(s, "done", game.events, Rules.preset("tenhou"), "3") is not None
+        assert stored.abandon(s, "left")
+        listed = stored.listing(s, limit=3)
+        assert [(t.id, t.finished, t.final_scores) for t in listed] == [
+            ("live", False, None), ("left", True, None), ("done", True, tuple(game.events[-1]["scores"]))]
+        if s.dialect == "sqlite":
+            plan = " ".join(str(r[-1]) for r in s.conn.execute(
+                "EXPLAIN QUERY PLAN SELECT id FROM web_tables t ORDER BY t.created_at DESC, t.id LIMIT 3"))
+        else:
+            s.conn.execute("SET enable_seqscan = off")  # (a table this small is read whole otherwise)
+            plan = " ".join(str(r[0]) for r in s.conn.execute(
+                "EXPLAIN SELECT id FROM web_tables t ORDER BY t.created_at DESC, t.id LIMIT 3"))
+        assert "web_tables_newest" in plan and "TEMP B-TREE" not in plan and "Sort" not in plan
+
+
 def test_a_write_stores_each_action_and_event_text_exactly(db_target: str) -> None:
     """The rows of one write keep their JSON text to the byte (PostgreSQL gets them as one JSON
     array each: its elements' text, quotes, escapes and spaces included, is what is stored)."""

@@ -571,6 +571,11 @@ class Pipeline:
         self._flush()
 
     @property
+    def pending(self) -> int:
+        """How many statements sent are not yet answered."""
+        return len(self._answers)
+
+    @property
     def session_pid(self) -> int | None:
         """The PostgreSQL backend of its connection (what the notifications of its statements carry
         as their sender), None while it is not open. Any thread may ask."""
@@ -581,7 +586,7 @@ class Pipeline:
         while self._answers:
             if self._idle is None:
                 self._idle = asyncio.get_running_loop().create_future()
-            await self._idle
+            await asyncio.shield(self._idle)  # (a caller that stops waiting does not cancel it for the others)
 
     def close(self) -> None:
         self._lost(None)

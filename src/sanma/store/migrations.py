@@ -339,9 +339,14 @@ CREATE TABLE tournament_tables (
 ALTER TABLE keeper_sessions ADD COLUMN games_limit INTEGER CHECK (games_limit IS NULL OR games_limit >= 1);
 """
 
+#: The lobby's list, newest first (``store.tables.listing``), read from an index, not sorted.
+V9_WEB_NEWEST = """
+CREATE INDEX web_tables_newest ON web_tables(created_at DESC, id);
+"""
+
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
 MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY, V_ACCESS, V_WEB_SHARED,
-                               V8_TOURNAMENTS)
+                               V8_TOURNAMENTS, V9_WEB_NEWEST)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -608,7 +613,7 @@ ALTER TABLE keeper_sessions ADD COLUMN games_limit INTEGER CHECK (games_limit IS
 
 #: PostgreSQL's migration ``n`` is ``PG_MIGRATIONS[n - 1]``: the same versions as ``MIGRATIONS``.
 PG_MIGRATIONS: tuple[str, ...] = (PG_V1, PG_V2_KEEPER, PG_V_WEB, PG_V4_KEEPER_CACHE, PG_V_WEB_WALL_KEY,
-                                  PG_V_ACCESS, PG_V_WEB_SHARED, PG_V8_TOURNAMENTS)
+                                  PG_V_ACCESS, PG_V_WEB_SHARED, PG_V8_TOURNAMENTS, V9_WEB_NEWEST)
 
 
 def migrations_for(dialect: str) -> tuple[str, ...]:

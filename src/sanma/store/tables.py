@@ -182,17 +182,17 @@ def unfinished(store: Store) -> list[str]:
 
 
 def listing(store: Store, limit: int = 200) -> list[ListedTable]:
-    """The newest ``limit`` tables, newest first (a finished one with its final scores)."""
+    """The newest ``limit`` tables, newest first (a finished one with its final scores): one query
+    (a finished table's last event by a subquery, not a query of its own per table)."""
     rows = store.conn.execute(
-        "SELECT id, rules_name, seats, finished, created_at, seed_hash, status FROM web_tables "
-        "ORDER BY created_at DESC, id LIMIT ?", (limit,)).fetchall()
+        "SELECT t.id, t.rules_name, t.seats, t.finished, t.created_at, t.seed_hash, t.status, CASE WHEN t.finished = 1 "
+        "THEN (SELECT e.data FROM web_events e WHERE e.table_id = t.id ORDER BY e.idx DESC LIMIT 1) END "
+        "FROM web_tables t ORDER BY t.created_at DESC, t.id LIMIT ?", (limit,)).fetchall()
     out = []
-    for tid, rules_name, seats, finished, created, sh, status in rows:
+    for tid, rules_name, seats, finished, created, sh, status, last in rows:
         scores = None
-        if finished:
-            last = store.conn.execute("SELECT data FROM web_events WHERE table_id = ? ORDER BY idx DESC LIMIT 1",
-                                      (tid,)).fetchone()
-            end = json.loads(last[0]) if last is not None else {}
+        if last is not None:
+            end = json.loads(last)
             if end.get("type") == "end_game":
                 scores = tuple(end["scores"])
         out.append(ListedTable(tid, rules_name, tuple(json.loads(seats)), bool(finished), created, sh, scores,

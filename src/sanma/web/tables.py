@@ -96,6 +96,10 @@ class TableError(SanmaError):
         self.status = status
 
 
+#: How long a server that stops waits for the writes still out (``Tables.settle``).
+SETTLE_SECONDS = 10.0
+
+
 def not_stored() -> TableError:
     """A change the database could not store (busy or failing): nothing changed, try again (503)."""
     return TableError(sentence("the database could not store this (it is busy or failing); nothing changed, "
@@ -1270,10 +1274,19 @@ class Tables:
             table.close()
         return True
 
-    async def settle(self) -> None:
-        """Until the moves being written are answered (a server that stops lets them end)."""
-        if self.writer is not None:
-            await self.writer.drain()
+    async def settle(self, timeout: float = SETTLE_SECONDS) -> bool:
+        """Until the writes out are answered (a server that stops lets them end), at most ``timeout``
+        seconds (a database that stopped answering must not keep the server from stopping: what is
+        still out is then refused as the writer closes, as when its connection is lost); whether
+        every write was answered."""
+        if self.writer is None:
+            return True
+        try:
+            await asyncio.wait_for(self.writer.drain(), timeout)
+        except TimeoutError:
+            log.warning("%d writes not answered after %g s: not waited for", self.writer.pipeline.pending, timeout)
+            return False
+        return True
 
     def abandon(self, table: Table) -> bool:
         """Stored as abandoned: ended, with no game (``finished`` and no ``game_id``): not resumed.
