@@ -358,7 +358,7 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool,
         fence += " AND EXISTS (SELECT 1 FROM web_events WHERE table_id = ? AND idx = ?)"
         args += [table_id, w.first_event - 1]
     if game is None:
-        sets = sets or ["runner = runner"]
+        sets = sets or ["runner = runner"]  # (the fence alone: nothing of the row changes)
         sql = f"WITH t AS (UPDATE web_tables SET {', '.join(sets)} WHERE id = ?{fence} RETURNING id)"
     else:
         sets += ["finished = 1", "game_id = (SELECT id FROM n)"]
@@ -635,7 +635,7 @@ def _pg_presence(store: Store, table_id: str, node: int, counts: Sequence[int], 
         args: list[Any] = [table_id, node, json.dumps(list(counts))]
     else:
         sql, args = "WITH w AS (DELETE FROM web_presence WHERE table_id = ? AND node = ?)", [table_id, node]
-    told = [c for c in channels if notice is not None]
+    told = list(channels) if notice is not None else []
     for channel in told:
         args += [channel, notice]
     quick = _ASYNC_COMMIT if alone and not store.durable_moves else ""
