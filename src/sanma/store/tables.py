@@ -120,6 +120,11 @@ def _table_values(row: NewTable) -> list[Any]:
             row.created_at, row.wall_key, row.runner]
 
 
+def _events_json(events: Sequence[Mapping[str, Any]]) -> str:
+    """Events as one JSON array, each as ``web_events`` stores it (PostgreSQL's rows of one statement)."""
+    return "[" + ",".join([_dumps(e) for e in events]) + "]"
+
+
 def create_table(store: Store, row: NewTable, events: Sequence[Mapping[str, Any]]) -> None:
     """Store a new table and the events it starts with, in one transaction (PostgreSQL: one
     statement, as :meth:`MoveWriter.create` sends it)."""
@@ -137,7 +142,7 @@ def _pg_create(row: NewTable, events: Sequence[Mapping[str, Any]]) -> tuple[str,
     """:func:`create_table` on PostgreSQL: the table's row, then its events from one JSON array."""
     return (f"WITH t AS ({_INSERT_TABLE} RETURNING id) INSERT INTO web_events (table_id, idx, data) "
             "SELECT t.id, u.i - 1, u.d::text FROM t, json_array_elements(?::json) WITH ORDINALITY AS u(d, i)",
-            [*_table_values(row), "[" + ",".join([_dumps(e) for e in events]) + "]"])
+            [*_table_values(row), _events_json(events)])
 
 
 def exists(store: Store, table_id: str) -> bool:
@@ -297,18 +302,12 @@ class MoveWriter:
 
     async def write(self, table_id: str, w: Write, *, game: NewGame | None = None) -> bool:
         """:meth:`send`, awaited."""
-        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self.send(table_id, w, lambda r: done.set_exception(r) if isinstance(r, StoreError) else done.set_result(r),
-                  game=game)
-        return await done
+        return bool(await _answered(lambda answer: self.send(table_id, w, answer, game=game)))
 
     async def create(self, row: NewTable, events: Sequence[Mapping[str, Any]]) -> None:
         """:func:`create_table`, sent behind the moves and awaited (the loop serves the other tables
         meanwhile; a durable commit). Raises the store's error."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.pipeline.send(*_pg_create(row, events),
-                           lambda r: done.set_exception(r) if isinstance(r, StoreError) else done.set_result(None))
-        await done
+        await _answered(lambda answer: self.pipeline.send(*_pg_create(row, events), answer))
 
     def presence(self, table_id: str, node: int, counts: Sequence[int], notice: str | None, channels: Sequence[str],
                  answer: Callable[[int | StoreError], None]) -> None:
@@ -322,6 +321,13 @@ class MoveWriter:
 
     def close(self) -> None:
         self.pipeline.close()
+
+
+async def _answered(send: Callable[[Callable[[Any], None]], None]) -> Any:
+    """What ``send`` hands its answer callback, awaited: the answer, or its :class:`StoreError` raised."""
+    done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    send(lambda r: done.set_exception(r) if isinstance(r, StoreError) else done.set_result(r))
+    return await done
 
 
 _INSERT_ACTION = ("INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
@@ -374,7 +380,7 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool,
     if w.events:
         sql += (", e AS (INSERT INTO web_events (table_id, idx, data) SELECT t.id, ? + u.i - 1, u.d::text "
                 "FROM t, json_array_elements(?::json) WITH ORDINALITY AS u(d, i))")
-        args += [w.first_event, "[" + ",".join([_dumps(e) for e in w.events]) + "]"]
+        args += [w.first_event, _events_json(w.events)]
     if game is not None:
         for cte, cte_args in pg_game_ctes(game, fenced_by="t"):
             sql += f", {cte}"
