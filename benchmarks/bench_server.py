@@ -56,6 +56,7 @@ import gc
 import json
 import os
 import platform
+import random
 import socket
 import subprocess
 import sys
@@ -110,6 +111,7 @@ class TableClock:
     sent: float | None = None
     actions: int = 0
     pace: float = 0.0  # seconds between the table's actions (0: as fast as the bots answer)
+    spread: float = 0.0  # each pause is pace x uniform(1 - spread, 1 + spread): people's pauses vary
     next_at: float = 0.0  # when the table's next action may be sent
 
     async def wait_turn(self) -> None:
@@ -118,7 +120,8 @@ class TableClock:
         now = time.perf_counter()
         if self.next_at > now:
             await asyncio.sleep(self.next_at - now)
-        self.next_at = max(now, self.next_at) + self.pace
+        pause = self.pace * random.uniform(1 - self.spread, 1 + self.spread) if self.spread else self.pace
+        self.next_at = max(now, self.next_at) + pause
 
 
 async def _seat(url: str, clock: TableClock, stats: Stats, stop: asyncio.Event, counts_hands: bool) -> bool:
@@ -232,10 +235,10 @@ def largest_under(p99s: dict[int, float], limit_ms: float = 50.0) -> int | None:
 
 
 async def _table_loop(bases: list[str], k: int, rules: Any, stats: Stats, stop: asyncio.Event,
-                      client: httpx.AsyncClient, kind: str, pace: float, delay: float = 0.0) -> None:
+                      client: httpx.AsyncClient, kind: str, pace: float, delay: float = 0.0,
+                      spread: float = 0.0) -> None:
     """Table slot ``k``: made on process k mod P, seat s played through process (k + s) mod P, first
     after ``delay`` seconds (the warm-up's spread)."""
-    import random
 
     if delay:
         await asyncio.sleep(delay)
@@ -244,7 +247,7 @@ async def _table_loop(bases: list[str], k: int, rules: Any, stats: Stats, stop: 
                                                                             "clock": {"move": 0, "call": 0}})
         r.raise_for_status()
         t = r.json()
-        clock = TableClock(pace=pace)
+        clock = TableClock(pace=pace, spread=spread)
         if pace:  # every table's game at its own moment of the second, not in step with the others: a table
             # that began as soon as its last game ended would act in step with those whose games ended in the
             # same stall of the server, for its whole game (as people at different tables do not)
@@ -290,7 +293,7 @@ class Window:
 
 async def _run(bases: list[str], n: int, seconds: float, max_seconds: float, rules: Any, kind: str,
                pace: float, warmup: float = 0.0, pids: tuple[int, ...] = (), pg_pid: int | None = None,
-               census: bool = False, settle: float = 0.0) -> tuple[Stats, float, Window]:
+               census: bool = False, settle: float = 0.0, spread: float = 0.0) -> tuple[Stats, float, Window]:
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=n + 10)
@@ -301,7 +304,8 @@ async def _run(bases: list[str], n: int, seconds: float, max_seconds: float, rul
     window = Window()
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         start = time.perf_counter()
-        tasks = [asyncio.create_task(_table_loop(bases, k, rules, stats, stop, client, kind, pace, delay))
+        tasks = [asyncio.create_task(_table_loop(bases, k, rules, stats, stop, client, kind, pace, delay,
+                                                  spread))
                  for k, delay in enumerate(start_offsets(n, warmup))]
         probe = asyncio.create_task(_probe(bases[-1], stats, stop))
         if warmup or settle:
@@ -450,7 +454,7 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
             kind: str = "mjai", db: str = "sqlite", pg_pid: int | None = None, pace: float = 0.0,
             warmup: float = 0.0, gc_files: list[Path] | None = None, gc_untuned: bool = False,
             gc_thresholds: str | None = None, census: bool = False, series: str | None = None,
-            settle: float = 0.0) -> None:
+            settle: float = 0.0, pace_spread: float = 0.0) -> None:
     gc_note = (", collector: CPython's settings (--gc-untuned)" if gc_untuned
                else f", collector: sanma.web.collector.tune, thresholds {gc_thresholds or 'THRESHOLDS'}"
                ) if gc_files else ""
@@ -459,6 +463,7 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
           f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load}, server build: {_build()}, "
           f"seats: {kind}, database: {db}, {len(bases)} server process(es){gc_note}"
           f"{f', paced: every table acts every {pace:g} s' if pace else ''}"
+          f"{f' (pauses {pace * (1 - pace_spread):g}-{pace * (1 + pace_spread):g} s)' if pace and pace_spread else ''}"
           f"{f', warm-up {warmup:g} s (tables made spread over it)' if warmup else ''}"
           f"{f', latencies measured from {warmup + settle:g} s' if warmup or settle else ''}"
           ", the generator's own collector off while it measures",
@@ -471,7 +476,7 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
         cpu0 = _cpu_seconds(pids)
         db0 = _cpu_seconds(_children(pg_pid)) if pg_pid else None
         stats, elapsed, window = asyncio.run(_run(bases, n, seconds, max_seconds, rules, kind, pace, warmup,
-                                                  tuple(pids), pg_pid, census, settle))
+                                                  tuple(pids), pg_pid, census, settle, pace_spread))
         ramp, steady = split_ramp(stats.when, stats.latencies, window.start, window.end)
         measured = list(zip(stats.when, stats.latencies, strict=True))
         if warmup or settle:  # the row's latencies are the steady state's; the ramp's are printed below it
@@ -595,6 +600,10 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=1, help="server processes (postgres only)")
     ap.add_argument("--paced", type=float, default=0.0, metavar="SECONDS",
                     help="every table acts once per this many seconds (0: as fast as the bots answer)")
+    ap.add_argument("--pace-spread", type=float, default=0.0, metavar="FRACTION",
+                    help="with --paced: each pause is drawn uniformly from pace x [1 - F, 1 + F] (0.5: 0.5-1.5 s at "
+                         "--paced 1), as people's vary; 0 (the default): exactly the pace, so a stall of the server "
+                         "keeps every table it held up in step for the rest of the run")
     ap.add_argument("--warmup", type=float, default=None, metavar="SECONDS",
                     help="make the tables spread over this many seconds and measure after it (the ramp is reported "
                          "apart); default 20 when paced, else 0")
@@ -617,13 +626,15 @@ def main() -> None:
                          "the cluster itself stays durable)")
     args = ap.parse_args()
     _watch_own_gc()
+    if not 0 <= args.pace_spread < 1:
+        raise SystemExit("--pace-spread is a fraction of the pace, 0 <= F < 1")
     warmup = args.warmup if args.warmup is not None else (20.0 if args.paced else 0.0)
     settle = args.settle if args.settle is not None else (5.0 if args.paced else 0.0)
     ns = [int(x) for x in args.tables.split(",")]
     rules = {"extends": args.rules, "round_winds": "E"}
     if args.url:
         _report([args.url.rstrip("/")], ns, args.seconds, args.max_seconds, rules, [], args.seats, pace=args.paced,
-                warmup=warmup, series=args.series, settle=settle)
+                warmup=warmup, series=args.series, settle=settle, pace_spread=args.pace_spread)
         return
     if args.db == "sqlite" and args.processes != 1:
         raise SystemExit("one server process serves a SQLite file (--db postgres for several)")
@@ -659,7 +670,7 @@ def main() -> None:
             _report(bases, ns, args.seconds, args.max_seconds, rules, [s.pid for s in servers], args.seats,
                     f"postgres{' (serve --synchronous-commit off)' if args.pg_async else ''}" if cluster else "sqlite",
                     cluster.proc.pid if cluster else None, args.paced, warmup, gc_files, args.gc_untuned,
-                    args.gc_thresholds, args.gc_census, args.series, settle)
+                    args.gc_thresholds, args.gc_census, args.series, settle, args.pace_spread)
         finally:
             for server in servers:
                 server.terminate()

@@ -47,12 +47,16 @@ def main() -> None:
         for o in objs:
             if isinstance(o, (list, dict, tuple)):
                 sizes[type(o).__qualname__] += len(o)
-        t0 = time.thread_time()
-        gc.collect()
-        with open(path + ".census", "a") as f:
-            f.write(f"{len(objs)} tracked, frozen {gc.get_freeze_count()}, full collection CPU "
-                    f"{(time.thread_time() - t0) * 1e3:.1f} ms\n{kinds.most_common(30)}\nitems {sizes}\n")
         del objs
+        t0 = time.thread_time()
+        unreachable = gc.collect()
+        cpu = (time.thread_time() - t0) * 1e3
+        after = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+        freed = kinds - after  # by type, what that collection freed (unreachable cycles)
+        with open(path + ".census", "a") as f:
+            f.write(f"{sum(kinds.values())} tracked, frozen {gc.get_freeze_count()}, full collection CPU "
+                    f"{cpu:.1f} ms, {unreachable} unreachable\n{kinds.most_common(30)}\nitems {sizes}\n"
+                    f"freed by it: {freed.most_common(15)}\n")
 
     import signal
 

@@ -67,3 +67,28 @@ def test_pg_async_with_sqlite_is_refused_before_any_server_starts(monkeypatch: p
     with pytest.raises(SystemExit, match="--pg-async is a PostgreSQL choice"):
         bench.main()
     assert not started
+
+
+def test_a_tables_pauses_vary_around_the_pace_when_asked() -> None:
+    """``--pace-spread F``: each pause is pace x uniform(1 - F, 1 + F), as people's vary; without it each is the
+    pace exactly (a stall of the server then keeps every table it held up in step for the rest of the run)."""
+    import asyncio
+    import random
+    import time
+
+    b = load_script("benchmarks/bench_server.py")
+
+    async def pauses(clock: object, n: int) -> list[float]:
+        out = []
+        for _ in range(n):
+            clock.next_at = 0.0  # type: ignore[attr-defined]  # due now: wait_turn does not sleep
+            await clock.wait_turn()  # type: ignore[attr-defined]
+            out.append(clock.next_at - time.perf_counter())  # type: ignore[attr-defined]
+        return out
+
+    random.seed(22)
+    varied = asyncio.run(pauses(b.TableClock(pace=1.0, spread=0.5), 400))
+    assert all(0.49 < p <= 1.5 for p in varied)
+    assert min(varied) < 0.55 and max(varied) > 1.45 and 0.95 < sum(varied) / len(varied) < 1.05
+    strict = asyncio.run(pauses(b.TableClock(pace=1.0), 50))
+    assert all(0.99 < p <= 1.0 for p in strict)

@@ -327,3 +327,30 @@ def test_actions_speak_as_the_events_they_become() -> None:
                     assert e in taken, (preset, seed, e)
                     seen.add(e["type"])
     assert {"dahai", "pon", "kita", "ankan"} <= seen
+
+
+def test_a_games_draws_and_discards_are_shared_values() -> None:
+    """Tsumo and Dahai events are immutable values, so the engine's log, the masked views and the parser
+    share one object per value (events.py ``_SHARED``): a served game's log is ~1,000 of them, and the
+    garbage collector walks each distinct object (web/collector.py; issue 22's paced tail). An unshared
+    one made by the constructor is still equal."""
+    from sanma.events import Dahai, Tsumo
+    from sanma.game.view import mask
+    from sanma.tiles import Tile
+
+    t = Tile.parse("0p")
+    assert Tsumo.of(1, t, False) is Tsumo.of(1, t) and Tsumo.of(1, t) == Tsumo(1, t) and Tsumo(1, t) is not Tsumo(1, t)
+    assert Dahai.of(2, t, True) is Dahai.of(2, t, True) is not Dahai.of(2, t, False)
+    assert Dahai.of(2, t, True) == Dahai(2, t, True) and Dahai.of(2, t, True) != Dahai.of(1, t, True)
+    game = _games("kansai", 1)[0]
+    draws = [e for e in game.log if isinstance(e, Tsumo)]
+    discards = [e for e in game.log if isinstance(e, Dahai)]
+    assert len(draws) > 100 and len(discards) > 100
+    for d in draws:
+        assert d is Tsumo.of(d.actor, d.pai, d.rinshan)
+        assert parse_event(d.to_mjai()) is d
+        assert mask(d, (d.actor + 1) % 3) is Tsumo.of(d.actor, None, d.rinshan)  # another seat's view: hidden
+    for x in discards:
+        assert x is Dahai.of(x.actor, x.pai, x.tsumogiri) and parse_event(x.to_mjai()) is x
+    both: list[Tsumo | Dahai] = [*draws, *discards]
+    assert len({id(e) for e in both}) == len(set(both)) < len(both) / 2

@@ -338,7 +338,7 @@ class Game:
                 self._first_cycle = False
             t = self.wall.draw_replacement()
             st.add(t)
-            self._emit(ev.Tsumo(seat, t, True))
+            self._emit(ev.Tsumo.of(seat, t, True))
             if self._drawn is not None:
                 self._drawn = t
 
@@ -351,7 +351,7 @@ class Game:
         self._rinshan = replacement
         self._after_call = False
         self._turn_actions = None
-        self._emit(ev.Tsumo(seat, t, replacement))
+        self._emit(ev.Tsumo.of(seat, t, replacement))
         if t.is_flower:
             self._pull_flowers(seat)
             self._rinshan = self.rules.flower_replacement_is_rinshan
@@ -509,7 +509,7 @@ class Game:
         self._discard_count += 1
         self._drawn = None
         self._last_discard = (seat, tile)
-        self._emit(ev.Dahai(seat, tile, tsumogiri))
+        self._emit(ev.Dahai.of(seat, tile, tsumogiri))
         self._reveal_pending_kan_dora("with_discard")  # P12 (Tenhou): a ron on this discard counts it
         self._update_waits(seat)
         if riichi and st.open_riichi and st.violation and self.rules.riichi_violation == "chombo":

@@ -283,7 +283,7 @@ def mask(e: ev.Event, seat: int | None) -> ev.Event:
     hidden (``None`` tiles, ``"?"`` in mjai form), and ``start_game`` never carries a wall seed (the
     engine writes none; a stream from elsewhere may: it is published only after the game)."""
     if isinstance(e, ev.Tsumo):
-        return e if e.actor == seat or e.pai is None else ev.Tsumo(e.actor, None, e.rinshan)
+        return e if e.actor == seat or e.pai is None else ev.Tsumo.of(e.actor, None, e.rinshan)
     if isinstance(e, ev.StartKyoku):
         hands = tuple(h if i == seat else (None,) * len(h) for i, h in enumerate(e.tehais))
         return ev.StartKyoku(e.bakaze, e.kyoku, e.honba, e.kyotaku, e.oya, e.dora_markers, e.scores, hands)

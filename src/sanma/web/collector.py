@@ -17,16 +17,21 @@ resumed or taken up):
   so it moves to the permanent generation, which no collection walks again. The resumed tables are
   not frozen: they end, and a frozen cycle would never be freed (a frozen object that becomes
   garbage without a cycle is still freed by its reference count).
-- :data:`THRESHOLDS`: the young generations as CPython sets them (a larger first threshold made
-  each young collection longer: 50,000 gave 45–70 ms pauses), but a full collection only after
-  1,000 middle ones instead of 10 (CPython also waits until a quarter more objects reached the old
-  generation): at 1,000 paced tables (~2 middle collections a second) one every ~8 minutes instead
-  of two a minute. What that keeps waiting is little: while no game ends, a served process makes
-  almost no cyclic garbage that lives long enough to reach the old generation (the full collections
-  of a 600-table run found 10 and 23 unreachable objects); a finished game leaves some (at 1,000
-  tables, ~15,000 objects per full collection, ~7 minutes apart: docs/PERFORMANCE.md, "Each table's
-  moves on their own channel"). Cycles among long-lived objects wait longer to be freed, bounded by
-  those 1,000 collections.
+- :data:`THRESHOLDS`: the youngest generation as CPython sets it (a larger first threshold made
+  each young collection longer: 50,000 gave 45–70 ms pauses), a middle collection after 100 young
+  ones instead of 10, and a full one after 100 middle ones. At 1,000 paced tables the middle
+  generation is mostly what one action makes and keeps until the table's next (each socket's
+  awaited receive, the table's schedule and prompts: ~34,000 objects), and it is that size however
+  often it is walked: every ~1.2 s (CPython's 10) it was a pause of 27–30 ms (up to 54) that ~2.4%
+  of the actions waited on; every ~11 s it is one of ~75 ms that ~0.3% meet (p99 at 1,000 tables
+  47 → 20 ms in the same minute: docs/PERFORMANCE.md, "Shared events and rarer middle
+  collections"). A full collection then comes after ~100 middle ones (~17 minutes; CPython also
+  waits until a quarter more objects reached the old generation). What that keeps waiting is
+  mostly closed sockets (uvicorn's and websockets' objects of a closed connection are a cycle:
+  ~15 objects each) and a finished game's few cycles; they are freed at the next full collection.
+- Full collections stay long (~0.85 s at 1,000 tables: every running game's log, every socket's
+  stack); events.py shares the engine's draws and discards, which were two thirds of a running
+  game's objects.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import logging
 log = logging.getLogger("sanma.web")
 
 #: (young, middle, old) as ``gc.set_threshold`` takes them; the measurements are in docs/PERFORMANCE.md.
-THRESHOLDS = (700, 10, 1000)
+THRESHOLDS = (700, 100, 100)
 
 
 def tune() -> int:
