@@ -22,7 +22,9 @@ durable settings; ``--pg-async`` starts the servers with ``--synchronous-commit 
 gets with that documented flag) and ``--processes P`` servers on it; table k is made on
 process k mod P and its seat s plays through process (k + s) mod P, so most sockets sit on a
 process that does not run their table. ``--paced R``: every table acts once every R seconds (as
-people do) instead of as fast as the bots answer. Paced runs have a warm-up (``--warmup``, 20 s by
+people do) instead of as fast as the bots answer; ``--pace-spread F`` draws each pause from R x [1 - F, 1 + F]
+instead (people's pauses vary: with exact pauses, a stall of the server keeps every table it held up in step
+for the rest of the run, which people at different tables are not). Paced runs have a warm-up (``--warmup``, 20 s by
 default): the N tables are made spread over it, as people sit down over time, and the latencies are
 measured from ``--settle`` seconds after it (5 by default: the last tables made sit down and play
 their first moves), for ``--seconds``; the ramp's p50/p99 (all before) are printed apart. The report says whether

@@ -18,20 +18,21 @@ resumed or taken up):
   not frozen: they end, and a frozen cycle would never be freed (a frozen object that becomes
   garbage without a cycle is still freed by its reference count).
 - :data:`THRESHOLDS`: the youngest generation as CPython sets it (a larger first threshold made
-  each young collection longer: 50,000 gave 45–70 ms pauses), a middle collection after 100 young
-  ones instead of 10, and a full one after 100 middle ones. At 1,000 paced tables the middle
-  generation is mostly what one action makes and keeps until the table's next (each socket's
-  awaited receive, the table's schedule and prompts: ~34,000 objects), and it is that size however
-  often it is walked: every ~1.2 s (CPython's 10) it was a pause of 27–30 ms (up to 54) that ~2.4%
-  of the actions waited on; every ~11 s it is one of ~75 ms that ~0.3% meet (p99 at 1,000 tables
-  47 → 20 ms in the same minute: docs/PERFORMANCE.md, "Shared events and rarer middle
-  collections"). A full collection then comes after ~100 middle ones (~17 minutes; CPython also
-  waits until a quarter more objects reached the old generation). What that keeps waiting is
-  mostly closed sockets (uvicorn's and websockets' objects of a closed connection are a cycle:
-  ~15 objects each) and a finished game's few cycles; they are freed at the next full collection.
-- Full collections stay long (~0.85 s at 1,000 tables: every running game's log, every socket's
-  stack); events.py shares the engine's draws and discards, which were two thirds of a running
-  game's objects.
+  each young collection longer: 50,000 gave 45–70 ms pauses); a middle collection after 5 young
+  ones instead of 10; a full one after 1,000 middle ones instead of 10. At 1,000 paced tables the
+  middle generation is mostly what the last second's actions made and keep until the table's next
+  (each socket's awaited receive, each table's schedule and prompts), so a middle collection's
+  pause grows with the time since the last one while their CPU per second stays about the same:
+  every ~1.2 s (CPython's 10) they were 27 ms (up to 54), every ~11 s (100, tried) 90 ms (up to
+  137) and the p99 rose from ~48 to 60–130 ms a minute; every ~0.7 s (5) 13 ms (up to 34) and the
+  p99 fell to ~39 ms (docs/PERFORMANCE.md, "Shared events and shorter middle collections").
+  A full collection comes after 1,000 middle ones (~12 minutes; CPython also waits until a quarter
+  more objects reached the old generation). What that keeps waiting is mostly closed sockets
+  (uvicorn's and websockets' objects of a closed connection are a cycle: ~15 objects each) and a
+  finished game's few cycles, freed at the next full collection.
+- A full collection is still long (~0.85–0.95 s at 1,000 tables: every running game's log and
+  every socket's stack); events.py shares the engine's draws and discards, which were two thirds
+  of a running game's objects (1.6–2.0 s before).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ import logging
 log = logging.getLogger("sanma.web")
 
 #: (young, middle, old) as ``gc.set_threshold`` takes them; the measurements are in docs/PERFORMANCE.md.
-THRESHOLDS = (700, 100, 100)
+THRESHOLDS = (700, 5, 1000)
 
 
 def tune() -> int:
