@@ -331,7 +331,7 @@ def test_actions_speak_as_the_events_they_become() -> None:
 
 def test_a_games_draws_and_discards_are_shared_values() -> None:
     """Tsumo and Dahai events are immutable values, so the engine's log, the masked views and the parser
-    share one object per value (events.py ``_SHARED``): a served game's log is ~1,000 of them, and the
+    share one object per value (events.py, the comment above ``Event``): a served game's log is ~1,000 of them, and the
     garbage collector walks each distinct object (web/collector.py; issue 22's paced tail). An unshared
     one made by the constructor is still equal."""
     from sanma.events import Dahai, Tsumo

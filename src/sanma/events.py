@@ -186,7 +186,6 @@ def _hidden_name(t: Tile | None) -> str:
 #: interned tiles, so each dict holds at most a few hundred events.
 _SHARED_TSUMO: Final[dict[tuple[int, Tile | None, bool], Tsumo]] = {}
 _SHARED_DAHAI: Final[dict[tuple[int, Tile, bool], Dahai]] = {}
-_SHARED: Final = (_SHARED_TSUMO, _SHARED_DAHAI)
 
 
 class Event:
@@ -320,7 +319,7 @@ class Tsumo(Event):
 
     @staticmethod
     def of(actor: int, pai: Tile | None, rinshan: bool = False) -> Tsumo:
-        """The one shared ``Tsumo`` of these values (see :data:`_SHARED`); ``actor`` a seat."""
+        """The one shared ``Tsumo`` of these values (see the comment above :class:`Event`); ``actor`` a seat."""
         key = (actor, pai, rinshan)
         e = _SHARED_TSUMO.get(key)
         if e is None:
@@ -351,7 +350,7 @@ class Dahai(Event):
 
     @staticmethod
     def of(actor: int, pai: Tile, tsumogiri: bool) -> Dahai:
-        """The one shared ``Dahai`` of these values (see :data:`_SHARED`); ``actor`` a seat."""
+        """The one shared ``Dahai`` of these values (see the comment above :class:`Event`); ``actor`` a seat."""
         key = (actor, pai, tsumogiri)
         e = _SHARED_DAHAI.get(key)
         if e is None:
