@@ -106,6 +106,8 @@ class Stats:
     first_error: str = ""  # the first refusal the server sent, as it said it
     probes: list[float] = field(default_factory=list)
     probe_failures: int = 0
+    lags: list[float] = field(default_factory=list)  # the generator's loop lag: each 10 ms sleep's overshoot (s)
+    lag_when: list[float] = field(default_factory=list)  # time.monotonic() of each
 
 
 @dataclass
@@ -281,6 +283,20 @@ async def _probe(base: str, stats: Stats, stop: asyncio.Event) -> None:
                 await asyncio.wait_for(stop.wait(), 1.0)
 
 
+LAG_TICK = 0.01  # seconds: the generator's loop is sampled this often
+
+
+async def _lag(stats: Stats, stop: asyncio.Event) -> None:
+    """The load generator's own loop lag: how late a 10 ms sleep wakes. A frame that reached this process
+    waits as long before it is read, and the latencies charge that to the server: the part of the tail that
+    is the generator's own (its CPU, the cores it shares)."""
+    while not stop.is_set():
+        t = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        stats.lags.append(time.perf_counter() - t - LAG_TICK)
+        stats.lag_when.append(time.monotonic())
+
+
 @dataclass
 class Window:
     """The measured part of a run: after the warm-up, until the end (monotonic times), with the CPU
@@ -310,6 +326,7 @@ async def _run(bases: list[str], n: int, seconds: float, max_seconds: float, rul
                                                   spread))
                  for k, delay in enumerate(start_offsets(n, warmup))]
         probe = asyncio.create_task(_probe(bases[-1], stats, stop))
+        lag = asyncio.create_task(_lag(stats, stop))
         if warmup or settle:
             await asyncio.sleep(warmup + settle)
         window.start = time.monotonic()
@@ -333,6 +350,7 @@ async def _run(bases: list[str], n: int, seconds: float, max_seconds: float, rul
             await asyncio.sleep(3)
         stop.set()
         await probe
+        await lag
         for t in tasks:  # tables still playing stop at their next frame
             t.cancel()
         for t in tasks:
@@ -511,6 +529,9 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
         if gc_files:
             print(_gc_line(gc_files, window), flush=True)
         print(_gc_line([], window, GENERATOR_GC, "the load generator"), flush=True)
+        lags = [x for t, x in zip(stats.lag_when, stats.lags, strict=True) if window.start <= t < window.end]
+        print(f"  the generator's loop lag (a {LAG_TICK * 1e3:g} ms sleep's overshoot, {len(lags)} samples in the "
+              f"window; a frame waits as long before it is read): {spread(lags)}", flush=True)
         if series is not None:  # each steady latency with its time, for a plot of the tail against the collections
             with open(f"{series}-{n}.txt", "w") as out:
                 out.writelines(f"{t:.4f} {lat * 1e3:.3f}\n" for t, lat in measured)

@@ -92,3 +92,25 @@ def test_a_tables_pauses_vary_around_the_pace_when_asked() -> None:
     assert min(varied) < 0.55 and max(varied) > 1.45 and 0.95 < sum(varied) / len(varied) < 1.05
     strict = asyncio.run(pauses(b.TableClock(pace=1.0), 50))
     assert all(0.99 < p <= 1.0 for p in strict)
+
+
+
+def test_the_generators_loop_lag_is_sampled_until_it_stops() -> None:
+    """The report's loop lag: each sample is how late a 10 ms sleep woke, with its time."""
+    import asyncio
+
+    b = load_script("benchmarks/bench_server.py")
+    stats = b.Stats()
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        lag = asyncio.create_task(b._lag(stats, stop))
+        while len(stats.lags) < 3:
+            await asyncio.sleep(0)
+        stop.set()
+        await lag
+
+    asyncio.run(run())
+    assert len(stats.lags) == len(stats.lag_when) >= 3
+    assert min(stats.lags) > -1e-3  # (asyncio may wake a timer up to its clock resolution early)
+    assert stats.lag_when == sorted(stats.lag_when)
