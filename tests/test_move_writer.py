@@ -252,6 +252,58 @@ def test_a_game_s_last_move_stores_the_game_in_the_same_statement_unless_another
     asyncio.run(main())
 
 
+def test_a_game_s_end_and_a_new_table_do_not_hold_the_moves_sent_behind_them(pg_url: str) -> None:
+    """The statements that commit durably — a game's end with its record, a new table — go on the
+    writer's second connection: PostgreSQL answers one connection's statements in order, so a move
+    sent behind them on the same one would wait for their WAL flush and their rows (issue 22,
+    docs/PERFORMANCE.md). Here both are held (the ending table's row locked; the new table's id
+    inserted by another transaction) while another table's move is stored and answered."""
+    import psycopg
+
+    game = Game(Rules.preset("tenhou"), seed=3, names=("A", "B", "C"))
+    rng = random.Random(3)
+    while not game.done:
+        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
+    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
+
+    def new_table(tid: str) -> stored.NewTable:
+        return stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0}, ({},) * 3,
+                               (0.0,) * 3, "2026-01-01", runner=11)
+
+    async def main() -> None:
+        with open_db(pg_url) as store:
+            writer = stored.MoveWriter(store, lock_ms=20_000)
+            for tid in ("ending", "moving"):
+                stored.create_table(store, new_table(tid), game.events[:1])
+            last = stored.Write(1, game.events[1:], (stored.ActionRow(0, 0, 0, {"type": "hora"}, "seat", "t"),),
+                                status='{"done": true}', runner=11)
+            move = stored.Write(1, game.events[1:2], (stored.ActionRow(0, 0, 0, {"type": "dahai"}, "seat", "t"),),
+                                runner=11)
+            ended: list[bool | Exception] = []
+            lock = RowLock(pg_url, "ending")
+            other = psycopg.connect(pg_url)  # a transaction that inserted the new table's id, not yet committed
+            try:
+                writer.send("ending", last, ended.append, game=store.new_game(
+                    game.events, rules=Rules.preset("tenhou"), seed=3, players=[None] * 3))
+                await _waiting_for_the_row(pg_url)
+                other.execute("INSERT INTO web_tables SELECT (jsonb_populate_record(NULL::web_tables, "
+                              "to_jsonb(t) || '{\"id\": \"new\"}')).* FROM web_tables t WHERE id = 'moving'")
+                created = asyncio.ensure_future(writer.create(new_table("new"), game.events[:1]))
+                assert await writer.write("moving", move)  # answered while both wait
+                assert ended == [] and not created.done()
+            finally:
+                lock.release()
+                other.rollback()
+                other.close()
+            await created
+            await writer.drain()
+            assert ended == [True] and stored.unfinished(store) == ["moving", "new"]
+            assert stored.events(store, "moving") == game.events[:2]
+            writer.close()
+
+    asyncio.run(main())
+
+
 def test_a_new_table_is_stored_by_the_writer_before_it_runs_and_one_not_stored_does_not_run(pg_url: str) -> None:
     """``POST /api/tables`` on PostgreSQL (``Tables.open``): the new table's row and first events go
     out on the writer, the loop serving the other tables; the table runs, and its links are

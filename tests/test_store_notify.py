@@ -87,7 +87,8 @@ def test_a_listener_drops_what_skip_names_in_its_thread(pg_database: str) -> Non
 
 
 def test_a_served_process_does_not_hear_the_moves_its_writer_sent(pg_database: str) -> None:
-    """The moves are written on the writer's own connection (``store.tables.MoveWriter``): their
+    """The moves are written on the writer's own connections (``store.tables.MoveWriter``: the moves', the durable
+    statements'): their
     notifications carry that session, and the served process drops them in the listener's thread as
     it drops its store's (issue 22: each was handed to the loop, parsed there and ignored)."""
     import asyncio
@@ -108,8 +109,11 @@ def test_a_served_process_does_not_hear_the_moves_its_writer_sent(pg_database: s
         async def written() -> None:
             answers: list[object] = []
             writer.pipeline.send("SELECT pg_notify(?, ?)", [channel, "my move"], answers.append)
+            writer.durable.send("SELECT pg_notify(?, ?)", [channel, "my game's end"], answers.append)
             await writer.drain()
-            assert answers == [1] and writer.session_pid not in (None, store.conn.session_pid)
+            pids = {writer.pipeline.session_pid, writer.durable.session_pid}
+            assert answers == [1, 1] and len(pids) == 2 and not pids & {None, store.conn.session_pid}
+            assert all(map(writer.sent_by, pids)) and not writer.sent_by(store.conn.session_pid)
 
         try:
             asyncio.run(written())

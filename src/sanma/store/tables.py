@@ -277,13 +277,18 @@ class MoveWriter:
     tables' moves in flight at once on one connection), so that the process serves the other
     tables while PostgreSQL stores this one's move (a synchronous write holds the loop for its round
     trip: the paced limit at 600+ tables). A table sends its next move only once this one is
-    answered (``web/tables.Table``: its moves are written in order)."""
+    answered (``web/tables.Table``: its moves are written in order), so its statements may go on
+    either of two connections: the moves on :attr:`pipeline`, and the statements that commit
+    durably — a game's end with its record, a new table — on :attr:`durable`. PostgreSQL answers a
+    connection's statements one after the other, so a moves' statement sent behind a durable commit
+    would wait for its WAL flush and its hundreds of rows (docs/PERFORMANCE.md)."""
 
     def __init__(self, store: Store, *, lock_ms: int) -> None:
         conn = store.conn
         assert isinstance(conn, PostgresConnection), "a PostgreSQL store's"  # (web/app.py makes one only there)
         self.store = store
         self.pipeline = Pipeline(conn, lock_ms)
+        self.durable = Pipeline(conn, lock_ms)
 
     def send(self, table_id: str, w: Write, answer: Callable[[bool | StoreError], None], *,
              game: NewGame | None = None) -> None:
@@ -293,12 +298,18 @@ class MoveWriter:
         (one durable commit: the event loop does not wait for the game's hundreds of rows). Raises
         :class:`StoreError` when nothing could be sent."""
         sql, args = _pg_write(self.store, table_id, w, alone=True, game=game)
-        self.pipeline.send(sql, args, lambda rows: answer(rows if isinstance(rows, StoreError) else rows > 0))
+        (self.pipeline if game is None else self.durable).send(
+            sql, args, lambda rows: answer(rows if isinstance(rows, StoreError) else rows > 0))
+
+    def sent_by(self, pid: int) -> bool:
+        """Whether ``pid`` is the PostgreSQL session of one of its connections (a notification's
+        sender: this process wrote it). Any thread may ask."""
+        return pid in (self.pipeline.session_pid, self.durable.session_pid)
 
     @property
-    def session_pid(self) -> int | None:
-        """The PostgreSQL session its moves are written on (their notifications' sender), or None."""
-        return self.pipeline.session_pid
+    def pending(self) -> int:
+        """How many statements sent are not yet answered."""
+        return self.pipeline.pending + self.durable.pending
 
     async def write(self, table_id: str, w: Write, *, game: NewGame | None = None) -> bool:
         """:meth:`send`, awaited."""
@@ -307,7 +318,7 @@ class MoveWriter:
     async def create(self, row: NewTable, events: Sequence[Mapping[str, Any]]) -> None:
         """:func:`create_table`, sent behind the moves and awaited (the loop serves the other tables
         meanwhile; a durable commit). Raises the store's error."""
-        await _answered(lambda answer: self.pipeline.send(*_pg_create(row, events), answer))
+        await _answered(lambda answer: self.durable.send(*_pg_create(row, events), answer))
 
     def presence(self, table_id: str, node: int, counts: Sequence[int], notice: str | None, channels: Sequence[str],
                  answer: Callable[[int | StoreError], None]) -> None:
@@ -316,11 +327,13 @@ class MoveWriter:
         self.pipeline.send(*_pg_presence(self.store, table_id, node, counts, notice, channels, alone=True), answer)
 
     async def drain(self) -> None:
-        """Until every move sent is answered."""
+        """Until every statement sent is answered."""
         await self.pipeline.drain()
+        await self.durable.drain()
 
     def close(self) -> None:
         self.pipeline.close()
+        self.durable.close()
 
 
 async def _answered(send: Callable[[Callable[[Any], None]], None]) -> Any:

@@ -460,7 +460,7 @@ class Shared:
         if channel == node_channel(self.node):
             return False
         writer = self.tables.writer
-        return pid == self.tables.store.conn.session_pid or (writer is not None and pid == writer.session_pid)
+        return pid == self.tables.store.conn.session_pid or (writer is not None and writer.sent_by(pid))
 
     def _heard(self, channel: str, payload: str) -> None:
         """In the listener's thread: hand the notification to the loop."""

@@ -1284,7 +1284,7 @@ class Tables:
         try:
             await asyncio.wait_for(self.writer.drain(), timeout)
         except TimeoutError:
-            log.warning("%d writes not answered after %g s: not waited for", self.writer.pipeline.pending, timeout)
+            log.warning("%d writes not answered after %g s: not waited for", self.writer.pending, timeout)
             return False
         return True
 
