@@ -41,7 +41,8 @@ game, the action latency p50/p99 (from a bot's answer to the next frame the serv
 seat of that table: the server's turnaround for one action, its SQLite transaction included),
 the server's CPU milliseconds per action (load-independent, when this script started the
 server), and the probe: a ``GET /api/tables`` (the lobby's list) sent every second during the
-load, its p50 / worst latency and failures — the server must keep serving. The first lines give
+load, its p50 / worst latency and failures — the server must keep serving — and the generator's own
+loop lag (how late a 10 ms sleep wakes: a frame waits as long before this process reads it). The first lines give
 the date, the build (pure Python or compiled) and the machine's load (``os.getloadavg``).
 The servers' stderr is kept in a directory that outlives the run (``/tmp/sanma-bench-logs-*``): its
 last line names it and counts the lines logged at ERROR (a message a server could not handle, a
