@@ -304,6 +304,87 @@ def test_a_game_s_end_and_a_new_table_do_not_hold_the_moves_sent_behind_them(pg_
     asyncio.run(main())
 
 
+class FlushHeld:
+    """The cluster's durable commits held at their WAL flush, as a stalled disk holds them: a
+    synchronous standby named that never comes (``synchronous_standby_names``), so a commit that
+    waits for its flush waits (``SyncRep``) until :meth:`release`; an asynchronous one does not."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self.url = url
+        self.conn = psycopg.connect(url, autocommit=True)
+        self._set("nobody")
+
+    def _set(self, value: str) -> None:
+        import psycopg
+
+        self.conn.execute(f"ALTER SYSTEM SET synchronous_standby_names = '{value}'")
+        self.conn.execute("SELECT pg_reload_conf()")
+        for _ in range(2000):  # until a new session has it (the server reloads its files on a signal)
+            with psycopg.connect(self.url, autocommit=True) as fresh:
+                if fresh.execute("SHOW synchronous_standby_names").fetchone() == (value,):
+                    return
+        raise AssertionError(f"synchronous_standby_names never became {value!r}")
+
+    async def until_held(self) -> None:
+        """Until a commit waits for its flush."""
+        for _ in range(2000):
+            if self.conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'"
+                                 ).fetchone() != (0,):
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError("no commit waited for its flush")
+
+    def release(self) -> None:
+        self._set("")
+        self.conn.close()
+
+
+def test_a_game_s_end_waiting_for_its_flush_does_not_hold_the_moves_notifications(pg_url: str) -> None:
+    """A game's end notifies the processes that follow its table, as every move does, and
+    PostgreSQL holds one lock on its notification queue from a notifying commit's start to its end:
+    a game's end that waited for its WAL flush inside its commit held every move's commit for the
+    whole flush — on a slow disk past the writer's lock_timeout, a move refused (1,000 paced tables,
+    docs/PERFORMANCE.md). It commits asynchronously, and a durable commit sent behind it waits for
+    the flush: the moves go on meanwhile, and the game's end is answered only once it is on disk."""
+    game = Game(Rules.preset("tenhou"), seed=3, names=("A", "B", "C"))
+    rng = random.Random(3)
+    while not game.done:
+        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
+    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
+
+    async def main() -> None:
+        with open_db(f"{pg_url}%20-csynchronous_commit%3Don") as store:  # (the test cluster's own is off)
+            stored.commit_moves(store, synchronous=False)  # the moves commit asynchronously (serve's option)
+            for tid in ("ending", "moving"):
+                stored.create_table(store, stored.NewTable(
+                    tid, "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0}, ({},) * 3, (0.0,) * 3,
+                    "2026-01-01", runner=11), game.events[:1])
+            writer = stored.MoveWriter(store, lock_ms=100)  # a move waiting longer for a lock is refused
+            last = stored.Write(1, game.events[1:], (stored.ActionRow(0, 0, 0, {"type": "hora"}, "seat", "t"),),
+                                status='{"done": true}', runner=11, notice="end")
+            move = stored.Write(1, game.events[1:2], (stored.ActionRow(0, 0, 0, {"type": "dahai"}, "seat", "t"),),
+                                runner=11, notice="move")
+            ended: list[bool | Exception] = []
+            held = FlushHeld(pg_url)
+            try:
+                writer.send("ending", last, ended.append, game=store.new_game(
+                    game.events, rules=Rules.preset("tenhou"), seed=3, players=[None] * 3))
+                await held.until_held()
+                assert await writer.write("moving", move)  # its notifying commit is not held
+                await asyncio.sleep(0.2)
+                assert ended == []  # the game's end is not answered before it is on disk
+            finally:
+                held.release()
+            await writer.drain()
+            assert ended == [True] and stored.unfinished(store) == ["moving"]
+            assert stored.events(store, "moving") == game.events[:2]
+            writer.close()
+
+    asyncio.run(main())
+
+
 def test_a_new_table_is_stored_by_the_writer_before_it_runs_and_one_not_stored_does_not_run(pg_url: str) -> None:
     """``POST /api/tables`` on PostgreSQL (``Tables.open``): the new table's row and first events go
     out on the writer, the loop serving the other tables; the table runs, and its links are

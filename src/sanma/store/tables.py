@@ -295,11 +295,26 @@ class MoveWriter:
         """Send the change; ``answer`` gets :func:`write`'s answer, or its error, once PostgreSQL has
         answered (on this event loop). ``game``: the table's game ended with this change — the same
         statement stores the game (``Store.new_game``) and marks the table finished, as :func:`finish`
-        (one durable commit: the event loop does not wait for the game's hundreds of rows). Raises
+        (one transaction, answered once durable: the event loop does not wait for the game's
+        hundreds of rows), on :attr:`durable`. Raises
         :class:`StoreError` when nothing could be sent."""
         sql, args = _pg_write(self.store, table_id, w, alone=True, game=game)
-        (self.pipeline if game is None else self.durable).send(
-            sql, args, lambda rows: answer(rows if isinstance(rows, StoreError) else rows > 0))
+        if game is None:
+            self.pipeline.send(sql, args, lambda rows: answer(rows if isinstance(rows, StoreError) else rows > 0))
+            return
+        # The game's end commits asynchronously and is answered once the durable commit sent behind
+        # it has flushed the WAL up to both: its notification holds PostgreSQL's one lock on the
+        # notification queue from its commit's start to its end, and every other notifying commit
+        # (every move's) waits for it — for the whole WAL flush, were the flush its own (a slow
+        # disk's: past lock_timeout, a move refused).
+        stored: list[int | StoreError] = []
+
+        def flushed(rows: int | StoreError) -> None:
+            first = stored[0]
+            answer(first if isinstance(first, StoreError) else rows if isinstance(rows, StoreError) else first > 0)
+
+        self.durable.send(sql, args, stored.append)
+        self.durable.send(_FLUSH, [], flushed)
 
     def sent_by(self, pid: int) -> bool:
         """Whether ``pid`` is the PostgreSQL session of one of its connections (a notification's
@@ -368,7 +383,8 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool,
 
     ``game``: the game ended with this change (:meth:`MoveWriter.send`): the fenced update also marks
     the table finished (an unfinished one only) with the game's id, taken first from its sequence,
-    and the game's rows follow it (``pg_game_ctes``), written only if the fence let it through."""
+    and the game's rows follow it (``pg_game_ctes``), written only if the fence let it through; its
+    transaction commits asynchronously (MoveWriter.send answers it after a durable commit behind it)."""
     columns = _columns(w)
     sets = [f"{c} = ?" for c, _ in columns]
     fence = " AND runner = ?" if w.runner is not None else ""
@@ -399,8 +415,8 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool,
             sql += f", {cte}"
             args += cte_args
     # a move alone in its transaction commits without waiting for the WAL's flush when so chosen
-    # (commit_moves); a finished game's commit is always durable
-    quick = _ASYNC_COMMIT if alone and not store.durable_moves and game is None else ""
+    # (commit_moves); a finished game's commit does not wait either, MoveWriter.send's _FLUSH does
+    quick = _ASYNC_COMMIT if alone and (game is not None or not store.durable_moves) else ""
     if w.notice is not None:
         sql += f" SELECT pg_notify(?, ?) FROM t{quick}"
         args += [table_channel(table_id), w.notice]
@@ -408,6 +424,12 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool,
         sql += f" SELECT 1 FROM t{quick}"
     return sql, args
 
+
+#: A durable commit that flushes the WAL up to itself, so up to the asynchronous commits before it
+#: on its connection (MoveWriter.send: a game's end): a transactional logical message (a WAL record
+#: and a transaction id, nothing else written; any role may send one), committed with the session's
+#: synchronous_commit.
+_FLUSH = "SELECT 1 FROM pg_logical_emit_message(true, 'sanma', 'flushed')"
 
 #: Joined to a move's statement: its own transaction commits asynchronously (set_config's third
 #: argument: for this transaction only, as ``SET LOCAL``; read by PostgreSQL as it commits).
