@@ -210,25 +210,35 @@ def test_a_lost_connection_refuses_the_move_in_flight_and_the_next_one_connects_
     _run(pg_url, 10_000, play)
 
 
+def _finished_game() -> Game:
+    """A tenhou game played to its end by random legal actions (seed 3)."""
+    game = Game(Rules.preset("tenhou"), seed=3, names=("A", "B", "C"))
+    rng = random.Random(3)
+    while not game.done:
+        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
+    return game
+
+
+def _new_table(tid: str) -> stored.NewTable:
+    """A table's row for the writer's tests: three persons, run by process 11."""
+    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
+    return stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0}, ({},) * 3, (0.0,) * 3,
+                           "2026-01-01", runner=11)
+
+
 def test_a_game_s_last_move_stores_the_game_in_the_same_statement_unless_another_runs_the_table(pg_url: str) -> None:
     """A finished game is stored by its last move's write (one statement on the writer's pipeline:
     the loop does not wait for its hundreds of rows): the table finished with its game's id, the
     game as ``sanma replay`` and the statistics read it. A process that no longer runs the table
     stores nothing of it: no move, no game, no player."""
-    game = Game(Rules.preset("tenhou"), seed=3, names=("A", "B", "C"))
-    rng = random.Random(3)
-    while not game.done:
-        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
-    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
+    game = _finished_game()
 
     async def main() -> None:
         with open_db(pg_url) as store:
             writer = stored.MoveWriter(store, lock_ms=1000)
             try:
                 for tid in ("mine", "theirs"):
-                    stored.create_table(store, stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "3", "2" * 64,
-                                                               {"move": 0.0}, ({},) * 3, (0.0,) * 3, "2026-01-01",
-                                                               runner=11), game.events[:1])
+                    stored.create_table(store, _new_table(tid), game.events[:1])
                 assert stored.claim(store, "theirs", 22, 11)
                 last = stored.Write(1, game.events[1:], (stored.ActionRow(0, 0, 0, {"type": "hora"}, "seat", "t"),),
                                     status='{"done": true}', runner=11)
@@ -260,21 +270,13 @@ def test_a_game_s_end_and_a_new_table_do_not_hold_the_moves_sent_behind_them(pg_
     inserted by another transaction) while another table's move is stored and answered."""
     import psycopg
 
-    game = Game(Rules.preset("tenhou"), seed=3, names=("A", "B", "C"))
-    rng = random.Random(3)
-    while not game.done:
-        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
-    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
-
-    def new_table(tid: str) -> stored.NewTable:
-        return stored.NewTable(tid, "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0}, ({},) * 3,
-                               (0.0,) * 3, "2026-01-01", runner=11)
+    game = _finished_game()
 
     async def main() -> None:
         with open_db(pg_url) as store:
             writer = stored.MoveWriter(store, lock_ms=20_000)
             for tid in ("ending", "moving"):
-                stored.create_table(store, new_table(tid), game.events[:1])
+                stored.create_table(store, _new_table(tid), game.events[:1])
             last = stored.Write(1, game.events[1:], (stored.ActionRow(0, 0, 0, {"type": "hora"}, "seat", "t"),),
                                 status='{"done": true}', runner=11)
             move = stored.Write(1, game.events[1:2], (stored.ActionRow(0, 0, 0, {"type": "dahai"}, "seat", "t"),),
@@ -288,7 +290,7 @@ def test_a_game_s_end_and_a_new_table_do_not_hold_the_moves_sent_behind_them(pg_
                 await _waiting_for_the_row(pg_url)
                 other.execute("INSERT INTO web_tables SELECT (jsonb_populate_record(NULL::web_tables, "
                               "to_jsonb(t) || '{\"id\": \"new\"}')).* FROM web_tables t WHERE id = 'moving'")
-                created = asyncio.ensure_future(writer.create(new_table("new"), game.events[:1]))
+                created = asyncio.ensure_future(writer.create(_new_table("new"), game.events[:1]))
                 assert await writer.write("moving", move)  # answered while both wait
                 assert ended == [] and not created.done()
             finally:
@@ -348,19 +350,13 @@ def test_a_game_s_end_waiting_for_its_flush_does_not_hold_the_moves_notification
     whole flush — on a slow disk past the writer's lock_timeout, a move refused (1,000 paced tables,
     docs/PERFORMANCE.md). It commits asynchronously, and a durable commit sent behind it waits for
     the flush: the moves go on meanwhile, and the game's end is answered only once it is on disk."""
-    game = Game(Rules.preset("tenhou"), seed=3, names=("A", "B", "C"))
-    rng = random.Random(3)
-    while not game.done:
-        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
-    seat = {"kind": "human", "name": "A", "token_sha256": "f" * 64}
+    game = _finished_game()
 
     async def main() -> None:
         with open_db(f"{pg_url}%20-csynchronous_commit%3Don") as store:  # (the test cluster's own is off)
             stored.commit_moves(store, synchronous=False)  # the moves commit asynchronously (serve's option)
             for tid in ("ending", "moving"):
-                stored.create_table(store, stored.NewTable(
-                    tid, "tenhou", "{}", (seat,) * 3, "3", "2" * 64, {"move": 0.0}, ({},) * 3, (0.0,) * 3,
-                    "2026-01-01", runner=11), game.events[:1])
+                stored.create_table(store, _new_table(tid), game.events[:1])
             writer = stored.MoveWriter(store, lock_ms=100)  # a move waiting longer for a lock is refused
             last = stored.Write(1, game.events[1:], (stored.ActionRow(0, 0, 0, {"type": "hora"}, "seat", "t"),),
                                 status='{"done": true}', runner=11, notice="end")
