@@ -139,6 +139,32 @@ def test_an_uploaded_rule_file_is_used(client: TestClient) -> None:
     assert pub["rules"] == "club night" and pub["rules_detail"]["round_winds"] == "E"
 
 
+def test_an_idle_socket_has_no_task_waiting_to_write(client: TestClient) -> None:
+    """web/ws.py ``Connection``: a socket's messages go out, in order, through a task that runs only
+    while its outbox has some. An idle socket keeps one task (its reader), not two: at 1,000 paced
+    tables a writer waiting on a queue was three waits per action kept until the table's next, each
+    walked by the collector's middle generation (docs/PERFORMANCE.md, "No writer waiting on an idle
+    socket")."""
+    import asyncio
+
+    t = client.post("/api/tables", json={"rules": "tenhou", "seats": ["mjai", "random", "random"], "seed": 1}).json()
+    table = client.app.state.tables.get(t["id"])  # waiting for the bot (seat 0 deals): nothing more comes
+
+    async def tasks_once_idle() -> int:
+        for conn in list(table.listeners):
+            await conn.flush(10)
+            assert conn.sending is None and not conn.outbox
+        return len(asyncio.all_tasks())
+
+    with client.websocket_connect(f"/ws/tables/{t['id']}/watch") as first:
+        assert [first.receive_json()["type"] for _ in range(2)] == ["hello", "view"]
+        one = client.portal.call(tasks_once_idle)
+        with client.websocket_connect(f"/ws/tables/{t['id']}/watch") as second:
+            assert [second.receive_json()["type"] for _ in range(2)] == ["hello", "view"]
+            assert len(table.listeners) == 2
+            assert client.portal.call(tasks_once_idle) == one + 1  # the second socket's own task only
+
+
 def test_a_finished_table_leaves_memory_and_is_read_from_the_store(client: TestClient) -> None:
     """Issue 11: once finished and stored, the live table is dropped; the API, the record, the
     replay and a page opened on it afterwards read the stored table (and keep nothing)."""

@@ -318,6 +318,7 @@ def attach(table: Any, seat: int | None, kind: str = "play") -> Any:
     conn = cls(None, table, seat)  # type: ignore[arg-type]
     conn.sent = Captured(table.time)
     conn.send = conn.sent  # type: ignore[method-assign]
+    conn._put = conn.outbox.append  # (what else goes out, e.g. the hang-up, stays in the outbox)
     join(conn)
     return conn
 
