@@ -648,7 +648,12 @@ def main() -> None:
     ap.add_argument("--pg-async", action="store_true",
                     help="the servers run with --synchronous-commit off (a table's moves do not wait for the disk; "
                          "the cluster itself stays durable)")
+    ap.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting of the benchmark's PostgreSQL cluster, as a deployment tunes it (repeatable; "
+                         "e.g. max_wal_size=4GB); the durable ones (fsync, full_page_writes) stay on")
     args = ap.parse_args()
+    if any("=" not in x for x in args.pg_setting):
+        ap.error("--pg-setting takes NAME=VALUE, e.g. --pg-setting max_wal_size=4GB")
     _watch_own_gc()
     if not 0 <= args.pace_spread < 1:
         raise SystemExit("--pace-spread is a fraction of the pace, 0 <= F < 1")
@@ -675,7 +680,8 @@ def main() -> None:
                 from pg_cluster import Cluster
 
                 durable = {"fsync": "on", "full_page_writes": "on", "synchronous_commit": "on"}
-                cluster = Cluster.start(durable)
+                tuned = dict(x.split("=", 1) for x in args.pg_setting)
+                cluster = Cluster.start({**tuned, **durable})
                 url = cluster.create_database("bench")
                 dbs = [url] * args.processes
             else:
@@ -692,7 +698,8 @@ def main() -> None:
                 bases.append(base)
                 servers.append(server)
             _report(bases, ns, args.seconds, args.max_seconds, rules, [s.pid for s in servers], args.seats,
-                    f"postgres{' (serve --synchronous-commit off)' if args.pg_async else ''}" if cluster else "sqlite",
+                    f"postgres{' (serve --synchronous-commit off)' if args.pg_async else ''}"
+                    f"{' with ' + ', '.join(args.pg_setting) if args.pg_setting else ''}" if cluster else "sqlite",
                     cluster.proc.pid if cluster else None, args.paced, warmup, gc_files, args.gc_untuned,
                     args.gc_thresholds, args.gc_census, args.series, settle, args.pace_spread)
         finally:
