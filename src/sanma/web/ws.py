@@ -120,8 +120,7 @@ class Connection:
         try:
             while self.outbox:
                 msg = self.outbox.popleft()
-                if msg is _HANG_UP:
-                    self.outbox.clear()
+                if msg is _HANG_UP:  # (the last item: nothing is put after it, the connection being closed)
                     await self.ws.close(1012)
                     return
                 await self.ws.send_text(msg)
