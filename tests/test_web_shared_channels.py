@@ -114,6 +114,10 @@ def test_a_process_hears_the_moves_of_the_tables_it_follows_and_no_others(pg_dat
             listener.listen("sanma_sync", listening.set)  # (applied in order: after the table's channel)
             person = attach(followed, 0)
             assert listening.wait(10)
+            for _ in range(200):  # the loop counts this process a follower (_caught_up): moves are notified
+                if watched.id in shared.counted:
+                    break
+                await asyncio.sleep(0.02)
             _move(other)
             _move(watched)
             for _ in range(200):  # the loop hands the notification on
@@ -121,6 +125,8 @@ def test_a_process_hears_the_moves_of_the_tables_it_follows_and_no_others(pg_dat
                     break
                 await asyncio.sleep(0.02)
             assert followed.actions == watched.actions  # the follower applied the runner's move
+            assert _followers(runner_store, watched.id) == 1  # counted once it listened (_caught_up)
+            assert _followers(runner_store, other.id) == 0
             marker("one")
             moves = [(c, json.loads(p)["t"]) for c, p in heard if "presence" not in p]
             assert moves == [(stored.table_channel(watched.id), watched.id)]  # nothing of the other table
@@ -128,6 +134,7 @@ def test_a_process_hears_the_moves_of_the_tables_it_follows_and_no_others(pg_dat
             leave(person)  # nobody here watches it: no longer followed at the next sweep, nor heard
             shared.sweep()
             assert watched.id not in shared.followed
+            assert _followers(runner_store, watched.id) == 0  # counted out
             listening.clear()
             listener.listen("sanma_sync2", listening.set)
             assert listening.wait(10)
@@ -196,3 +203,98 @@ def test_a_move_stored_before_the_channel_is_listened_to_is_read_once_it_is(pg_d
         runner.close()
         runner_store.close()
         follower_store.close()
+
+
+def _bare_move(store: Any, table_id: str, note: str) -> bool:
+    """A runner's write that changes nothing of the table but carries a notification (Write's ``notice``)."""
+    return stored.write(store, table_id, stored.Write(notice=note))
+
+
+def _followers(store: Any, table_id: str) -> int:
+    return int(store.conn.execute("SELECT followers FROM web_tables WHERE id = ?", (table_id,)).fetchone()[0])
+
+
+def test_a_move_is_notified_only_while_another_process_follows_the_table(pg_database: str) -> None:
+    """The runner's notification of a move costs PostgreSQL a signal to every listening session and its
+    one lock on the notification queue: sent only while ``web_tables.followers`` (store.tables.follow)
+    counts a process that follows the table (docs/PERFORMANCE.md, issue 22)."""
+    heard: queue.Queue[tuple[str, str]] = queue.Queue()
+    store = open_db(pg_database)
+    runner = Tables(store, ManualClock(), node=1)
+    table = _human_table(runner)
+    channel = stored.table_channel(table.id)
+    listener = Listener(pg_database, [channel, "sanma_sync"], lambda c, p: heard.put((c, p)))
+    listener.start()
+    try:
+        assert _followers(store, table.id) == 0
+        assert _bare_move(store, table.id, "unfollowed")  # stored, not notified
+        stored.follow(store, table.id, True)
+        stored.follow(store, table.id, True)  # (two processes follow it)
+        assert _followers(store, table.id) == 2
+        assert _bare_move(store, table.id, "followed")
+        stored.follow(store, table.id, False)
+        assert _bare_move(store, table.id, "followed by one")
+        stored.follow(store, table.id, False)
+        stored.follow(store, table.id, False)  # (one count too many out: never below zero)
+        assert _followers(store, table.id) == 0
+        assert _bare_move(store, table.id, "unfollowed again")
+        notify(store, "sanma_sync", "end")
+        got = [heard.get(timeout=10) for _ in range(3)]
+        assert got == [(channel, "followed"), (channel, "followed by one"), ("sanma_sync", "end")]
+    finally:
+        listener.stop()
+        runner.close()
+        store.close()
+
+
+def test_a_move_that_waited_for_a_new_followers_count_is_notified(pg_database: str) -> None:
+    """A follower counts itself on the table's row, which the runner's write updates first: a write
+    that waits for the row behind the count's transaction sees the count once it commits (PostgreSQL
+    takes the row's newest version) and notifies — the follower, listening already, hears it."""
+    heard: queue.Queue[tuple[str, str]] = queue.Queue()
+    store, other = open_db(pg_database), open_db(pg_database)
+    runner = Tables(store, ManualClock(), node=1)
+    table = _human_table(runner)
+    channel = stored.table_channel(table.id)
+    listener = Listener(pg_database, [channel], lambda c, p: heard.put((c, p)))
+    listener.start()
+    written: list[bool] = []
+    try:
+        with other.transaction():  # the follower's count, not committed yet: it holds the table's row
+            stored.follow(other, table.id, True)
+            move = threading.Thread(target=lambda: written.append(_bare_move(store, table.id, "waited")))
+            move.start()
+            _until(lambda: other.conn.execute(  # the move waits for the row
+                "SELECT count(*) FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'").fetchone()[0] > 0)
+            assert not written
+        move.join(10)
+        assert written == [True]
+        assert heard.get(timeout=10) == (channel, "waited")
+    finally:
+        listener.stop()
+        runner.close()
+        store.close()
+        other.close()
+
+
+def test_migration_10_opens_a_version_9_database_with_its_tables_unfollowed(tmp_path: Any) -> None:
+    """Migration 10 (``web_tables.followers``) on a database of version 9: its tables read as before,
+    each followed by nobody."""
+    import sqlite3
+
+    from sanma.store.migrations import MIGRATIONS, SCHEMA_VERSION
+
+    path = tmp_path / "v9.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);")
+    for v, script in enumerate(MIGRATIONS[:9], start=1):
+        conn.executescript(script)
+        conn.execute("INSERT INTO schema_version VALUES (?, 'then')", (v,))
+    conn.execute("INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
+                 "created_at) VALUES ('t1', 'tenhou', '{}', '[]', 's', ?, '{}', '[]', '[]', 'then')", ("0" * 64,))
+    conn.commit()
+    conn.close()
+    with open_db(path) as store:
+        assert store.schema_version == SCHEMA_VERSION >= 10
+        assert _followers(store, "t1") == 0
+        assert [t.id for t in stored.listing(store, 10)] == ["t1"]

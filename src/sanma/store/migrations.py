@@ -344,9 +344,16 @@ V9_WEB_NEWEST = """
 CREATE INDEX web_tables_newest ON web_tables(created_at DESC, id);
 """
 
+#: Version 10: how many other server processes follow a table (``store.tables.follow``): its runner
+#: notifies its moves only while some do — a notification costs PostgreSQL a signal to every listening
+#: session and the one lock on the notification queue, at every move (docs/PERFORMANCE.md, issue 22).
+V10_WEB_FOLLOWERS = """
+ALTER TABLE web_tables ADD COLUMN followers INTEGER NOT NULL DEFAULT 0 CHECK (followers >= 0);
+"""
+
 #: Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``.
 MIGRATIONS: tuple[str, ...] = (V1, V2_KEEPER, V_WEB, V4_KEEPER_CACHE, V_WEB_WALL_KEY, V_ACCESS, V_WEB_SHARED,
-                               V8_TOURNAMENTS, V9_WEB_NEWEST)
+                               V8_TOURNAMENTS, V9_WEB_NEWEST, V10_WEB_FOLLOWERS)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -613,7 +620,8 @@ ALTER TABLE keeper_sessions ADD COLUMN games_limit INTEGER CHECK (games_limit IS
 
 #: PostgreSQL's migration ``n`` is ``PG_MIGRATIONS[n - 1]``: the same versions as ``MIGRATIONS``.
 PG_MIGRATIONS: tuple[str, ...] = (PG_V1, PG_V2_KEEPER, PG_V_WEB, PG_V4_KEEPER_CACHE, PG_V_WEB_WALL_KEY,
-                                  PG_V_ACCESS, PG_V_WEB_SHARED, PG_V8_TOURNAMENTS, V9_WEB_NEWEST)
+                                  PG_V_ACCESS, PG_V_WEB_SHARED, PG_V8_TOURNAMENTS, V9_WEB_NEWEST,
+                                  V10_WEB_FOLLOWERS)
 
 
 def migrations_for(dialect: str) -> tuple[str, ...]:

@@ -211,7 +211,8 @@ class Write(NamedTuple):
     columns that changed (JSON text; None: unchanged). ``runner``: write only while this process
     still runs the table (PostgreSQL: another may have taken it over); ``notice``: the
     notification the processes that follow the table get when it commits (PostgreSQL, on
-    :func:`table_channel`). An immutable tuple (one per action: see :class:`ActionRow`)."""
+    :func:`table_channel`; sent only while some process counts itself a follower, :func:`follow`).
+    An immutable tuple (one per action: see :class:`ActionRow`)."""
 
     first_event: int = 0
     events: Sequence[Mapping[str, Any]] = ()
@@ -394,12 +395,12 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool,
         args += [table_id, w.first_event - 1]
     if game is None:
         sets = sets or ["runner = runner"]  # (the fence alone: nothing of the row changes)
-        sql = f"WITH t AS (UPDATE web_tables SET {', '.join(sets)} WHERE id = ?{fence} RETURNING id)"
+        sql = f"WITH t AS (UPDATE web_tables SET {', '.join(sets)} WHERE id = ?{fence} RETURNING id, followers)"
     else:
         sets += ["finished = 1", "game_id = (SELECT id FROM n)"]
         sql = ("WITH n AS (SELECT nextval(pg_get_serial_sequence('games', 'id')) AS id), "
                f"t AS (UPDATE web_tables SET {', '.join(sets)} WHERE id = ? AND finished = 0{fence} "
-               "RETURNING id, game_id)")
+               "RETURNING id, game_id, followers)")
     if w.actions:
         sql += (", a AS (INSERT INTO web_actions (table_id, idx, seat, legal_idx, action, how, at) "
                 "SELECT t.id, (u.r->>0)::int, (u.r->>1)::int, (u.r->>2)::int, (u.r->3)::text, u.r->>4, u.r->>5 "
@@ -417,8 +418,8 @@ def _pg_write(store: Store, table_id: str, w: Write, *, alone: bool,
     # a move alone in its transaction commits without waiting for the WAL's flush when so chosen
     # (commit_moves); a finished game's commit does not wait either, MoveWriter.send's _FLUSH does
     quick = _ASYNC_COMMIT if alone and (game is not None or not store.durable_moves) else ""
-    if w.notice is not None:
-        sql += f" SELECT pg_notify(?, ?) FROM t{quick}"
+    if w.notice is not None:  # only while another process follows the table (see follow())
+        sql += f" SELECT CASE WHEN t.followers > 0 THEN pg_notify(?, ?) END FROM t{quick}"
         args += [table_channel(table_id), w.notice]
     else:
         sql += f" SELECT 1 FROM t{quick}"
@@ -615,6 +616,21 @@ def claim(store: Store, table_id: str, node: int, previous: int | None, notice: 
         if notice is not None:
             notify(store, table_channel(table_id), notice)
     return True
+
+
+def follow(store: Store, table_id: str, following: bool) -> None:
+    """Count one more (``following``) or one fewer process that follows the table: its runner
+    notifies a move (:class:`Write`'s ``notice``) only while the count is above zero. Kept on the
+    table's own row, which every write of the runner updates first, so a move and a new follower
+    are in an order: the write that locks the row after the follower's count is committed sees it
+    (PostgreSQL evaluates a waiting update on the row's newest version) and notifies; one that held
+    the row before commits before the count does, and the follower, which listens on the table's
+    channel before it counts itself, reads it from the database after (``web/shared.py``). A
+    process that ends without counting itself out leaves its count: the moves are notified for
+    nobody (as they all were before the count), never missed."""
+    change = "followers + 1" if following else "CASE WHEN followers > 0 THEN followers - 1 ELSE 0 END"
+    with store.transaction():
+        store.conn.execute(f"UPDATE web_tables SET followers = {change} WHERE id = ?", (table_id,))
 
 
 #: The advisory lock class of a server process's key (``pg_advisory_lock(NODE_CLASS, key)``; "SANM").

@@ -20,11 +20,15 @@ event is ever doubled, even by a process that lost its table without knowing.
 steps and the schedule; a gap is read again from the database), so it sends each of its
 connections that connection's own view, as the runner would. It listens on the table's own channel
 (``store.tables.table_channel``: moves, its end, takeovers, who is at it) only while it follows the
-table; the runner hears what concerns it on its own channel. So a process is woken only by what
-concerns the tables it serves, never by its own moves. What a seat sends there — an
-action, a toggle, a dismissed result — goes to the runner as a notification on the runner's own
-channel, naming the prompt it answers; the runner applies it only while that prompt is open, so
-a request sent twice, or again after a takeover, is applied once.
+table; the runner hears what concerns it on its own channel. Once it listens there, it counts
+itself on the table's row (``store.tables.follow``), then reads the table again: the runner
+notifies a move only while some process counts itself so — a notification costs PostgreSQL a signal
+to every listening session and its one lock on the notification queue, at every move — and the
+row orders the count and the moves (a move stored before the count is in that reading). So a
+process is woken only by what concerns the tables it serves, never by its own moves. What a seat
+sends there — an action, a toggle, a dismissed result — goes to the runner as a notification on the
+runner's own channel, naming the prompt it answers; the runner applies it only while that prompt
+is open, so a request sent twice, or again after a takeover, is applied once.
 """
 
 from __future__ import annotations
@@ -162,6 +166,8 @@ class Shared:
         self.listener: Listener | None = None
         self.sweeper: asyncio.Task[None] | None = None
         self.live: set[int] = set()  # the live processes at the last sweep
+        self.counted: set[str] = set()  # the followed tables this process counts itself a follower of
+        self.uncounted: set[str] = set()  # listened to, but the count failed: tried again at each sweep
         tables.shared = self
 
     # -- start and stop ----------------------------------------------------------------------
@@ -178,11 +184,12 @@ class Shared:
             self.sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.sweeper
+        for table_id in list(self.followed):  # (no longer counted as their follower)
+            t = self._unfollow(table_id)
+            if t is not None:
+                t.close()
         if self.listener is not None:
             await asyncio.to_thread(self.listener.stop)
-        for t in self.followed.values():
-            t.close()
-        self.followed.clear()
 
     async def _sweeping(self) -> None:
         while True:
@@ -208,6 +215,9 @@ class Shared:
                 self._remote(table, live)
                 _presence(table)
                 table.presence_changed()  # a runner's abandon timer counts the other processes' people
+        for table_id in list(self.uncounted):
+            self.uncounted.discard(table_id)
+            self._caught_up(table_id)
         for table_id, t in list(self.followed.items()):
             if not t.listeners:  # nobody here watches it any more (an API call made it): made again on demand
                 self._unfollow(table_id)
@@ -334,11 +344,20 @@ class Shared:
             self.loop.call_soon_threadsafe(self._caught_up, table_id)
 
     def _caught_up(self, table_id: str) -> None:
-        """What the runner stored between reading the table and listening on its channel (nothing,
-        mostly), read from the database and told."""
+        """Listened to: counted as a follower, so the runner notifies its moves from now on; what it
+        stored before (between reading the table and the count: nothing, mostly) is read from the
+        database and told."""
         t = self.followed.get(table_id)
         if t is None:
             return
+        if table_id not in self.counted:
+            try:
+                stored.follow(self.tables.store, table_id, True)
+            except StoreError as e:  # its moves are not notified: counted at the next sweep
+                log.warning("table %s: not counted as followed here: %s", table_id, e)
+                self.uncounted.add(table_id)
+                return
+            self.counted.add(table_id)
         before = (t.actions, len(t.game.events), t.runner)
         try:
             self._reread(t)
@@ -353,8 +372,15 @@ class Shared:
         """No longer followed here: its channel is not listened to, its requests are forgotten."""
         t = self.followed.pop(table_id, None)
         self.pending.pop(table_id, None)
+        self.uncounted.discard(table_id)
         if t is not None and self.listener is not None:
             self.listener.unlisten(stored.table_channel(table_id))
+        if table_id in self.counted:
+            self.counted.discard(table_id)
+            try:
+                stored.follow(self.tables.store, table_id, False)
+            except StoreError as e:  # counted still: its moves are notified for nobody, never missed
+                log.warning("table %s: still counted as followed here: %s", table_id, e)
         return t
 
     def request(self, table: FollowedTable, payload: dict[str, Any]) -> None:
