@@ -33,8 +33,10 @@ the CPU the load generator (this process), the servers and PostgreSQL used in th
 whether the generator or the server is the limit. CPU per action is reported for the sanma processes
 and, on PostgreSQL, for the database's. ``--gc-trace`` starts the servers through
 ``benchmarks/gcwatch.py`` and reports their garbage collections' pauses in the window (wall and CPU
-ms, by generation); ``--gc-untuned`` keeps CPython's collector settings in the servers (the before of
-an A/B on one build: ``sanma.web.collector``), ``--gc-census`` what the collector walks, by type.
+ms, by generation) and how busy their event loops were (the share of the time outside ``epoll_wait``
+beside the share on a core: the difference is work that waited for a core); ``--gc-untuned`` keeps
+CPython's collector settings in the servers (the before of an A/B on one build: ``sanma.web.collector``),
+``--gc-census`` what the collector walks, by type.
 
 Reported per N: games finished per second, hands per second, actions per second, actions per
 game, the action latency p50/p99 (from a bot's answer to the next frame the server sends any
@@ -471,6 +473,19 @@ def _gc_line(files: list[Path], window: Window, lines: list[str] | None = None, 
         f"; {total / secs / 10:.1f}% of the window"
 
 
+def _loop_line(files: list[Path], window: Window) -> str:
+    """How busy the servers' event loops were in the window (``benchmarks/gcwatch.py``'s FILE.loop)."""
+    rows = [[float(x) for x in line.split()] for f in files if (f.with_name(f.name + ".loop")).exists()
+            for line in f.with_name(f.name + ".loop").read_text().splitlines()]
+    rows = [r for r in rows if window.start <= r[0] < window.end]
+    if not rows:
+        return "  the servers' event loops: no sample in the window"
+    busy, cpu = sum(r[1] for r in rows) / len(rows), sum(r[2] for r in rows) / len(rows)
+    return (f"  the servers' event loops (each half second, {len(rows)} in the window): busy {busy:.2f} of the "
+            f"time, on a core {cpu:.2f} (busy off a core: waiting for one), busiest half second "
+            f"{max(r[1] for r in rows):.2f}, longest turn {max(r[4] for r in rows):.0f} ms")
+
+
 def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float, rules: Any, pids: list[int],
             kind: str = "mjai", db: str = "sqlite", pg_pid: int | None = None, pace: float = 0.0,
             warmup: float = 0.0, gc_files: list[Path] | None = None, gc_untuned: bool = False,
@@ -529,6 +544,7 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
                   f"steady ({len(steady)} actions): {spread(steady)}", flush=True)
         if gc_files:
             print(_gc_line(gc_files, window), flush=True)
+            print(_loop_line(gc_files, window), flush=True)
         print(_gc_line([], window, GENERATOR_GC, "the load generator"), flush=True)
         lags = [x for t, x in zip(stats.lag_when, stats.lags, strict=True) if window.start <= t < window.end]
         print(f"  the generator's loop lag (a {LAG_TICK * 1e3:g} ms sleep's overshoot, {len(lags)} samples in the "
@@ -539,6 +555,9 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
             Path(f"{series}-{n}.gc").write_text("".join(
                 f"server{i} {line}\n" for i, f in enumerate(gc_files or []) if f.exists()
                 for line in f.read_text().splitlines()) + "".join(f"generator {x}\n" for x in GENERATOR_GC))
+            Path(f"{series}-{n}.loop").write_text("".join(
+                f"server{i} {line}\n" for i, f in enumerate(gc_files or []) if f.with_name(f.name + ".loop").exists()
+                for line in f.with_name(f.name + ".loop").read_text().splitlines()))
         GENERATOR_GC.clear()
         for f in gc_files or []:
             census_file = f.with_name(f.name + ".census")
@@ -635,7 +654,8 @@ def main() -> None:
                     help="measure from this many seconds after the warm-up (the last tables made sit down and play "
                          "their first moves); default 5 when paced, else 0")
     ap.add_argument("--gc-trace", action="store_true",
-                    help="record the servers' garbage collections (benchmarks/gcwatch.py) and report their pauses")
+                    help="record the servers' garbage collections (benchmarks/gcwatch.py) and report their pauses, "
+                         "and how busy their event loops were")
     ap.add_argument("--gc-untuned", action="store_true",
                     help="with --gc-trace: the servers keep CPython's collector settings (the before of an A/B)")
     ap.add_argument("--gc-census", action="store_true",
@@ -643,8 +663,10 @@ def main() -> None:
     ap.add_argument("--gc-thresholds", metavar="A,B,C",
                     help="with --gc-trace: the servers tune their collector with these thresholds instead")
     ap.add_argument("--series", metavar="PREFIX",
-                    help="write PREFIX-N.txt (each latency: monotonic time, ms) and PREFIX-N.gc (every collection of "
-                         "the servers and of this generator) for each N: where in time the tail is")
+                    help="write PREFIX-N.txt (each latency: monotonic time, ms), PREFIX-N.gc (every collection of "
+                         "the servers and of this generator) and, with --gc-trace, PREFIX-N.loop (the servers' loops "
+                         "every half second: time, busy, on a core, turns, longest turn ms) for each N: where in time "
+                         "the tail is")
     ap.add_argument("--pg-async", action="store_true",
                     help="the servers run with --synchronous-commit off (a table's moves do not wait for the disk; "
                          "the cluster itself stays durable)")

@@ -1,7 +1,8 @@
 """``python benchmarks/gcwatch.py FILE serve ARGS...``: sanma's command line with every garbage collection of
 the process written to FILE, one line each: ``MONOTONIC GENERATION MS CPU_MS COLLECTED`` (the end's
 ``time.monotonic()``, the same clock in every process of the machine; the pause in wall-clock ms, then the
-CPU ms the collection itself used, which does not grow when other processes take the cores).
+CPU ms the collection itself used, which does not grow when other processes take the cores); and to
+FILE.loop, every half second, how busy its event loop was (see ``timed_select``).
 ``bench_server.py --gc-trace`` starts its servers so and reports their pauses; the server's own code is not changed.
 With ``--untuned`` before FILE (``bench_server.py --gc-untuned``), the server keeps CPython's own collector
 settings (``sanma.web.collector.tune`` does nothing): the "before" of an A/B on one build; with
@@ -57,6 +58,35 @@ def main() -> None:
             f.write(f"{sum(kinds.values())} tracked, frozen {gc.get_freeze_count()}, full collection CPU "
                     f"{cpu:.1f} ms, {unreachable} unreachable\n{kinds.most_common(30)}\nitems {sizes}\n"
                     f"freed by it: {freed.most_common(15)}\n")
+
+    import selectors
+
+    # FILE.loop, every half second: MONOTONIC BUSY CPU TURNS LONGEST_MS — the share of the span the event
+    # loop was not waiting in epoll (it had work), the share the process was on a core (BUSY - CPU: the
+    # loop had work and waited for a core), its turns and its longest turn (a wrapper of the selector)
+    loop_out = open(path + ".loop", "a", buffering=1)  # noqa: SIM115 - open as long as the process
+    acc = {"idle": 0.0, "since": time.monotonic(), "cpu": time.process_time(), "turns": 0, "longest": 0.0,
+           "last": 0.0}
+    select = selectors.EpollSelector.select
+
+    def timed_select(self: selectors.EpollSelector, timeout: float | None = None) -> Any:
+        start = time.perf_counter()
+        if acc["last"]:
+            acc["longest"] = max(acc["longest"], start - acc["last"])
+        ready = select(self, timeout)
+        end = time.perf_counter()
+        acc["idle"] += end - start
+        acc["turns"] += 1
+        acc["last"] = end
+        now = time.monotonic()
+        if now - acc["since"] >= 0.5:
+            span, cpu = now - acc["since"], time.process_time()
+            loop_out.write(f"{now:.3f} {1 - acc['idle'] / span:.3f} {(cpu - acc['cpu']) / span:.3f} "
+                           f"{acc['turns']} {acc['longest'] * 1e3:.1f}\n")
+            acc.update(idle=0.0, since=now, cpu=cpu, turns=0, longest=0.0)
+        return ready
+
+    selectors.EpollSelector.select = timed_select  # type: ignore[method-assign]
 
     import signal
 

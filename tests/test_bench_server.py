@@ -47,6 +47,18 @@ def test_collector_pauses_are_read_in_the_window_by_generation() -> None:
     assert b.gc_pauses(lines, 10.0, 20.0, column=3)[2] == [280.0]
 
 
+def test_the_servers_loops_are_read_in_the_window(tmp_path: Path) -> None:
+    """gcwatch.py's FILE.loop (MONOTONIC BUSY CPU TURNS LONGEST_MS every half second): the window's rows only."""
+    b = load_script("benchmarks/bench_server.py")
+    gc_file = tmp_path / "gc-0.txt"
+    (tmp_path / "gc-0.txt.loop").write_text("9.5 0.99 0.99 10 500.0\n10.0 0.80 0.60 900 12.0\n"
+                                            "10.5 0.60 0.50 800 30.0\n20.0 0.10 0.10 5 900.0\n")
+    line = b._loop_line([gc_file], b.Window(start=10.0, end=20.0))
+    assert "2 in the window" in line and "busy 0.70" in line and "on a core 0.55" in line
+    assert "busiest half second 0.80" in line and "longest turn 30 ms" in line
+    assert "no sample" in b._loop_line([tmp_path / "none.txt"], b.Window(start=10.0, end=20.0))
+
+
 def test_the_servers_stderr_is_kept_and_its_errors_counted(tmp_path: Path) -> None:
     b = load_script("benchmarks/bench_server.py")
     (tmp_path / "server-0.log").write_text("sanma: serving http://127.0.0.1:1/\n"

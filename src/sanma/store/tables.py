@@ -306,7 +306,7 @@ class MoveWriter:
         # The game's end commits asynchronously and is answered once the durable commit sent behind
         # it has flushed the WAL up to both: its notification holds PostgreSQL's one lock on the
         # notification queue from its commit's start to its end, and every other notifying commit
-        # (every move's) waits for it — for the whole WAL flush, were the flush its own (a slow
+        # (every followed table's move) waits for it — for the whole WAL flush, were the flush its own (a slow
         # disk's: past lock_timeout, a move refused).
         stored: list[int | StoreError] = []
 
