@@ -57,6 +57,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import functools
 import gc
 import json
 import os
@@ -582,13 +583,16 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
     print(f"server still serving: {all(health)}", flush=True)
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child
-    """A server this script started ends with it, even when the script is killed (Linux)."""
+def _die_with_parent(nice: int | None = None) -> None:  # pragma: no cover - runs in the child
+    """A server this script started ends with it, even when the script is killed (Linux); ``nice``: its
+    scheduling priority (as a deployment's ``Nice=``; below 0 needs root)."""
     import ctypes
     import signal
 
     with contextlib.suppress(OSError):
         ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    if nice is not None:
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
 
 
 # One load generator is one client: the per-client caps and rates (web/limits.py) would refuse it.
@@ -597,14 +601,15 @@ UNLIMITED = [arg for name in ("tables_per_minute", "tables_per_client", "tables"
 
 
 def _start_server(db: str, env: dict[str, str], log: Path, gc_file: Path | None = None,
-                  gc_args: tuple[str, ...] = (), extra: tuple[str, ...] = ()) -> tuple[str, subprocess.Popen[bytes]]:
+                  gc_args: tuple[str, ...] = (), extra: tuple[str, ...] = (),
+                  nice: int | None = None) -> tuple[str, subprocess.Popen[bytes]]:
     port = _port()
     base = f"http://127.0.0.1:{port}"
     launcher = [str(ROOT / "benchmarks" / "gcwatch.py"), *gc_args, str(gc_file)] if gc_file else ["-m", "sanma"]
     with log.open("wb") as err:  # the server's stderr, kept (server_logs reports it)
         server = subprocess.Popen([sys.executable, *launcher, "serve", "--host", "127.0.0.1", "--port", str(port),
                                    "--db", db, *UNLIMITED, *extra], env=env, stderr=err,
-                                  preexec_fn=_die_with_parent)
+                                  preexec_fn=functools.partial(_die_with_parent, nice))
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -670,6 +675,10 @@ def main() -> None:
     ap.add_argument("--pg-async", action="store_true",
                     help="the servers run with --synchronous-commit off (a table's moves do not wait for the disk; "
                          "the cluster itself stays durable)")
+    ap.add_argument("--server-nice", type=int, metavar="N",
+                    help="start the servers at this scheduling priority (as systemd's Nice=; below 0 needs root): "
+                         "on cores they share with PostgreSQL and this generator, their event loops get a core "
+                         "sooner")
     ap.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting of the benchmark's PostgreSQL cluster, as a deployment tunes it (repeatable; "
                          "e.g. max_wal_size=4GB); the durable ones (fsync, full_page_writes) stay on")
@@ -716,12 +725,14 @@ def main() -> None:
             for i, db in enumerate(dbs):
                 gc_args = (("--untuned",) if args.gc_untuned else
                            (f"--thresholds={args.gc_thresholds}",) if args.gc_thresholds else ())
-                base, server = _start_server(db, env, log_files[i], gc_files[i] if gc_files else None, gc_args, extra)
+                base, server = _start_server(db, env, log_files[i], gc_files[i] if gc_files else None, gc_args, extra,
+                                             args.server_nice)
                 bases.append(base)
                 servers.append(server)
             _report(bases, ns, args.seconds, args.max_seconds, rules, [s.pid for s in servers], args.seats,
-                    f"postgres{' (serve --synchronous-commit off)' if args.pg_async else ''}"
-                    f"{' with ' + ', '.join(args.pg_setting) if args.pg_setting else ''}" if cluster else "sqlite",
+                    (f"postgres{' (serve --synchronous-commit off)' if args.pg_async else ''}"
+                     f"{' with ' + ', '.join(args.pg_setting) if args.pg_setting else ''}" if cluster else "sqlite")
+                    + (f", servers at nice {args.server_nice}" if args.server_nice is not None else ""),
                     cluster.proc.pid if cluster else None, args.paced, warmup, gc_files, args.gc_untuned,
                     args.gc_thresholds, args.gc_census, args.series, settle, args.pace_spread)
         finally:

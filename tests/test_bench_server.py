@@ -4,6 +4,7 @@ the search for the largest N, the collector's pauses read from benchmarks/gcwatc
 from __future__ import annotations
 
 import doctest
+import os
 import sys
 from pathlib import Path
 
@@ -57,6 +58,20 @@ def test_the_servers_loops_are_read_in_the_window(tmp_path: Path) -> None:
     assert "2 in the window" in line and "busy 0.70" in line and "on a core 0.55" in line
     assert "busiest half second 0.80" in line and "longest turn 30 ms" in line
     assert "no sample" in b._loop_line([tmp_path / "none.txt"], b.Window(start=10.0, end=20.0))
+
+
+def test_a_server_can_be_started_at_a_scheduling_priority() -> None:
+    """``--server-nice N``: the server's process runs at that priority (a positive one: any user may)."""
+    import functools
+    import subprocess
+
+    b = load_script("benchmarks/bench_server.py")
+    read = [sys.executable, "-c", "import os; print(os.getpriority(os.PRIO_PROCESS, 0))"]
+    assert subprocess.run(read, preexec_fn=functools.partial(b._die_with_parent, 7), capture_output=True, text=True,
+                          check=True).stdout.strip() == "7"
+    here = str(os.getpriority(os.PRIO_PROCESS, 0))
+    assert subprocess.run(read, preexec_fn=b._die_with_parent, capture_output=True, text=True,
+                          check=True).stdout.strip() == here
 
 
 def test_the_servers_stderr_is_kept_and_its_errors_counted(tmp_path: Path) -> None:
