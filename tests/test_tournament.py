@@ -430,16 +430,11 @@ def test_migration_8_opens_a_version_7_database_with_its_kept_sessions(tmp_path:
     """Migration 8 (the tournaments' tables and a kept session's games_limit; 6 and 7 are main's
     access links and several processes) on a database of version 7: its sessions read as before (no
     games limit), and a tournament can be made in it."""
-    import sqlite3
-
-    from sanma.store.migrations import MIGRATIONS, SCHEMA_VERSION
+    from sanma.store.migrations import SCHEMA_VERSION
+    from store_helpers import sqlite_at_version
 
     path = tmp_path / "v7.sqlite"
-    conn = sqlite3.connect(path)
-    conn.executescript("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);")
-    for v, script in enumerate(MIGRATIONS[:7], start=1):
-        conn.executescript(script)
-        conn.execute("INSERT INTO schema_version VALUES (?, 'then')", (v,))
+    conn = sqlite_at_version(path, 7)
     conn.execute("INSERT INTO keeper_sessions (series, rules_name, rules_json, people, mode, version, created_at) "
                  "VALUES (NULL, 'official', '{}', '[\"A\", \"B\", \"C\"]', 'hands', 0, 'then')")
     conn.commit()

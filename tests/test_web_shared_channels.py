@@ -280,16 +280,11 @@ def test_a_move_that_waited_for_a_new_followers_count_is_notified(pg_database: s
 def test_migration_10_opens_a_version_9_database_with_its_tables_unfollowed(tmp_path: Any) -> None:
     """Migration 10 (``web_tables.followers``) on a database of version 9: its tables read as before,
     each followed by nobody."""
-    import sqlite3
-
-    from sanma.store.migrations import MIGRATIONS, SCHEMA_VERSION
+    from sanma.store.migrations import SCHEMA_VERSION
+    from store_helpers import sqlite_at_version
 
     path = tmp_path / "v9.sqlite"
-    conn = sqlite3.connect(path)
-    conn.executescript("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);")
-    for v, script in enumerate(MIGRATIONS[:9], start=1):
-        conn.executescript(script)
-        conn.execute("INSERT INTO schema_version VALUES (?, 'then')", (v,))
+    conn = sqlite_at_version(path, 9)
     conn.execute("INSERT INTO web_tables (id, rules_name, rules_json, seats, seed, seed_hash, clock, toggles, banks, "
                  "created_at) VALUES ('t1', 'tenhou', '{}', '[]', 's', ?, '{}', '[]', '[]', 'then')", ("0" * 64,))
     conn.commit()
