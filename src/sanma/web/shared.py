@@ -167,7 +167,6 @@ class Shared:
         self.sweeper: asyncio.Task[None] | None = None
         self.live: set[int] = set()  # the live processes at the last sweep
         self.counted: set[str] = set()  # the followed tables this process counts itself a follower of
-        self.uncounted: set[str] = set()  # listened to, but the count failed: tried again at each sweep
         tables.shared = self
 
     # -- start and stop ----------------------------------------------------------------------
@@ -215,13 +214,14 @@ class Shared:
                 self._remote(table, live)
                 _presence(table)
                 table.presence_changed()  # a runner's abandon timer counts the other processes' people
-        for table_id in list(self.uncounted):
-            self.uncounted.discard(table_id)
-            self._caught_up(table_id)
         for table_id, t in list(self.followed.items()):
             if not t.listeners:  # nobody here watches it any more (an API call made it): made again on demand
                 self._unfollow(table_id)
                 t.close()
+        # a followed table not counted: its count failed (or its LISTEN is on its way — counting first
+        # is as safe: it is read again once listened to, _caught_up)
+        for table_id in [t for t in self.followed if t not in self.counted]:
+            self._caught_up(table_id)
         taken = 0
         orphans = [(t, r) for t, r in stored.orphans(self.tables.store) if t not in self.tables.running]
         share = -(-len(orphans) // max(1, len(live)))  # this process's share: the others take theirs
@@ -355,7 +355,6 @@ class Shared:
                 stored.follow(self.tables.store, table_id, True)
             except StoreError as e:  # its moves are not notified: counted at the next sweep
                 log.warning("table %s: not counted as followed here: %s", table_id, e)
-                self.uncounted.add(table_id)
                 return
             self.counted.add(table_id)
         before = (t.actions, len(t.game.events), t.runner)
@@ -372,7 +371,6 @@ class Shared:
         """No longer followed here: its channel is not listened to, its requests are forgotten."""
         t = self.followed.pop(table_id, None)
         self.pending.pop(table_id, None)
-        self.uncounted.discard(table_id)
         if t is not None and self.listener is not None:
             self.listener.unlisten(stored.table_channel(table_id))
         if table_id in self.counted:
