@@ -474,10 +474,15 @@ def _gc_line(files: list[Path], window: Window, lines: list[str] | None = None, 
         f"; {total / secs / 10:.1f}% of the window"
 
 
+def _loop_lines(gc_file: Path) -> list[str]:
+    """What ``benchmarks/gcwatch.py`` wrote of its server's event loop beside GC_FILE (GC_FILE.loop)."""
+    loop = gc_file.with_name(gc_file.name + ".loop")
+    return loop.read_text().splitlines() if loop.exists() else []
+
+
 def _loop_line(files: list[Path], window: Window) -> str:
-    """How busy the servers' event loops were in the window (``benchmarks/gcwatch.py``'s FILE.loop)."""
-    rows = [[float(x) for x in line.split()] for f in files if (f.with_name(f.name + ".loop")).exists()
-            for line in f.with_name(f.name + ".loop").read_text().splitlines()]
+    """How busy the servers' event loops were in the window."""
+    rows = [[float(x) for x in line.split()] for f in files for line in _loop_lines(f)]
     rows = [r for r in rows if window.start <= r[0] < window.end]
     if not rows:
         return "  the servers' event loops: no sample in the window"
@@ -557,8 +562,7 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
                 f"server{i} {line}\n" for i, f in enumerate(gc_files or []) if f.exists()
                 for line in f.read_text().splitlines()) + "".join(f"generator {x}\n" for x in GENERATOR_GC))
             Path(f"{series}-{n}.loop").write_text("".join(
-                f"server{i} {line}\n" for i, f in enumerate(gc_files or []) if f.with_name(f.name + ".loop").exists()
-                for line in f.with_name(f.name + ".loop").read_text().splitlines()))
+                f"server{i} {line}\n" for i, f in enumerate(gc_files or []) for line in _loop_lines(f)))
         GENERATOR_GC.clear()
         for f in gc_files or []:
             census_file = f.with_name(f.name + ".census")
