@@ -36,7 +36,9 @@ and, on PostgreSQL, for the database's. ``--gc-trace`` starts the servers throug
 ms, by generation) and how busy their event loops were (the share of the time outside ``epoll_wait``
 beside the share on a core: the difference is work that waited for a core); ``--gc-untuned`` keeps
 CPython's collector settings in the servers (the before of an A/B on one build: ``sanma.web.collector``),
-``--gc-census`` what the collector walks, by type.
+``--gc-census`` what the collector walks, by type (and the young generations alone: what a middle collection
+walks). ``--server-nice N`` starts the servers at that priority, ``--pin SERVERS:REST`` on those CPUs only, with
+this generator and the PostgreSQL cluster on the rest (as systemd's ``Nice=`` and ``CPUAffinity=`` would).
 
 Reported per N: games finished per second, hands per second, actions per second, actions per
 game, the action latency p50/p99 (from a bot's answer to the next frame the server sends any
@@ -587,9 +589,10 @@ def _report(bases: list[str], ns: list[int], seconds: float, max_seconds: float,
     print(f"server still serving: {all(health)}", flush=True)
 
 
-def _die_with_parent(nice: int | None = None) -> None:  # pragma: no cover - runs in the child
+def _die_with_parent(nice: int | None = None, cpus: frozenset[int] | None = None) -> None:  # pragma: no cover
     """A server this script started ends with it, even when the script is killed (Linux); ``nice``: its
-    scheduling priority (as a deployment's ``Nice=``; below 0 needs root)."""
+    scheduling priority (as a deployment's ``Nice=``; below 0 needs root); ``cpus``: the cores it may run
+    on (as systemd's ``CPUAffinity=``). Runs in the child."""
     import ctypes
     import signal
 
@@ -597,6 +600,34 @@ def _die_with_parent(nice: int | None = None) -> None:  # pragma: no cover - run
         ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     if nice is not None:
         os.setpriority(os.PRIO_PROCESS, 0, nice)
+    if cpus is not None:
+        os.sched_setaffinity(0, cpus)
+
+
+def _cpu_sets(text: str) -> tuple[frozenset[int], frozenset[int]]:
+    """``--pin``'s SERVERS:REST, each a list of CPUs and ranges (``0``, ``0-1``, ``0,2``), disjoint and on
+    this machine. Raises ValueError saying what is wrong."""
+    sets = []
+    for part in text.split(":"):
+        cpus: set[int] = set()
+        for item in part.split(","):
+            lo, dash, hi = item.partition("-")
+            if not lo.isdigit() or (dash and not hi.isdigit()):
+                raise ValueError(f"{text!r} is not SERVERS:REST, two CPU lists such as 0:1 or 0-1:2-3")
+            cpus.update(range(int(lo), int(hi or lo) + 1))
+        sets.append(frozenset(cpus))
+    if len(sets) != 2 or not all(sets):
+        raise ValueError(f"{text!r} is not SERVERS:REST, two CPU lists such as 0:1 or 0-1:2-3")
+    if sets[0] & sets[1]:
+        raise ValueError(f"CPU {_cpu_text(sets[0] & sets[1])} is in both sets")
+    missing = (sets[0] | sets[1]) - os.sched_getaffinity(0)
+    if missing:
+        raise ValueError(f"CPU {_cpu_text(frozenset(missing))} is not one this process may use")
+    return sets[0], sets[1]
+
+
+def _cpu_text(cpus: frozenset[int]) -> str:
+    return ",".join(map(str, sorted(cpus)))
 
 
 # One load generator is one client: the per-client caps and rates (web/limits.py) would refuse it.
@@ -606,14 +637,14 @@ UNLIMITED = [arg for name in ("tables_per_minute", "tables_per_client", "tables"
 
 def _start_server(db: str, env: dict[str, str], log: Path, gc_file: Path | None = None,
                   gc_args: tuple[str, ...] = (), extra: tuple[str, ...] = (),
-                  nice: int | None = None) -> tuple[str, subprocess.Popen[bytes]]:
+                  nice: int | None = None, cpus: frozenset[int] | None = None) -> tuple[str, subprocess.Popen[bytes]]:
     port = _port()
     base = f"http://127.0.0.1:{port}"
     launcher = [str(ROOT / "benchmarks" / "gcwatch.py"), *gc_args, str(gc_file)] if gc_file else ["-m", "sanma"]
     with log.open("wb") as err:  # the server's stderr, kept (server_logs reports it)
         server = subprocess.Popen([sys.executable, *launcher, "serve", "--host", "127.0.0.1", "--port", str(port),
                                    "--db", db, *UNLIMITED, *extra], env=env, stderr=err,
-                                  preexec_fn=functools.partial(_die_with_parent, nice))
+                                  preexec_fn=functools.partial(_die_with_parent, nice, cpus))
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -683,6 +714,10 @@ def main() -> None:
                     help="start the servers at this scheduling priority (as systemd's Nice=; below 0 needs root): "
                          "on cores they share with PostgreSQL and this generator, their event loops get a core "
                          "sooner")
+    ap.add_argument("--pin", metavar="SERVERS:REST",
+                    help="CPU sets (e.g. 0:1, or 0-1:2-3): the servers run on SERVERS only, and this generator and "
+                         "the PostgreSQL cluster (started after it is pinned) on REST only, as a deployment gives "
+                         "each service its cores (systemd's CPUAffinity=)")
     ap.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting of the benchmark's PostgreSQL cluster, as a deployment tunes it (repeatable; "
                          "e.g. max_wal_size=4GB); the durable ones (fsync, full_page_writes) stay on")
@@ -690,6 +725,12 @@ def main() -> None:
     if any("=" not in x for x in args.pg_setting):
         ap.error("--pg-setting takes NAME=VALUE, e.g. --pg-setting max_wal_size=4GB")
     _watch_own_gc()
+    try:
+        pin = _cpu_sets(args.pin) if args.pin else None
+    except ValueError as e:
+        ap.error(f"--pin: {e}")
+    if pin is not None:
+        os.sched_setaffinity(0, pin[1])  # this generator, and the cluster it starts
     if not 0 <= args.pace_spread < 1:
         raise SystemExit("--pace-spread is a fraction of the pace, 0 <= F < 1")
     warmup = args.warmup if args.warmup is not None else (20.0 if args.paced else 0.0)
@@ -730,13 +771,15 @@ def main() -> None:
                 gc_args = (("--untuned",) if args.gc_untuned else
                            (f"--thresholds={args.gc_thresholds}",) if args.gc_thresholds else ())
                 base, server = _start_server(db, env, log_files[i], gc_files[i] if gc_files else None, gc_args, extra,
-                                             args.server_nice)
+                                             args.server_nice, pin[0] if pin else None)
                 bases.append(base)
                 servers.append(server)
             _report(bases, ns, args.seconds, args.max_seconds, rules, [s.pid for s in servers], args.seats,
                     (f"postgres{' (serve --synchronous-commit off)' if args.pg_async else ''}"
                      f"{' with ' + ', '.join(args.pg_setting) if args.pg_setting else ''}" if cluster else "sqlite")
-                    + (f", servers at nice {args.server_nice}" if args.server_nice is not None else ""),
+                    + (f", servers at nice {args.server_nice}" if args.server_nice is not None else "")
+                    + (f", servers on CPU {_cpu_text(pin[0])}, the generator and PostgreSQL on CPU {_cpu_text(pin[1])}"
+                       if pin else ""),
                     cluster.proc.pid if cluster else None, args.paced, warmup, gc_files, args.gc_untuned,
                     args.gc_thresholds, args.gc_census, args.series, settle, args.pace_spread)
         finally:

@@ -42,6 +42,7 @@ def main() -> None:
     def census(signum: int, frame: object) -> None:  # kill -USR1: what the collector walks, by type
         import collections
 
+        young = collections.Counter(type(o).__qualname__ for g in (0, 1) for o in gc.get_objects(g))
         objs = gc.get_objects()
         kinds = collections.Counter(type(o).__qualname__ for o in objs)
         sizes = collections.Counter()
@@ -57,7 +58,9 @@ def main() -> None:
         with open(path + ".census", "a") as f:
             f.write(f"{sum(kinds.values())} tracked, frozen {gc.get_freeze_count()}, full collection CPU "
                     f"{cpu:.1f} ms, {unreachable} unreachable\n{kinds.most_common(30)}\nitems {sizes}\n"
-                    f"freed by it: {freed.most_common(15)}\n")
+                    f"freed by it: {freed.most_common(15)}\n"
+                    f"young (generations 0 and 1, what a middle collection walks): {sum(young.values())}, "
+                    f"{young.most_common(20)}\n")
 
     import selectors
 

@@ -74,6 +74,28 @@ def test_a_server_can_be_started_at_a_scheduling_priority() -> None:
                           check=True).stdout.strip() == here
 
 
+def test_the_servers_and_the_rest_can_be_pinned_to_their_own_cpus() -> None:
+    """``--pin SERVERS:REST``: the CPU sets parsed and checked, and a server started on its set only."""
+    import functools
+    import subprocess
+
+    b = load_script("benchmarks/bench_server.py")
+    mine = sorted(os.sched_getaffinity(0))
+    first, last = mine[0], mine[-1]
+    if first != last:  # (two sets need two CPUs: this machine's 2 cores, CI's)
+        assert b._cpu_sets(f"{first}-{first}:{last}") == (frozenset({first}), frozenset({last}))
+        assert b._cpu_sets(f"{last}:{first}") == (frozenset({last}), frozenset({first}))
+    for bad, why in (("0", "not SERVERS:REST"), ("0-:1", "not SERVERS:REST"), ("a:1", "not SERVERS:REST"),
+                     ("1-0:2", "not SERVERS:REST"), ("0:0", "CPU 0 is in both sets"),
+                     ("0:4096", "CPU 4096 is not one this process may use")):
+        with pytest.raises(ValueError, match=why):
+            b._cpu_sets(bad)
+    read = [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"]
+    one = frozenset({mine[-1]})
+    assert subprocess.run(read, preexec_fn=functools.partial(b._die_with_parent, None, one), capture_output=True,
+                          text=True, check=True).stdout.strip() == str([mine[-1]])
+
+
 def test_the_servers_stderr_is_kept_and_its_errors_counted(tmp_path: Path) -> None:
     b = load_script("benchmarks/bench_server.py")
     (tmp_path / "server-0.log").write_text("sanma: serving http://127.0.0.1:1/\n"
