@@ -607,17 +607,18 @@ def _die_with_parent(nice: int | None = None, cpus: frozenset[int] | None = None
 def _cpu_sets(text: str) -> tuple[frozenset[int], frozenset[int]]:
     """``--pin``'s SERVERS:REST, each a list of CPUs and ranges (``0``, ``0-1``, ``0,2``), disjoint and on
     this machine. Raises ValueError saying what is wrong."""
+    malformed = ValueError(f"{text!r} is not SERVERS:REST, two CPU lists such as 0:1 or 0-1:2-3")
     sets = []
     for part in text.split(":"):
         cpus: set[int] = set()
         for item in part.split(","):
             lo, dash, hi = item.partition("-")
             if not lo.isdigit() or (dash and not hi.isdigit()):
-                raise ValueError(f"{text!r} is not SERVERS:REST, two CPU lists such as 0:1 or 0-1:2-3")
+                raise malformed
             cpus.update(range(int(lo), int(hi or lo) + 1))
         sets.append(frozenset(cpus))
     if len(sets) != 2 or not all(sets):
-        raise ValueError(f"{text!r} is not SERVERS:REST, two CPU lists such as 0:1 or 0-1:2-3")
+        raise malformed
     if sets[0] & sets[1]:
         raise ValueError(f"CPU {_cpu_text(sets[0] & sets[1])} is in both sets")
     missing = (sets[0] | sets[1]) - os.sched_getaffinity(0)
